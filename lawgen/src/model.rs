@@ -1,0 +1,251 @@
+//! The checked package: every name resolved to an index, every term typed,
+//! the stratification computed.
+//!
+//! Architecture invariant: a [`Model`] only exists for a package that passed
+//! every check pass, so `lower`, `interp` and `explain` never re-validate and
+//! never meet a dangling id. Its fields are public for reading; only
+//! `check` builds one.
+
+use crate::syntax::{CmpOp, RelationKind, Status, Strength};
+
+/// Index into [`Model::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+/// Index into [`Model::preds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PredId(pub u32);
+/// Index into [`Model::rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleId(pub u32);
+/// Index into [`Model::fragments`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FragId(pub u32);
+
+/// A column type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ty {
+    /// `urn:law:std#Integer`, an `i64`.
+    Int,
+    Entity(TypeId),
+}
+
+/// A ground value. Entities are identified by name: a constant is the entity
+/// named by its local name (SPEC §2: "constants are written by local name").
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Int(i64),
+    Entity(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub name: String,
+    pub namespace: String,
+    pub version: String,
+    pub semantic_hash: Option<String>,
+    pub types: Vec<EntityType>,
+    pub preds: Vec<Pred>,
+    pub constants: Vec<Constant>,
+    pub rules: Vec<Rule>,
+    pub priorities: Vec<Priority>,
+    pub closures: Vec<Closure>,
+    pub fragments: Vec<Fragment>,
+    /// Predicate strata, lowest first (SPEC §4.7). Every predicate is in exactly one.
+    pub strata: Vec<Vec<PredId>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EntityType {
+    pub id: String,
+    pub name: String,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pred {
+    pub id: String,
+    /// The id after its first `#` (what facts files and the output use).
+    pub local: String,
+    pub kind: RelationKind,
+    pub params: Vec<Ty>,
+    pub param_names: Vec<Option<String>>,
+    pub label: Option<String>,
+    /// For judgment predicates: who decides.
+    pub external: Option<External>,
+    /// Index into [`Model::strata`].
+    pub stratum: usize,
+    pub ptr: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct External {
+    pub id: String,
+    /// Local name of the authority (e.g. `FIDEArbiter`).
+    pub authority: String,
+    pub capability: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Constant {
+    pub id: String,
+    pub local: String,
+    pub ty: TypeId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub id: String,
+    pub local: String,
+    pub strength: Strength,
+    pub head: Atom,
+    pub body: Vec<Item>,
+    /// Declared variables: name and type, indexed by [`Var`].
+    pub vars: Vec<(String, Ty)>,
+    pub anchors: Vec<FragId>,
+    pub label: Option<String>,
+    pub ptr: String,
+}
+
+/// Index into [`Rule::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    Var(Var),
+    Value(Value),
+}
+
+/// A literal: `p(args)` or, with `negative`, the explicit negation `~p(args)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    pub pred: PredId,
+    pub negative: bool,
+    pub args: Vec<Term>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// `established a` / `supported a`.
+    Status { status: Status, atom: Atom },
+    /// Comparison on bound values. Order comparisons only on integers.
+    Compare { left: Term, op: CmpOp, right: Term },
+    /// Negation as failure over a status item (lawgen extension).
+    Not { status: Status, atom: Atom },
+}
+
+#[derive(Clone, Debug)]
+pub struct Priority {
+    pub id: String,
+    pub higher: RuleId,
+    pub lower: RuleId,
+    pub reason: Option<String>,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Closure {
+    pub id: String,
+    pub pred: PredId,
+    pub domain: PredId,
+    pub derive_negative: bool,
+    pub snapshot: Option<String>,
+    pub complete_as_of: Option<String>,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Fragment {
+    pub id: String,
+    pub locator: String,
+    /// English text if present, else the first.
+    pub text: Option<String>,
+}
+
+/// A literal kind: a predicate and a polarity. `~p` is `Lit { pred: p, negative: true }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit {
+    pub pred: PredId,
+    pub negative: bool,
+}
+
+impl Lit {
+    pub fn complement(self) -> Lit {
+        Lit {
+            pred: self.pred,
+            negative: !self.negative,
+        }
+    }
+}
+
+impl Atom {
+    pub fn lit(&self) -> Lit {
+        Lit {
+            pred: self.pred,
+            negative: self.negative,
+        }
+    }
+}
+
+impl Model {
+    pub fn pred(&self, p: PredId) -> &Pred {
+        &self.preds[p.0 as usize]
+    }
+
+    pub fn rule(&self, r: RuleId) -> &Rule {
+        &self.rules[r.0 as usize]
+    }
+
+    /// `p` or `~p`, by local name.
+    pub fn lit_name(&self, l: Lit) -> String {
+        let p = &self.pred(l.pred).local;
+        if l.negative {
+            format!("~{p}")
+        } else {
+            p.clone()
+        }
+    }
+
+    pub fn type_name(&self, t: Ty) -> &str {
+        match t {
+            Ty::Int => "Integer",
+            Ty::Entity(id) => &self.types[id.0 as usize].name,
+        }
+    }
+
+    /// Rules whose head is the literal `l`.
+    pub fn rules_for(&self, l: Lit) -> impl Iterator<Item = RuleId> + '_ {
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(move |(_, r)| r.head.lit() == l)
+            .map(|(i, _)| RuleId(i as u32))
+    }
+
+    /// Does `l` have a strict or defeasible rule (something that can conclude it)?
+    pub fn has_concluding_rule(&self, l: Lit) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.head.lit() == l && r.strength != Strength::Defeater)
+    }
+
+    /// `higher > lower` as a direct priority pair.
+    pub fn beats(&self, higher: RuleId, lower: RuleId) -> bool {
+        self.priorities
+            .iter()
+            .any(|p| p.higher == higher && p.lower == lower)
+    }
+
+    /// Looks a predicate up by local name or full id.
+    pub fn pred_by_name(&self, name: &str) -> Option<PredId> {
+        self.preds
+            .iter()
+            .position(|p| p.local == name || p.id == name)
+            .map(|i| PredId(i as u32))
+    }
+}
+
+/// The local name of an id: the part after its first `#`, or the whole id.
+pub fn local_name(id: &str) -> &str {
+    id.split_once('#').map_or(id, |(_, l)| l)
+}

@@ -1,0 +1,284 @@
+//! The surface tree: a rule package as written, one Rust type per JSON construct.
+//!
+//! This is the only module that knows JSON. [`read_package`] turns bytes into a
+//! [`Package`], verifying every content hash on the way; every node, reference,
+//! literal and term remembers its JSON pointer so later stages can say exactly
+//! where a problem is. Names are not resolved here (that is `check`'s job), so
+//! a `Ref` is just the id string as written plus where it was written.
+
+mod hash;
+mod read;
+
+pub use hash::{canonical_json, node_hash, sha256_hex};
+pub use read::{read_package, ReadLimits};
+
+/// The built-in integer type (`i64`).
+pub const INTEGER_TYPE: &str = "urn:law:std#Integer";
+
+/// The only schema this reader accepts.
+pub const SCHEMA_VERSION: &str = "law.core.ir/0.2";
+
+/// A whole package as read.
+#[derive(Clone, Debug)]
+pub struct Package {
+    pub name: String,
+    pub namespace: String,
+    pub version: String,
+    /// The package-level `semanticHash`, shown in summaries and generated headers.
+    pub semantic_hash: Option<String>,
+    pub nodes: Vec<Node>,
+}
+
+/// One entry of `nodes`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: String,
+    /// JSON pointer of the node object, e.g. `/nodes/12`.
+    pub ptr: String,
+    pub labels: Vec<Label>,
+    pub kind: NodeKind,
+}
+
+/// A human label (`labels[]`).
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub language: String,
+    pub text: String,
+}
+
+/// Picks the label to show: English if present, else the first one.
+pub fn pick_label(labels: &[Label]) -> Option<&str> {
+    labels
+        .iter()
+        .find(|l| l.language == "en")
+        .or_else(|| labels.first())
+        .map(|l| l.text.as_str())
+}
+
+/// A reference to another node by id, with where the reference was written.
+#[derive(Clone, Debug)]
+pub struct Ref {
+    pub id: String,
+    pub ptr: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    TypeDecl {
+        name: String,
+    },
+    Relation(RelationDecl),
+    Constant {
+        name: String,
+        ty: Ref,
+    },
+    Rule(Rule),
+    Priority {
+        higher: Ref,
+        lower: Ref,
+        /// Free-standing name (e.g. `…#lex_specialis`), not resolved.
+        reason: Option<String>,
+        anchors: Vec<Ref>,
+    },
+    Closure(Closure),
+    External {
+        symbol: Ref,
+        /// Free-standing name of the deciding authority.
+        authority: String,
+        capability: String,
+    },
+    SourceWork,
+    SourceEdition {
+        work: Ref,
+    },
+    Publication {
+        edition: Ref,
+    },
+    Fragment(Fragment),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RelationKind {
+    /// Input facts.
+    Empirical,
+    /// Derived by rules; the outputs.
+    Institutional,
+    /// An input an authority decides (three-valued until decided).
+    Judgment,
+}
+
+#[derive(Clone, Debug)]
+pub struct RelationDecl {
+    pub name: String,
+    pub relation_kind: RelationKind,
+    pub params: Vec<Param>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Option<String>,
+    pub ty: Ref,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strength {
+    Strict,
+    Defeasible,
+    Defeater,
+}
+
+impl Strength {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strength::Strict => "strict",
+            Strength::Defeasible => "defeasible",
+            Strength::Defeater => "defeater",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub head: Literal,
+    pub body: Vec<Item>,
+    pub variables: Vec<VarDecl>,
+    pub strength: Strength,
+    pub anchors: Vec<Ref>,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub ty: Ref,
+    pub ptr: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Literal {
+    pub predicate: Ref,
+    pub negative: bool,
+    pub args: Vec<Term>,
+    pub ptr: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    Established,
+    Supported,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Established => "established",
+            Status::Supported => "supported",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+
+    /// The operator as mathematics writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "≠",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "≤",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => "≥",
+        }
+    }
+
+    /// Order comparisons are defined on integers only.
+    pub fn is_order(self) -> bool {
+        matches!(self, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Status {
+        status: Status,
+        literal: Literal,
+        ptr: String,
+    },
+    Comparison {
+        left: Term,
+        op: CmpOp,
+        right: Term,
+        ptr: String,
+    },
+    /// lawgen extension: negation as failure over a status item.
+    Not {
+        status: Status,
+        literal: Literal,
+        ptr: String,
+    },
+}
+
+impl Item {
+    pub fn ptr(&self) -> &str {
+        match self {
+            Item::Status { ptr, .. } | Item::Comparison { ptr, .. } | Item::Not { ptr, .. } => ptr,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Term {
+    pub kind: TermKind,
+    pub ptr: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum TermKind {
+    Var(String),
+    Const(Ref),
+    Value { ty: Ref, value: Scalar },
+}
+
+/// A literal JSON value in a `value` term, before type checking.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Scalar {
+    Int(i64),
+    Str(String),
+    /// Anything else (float, bool, null, array, object, out-of-range integer), as JSON text.
+    Other(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Closure {
+    pub predicate: Ref,
+    pub domain: Ref,
+    pub derive_negative: bool,
+    pub snapshot: Option<String>,
+    pub complete_as_of: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Fragment {
+    pub edition: Option<Ref>,
+    pub locator: String,
+    pub texts: Vec<Label>,
+}

@@ -1,0 +1,927 @@
+//! JSON → [`Package`], with integrity checks.
+//!
+//! The reader is deliberately hand-written over `serde_json::Value` rather than
+//! derived: it must report *every* problem with a JSON pointer and a fix, keep
+//! going after the first one, and refuse unknown kinds by name instead of
+//! skipping them.
+
+use super::hash::{node_hash, sha256_hex};
+use super::*;
+use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
+use serde_json::{Map, Value};
+
+/// Size limits applied while reading, so hostile input fails with a message
+/// instead of exhausting memory.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadLimits {
+    /// Largest accepted package file, in bytes.
+    pub max_bytes: usize,
+    /// Largest number of nodes.
+    pub max_nodes: usize,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        ReadLimits {
+            max_bytes: 64 << 20,
+            max_nodes: 200_000,
+        }
+    }
+}
+
+/// Reads and integrity-checks a package. On failure returns every diagnostic
+/// found, sorted by location.
+pub fn read_package(bytes: &[u8], limits: &ReadLimits) -> Result<Package, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    if bytes.len() > limits.max_bytes {
+        diags.error(
+            Code::Unsupported,
+            Location::default(),
+            format!(
+                "the package is {} bytes, more than the limit of {} bytes",
+                bytes.len(),
+                limits.max_bytes
+            ),
+            "split the package, or raise the limit (`--max-package-bytes`, `Builder::max_package_bytes`)",
+        );
+        return Err(diags);
+    }
+    let root: Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(json_error(&e));
+            return Err(diags);
+        }
+    };
+    let mut r = Reader {
+        diags: &mut diags,
+        node: None,
+    };
+    let pkg = r.package(&root, limits);
+    diags.sort();
+    match pkg {
+        Some(p) if diags.is_empty() => Ok(p),
+        _ => Err(diags),
+    }
+}
+
+/// Turns a serde_json parse error into a diagnostic with line and column.
+pub(crate) fn json_error(e: &serde_json::Error) -> crate::diagnostics::Diagnostic {
+    let text = e.to_string();
+    let (code, message, help) = if text.contains("recursion limit") {
+        (
+            Code::TooDeep,
+            format!(
+                "the JSON nests too deeply (line {}, column {}): more than 128 levels",
+                e.line(),
+                e.column()
+            ),
+            "a package or facts file never needs this depth; the file is corrupt or hostile",
+        )
+    } else if e.is_eof() {
+        (
+            Code::MalformedJson,
+            format!(
+                "the JSON ends early at line {}, column {} (truncated file?)",
+                e.line(),
+                e.column()
+            ),
+            "complete the file: every `{` and `[` needs its closing bracket",
+        )
+    } else {
+        (
+            Code::MalformedJson,
+            format!("the input is not valid JSON: {text}"),
+            "fix the JSON syntax at that line and column (a JSON linter shows it)",
+        )
+    };
+    crate::diagnostics::Diagnostic::new(code, Location::default(), message, help)
+}
+
+struct Reader<'d> {
+    diags: &'d mut Diagnostics,
+    /// Id of the node being read, for locations.
+    node: Option<String>,
+}
+
+/// Kinds of node this reader knows, for the "did you mean" list.
+const NODE_KINDS: &str = "type_decl, symbol_decl, rule, priority_rule, closure_policy, external_decl, source_work, source_edition, publication, fragment";
+
+impl Reader<'_> {
+    fn loc(&self, ptr: &str) -> Location {
+        Location::new(self.node.as_deref(), ptr)
+    }
+
+    fn err(&mut self, code: Code, ptr: &str, msg: impl Into<String>, help: impl Into<String>) {
+        let loc = self.loc(ptr);
+        self.diags.error(code, loc, msg, help);
+    }
+
+    fn obj<'v>(&mut self, v: &'v Value, ptr: &str, what: &str) -> Option<&'v Map<String, Value>> {
+        match v {
+            Value::Object(m) => Some(m),
+            other => {
+                self.err(
+                    Code::BadField,
+                    ptr,
+                    format!("expected {what} (a JSON object), found {}", json_type(other)),
+                    format!("write {what} as a JSON object, as in the reference package"),
+                );
+                None
+            }
+        }
+    }
+
+    fn field<'v>(&mut self, m: &'v Map<String, Value>, ptr: &str, key: &str) -> Option<&'v Value> {
+        match m.get(key) {
+            Some(v) => Some(v),
+            None => {
+                self.err(
+                    Code::BadField,
+                    ptr,
+                    format!("missing field `{key}`"),
+                    format!("add the `{key}` field (see SPEC §1 and the reference package)"),
+                );
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, v: &Value, ptr: &str, key: &str) -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.err(
+                    Code::BadField,
+                    ptr,
+                    format!("`{key}` must be a string, found {}", json_type(other)),
+                    format!("write `{key}` as a JSON string"),
+                );
+                None
+            }
+        }
+    }
+
+    fn str_field(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
+        let v = self.field(m, ptr, key)?;
+        self.string(v, &pointer_push(ptr, key), key)
+    }
+
+    fn opt_str_field(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
+        match m.get(key) {
+            None | Some(Value::Null) => None,
+            Some(v) => self.string(v, &pointer_push(ptr, key), key),
+        }
+    }
+
+    fn array_field<'v>(
+        &mut self,
+        m: &'v Map<String, Value>,
+        ptr: &str,
+        key: &str,
+    ) -> Option<&'v Vec<Value>> {
+        let v = self.field(m, ptr, key)?;
+        self.array(v, &pointer_push(ptr, key), key)
+    }
+
+    fn array<'v>(&mut self, v: &'v Value, ptr: &str, key: &str) -> Option<&'v Vec<Value>> {
+        match v {
+            Value::Array(a) => Some(a),
+            other => {
+                self.err(
+                    Code::BadField,
+                    ptr,
+                    format!("`{key}` must be an array, found {}", json_type(other)),
+                    format!("write `{key}` as a JSON array"),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional array; absent means empty.
+    fn opt_array<'v>(&mut self, m: &'v Map<String, Value>, ptr: &str, key: &str) -> &'v [Value] {
+        match m.get(key) {
+            None | Some(Value::Null) => &[],
+            Some(v) => self
+                .array(v, &pointer_push(ptr, key), key)
+                .map_or(&[], |a| a.as_slice()),
+        }
+    }
+
+    /// A reference written as a plain id string.
+    fn ref_str(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<Ref> {
+        let id = self.str_field(m, ptr, key)?;
+        Some(Ref {
+            id,
+            ptr: pointer_push(ptr, key),
+        })
+    }
+
+    /// A reference written as `{"kind":"const_ref","id":…}`.
+    fn ref_const(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<Ref> {
+        let v = self.field(m, ptr, key)?;
+        let p = pointer_push(ptr, key);
+        let o = self.obj(v, &p, &format!("`{key}`"))?;
+        let kind = self.str_field(o, &p, "kind")?;
+        if kind != "const_ref" {
+            self.err(
+                Code::UnknownKind,
+                &pointer_push(&p, "kind"),
+                format!("`{key}` must be a `const_ref`, found kind `{kind}`"),
+                format!(r#"write `{key}` as {{"kind":"const_ref","id":"…"}}"#),
+            );
+            return None;
+        }
+        let id = self.str_field(o, &p, "id")?;
+        Some(Ref {
+            id,
+            ptr: pointer_push(&p, "id"),
+        })
+    }
+
+    /// A type reference written as `{"name":…}`.
+    fn ref_type(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<Ref> {
+        let v = self.field(m, ptr, key)?;
+        let p = pointer_push(ptr, key);
+        let o = self.obj(v, &p, "a type reference")?;
+        let id = self.str_field(o, &p, "name")?;
+        Some(Ref {
+            id,
+            ptr: pointer_push(&p, "name"),
+        })
+    }
+
+    fn labels(&mut self, m: &Map<String, Value>, ptr: &str) -> Vec<Label> {
+        let mut out = Vec::new();
+        let lp = pointer_push(ptr, "labels");
+        for (i, l) in self.opt_array(m, ptr, "labels").iter().enumerate() {
+            let p = pointer_push(&lp, i);
+            let Some(o) = self.obj(l, &p, "a label") else { continue };
+            let text = self.str_field(o, &p, "text");
+            let language = self.opt_str_field(o, &p, "language").unwrap_or_default();
+            if let Some(text) = text {
+                out.push(Label { language, text });
+            }
+        }
+        out
+    }
+
+    fn package(&mut self, root: &Value, limits: &ReadLimits) -> Option<Package> {
+        let m = self.obj(root, "", "the package")?;
+        let schema = self.str_field(m, "", "schemaVersion");
+        if let Some(s) = &schema {
+            if s != SCHEMA_VERSION {
+                self.err(
+                    Code::SchemaVersion,
+                    "/schemaVersion",
+                    format!("unsupported schema version `{s}`"),
+                    format!("lawgen reads `{SCHEMA_VERSION}`; convert the package or use a lawgen that reads `{s}`"),
+                );
+            }
+        }
+        let header = self
+            .field(m, "", "package")
+            .and_then(|v| self.obj(v, "/package", "the package header"));
+        let (name, namespace, version) = match header {
+            Some(h) => (
+                self.str_field(h, "/package", "name"),
+                self.opt_str_field(h, "/package", "namespace"),
+                self.str_field(h, "/package", "version"),
+            ),
+            None => (None, None, None),
+        };
+        let semantic_hash = self.opt_str_field(m, "", "semanticHash");
+        for key in ["imports", "strata"] {
+            if !self.opt_array(m, "", key).is_empty() {
+                self.err(
+                    Code::Unsupported,
+                    &format!("/{key}"),
+                    format!("non-empty `{key}` is not supported by this version of lawgen"),
+                    match key {
+                        "imports" => "inline the imported package's nodes, or leave `imports` empty",
+                        _ => "leave `strata` empty: lawgen computes the stratification itself (SPEC §4.7)",
+                    },
+                );
+            }
+        }
+        let nodes_v = self.array_field(m, "", "nodes")?;
+        if nodes_v.len() > limits.max_nodes {
+            self.err(
+                Code::Unsupported,
+                "/nodes",
+                format!(
+                    "the package has {} nodes, more than the limit of {}",
+                    nodes_v.len(),
+                    limits.max_nodes
+                ),
+                "split the package, or raise the limit (`--max-nodes`, `Builder::max_nodes`)",
+            );
+            return None;
+        }
+        let mut nodes = Vec::with_capacity(nodes_v.len());
+        let mut seen = std::collections::HashMap::new();
+        for (i, v) in nodes_v.iter().enumerate() {
+            let ptr = format!("/nodes/{i}");
+            self.node = None;
+            if let Some(n) = self.node(v, &ptr) {
+                if let Some(first) = seen.insert(n.id.clone(), n.ptr.clone()) {
+                    self.err(
+                        Code::DuplicateId,
+                        &pointer_push(&ptr, "id"),
+                        format!("duplicate node id, first declared at {first}"),
+                        "give every node a unique id",
+                    );
+                }
+                nodes.push(n);
+            }
+            self.node = None;
+        }
+        Some(Package {
+            name: name?,
+            namespace: namespace.unwrap_or_default(),
+            version: version?,
+            semantic_hash,
+            nodes,
+        })
+    }
+
+    fn node(&mut self, v: &Value, ptr: &str) -> Option<Node> {
+        let m = self.obj(v, ptr, "a node")?;
+        let id = self.str_field(m, ptr, "id")?;
+        self.node = Some(id.clone());
+        let kind = self.str_field(m, ptr, "kind")?;
+        // Integrity first: a node whose bytes changed is not read further.
+        match m.get("contentHash") {
+            None => self.err(
+                Code::BadField,
+                ptr,
+                "missing field `contentHash`",
+                "add `contentHash`: `sha256:` + hex SHA-256 of the node without that field, as compact JSON with sorted keys",
+            ),
+            Some(Value::String(expected)) => {
+                let actual = node_hash(m);
+                if *expected != actual {
+                    self.err(
+                        Code::HashMismatch,
+                        &pointer_push(ptr, "contentHash"),
+                        format!("content hash mismatch: the node says {expected}, its content hashes to {actual}"),
+                        "the node was changed after hashing: restore it, or re-hash it with the package tooling if the change is intended",
+                    );
+                    return None;
+                }
+            }
+            Some(other) => self.err(
+                Code::BadField,
+                &pointer_push(ptr, "contentHash"),
+                format!("`contentHash` must be a string, found {}", json_type(other)),
+                "write `contentHash` as \"sha256:<64 hex digits>\"",
+            ),
+        }
+        let labels = self.labels(m, ptr);
+        let kind = match kind.as_str() {
+            "type_decl" => self.type_decl(m, ptr)?,
+            "symbol_decl" => self.symbol_decl(m, ptr)?,
+            "rule" => NodeKind::Rule(self.rule(m, ptr)?),
+            "priority_rule" => self.priority(m, ptr)?,
+            "closure_policy" => self.closure(m, ptr)?,
+            "external_decl" => NodeKind::External {
+                symbol: self.ref_str(m, ptr, "symbol")?,
+                authority: self.ref_const(m, ptr, "authority")?.id,
+                capability: self.str_field(m, ptr, "capability")?,
+            },
+            "source_work" => NodeKind::SourceWork,
+            "source_edition" => NodeKind::SourceEdition {
+                work: self.ref_str(m, ptr, "work")?,
+            },
+            "publication" => NodeKind::Publication {
+                edition: self.ref_str(m, ptr, "edition")?,
+            },
+            "fragment" => NodeKind::Fragment(self.fragment(m, ptr)?),
+            other => {
+                self.err(
+                    Code::UnknownNodeKind,
+                    &pointer_push(ptr, "kind"),
+                    format!("unknown node kind `{other}`"),
+                    format!("use one of: {NODE_KINDS}"),
+                );
+                return None;
+            }
+        };
+        Some(Node {
+            id,
+            ptr: ptr.to_owned(),
+            labels,
+            kind,
+        })
+    }
+
+    fn type_decl(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<NodeKind> {
+        let name = self.str_field(m, ptr, "name")?;
+        let tk = self.str_field(m, ptr, "typeKind")?;
+        if tk != "entity" {
+            self.err(
+                Code::Unsupported,
+                &pointer_push(ptr, "typeKind"),
+                format!("type kind `{tk}` is not supported"),
+                "declare entity types (`\"typeKind\": \"entity\"`); integers use the built-in urn:law:std#Integer",
+            );
+            return None;
+        }
+        Some(NodeKind::TypeDecl { name })
+    }
+
+    fn symbol_decl(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<NodeKind> {
+        let sk = self.str_field(m, ptr, "symbolKind")?;
+        match sk.as_str() {
+            "relation" => {
+                let name = self.str_field(m, ptr, "name")?;
+                let rk = self.str_field(m, ptr, "relationKind")?;
+                let relation_kind = match rk.as_str() {
+                    "empirical" => RelationKind::Empirical,
+                    "institutional" => RelationKind::Institutional,
+                    "judgment" => RelationKind::Judgment,
+                    other => {
+                        self.err(
+                            Code::UnknownKind,
+                            &pointer_push(ptr, "relationKind"),
+                            format!("unknown relation kind `{other}`"),
+                            "use `empirical`, `institutional` or `judgment`",
+                        );
+                        return None;
+                    }
+                };
+                let pp = pointer_push(ptr, "parameters");
+                let mut params = Vec::new();
+                for (i, p) in self.array_field(m, ptr, "parameters")?.iter().enumerate() {
+                    let p_ptr = pointer_push(&pp, i);
+                    let o = self.obj(p, &p_ptr, "a parameter")?;
+                    params.push(Param {
+                        name: self.opt_str_field(o, &p_ptr, "name"),
+                        ty: self.ref_type(o, &p_ptr, "type")?,
+                    });
+                }
+                Some(NodeKind::Relation(RelationDecl {
+                    name,
+                    relation_kind,
+                    params,
+                }))
+            }
+            "constant" => {
+                let name = self.str_field(m, ptr, "name")?;
+                if !self.opt_array(m, ptr, "parameters").is_empty() {
+                    self.err(
+                        Code::Unsupported,
+                        &pointer_push(ptr, "parameters"),
+                        "constants with parameters (functions) are not supported",
+                        "declare a relation instead, or leave `parameters` empty",
+                    );
+                    return None;
+                }
+                let ty = self.ref_type(m, ptr, "returnType")?;
+                Some(NodeKind::Constant { name, ty })
+            }
+            other => {
+                self.err(
+                    Code::UnknownKind,
+                    &pointer_push(ptr, "symbolKind"),
+                    format!("unknown symbol kind `{other}`"),
+                    "use `relation` or `constant`",
+                );
+                None
+            }
+        }
+    }
+
+    /// `scope` (rules) and `condition` (priorities): only boolean true is defined.
+    fn trivial_condition(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) {
+        let Some(v) = m.get(key) else { return };
+        let ok = v.get("kind").and_then(Value::as_str) == Some("boolean")
+            && v.get("value") == Some(&Value::Bool(true));
+        if !ok {
+            self.err(
+                Code::Unsupported,
+                &pointer_push(ptr, key),
+                format!("only `{{\"kind\":\"boolean\",\"value\":true}}` is defined for `{key}`"),
+                format!("express the condition as body items of the rule, or drop `{key}`"),
+            );
+        }
+    }
+
+    fn rule(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<Rule> {
+        self.trivial_condition(m, ptr, "scope");
+        if !self.opt_array(m, ptr, "interpretations").is_empty() {
+            self.err(
+                Code::Unsupported,
+                &pointer_push(ptr, "interpretations"),
+                "non-empty `interpretations` is not supported",
+                "leave `interpretations` empty; model the interpretation as its own rule",
+            );
+        }
+        let strength = {
+            let s = self.str_field(m, ptr, "strength");
+            match s.as_deref() {
+                Some("strict") => Some(Strength::Strict),
+                Some("defeasible") => Some(Strength::Defeasible),
+                Some("defeater") => Some(Strength::Defeater),
+                Some(other) => {
+                    self.err(
+                        Code::UnknownKind,
+                        &pointer_push(ptr, "strength"),
+                        format!("unknown rule strength `{other}`"),
+                        "use `strict`, `defeasible` or `defeater`",
+                    );
+                    None
+                }
+                None => None,
+            }
+        };
+        let head = self
+            .field(m, ptr, "head")
+            .and_then(|h| self.literal(h, &pointer_push(ptr, "head")));
+        let body = self.field(m, ptr, "body").and_then(|b| self.body(b, &pointer_push(ptr, "body")));
+        let vp = pointer_push(ptr, "variables");
+        let mut variables = Vec::new();
+        let mut vars_ok = true;
+        for (i, v) in self.opt_array(m, ptr, "variables").iter().enumerate() {
+            let p = pointer_push(&vp, i);
+            let decl = self.obj(v, &p, "a variable declaration").and_then(|o| {
+                Some(VarDecl {
+                    name: self.str_field(o, &p, "id")?,
+                    ty: self.ref_type(o, &p, "type")?,
+                    ptr: p.clone(),
+                })
+            });
+            match decl {
+                Some(d) => variables.push(d),
+                None => vars_ok = false,
+            }
+        }
+        let ap = pointer_push(ptr, "anchors");
+        let mut anchors = Vec::new();
+        for (i, a) in self.opt_array(m, ptr, "anchors").iter().enumerate() {
+            let p = pointer_push(&ap, i);
+            if let Some(id) = self.string(a, &p, "anchors[]") {
+                anchors.push(Ref { id, ptr: p });
+            }
+        }
+        if !vars_ok {
+            return None;
+        }
+        Some(Rule {
+            head: head?,
+            body: body?,
+            variables,
+            strength: strength?,
+            anchors,
+        })
+    }
+
+    fn body(&mut self, v: &Value, ptr: &str) -> Option<Vec<Item>> {
+        let m = self.obj(v, ptr, "a rule body")?;
+        if m.get("kind").and_then(Value::as_str) == Some("and") {
+            let ip = pointer_push(ptr, "items");
+            let items = self.array_field(m, ptr, "items")?;
+            let mut out = Vec::with_capacity(items.len());
+            let mut ok = true;
+            for (i, it) in items.iter().enumerate() {
+                match self.item(it, &pointer_push(&ip, i)) {
+                    Some(x) => out.push(x),
+                    None => ok = false,
+                }
+            }
+            ok.then_some(out)
+        } else {
+            Some(vec![self.item(v, ptr)?])
+        }
+    }
+
+    fn status(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<Status> {
+        match self.str_field(m, ptr, "status")?.as_str() {
+            "established" => Some(Status::Established),
+            "supported" => Some(Status::Supported),
+            other => {
+                self.err(
+                    Code::UnknownKind,
+                    &pointer_push(ptr, "status"),
+                    format!("unknown status `{other}`"),
+                    "use `established` or `supported`",
+                );
+                None
+            }
+        }
+    }
+
+    fn item(&mut self, v: &Value, ptr: &str) -> Option<Item> {
+        let m = self.obj(v, ptr, "a body item")?;
+        let kind = self.str_field(m, ptr, "kind")?;
+        match kind.as_str() {
+            "status" => {
+                let status = self.status(m, ptr);
+                let literal = self
+                    .field(m, ptr, "formula")
+                    .and_then(|f| self.literal(f, &pointer_push(ptr, "formula")));
+                Some(Item::Status {
+                    status: status?,
+                    literal: literal?,
+                    ptr: ptr.to_owned(),
+                })
+            }
+            "comparison" => {
+                let left = self
+                    .field(m, ptr, "left")
+                    .and_then(|t| self.term(t, &pointer_push(ptr, "left")));
+                let op = match self.str_field(m, ptr, "op").as_deref() {
+                    Some("eq") => Some(CmpOp::Eq),
+                    Some("ne") => Some(CmpOp::Ne),
+                    Some("lt") => Some(CmpOp::Lt),
+                    Some("le") => Some(CmpOp::Le),
+                    Some("gt") => Some(CmpOp::Gt),
+                    Some("ge") => Some(CmpOp::Ge),
+                    Some(other) => {
+                        self.err(
+                            Code::UnknownKind,
+                            &pointer_push(ptr, "op"),
+                            format!("unknown comparison operator `{other}`"),
+                            "use one of: eq, ne, lt, le, gt, ge",
+                        );
+                        None
+                    }
+                    None => None,
+                };
+                let right = self
+                    .field(m, ptr, "right")
+                    .and_then(|t| self.term(t, &pointer_push(ptr, "right")));
+                Some(Item::Comparison {
+                    left: left?,
+                    op: op?,
+                    right: right?,
+                    ptr: ptr.to_owned(),
+                })
+            }
+            "not" => {
+                let ip = pointer_push(ptr, "item");
+                let inner = self.field(m, ptr, "item")?;
+                let im = self.obj(inner, &ip, "the negated item")?;
+                let ik = self.str_field(im, &ip, "kind")?;
+                if ik != "status" {
+                    self.err(
+                        Code::UnknownKind,
+                        &pointer_push(&ip, "kind"),
+                        format!("`not` applies to status items only, found kind `{ik}`"),
+                        "negate a comparison by flipping its operator (eq ↔ ne, lt ↔ ge, le ↔ gt)",
+                    );
+                    return None;
+                }
+                let status = self.status(im, &ip);
+                let literal = self
+                    .field(im, &ip, "formula")
+                    .and_then(|f| self.literal(f, &pointer_push(&ip, "formula")));
+                Some(Item::Not {
+                    status: status?,
+                    literal: literal?,
+                    ptr: ptr.to_owned(),
+                })
+            }
+            other => {
+                self.err(
+                    Code::UnknownKind,
+                    &pointer_push(ptr, "kind"),
+                    format!("unknown body item kind `{other}`"),
+                    "use `status`, `comparison`, `not`, or `and` for the whole body",
+                );
+                None
+            }
+        }
+    }
+
+    fn literal(&mut self, v: &Value, ptr: &str) -> Option<Literal> {
+        let m = self.obj(v, ptr, "a literal")?;
+        let kind = self.str_field(m, ptr, "kind")?;
+        if kind != "literal" {
+            self.err(
+                Code::UnknownKind,
+                &pointer_push(ptr, "kind"),
+                format!("unknown formula kind `{kind}`"),
+                "write the formula as {\"kind\":\"literal\",\"predicate\":…,\"polarity\":…,\"args\":[…]}",
+            );
+            return None;
+        }
+        let predicate = self.ref_str(m, ptr, "predicate");
+        let negative = match self.str_field(m, ptr, "polarity").as_deref() {
+            Some("positive") => Some(false),
+            Some("negative") => Some(true),
+            Some(other) => {
+                self.err(
+                    Code::UnknownKind,
+                    &pointer_push(ptr, "polarity"),
+                    format!("unknown polarity `{other}`"),
+                    "use `positive` or `negative` (explicit negation)",
+                );
+                None
+            }
+            None => None,
+        };
+        let ap = pointer_push(ptr, "args");
+        let mut args = Vec::new();
+        let mut ok = true;
+        for (i, a) in self.array_field(m, ptr, "args")?.iter().enumerate() {
+            match self.term(a, &pointer_push(&ap, i)) {
+                Some(t) => args.push(t),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        Some(Literal {
+            predicate: predicate?,
+            negative: negative?,
+            args,
+            ptr: ptr.to_owned(),
+        })
+    }
+
+    fn term(&mut self, v: &Value, ptr: &str) -> Option<Term> {
+        let m = self.obj(v, ptr, "a term")?;
+        let kind = self.str_field(m, ptr, "kind")?;
+        let kind = match kind.as_str() {
+            "var" => TermKind::Var(self.str_field(m, ptr, "var")?),
+            "const_ref" => TermKind::Const(Ref {
+                id: self.str_field(m, ptr, "id")?,
+                ptr: pointer_push(ptr, "id"),
+            }),
+            "value" => {
+                let ty = self.ref_type(m, ptr, "type")?;
+                let value = match self.field(m, ptr, "value")? {
+                    Value::Number(n) => match n.as_i64() {
+                        Some(i) => Scalar::Int(i),
+                        None => Scalar::Other(n.to_string()),
+                    },
+                    Value::String(s) => Scalar::Str(s.clone()),
+                    other => Scalar::Other(other.to_string()),
+                };
+                TermKind::Value { ty, value }
+            }
+            other => {
+                self.err(
+                    Code::UnknownKind,
+                    &pointer_push(ptr, "kind"),
+                    format!("unknown term kind `{other}`"),
+                    "use `var`, `const_ref` or `value`",
+                );
+                return None;
+            }
+        };
+        Some(Term {
+            kind,
+            ptr: ptr.to_owned(),
+        })
+    }
+
+    fn priority(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<NodeKind> {
+        self.trivial_condition(m, ptr, "condition");
+        if let Some(pk) = self.opt_str_field(m, ptr, "priorityKind") {
+            if pk != "direct" {
+                self.err(
+                    Code::Unsupported,
+                    &pointer_push(ptr, "priorityKind"),
+                    format!("priority kind `{pk}` is not supported"),
+                    "use `direct` (only direct pairs count; list every pair you mean)",
+                );
+                return None;
+            }
+        }
+        let ap = pointer_push(ptr, "anchors");
+        let mut anchors = Vec::new();
+        for (i, a) in self.opt_array(m, ptr, "anchors").iter().enumerate() {
+            let p = pointer_push(&ap, i);
+            if let Some(id) = self.string(a, &p, "anchors[]") {
+                anchors.push(Ref { id, ptr: p });
+            }
+        }
+        let higher = self.ref_const(m, ptr, "higher");
+        let lower = self.ref_const(m, ptr, "lower");
+        Some(NodeKind::Priority {
+            higher: higher?,
+            lower: lower?,
+            reason: self.opt_str_field(m, ptr, "reason"),
+            anchors,
+        })
+    }
+
+    fn closure(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<NodeKind> {
+        let predicate = self.ref_str(m, ptr, "predicate");
+        let domain = self.ref_const(m, ptr, "domain");
+        let derive_negative = match self.field(m, ptr, "deriveExplicitNegative") {
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                self.err(
+                    Code::BadField,
+                    &pointer_push(ptr, "deriveExplicitNegative"),
+                    format!("`deriveExplicitNegative` must be a boolean, found {}", json_type(other)),
+                    "write `true` or `false`",
+                );
+                None
+            }
+            None => None,
+        };
+        Some(NodeKind::Closure(Closure {
+            predicate: predicate?,
+            domain: domain?,
+            derive_negative: derive_negative?,
+            snapshot: self.opt_str_field(m, ptr, "snapshot"),
+            complete_as_of: self.opt_str_field(m, ptr, "completeAsOf"),
+        }))
+    }
+
+    fn fragment(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<Fragment> {
+        let locator = self.str_field(m, ptr, "locator")?;
+        let edition = match m.get("edition") {
+            None => None,
+            Some(_) => self.ref_str(m, ptr, "edition"),
+        };
+        let tp = pointer_push(ptr, "texts");
+        let mut texts = Vec::new();
+        for (i, t) in self.opt_array(m, ptr, "texts").iter().enumerate() {
+            let p = pointer_push(&tp, i);
+            let Some(o) = self.obj(t, &p, "a fragment text") else { continue };
+            let Some(text) = self.str_field(o, &p, "text") else { continue };
+            if let Some(h) = o.get("contentHash") {
+                let actual = format!("sha256:{}", sha256_hex(text.as_bytes()));
+                let expected = h.as_str().unwrap_or_default();
+                if expected != actual {
+                    self.err(
+                        Code::TextHashMismatch,
+                        &pointer_push(&p, "contentHash"),
+                        format!("fragment text hash mismatch: the text says {expected}, it hashes to {actual}"),
+                        "the article text was changed after hashing: restore the official text, or re-hash it if the change is intended",
+                    );
+                }
+            }
+            texts.push(Label {
+                language: self.opt_str_field(o, &p, "language").unwrap_or_default(),
+                text,
+            });
+        }
+        Some(Fragment {
+            edition,
+            locator,
+            texts,
+        })
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHESS: &[u8] =
+        include_bytes!("../../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+
+    #[test]
+    fn reads_the_reference_package_and_verifies_every_hash() {
+        let pkg = read_package(CHESS, &ReadLimits::default()).unwrap_or_else(|d| panic!("{}", d.render()));
+        assert_eq!(pkg.nodes.len(), 140);
+        assert_eq!(pkg.name, "fide.laws.chess");
+        let rules = pkg
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Rule(_)))
+            .count();
+        assert_eq!(rules, 47);
+    }
+
+    #[test]
+    fn a_changed_node_is_reported_with_both_hashes() {
+        let text = std::str::from_utf8(CHESS).unwrap().replacen(
+            "Article 5.2.3. The game is drawn",
+            "Article 5.2.3. The game is won",
+            1,
+        );
+        let d = read_package(text.as_bytes(), &ReadLimits::default()).unwrap_err();
+        assert_eq!(d.len(), 1, "{}", d.render());
+        let d = d.iter().next().unwrap();
+        assert_eq!(d.code, Code::HashMismatch);
+        assert_eq!(d.location.node.as_deref(), Some("urn:fide:laws:clir:chess#AgreedDraw"));
+        assert!(d.message.contains("sha256:7bdc51b1"), "{}", d.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let s = "[".repeat(10_000) + &"]".repeat(10_000);
+        let d = read_package(s.as_bytes(), &ReadLimits::default()).unwrap_err();
+        assert_eq!(d.iter().next().unwrap().code, Code::TooDeep);
+    }
+}
