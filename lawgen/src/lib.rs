@@ -1,5 +1,22 @@
 //! lawgen: compile `law.core.ir` rule packages into Rust, and evaluate them.
+//!
+//! The pipeline, one module per stage (see ARCHITECTURE.md):
+//!
+//! ```text
+//! syntax (read JSON, verify hashes) → check (names, types, safety, priorities,
+//! closures, judgments, strata) → lower (Datalog + defeasible overlay)
+//! → interp (reference evaluator) → canonical output / explanations
+//! ```
+//!
+//! ```
+//! let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+//! let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
+//! assert_eq!(loaded.model.rules.len(), 47);
+//! ```
 pub mod check;
 pub mod diagnostics;
+pub mod driver;
+pub mod graph;
 pub mod model;
+pub mod summary;
 pub mod syntax;

@@ -7,7 +7,9 @@ use crate::syntax::{pick_label, NodeKind, Package, RelationKind};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
     for n in &pkg.nodes {
-        let NodeKind::Closure(c) = &n.kind else { continue };
+        let NodeKind::Closure(c) = &n.kind else {
+            continue;
+        };
         let p = scope.pred(&c.predicate, &n.id, diags);
         let d = scope.pred(&c.domain, &n.id, diags);
         let (Some(p), Some(d)) = (p, d) else { continue };
@@ -30,7 +32,10 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
         }
         if pd.params != dd.params {
             let show = |ps: &[crate::model::Ty]| {
-                ps.iter().map(|t| model.type_name(*t)).collect::<Vec<_>>().join(", ")
+                ps.iter()
+                    .map(|t| model.type_name(*t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             diags.error(
                 Code::ClosureDomainType,

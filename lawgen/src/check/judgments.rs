@@ -7,8 +7,17 @@ use crate::syntax::{NodeKind, Package, RelationKind};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
     for n in &pkg.nodes {
-        let NodeKind::External { symbol, authority, capability } = &n.kind else { continue };
-        let Some(p) = scope.pred(symbol, &n.id, diags) else { continue };
+        let NodeKind::External {
+            symbol,
+            authority,
+            capability,
+        } = &n.kind
+        else {
+            continue;
+        };
+        let Some(p) = scope.pred(symbol, &n.id, diags) else {
+            continue;
+        };
         let pred = &mut model.preds[p.0 as usize];
         if pred.kind != RelationKind::Judgment {
             diags.error(
@@ -23,7 +32,10 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             diags.error(
                 Code::BadExternal,
                 Location::new(Some(&n.id), &n.ptr),
-                format!("second external_decl for `{}` (the first is `{}`)", pred.local, first.id),
+                format!(
+                    "second external_decl for `{}` (the first is `{}`)",
+                    pred.local, first.id
+                ),
                 "a judgment has one deciding authority: keep one external_decl",
             );
             continue;

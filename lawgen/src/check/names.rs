@@ -50,7 +50,14 @@ pub(super) struct Scope {
 }
 
 impl Scope {
-    fn lookup(&self, r: &Ref, node: &str, diags: &mut Diagnostics, code: Code, want: &str) -> Option<Decl> {
+    fn lookup(
+        &self,
+        r: &Ref,
+        node: &str,
+        diags: &mut Diagnostics,
+        code: Code,
+        want: &str,
+    ) -> Option<Decl> {
         match self.decls.get(&r.id) {
             Some(d) => Some(*d),
             None => {
@@ -58,7 +65,10 @@ impl Scope {
                     code,
                     Location::new(Some(node), &r.ptr),
                     format!("`{}` is not declared as {want}", r.id),
-                    format!("declare {want} with id `{}`, or fix the reference to name an existing one", r.id),
+                    format!(
+                        "declare {want} with id `{}`, or fix the reference to name an existing one",
+                        r.id
+                    ),
                 );
                 None
             }
@@ -213,7 +223,9 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                 });
             }
             NodeKind::Constant { ty, .. } => {
-                let Some(t) = scope.ty(ty, node, diags) else { continue };
+                let Some(t) = scope.ty(ty, node, diags) else {
+                    continue;
+                };
                 let Ty::Entity(t) = t else {
                     diags.error(
                         Code::TypeMismatch,
@@ -226,7 +238,9 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                 if is_numbered(&scope, node) {
                     continue;
                 }
-                scope.decls.insert(n.id.clone(), Decl::Const(model.constants.len()));
+                scope
+                    .decls
+                    .insert(n.id.clone(), Decl::Const(model.constants.len()));
                 model.constants.push(model::Constant {
                     id: n.id.clone(),
                     local: local_name(&n.id).to_owned(),

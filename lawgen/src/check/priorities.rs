@@ -7,7 +7,15 @@ use crate::syntax::{pick_label, NodeKind, Package};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
     for n in &pkg.nodes {
-        let NodeKind::Priority { higher, lower, reason, .. } = &n.kind else { continue };
+        let NodeKind::Priority {
+            higher,
+            lower,
+            reason,
+            ..
+        } = &n.kind
+        else {
+            continue;
+        };
         let h = scope.rule(higher, &n.id, diags);
         let l = scope.rule(lower, &n.id, diags);
         let (Some(h), Some(l)) = (h, l) else { continue };
@@ -79,7 +87,8 @@ fn find_cycle(model: &Model) -> Option<Vec<usize>> {
                     1 => {
                         // Back edge: the cycle is the stack from w to v, plus this edge.
                         let pos = stack.iter().position(|(x, _, _)| *x == w).unwrap_or(0);
-                        let mut cyc: Vec<usize> = stack[pos + 1..].iter().filter_map(|(_, _, e)| *e).collect();
+                        let mut cyc: Vec<usize> =
+                            stack[pos + 1..].iter().filter_map(|(_, _, e)| *e).collect();
                         cyc.push(edge);
                         return Some(cyc);
                     }

@@ -22,7 +22,9 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
         })
         .collect();
     for rule in &model.rules {
-        let Some(&(node, srule)) = syn.get(rule.id.as_str()) else { continue };
+        let Some(&(node, srule)) = syn.get(rule.id.as_str()) else {
+            continue;
+        };
         let at = |ptr: &str| Location::new(Some(&node.id), ptr);
         let head = model.pred(rule.head.pred);
         if head.kind != RelationKind::Institutional {
@@ -76,8 +78,14 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
                                 diags.error(
                                     Code::UnboundComparisonVariable,
                                     at(sitem.ptr()),
-                                    format!("comparison variable `{}` is not bound by a body literal", name(v)),
-                                    format!("add a body literal that binds `{}` before comparing it", name(v)),
+                                    format!(
+                                        "comparison variable `{}` is not bound by a body literal",
+                                        name(v)
+                                    ),
+                                    format!(
+                                        "add a body literal that binds `{}` before comparing it",
+                                        name(v)
+                                    ),
                                 );
                             }
                         }
@@ -118,7 +126,9 @@ fn var_of(t: &Term) -> Option<Var> {
 
 fn item_vars(i: &Item) -> Vec<Var> {
     match i {
-        Item::Status { atom, .. } | Item::Not { atom, .. } => atom.args.iter().filter_map(var_of).collect(),
+        Item::Status { atom, .. } | Item::Not { atom, .. } => {
+            atom.args.iter().filter_map(var_of).collect()
+        }
         Item::Compare { left, right, .. } => [left, right].into_iter().filter_map(var_of).collect(),
     }
 }

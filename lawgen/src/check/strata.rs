@@ -49,7 +49,11 @@ pub fn dependency_edges(model: &Model) -> Vec<Edge> {
             let (atom, kind, naf) = match item {
                 Item::Status { atom, .. } => (
                     atom,
-                    if atom.negative { EdgeKind::ExplicitNegative } else { EdgeKind::Positive },
+                    if atom.negative {
+                        EdgeKind::ExplicitNegative
+                    } else {
+                        EdgeKind::Positive
+                    },
                     false,
                 ),
                 Item::Not { atom, .. } => (atom, EdgeKind::NotItem, true),
@@ -186,7 +190,13 @@ fn sccs(n: usize, edges: &[Edge], out: &[Vec<usize>]) -> Vec<usize> {
     comp
 }
 
-fn report_cycle(model: &Model, edges: &[Edge], out: &[Vec<usize>], e: &Edge, diags: &mut Diagnostics) {
+fn report_cycle(
+    model: &Model,
+    edges: &[Edge],
+    out: &[Vec<usize>],
+    e: &Edge,
+    diags: &mut Diagnostics,
+) {
     // Shortest path back from the head to the body predicate closes the cycle.
     let (start, goal) = (e.to.0 as usize, e.from.0 as usize);
     let mut prev: Vec<Option<usize>> = vec![None; model.preds.len()];
@@ -220,7 +230,11 @@ fn report_cycle(model: &Model, edges: &[Edge], out: &[Vec<usize>], e: &Edge, dia
             (Some(r), false) => format!(" (rule `{}`)", model.rule(r).local),
             (None, _) => " (closure)".to_owned(),
         };
-        format!("`{}` → `{}`{how}", model.pred(edge.from).local, model.pred(edge.to).local)
+        format!(
+            "`{}` → `{}`{how}",
+            model.pred(edge.from).local,
+            model.pred(edge.to).local
+        )
     };
     let mut steps = vec![step(e)];
     steps.extend(path.iter().map(|&ei| step(&edges[ei])));

@@ -86,11 +86,13 @@ impl RuleCx<'_> {
                     Code::DuplicateVariable,
                     &v.ptr,
                     format!("variable `{}` is declared twice", v.name),
-                    "declare each variable once in `variables`; rename one of them if they differ".into(),
+                    "declare each variable once in `variables`; rename one of them if they differ"
+                        .into(),
                 );
                 continue;
             }
-            self.vars.insert(v.name.clone(), Var(self.var_list.len() as u32));
+            self.vars
+                .insert(v.name.clone(), Var(self.var_list.len() as u32));
             self.var_list.push((v.name.clone(), ty));
         }
     }
@@ -116,7 +118,10 @@ impl RuleCx<'_> {
                     return None;
                 };
                 let c = &self.model.constants[c];
-                Some((Term::Value(Value::Entity(c.local.clone())), Ty::Entity(c.ty)))
+                Some((
+                    Term::Value(Value::Entity(c.local.clone())),
+                    Ty::Entity(c.ty),
+                ))
             }
             TermKind::Value { ty, value } => {
                 let Some(t_ty) = self.scope.ty(ty, self.node, self.diags) else {
@@ -188,7 +193,11 @@ impl RuleCx<'_> {
                         self.model.type_name(want),
                         self.model.type_name(ty)
                     ),
-                    format!("pass a term of type {} (declaration: ({}))", self.model.type_name(want), self.signature(pred)),
+                    format!(
+                        "pass a term of type {} (declaration: ({}))",
+                        self.model.type_name(want),
+                        self.signature(pred)
+                    ),
                 );
                 continue;
             }
@@ -216,15 +225,24 @@ impl RuleCx<'_> {
 
     fn item(&mut self, i: &syntax::Item) -> Option<model::Item> {
         match i {
-            syntax::Item::Status { status, literal, .. } => Some(model::Item::Status {
+            syntax::Item::Status {
+                status, literal, ..
+            } => Some(model::Item::Status {
                 status: *status,
                 atom: self.atom(literal)?,
             }),
-            syntax::Item::Not { status, literal, .. } => Some(model::Item::Not {
+            syntax::Item::Not {
+                status, literal, ..
+            } => Some(model::Item::Not {
                 status: *status,
                 atom: self.atom(literal)?,
             }),
-            syntax::Item::Comparison { left, op, right, ptr } => {
+            syntax::Item::Comparison {
+                left,
+                op,
+                right,
+                ptr,
+            } => {
                 let l = self.term(left);
                 let r = self.term(right);
                 let ((lt, lty), (rt, rty)) = (l?, r?);

@@ -98,7 +98,10 @@ mod tests {
     #[test]
     fn canonical_form_sorts_keys_and_keeps_non_ascii() {
         let v: Value = serde_json::from_str(r#"{"b":1,"a":["ж","\n",true,null]}"#).unwrap();
-        assert_eq!(canonical_json(&v), "{\"a\":[\"ж\",\"\\n\",true,null],\"b\":1}");
+        assert_eq!(
+            canonical_json(&v),
+            "{\"a\":[\"ж\",\"\\n\",true,null],\"b\":1}"
+        );
     }
 
     #[test]

@@ -124,7 +124,10 @@ impl Reader<'_> {
                 self.err(
                     Code::BadField,
                     ptr,
-                    format!("expected {what} (a JSON object), found {}", json_type(other)),
+                    format!(
+                        "expected {what} (a JSON object), found {}",
+                        json_type(other)
+                    ),
                     format!("write {what} as a JSON object, as in the reference package"),
                 );
                 None
@@ -257,7 +260,9 @@ impl Reader<'_> {
         let lp = pointer_push(ptr, "labels");
         for (i, l) in self.opt_array(m, ptr, "labels").iter().enumerate() {
             let p = pointer_push(&lp, i);
-            let Some(o) = self.obj(l, &p, "a label") else { continue };
+            let Some(o) = self.obj(l, &p, "a label") else {
+                continue;
+            };
             let text = self.str_field(o, &p, "text");
             let language = self.opt_str_field(o, &p, "language").unwrap_or_default();
             if let Some(text) = text {
@@ -539,7 +544,9 @@ impl Reader<'_> {
         let head = self
             .field(m, ptr, "head")
             .and_then(|h| self.literal(h, &pointer_push(ptr, "head")));
-        let body = self.field(m, ptr, "body").and_then(|b| self.body(b, &pointer_push(ptr, "body")));
+        let body = self
+            .field(m, ptr, "body")
+            .and_then(|b| self.body(b, &pointer_push(ptr, "body")));
         let vp = pointer_push(ptr, "variables");
         let mut variables = Vec::new();
         let mut vars_ok = true;
@@ -819,7 +826,10 @@ impl Reader<'_> {
                 self.err(
                     Code::BadField,
                     &pointer_push(ptr, "deriveExplicitNegative"),
-                    format!("`deriveExplicitNegative` must be a boolean, found {}", json_type(other)),
+                    format!(
+                        "`deriveExplicitNegative` must be a boolean, found {}",
+                        json_type(other)
+                    ),
                     "write `true` or `false`",
                 );
                 None
@@ -845,8 +855,12 @@ impl Reader<'_> {
         let mut texts = Vec::new();
         for (i, t) in self.opt_array(m, ptr, "texts").iter().enumerate() {
             let p = pointer_push(&tp, i);
-            let Some(o) = self.obj(t, &p, "a fragment text") else { continue };
-            let Some(text) = self.str_field(o, &p, "text") else { continue };
+            let Some(o) = self.obj(t, &p, "a fragment text") else {
+                continue;
+            };
+            let Some(text) = self.str_field(o, &p, "text") else {
+                continue;
+            };
             if let Some(h) = o.get("contentHash") {
                 let actual = format!("sha256:{}", sha256_hex(text.as_bytes()));
                 let expected = h.as_str().unwrap_or_default();
@@ -892,7 +906,8 @@ mod tests {
 
     #[test]
     fn reads_the_reference_package_and_verifies_every_hash() {
-        let pkg = read_package(CHESS, &ReadLimits::default()).unwrap_or_else(|d| panic!("{}", d.render()));
+        let pkg = read_package(CHESS, &ReadLimits::default())
+            .unwrap_or_else(|d| panic!("{}", d.render()));
         assert_eq!(pkg.nodes.len(), 140);
         assert_eq!(pkg.name, "fide.laws.chess");
         let rules = pkg
@@ -914,7 +929,10 @@ mod tests {
         assert_eq!(d.len(), 1, "{}", d.render());
         let d = d.iter().next().unwrap();
         assert_eq!(d.code, Code::HashMismatch);
-        assert_eq!(d.location.node.as_deref(), Some("urn:fide:laws:clir:chess#AgreedDraw"));
+        assert_eq!(
+            d.location.node.as_deref(),
+            Some("urn:fide:laws:clir:chess#AgreedDraw")
+        );
         assert!(d.message.contains("sha256:7bdc51b1"), "{}", d.message);
     }
 
