@@ -83,3 +83,27 @@ pub fn load_file(path: &Path, limits: &ReadLimits) -> Result<Loaded, LoadError> 
         diagnostics,
     })
 }
+
+/// A package evaluated on one facts file.
+#[derive(Debug, Clone)]
+pub struct Evaluated {
+    pub program: crate::program::Program,
+    pub store: crate::interp::Store,
+    pub conclusions: crate::interp::Conclusions,
+}
+
+/// Lowers and evaluates a checked package on facts with the reference interpreter.
+pub fn evaluate(
+    loaded: &Loaded,
+    facts: &crate::syntax::facts::Facts,
+    policy: crate::interp::Policy,
+) -> Result<Evaluated, crate::lower::InternalError> {
+    let program = crate::lower::lower(&loaded.model)?;
+    let store = crate::interp::evaluate(&program, facts, policy);
+    let conclusions = crate::interp::conclusions(&program, &loaded.model, &store, policy);
+    Ok(Evaluated {
+        program,
+        store,
+        conclusions,
+    })
+}

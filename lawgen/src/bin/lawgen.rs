@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lawgen::driver::{self, Loaded};
+use lawgen::interp::Policy;
+use lawgen::syntax::facts::{read_facts, Facts};
 use lawgen::syntax::ReadLimits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,12 +26,40 @@ enum Command {
         /// The package JSON (law.core.ir/0.2).
         package: PathBuf,
     },
+    /// Print the lowered Datalog program (the defeasible overlay made explicit).
+    Lower { package: PathBuf },
+    /// Evaluate a package on facts and print the canonical conclusions (SPEC §3).
+    Eval {
+        package: PathBuf,
+        /// The facts file (SPEC §2).
+        #[arg(long)]
+        facts: PathBuf,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PolicyArg {
+    /// Ambiguity blocking (default).
+    Blocking,
+    /// Ambiguity propagation.
+    Propagating,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Blocking => Policy::Blocking,
+            PolicyArg::Propagating => Policy::Propagating,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -67,8 +97,57 @@ fn load(path: &Path) -> Result<Loaded, Failure> {
     Ok(driver::load_file(path, &ReadLimits::default())?)
 }
 
+fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure {
+        code: 2,
+        message: format!("error: cannot read {}: {e}", path.display()),
+    })?;
+    let facts = read_facts(&bytes, &loaded.model).map_err(|d| Failure {
+        code: 1,
+        message: format!(
+            "{}error: {} is not a valid facts file for {}",
+            d.render(),
+            path.display(),
+            loaded.model.name
+        ),
+    })?;
+    if facts.duplicates > 0 {
+        eprintln!(
+            "warning: {} duplicated fact row(s) in {} were counted once",
+            facts.duplicates,
+            path.display()
+        );
+    }
+    Ok(facts)
+}
+
+fn internal(e: lawgen::lower::InternalError) -> Failure {
+    Failure {
+        code: 3,
+        message: format!("error: {e}"),
+    }
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
+        Command::Lower { package } => {
+            let loaded = load(&package)?;
+            let program = lawgen::lower::lower(&loaded.model).map_err(internal)?;
+            print!("{program}");
+        }
+        Command::Eval {
+            package,
+            facts,
+            policy,
+        } => {
+            let loaded = load(&package)?;
+            let facts = read_facts_file(&facts, &loaded)?;
+            let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
+            print!(
+                "{}",
+                lawgen::syntax::output::canonical_json(&ev.conclusions)
+            );
+        }
         Command::Check { package } => {
             let loaded = load(&package)?;
             print!("{}", lawgen::summary::render(&loaded));

@@ -6,7 +6,9 @@
 //! where a problem is. Names are not resolved here (that is `check`'s job), so
 //! a `Ref` is just the id string as written plus where it was written.
 
+pub mod facts;
 mod hash;
+pub mod output;
 mod read;
 
 pub use hash::{canonical_json, node_hash, sha256_hex};

@@ -1,0 +1,568 @@
+//! The reference evaluator: semi-naive bottom-up evaluation of a [`Program`],
+//! stratum by stratum, over interned values.
+//!
+//! It is written for clarity and predictable behaviour, not peak speed: hash
+//! indexes are built on demand per (relation, bound columns) and kept up to
+//! date as tuples arrive. Each tuple remembers the round it was derived in,
+//! which the explainer uses to pick well-founded derivations.
+
+use crate::model::{Lit, Model, Ty, Value};
+use crate::program::{Atom, Item, Program, RelId, Role, Section, Term};
+use crate::syntax::facts::Facts;
+use crate::syntax::CmpOp;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// The conflict policy (SPEC §4.3), chosen per evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Policy {
+    #[default]
+    Blocking,
+    Propagating,
+}
+
+impl Policy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Blocking => "blocking",
+            Policy::Propagating => "propagating",
+        }
+    }
+}
+
+/// Entity names ↔ dense ids.
+#[derive(Default, Clone, Debug)]
+pub struct Interner {
+    ids: HashMap<String, i64>,
+    names: Vec<String>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, s: &str) -> i64 {
+        if let Some(&i) = self.ids.get(s) {
+            return i;
+        }
+        let i = self.names.len() as i64;
+        self.names.push(s.to_owned());
+        self.ids.insert(s.to_owned(), i);
+        i
+    }
+
+    pub fn get(&self, s: &str) -> Option<i64> {
+        self.ids.get(s).copied()
+    }
+
+    pub fn name(&self, i: i64) -> &str {
+        &self.names[i as usize]
+    }
+}
+
+type Tuple = Box<[i64]>;
+
+#[derive(Default, Clone, Debug)]
+struct Rel {
+    tuples: Vec<Tuple>,
+    /// Round in which each tuple was derived (0 = input).
+    rounds: Vec<u32>,
+    set: HashMap<Tuple, u32>,
+    /// Bound-column lists → key → tuple indices.
+    indexes: HashMap<Vec<usize>, HashMap<Vec<i64>, Vec<u32>>>,
+}
+
+impl Rel {
+    fn insert(&mut self, t: Tuple, round: u32) -> bool {
+        if self.set.contains_key(&t) {
+            return false;
+        }
+        let idx = self.tuples.len() as u32;
+        for (cols, index) in self.indexes.iter_mut() {
+            let key: Vec<i64> = cols.iter().map(|&c| t[c]).collect();
+            index.entry(key).or_default().push(idx);
+        }
+        self.set.insert(t.clone(), idx);
+        self.tuples.push(t);
+        self.rounds.push(round);
+        true
+    }
+
+    fn index(&mut self, cols: &[usize]) -> &HashMap<Vec<i64>, Vec<u32>> {
+        if !self.indexes.contains_key(cols) {
+            let mut index: HashMap<Vec<i64>, Vec<u32>> = HashMap::new();
+            for (i, t) in self.tuples.iter().enumerate() {
+                index
+                    .entry(cols.iter().map(|&c| t[c]).collect())
+                    .or_default()
+                    .push(i as u32);
+            }
+            self.indexes.insert(cols.to_vec(), index);
+        }
+        &self.indexes[cols]
+    }
+}
+
+/// The evaluated program: every relation's tuples.
+#[derive(Clone, Debug)]
+pub struct Store {
+    rels: Vec<Rel>,
+    pub interner: Interner,
+}
+
+impl Store {
+    /// Does relation `r` hold `row`?
+    pub fn contains(&self, r: RelId, row: &[i64]) -> bool {
+        self.rels[r.0 as usize].set.contains_key(row)
+    }
+
+    /// The round in which `row` was derived into `r`, if it holds.
+    pub fn round(&self, r: RelId, row: &[i64]) -> Option<u32> {
+        let rel = &self.rels[r.0 as usize];
+        rel.set.get(row).map(|&i| rel.rounds[i as usize])
+    }
+
+    pub fn tuples(&self, r: RelId) -> impl Iterator<Item = &[i64]> {
+        self.rels[r.0 as usize].tuples.iter().map(|t| &t[..])
+    }
+
+    /// Converts a value to its interned form (`None` for an entity never seen).
+    pub fn encode(&self, v: &Value) -> Option<i64> {
+        match v {
+            Value::Int(i) => Some(*i),
+            Value::Entity(e) => self.interner.get(e),
+        }
+    }
+
+    pub fn decode(&self, ty: Ty, v: i64) -> Value {
+        match ty {
+            Ty::Int => Value::Int(v),
+            Ty::Entity(_) => Value::Entity(self.interner.name(v).to_owned()),
+        }
+    }
+}
+
+/// Evaluates `prog` on `facts` under `policy`.
+pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
+    let mut interner = Interner::default();
+    let mut rels: Vec<Rel> = vec![Rel::default(); prog.relations.len()];
+    // Constants of rules first so their ids are stable across inputs.
+    for (i, rel) in prog.relations.iter().enumerate() {
+        match &rel.role {
+            Role::Facts(lit) => {
+                if let Some(rows) = facts.rows.get(lit) {
+                    for row in rows {
+                        let t: Tuple = row.iter().map(|v| encode(&mut interner, v)).collect();
+                        rels[i].insert(t, 0);
+                    }
+                }
+            }
+            Role::Entities(Ty::Entity(t)) => {
+                if let Some(names) = facts.entities.get(t) {
+                    for n in names {
+                        let t: Tuple = Box::new([interner.intern(n)]);
+                        rels[i].insert(t, 0);
+                    }
+                }
+            }
+            Role::Entities(Ty::Int) | Role::Derived => {}
+            Role::PolicyPropagating => {
+                if policy == Policy::Propagating {
+                    rels[i].insert(Box::new([]), 0);
+                }
+            }
+        }
+    }
+    let mut ev = Evaluator {
+        prog,
+        rels,
+        interner,
+        round: 0,
+    };
+    for stratum in &prog.strata {
+        ev.stratum(stratum);
+    }
+    Store {
+        rels: ev.rels,
+        interner: ev.interner,
+    }
+}
+
+fn encode(interner: &mut Interner, v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::Entity(e) => interner.intern(e),
+    }
+}
+
+struct Evaluator<'p> {
+    prog: &'p Program,
+    rels: Vec<Rel>,
+    interner: Interner,
+    round: u32,
+}
+
+/// Which tuples of a body atom a join may use: `[lo, hi)` by insertion index.
+#[derive(Clone, Copy)]
+struct Range {
+    lo: u32,
+    hi: u32,
+}
+
+impl Evaluator<'_> {
+    fn stratum(&mut self, rule_ids: &[usize]) {
+        let heads: HashSet<RelId> = rule_ids
+            .iter()
+            .map(|&r| self.prog.rules[r].head.rel)
+            .collect();
+        // Round 1: every rule over everything known.
+        self.round += 1;
+        let snapshot: Vec<u32> = self.rels.iter().map(|r| r.tuples.len() as u32).collect();
+        let mut new = Vec::new();
+        for &ri in rule_ids {
+            let ranges: Vec<Range> = snapshot.iter().map(|&hi| Range { lo: 0, hi }).collect();
+            self.fire(ri, None, &ranges, &mut new);
+        }
+        let mut delta_lo = snapshot;
+        self.commit(new);
+        // Later rounds: only combinations that use a tuple new in the last round.
+        loop {
+            let hi: Vec<u32> = self.rels.iter().map(|r| r.tuples.len() as u32).collect();
+            if heads
+                .iter()
+                .all(|h| hi[h.0 as usize] == delta_lo[h.0 as usize])
+            {
+                break;
+            }
+            self.round += 1;
+            let mut new = Vec::new();
+            for &ri in rule_ids {
+                let rule = &self.prog.rules[ri];
+                for (pos, item) in rule.body.iter().enumerate() {
+                    let Item::Pos(a) = item else { continue };
+                    let r = a.rel.0 as usize;
+                    if !heads.contains(&a.rel) || delta_lo[r] == hi[r] {
+                        continue;
+                    }
+                    let full: Vec<Range> = hi.iter().map(|&h| Range { lo: 0, hi: h }).collect();
+                    let delta = Range {
+                        lo: delta_lo[r],
+                        hi: hi[r],
+                    };
+                    self.fire(ri, Some((pos, delta)), &full, &mut new);
+                }
+            }
+            delta_lo = hi;
+            self.commit(new);
+        }
+    }
+
+    fn commit(&mut self, new: Vec<(RelId, Tuple)>) {
+        for (r, t) in new {
+            self.rels[r.0 as usize].insert(t, self.round);
+        }
+    }
+
+    /// Evaluates one rule; `delta` restricts one positive item to new tuples.
+    fn fire(
+        &mut self,
+        ri: usize,
+        delta: Option<(usize, Range)>,
+        ranges: &[Range],
+        out: &mut Vec<(RelId, Tuple)>,
+    ) {
+        let rule = &self.prog.rules[ri];
+        let order = plan(&rule.body, delta.map(|d| d.0));
+        // Constants in the rule are interned up front.
+        for it in &rule.body {
+            for t in item_terms(it) {
+                if let Term::Value(Value::Entity(e)) = t {
+                    self.interner.intern(e);
+                }
+            }
+        }
+        for t in &rule.head.args {
+            if let Term::Value(Value::Entity(e)) = t {
+                self.interner.intern(e);
+            }
+        }
+        let mut binding = vec![None; rule.vars.len().max(max_var(rule) + 1)];
+        self.join(rule, &order, 0, delta, ranges, &mut binding, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn join(
+        &mut self,
+        rule: &crate::program::Rule,
+        order: &[usize],
+        k: usize,
+        delta: Option<(usize, Range)>,
+        ranges: &[Range],
+        binding: &mut Vec<Option<i64>>,
+        out: &mut Vec<(RelId, Tuple)>,
+    ) {
+        if k == order.len() {
+            let t: Tuple = rule
+                .head
+                .args
+                .iter()
+                .map(|a| self.value(a, binding).expect("safety: head bound"))
+                .collect();
+            if !self.rels[rule.head.rel.0 as usize].set.contains_key(&t) {
+                out.push((rule.head.rel, t));
+            }
+            return;
+        }
+        let idx = order[k];
+        match &rule.body[idx] {
+            Item::Cmp(a, op, b) => {
+                let (Some(x), Some(y)) = (self.value(a, binding), self.value(b, binding)) else {
+                    return;
+                };
+                let holds = match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    CmpOp::Ge => x >= y,
+                };
+                if holds {
+                    self.join(rule, order, k + 1, delta, ranges, binding, out);
+                }
+            }
+            Item::Neg(a) => {
+                let t: Option<Vec<i64>> = a.args.iter().map(|x| self.value(x, binding)).collect();
+                let Some(t) = t else { return };
+                if !self.rels[a.rel.0 as usize].set.contains_key(&t[..]) {
+                    self.join(rule, order, k + 1, delta, ranges, binding, out);
+                }
+            }
+            Item::Pos(a) => {
+                let range = match delta {
+                    Some((pos, r)) if pos == idx => r,
+                    _ => ranges[a.rel.0 as usize],
+                };
+                let matches = self.matches(a, binding, range);
+                for tid in matches {
+                    let tuple = self.rels[a.rel.0 as usize].tuples[tid as usize].clone();
+                    let saved = binding.clone();
+                    if unify(a, &tuple, binding) {
+                        self.join(rule, order, k + 1, delta, ranges, binding, out);
+                    }
+                    *binding = saved;
+                }
+            }
+        }
+    }
+
+    /// Tuple ids of `a.rel` within `range` agreeing with the bound columns.
+    fn matches(&mut self, a: &Atom, binding: &[Option<i64>], range: Range) -> Vec<u32> {
+        let mut cols = Vec::new();
+        let mut key = Vec::new();
+        for (c, t) in a.args.iter().enumerate() {
+            if let Some(v) = self.value(t, binding) {
+                cols.push(c);
+                key.push(v);
+            }
+        }
+        let rel = &mut self.rels[a.rel.0 as usize];
+        if cols.is_empty() {
+            return (range.lo..range.hi.min(rel.tuples.len() as u32)).collect();
+        }
+        rel.index(&cols)
+            .get(&key)
+            .map(|ids| {
+                ids.iter()
+                    .copied()
+                    .filter(|&i| i >= range.lo && i < range.hi)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn value(&self, t: &Term, binding: &[Option<i64>]) -> Option<i64> {
+        match t {
+            Term::Var(v) => binding[*v as usize],
+            Term::Value(Value::Int(i)) => Some(*i),
+            Term::Value(Value::Entity(e)) => self.interner.get(e),
+        }
+    }
+}
+
+fn unify(a: &Atom, tuple: &[i64], binding: &mut [Option<i64>]) -> bool {
+    for (t, &v) in a.args.iter().zip(tuple) {
+        if let Term::Var(x) = t {
+            match binding[*x as usize] {
+                Some(b) if b != v => return false,
+                Some(_) => {}
+                None => binding[*x as usize] = Some(v),
+            }
+        }
+    }
+    true
+}
+
+fn item_terms(it: &Item) -> Vec<&Term> {
+    match it {
+        Item::Pos(a) | Item::Neg(a) => a.args.iter().collect(),
+        Item::Cmp(a, _, b) => vec![a, b],
+    }
+}
+
+fn max_var(rule: &crate::program::Rule) -> usize {
+    rule.body
+        .iter()
+        .flat_map(item_terms)
+        .chain(rule.head.args.iter())
+        .filter_map(|t| match t {
+            Term::Var(v) => Some(*v as usize),
+            Term::Value(_) => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Join order: the delta atom first, then positive atoms that share the most
+/// bound variables; filters as soon as their variables are bound.
+fn plan(body: &[Item], delta: Option<usize>) -> Vec<usize> {
+    let mut bound: HashSet<u32> = HashSet::new();
+    let mut order = Vec::new();
+    let mut left: Vec<usize> = (0..body.len()).collect();
+    let vars = |it: &Item| -> Vec<u32> {
+        item_terms(it)
+            .into_iter()
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(*v),
+                Term::Value(_) => None,
+            })
+            .collect()
+    };
+    if let Some(d) = delta {
+        order.push(d);
+        bound.extend(vars(&body[d]));
+        left.retain(|&i| i != d);
+    }
+    while !left.is_empty() {
+        // Filters whose variables are all bound go first.
+        if let Some(p) = left.iter().position(|&i| {
+            !matches!(body[i], Item::Pos(_)) && vars(&body[i]).iter().all(|v| bound.contains(v))
+        }) {
+            order.push(left.remove(p));
+            continue;
+        }
+        let best = left
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
+            .max_by_key(|(_, &i)| {
+                let vs = vars(&body[i]);
+                let consts = item_terms(&body[i])
+                    .iter()
+                    .filter(|t| matches!(t, Term::Value(_)))
+                    .count();
+                (
+                    vs.iter().filter(|v| bound.contains(v)).count() + consts,
+                    std::cmp::Reverse(i),
+                )
+            })
+            .map(|(p, _)| p);
+        match best {
+            Some(p) => {
+                let i = left.remove(p);
+                bound.extend(vars(&body[i]));
+                order.push(i);
+            }
+            // Only unsafe filters remain (checked packages never get here).
+            None => {
+                order.append(&mut left);
+            }
+        }
+    }
+    order
+}
+
+/// One row of output, ordered as SPEC §3 wants (integers numerically, strings by code point).
+pub type Row = Vec<Value>;
+
+/// A judgment request (SPEC §4.6).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Request {
+    pub predicate: String,
+    pub args: Row,
+    pub authority: String,
+    pub capability: String,
+}
+
+/// The canonical conclusions of SPEC §3.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conclusions {
+    pub package: String,
+    pub version: String,
+    pub policy: Policy,
+    pub sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>>,
+    pub requests: Vec<Request>,
+}
+
+/// Reads the canonical conclusions off an evaluated store.
+pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy) -> Conclusions {
+    let mut sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>> = BTreeMap::new();
+    for s in [
+        Section::Definitely,
+        Section::Defeasibly,
+        Section::Supported,
+        Section::Pending,
+    ] {
+        sections.insert(s, BTreeMap::new());
+    }
+    for o in &prog.outputs {
+        let cols = &prog.relation(o.rel).columns;
+        let rows: BTreeSet<Row> = store
+            .tuples(o.rel)
+            .filter(|t| o.minus.is_none_or(|m| !store.contains(m, t)))
+            .map(|t| decode_row(store, cols, t))
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        sections
+            .get_mut(&o.section)
+            .expect("all sections present")
+            .entry(model.lit_name(o.lit))
+            .or_default()
+            .extend(rows);
+    }
+    let mut requests = Vec::new();
+    for r in &prog.requests {
+        let cols = &prog.relation(r.rel).columns;
+        for t in store.tuples(r.rel) {
+            requests.push(Request {
+                predicate: model.pred(r.lit.pred).local.clone(),
+                args: decode_row(store, cols, t),
+                authority: r.authority.clone(),
+                capability: r.capability.clone(),
+            });
+        }
+    }
+    requests.sort();
+    requests.dedup();
+    Conclusions {
+        package: model.name.clone(),
+        version: model.version.clone(),
+        policy,
+        sections,
+        requests,
+    }
+}
+
+fn decode_row(store: &Store, cols: &[Ty], t: &[i64]) -> Row {
+    cols.iter()
+        .zip(t)
+        .map(|(c, v)| store.decode(*c, *v))
+        .collect()
+}
+
+/// Lit by output name, for callers that go from text to the model.
+pub fn lit_of(model: &Model, name: &str) -> Option<Lit> {
+    let (negative, n) = match name.strip_prefix('~') {
+        Some(r) => (true, r),
+        None => (false, name),
+    };
+    model.pred_by_name(n).map(|pred| Lit { pred, negative })
+}

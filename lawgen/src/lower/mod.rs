@@ -1,0 +1,949 @@
+//! Checked package → [`Program`]: the whole defeasible overlay lives here and
+//! only here (SPEC §4).
+//!
+//! For each literal `L` (`p` or `~p`) and each *world* (the certain model C
+//! and, for literals with a judgment in their past, the possible model P of
+//! §4.6) there are up to three relations, one per proof tag: `D` (+Δ), `P`
+//! (+∂) and `S` (+Σ). What a package does not use costs nothing:
+//!
+//! * **collapsed** literals — facts, and institutional literals with only
+//!   strict rules, no rule of any strength for the complement, and collapsed
+//!   bodies — have `D = P = S`, so one relation serves all three tags;
+//! * **untainted** predicates — no judgment anywhere in their past — have
+//!   `C = P`, so one set of relations serves both worlds.
+//!
+//! For a literal that needs the full overlay, with `r` ranging over its strict
+//! and defeasible rules and `s` over every rule (defeaters included) for the
+//! complement:
+//!
+//! ```text
+//! D[L](h)    :- body_r at Δ                         (r strict)
+//! app[r](h)  :- body_r at ∂        appΣ[r](h) :- body_r at Σ
+//! S[L](h)    :- D[L](h).           S[L](h)    :- appΣ[r](h)
+//! cand[L](h) :- app[r](h)
+//! ok[L,s](h) :- cand[L](h), !appΣ[s](h)                          s discarded (both policies)
+//! ok[L,s](h) :- cand[L](h), !app[s](h), !policy_propagating()    s discarded (blocking)
+//! ok[L,s](h) :- app[t](h)                                        s defeated: t > s
+//! P[L](h)    :- D[L](h).
+//! P[L](h)    :- cand[L](h), !D[~L](h), ok[L,s1](h), …, ok[L,sn](h)
+//! ```
+//!
+//! Negative conditions (`!`) read the *other* world (§4.6: checked in C
+//! against P and in P against C); positive ones read the same world. The
+//! `ok` relations turn "every attacker is discarded or defeated" into a
+//! conjunction of positive atoms, so a literal attacked only by defeaters may
+//! still be recursive. Checking (§4.7) guarantees every negated relation is
+//! complete in a lower stratum; [`stratify`] recomputes that order for the
+//! program and reports an internal error if it ever does not hold.
+
+mod stratify;
+
+use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
+use crate::program::{
+    Atom, Item, Output, Program, RelId, Relation, RequestView, Role, Rule, Section, Term,
+};
+use crate::syntax::{RelationKind, Status, Strength};
+use std::collections::{BTreeMap, HashMap};
+
+/// A proof tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// +Δ, definitely.
+    Definite,
+    /// +∂, defeasibly (established).
+    Defeasible,
+    /// +Σ, supported.
+    Supported,
+}
+
+/// The certain model C or the possible model P of SPEC §4.6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum World {
+    Certain,
+    Possible,
+}
+
+impl World {
+    fn other(self) -> World {
+        match self {
+            World::Certain => World::Possible,
+            World::Possible => World::Certain,
+        }
+    }
+}
+
+/// A lowering bug: the checked model promised something the program does not
+/// satisfy. Never caused by user input; reported instead of panicking.
+#[derive(Debug, Clone)]
+pub struct InternalError(pub String);
+
+impl std::fmt::Display for InternalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "internal error in lawgen's lowering (please report it): {}",
+            self.0
+        )
+    }
+}
+
+/// Lowers a checked package.
+pub fn lower(model: &Model) -> Result<Program, InternalError> {
+    let mut l = Lowerer::new(model);
+    l.define_all();
+    let Lowerer { mut prog, .. } = l;
+    prog.strata = stratify::stratify(&prog)?;
+    Ok(prog)
+}
+
+struct Lowerer<'m> {
+    m: &'m Model,
+    prog: Program,
+    tainted: Vec<bool>,
+    collapsed: HashMap<Lit, bool>,
+    views: HashMap<(Lit, Level, World), RelId>,
+    facts: HashMap<Lit, RelId>,
+    /// Applicability of a rule body at a level in a world.
+    app: HashMap<(RuleId, Level, World), RelId>,
+    policy: Option<RelId>,
+    domains: HashMap<Ty, RelId>,
+    entities: HashMap<Ty, RelId>,
+    undecided: HashMap<PredId, RelId>,
+    aux_count: usize,
+}
+
+impl<'m> Lowerer<'m> {
+    fn new(m: &'m Model) -> Self {
+        let mut l = Lowerer {
+            m,
+            prog: Program {
+                package: m.name.clone(),
+                version: m.version.clone(),
+                relations: Vec::new(),
+                rules: Vec::new(),
+                strata: Vec::new(),
+                outputs: Vec::new(),
+                requests: Vec::new(),
+            },
+            tainted: vec![false; m.preds.len()],
+            collapsed: HashMap::new(),
+            views: HashMap::new(),
+            facts: HashMap::new(),
+            app: HashMap::new(),
+            policy: None,
+            domains: HashMap::new(),
+            entities: HashMap::new(),
+            undecided: HashMap::new(),
+            aux_count: 0,
+        };
+        l.compute_taint();
+        l.compute_collapse();
+        l
+    }
+
+    fn has_judgments(&self) -> bool {
+        self.m
+            .preds
+            .iter()
+            .any(|p| p.kind == RelationKind::Judgment)
+    }
+
+    /// A predicate is tainted when a judgment lies in its past.
+    fn compute_taint(&mut self) {
+        for (i, p) in self.m.preds.iter().enumerate() {
+            self.tainted[i] = p.kind == RelationKind::Judgment;
+        }
+        loop {
+            let mut changed = false;
+            for r in &self.m.rules {
+                let h = r.head.pred.0 as usize;
+                if self.tainted[h] {
+                    continue;
+                }
+                if body_preds(r).any(|p| self.tainted[p.0 as usize]) {
+                    self.tainted[h] = true;
+                    changed = true;
+                }
+            }
+            for c in &self.m.closures {
+                if self.tainted[c.domain.0 as usize] && !self.tainted[c.pred.0 as usize] {
+                    self.tainted[c.pred.0 as usize] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Greatest fixpoint of "D = P = S is guaranteed".
+    fn compute_collapse(&mut self) {
+        for (i, p) in self.m.preds.iter().enumerate() {
+            for negative in [false, true] {
+                let lit = Lit {
+                    pred: PredId(i as u32),
+                    negative,
+                };
+                let ok = match p.kind {
+                    RelationKind::Empirical | RelationKind::Judgment => true,
+                    RelationKind::Institutional => {
+                        self.m.rules_for(lit.complement()).next().is_none()
+                            && self
+                                .m
+                                .rules_for(lit)
+                                .all(|r| self.m.rule(r).strength == Strength::Strict)
+                    }
+                };
+                self.collapsed.insert(lit, ok);
+            }
+        }
+        loop {
+            let mut changed = false;
+            for r in &self.m.rules {
+                let lit = r.head.lit();
+                if !self.collapsed[&lit] {
+                    continue;
+                }
+                let body_ok = r.body.iter().all(|i| match i {
+                    MItem::Status { atom, .. } => self.collapsed[&atom.lit()],
+                    _ => true,
+                });
+                if !body_ok {
+                    self.collapsed.insert(lit, false);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn worlds(&self, p: PredId) -> &'static [World] {
+        if self.tainted[p.0 as usize] {
+            &[World::Certain, World::Possible]
+        } else {
+            &[World::Certain]
+        }
+    }
+
+    fn new_relation(&mut self, name: String, columns: Vec<Ty>, role: Role) -> RelId {
+        self.prog.relations.push(Relation {
+            name,
+            columns,
+            role,
+        });
+        RelId(self.prog.relations.len() as u32 - 1)
+    }
+
+    fn lit_name(&self, l: Lit) -> String {
+        self.m.lit_name(l)
+    }
+
+    fn facts_rel(&mut self, l: Lit) -> RelId {
+        if let Some(r) = self.facts.get(&l) {
+            return *r;
+        }
+        let cols = self.m.pred(l.pred).params.clone();
+        let r = self.new_relation(format!("facts[{}]", self.lit_name(l)), cols, Role::Facts(l));
+        self.facts.insert(l, r);
+        r
+    }
+
+    /// The relation holding literal `l` at `level` in world `w`.
+    fn view(&mut self, l: Lit, level: Level, w: World) -> RelId {
+        let w = if self.tainted[l.pred.0 as usize] {
+            w
+        } else {
+            World::Certain
+        };
+        let level = if self.collapsed[&l] {
+            Level::Definite
+        } else {
+            level
+        };
+        if let Some(r) = self.views.get(&(l, level, w)) {
+            return *r;
+        }
+        let pred = self.m.pred(l.pred);
+        // Facts without closures or undecided judgments are their own view.
+        let plain_facts = match pred.kind {
+            RelationKind::Empirical => !l.negative || !self.closes(l.pred),
+            RelationKind::Judgment => w == World::Certain,
+            RelationKind::Institutional => false,
+        };
+        let r = if plain_facts {
+            self.facts_rel(l)
+        } else {
+            let tag = match level {
+                Level::Definite => "D",
+                Level::Defeasible => "P",
+                Level::Supported => "S",
+            };
+            let prime = if w == World::Possible { "'" } else { "" };
+            let name = format!("{tag}{prime}[{}]", self.lit_name(l));
+            self.new_relation(name, pred.params.clone(), Role::Derived)
+        };
+        self.views.insert((l, level, w), r);
+        r
+    }
+
+    fn closes(&self, p: PredId) -> bool {
+        self.m
+            .closures
+            .iter()
+            .any(|c| c.pred == p && c.derive_negative)
+    }
+
+    fn policy_rel(&mut self) -> RelId {
+        if let Some(r) = self.policy {
+            return r;
+        }
+        let r = self.new_relation("policy_propagating".into(), vec![], Role::PolicyPropagating);
+        self.policy = Some(r);
+        r
+    }
+
+    fn push(&mut self, head: Atom, body: Vec<Item>, vars: Vec<String>, origin: String) {
+        self.prog.rules.push(Rule {
+            head,
+            body,
+            vars,
+            origin,
+        });
+    }
+
+    /// `head(x0..xn) :- src(x0..xn), extra…` over fresh variables.
+    fn copy_rule(&mut self, head: RelId, arity: usize, body: Vec<(bool, RelId)>, origin: String) {
+        let args: Vec<Term> = (0..arity as u32).map(Term::Var).collect();
+        let body = body
+            .into_iter()
+            .map(|(pos, rel)| {
+                let a = Atom {
+                    rel,
+                    args: if self.prog.relation(rel).columns.is_empty() {
+                        vec![]
+                    } else {
+                        args.clone()
+                    },
+                };
+                if pos {
+                    Item::Pos(a)
+                } else {
+                    Item::Neg(a)
+                }
+            })
+            .collect();
+        let vars = (0..arity).map(|i| format!("x{i}")).collect();
+        self.push(Atom { rel: head, args }, body, vars, origin);
+    }
+
+    fn define_all(&mut self) {
+        for i in 0..self.m.preds.len() {
+            let p = PredId(i as u32);
+            for negative in [false, true] {
+                let l = Lit { pred: p, negative };
+                match self.m.pred(p).kind {
+                    RelationKind::Empirical => self.define_empirical(l),
+                    RelationKind::Judgment => self.define_judgment(l),
+                    RelationKind::Institutional => self.define_institutional(l),
+                }
+            }
+        }
+        self.define_requests();
+    }
+
+    fn output(&mut self, l: Lit, pending: bool) {
+        for (section, level) in [
+            (Section::Definitely, Level::Definite),
+            (Section::Defeasibly, Level::Defeasible),
+            (Section::Supported, Level::Supported),
+        ] {
+            let rel = self.view(l, level, World::Certain);
+            self.prog.outputs.push(Output {
+                section,
+                lit: l,
+                rel,
+                minus: None,
+            });
+        }
+        if pending && self.tainted[l.pred.0 as usize] {
+            let rel = self.view(l, Level::Defeasible, World::Possible);
+            let minus = self.view(l, Level::Defeasible, World::Certain);
+            self.prog.outputs.push(Output {
+                section: Section::Pending,
+                lit: l,
+                rel,
+                minus: Some(minus),
+            });
+        }
+    }
+
+    fn define_empirical(&mut self, l: Lit) {
+        let arity = self.m.pred(l.pred).params.len();
+        if l.negative && self.closes(l.pred) {
+            let closures: Vec<_> = self
+                .m
+                .closures
+                .iter()
+                .filter(|c| c.pred == l.pred && c.derive_negative)
+                .cloned()
+                .collect();
+            for &w in self.worlds(l.pred) {
+                let head = self.view(l, Level::Definite, w);
+                let facts = self.facts_rel(l);
+                self.copy_rule(
+                    head,
+                    arity,
+                    vec![(true, facts)],
+                    format!("facts of {}", self.lit_name(l)),
+                );
+                let pos = self.facts_rel(l.complement());
+                for c in &closures {
+                    let dom = self.view(
+                        Lit {
+                            pred: c.domain,
+                            negative: false,
+                        },
+                        Level::Definite,
+                        w,
+                    );
+                    self.copy_rule(
+                        head,
+                        arity,
+                        vec![(true, dom), (false, pos)],
+                        format!("closure {}", model::local_name(&c.id)),
+                    );
+                }
+            }
+        } else {
+            self.facts_rel(l);
+        }
+        self.output(l, true);
+    }
+
+    fn define_judgment(&mut self, l: Lit) {
+        let arity = self.m.pred(l.pred).params.len();
+        self.facts_rel(l);
+        let undecided = self.undecided_rel(l.pred);
+        let head = self.view(l, Level::Definite, World::Possible);
+        let facts = self.facts_rel(l);
+        let name = self.lit_name(l);
+        self.copy_rule(head, arity, vec![(true, facts)], format!("decided {name}"));
+        self.copy_rule(
+            head,
+            arity,
+            vec![(true, undecided)],
+            format!("undecided {name} holds both ways in P"),
+        );
+        // Judgment atoms are never pending themselves (SPEC §3): no pending output.
+        self.output(l, false);
+    }
+
+    /// `undecided[j](x…) :- dom[T1](x1), …, !facts[j](x…), !facts[~j](x…)`.
+    fn undecided_rel(&mut self, p: PredId) -> RelId {
+        if let Some(r) = self.undecided.get(&p) {
+            return *r;
+        }
+        let params = self.m.pred(p).params.clone();
+        let name = format!("undecided[{}]", self.m.pred(p).local);
+        let rel = self.new_relation(name, params.clone(), Role::Derived);
+        self.undecided.insert(p, rel);
+        let args: Vec<Term> = (0..params.len() as u32).map(Term::Var).collect();
+        let mut body = Vec::new();
+        for (i, t) in params.iter().enumerate() {
+            let dom = self.domain_rel(*t);
+            body.push(Item::Pos(Atom {
+                rel: dom,
+                args: vec![Term::Var(i as u32)],
+            }));
+        }
+        for negative in [false, true] {
+            let f = self.facts_rel(Lit { pred: p, negative });
+            body.push(Item::Neg(Atom {
+                rel: f,
+                args: args.clone(),
+            }));
+        }
+        let vars = (0..params.len()).map(|i| format!("x{i}")).collect();
+        self.push(
+            Atom { rel, args },
+            body,
+            vars,
+            format!("{} is undecided", self.m.pred(p).local),
+        );
+        rel
+    }
+
+    /// Values of type `t` the input mentions, plus the package's constants of that type.
+    fn domain_rel(&mut self, t: Ty) -> RelId {
+        if let Some(r) = self.domains.get(&t) {
+            return *r;
+        }
+        let rel = self.new_relation(
+            format!("dom[{}]", self.m.type_name(t)),
+            vec![t],
+            Role::Derived,
+        );
+        self.domains.insert(t, rel);
+        for (i, p) in self.m.preds.iter().enumerate() {
+            if p.kind == RelationKind::Institutional {
+                continue;
+            }
+            for (col, ct) in p.params.iter().enumerate() {
+                if *ct != t {
+                    continue;
+                }
+                for negative in [false, true] {
+                    let l = Lit {
+                        pred: PredId(i as u32),
+                        negative,
+                    };
+                    let f = self.facts_rel(l);
+                    let arity = p.params.len();
+                    let args = (0..arity as u32).map(Term::Var).collect();
+                    let vars = (0..arity).map(|i| format!("x{i}")).collect();
+                    self.push(
+                        Atom {
+                            rel,
+                            args: vec![Term::Var(col as u32)],
+                        },
+                        vec![Item::Pos(Atom { rel: f, args })],
+                        vars,
+                        format!("mentioned in {} column {}", self.lit_name(l), col + 1),
+                    );
+                }
+            }
+        }
+        if let Ty::Entity(tid) = t {
+            for c in self.m.constants.iter().filter(|c| c.ty == tid) {
+                self.prog.rules.push(Rule {
+                    head: Atom {
+                        rel,
+                        args: vec![Term::Value(Value::Entity(c.local.clone()))],
+                    },
+                    body: vec![],
+                    vars: vec![],
+                    origin: format!("constant {}", c.local),
+                });
+            }
+        }
+        let ent = self.new_relation(
+            format!("entities[{}]", self.m.type_name(t)),
+            vec![t],
+            Role::Entities(t),
+        );
+        self.entities.insert(t, ent);
+        self.copy_rule(rel, 1, vec![(true, ent)], "listed under entities".into());
+        rel
+    }
+
+    /// A source rule's body as program items, at `level` in world `w`,
+    /// leaving out item `skip`. Returns the items and the rule's variable names.
+    fn body(&mut self, rid: RuleId, level: Level, w: World, skip: Option<usize>) -> Vec<Item> {
+        let r = self.m.rule(rid);
+        let mut out = Vec::with_capacity(r.body.len());
+        for (i, item) in r.body.iter().enumerate() {
+            if Some(i) == skip {
+                continue;
+            }
+            match item {
+                MItem::Status { status, atom } => {
+                    let lvl = match status {
+                        Status::Established => level,
+                        Status::Supported => Level::Supported,
+                    };
+                    let rel = self.view(atom.lit(), lvl, w);
+                    out.push(Item::Pos(Atom {
+                        rel,
+                        args: terms(&atom.args),
+                    }));
+                }
+                MItem::Compare { left, op, right } => {
+                    out.push(Item::Cmp(term(left), *op, term(right)));
+                }
+                MItem::Not { status, atom } => {
+                    let lvl = match status {
+                        Status::Established => Level::Defeasible,
+                        Status::Supported => Level::Supported,
+                    };
+                    let inner = self.view(atom.lit(), lvl, w.other());
+                    out.push(Item::Neg(self.negated_atom(rid, i, inner, &atom.args)));
+                }
+            }
+        }
+        out
+    }
+
+    /// For `not a(X, Y)` where `Y` occurs nowhere else in the rule, negate the
+    /// projection `∃Y a(X, Y)` so every negated variable is bound.
+    fn negated_atom(&mut self, rid: RuleId, idx: usize, rel: RelId, args: &[model::Term]) -> Atom {
+        let r = self.m.rule(rid);
+        let elsewhere: std::collections::HashSet<model::Var> = r
+            .body
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != idx)
+            .flat_map(|(_, it)| item_vars(it))
+            .chain(r.head.args.iter().filter_map(var_of))
+            .collect();
+        let local: Vec<model::Var> = args
+            .iter()
+            .filter_map(var_of)
+            .filter(|v| !elsewhere.contains(v))
+            .collect();
+        if local.is_empty() {
+            return Atom {
+                rel,
+                args: terms(args),
+            };
+        }
+        let mut kept: Vec<model::Var> = Vec::new();
+        for v in args.iter().filter_map(var_of) {
+            if elsewhere.contains(&v) && !kept.contains(&v) {
+                kept.push(v);
+            }
+        }
+        let cols = kept.iter().map(|v| r.vars[v.0 as usize].1).collect();
+        self.aux_count += 1;
+        let name = format!("exists{}[{}]", self.aux_count, self.prog.relation(rel).name);
+        let aux = self.new_relation(name, cols, Role::Derived);
+        let head_args: Vec<Term> = kept.iter().map(|v| Term::Var(v.0)).collect();
+        let vars = r.vars.iter().map(|(n, _)| n.clone()).collect();
+        self.push(
+            Atom {
+                rel: aux,
+                args: head_args.clone(),
+            },
+            vec![Item::Pos(Atom {
+                rel,
+                args: terms(args),
+            })],
+            vars,
+            format!("{}: projection for a `not` item", r.local),
+        );
+        Atom {
+            rel: aux,
+            args: head_args,
+        }
+    }
+
+    fn rule_vars(&self, rid: RuleId) -> Vec<String> {
+        self.m
+            .rule(rid)
+            .vars
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// `app[r](head) :- body_r at level` in world `w`.
+    fn app(&mut self, rid: RuleId, level: Level, w: World) -> RelId {
+        let r = self.m.rule(rid);
+        let w = if self.tainted[r.head.pred.0 as usize] {
+            w
+        } else {
+            World::Certain
+        };
+        if let Some(x) = self.app.get(&(rid, level, w)) {
+            return *x;
+        }
+        let tag = match level {
+            Level::Definite => "appΔ",
+            Level::Defeasible => "app",
+            Level::Supported => "appΣ",
+        };
+        let prime = if w == World::Possible { "'" } else { "" };
+        let rel = self.new_relation(
+            format!("{tag}{prime}[{}]", r.local),
+            self.m.pred(r.head.pred).params.clone(),
+            Role::Derived,
+        );
+        self.app.insert((rid, level, w), rel);
+        let body = self.body(rid, level, w, None);
+        let vars = self.rule_vars(rid);
+        let head = Atom {
+            rel,
+            args: terms(&r.head.args),
+        };
+        self.push(
+            head,
+            body,
+            vars,
+            format!(
+                "{} ({}) applicable at {}",
+                r.local,
+                r.strength.as_str(),
+                level_name(level)
+            ),
+        );
+        rel
+    }
+
+    fn define_institutional(&mut self, l: Lit) {
+        let concluding: Vec<RuleId> = self
+            .m
+            .rules_for(l)
+            .filter(|r| self.m.rule(*r).strength != Strength::Defeater)
+            .collect();
+        if concluding.is_empty() {
+            return; // never concluded; referenced views stay empty
+        }
+        let arity = self.m.pred(l.pred).params.len();
+        let name = self.lit_name(l);
+        let attackers: Vec<RuleId> = self.m.rules_for(l.complement()).collect();
+        let complement_definite = self
+            .m
+            .rules_for(l.complement())
+            .any(|r| self.m.rule(r).strength == Strength::Strict);
+        for &w in self.worlds(l.pred) {
+            if self.collapsed[&l] {
+                let head = self.view(l, Level::Definite, w);
+                for &rid in &concluding {
+                    let r = self.m.rule(rid);
+                    let body = self.body(rid, Level::Definite, w, None);
+                    let vars = self.rule_vars(rid);
+                    let origin = format!("{} (strict)", r.local);
+                    self.push(
+                        Atom {
+                            rel: head,
+                            args: terms(&r.head.args),
+                        },
+                        body,
+                        vars,
+                        origin,
+                    );
+                }
+                continue;
+            }
+            let d = self.view(l, Level::Definite, w);
+            let p = self.view(l, Level::Defeasible, w);
+            let s = self.view(l, Level::Supported, w);
+            for &rid in &concluding {
+                let r = self.m.rule(rid);
+                if r.strength == Strength::Strict {
+                    let body = self.body(rid, Level::Definite, w, None);
+                    let vars = self.rule_vars(rid);
+                    let origin = format!("{} (strict) at Δ", r.local);
+                    self.push(
+                        Atom {
+                            rel: d,
+                            args: terms(&r.head.args),
+                        },
+                        body,
+                        vars,
+                        origin,
+                    );
+                }
+            }
+            self.copy_rule(s, arity, vec![(true, d)], format!("+Δ {name} ⇒ +Σ"));
+            self.copy_rule(p, arity, vec![(true, d)], format!("+Δ {name} ⇒ +∂"));
+            for &rid in &concluding {
+                let sup = self.app(rid, Level::Supported, w);
+                self.copy_rule(
+                    s,
+                    arity,
+                    vec![(true, sup)],
+                    format!("{} supports {name}", self.m.rule(rid).local),
+                );
+            }
+            // cand[L]: some rule for L applicable at ∂.
+            let wname = if w == World::Possible { "'" } else { "" };
+            let cand = self.new_relation(
+                format!("cand{wname}[{name}]"),
+                self.m.pred(l.pred).params.clone(),
+                Role::Derived,
+            );
+            for &rid in &concluding {
+                let a = self.app(rid, Level::Defeasible, w);
+                self.copy_rule(
+                    cand,
+                    arity,
+                    vec![(true, a)],
+                    format!("{} applicable for {name}", self.m.rule(rid).local),
+                );
+            }
+            let mut conds = vec![(true, cand)];
+            if complement_definite {
+                let dc = self.view(l.complement(), Level::Definite, w.other());
+                conds.push((false, dc));
+            }
+            for &sid in &attackers {
+                let slocal = self.m.rule(sid).local.clone();
+                let ok = self.new_relation(
+                    format!("ok{wname}[{name} vs {slocal}]"),
+                    self.m.pred(l.pred).params.clone(),
+                    Role::Derived,
+                );
+                let sup = self.app(sid, Level::Supported, w.other());
+                self.copy_rule(
+                    ok,
+                    arity,
+                    vec![(true, cand), (false, sup)],
+                    format!("{slocal} discarded: not supported"),
+                );
+                let est = self.app(sid, Level::Defeasible, w.other());
+                let flag = self.policy_rel();
+                self.copy_rule_with_flag(
+                    ok,
+                    arity,
+                    cand,
+                    est,
+                    flag,
+                    format!("{slocal} discarded under blocking: not established"),
+                );
+                for &tid in &concluding {
+                    if self.m.beats(tid, sid) {
+                        let t = self.app(tid, Level::Defeasible, w);
+                        self.copy_rule(
+                            ok,
+                            arity,
+                            vec![(true, t)],
+                            format!("{slocal} defeated by {}", self.m.rule(tid).local),
+                        );
+                    }
+                }
+                conds.push((true, ok));
+            }
+            self.copy_rule(
+                p,
+                arity,
+                conds,
+                format!("+∂ {name}: applicable, not refuted, every attacker discarded or defeated"),
+            );
+        }
+        self.output(l, true);
+    }
+
+    /// `ok(x) :- cand(x), !est(x), !policy_propagating()`.
+    fn copy_rule_with_flag(
+        &mut self,
+        ok: RelId,
+        arity: usize,
+        cand: RelId,
+        est: RelId,
+        flag: RelId,
+        origin: String,
+    ) {
+        let args: Vec<Term> = (0..arity as u32).map(Term::Var).collect();
+        let body = vec![
+            Item::Pos(Atom {
+                rel: cand,
+                args: args.clone(),
+            }),
+            Item::Neg(Atom {
+                rel: est,
+                args: args.clone(),
+            }),
+            Item::Neg(Atom {
+                rel: flag,
+                args: vec![],
+            }),
+        ];
+        let vars = (0..arity).map(|i| format!("x{i}")).collect();
+        self.push(Atom { rel: ok, args }, body, vars, origin);
+    }
+
+    /// `request[j](args) :- (other items of r at Σ in P), undecided[j](args)`
+    /// for every judgment atom in every rule.
+    fn define_requests(&mut self) {
+        if !self.has_judgments() {
+            return;
+        }
+        let mut per_pred: BTreeMap<PredId, RelId> = BTreeMap::new();
+        for ri in 0..self.m.rules.len() {
+            let rid = RuleId(ri as u32);
+            let r = self.m.rule(rid);
+            for (i, item) in r.body.iter().enumerate() {
+                let atom = match item {
+                    MItem::Status { atom, .. } | MItem::Not { atom, .. } => atom,
+                    MItem::Compare { .. } => continue,
+                };
+                let pred = self.m.pred(atom.pred);
+                if pred.kind != RelationKind::Judgment {
+                    continue;
+                }
+                let req = match per_pred.get(&atom.pred) {
+                    Some(r) => *r,
+                    None => {
+                        let rel = self.new_relation(
+                            format!("request[{}]", pred.local),
+                            pred.params.clone(),
+                            Role::Derived,
+                        );
+                        per_pred.insert(atom.pred, rel);
+                        let ext = pred.external.clone();
+                        self.prog.requests.push(RequestView {
+                            lit: Lit {
+                                pred: atom.pred,
+                                negative: false,
+                            },
+                            rel,
+                            authority: ext
+                                .as_ref()
+                                .map(|e| e.authority.clone())
+                                .unwrap_or_default(),
+                            capability: ext.map(|e| e.capability).unwrap_or_default(),
+                        });
+                        rel
+                    }
+                };
+                let args = terms(&atom.args);
+                let und = self.undecided_rel(atom.pred);
+                let mut body = self.body(rid, Level::Supported, World::Possible, Some(i));
+                body.push(Item::Pos(Atom {
+                    rel: und,
+                    args: args.clone(),
+                }));
+                let vars = self.rule_vars(rid);
+                let origin = format!("{}: its judgment atom {} is undecided", r.local, pred.local);
+                self.push(Atom { rel: req, args }, body, vars, origin);
+            }
+        }
+    }
+}
+
+fn level_name(l: Level) -> &'static str {
+    match l {
+        Level::Definite => "Δ",
+        Level::Defeasible => "∂",
+        Level::Supported => "Σ",
+    }
+}
+
+fn term(t: &model::Term) -> Term {
+    match t {
+        model::Term::Var(v) => Term::Var(v.0),
+        model::Term::Value(v) => Term::Value(v.clone()),
+    }
+}
+
+fn terms(ts: &[model::Term]) -> Vec<Term> {
+    ts.iter().map(term).collect()
+}
+
+fn var_of(t: &model::Term) -> Option<model::Var> {
+    match t {
+        model::Term::Var(v) => Some(*v),
+        model::Term::Value(_) => None,
+    }
+}
+
+fn item_vars(i: &MItem) -> Vec<model::Var> {
+    match i {
+        MItem::Status { atom, .. } | MItem::Not { atom, .. } => {
+            atom.args.iter().filter_map(var_of).collect()
+        }
+        MItem::Compare { left, right, .. } => {
+            [left, right].into_iter().filter_map(var_of).collect()
+        }
+    }
+}
+
+fn body_preds(r: &model::Rule) -> impl Iterator<Item = PredId> + '_ {
+    r.body.iter().filter_map(|i| match i {
+        MItem::Status { atom, .. } | MItem::Not { atom, .. } => Some(atom.pred),
+        MItem::Compare { .. } => None,
+    })
+}

@@ -1,0 +1,86 @@
+//! The canonical output of `lawgen eval` (SPEC §3): one JSON object, keys and
+//! rows sorted, one row per line so diffs stay readable.
+
+use super::hash::write_string;
+use crate::interp::{Conclusions, Row};
+use crate::model::Value;
+use crate::program::Section;
+
+/// Renders conclusions as canonical JSON (ends with a newline).
+pub fn canonical_json(c: &Conclusions) -> String {
+    let mut s = String::from("{\n");
+    // Top-level keys in sorted order.
+    let mut entries: Vec<(&str, String)> = vec![
+        ("package", quoted(&c.package)),
+        ("version", quoted(&c.version)),
+        ("policy", quoted(c.policy.as_str())),
+        ("requests", requests(c)),
+    ];
+    for (sec, preds) in &c.sections {
+        let mut body = String::from("{");
+        for (i, (lit, rows)) in preds.iter().enumerate() {
+            body.push_str(if i == 0 { "\n" } else { ",\n" });
+            body.push_str("    ");
+            write_string(&mut body, lit);
+            body.push_str(": [");
+            for (j, row) in rows.iter().enumerate() {
+                body.push_str(if j == 0 { "\n      " } else { ",\n      " });
+                body.push_str(&row_json(row));
+            }
+            body.push_str("\n    ]");
+        }
+        body.push_str(if preds.is_empty() { "}" } else { "\n  }" });
+        entries.push((section_key(*sec), body));
+    }
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    for (i, (k, v)) in entries.iter().enumerate() {
+        s.push_str("  ");
+        write_string(&mut s, k);
+        s.push_str(": ");
+        s.push_str(v);
+        s.push_str(if i + 1 < entries.len() { ",\n" } else { "\n" });
+    }
+    s.push_str("}\n");
+    s
+}
+
+fn section_key(s: Section) -> &'static str {
+    s.as_str()
+}
+
+fn quoted(s: &str) -> String {
+    let mut o = String::new();
+    write_string(&mut o, s);
+    o
+}
+
+pub(crate) fn row_json(row: &Row) -> String {
+    let parts: Vec<String> = row
+        .iter()
+        .map(|v| match v {
+            Value::Int(i) => i.to_string(),
+            Value::Entity(e) => quoted(e),
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn requests(c: &Conclusions) -> String {
+    if c.requests.is_empty() {
+        return "[]".into();
+    }
+    let mut s = String::from("[");
+    for (i, r) in c.requests.iter().enumerate() {
+        s.push_str(if i == 0 { "\n    " } else { ",\n    " });
+        // Keys sorted: args, authority, capability, predicate.
+        s.push_str(&format!(
+            "{{\"args\": {}, \"authority\": {}, \"capability\": {}, \"predicate\": {}}}",
+            row_json(&r.args),
+            quoted(&r.authority),
+            quoted(&r.capability),
+            quoted(&r.predicate)
+        ));
+    }
+    s.push_str("\n  ]");
+    s
+}
