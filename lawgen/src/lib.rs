@@ -21,5 +21,6 @@ pub mod interp;
 pub mod lower;
 pub mod model;
 pub mod program;
+mod scc;
 pub mod summary;
 pub mod syntax;

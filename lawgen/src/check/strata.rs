@@ -91,7 +91,11 @@ pub(super) fn stratify(model: &mut Model, diags: &mut Diagnostics) {
     for (i, e) in edges.iter().enumerate() {
         out[e.from.0 as usize].push(i);
     }
-    let comp = sccs(n, &edges, &out);
+    let succ: Vec<Vec<usize>> = out
+        .iter()
+        .map(|es| es.iter().map(|&ei| edges[ei].to.0 as usize).collect())
+        .collect();
+    let comp = crate::scc::components(&succ);
     let mut bad = false;
     let mut reported = std::collections::HashSet::new();
     for e in &edges {
@@ -132,62 +136,6 @@ pub(super) fn stratify(model: &mut Model, diags: &mut Diagnostics) {
         model.preds[p].stratum = s;
         model.strata[s].push(PredId(p as u32));
     }
-}
-
-/// Tarjan's strongly connected components (iterative), numbered in reverse
-/// topological order (a component's successors have smaller numbers).
-fn sccs(n: usize, edges: &[Edge], out: &[Vec<usize>]) -> Vec<usize> {
-    const NONE: usize = usize::MAX;
-    let mut index = vec![NONE; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut comp = vec![NONE; n];
-    let mut next_index = 0;
-    let mut next_comp = 0;
-    for root in 0..n {
-        if index[root] != NONE {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            if let Some(&ei) = out[v].get(*i) {
-                *i += 1;
-                let w = edges[ei].to.0 as usize;
-                if index[w] == NONE {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = next_comp;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    next_comp += 1;
-                }
-            }
-        }
-    }
-    comp
 }
 
 fn report_cycle(

@@ -20,7 +20,11 @@ pub(super) fn stratify(prog: &Program) -> Result<Vec<Vec<usize>>, InternalError>
             }
         }
     }
-    let comp = tarjan(n, &out);
+    let succ: Vec<Vec<usize>> = out
+        .iter()
+        .map(|e| e.iter().map(|&(to, _)| to).collect())
+        .collect();
+    let comp = crate::scc::components(&succ);
     for (from, edges) in out.iter().enumerate() {
         for &(to, neg) in edges {
             if neg && comp[from] == comp[to] {
@@ -55,55 +59,4 @@ pub(super) fn stratify(prog: &Program) -> Result<Vec<Vec<usize>>, InternalError>
     }
     strata.retain(|s| !s.is_empty());
     Ok(strata)
-}
-
-/// Iterative Tarjan; components numbered in reverse topological order.
-fn tarjan(n: usize, out: &[Vec<(usize, bool)>]) -> Vec<usize> {
-    const NONE: usize = usize::MAX;
-    let (mut index, mut low) = (vec![NONE; n], vec![0; n]);
-    let mut on_stack = vec![false; n];
-    let (mut stack, mut comp) = (Vec::new(), vec![NONE; n]);
-    let (mut next_index, mut next_comp) = (0, 0);
-    for root in 0..n {
-        if index[root] != NONE {
-            continue;
-        }
-        let mut call = vec![(root, 0usize)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            if let Some(&(w, _)) = out[v].get(*i) {
-                *i += 1;
-                if index[w] == NONE {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = next_comp;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    next_comp += 1;
-                }
-            }
-        }
-    }
-    comp
 }
