@@ -16,6 +16,7 @@
 pub mod check;
 pub mod diagnostics;
 pub mod driver;
+pub mod explain;
 pub mod graph;
 pub mod interp;
 pub mod lower;

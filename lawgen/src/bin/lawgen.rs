@@ -2,9 +2,12 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lawgen::driver::{self, Loaded};
+use lawgen::explain;
 use lawgen::interp::Policy;
+use lawgen::program::Section;
 use lawgen::syntax::facts::{read_facts, Facts};
 use lawgen::syntax::ReadLimits;
+use lawgen::syntax::RelationKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,6 +40,26 @@ enum Command {
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
         policy: PolicyArg,
     },
+    /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
+    Explain {
+        package: PathBuf,
+        #[arg(long)]
+        facts: PathBuf,
+        /// The literal, e.g. 'game_drawn(g1)' or '~game_drawn(g1)'.
+        literal: String,
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+        format: ExplainFormat,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+    },
+    /// Every institutional conclusion (concluded, pending, or only supported), each explained.
+    Verdicts {
+        package: PathBuf,
+        #[arg(long)]
+        facts: PathBuf,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
@@ -60,6 +83,12 @@ impl From<PolicyArg> for Policy {
             PolicyArg::Propagating => Policy::Propagating,
         }
     }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -152,6 +181,37 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let loaded = load(&package)?;
             print!("{}", lawgen::summary::render(&loaded));
         }
+        Command::Explain {
+            package,
+            facts,
+            literal,
+            format,
+            policy,
+        } => {
+            let loaded = load(&package)?;
+            let facts = read_facts_file(&facts, &loaded)?;
+            let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
+            let q = explain::parse_query(&loaded.model, &literal).map_err(|m| Failure {
+                code: 1,
+                message: format!("error: {m}"),
+            })?;
+            let e = explain::explain(&loaded, &ev, &q);
+            match format {
+                ExplainFormat::Text => print!("{}", explain::render_text(&loaded.model, &e)),
+                ExplainFormat::Json => print!("{}", explain::render_json(&e)),
+            }
+        }
+        Command::Verdicts {
+            package,
+            facts,
+            policy,
+        } => {
+            let loaded = load(&package)?;
+            let facts_path = facts;
+            let facts = read_facts_file(&facts_path, &loaded)?;
+            let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
+            print!("{}", verdicts(&loaded, &ev, &facts_path));
+        }
         Command::Graph { package, format } => {
             let loaded = load(&package)?;
             let dot = lawgen::graph::dot(&loaded.model);
@@ -162,6 +222,67 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Every institutional literal that is concluded, pending or only supported, explained.
+fn verdicts(loaded: &Loaded, ev: &driver::Evaluated, facts: &Path) -> String {
+    let m = &loaded.model;
+    let c = &ev.conclusions;
+    let mut out = format!(
+        "{} {} on {} (policy: {})\n",
+        m.name,
+        m.version,
+        facts.display(),
+        c.policy.as_str()
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for sec in [Section::Defeasibly, Section::Pending, Section::Supported] {
+        for (lit, rows) in &c.sections[&sec] {
+            let Some(l) = lawgen::interp::lit_of(m, lit) else {
+                continue;
+            };
+            if m.pred(l.pred).kind != RelationKind::Institutional {
+                continue;
+            }
+            for row in rows {
+                if !seen.insert((lit.clone(), row.clone())) {
+                    continue;
+                }
+                let q = explain::Query {
+                    lit: l,
+                    args: row.clone(),
+                };
+                out.push('\n');
+                out.push_str(&explain::render_text(m, &explain::explain(loaded, ev, &q)));
+            }
+        }
+    }
+    if seen.is_empty() {
+        out.push_str(
+            "\nno institutional conclusion: the rules conclude nothing from these facts\n",
+        );
+    }
+    if !c.requests.is_empty() {
+        out.push_str("\njudgments requested:\n");
+        for r in &c.requests {
+            let args: Vec<String> = r
+                .args
+                .iter()
+                .map(|v| match v {
+                    lawgen::model::Value::Int(i) => i.to_string(),
+                    lawgen::model::Value::Entity(e) => e.clone(),
+                })
+                .collect();
+            out.push_str(&format!(
+                "  {}({}) — to be decided by {} ({})\n",
+                r.predicate,
+                args.join(", "),
+                r.authority,
+                r.capability
+            ));
+        }
+    }
+    out
 }
 
 /// Renders DOT to SVG with Graphviz's `dot`, if installed.

@@ -1,0 +1,319 @@
+//! Explanations on the chess package: derivations, anchors, attackers,
+//! closures, pending judgments and failures.
+
+use lawgen::driver::{self, Evaluated, Loaded};
+use lawgen::explain::{self, Explanation, NodeKind, Outcome, Verdict};
+use lawgen::interp::Policy;
+use lawgen::syntax::facts::read_facts;
+use std::sync::OnceLock;
+
+const PACKAGE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+
+fn loaded() -> &'static Loaded {
+    static L: OnceLock<Loaded> = OnceLock::new();
+    L.get_or_init(|| {
+        let bytes = std::fs::read(PACKAGE).unwrap();
+        driver::load_bytes(&bytes, &Default::default()).unwrap()
+    })
+}
+
+fn eval(scenario: &str, policy: Policy) -> Evaluated {
+    let path = format!("../tests/scenarios/chess/{scenario}.facts.json");
+    let facts = read_facts(&std::fs::read(path).unwrap(), &loaded().model).unwrap();
+    driver::evaluate(loaded(), &facts, policy).unwrap()
+}
+
+fn run(scenario: &str, query: &str) -> (Explanation, String, String) {
+    run_with(scenario, Policy::Blocking, query)
+}
+
+fn run_with(scenario: &str, policy: Policy, query: &str) -> (Explanation, String, String) {
+    let ev = eval(scenario, policy);
+    let q = explain::parse_query(&loaded().model, query).unwrap();
+    let e = explain::explain(loaded(), &ev, &q);
+    let text = explain::render_text(&loaded().model, &e);
+    let json = explain::render_json(&e);
+    println!("{text}");
+    (e, text, json)
+}
+
+fn walk<'a>(nodes: &'a [explain::Node], out: &mut Vec<&'a explain::Node>) {
+    for n in nodes {
+        out.push(n);
+        walk(&n.children, out);
+    }
+}
+
+fn all_nodes(e: &Explanation) -> Vec<&explain::Node> {
+    let mut v = Vec::new();
+    walk(&e.tree, &mut v);
+    v
+}
+
+#[test]
+fn seventy_five_move_draw_names_rule_anchor_and_discarded_attacker() {
+    let (e, text, json) = run("seventy_five_move_automatic_draw", "game_drawn(g1)");
+    assert_eq!(e.verdict, Verdict::Defeasibly);
+    assert!(
+        text.starts_with("game_drawn(g1): DEFEASIBLY holds"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rule SeventyFiveAutomaticDraw (defeasible)"),
+        "{text}"
+    );
+    assert!(text.contains("anchor: article/9"), "{text}");
+    assert!(
+        text.contains("9.6.2 any series of at least 75 moves"),
+        "{text}"
+    );
+    assert!(
+        text.contains("moves_by_each_without_pawn_or_capture(g1, 75): given as a fact"),
+        "{text}"
+    );
+    assert!(text.contains("75 ≥ 75"), "{text}");
+    assert!(
+        text.contains(
+            "CheckmateTakesPrecedenceOverSeventyFive (defeasible): discarded — \
+             checkmate_delivered(g1, _) is not established"
+        ),
+        "{text}"
+    );
+    let discarded = all_nodes(&e).into_iter().any(|n| {
+        matches!(&n.kind, NodeKind::Attacker { rule, outcome: Outcome::Discarded { .. } }
+            if rule.name == "CheckmateTakesPrecedenceOverSeventyFive")
+    });
+    assert!(discarded);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"], "defeasibly");
+    assert_eq!(v["tree"][0]["rule"]["name"], "SeventyFiveAutomaticDraw");
+    assert_eq!(v["tree"][0]["rule"]["anchors"][0]["locator"], "article/9");
+}
+
+#[test]
+fn seventy_five_moves_with_a_fifty_move_claim_is_definite() {
+    let (e, text, _) = run("seventy_five_move_automatic_draw", "game_drawn(g3)");
+    assert_eq!(e.verdict, Verdict::Definitely);
+    assert!(text.contains("rule FiftyMoveClaimDraws (strict)"), "{text}");
+    assert!(
+        text.contains("fifty_move_claim_correct(g3, w3): definitely by rule FiftyMoveClaimCorrect"),
+        "{text}"
+    );
+}
+
+#[test]
+fn checkmate_at_seventy_five_moves_game_drawn_is_only_supported() {
+    let (e, text, json) = run("checkmate_at_seventy_five_moves", "game_drawn(g1)");
+    assert_eq!(e.verdict, Verdict::Supported);
+    assert!(text.contains("rule SeventyFiveAutomaticDraw"), "{text}");
+    assert!(
+        text.contains(
+            "SeventyFiveAutomaticDraw is defeated by CheckmateTakesPrecedenceOverSeventyFive \
+             under priority CheckmateOverSeventyFiveMoves"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("checkmate_delivered(g1, white): given as a fact"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"], "supported");
+
+    // The other side: ~game_drawn holds defeasibly, its attacker is defeated.
+    let (e, text, _) = run("checkmate_at_seventy_five_moves", "~game_drawn(g1)");
+    assert_eq!(e.verdict, Verdict::Defeasibly);
+    assert!(
+        text.contains(
+            "SeventyFiveAutomaticDraw (defeasible): defeated by \
+             CheckmateTakesPrecedenceOverSeventyFive under priority CheckmateOverSeventyFiveMoves"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn blocked_castling_path_is_why_castling_is_not_legal() {
+    let (e, text, _) = run(
+        "castling_path_blocked",
+        "castling_legal(g1, white, white_queenside)",
+    );
+    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert!(
+        text.contains("~castling_path_blocked(white_queenside) is not"),
+        "{text}"
+    );
+    assert!(
+        text.contains("castling_path_blocked(white_queenside) is given as a fact"),
+        "{text}"
+    );
+    let unsatisfied = all_nodes(&e).into_iter().any(|n| {
+        matches!(&n.kind, NodeKind::Unsatisfied { rule, item, .. }
+            if rule.name == "CastlingLegal" && item == "~castling_path_blocked(white_queenside)")
+    });
+    assert!(unsatisfied);
+    // The kingside is legal, and its clear path comes from the closure.
+    let (e, text, _) = run(
+        "castling_path_blocked",
+        "castling_legal(g1, white, white_kingside)",
+    );
+    assert_eq!(e.verdict, Verdict::Definitely);
+    assert!(
+        text.contains("by closure policy CastlingBlockClosure"),
+        "{text}"
+    );
+}
+
+#[test]
+fn closure_derived_negative_names_snapshot_and_date() {
+    let (e, text, json) = run(
+        "castling_legal_by_closures",
+        "~castling_path_blocked(white_kingside)",
+    );
+    assert_eq!(e.verdict, Verdict::Definitely);
+    assert!(text.contains("CastlingBlockClosure"), "{text}");
+    assert!(
+        text.contains("urn:fide:snapshot:castling-block:2023-01-01"),
+        "{text}"
+    );
+    assert!(text.contains("2023-01-01T00:00:00Z"), "{text}");
+    assert!(
+        text.contains("checked_castling_side(white_kingside): given as a fact"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["tree"][0]["kind"], "closure");
+    assert_eq!(v["tree"][0]["completeAsOf"], "2023-01-01T00:00:00Z");
+}
+
+#[test]
+fn undecided_touch_move_is_pending_with_its_request() {
+    let (e, text, json) = run(
+        "touch_move_undecided",
+        "must_move_first_touched_piece(white, knight_g1)",
+    );
+    assert_eq!(e.verdict, Verdict::Pending);
+    assert!(text.contains("rule MustMoveFirstTouchedPiece"), "{text}");
+    assert!(
+        text.contains("piece_touched_intentionally(white, knight_g1): undecided judgment"),
+        "{text}"
+    );
+    assert_eq!(e.requests.len(), 1);
+    assert_eq!(e.requests[0].predicate, "piece_touched_intentionally");
+    assert_eq!(e.requests[0].authority, "FIDEArbiter");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["requests"][0]["predicate"], "piece_touched_intentionally");
+    assert_eq!(v["verdict"], "pending");
+}
+
+#[test]
+fn not_concluded_literal_says_which_item_fails() {
+    let (e, text, _) = run("seventy_five_move_automatic_draw", "game_drawn(g2)");
+    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert!(text.contains("74 ≥ 75 is false"), "{text}");
+    let (e, text, _) = run("no_facts", "game_drawn(g1)");
+    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert!(text.contains("does not apply"), "{text}");
+}
+
+#[test]
+fn recursive_state_machine_derivations_terminate() {
+    let ev = eval("state_machine_checkmate", Policy::Blocking);
+    let model = &loaded().model;
+    let lit = lawgen::interp::lit_of(model, "entered_state").unwrap();
+    let rows = ev.conclusions.sections[&lawgen::program::Section::Definitely]
+        .get("entered_state")
+        .cloned()
+        .unwrap_or_default();
+    assert!(!rows.is_empty());
+    for row in rows {
+        let q = explain::Query {
+            lit,
+            args: row.clone(),
+        };
+        let e = explain::explain(loaded(), &ev, &q);
+        assert_eq!(e.verdict, Verdict::Definitely);
+        let text = explain::render_text(model, &e);
+        assert!(!text.contains("… ("), "{text}");
+    }
+}
+
+#[test]
+fn query_parse_errors_say_how_to_fix() {
+    let m = &loaded().model;
+    let e = explain::parse_query(m, "game_drawm(g1)").unwrap_err();
+    assert!(e.contains("did you mean game_drawn"), "{e}");
+    let e = explain::parse_query(m, "game_drawn(g1, g2)").unwrap_err();
+    assert!(e.contains("takes 1 argument"), "{e}");
+    let e = explain::parse_query(m, "moves_by_each_without_pawn_or_capture(g1, many)").unwrap_err();
+    assert!(e.contains("must be an integer"), "{e}");
+    let q = explain::parse_query(m, "~game_drawn(\"g1\")").unwrap();
+    assert!(q.lit.negative);
+    assert_eq!(q.args, vec![lawgen::model::Value::Entity("g1".into())]);
+    let q = explain::parse_query(m, " moves_by_each_without_pawn_or_capture( g1 , 75 ) ").unwrap();
+    assert_eq!(q.args[1], lawgen::model::Value::Int(75));
+    assert!(explain::parse_query(m, "game_drawn(g1").is_err());
+}
+
+#[test]
+fn every_concluded_literal_of_every_scenario_is_explained() {
+    let model = &loaded().model;
+    let dir = std::path::Path::new("../tests/scenarios/chess");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            n.strip_suffix(".facts.json").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    for name in names {
+        for policy in [Policy::Blocking, Policy::Propagating] {
+            let ev = eval(&name, policy);
+            for (section, lits) in &ev.conclusions.sections {
+                for (lit, rows) in lits {
+                    let concluded = lawgen::interp::lit_of(model, lit).unwrap();
+                    for row in rows {
+                        for l in [concluded, concluded.complement()] {
+                            let q = explain::Query {
+                                lit: l,
+                                args: row.clone(),
+                            };
+                            let e = explain::explain(loaded(), &ev, &q);
+                            let text = explain::render_text(model, &e);
+                            let _ = explain::render_json(&e);
+                            assert!(
+                                !text.contains("please report") && !text.contains("… ("),
+                                "{name} {section:?}:\n{text}"
+                            );
+                            if l == concluded {
+                                let expect = match section {
+                                    lawgen::program::Section::Pending => Verdict::Pending,
+                                    _ => e.verdict,
+                                };
+                                assert_eq!(e.verdict, expect, "{name}: {text}");
+                                assert_ne!(e.verdict, Verdict::NotConcluded, "{name}: {text}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn supported_only_because_the_complement_is_definite() {
+    let (e, text, _) = run_with(
+        "fivefold_and_checkmate_propagating",
+        Policy::Propagating,
+        "~game_drawn(g1)",
+    );
+    assert_eq!(e.verdict, Verdict::Supported);
+    assert_eq!(e.policy, Policy::Propagating);
+    assert!(
+        text.contains("game_drawn(g1) is definitely concluded"),
+        "{text}"
+    );
+    assert!(text.contains("FivefoldAutomaticDraw"), "{text}");
+}
