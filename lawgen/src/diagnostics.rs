@@ -35,7 +35,7 @@ pub enum Code {
     TextHashMismatch,
     /// A construct lawgen does not implement (imports, strata, interpretations, …).
     Unsupported,
-    /// Two nodes share an id.
+    /// Two nodes share an id (or two predicates a local name, or two types a name).
     DuplicateId,
     /// A reference names no declared predicate.
     UnknownPredicate,
@@ -200,7 +200,13 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "error[{}]: {}", self.code, self.message)?;
+        // Messages and help quote ids from the package: escape them too.
+        writeln!(
+            f,
+            "error[{}]: {}",
+            self.code,
+            escape_for_display(&self.message)
+        )?;
         let at = if self.location.pointer.is_empty() {
             "the document root".to_owned()
         } else {
@@ -210,7 +216,7 @@ impl fmt::Display for Diagnostic {
             Some(node) => writeln!(f, "  --> node `{}` at {}", escape_for_display(node), at)?,
             None => writeln!(f, "  --> {at}")?,
         }
-        write!(f, "  = help: {}", self.help)
+        write!(f, "  = help: {}", escape_for_display(&self.help))
     }
 }
 
@@ -348,6 +354,15 @@ mod tests {
         let s = d.to_string();
         assert_eq!(s.lines().count(), 3, "{s}");
         assert!(s.contains("a\\nerror[E000]: forged"));
+        // Ids quoted in the message and help are escaped as well.
+        let d = Diagnostic::new(
+            Code::UnknownPredicate,
+            Location::new(None, "/nodes/0"),
+            "`x\nerror[E000]: forged` is not declared",
+            "declare `x\n  = help: forged`",
+        );
+        let s = d.to_string();
+        assert_eq!(s.lines().count(), 3, "{s}");
     }
 
     #[test]

@@ -32,7 +32,9 @@ impl Decl {
             Decl::Type(_) => "a type",
             Decl::Pred(_) => "a predicate",
             Decl::Const(_) => "a constant",
-            Decl::Broken => "a broken declaration",
+            // Relations and constants are `Broken` until numbered (and stay
+            // so when their own declaration has errors).
+            Decl::Broken => "a symbol_decl (a predicate or constant)",
             Decl::Rule => "a rule",
             Decl::Fragment(_) => "a fragment",
             Decl::Edition => "a source edition",
@@ -269,6 +271,41 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                 scope.provenance(work, node, diags, Decl::Work);
             }
             _ => {}
+        }
+    }
+    // Facts files and conclusions name predicates by local name (SPEC §2, §3):
+    // two predicates with one local name would be silently conflated there.
+    let mut locals: HashMap<&str, &str> = HashMap::new();
+    for p in &model.preds {
+        if let Some(&first) = locals.get(p.local.as_str()) {
+            diags.error(
+                Code::DuplicateId,
+                Location::new(Some(&p.id), crate::diagnostics::pointer_push(&p.ptr, "id")),
+                format!(
+                    "predicates `{first}` and `{}` share the local name `{}`",
+                    p.id, p.local
+                ),
+                "facts files and conclusions name a predicate by its local name (the part after the first `#`): rename one of them",
+            );
+        } else {
+            locals.insert(&p.local, &p.id);
+        }
+    }
+    // Likewise entity types, by name, in the facts' `entities` and in generated code.
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    for n in &pkg.nodes {
+        let NodeKind::TypeDecl { name } = &n.kind else {
+            continue;
+        };
+        if let Some(&first) = names.get(name.as_str()) {
+            diags.error(
+                Code::DuplicateId,
+                Location::new(Some(&n.id), crate::diagnostics::pointer_push(&n.ptr, "name")),
+                format!("types `{first}` and `{}` share the name `{name}`", n.id),
+                "facts files (`entities`) and generated code name a type by its name: rename one of them",
+            );
+        } else {
+            names.insert(name, &n.id);
         }
     }
     (scope, model)

@@ -12,10 +12,13 @@ use crate::syntax::{self, NodeKind, Package, RelationKind};
 use std::collections::HashSet;
 
 pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
-    // Syntax nodes by id, for pointers into the rule.
+    // Syntax nodes by id, for pointers into the rule. Reversed so that, as in
+    // `types`, the first of two nodes with one id wins (the reader refuses
+    // duplicates, but a hand-built `Package` may have them).
     let syn: std::collections::HashMap<&str, (&syntax::Node, &syntax::Rule)> = pkg
         .nodes
         .iter()
+        .rev()
         .filter_map(|n| match &n.kind {
             NodeKind::Rule(r) => Some((n.id.as_str(), (n, r))),
             _ => None,
@@ -29,14 +32,14 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
         let head = model.pred(rule.head.pred);
         if head.kind != RelationKind::Institutional {
             let kind = match head.kind {
-                RelationKind::Empirical => "empirical",
-                RelationKind::Judgment => "judgment",
+                RelationKind::Empirical => "an empirical",
+                RelationKind::Judgment => "a judgment",
                 RelationKind::Institutional => unreachable!(),
             };
             diags.error(
                 Code::HeadNotInstitutional,
                 at(&srule.head.predicate.ptr),
-                format!("rule concludes `{}`, a {kind} predicate", head.local),
+                format!("rule concludes `{}`, {kind} predicate", head.local),
                 match head.kind {
                     RelationKind::Judgment => "judgments are decided by their authority, not derived: conclude an institutional predicate instead".to_owned(),
                     _ => format!("empirical predicates are input facts; declare `{}` institutional if rules derive it", head.local),

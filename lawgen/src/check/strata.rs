@@ -188,13 +188,16 @@ fn report_cycle(
     steps.extend(path.iter().map(|&ei| step(&edges[ei])));
     let rule = e.rule.map(|r| model.rule(r));
     let why = match &edges.iter().find(|x| std::ptr::eq(*x, e)).map(|x| x.kind) {
-        Some(EdgeKind::NotItem) => "a `not` item must read a predicate of a strictly lower stratum",
-        _ => "a rule in a conflict (its head's complement has a strict or defeasible rule) must read predicates of strictly lower strata",
+        Some(EdgeKind::NotItem) => "a `not` item must read a predicate of a strictly lower stratum; break the cycle by removing one of these dependencies",
+        _ => "a rule in a conflict (its head's complement has a strict or defeasible rule) must read predicates of strictly lower strata; break the cycle by removing one of these dependencies, or make the conflict go away",
     };
     diags.error(
         Code::Unstratifiable,
-        Location::new(rule.map(|r| r.id.as_str()), rule.map_or("", |r| r.ptr.as_str())),
+        Location::new(
+            rule.map(|r| r.id.as_str()),
+            rule.map_or("", |r| r.ptr.as_str()),
+        ),
         format!("the program cannot be stratified: {}", steps.join(", ")),
-        format!("{why}; break the cycle by removing one of these dependencies, or make the conflict go away"),
+        why,
     );
 }

@@ -23,6 +23,7 @@ pub(super) fn rules(pkg: &Package, scope: &mut Scope, model: &mut Model, diags: 
             diags,
             vars: HashMap::new(),
             var_list: Vec::new(),
+            untyped: Vec::new(),
             ok: true,
         };
         cx.declare_vars(r);
@@ -65,6 +66,9 @@ struct RuleCx<'a> {
     diags: &'a mut Diagnostics,
     vars: HashMap<String, Var>,
     var_list: Vec<(String, Ty)>,
+    /// Declared variables whose type did not resolve (reported there): their
+    /// uses are not "undeclared".
+    untyped: Vec<String>,
     ok: bool,
 }
 
@@ -79,6 +83,7 @@ impl RuleCx<'_> {
         for v in &r.variables {
             let Some(ty) = self.scope.ty(&v.ty, self.node, self.diags) else {
                 self.ok = false;
+                self.untyped.push(v.name.clone());
                 continue;
             };
             if self.vars.contains_key(&v.name) {
@@ -102,6 +107,10 @@ impl RuleCx<'_> {
         match &t.kind {
             TermKind::Var(name) => match self.vars.get(name) {
                 Some(v) => Some((Term::Var(*v), self.var_list[v.0 as usize].1)),
+                None if self.untyped.contains(name) => {
+                    self.ok = false;
+                    None
+                }
                 None => {
                     self.err(
                         Code::UndeclaredVariable,

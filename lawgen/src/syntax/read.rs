@@ -863,11 +863,14 @@ impl Reader<'_> {
             };
             if let Some(h) = o.get("contentHash") {
                 let actual = format!("sha256:{}", sha256_hex(text.as_bytes()));
-                let expected = h.as_str().unwrap_or_default();
+                let hp = pointer_push(&p, "contentHash");
+                let Some(expected) = self.string(h, &hp, "contentHash") else {
+                    continue;
+                };
                 if expected != actual {
                     self.err(
                         Code::TextHashMismatch,
-                        &pointer_push(&p, "contentHash"),
+                        &hp,
                         format!("fragment text hash mismatch: the text says {expected}, it hashes to {actual}"),
                         "the article text was changed after hashing: restore the official text, or re-hash it if the change is intended",
                     );
