@@ -178,6 +178,30 @@ impl Lit {
     }
 }
 
+impl Term {
+    /// The variable, if this term is one.
+    pub fn var(&self) -> Option<Var> {
+        match self {
+            Term::Var(v) => Some(*v),
+            Term::Value(_) => None,
+        }
+    }
+}
+
+impl Item {
+    /// Every variable occurrence in the item, in order.
+    pub fn vars(&self) -> Vec<Var> {
+        match self {
+            Item::Status { atom, .. } | Item::Not { atom, .. } => {
+                atom.args.iter().filter_map(Term::var).collect()
+            }
+            Item::Compare { left, right, .. } => {
+                [left, right].into_iter().filter_map(Term::var).collect()
+            }
+        }
+    }
+}
+
 impl Atom {
     pub fn lit(&self) -> Lit {
         Lit {

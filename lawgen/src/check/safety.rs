@@ -54,12 +54,12 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
                 _ => None,
             })
             .flatten()
-            .filter_map(var_of)
+            .filter_map(Term::var)
             .collect();
         let name = |v: Var| rule.vars[v.0 as usize].0.clone();
         let mut reported = HashSet::new();
         for (i, t) in rule.head.args.iter().enumerate() {
-            if let Some(v) = var_of(t) {
+            if let Some(v) = t.var() {
                 if !bound.contains(&v) && reported.insert(v) {
                     diags.error(
                         Code::UnboundHeadVariable,
@@ -76,7 +76,7 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
             match item {
                 Item::Compare { left, right, .. } => {
                     for t in [left, right] {
-                        if let Some(v) = var_of(t) {
+                        if let Some(v) = t.var() {
                             if !bound.contains(&v) {
                                 diags.error(
                                     Code::UnboundComparisonVariable,
@@ -100,10 +100,10 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
                         .iter()
                         .enumerate()
                         .filter(|(j, _)| *j != idx)
-                        .flat_map(|(_, i)| item_vars(i))
-                        .chain(rule.head.args.iter().filter_map(var_of))
+                        .flat_map(|(_, i)| i.vars())
+                        .chain(rule.head.args.iter().filter_map(Term::var))
                         .collect();
-                    for v in atom.args.iter().filter_map(var_of) {
+                    for v in atom.args.iter().filter_map(Term::var) {
                         if elsewhere.contains(&v) && !bound.contains(&v) {
                             diags.error(
                                 Code::UnboundNegatedVariable,
@@ -117,21 +117,5 @@ pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {
                 Item::Status { .. } => {}
             }
         }
-    }
-}
-
-fn var_of(t: &Term) -> Option<Var> {
-    match t {
-        Term::Var(v) => Some(*v),
-        Term::Value(_) => None,
-    }
-}
-
-fn item_vars(i: &Item) -> Vec<Var> {
-    match i {
-        Item::Status { atom, .. } | Item::Not { atom, .. } => {
-            atom.args.iter().filter_map(var_of).collect()
-        }
-        Item::Compare { left, right, .. } => [left, right].into_iter().filter_map(var_of).collect(),
     }
 }

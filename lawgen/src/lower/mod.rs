@@ -585,12 +585,12 @@ impl<'m> Lowerer<'m> {
             .iter()
             .enumerate()
             .filter(|(j, _)| *j != idx)
-            .flat_map(|(_, it)| item_vars(it))
-            .chain(r.head.args.iter().filter_map(var_of))
+            .flat_map(|(_, it)| it.vars())
+            .chain(r.head.args.iter().filter_map(model::Term::var))
             .collect();
         let local: Vec<model::Var> = args
             .iter()
-            .filter_map(var_of)
+            .filter_map(model::Term::var)
             .filter(|v| !elsewhere.contains(v))
             .collect();
         if local.is_empty() {
@@ -600,7 +600,7 @@ impl<'m> Lowerer<'m> {
             };
         }
         let mut kept: Vec<model::Var> = Vec::new();
-        for v in args.iter().filter_map(var_of) {
+        for v in args.iter().filter_map(model::Term::var) {
             if elsewhere.contains(&v) && !kept.contains(&v) {
                 kept.push(v);
             }
@@ -921,24 +921,6 @@ fn term(t: &model::Term) -> Term {
 
 fn terms(ts: &[model::Term]) -> Vec<Term> {
     ts.iter().map(term).collect()
-}
-
-fn var_of(t: &model::Term) -> Option<model::Var> {
-    match t {
-        model::Term::Var(v) => Some(*v),
-        model::Term::Value(_) => None,
-    }
-}
-
-fn item_vars(i: &MItem) -> Vec<model::Var> {
-    match i {
-        MItem::Status { atom, .. } | MItem::Not { atom, .. } => {
-            atom.args.iter().filter_map(var_of).collect()
-        }
-        MItem::Compare { left, right, .. } => {
-            [left, right].into_iter().filter_map(var_of).collect()
-        }
-    }
 }
 
 fn body_preds(r: &model::Rule) -> impl Iterator<Item = PredId> + '_ {
