@@ -62,6 +62,9 @@ impl std::error::Error for LoadError {
 pub struct Loaded {
     pub package: Package,
     pub model: Model,
+    /// The package file as read (valid UTF-8: it parsed as JSON). The emitter
+    /// embeds it so generated code can explain itself.
+    pub source: String,
 }
 
 /// Reads and checks package bytes (no IO).
@@ -69,7 +72,12 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
     let package = syntax::read_package(bytes, limits)?;
     // After this point every node is well-formed and its hash verified.
     let model = check::check(&package)?;
-    Ok(Loaded { package, model })
+    let source = String::from_utf8_lossy(bytes).into_owned();
+    Ok(Loaded {
+        package,
+        model,
+        source,
+    })
 }
 
 /// Reads a package file and checks it.

@@ -1556,6 +1556,14 @@ fn item_level(status: Status, lv: Level) -> Level {
     }
 }
 
+/// What generated docs quote of an anchor's text: the paragraph the rule's
+/// label cites, else the beginning of the text.
+pub fn anchor_quote(text: &str, label: Option<&str>) -> String {
+    label
+        .and_then(|l| cited_paragraph(text, l))
+        .unwrap_or_else(|| trim_quote(text.trim(), 240))
+}
+
 /// The paragraph of `text` that `label` cites ("Article 9.6.2. …" → the
 /// paragraph starting with "9.6.2"), trimmed to a readable length.
 fn cited_paragraph(text: &str, label: &str) -> Option<String> {

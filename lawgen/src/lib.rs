@@ -13,9 +13,15 @@
 //! let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
 //! assert_eq!(loaded.model.rules.len(), 47);
 //! ```
+#[cfg(feature = "emit")]
+pub mod builder;
 pub mod check;
+#[cfg(feature = "emit")]
+pub mod compiled;
 pub mod diagnostics;
 pub mod driver;
+#[cfg(feature = "emit")]
+pub mod emit;
 pub mod explain;
 pub mod graph;
 pub mod interp;
@@ -25,3 +31,6 @@ pub mod program;
 mod scc;
 pub mod summary;
 pub mod syntax;
+
+#[cfg(feature = "emit")]
+pub use builder::{BuildError, Builder};

@@ -7,6 +7,7 @@
 
 use crate::model::{Lit, Ty, Value};
 use crate::syntax::CmpOp;
+use std::collections::HashSet;
 use std::fmt;
 
 /// Index into [`Program::relations`].
@@ -116,6 +117,16 @@ pub struct RequestView {
     pub capability: String,
 }
 
+impl Item {
+    /// The terms an item mentions, in order.
+    pub fn terms(&self) -> Vec<&Term> {
+        match self {
+            Item::Pos(a) | Item::Neg(a) => a.args.iter().collect(),
+            Item::Cmp(a, _, b) => vec![a, b],
+        }
+    }
+}
+
 impl Program {
     pub fn relation(&self, r: RelId) -> &Relation {
         &self.relations[r.0 as usize]
@@ -198,4 +209,64 @@ fn show_term(t: &Term, r: &Rule) -> String {
         Term::Value(Value::Int(i)) => i.to_string(),
         Term::Value(Value::Entity(e)) => format!("{e:?}"),
     }
+}
+
+/// Join order shared by every backend (the body order in a package is not an
+/// execution plan): the delta atom first (if any), then positive atoms that share the most
+/// bound variables; filters as soon as their variables are bound.
+pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
+    let mut bound: HashSet<u32> = HashSet::new();
+    let mut order = Vec::new();
+    let mut left: Vec<usize> = (0..body.len()).collect();
+    let vars = |it: &Item| -> Vec<u32> {
+        Item::terms(it)
+            .into_iter()
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(*v),
+                Term::Value(_) => None,
+            })
+            .collect()
+    };
+    if let Some(d) = delta {
+        order.push(d);
+        bound.extend(vars(&body[d]));
+        left.retain(|&i| i != d);
+    }
+    while !left.is_empty() {
+        // Filters whose variables are all bound go first.
+        if let Some(p) = left.iter().position(|&i| {
+            !matches!(body[i], Item::Pos(_)) && vars(&body[i]).iter().all(|v| bound.contains(v))
+        }) {
+            order.push(left.remove(p));
+            continue;
+        }
+        let best = left
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
+            .max_by_key(|(_, &i)| {
+                let vs = vars(&body[i]);
+                let consts = Item::terms(&body[i])
+                    .iter()
+                    .filter(|t| matches!(t, Term::Value(_)))
+                    .count();
+                (
+                    vs.iter().filter(|v| bound.contains(v)).count() + consts,
+                    std::cmp::Reverse(i),
+                )
+            })
+            .map(|(p, _)| p);
+        match best {
+            Some(p) => {
+                let i = left.remove(p);
+                bound.extend(vars(&body[i]));
+                order.push(i);
+            }
+            // Only unsafe filters remain (checked packages never get here).
+            None => {
+                order.append(&mut left);
+            }
+        }
+    }
+    order
 }

@@ -39,6 +39,23 @@ enum Command {
         facts: PathBuf,
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
         policy: PolicyArg,
+        /// `interp`: the reference evaluator. `compiled`: generate a crate,
+        /// build it once with cargo (cached by package), run it through ascent.
+        #[arg(long, value_enum, default_value_t = Backend::Interp)]
+        backend: Backend,
+        /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+    },
+    /// Generate a standalone Rust crate (Cargo.toml + src) for a package.
+    Build {
+        package: PathBuf,
+        /// The crate directory to write (created if needed; files are rewritten only when changed).
+        #[arg(long)]
+        out: PathBuf,
+        /// The module/crate name (default: the package name in snake case).
+        #[arg(long)]
+        module_name: Option<String>,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -83,6 +100,12 @@ impl From<PolicyArg> for Policy {
             PolicyArg::Propagating => Policy::Propagating,
         }
     }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    Interp,
+    Compiled,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -168,6 +191,67 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             facts,
             policy,
+            backend: Backend::Compiled,
+            cache_dir,
+        } => {
+            let loaded = load(&package)?;
+            // Read the facts here too, so errors look the same on both backends.
+            read_facts_file(&facts, &loaded)?;
+            let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
+            let fail = |e: lawgen::compiled::CompiledError| Failure {
+                code: 3,
+                message: format!("error: {e}"),
+            };
+            let built =
+                lawgen::compiled::ensure_built(&loaded, &cache, &mut |m| eprintln!("lawgen: {m}"))
+                    .map_err(fail)?;
+            let out = lawgen::compiled::run(&built, &facts, Policy::from(policy).as_str())
+                .map_err(fail)?;
+            if out.code != 0 {
+                return Err(Failure {
+                    code: out.code.clamp(1, 3) as u8,
+                    message: out.stderr,
+                });
+            }
+            print!("{}", out.stdout);
+        }
+        Command::Build {
+            package,
+            out,
+            module_name,
+        } => {
+            let fail = |e: lawgen::BuildError| Failure {
+                code: match &e {
+                    lawgen::BuildError::Package(l) => l.exit_code() as u8,
+                    _ => 3,
+                },
+                message: e.to_string(),
+            };
+            let emitted =
+                lawgen::builder::generate(&package, module_name.as_deref(), &ReadLimits::default())
+                    .map_err(fail)?;
+            let name = lawgen::builder::write_crate(
+                &out,
+                None,
+                &emitted,
+                &lawgen::builder::RuntimeDep::default_for_this_build(),
+                false,
+            )
+            .map_err(fail)?;
+            eprintln!(
+                "wrote crate `{name}` to {} ({} relations, {} rules); it depends on lawgen-runtime and ascent {}",
+                out.display(),
+                emitted.relations,
+                emitted.rules,
+                lawgen::builder::ASCENT_VERSION
+            );
+        }
+        Command::Eval {
+            package,
+            facts,
+            policy,
+            backend: Backend::Interp,
+            ..
         } => {
             let loaded = load(&package)?;
             let facts = read_facts_file(&facts, &loaded)?;

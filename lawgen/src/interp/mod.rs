@@ -7,7 +7,7 @@
 //! which the explainer uses to pick well-founded derivations.
 
 use crate::model::{Lit, Model, Ty, Value};
-use crate::program::{Atom, Item, Program, RelId, Role, Section, Term};
+use crate::program::{join_order, Atom, Item, Program, RelId, Role, Section, Term};
 use crate::syntax::facts::Facts;
 use crate::syntax::CmpOp;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -268,10 +268,10 @@ impl Evaluator<'_> {
         out: &mut Vec<(RelId, Tuple)>,
     ) {
         let rule = &self.prog.rules[ri];
-        let order = plan(&rule.body, delta.map(|d| d.0));
+        let order = join_order(&rule.body, delta.map(|d| d.0));
         // Constants in the rule are interned up front.
         for it in &rule.body {
-            for t in item_terms(it) {
+            for t in it.terms() {
                 if let Term::Value(Value::Entity(e)) = t {
                     self.interner.intern(e);
                 }
@@ -399,17 +399,10 @@ fn unify(a: &Atom, tuple: &[i64], binding: &mut [Option<i64>]) -> bool {
     true
 }
 
-fn item_terms(it: &Item) -> Vec<&Term> {
-    match it {
-        Item::Pos(a) | Item::Neg(a) => a.args.iter().collect(),
-        Item::Cmp(a, _, b) => vec![a, b],
-    }
-}
-
 fn max_var(rule: &crate::program::Rule) -> usize {
     rule.body
         .iter()
-        .flat_map(item_terms)
+        .flat_map(Item::terms)
         .chain(rule.head.args.iter())
         .filter_map(|t| match t {
             Term::Var(v) => Some(*v as usize),
@@ -417,65 +410,6 @@ fn max_var(rule: &crate::program::Rule) -> usize {
         })
         .max()
         .unwrap_or(0)
-}
-
-/// Join order: the delta atom first, then positive atoms that share the most
-/// bound variables; filters as soon as their variables are bound.
-fn plan(body: &[Item], delta: Option<usize>) -> Vec<usize> {
-    let mut bound: HashSet<u32> = HashSet::new();
-    let mut order = Vec::new();
-    let mut left: Vec<usize> = (0..body.len()).collect();
-    let vars = |it: &Item| -> Vec<u32> {
-        item_terms(it)
-            .into_iter()
-            .filter_map(|t| match t {
-                Term::Var(v) => Some(*v),
-                Term::Value(_) => None,
-            })
-            .collect()
-    };
-    if let Some(d) = delta {
-        order.push(d);
-        bound.extend(vars(&body[d]));
-        left.retain(|&i| i != d);
-    }
-    while !left.is_empty() {
-        // Filters whose variables are all bound go first.
-        if let Some(p) = left.iter().position(|&i| {
-            !matches!(body[i], Item::Pos(_)) && vars(&body[i]).iter().all(|v| bound.contains(v))
-        }) {
-            order.push(left.remove(p));
-            continue;
-        }
-        let best = left
-            .iter()
-            .enumerate()
-            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
-            .max_by_key(|(_, &i)| {
-                let vs = vars(&body[i]);
-                let consts = item_terms(&body[i])
-                    .iter()
-                    .filter(|t| matches!(t, Term::Value(_)))
-                    .count();
-                (
-                    vs.iter().filter(|v| bound.contains(v)).count() + consts,
-                    std::cmp::Reverse(i),
-                )
-            })
-            .map(|(p, _)| p);
-        match best {
-            Some(p) => {
-                let i = left.remove(p);
-                bound.extend(vars(&body[i]));
-                order.push(i);
-            }
-            // Only unsafe filters remain (checked packages never get here).
-            None => {
-                order.append(&mut left);
-            }
-        }
-    }
-    order
 }
 
 /// One row of output, ordered as SPEC §3 wants (integers numerically, strings by code point).
@@ -502,6 +436,25 @@ pub struct Conclusions {
 
 /// Reads the canonical conclusions off an evaluated store.
 pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy) -> Conclusions {
+    conclusions_from(prog, model, policy, &mut |r| {
+        let cols = &prog.relation(r).columns;
+        store
+            .tuples(r)
+            .map(|t| decode_row(store, cols, t))
+            .collect()
+    })
+}
+
+/// Reads the canonical conclusions off any backend: `rows(r)` gives the
+/// decoded tuples of relation `r` (only output and request relations are
+/// asked for). The compiled backend uses this, so both backends share one
+/// definition of SPEC §3.
+pub fn conclusions_from(
+    prog: &Program,
+    model: &Model,
+    policy: Policy,
+    rows: &mut dyn FnMut(RelId) -> BTreeSet<Row>,
+) -> Conclusions {
     let mut sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>> = BTreeMap::new();
     for s in [
         Section::Definitely,
@@ -512,13 +465,12 @@ pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy)
         sections.insert(s, BTreeMap::new());
     }
     for o in &prog.outputs {
-        let cols = &prog.relation(o.rel).columns;
-        let rows: BTreeSet<Row> = store
-            .tuples(o.rel)
-            .filter(|t| o.minus.is_none_or(|m| !store.contains(m, t)))
-            .map(|t| decode_row(store, cols, t))
-            .collect();
-        if rows.is_empty() {
+        let mut got = rows(o.rel);
+        if let Some(m) = o.minus {
+            let minus = rows(m);
+            got.retain(|t| !minus.contains(t));
+        }
+        if got.is_empty() {
             continue;
         }
         sections
@@ -526,15 +478,14 @@ pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy)
             .expect("all sections present")
             .entry(model.lit_name(o.lit))
             .or_default()
-            .extend(rows);
+            .extend(got);
     }
     let mut requests = Vec::new();
     for r in &prog.requests {
-        let cols = &prog.relation(r.rel).columns;
-        for t in store.tuples(r.rel) {
+        for args in rows(r.rel) {
             requests.push(Request {
                 predicate: model.pred(r.lit.pred).local.clone(),
-                args: decode_row(store, cols, t),
+                args,
                 authority: r.authority.clone(),
                 capability: r.capability.clone(),
             });

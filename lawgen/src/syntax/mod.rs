@@ -7,7 +7,7 @@
 //! a `Ref` is just the id string as written plus where it was written.
 
 pub mod facts;
-mod hash;
+pub mod hash;
 pub mod output;
 mod read;
 

@@ -1,0 +1,165 @@
+//! `lawgen eval --backend compiled`: any package through ascent from the CLI.
+//!
+//! The package is emitted into a standalone crate with a small `main` in a
+//! cache directory, keyed by the generated source (so by the package and the
+//! lawgen version), built once with cargo in release mode, and run. All
+//! cached crates share one target directory, so ascent and the runtime are
+//! compiled once per cache.
+
+use crate::builder::{write_crate, BuildError, RuntimeDep};
+use crate::driver::Loaded;
+use crate::emit::{emit, EmitError, EmitOptions};
+use crate::syntax::hash::sha256_hex;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+#[derive(Debug)]
+pub enum CompiledError {
+    Emit(EmitError),
+    Write(String),
+    /// cargo could not be started.
+    Cargo(std::io::Error),
+    /// cargo failed; its stderr.
+    Build(String),
+    /// The compiled program could not be run.
+    Run(std::io::Error),
+}
+
+impl std::fmt::Display for CompiledError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompiledError::Emit(e) => write!(f, "{e}"),
+            CompiledError::Write(e) => write!(f, "{e}"),
+            CompiledError::Cargo(e) => write!(
+                f,
+                "cannot run cargo ({e}); the compiled backend needs a Rust toolchain \
+                 (set CARGO to its path, or use --backend interp)"
+            ),
+            CompiledError::Build(e) => write!(
+                f,
+                "internal error: the generated crate does not build (please report it with the package):\n{e}"
+            ),
+            CompiledError::Run(e) => write!(f, "cannot run the compiled package: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CompiledError {}
+
+/// The cache directory: `$LAWGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/lawgen`,
+/// else `~/.cache/lawgen`, else the system temporary directory.
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("LAWGEN_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("lawgen");
+    }
+    if let Some(h) = std::env::var_os("HOME") {
+        return PathBuf::from(h).join(".cache/lawgen");
+    }
+    std::env::temp_dir().join("lawgen-cache")
+}
+
+/// A built package binary.
+#[derive(Debug)]
+pub struct Built {
+    pub binary: PathBuf,
+    pub crate_dir: PathBuf,
+    /// Seconds spent in cargo (0 when the cache was fresh).
+    pub build_secs: f64,
+    pub cached: bool,
+}
+
+/// Emits and builds `loaded` in `cache`, unless a build of the same
+/// generated source is there. `progress` receives one-line status messages.
+pub fn ensure_built(
+    loaded: &Loaded,
+    cache: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Built, CompiledError> {
+    let emitted = emit(loaded, &EmitOptions::default()).map_err(CompiledError::Emit)?;
+    let key = sha256_hex(format!("{}\n{}", env!("CARGO_PKG_VERSION"), emitted.source).as_bytes());
+    let key = key.trim_start_matches("sha256:");
+    let short = &key[..16.min(key.len())];
+    let crate_name = format!("lawgen-pkg-{short}");
+    let crate_dir = cache.join(&crate_name);
+    let target = cache.join("target");
+    let binary = target
+        .join("release")
+        .join(format!("{crate_name}{}", std::env::consts::EXE_SUFFIX));
+    let stamp = crate_dir.join(".built");
+    if stamp.exists() && binary.exists() {
+        return Ok(Built {
+            binary,
+            crate_dir,
+            build_secs: 0.0,
+            cached: true,
+        });
+    }
+    write_crate(
+        &crate_dir,
+        Some(&crate_name),
+        &emitted,
+        &RuntimeDep::default_for_this_build(),
+        true,
+    )
+    .map_err(|e: BuildError| CompiledError::Write(e.to_string()))?;
+    progress(&format!(
+        "compiling {} {} with ascent ({} relations, {} rules) into {} — once per package version",
+        loaded.model.name,
+        loaded.model.version,
+        emitted.relations,
+        emitted.rules,
+        crate_dir.display()
+    ));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let start = Instant::now();
+    let out = Command::new(cargo)
+        .arg("build")
+        .arg("--release")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(crate_dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .map_err(CompiledError::Cargo)?;
+    let build_secs = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        return Err(CompiledError::Build(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    std::fs::write(&stamp, b"").map_err(|e| CompiledError::Write(e.to_string()))?;
+    progress(&format!("built in {build_secs:.1} s"));
+    Ok(Built {
+        binary,
+        crate_dir,
+        build_secs,
+        cached: false,
+    })
+}
+
+/// The result of running a compiled package on a facts file.
+#[derive(Debug)]
+pub struct RunOutput {
+    /// Exit code of the package binary (0 = ok, 1 = invalid facts).
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs a built package on a facts file under a policy (`blocking` or `propagating`).
+pub fn run(built: &Built, facts: &Path, policy: &str) -> Result<RunOutput, CompiledError> {
+    let out = Command::new(&built.binary)
+        .arg(facts)
+        .arg(policy)
+        .output()
+        .map_err(CompiledError::Run)?;
+    Ok(RunOutput {
+        code: out.status.code().unwrap_or(3),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
