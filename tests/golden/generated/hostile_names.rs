@@ -5,7 +5,7 @@
 // lowered program: 40 relations, 46 rules, 3 strata
 
 use ::lawgen_runtime::__private as __rt;
-pub use ::lawgen_runtime::{Arg, Error, Policy, Request, Verdict};
+pub use ::lawgen_runtime::{Arg, Batching, Error, Policy, Request, Verdict};
 /// The package this module was generated from: t.ui 0.1.0.
 pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
     "t.ui",
@@ -17,6 +17,8 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The package file this module was generated from, verbatim.
 pub const SOURCE: &str = "{\n  \"schemaVersion\": \"law.core.ir/0.2\",\n  \"package\": {\"name\": \"t.ui\", \"namespace\": \"urn:t\", \"version\": \"0.1.0\", \"semanticHash\": \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"},\n  \"semanticHash\": \"sha256:1111111111111111111111111111111111111111111111111111111111111111\",\n  \"semanticVersion\": \"0.1.0\",\n  \"features\": [\"core-executable\"],\n  \"imports\": [],\n  \"strata\": [],\n  \"metadata\": {},\n  \"nodes\": [\n    {\"id\": \"urn:t#Game\", \"kind\": \"type_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game\"}], \"name\": \"Game\", \"typeKind\": \"entity\", \"contentHash\": \"sha256:f5e40e2d6e96b56286146aa37c51dc5c4cf01aadc2d4af794ef6abb5fc4d531d\"},\n    {\"id\": \"urn:t#Player\", \"kind\": \"type_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"player\"}], \"name\": \"Player\", \"typeKind\": \"entity\", \"contentHash\": \"sha256:e8b9cee56d14b3e5afa44cdc5a6c44f0a20ae69816514a5164512668e3c6a8d2\"},\n    {\"id\": \"urn:t#White\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"White\"}], \"name\": \"White\", \"symbolKind\": \"constant\", \"parameters\": [], \"returnType\": {\"name\": \"urn:t#Player\"}, \"value\": {\"id\": \"urn:t#White\", \"kind\": \"entity_ref\"}, \"contentHash\": \"sha256:40a6df19bd121fbc3555c9a983cec3fa9d09d9d875df3eec329bfc571e622359\"},\n    {\"id\": \"urn:t#Arbiter\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Arbiter\"}], \"name\": \"Arbiter\", \"symbolKind\": \"constant\", \"parameters\": [], \"returnType\": {\"name\": \"urn:t#Player\"}, \"value\": {\"id\": \"urn:t#Arbiter\", \"kind\": \"entity_ref\"}, \"contentHash\": \"sha256:aaebebcd57f192a908cb207387a29f8f57f26d8500f42664d828c038fa523837\"},\n    {\"id\": \"urn:t#player_of\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"player of\"}], \"name\": \"player_of\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:0fd11ebbc18d229b837237cd4fcfa1cf8ddec5dfc005a7abff35952d8a2afb89\"},\n    {\"id\": \"urn:t#resigned\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"resigned\"}], \"name\": \"resigned\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:d98f3877195bcb7863157f065c2b49be5a390c36d2bcabbe6facf65fec53a09f\"},\n    {\"id\": \"urn:t#checked_player\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"checked player\"}], \"name\": \"checked_player\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:5c1c59706acaa6a61cdf77c4daffbaa0e9a11669b024600e2f0698083c7289ac\"},\n    {\"id\": \"urn:t#cannot_mate\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"cannot mate\"}], \"name\": \"cannot_mate\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:a4c465c5d66334633b4cf32d088ee3c98a7ff59563839561e607ed440c31f997\"},\n    {\"id\": \"urn:t#move_count\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"move count\"}], \"name\": \"move_count\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"urn:law:std#integer\", \"type\": {\"name\": \"urn:law:std#Integer\"}}], \"contentHash\": \"sha256:76f58d7659a27ac78ceabe215e69fb9dba245a0720fa95ff410034a77de962f4\"},\n    {\"id\": \"urn:t#touched\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"touched\"}], \"name\": \"touched\", \"symbolKind\": \"relation\", \"relationKind\": \"judgment\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:c02f81da7e116e2323146a63624ae0f4155fdf654ae4328446b381ef3ea7bb94\"},\n    {\"id\": \"urn:t#game_over\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game over\"}], \"name\": \"game_over\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:1b309d749c97283566e9cdb8b731cc46fc5a137b7048f6812ec37f0ccdd2c4f4\"},\n    {\"id\": \"urn:t#game_lost_by\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game lost by\"}], \"name\": \"game_lost_by\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:043a7b7eae22ecf36061bfbb263a73d87994494eeec5c066499c3730dea35230\"},\n    {\"id\": \"urn:t#drawn\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"drawn\"}], \"name\": \"drawn\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:fb29f1dbf1ee99224369c09616105edb6760f62549605a7cb15fff6682f17e22\"},\n    {\"id\": \"urn:t#must_move\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"must move\"}], \"name\": \"must_move\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:260a9d2fd3bc70e1d9ad9485fb4ea04f7c5ac41a2cccdb046bb98949a3f1b3f1\"},\n    {\"id\": \"urn:t#ResignationEnds\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"ResignationEnds\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_over\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#player_of\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:a89d8d56efc7c7d65dcd14b5dc587460e6fefb22ba0982ddc0e3be5307a1f17e\"},\n    {\"id\": \"urn:t#ResignationLoses\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"ResignationLoses\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_lost_by\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#player_of\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#cannot_mate\", \"polarity\": \"negative\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:e6fc3365bfbefcb6d785fcbc86f90e5c13ca7b7a253c27fdc3c943e9118fa932\"},\n    {\"id\": \"urn:t#SeventyFiveMoves\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"SeventyFiveMoves\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#drawn\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#move_count\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"n\"}]}}, {\"kind\": \"comparison\", \"left\": {\"kind\": \"var\", \"var\": \"n\"}, \"op\": \"ge\", \"right\": {\"kind\": \"value\", \"type\": {\"name\": \"urn:law:std#Integer\"}, \"value\": 75}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"n\", \"type\": {\"name\": \"urn:law:std#Integer\"}}], \"strength\": \"defeasible\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:4374d1636f4258dc42a505771a63062438f12b2286feaf1f0f164e0a9161c20f\"},\n    {\"id\": \"urn:t#LossIsNoDraw\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"LossIsNoDraw\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#drawn\", \"polarity\": \"negative\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_lost_by\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"defeasible\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:c6753a3d1b5ea8203a1fb8b4555af32d0a5c94da5da9af0d758a8b85f0d51166\"},\n    {\"id\": \"urn:t#TouchMove\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"TouchMove\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#must_move\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"supported\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#touched\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"not\", \"item\": {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}}, {\"kind\": \"comparison\", \"left\": {\"kind\": \"var\", \"var\": \"p\"}, \"op\": \"ne\", \"right\": {\"kind\": \"const_ref\", \"id\": \"urn:t#Arbiter\"}}]}, \"variables\": [{\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:35cf8c151dccf5b8a6e846e2177f08eff75c491d2b0d45c398839de189c3876f\"},\n    {\"id\": \"urn:t#LossOverDraw\", \"kind\": \"priority_rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"a loss takes precedence over the 75-move draw\"}], \"higher\": {\"kind\": \"const_ref\", \"id\": \"urn:t#LossIsNoDraw\"}, \"lower\": {\"kind\": \"const_ref\", \"id\": \"urn:t#SeventyFiveMoves\"}, \"reason\": \"urn:t#lex_specialis\", \"priorityKind\": \"direct\", \"condition\": {\"kind\": \"boolean\", \"value\": true}, \"anchors\": [\"urn:t#ART_1\"], \"contentHash\": \"sha256:e7e3ad0c0567f382c2e15d5d43aa67f0ea68ec6501d3646dbd83cb2481677605\"},\n    {\"id\": \"urn:t#MateClosure\", \"kind\": \"closure_policy\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"a player not listed as unable to mate can mate\"}], \"predicate\": \"urn:t#cannot_mate\", \"domain\": {\"kind\": \"const_ref\", \"id\": \"urn:t#checked_player\"}, \"deriveExplicitNegative\": true, \"snapshot\": \"urn:t:snapshot:2024-01-01\", \"completeAsOf\": \"2024-01-01T00:00:00Z\", \"contentHash\": \"sha256:3a7f0fb89042c22cf18fc4df564adfa239f30d1691e3367230d989a5a9f852bc\"},\n    {\"id\": \"urn:t#touched/external\", \"kind\": \"external_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"the touch was intentional\"}], \"symbol\": \"urn:t#touched\", \"authority\": {\"kind\": \"const_ref\", \"id\": \"urn:t#ArbiterAuthority\"}, \"capability\": \"judgment:Arbiter\", \"effect\": \"judgment\", \"contentHash\": \"sha256:43f88ba41b543027bbbf7b345f255d1da511cced164a3602b0dad32abadb8396\"},\n    {\"id\": \"urn:t#LAWS\", \"kind\": \"source_work\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Laws\"}], \"authority\": {\"kind\": \"const_ref\", \"id\": \"urn:t#Assembly\"}, \"sourceKind\": \"urn:t#regulation\", \"contentHash\": \"sha256:571709a39f58368aa6e833a3f8c4897ba5da62f94c020c108b43118eeabf9ec1\"},\n    {\"id\": \"urn:t#LAWS_2024\", \"kind\": \"source_edition\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Laws 2024\"}], \"work\": \"urn:t#LAWS\", \"contentHash\": \"sha256:df7509b7bd1ded8dd3e4b936e226286783b626cc6fa286ced4a04eadfc38297d\"},\n    {\"id\": \"urn:t#LAWS_2024_EN\", \"kind\": \"publication\", \"package\": \"urn:t\", \"edition\": \"urn:t#LAWS_2024\", \"uri\": \"https://example.org/laws\", \"contentHash\": \"sha256:16c6d386ed0a2ecbe4bd161e68237b82ea37c0e3aa3830a09fc7a3a987faf4a3\"},\n    {\"id\": \"urn:t#ART_1\", \"kind\": \"fragment\", \"package\": \"urn:t\", \"edition\": \"urn:t#LAWS_2024\", \"fragmentKind\": \"article\", \"locator\": \"article/1\", \"texts\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\", \"contentHash\": \"sha256:9a7bbf71e0d71835d71d9c5c68d506fb88634611d7483d9b3ffa931adbb304ce\"}], \"contentHash\": \"sha256:05637be05c13611369188c2579f01c5e3e36f8e35912e3aba1e98cf1ef951445\"},\n    {\"id\": \"urn:t#fn\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"fn\"}], \"name\": \"fn\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:ec6a6f668cfeeb6e38568e9ee50bee01cf50954f1ecc477d9cececbf4b9e330f\"},\n    {\"id\": \"urn:t#\\\"); std::process::exit(1); //\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"\\\"); std::process::exit(1); //\"}], \"name\": \"\\\"); std::process::exit(1); //\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:267cba50bc024026386efa14e065e0d291dc3fea9906c826d1424689db7e82ca\"},\n    {\"id\": \"urn:t#KeywordRule\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"KeywordRule\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#fn\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_over\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:3f3105c73a3bf184031ec56932ef9e68657bc4a9190812c468bd4b9aff048055\"},\n    {\"id\": \"urn:t#InjectionRule\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"InjectionRule\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#\\\"); std::process::exit(1); //\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:f8cf95a03e65cf300b21326c77e8668fdb620d250384cca6011feb446b63c39b\"}\n  ]\n}\n";
+/// Entity names with fixed ids: the package's constants.
+static CONSTANTS: &[&str] = &["White", "Arbiter"];
 /// Entity type `Game` — game. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Game(u32);
@@ -46,150 +48,150 @@ impl ::lawgen_runtime::Entity for Player {
 pub mod __engine {
     ::ascent::ascent! {
         pub struct Engine;
-        relation __unit();
-        __unit();
-        relation r0(u32, u32); // facts[player_of]
-        relation r1(u32, u32); // facts[~player_of]
-        relation r2(u32); // facts[resigned]
-        relation r3(u32); // facts[~resigned]
-        relation r4(u32); // facts[checked_player]
-        relation r5(u32); // facts[~checked_player]
-        relation r6(u32); // facts[cannot_mate]
-        relation r7(u32); // D[~cannot_mate]
-        relation r8(u32); // facts[~cannot_mate]
-        relation r9(u32, i64); // facts[move_count]
-        relation r10(u32, i64); // facts[~move_count]
-        relation r11(u32); // facts[touched]
-        relation r12(u32); // undecided[touched]
-        relation r13(u32); // dom[Player]
-        relation r14(u32); // facts[~touched]
-        relation r15(u32); // entities[Player]
-        relation r16(u32); // D'[touched]
-        relation r17(u32); // D'[~touched]
-        relation r18(u32); // D[game_over]
-        relation r19(u32, u32); // D[game_lost_by]
-        relation r20(u32); // D[drawn]
-        relation r21(u32); // P[drawn]
-        relation r22(u32); // S[drawn]
-        relation r23(u32); // app\u{3a3}[SeventyFiveMoves]
-        relation r24(u32); // cand[drawn]
-        relation r25(u32); // app[SeventyFiveMoves]
-        relation r26(u32); // ok[drawn vs LossIsNoDraw]
-        relation r27(u32); // app\u{3a3}[LossIsNoDraw]
-        relation r28(u32); // app[LossIsNoDraw]
-        relation r29(); // policy_propagating
-        relation r30(u32); // D[~drawn]
-        relation r31(u32); // P[~drawn]
-        relation r32(u32); // S[~drawn]
-        relation r33(u32); // cand[~drawn]
-        relation r34(u32); // ok[~drawn vs SeventyFiveMoves]
-        relation r35(u32); // D[must_move]
-        relation r36(u32); // D'[must_move]
-        relation r37(u32); // D[fn]
-        relation r38(u32); // D["); std::process::exit(1); //]
-        relation r39(u32); // request[touched]
+        // The cases of this batch (drives rules with no positive atom).
+        relation __case(u32);
+        relation r0(u32, u32, u32); // facts[player_of]
+        relation r1(u32, u32, u32); // facts[~player_of]
+        relation r2(u32, u32); // facts[resigned]
+        relation r3(u32, u32); // facts[~resigned]
+        relation r4(u32, u32); // facts[checked_player]
+        relation r5(u32, u32); // facts[~checked_player]
+        relation r6(u32, u32); // facts[cannot_mate]
+        relation r7(u32, u32); // D[~cannot_mate]
+        relation r8(u32, u32); // facts[~cannot_mate]
+        relation r9(u32, u32, i64); // facts[move_count]
+        relation r10(u32, u32, i64); // facts[~move_count]
+        relation r11(u32, u32); // facts[touched]
+        relation r12(u32, u32); // undecided[touched]
+        relation r13(u32, u32); // dom[Player]
+        relation r14(u32, u32); // facts[~touched]
+        relation r15(u32, u32); // entities[Player]
+        relation r16(u32, u32); // D'[touched]
+        relation r17(u32, u32); // D'[~touched]
+        relation r18(u32, u32); // D[game_over]
+        relation r19(u32, u32, u32); // D[game_lost_by]
+        relation r20(u32, u32); // D[drawn]
+        relation r21(u32, u32); // P[drawn]
+        relation r22(u32, u32); // S[drawn]
+        relation r23(u32, u32); // app\u{3a3}[SeventyFiveMoves]
+        relation r24(u32, u32); // cand[drawn]
+        relation r25(u32, u32); // app[SeventyFiveMoves]
+        relation r26(u32, u32); // ok[drawn vs LossIsNoDraw]
+        relation r27(u32, u32); // app\u{3a3}[LossIsNoDraw]
+        relation r28(u32, u32); // app[LossIsNoDraw]
+        relation r29(u32); // policy_propagating
+        relation r30(u32, u32); // D[~drawn]
+        relation r31(u32, u32); // P[~drawn]
+        relation r32(u32, u32); // S[~drawn]
+        relation r33(u32, u32); // cand[~drawn]
+        relation r34(u32, u32); // ok[~drawn vs SeventyFiveMoves]
+        relation r35(u32, u32); // D[must_move]
+        relation r36(u32, u32); // D'[must_move]
+        relation r37(u32, u32); // D[fn]
+        relation r38(u32, u32); // D["); std::process::exit(1); //]
+        relation r39(u32, u32); // request[touched]
 
         // stratum 0
         // mentioned in player_of column 2
-        r13(v1) <-- r0(_, v1);
+        r13(c, v1) <-- r0(c, _, v1);
         // mentioned in ~player_of column 2
-        r13(v1) <-- r1(_, v1);
+        r13(c, v1) <-- r1(c, _, v1);
         // mentioned in resigned column 1
-        r13(v0) <-- r2(v0);
+        r13(c, v0) <-- r2(c, v0);
         // mentioned in ~resigned column 1
-        r13(v0) <-- r3(v0);
+        r13(c, v0) <-- r3(c, v0);
         // mentioned in checked_player column 1
-        r13(v0) <-- r4(v0);
+        r13(c, v0) <-- r4(c, v0);
         // mentioned in ~checked_player column 1
-        r13(v0) <-- r5(v0);
+        r13(c, v0) <-- r5(c, v0);
         // mentioned in cannot_mate column 1
-        r13(v0) <-- r6(v0);
+        r13(c, v0) <-- r6(c, v0);
         // mentioned in ~cannot_mate column 1
-        r13(v0) <-- r8(v0);
+        r13(c, v0) <-- r8(c, v0);
         // mentioned in touched column 1
-        r13(v0) <-- r11(v0);
+        r13(c, v0) <-- r11(c, v0);
         // mentioned in ~touched column 1
-        r13(v0) <-- r14(v0);
+        r13(c, v0) <-- r14(c, v0);
         // constant White
-        r13(0u32);
+        r13(c, 0u32) <-- __case(c);
         // constant Arbiter
-        r13(1u32);
+        r13(c, 1u32) <-- __case(c);
         // listed under entities
-        r13(v0) <-- r15(v0);
+        r13(c, v0) <-- r15(c, v0);
         // ResignationEnds (strict)
-        r18(v0) <-- r2(v1), r0(v0, v1);
+        r18(c, v0) <-- r2(c, v1), r0(c, v0, v1);
         // +\u{394} drawn \u{21d2} +\u{3a3}
-        r22(v0) <-- r20(v0);
+        r22(c, v0) <-- r20(c, v0);
         // SeventyFiveMoves (defeasible) applicable at \u{3a3}
-        r23(v0) <-- r9(v0, v1), if *v1 >= 75i64;
+        r23(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveMoves supports drawn
-        r22(v0) <-- r23(v0);
+        r22(c, v0) <-- r23(c, v0);
         // SeventyFiveMoves (defeasible) applicable at \u{2202}
-        r25(v0) <-- r9(v0, v1), if *v1 >= 75i64;
+        r25(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveMoves applicable for drawn
-        r24(v0) <-- r25(v0);
+        r24(c, v0) <-- r25(c, v0);
         // KeywordRule (strict)
-        r37(v0) <-- r18(v0);
+        r37(c, v0) <-- r18(c, v0);
         // InjectionRule (strict)
-        r38(v0) <-- r2(v0);
+        r38(c, v0) <-- r2(c, v0);
 
         // stratum 1
         // facts of ~cannot_mate
-        r7(v0) <-- r8(v0);
+        r7(c, v0) <-- r8(c, v0);
         // closure MateClosure
-        r7(v0) <-- r4(v0), !r6(v0);
+        r7(c, v0) <-- r4(c, v0), !r6(c, v0);
         // touched is undecided
-        r12(v0) <-- r13(v0), !r11(v0), !r14(v0);
+        r12(c, v0) <-- r13(c, v0), !r11(c, v0), !r14(c, v0);
         // decided touched
-        r16(v0) <-- r11(v0);
+        r16(c, v0) <-- r11(c, v0);
         // undecided touched holds both ways in P
-        r16(v0) <-- r12(v0);
+        r16(c, v0) <-- r12(c, v0);
         // decided ~touched
-        r17(v0) <-- r14(v0);
+        r17(c, v0) <-- r14(c, v0);
         // undecided ~touched holds both ways in P
-        r17(v0) <-- r12(v0);
+        r17(c, v0) <-- r12(c, v0);
         // ResignationLoses (strict)
-        r19(v0, v1) <-- r2(v1), r0(v0, v1), r7(v1);
+        r19(c, v0, v1) <-- r2(c, v1), r0(c, v0, v1), r7(c, v1);
         // LossIsNoDraw (defeasible) applicable at \u{3a3}
-        r27(v0) <-- r19(v0, _);
+        r27(c, v0) <-- r19(c, v0, _);
         // LossIsNoDraw (defeasible) applicable at \u{2202}
-        r28(v0) <-- r19(v0, _);
+        r28(c, v0) <-- r19(c, v0, _);
         // +\u{394} ~drawn \u{21d2} +\u{3a3}
-        r32(v0) <-- r30(v0);
+        r32(c, v0) <-- r30(c, v0);
         // +\u{394} ~drawn \u{21d2} +\u{2202}
-        r31(v0) <-- r30(v0);
+        r31(c, v0) <-- r30(c, v0);
         // LossIsNoDraw supports ~drawn
-        r32(v0) <-- r27(v0);
+        r32(c, v0) <-- r27(c, v0);
         // LossIsNoDraw applicable for ~drawn
-        r33(v0) <-- r28(v0);
+        r33(c, v0) <-- r28(c, v0);
         // SeventyFiveMoves discarded: not supported
-        r34(v0) <-- r33(v0), !r23(v0);
+        r34(c, v0) <-- r33(c, v0), !r23(c, v0);
         // SeventyFiveMoves discarded under blocking: not established
-        r34(v0) <-- __unit(), !r29(), r33(v0), !r25(v0);
+        r34(c, v0) <-- __case(c), !r29(c), r33(c, v0), !r25(c, v0);
         // SeventyFiveMoves defeated by LossIsNoDraw
-        r34(v0) <-- r28(v0);
+        r34(c, v0) <-- r28(c, v0);
         // +\u{2202} ~drawn: applicable, not refuted, every attacker discarded or defeated
-        r31(v0) <-- r33(v0), r34(v0);
+        r31(c, v0) <-- r33(c, v0), r34(c, v0);
         // TouchMove (strict)
-        r35(v0) <-- r11(v0), !r2(v0), if *v0 != 1u32;
+        r35(c, v0) <-- r11(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove (strict)
-        r36(v0) <-- r16(v0), !r2(v0), if *v0 != 1u32;
+        r36(c, v0) <-- r16(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove: its judgment atom touched is undecided
-        r39(v0) <-- r12(v0), !r2(v0), if *v0 != 1u32;
+        r39(c, v0) <-- r12(c, v0), !r2(c, v0), if *v0 != 1u32;
 
         // stratum 2
         // +\u{394} drawn \u{21d2} +\u{2202}
-        r21(v0) <-- r20(v0);
+        r21(c, v0) <-- r20(c, v0);
         // LossIsNoDraw discarded: not supported
-        r26(v0) <-- r24(v0), !r27(v0);
+        r26(c, v0) <-- r24(c, v0), !r27(c, v0);
         // LossIsNoDraw discarded under blocking: not established
-        r26(v0) <-- __unit(), !r29(), r24(v0), !r28(v0);
+        r26(c, v0) <-- __case(c), !r29(c), r24(c, v0), !r28(c, v0);
         // +\u{2202} drawn: applicable, not refuted, every attacker discarded or defeated
-        r21(v0) <-- r24(v0), r26(v0);
+        r21(c, v0) <-- r24(c, v0), r26(c, v0);
     }
 }
-/// The input of one evaluation: entities, facts, explicit
-/// negations and decided judgments.
+/// The input of one evaluation (one case): entities, facts,
+/// explicit negations and decided judgments.
 #[derive(Clone, Debug)]
 pub struct Facts {
     interner: __rt::Interner,
@@ -216,7 +218,7 @@ impl Facts {
     /// Empty facts (the package's constants are known already).
     pub fn new() -> Self {
         Facts {
-            interner: __rt::Interner::with_constants(&["White", "Arbiter"]),
+            interner: __rt::Interner::with_constants(CONSTANTS),
             r0: Vec::new(),
             r1: Vec::new(),
             r2: Vec::new(),
@@ -308,22 +310,33 @@ impl Facts {
     }
     /// Evaluates the package on these facts under `policy`.
     /// Fails only if a fact and its explicit negation were both given.
+    /// For many cases, [`evaluate_many`] is much faster.
     pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
-        let mut engine = __engine::Engine::default();
-        engine.r0 = __rt::set(self.r0.clone());
-        engine.r1 = __rt::set(self.r1.clone());
-        engine.r2 = __rt::set(self.r2.clone());
-        engine.r3 = __rt::set(self.r3.clone());
-        engine.r4 = __rt::set(self.r4.clone());
-        engine.r5 = __rt::set(self.r5.clone());
-        engine.r6 = __rt::set(self.r6.clone());
-        engine.r8 = __rt::set(self.r8.clone());
-        engine.r9 = __rt::set(self.r9.clone());
-        engine.r10 = __rt::set(self.r10.clone());
-        engine.r11 = __rt::set(self.r11.clone());
-        engine.r14 = __rt::set(self.r14.clone());
-        engine.r15 = __rt::set(self.r15.clone());
-        if let Some(t) = __rt::common(&engine.r0, &engine.r1) {
+        evaluate_batch(vec![self.clone()], policy)
+            .pop()
+            .unwrap_or_else(|| Err(
+                __rt::Error::Internal("a batch of one gave no result".into()),
+            ))
+    }
+    /// Facts are sets: sort and deduplicate every relation.
+    fn normalize(&mut self) {
+        __rt::normalize(&mut self.r0);
+        __rt::normalize(&mut self.r1);
+        __rt::normalize(&mut self.r2);
+        __rt::normalize(&mut self.r3);
+        __rt::normalize(&mut self.r4);
+        __rt::normalize(&mut self.r5);
+        __rt::normalize(&mut self.r6);
+        __rt::normalize(&mut self.r8);
+        __rt::normalize(&mut self.r9);
+        __rt::normalize(&mut self.r10);
+        __rt::normalize(&mut self.r11);
+        __rt::normalize(&mut self.r14);
+        __rt::normalize(&mut self.r15);
+    }
+    /// SPEC §2: `p` and `~p` for the same tuple is an input error.
+    fn check(&self) -> Result<(), __rt::Error> {
+        if let Some(t) = __rt::common(&self.r0, &self.r1) {
             return Err(__rt::Error::Contradiction {
                 predicate: "player_of",
                 args: vec![
@@ -332,41 +345,37 @@ impl Facts {
                 ],
             });
         }
-        if let Some(t) = __rt::common(&engine.r2, &engine.r3) {
+        if let Some(t) = __rt::common(&self.r2, &self.r3) {
             return Err(__rt::Error::Contradiction {
                 predicate: "resigned",
                 args: vec![__rt::entity(& self.interner, t.0)],
             });
         }
-        if let Some(t) = __rt::common(&engine.r4, &engine.r5) {
+        if let Some(t) = __rt::common(&self.r4, &self.r5) {
             return Err(__rt::Error::Contradiction {
                 predicate: "checked_player",
                 args: vec![__rt::entity(& self.interner, t.0)],
             });
         }
-        if let Some(t) = __rt::common(&engine.r6, &engine.r8) {
+        if let Some(t) = __rt::common(&self.r6, &self.r8) {
             return Err(__rt::Error::Contradiction {
                 predicate: "cannot_mate",
                 args: vec![__rt::entity(& self.interner, t.0)],
             });
         }
-        if let Some(t) = __rt::common(&engine.r9, &engine.r10) {
+        if let Some(t) = __rt::common(&self.r9, &self.r10) {
             return Err(__rt::Error::Contradiction {
                 predicate: "move_count",
                 args: vec![__rt::entity(& self.interner, t.0), __rt::Arg::Int(t.1)],
             });
         }
-        if let Some(t) = __rt::common(&engine.r11, &engine.r14) {
+        if let Some(t) = __rt::common(&self.r11, &self.r14) {
             return Err(__rt::Error::Contradiction {
                 predicate: "touched",
                 args: vec![__rt::entity(& self.interner, t.0)],
             });
         }
-        if policy == __rt::Policy::Propagating {
-            engine.r29 = vec![()];
-        }
-        engine.run();
-        Ok(Conclusions::new(engine, self.interner.clone(), policy))
+        Ok(())
     }
     #[doc(hidden)]
     pub fn __push(&mut self, rel: usize, row: &[i64]) {
@@ -397,68 +406,186 @@ impl Facts {
     .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
     Ok(facts) } }
 }
-/// The result of one evaluation: a verdict per ground literal.
+/// A case's derived relations, sorted (membership is a binary search).
+#[doc(hidden)]
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    o7: Vec<(u32,)>,
+    o18: Vec<(u32,)>,
+    o19: Vec<(u32, u32)>,
+    o20: Vec<(u32,)>,
+    o21: Vec<(u32,)>,
+    o22: Vec<(u32,)>,
+    o30: Vec<(u32,)>,
+    o31: Vec<(u32,)>,
+    o32: Vec<(u32,)>,
+    o35: Vec<(u32,)>,
+    o36: Vec<(u32,)>,
+    o37: Vec<(u32,)>,
+    o38: Vec<(u32,)>,
+    o39: Vec<(u32,)>,
+}
+impl Outputs {
+    fn sort(&mut self) {
+        self.o7.sort_unstable();
+        self.o18.sort_unstable();
+        self.o19.sort_unstable();
+        self.o20.sort_unstable();
+        self.o21.sort_unstable();
+        self.o22.sort_unstable();
+        self.o30.sort_unstable();
+        self.o31.sort_unstable();
+        self.o32.sort_unstable();
+        self.o35.sort_unstable();
+        self.o36.sort_unstable();
+        self.o37.sort_unstable();
+        self.o38.sort_unstable();
+        self.o39.sort_unstable();
+    }
+}
+/// Evaluates independent cases in one engine run: every tuple
+/// carries its case's index, so cases never meet.
+fn evaluate_batch(
+    cases: Vec<Facts>,
+    policy: __rt::Policy,
+) -> Vec<Result<Conclusions, __rt::Error>> {
+    let mut engine = __engine::Engine::default();
+    let mut cases: Vec<Result<Facts, __rt::Error>> = cases
+        .into_iter()
+        .map(|mut f| {
+            f.normalize();
+            f.check().map(|()| f)
+        })
+        .collect();
+    for (i, f) in cases.iter().enumerate() {
+        let Ok(f) = f else { continue };
+        let c = i as u32;
+        engine.__case.push((c,));
+        engine.r0.extend(f.r0.iter().map(|t| (c, t.0, t.1)));
+        engine.r1.extend(f.r1.iter().map(|t| (c, t.0, t.1)));
+        engine.r2.extend(f.r2.iter().map(|t| (c, t.0)));
+        engine.r3.extend(f.r3.iter().map(|t| (c, t.0)));
+        engine.r4.extend(f.r4.iter().map(|t| (c, t.0)));
+        engine.r5.extend(f.r5.iter().map(|t| (c, t.0)));
+        engine.r6.extend(f.r6.iter().map(|t| (c, t.0)));
+        engine.r8.extend(f.r8.iter().map(|t| (c, t.0)));
+        engine.r9.extend(f.r9.iter().map(|t| (c, t.0, t.1)));
+        engine.r10.extend(f.r10.iter().map(|t| (c, t.0, t.1)));
+        engine.r11.extend(f.r11.iter().map(|t| (c, t.0)));
+        engine.r14.extend(f.r14.iter().map(|t| (c, t.0)));
+        engine.r15.extend(f.r15.iter().map(|t| (c, t.0)));
+        if policy == __rt::Policy::Propagating {
+            engine.r29.push((c,));
+        }
+    }
+    engine.run();
+    let mut outs: Vec<Outputs> = (0..cases.len()).map(|_| Outputs::default()).collect();
+    for t in &engine.r7 {
+        outs[t.0 as usize].o7.push((t.1,));
+    }
+    for t in &engine.r18 {
+        outs[t.0 as usize].o18.push((t.1,));
+    }
+    for t in &engine.r19 {
+        outs[t.0 as usize].o19.push((t.1, t.2));
+    }
+    for t in &engine.r20 {
+        outs[t.0 as usize].o20.push((t.1,));
+    }
+    for t in &engine.r21 {
+        outs[t.0 as usize].o21.push((t.1,));
+    }
+    for t in &engine.r22 {
+        outs[t.0 as usize].o22.push((t.1,));
+    }
+    for t in &engine.r30 {
+        outs[t.0 as usize].o30.push((t.1,));
+    }
+    for t in &engine.r31 {
+        outs[t.0 as usize].o31.push((t.1,));
+    }
+    for t in &engine.r32 {
+        outs[t.0 as usize].o32.push((t.1,));
+    }
+    for t in &engine.r35 {
+        outs[t.0 as usize].o35.push((t.1,));
+    }
+    for t in &engine.r36 {
+        outs[t.0 as usize].o36.push((t.1,));
+    }
+    for t in &engine.r37 {
+        outs[t.0 as usize].o37.push((t.1,));
+    }
+    for t in &engine.r38 {
+        outs[t.0 as usize].o38.push((t.1,));
+    }
+    for t in &engine.r39 {
+        outs[t.0 as usize].o39.push((t.1,));
+    }
+    cases
+        .into_iter()
+        .zip(outs)
+        .map(|(f, mut out)| {
+            let f = f?;
+            out.sort();
+            Ok(Conclusions::new(f, out, policy))
+        })
+        .collect()
+}
+/// Evaluates many independent cases (one `Facts` each) in bounded
+/// batches on `batching.threads` threads, streaming: `sink`
+/// receives each case's index and result, in no particular order,
+/// on the calling thread. Memory stays bounded by the batches in
+/// flight, however many cases the iterator yields.
+pub fn evaluate_many<I>(
+    cases: I,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    mut sink: impl FnMut(usize, Result<Conclusions, __rt::Error>),
+)
+where
+    I: IntoIterator<Item = Facts>,
+{
+    __rt::run_batched(
+        cases.into_iter(),
+        batching,
+        &|batch| evaluate_batch(batch, policy),
+        &mut sink,
+    );
+}
+/// The result of evaluating one case: a verdict per ground literal.
+#[derive(Clone, Debug)]
 pub struct Conclusions {
-    engine: __engine::Engine,
-    interner: __rt::Interner,
+    facts: Facts,
+    out: Outputs,
     policy: __rt::Policy,
     requests: Vec<__rt::Request>,
-    s18: ::std::collections::HashSet<(u32,)>,
-    s19: ::std::collections::HashSet<(u32, u32)>,
-    s20: ::std::collections::HashSet<(u32,)>,
-    s21: ::std::collections::HashSet<(u32,)>,
-    s22: ::std::collections::HashSet<(u32,)>,
-    s30: ::std::collections::HashSet<(u32,)>,
-    s31: ::std::collections::HashSet<(u32,)>,
-    s32: ::std::collections::HashSet<(u32,)>,
-    s35: ::std::collections::HashSet<(u32,)>,
-    s36: ::std::collections::HashSet<(u32,)>,
-    s37: ::std::collections::HashSet<(u32,)>,
-    s38: ::std::collections::HashSet<(u32,)>,
 }
 impl Conclusions {
-    fn new(
-        engine: __engine::Engine,
-        interner: __rt::Interner,
-        policy: __rt::Policy,
-    ) -> Self {
+    fn new(facts: Facts, out: Outputs, policy: __rt::Policy) -> Self {
         let mut c = Conclusions {
-            s18: engine.r18.iter().cloned().collect(),
-            s19: engine.r19.iter().cloned().collect(),
-            s20: engine.r20.iter().cloned().collect(),
-            s21: engine.r21.iter().cloned().collect(),
-            s22: engine.r22.iter().cloned().collect(),
-            s30: engine.r30.iter().cloned().collect(),
-            s31: engine.r31.iter().cloned().collect(),
-            s32: engine.r32.iter().cloned().collect(),
-            s35: engine.r35.iter().cloned().collect(),
-            s36: engine.r36.iter().cloned().collect(),
-            s37: engine.r37.iter().cloned().collect(),
-            s38: engine.r38.iter().cloned().collect(),
-            engine,
-            interner,
+            facts,
+            out,
             policy,
             requests: Vec::new(),
         };
-        let mut out = Vec::new();
-        {
-            let this = &c;
-            this.collect_requests(&mut out);
-        }
-        out.sort();
-        out.dedup();
-        c.requests = out;
+        let mut requests = c.collect_requests();
+        requests.sort();
+        requests.dedup();
+        c.requests = requests;
         c
     }
-    fn collect_requests(&self, out: &mut Vec<__rt::Request>) {
-        for t in &self.engine.r39 {
+    fn collect_requests(&self) -> Vec<__rt::Request> {
+        let mut out = Vec::new();
+        for t in &self.out.o39 {
             out.push(__rt::Request {
                 predicate: "touched",
-                args: vec![__rt::entity(& self.interner, t.0)],
+                args: vec![__rt::entity(& self.facts.interner, t.0)],
                 authority: "ArbiterAuthority",
                 capability: "judgment:Arbiter",
             });
         }
+        out
     }
     fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
         self.requests
@@ -475,9 +602,31 @@ impl Conclusions {
     pub fn requests(&self) -> &[__rt::Request] {
         &self.requests
     }
+    /// The facts this evaluation ran on.
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
     /// The name of an entity (`None` for an id from other facts).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-        self.interner.name_of(e.id())
+        self.facts.interner.name_of(e.id())
+    }
+    /// For each institutional literal (`p`, `~p`), how many tuples
+    /// are concluded (definitely or defeasibly).
+    pub fn concluded_counts(&self) -> [(&'static str, usize); 12usize] {
+        [
+            ("game_over", self.out.o18.len()),
+            ("~game_over", 0),
+            ("game_lost_by", self.out.o19.len()),
+            ("~game_lost_by", 0),
+            ("drawn", self.out.o21.len()),
+            ("~drawn", self.out.o31.len()),
+            ("must_move", self.out.o35.len()),
+            ("~must_move", 0),
+            ("fn", self.out.o37.len()),
+            ("~fn", 0),
+            ("\"); std::process::exit(1); //", self.out.o38.len()),
+            ("~\"); std::process::exit(1); //", 0),
+        ]
     }
     /// The verdict on `game_over`: `game_over(Game)` — game over
     ///
@@ -486,36 +635,36 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
         let t = (game.0,);
-        if self.s18.contains(&t) {
+        if self.out.o18.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s18.contains(&t) {
+        if self.out.o18.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s18.contains(&t) {
+        if self.out.o18.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `game_over` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.engine.r18.iter().map(|t| (Game(t.0),))
+        self.out.o18.iter().map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_over(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.interner,
-        & | r | self.__rows(r), "urn:t#game_over", false, vec![__rt::entity(& self
-        .interner, game.0)], Some(verdict.as_str())) }
+        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
+        .interner, & | r | self.__rows(r), "urn:t#game_over", false, vec![__rt::entity(&
+        self.facts.interner, game.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
         let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
@@ -524,9 +673,9 @@ impl Conclusions {
         " Explains the verdict on `~game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_over(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
+        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
         .interner, & | r | self.__rows(r), "urn:t#game_over", true, vec![__rt::entity(&
-        self.interner, game.0)], Some(verdict.as_str())) }
+        self.facts.interner, game.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -535,20 +684,20 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
         let t = (game.0, player.0);
-        if self.s19.contains(&t) {
+        if self.out.o19.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s19.contains(&t) {
+        if self.out.o19.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s19.contains(&t) {
+        if self.out.o19.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.engine.r19.iter().map(|t| (Game(t.0), Player(t.1)))
+        self.out.o19.iter().map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -556,16 +705,16 @@ impl Conclusions {
         pub fn explain_game_lost_by(& self, game : Game, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
-        vec![__rt::entity(& self.interner, game.0), __rt::entity(& self.interner, player
-        .0)], Some(verdict.as_str())) }
+        .facts.interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
+        vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self.facts
+        .interner, player.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
         let t = (game.0, player.0);
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
@@ -575,9 +724,9 @@ impl Conclusions {
         pub fn explain_not_game_lost_by(& self, game : Game, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
-        vec![__rt::entity(& self.interner, game.0), __rt::entity(& self.interner, player
-        .0)], Some(verdict.as_str())) }
+        self.facts.interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
+        vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self.facts
+        .interner, player.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -586,29 +735,29 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
         let t = (game.0,);
-        if self.s20.contains(&t) {
+        if self.out.o20.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s21.contains(&t) {
+        if self.out.o21.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s22.contains(&t) {
+        if self.out.o22.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `drawn` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.engine.r21.iter().map(|t| (Game(t.0),))
+        self.out.o21.iter().map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.drawn(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.interner, & | r | self
-        .__rows(r), "urn:t#drawn", false, vec![__rt::entity(& self.interner, game.0)],
-        Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
+        .__rows(r), "urn:t#drawn", false, vec![__rt::entity(& self.facts.interner, game
+        .0)], Some(verdict.as_str())) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -617,29 +766,29 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
         let t = (game.0,);
-        if self.s30.contains(&t) {
+        if self.out.o30.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s31.contains(&t) {
+        if self.out.o31.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s32.contains(&t) {
+        if self.out.o32.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.engine.r31.iter().map(|t| (Game(t.0),))
+        self.out.o31.iter().map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `~drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.interner,
-        & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::entity(& self.interner,
-        game.0)], Some(verdict.as_str())) }
+        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
+        .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::entity(& self
+        .facts.interner, game.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -648,39 +797,41 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
         let t = (player.0,);
-        if self.s35.contains(&t) {
+        if self.out.o35.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s35.contains(&t) {
+        if self.out.o35.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.s36.contains(&t) && !self.s35.contains(&t)) {
+        if (self.out.o36.binary_search(&t).is_ok()
+            && self.out.o35.binary_search(&t).is_err())
+        {
             return __rt::Verdict::Pending(self.requests_on(&["touched"]));
         }
-        if self.s35.contains(&t) {
+        if self.out.o35.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `must_move` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        self.engine.r35.iter().map(|t| (Player(t.0),))
+        self.out.o35.iter().map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_must_move(& self, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
+        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
         .interner, & | r | self.__rows(r), "urn:t#must_move", false, vec![__rt::entity(&
-        self.interner, player.0)], Some(verdict.as_str())) }
+        self.facts.interner, player.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
         let t = (player.0,);
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
         ::std::iter::empty()
     }
@@ -690,8 +841,8 @@ impl Conclusions {
         pub fn explain_not_must_move(& self, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .interner, & | r | self.__rows(r), "urn:t#must_move", true, vec![__rt::entity(&
-        self.interner, player.0)], Some(verdict.as_str())) }
+        .facts.interner, & | r | self.__rows(r), "urn:t#must_move", true,
+        vec![__rt::entity(& self.facts.interner, player.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `fn`: `fn(Game)` — fn
     ///
@@ -700,28 +851,28 @@ impl Conclusions {
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
         let t = (game.0,);
-        if self.s37.contains(&t) {
+        if self.out.o37.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s37.contains(&t) {
+        if self.out.o37.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s37.contains(&t) {
+        if self.out.o37.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `fn` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.engine.r37.iter().map(|t| (Game(t.0),))
+        self.out.o37.iter().map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_fn_(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.fn_(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.interner, & | r | self
-        .__rows(r), "urn:t#fn", false, vec![__rt::entity(& self.interner, game.0)],
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
+        .__rows(r), "urn:t#fn", false, vec![__rt::entity(& self.facts.interner, game.0)],
         Some(verdict.as_str())) }
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
@@ -729,7 +880,7 @@ impl Conclusions {
         let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~fn` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
@@ -738,8 +889,8 @@ impl Conclusions {
         " Explains the verdict on `~fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_fn_(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.not_fn_(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.interner, & | r | self
-        .__rows(r), "urn:t#fn", true, vec![__rt::entity(& self.interner, game.0)],
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
+        .__rows(r), "urn:t#fn", true, vec![__rt::entity(& self.facts.interner, game.0)],
         Some(verdict.as_str())) }
     }
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
@@ -752,22 +903,22 @@ impl Conclusions {
         player: Player,
     ) -> __rt::Verdict {
         let t = (player.0,);
-        if self.s38.contains(&t) {
+        if self.out.o38.binary_search(&t).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.s38.contains(&t) {
+        if self.out.o38.binary_search(&t).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.s38.contains(&t) {
+        if self.out.o38.binary_search(&t).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `"); std::process::exit(1); //` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
         &self,
     ) -> impl Iterator<Item = (Player,)> + '_ {
-        self.engine.r38.iter().map(|t| (Player(t.0),))
+        self.out.o38.iter().map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -775,9 +926,9 @@ impl Conclusions {
         pub fn explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
         Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.interner, & | r | self.__rows(r),
-        "urn:t#\"); std::process::exit(1); //", false, vec![__rt::entity(& self.interner,
-        player.0)], Some(verdict.as_str())) }
+        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
+        "urn:t#\"); std::process::exit(1); //", false, vec![__rt::entity(& self.facts
+        .interner, player.0)], Some(verdict.as_str())) }
     }
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
@@ -787,7 +938,7 @@ impl Conclusions {
         let t = (player.0,);
         __rt::Verdict::NotConcluded
     }
-    /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), in no particular order.
+    /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
         &self,
     ) -> impl Iterator<Item = (Player,)> + '_ {
@@ -799,60 +950,58 @@ impl Conclusions {
         pub fn explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
         Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.interner, & | r | self
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
         .__rows(r), "urn:t#\"); std::process::exit(1); //", true, vec![__rt::entity(&
-        self.interner, player.0)], Some(verdict.as_str())) }
+        self.facts.interner, player.0)], Some(verdict.as_str())) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
             0usize => {
-                self.engine
+                self.facts
                     .r0
                     .iter()
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             1usize => {
-                self.engine
+                self.facts
                     .r1
                     .iter()
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            2usize => self.engine.r2.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            3usize => self.engine.r3.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            4usize => self.engine.r4.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            5usize => self.engine.r5.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            6usize => self.engine.r6.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            7usize => self.engine.r7.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            8usize => self.engine.r8.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            9usize => self.engine.r9.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            10usize => {
-                self.engine.r10.iter().map(|t| vec![i64::from(t.0), t.1]).collect()
-            }
-            11usize => self.engine.r11.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            14usize => self.engine.r14.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            15usize => self.engine.r15.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            18usize => self.engine.r18.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            2usize => self.facts.r2.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            3usize => self.facts.r3.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            4usize => self.facts.r4.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            5usize => self.facts.r5.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            6usize => self.facts.r6.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            7usize => self.out.o7.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            8usize => self.facts.r8.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            9usize => self.facts.r9.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
+            10usize => self.facts.r10.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
+            11usize => self.facts.r11.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            14usize => self.facts.r14.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            15usize => self.facts.r15.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            18usize => self.out.o18.iter().map(|t| vec![i64::from(t.0)]).collect(),
             19usize => {
-                self.engine
-                    .r19
+                self.out
+                    .o19
                     .iter()
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            20usize => self.engine.r20.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            21usize => self.engine.r21.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            22usize => self.engine.r22.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            30usize => self.engine.r30.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            31usize => self.engine.r31.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            32usize => self.engine.r32.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            35usize => self.engine.r35.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            36usize => self.engine.r36.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            37usize => self.engine.r37.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            38usize => self.engine.r38.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            39usize => self.engine.r39.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            20usize => self.out.o20.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            21usize => self.out.o21.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            22usize => self.out.o22.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            30usize => self.out.o30.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            31usize => self.out.o31.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            32usize => self.out.o32.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            35usize => self.out.o35.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            36usize => self.out.o36.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            37usize => self.out.o37.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            38usize => self.out.o38.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            39usize => self.out.o39.iter().map(|t| vec![i64::from(t.0)]).collect(),
             _ => Vec::new(),
         }
     }
@@ -861,12 +1010,12 @@ impl Conclusions {
     impl Conclusions { #[doc =
     r" The canonical output of SPEC §3 (what `lawgen eval` prints)."] pub fn to_json(&
     self) -> Result < String, __rt::Error > { __rt::canonical_json(& PACKAGE, self
-    .policy, & self.interner, & | r | self.__rows(r)) } }
+    .policy, & self.facts.interner, & | r | self.__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
     #[doc = r#" `~castling_legal(g1, white, "king side")`."#] pub fn explain(& self,
     query : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-    __rt::explain(& PACKAGE, self.policy, & self.interner, & | r | self.__rows(r), query,
-    None) } }
+    __rt::explain(& PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
+    query, None) } }
 }

@@ -149,3 +149,62 @@ fn hostile_names_compile_to_distinct_safe_identifiers() {
     assert_eq!(c.requests()[0].predicate, "touched");
     assert_eq!(c.requests()[0].args, vec![Arg::Entity("White".into())]);
 }
+
+/// Batches must compute exactly what separate evaluations compute: the
+/// case column keeps cases apart even when they share entity names and
+/// constants; a contradictory case fails alone.
+#[test]
+fn evaluate_many_equals_one_by_one_for_any_batching() {
+    let make = |i: usize| {
+        let mut f = Facts::new();
+        let (g, white, black) = game_with_players(&mut f);
+        match i % 5 {
+            0 => {
+                f.checkmate_delivered(g, white);
+            }
+            1 => {
+                f.moves_by_each_without_pawn_or_capture(g, 70 + i as i64 % 10);
+            }
+            2 => {
+                f.moves_by_each_without_pawn_or_capture(g, 75)
+                    .checkmate_delivered(g, black);
+            }
+            3 => {
+                f.stalemate_arisen(g);
+                if i % 2 == 1 {
+                    f.not_stalemate_arisen(g); // contradiction
+                }
+            }
+            _ => {
+                let knight = f.piece("knight");
+                f.own_piece_of(white, knight)
+                    .piece_can_be_moved(knight)
+                    .player_has_the_move(g, white);
+            }
+        }
+        f
+    };
+    let n = 103;
+    let expected: Vec<Result<String, Error>> = (0..n)
+        .map(|i| {
+            make(i)
+                .evaluate(Policy::Blocking)
+                .map(|c| c.to_json().unwrap())
+        })
+        .collect();
+    assert!(expected.iter().any(|e| e.is_err()) && expected.iter().any(|e| e.is_ok()));
+    for (batch_size, threads) in [(1, 1), (7, 1), (16, 2), (1000, 2)] {
+        let mut got: Vec<Option<Result<String, Error>>> = vec![None; n];
+        chess::evaluate_many(
+            (0..n).map(make),
+            Policy::Blocking,
+            &lawgen_runtime::Batching {
+                batch_size,
+                threads,
+            },
+            |i, c| got[i] = Some(c.map(|c| c.to_json().unwrap())),
+        );
+        let got: Vec<Result<String, Error>> = got.into_iter().map(Option::unwrap).collect();
+        assert_eq!(got, expected, "batch {batch_size}, threads {threads}");
+    }
+}

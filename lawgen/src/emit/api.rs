@@ -1,0 +1,846 @@
+//! The typed API around the engine: entity types, `Facts`, batch
+//! evaluation, `Conclusions` (SPEC §5). Built as tokens; every package
+//! string is either a `Literal::string` or has gone through `names`.
+
+use super::{code, doc_attrs, names, Gen};
+use crate::model::{Lit, PredId, Ty, TypeId};
+use crate::program::{RelId, Role, Section};
+use crate::syntax::{RelationKind, Strength};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// An output relation and the relation subtracted from it (SPEC §3 pending).
+type OutputRel = (RelId, Option<RelId>);
+
+fn rel_ident(r: RelId) -> Ident {
+    format_ident!("r{}", r.0)
+}
+
+fn out_ident(r: RelId) -> Ident {
+    format_ident!("o{}", r.0)
+}
+
+fn index(k: usize) -> syn::Index {
+    syn::Index::from(k)
+}
+
+impl Gen<'_> {
+    pub(super) fn items(&self) -> TokenStream {
+        let header = self.package_items();
+        let types = self.entity_types();
+        let facts = self.facts_items();
+        let batch = self.batch_items();
+        let conclusions = self.conclusions_items();
+        quote! {
+            #header
+            #(#types)*
+            #[doc(hidden)]
+            pub mod __engine {
+                __lawgen_engine!();
+            }
+            #facts
+            #batch
+            #conclusions
+        }
+    }
+
+    // -- shared helpers -----------------------------------------------------
+
+    fn col_type(t: Ty) -> TokenStream {
+        match t {
+            Ty::Int => quote!(i64),
+            Ty::Entity(_) => quote!(u32),
+        }
+    }
+
+    fn tuple_type(&self, r: RelId) -> TokenStream {
+        let cols = self
+            .prog
+            .relation(r)
+            .columns
+            .iter()
+            .map(|c| Self::col_type(*c));
+        quote!((#(#cols,)*))
+    }
+
+    /// `(c, t.0, t.1, …)`: a case's tuple with its case id in front.
+    fn with_case(&self, r: RelId) -> TokenStream {
+        let cols = (0..self.prog.relation(r).columns.len()).map(|k| {
+            let i = index(k);
+            quote!(t.#i)
+        });
+        quote!((c, #(#cols,)*))
+    }
+
+    /// `(t.1, t.2, …)`: an engine tuple without its case id.
+    fn without_case(&self, r: RelId) -> TokenStream {
+        let cols = (1..=self.prog.relation(r).columns.len()).map(|k| {
+            let i = index(k);
+            quote!(t.#i)
+        });
+        quote!((#(#cols,)*))
+    }
+
+    /// The Rust type of a predicate column in the typed API.
+    fn api_type(&self, t: Ty) -> TokenStream {
+        match t {
+            Ty::Int => quote!(i64),
+            Ty::Entity(id) => {
+                let i = &self.type_idents[id.0 as usize];
+                quote!(#i)
+            }
+        }
+    }
+
+    /// Expression turning a typed-API argument into an engine column.
+    fn to_col(t: Ty, arg: &Ident) -> TokenStream {
+        match t {
+            Ty::Int => quote!(#arg),
+            Ty::Entity(_) => quote!(#arg.0),
+        }
+    }
+
+    /// Expression decoding column `k` of tuple `t` into an `Arg`, given an
+    /// expression for the interner.
+    fn col_arg(t: Ty, k: usize, interner: &TokenStream) -> TokenStream {
+        let idx = index(k);
+        match t {
+            Ty::Int => quote!(__rt::Arg::Int(t.#idx)),
+            Ty::Entity(_) => quote!(__rt::entity(#interner, t.#idx)),
+        }
+    }
+
+    fn pred_doc(&self, p: PredId) -> String {
+        let pred = self.m.pred(p);
+        let sig: Vec<String> = pred
+            .params
+            .iter()
+            .map(|t| self.m.type_name(*t).to_owned())
+            .collect();
+        let mut d = format!("`{}({})`", code(&pred.local), code(&sig.join(", ")));
+        if let Some(l) = &pred.label {
+            d.push_str(" — ");
+            d.push_str(&names::doc(l));
+        }
+        d
+    }
+
+    /// Rule docs for an institutional literal: label, strength, anchors.
+    fn rules_doc(&self, l: Lit) -> String {
+        let mut d = String::new();
+        for r in self.m.rules_for(l) {
+            let rule = self.m.rule(r);
+            let strength = match rule.strength {
+                Strength::Strict => "strict",
+                Strength::Defeasible => "defeasible",
+                Strength::Defeater => "defeater",
+            };
+            let _ = write!(d, "\n\n- rule `{}` ({strength})", code(&rule.local));
+            if let Some(label) = &rule.label {
+                let _ = write!(d, ": {}", names::doc(label));
+            }
+            for f in &rule.anchors {
+                let frag = &self.m.fragments[f.0 as usize];
+                let _ = write!(d, "\n\n  anchor {}", names::doc(&frag.locator));
+                if let Some(t) = &frag.text {
+                    let q = crate::explain::anchor_quote(t, rule.label.as_deref());
+                    let _ = write!(d, ": “{}”", names::doc(&q.replace('\n', " ")));
+                }
+            }
+        }
+        d
+    }
+
+    /// Input relations (facts and declared entities), in index order.
+    fn inputs(&self) -> Vec<RelId> {
+        self.prog
+            .relations
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r.role, Role::Facts(_) | Role::Entities(Ty::Entity(_))))
+            .map(|(i, _)| RelId(i as u32))
+            .collect()
+    }
+
+    fn is_input(&self, r: RelId) -> bool {
+        matches!(
+            self.prog.relation(r).role,
+            Role::Facts(_) | Role::Entities(Ty::Entity(_))
+        )
+    }
+
+    /// Derived relations a case's conclusions keep: every output (and the
+    /// relation subtracted from it) and every request relation.
+    fn kept(&self) -> Vec<RelId> {
+        let mut kept = BTreeSet::new();
+        for o in &self.prog.outputs {
+            kept.insert(o.rel);
+            kept.extend(o.minus);
+        }
+        for rv in &self.prog.requests {
+            kept.insert(rv.rel);
+        }
+        kept.into_iter().filter(|&r| !self.is_input(r)).collect()
+    }
+
+    /// Where a case keeps relation `r`: its facts (inputs) or its outputs.
+    fn kept_vec(&self, r: RelId) -> TokenStream {
+        if self.is_input(r) {
+            let f = rel_ident(r);
+            quote!(self.facts.#f)
+        } else {
+            let o = out_ident(r);
+            quote!(self.out.#o)
+        }
+    }
+
+    fn outputs_by_lit(&self) -> BTreeMap<(Lit, Section), Vec<OutputRel>> {
+        let mut outputs: BTreeMap<(Lit, Section), Vec<OutputRel>> = BTreeMap::new();
+        for o in &self.prog.outputs {
+            outputs
+                .entry((o.lit, o.section))
+                .or_default()
+                .push((o.rel, o.minus));
+        }
+        outputs
+    }
+
+    // -- items ----------------------------------------------------------------
+
+    fn package_items(&self) -> TokenStream {
+        let m = self.m;
+        let name = Literal::string(&m.name);
+        let version = Literal::string(&m.version);
+        let hash = Literal::string(m.semantic_hash.as_deref().unwrap_or(""));
+        let source = Literal::string(&self.loaded.source);
+        let nrel = self.prog.relations.len();
+        let nrules = self.prog.rules.len();
+        let doc = doc_attrs(&format!(
+            "The package this module was generated from: {} {}.",
+            names::doc(&m.name),
+            names::doc(&m.version)
+        ));
+        let consts = self.constants_in_order.iter().map(|c| Literal::string(c));
+        quote! {
+            use ::lawgen_runtime::__private as __rt;
+            pub use ::lawgen_runtime::{Arg, Batching, Error, Policy, Request, Verdict};
+
+            #doc
+            pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(#name, #version, #hash, #nrel, #nrules, SOURCE);
+
+            /// The package file this module was generated from, verbatim.
+            pub const SOURCE: &str = #source;
+
+            /// Entity names with fixed ids: the package's constants.
+            static CONSTANTS: &[&str] = &[#(#consts),*];
+        }
+    }
+
+    fn entity_types(&self) -> Vec<TokenStream> {
+        let m = self.m;
+        let mut types = Vec::new();
+        for (i, t) in m.types.iter().enumerate() {
+            let id = &self.type_idents[i];
+            let mut d = format!("Entity type `{}`", code(&t.name));
+            if let Some(l) = &t.label {
+                d.push_str(" — ");
+                d.push_str(&names::doc(l));
+            }
+            d.push_str(". An interned id: get one from `Facts`, or use a package constant.");
+            let doc = doc_attrs(&d);
+            let consts = self.type_consts[i].iter().map(|(n, c)| {
+                let v = self.constant_ids[n];
+                let doc = doc_attrs(&format!("The package constant `{}`.", code(n)));
+                quote!(#doc pub const #c: #id = #id(#v);)
+            });
+            let tname = Literal::string(&t.name);
+            types.push(quote! {
+                #doc
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub struct #id(u32);
+                impl #id { #(#consts)* }
+                impl ::lawgen_runtime::Entity for #id {
+                    const TYPE_NAME: &'static str = #tname;
+                    fn id(self) -> u32 { self.0 }
+                }
+            });
+        }
+        types
+    }
+
+    fn facts_items(&self) -> TokenStream {
+        let m = self.m;
+        let inputs = self.inputs();
+        let fields = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            let t = self.tuple_type(r);
+            quote!(#f: Vec<#t>)
+        });
+        let inits = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            quote!(#f: Vec::new())
+        });
+        let mut methods = Vec::new();
+        for (i, t) in m.types.iter().enumerate() {
+            let mname = &self.entity_methods[i];
+            let ty = &self.type_idents[i];
+            let push = self.entities_rel.get(&TypeId(i as u32)).map(|&r| {
+                let f = rel_ident(r);
+                quote!(self.#f.push((id,));)
+            });
+            let doc = doc_attrs(&format!(
+                "The `{}` entity named `name` (interned; declared as an entity of the input).",
+                code(&t.name)
+            ));
+            methods.push(quote! {
+                #doc
+                pub fn #mname(&mut self, name: &str) -> #ty {
+                    let id = self.interner.intern(name);
+                    #push
+                    #ty(id)
+                }
+            });
+        }
+        for (i, p) in m.preds.iter().enumerate() {
+            let pid = PredId(i as u32);
+            let args = &self.arg_idents[i];
+            let tys: Vec<TokenStream> = p.params.iter().map(|t| self.api_type(*t)).collect();
+            let cols: Vec<TokenStream> = p
+                .params
+                .iter()
+                .zip(args)
+                .map(|(t, a)| Self::to_col(*t, a))
+                .collect();
+            match p.kind {
+                RelationKind::Empirical => {
+                    for negative in [false, true] {
+                        let l = Lit {
+                            pred: pid,
+                            negative,
+                        };
+                        let (Some(mn), Some(&r)) =
+                            (self.facts_methods.get(&l), self.facts_rel.get(&l))
+                        else {
+                            continue;
+                        };
+                        let f = rel_ident(r);
+                        let what = if negative {
+                            format!("States the explicit negation `~{}`: ", code(&p.local))
+                        } else {
+                            "States the fact ".to_owned()
+                        };
+                        let doc = doc_attrs(&format!("{what}{}", self.pred_doc(pid)));
+                        methods.push(quote! {
+                            #doc
+                            pub fn #mn(&mut self, #(#args: #tys),*) -> &mut Self {
+                                self.#f.push((#(#cols,)*));
+                                self
+                            }
+                        });
+                    }
+                }
+                RelationKind::Judgment => {
+                    let mn = &self.decide_methods[&pid];
+                    let lit = |negative| Lit {
+                        pred: pid,
+                        negative,
+                    };
+                    let (Some(&yes), Some(&no)) = (
+                        self.facts_rel.get(&lit(false)),
+                        self.facts_rel.get(&lit(true)),
+                    ) else {
+                        continue;
+                    };
+                    let (fy, fno) = (rel_ident(yes), rel_ident(no));
+                    let auth = p
+                        .external
+                        .as_ref()
+                        .map(|e| e.authority.clone())
+                        .unwrap_or_default();
+                    let doc = doc_attrs(&format!(
+                        "Records the decision of {} on the judgment {}: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).",
+                        names::doc(&auth),
+                        self.pred_doc(pid)
+                    ));
+                    methods.push(quote! {
+                        #doc
+                        pub fn #mn(&mut self, #(#args: #tys,)* holds: bool) -> &mut Self {
+                            if holds { self.#fy.push((#(#cols,)*)); } else { self.#fno.push((#(#cols,)*)); }
+                            self
+                        }
+                    });
+                }
+                RelationKind::Institutional => {}
+            }
+        }
+        let normalize = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            quote!(__rt::normalize(&mut self.#f);)
+        });
+        let mut checks = Vec::new();
+        for (i, p) in m.preds.iter().enumerate() {
+            let lit = |negative| Lit {
+                pred: PredId(i as u32),
+                negative,
+            };
+            let (Some(&pos), Some(&neg)) = (
+                self.facts_rel.get(&lit(false)),
+                self.facts_rel.get(&lit(true)),
+            ) else {
+                continue;
+            };
+            let (fp, fnn) = (rel_ident(pos), rel_ident(neg));
+            let local = Literal::string(&p.local);
+            let interner = quote!(&self.interner);
+            let decode = p
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, t)| Self::col_arg(*t, k, &interner));
+            checks.push(quote! {
+                if let Some(t) = __rt::common(&self.#fp, &self.#fnn) {
+                    return Err(__rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] });
+                }
+            });
+        }
+        let push_arms = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            let i = r.0 as usize;
+            let cols = self
+                .prog
+                .relation(r)
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(k, c)| match c {
+                    Ty::Int => quote!(row[#k]),
+                    Ty::Entity(_) => quote!(row[#k] as u32),
+                });
+            quote!(#i => self.#f.push((#(#cols,)*)),)
+        });
+        quote! {
+            /// The input of one evaluation (one case): entities, facts,
+            /// explicit negations and decided judgments.
+            #[derive(Clone, Debug)]
+            pub struct Facts {
+                interner: __rt::Interner,
+                #(#fields,)*
+            }
+
+            impl Default for Facts {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+
+            impl Facts {
+                /// Empty facts (the package's constants are known already).
+                pub fn new() -> Self {
+                    Facts { interner: __rt::Interner::with_constants(CONSTANTS), #(#inits,)* }
+                }
+
+                /// The name of an entity of these facts (`None` for an id from elsewhere).
+                pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
+                    self.interner.name_of(e.id())
+                }
+
+                #(#methods)*
+
+                /// Evaluates the package on these facts under `policy`.
+                /// Fails only if a fact and its explicit negation were both given.
+                /// For many cases, [`evaluate_many`] is much faster.
+                pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
+                    evaluate_batch(vec![self.clone()], policy)
+                        .pop()
+                        .unwrap_or_else(|| Err(__rt::Error::Internal("a batch of one gave no result".into())))
+                }
+
+                /// Facts are sets: sort and deduplicate every relation.
+                fn normalize(&mut self) {
+                    #(#normalize)*
+                }
+
+                /// SPEC §2: `p` and `~p` for the same tuple is an input error.
+                fn check(&self) -> Result<(), __rt::Error> {
+                    #(#checks)*
+                    Ok(())
+                }
+
+                #[doc(hidden)]
+                pub fn __push(&mut self, rel: usize, row: &[i64]) {
+                    match rel {
+                        #(#push_arms)*
+                        _ => {}
+                    }
+                }
+            }
+
+            ::lawgen_runtime::__if_serde! {
+                impl Facts {
+                    /// Reads a facts file (SPEC §2): keys are predicate names,
+                    /// `~p` states an explicit negation; errors name the key and row.
+                    pub fn from_json(bytes: &[u8]) -> Result<Facts, __rt::Error> {
+                        let mut facts = Facts::new();
+                        let mut rows: Vec<(usize, Vec<i64>)> = Vec::new();
+                        __rt::read_facts_json(&PACKAGE, bytes, &mut facts.interner, &mut |r, row| rows.push((r, row.to_vec())))?;
+                        for (r, row) in rows {
+                            facts.__push(r, &row);
+                        }
+                        Ok(facts)
+                    }
+                }
+            }
+        }
+    }
+
+    fn batch_items(&self) -> TokenStream {
+        let inputs = self.inputs();
+        let kept = self.kept();
+        let load = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            let t = self.with_case(r);
+            quote!(engine.#f.extend(f.#f.iter().map(|t| #t));)
+        });
+        let policy = self.policy_rel.map(|r| {
+            let f = rel_ident(r);
+            quote!(if policy == __rt::Policy::Propagating { engine.#f.push((c,)); })
+        });
+        let out_fields = kept.iter().map(|&r| {
+            let o = out_ident(r);
+            let t = self.tuple_type(r);
+            quote!(#o: Vec<#t>)
+        });
+        let split = kept.iter().map(|&r| {
+            let f = rel_ident(r);
+            let o = out_ident(r);
+            let t = self.without_case(r);
+            quote!(for t in &engine.#f { outs[t.0 as usize].#o.push(#t); })
+        });
+        let sort = kept.iter().map(|&r| {
+            let o = out_ident(r);
+            quote!(self.#o.sort_unstable();)
+        });
+        quote! {
+            /// A case's derived relations, sorted (membership is a binary search).
+            #[doc(hidden)]
+            #[derive(Clone, Debug, Default)]
+            pub struct Outputs {
+                #(#out_fields,)*
+            }
+
+            impl Outputs {
+                fn sort(&mut self) {
+                    #(#sort)*
+                }
+            }
+
+            /// Evaluates independent cases in one engine run: every tuple
+            /// carries its case's index, so cases never meet.
+            fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+                let mut engine = __engine::Engine::default();
+                let mut cases: Vec<Result<Facts, __rt::Error>> = cases
+                    .into_iter()
+                    .map(|mut f| {
+                        f.normalize();
+                        f.check().map(|()| f)
+                    })
+                    .collect();
+                for (i, f) in cases.iter().enumerate() {
+                    let Ok(f) = f else { continue };
+                    let c = i as u32;
+                    engine.__case.push((c,));
+                    #(#load)*
+                    #policy
+                }
+                engine.run();
+                let mut outs: Vec<Outputs> = (0..cases.len()).map(|_| Outputs::default()).collect();
+                #(#split)*
+                cases
+                    .into_iter()
+                    .zip(outs)
+                    .map(|(f, mut out)| {
+                        let f = f?;
+                        out.sort();
+                        Ok(Conclusions::new(f, out, policy))
+                    })
+                    .collect()
+            }
+
+            /// Evaluates many independent cases (one `Facts` each) in bounded
+            /// batches on `batching.threads` threads, streaming: `sink`
+            /// receives each case's index and result, in no particular order,
+            /// on the calling thread. Memory stays bounded by the batches in
+            /// flight, however many cases the iterator yields.
+            pub fn evaluate_many<I>(
+                cases: I,
+                policy: __rt::Policy,
+                batching: &__rt::Batching,
+                mut sink: impl FnMut(usize, Result<Conclusions, __rt::Error>),
+            ) where
+                I: IntoIterator<Item = Facts>,
+            {
+                __rt::run_batched(cases.into_iter(), batching, &|batch| evaluate_batch(batch, policy), &mut sink);
+            }
+        }
+    }
+
+    fn conclusions_items(&self) -> TokenStream {
+        let m = self.m;
+        let outputs = self.outputs_by_lit();
+        let interner = quote!(&self.facts.interner);
+        let mut request_decodes = Vec::new();
+        for rv in &self.prog.requests {
+            let v = self.kept_vec(rv.rel);
+            let local = Literal::string(&m.pred(rv.lit.pred).local);
+            let auth = Literal::string(&rv.authority);
+            let cap = Literal::string(&rv.capability);
+            let decode = self
+                .prog
+                .relation(rv.rel)
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(k, t)| Self::col_arg(*t, k, &interner));
+            request_decodes.push(quote! {
+                for t in &#v {
+                    out.push(__rt::Request { predicate: #local, args: vec![#(#decode),*], authority: #auth, capability: #cap });
+                }
+            });
+        }
+
+        let mut verdicts = Vec::new();
+        let mut counts = Vec::new();
+        for (i, p) in m.preds.iter().enumerate() {
+            if p.kind != RelationKind::Institutional {
+                continue;
+            }
+            let pid = PredId(i as u32);
+            let args = &self.arg_idents[i];
+            let tys: Vec<TokenStream> = p.params.iter().map(|t| self.api_type(*t)).collect();
+            let cols: Vec<TokenStream> = p
+                .params
+                .iter()
+                .zip(args)
+                .map(|(t, a)| Self::to_col(*t, a))
+                .collect();
+            let wrap: Vec<TokenStream> = p
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    let idx = index(k);
+                    match t {
+                        Ty::Int => quote!(t.#idx),
+                        Ty::Entity(id) => {
+                            let ti = &self.type_idents[id.0 as usize];
+                            quote!(#ti(t.#idx))
+                        }
+                    }
+                })
+                .collect();
+            let arg_values: Vec<TokenStream> = p
+                .params
+                .iter()
+                .zip(args)
+                .map(|(t, a)| match t {
+                    Ty::Int => quote!(__rt::Arg::Int(#a)),
+                    Ty::Entity(_) => quote!(__rt::entity(&self.facts.interner, #a.0)),
+                })
+                .collect();
+            let judgments: Vec<Literal> = self.judgments_before[i]
+                .iter()
+                .map(|j| Literal::string(&m.pred(*j).local))
+                .collect();
+            for negative in [false, true] {
+                let l = Lit {
+                    pred: pid,
+                    negative,
+                };
+                let (vn, alln, exn) = &self.verdict_methods[&l];
+                let member = |s: Section| -> Option<TokenStream> {
+                    let v = outputs.get(&(l, s))?;
+                    let parts = v.iter().map(|(r, minus)| {
+                        let has = self.kept_vec(*r);
+                        match minus {
+                            Some(mr) => {
+                                let not = self.kept_vec(*mr);
+                                quote!((#has.binary_search(&t).is_ok() && #not.binary_search(&t).is_err()))
+                            }
+                            None => quote!(#has.binary_search(&t).is_ok()),
+                        }
+                    });
+                    Some(quote!(#(#parts)||*))
+                };
+                // Strongest first, as `lawgen explain` ranks them.
+                let branches: Vec<TokenStream> = [
+                    (Section::Definitely, quote!(__rt::Verdict::Definitely)),
+                    (Section::Defeasibly, quote!(__rt::Verdict::Defeasibly)),
+                    (
+                        Section::Pending,
+                        quote!(__rt::Verdict::Pending(self.requests_on(&[#(#judgments),*]))),
+                    ),
+                    (Section::Supported, quote!(__rt::Verdict::SupportedOnly)),
+                ]
+                .into_iter()
+                .filter_map(|(s, v)| member(s).map(|c| quote!(if #c { return #v; })))
+                .collect();
+                let lit_text = m.lit_name(l);
+                let lit_name = code(&lit_text);
+                let doc = doc_attrs(&format!(
+                    "The verdict on `{lit_name}`: {}{}",
+                    self.pred_doc(pid),
+                    self.rules_doc(l)
+                ));
+                let all_doc = doc_attrs(&format!(
+                    "Every tuple for which `{lit_name}` is concluded (definitely or defeasibly), sorted by id."
+                ));
+                let ex_doc = doc_attrs(&format!(
+                    "Explains the verdict on `{lit_name}` for these arguments (the same tree as `lawgen explain`)."
+                ));
+                let dfs = outputs
+                    .get(&(l, Section::Defeasibly))
+                    .and_then(|v| v.first())
+                    .map(|(r, _)| self.kept_vec(*r));
+                let (all_body, count) = match dfs {
+                    Some(v) => (quote!(#v.iter().map(|t| (#(#wrap,)*))), quote!(#v.len())),
+                    None => (quote!(::std::iter::empty()), quote!(0)),
+                };
+                let lit_lit = Literal::string(&lit_text);
+                counts.push(quote!((#lit_lit, #count)));
+                let full_id = Literal::string(&p.id);
+                verdicts.push(quote! {
+                    #doc
+                    pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
+                        let t = (#(#cols,)*);
+                        #(#branches)*
+                        __rt::Verdict::NotConcluded
+                    }
+                    #all_doc
+                    pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
+                        #all_body
+                    }
+                    ::lawgen_runtime::__if_explain! {
+                        #ex_doc
+                        pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                            let verdict = self.#vn(#(#args),*);
+                            __rt::explain_literal(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r),
+                                #full_id, #negative, vec![#(#arg_values),*], Some(verdict.as_str()))
+                        }
+                    }
+                });
+            }
+        }
+        let ncounts = counts.len();
+
+        // Rows of every relation the reference bridge asks for.
+        let mut row_rels: BTreeSet<RelId> = self.inputs().into_iter().collect();
+        row_rels.extend(self.kept());
+        let row_arms = row_rels.iter().map(|&r| {
+            let v = self.kept_vec(r);
+            let i = r.0 as usize;
+            let cols = self
+                .prog
+                .relation(r)
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    let idx = index(k);
+                    match c {
+                        Ty::Int => quote!(t.#idx),
+                        Ty::Entity(_) => quote!(i64::from(t.#idx)),
+                    }
+                });
+            quote!(#i => #v.iter().map(|t| vec![#(#cols),*]).collect(),)
+        });
+
+        quote! {
+            /// The result of evaluating one case: a verdict per ground literal.
+            #[derive(Clone, Debug)]
+            pub struct Conclusions {
+                facts: Facts,
+                out: Outputs,
+                policy: __rt::Policy,
+                requests: Vec<__rt::Request>,
+            }
+
+            impl Conclusions {
+                fn new(facts: Facts, out: Outputs, policy: __rt::Policy) -> Self {
+                    let mut c = Conclusions { facts, out, policy, requests: Vec::new() };
+                    let mut requests = c.collect_requests();
+                    requests.sort();
+                    requests.dedup();
+                    c.requests = requests;
+                    c
+                }
+
+                fn collect_requests(&self) -> Vec<__rt::Request> {
+                    let mut out = Vec::new();
+                    #(#request_decodes)*
+                    out
+                }
+
+                fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
+                    self.requests.iter().filter(|r| judgments.contains(&r.predicate)).cloned().collect()
+                }
+
+                /// The conflict policy this evaluation used.
+                pub fn policy(&self) -> __rt::Policy {
+                    self.policy
+                }
+
+                /// Every judgment the authorities are asked to decide, sorted.
+                pub fn requests(&self) -> &[__rt::Request] {
+                    &self.requests
+                }
+
+                /// The facts this evaluation ran on.
+                pub fn facts(&self) -> &Facts {
+                    &self.facts
+                }
+
+                /// The name of an entity (`None` for an id from other facts).
+                pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
+                    self.facts.interner.name_of(e.id())
+                }
+
+                /// For each institutional literal (`p`, `~p`), how many tuples
+                /// are concluded (definitely or defeasibly).
+                pub fn concluded_counts(&self) -> [(&'static str, usize); #ncounts] {
+                    [#(#counts),*]
+                }
+
+                #(#verdicts)*
+
+                #[doc(hidden)]
+                pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
+                    match rel {
+                        #(#row_arms)*
+                        _ => Vec::new(),
+                    }
+                }
+            }
+
+            ::lawgen_runtime::__if_serde! {
+                impl Conclusions {
+                    /// The canonical output of SPEC §3 (what `lawgen eval` prints).
+                    pub fn to_json(&self) -> Result<String, __rt::Error> {
+                        __rt::canonical_json(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r))
+                    }
+                }
+            }
+
+            ::lawgen_runtime::__if_explain! {
+                impl Conclusions {
+                    /// Explains a literal given as text: `game_drawn(g1)`,
+                    /// `~castling_legal(g1, white, "king side")`.
+                    pub fn explain(&self, query: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        __rt::explain(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r), query, None)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The `ascent!` program, written as text so every rule keeps a comment
+//! naming the package rule (and overlay role) it comes from.
+//!
+//! Every relation has a leading **case** column. One engine run evaluates a
+//! batch of independent cases (one `Facts` each); every atom of every rule
+//! carries the same case variable `c`, so cases never join with each other
+//! and a batch computes exactly what separate runs would, while the hash
+//! tables stay small (bounded batches) and the fixed cost of a run is shared.
+
+use super::{names, Gen};
+use crate::model::{Ty, Value};
+use crate::program::{join_order, Atom, Item, Rule, Term};
+use crate::syntax::CmpOp;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+impl Gen<'_> {
+    /// The body of `mod __engine`.
+    pub(super) fn engine(&self) -> String {
+        let mut s = String::new();
+        s.push_str("    ::ascent::ascent! {\n        pub struct Engine;\n");
+        s.push_str("        // The cases of this batch (drives rules with no positive atom).\n");
+        s.push_str("        relation __case(u32);\n");
+        for (i, r) in self.prog.relations.iter().enumerate() {
+            let mut cols = vec!["u32"];
+            cols.extend(r.columns.iter().map(|c| match c {
+                Ty::Int => "i64",
+                Ty::Entity(_) => "u32",
+            }));
+            let _ = writeln!(
+                s,
+                "        relation r{i}({}); // {}",
+                cols.join(", "),
+                names::comment(&r.name)
+            );
+        }
+        for (si, stratum) in self.prog.strata.iter().enumerate() {
+            let _ = writeln!(s, "\n        // stratum {si}");
+            for &ri in stratum {
+                let rule = &self.prog.rules[ri];
+                let _ = writeln!(s, "        // {}", names::comment(&rule.origin));
+                let _ = writeln!(s, "        {}", self.rule_text(rule));
+            }
+        }
+        s.push_str("    }\n");
+        s
+    }
+
+    fn rule_text(&self, rule: &Rule) -> String {
+        // Variables used once in the whole rule are `_`.
+        let mut uses: HashMap<u32, usize> = HashMap::new();
+        for t in rule
+            .head
+            .args
+            .iter()
+            .chain(rule.body.iter().flat_map(|i| i.terms()))
+        {
+            if let Term::Var(v) = t {
+                *uses.entry(*v).or_default() += 1;
+            }
+        }
+        let term = |t: &Term, in_cmp: bool| -> String {
+            match t {
+                Term::Var(v) if uses[v] == 1 && !in_cmp => "_".to_owned(),
+                // ascent binds variables by reference inside `if`.
+                Term::Var(v) if in_cmp => format!("*v{v}"),
+                Term::Var(v) => format!("v{v}"),
+                Term::Value(Value::Int(i)) if *i == i64::MIN => "i64::MIN".to_owned(),
+                Term::Value(Value::Int(i)) => format!("{i}i64"),
+                Term::Value(Value::Entity(e)) => format!("{}u32", self.constant_ids[e]),
+            }
+        };
+        let atom = |a: &Atom| -> String {
+            let mut args = vec!["c".to_owned()];
+            args.extend(a.args.iter().map(|t| term(t, false)));
+            format!("r{}({})", a.rel.0, args.join(", "))
+        };
+        let head = atom(&rule.head);
+        let order = join_order(&rule.body, None);
+        let mut items: Vec<String> = Vec::new();
+        // ascent needs a positive clause first to drive the rule (and to bind `c`).
+        if order
+            .first()
+            .is_none_or(|&i| !matches!(rule.body[i], Item::Pos(_)))
+        {
+            items.push("__case(c)".to_owned());
+        }
+        for &i in &order {
+            items.push(match &rule.body[i] {
+                Item::Pos(a) => atom(a),
+                Item::Neg(a) => format!("!{}", atom(a)),
+                Item::Cmp(a, op, b) => {
+                    let op = match op {
+                        CmpOp::Eq => "==",
+                        CmpOp::Ne => "!=",
+                        CmpOp::Lt => "<",
+                        CmpOp::Le => "<=",
+                        CmpOp::Gt => ">",
+                        CmpOp::Ge => ">=",
+                    };
+                    format!("if {} {op} {}", term(a, true), term(b, true))
+                }
+            });
+        }
+        format!("{head} <-- {};", items.join(", "))
+    }
+}
