@@ -41,6 +41,8 @@ pub trait Entity: Copy {
     const TYPE_NAME: &'static str;
     /// The interned id (stable within one `Facts` and its `Conclusions`).
     fn id(self) -> Id;
+    #[doc(hidden)]
+    fn __from_id(id: Id) -> Self;
 }
 
 /// The conflict policy (SPEC §4.3), chosen per evaluation.
@@ -89,8 +91,10 @@ pub enum Verdict {
     Definitely,
     /// +∂ but not +Δ: established, though a defeasible rule was used.
     Defeasibly,
-    /// +∂ only in the possible model: it holds if the listed judgments are
-    /// decided for it. Nothing is concluded until the authority decides.
+    /// +∂ only in the possible model: it may hold once the authorities
+    /// decide. Nothing is concluded until they do. The requests are the open
+    /// ones on the judgment predicates this predicate depends on — a superset
+    /// of those that decide this tuple; `explain_*` names exactly those.
     Pending(Vec<Request>),
     /// +Σ but not +∂: there are grounds, but they are contested or defeated.
     SupportedOnly,
@@ -344,6 +348,9 @@ pub mod __private {
         }
     }
 
+    /// Up to this many entities an interner scans instead of hashing.
+    const SMALL: usize = 16;
+
     /// Entity names ↔ dense ids. Ids `0..k` are the package's constants
     /// (a static table shared by every case, so a case costs nothing until it
     /// names its own entities); later ids are this case's entities.
@@ -376,13 +383,31 @@ pub mod __private {
             let id = Id::try_from(self.constants.len() + self.names.len())
                 .expect("more than 2^32 entities in one case");
             self.names.push(name.into());
-            self.ids.insert(name.into(), id);
+            if self.names.len() > SMALL {
+                if self.ids.is_empty() {
+                    let k = self.constants.len();
+                    for (i, n) in self.names.iter().enumerate() {
+                        self.ids.insert(n.clone(), (k + i) as Id);
+                    }
+                } else {
+                    self.ids.insert(name.into(), id);
+                }
+            }
             id
         }
 
         pub fn get(&self, name: &str) -> Option<Id> {
             if let Some(i) = self.constants.iter().position(|c| *c == name) {
                 return Some(i as Id);
+            }
+            // A case usually names a handful of entities: a scan beats hashing.
+            if self.names.len() <= SMALL {
+                let k = self.constants.len();
+                return self
+                    .names
+                    .iter()
+                    .position(|n| &**n == name)
+                    .map(|i| (k + i) as Id);
             }
             self.ids.get(name).copied()
         }
@@ -416,9 +441,74 @@ pub mod __private {
         rows.dedup();
     }
 
+    /// Rows sorted (the engine's output order is arbitrary).
+    pub fn sorted<T: Ord>(mut rows: Vec<T>) -> Vec<T> {
+        rows.sort_unstable();
+        rows
+    }
+
+    /// The rows of `case` in rows sorted by case first.
+    pub fn case_rows<T>(rows: &[T], case: u32, case_of: impl Fn(&T) -> u32) -> &[T] {
+        let lo = rows.partition_point(|t| case_of(t) < case);
+        let hi = lo + rows[lo..].partition_point(|t| case_of(t) == case);
+        &rows[lo..hi]
+    }
+
     /// A row present in both sorted, deduplicated `a` and `b`, if any.
     pub fn common<'a, T: Ord>(a: &'a [T], b: &[T]) -> Option<&'a T> {
         a.iter().find(|t| b.binary_search(t).is_ok())
+    }
+
+    /// Runs `eval` over cases `0..n` in batches on worker threads, where the
+    /// workers also build each case (`make`) and digest each result (`map`),
+    /// so neither cases nor conclusions cross threads: only `map`'s values
+    /// reach `sink`, on the calling thread, a batch at a time.
+    pub fn run_indexed<F, C, T: Send>(
+        n: usize,
+        batching: &Batching,
+        make: &(dyn Fn(usize) -> F + Sync),
+        eval: &(dyn Fn(Vec<F>) -> Vec<C> + Sync),
+        map: &(dyn Fn(usize, C) -> T + Sync),
+        sink: &mut dyn FnMut(usize, T),
+    ) {
+        let size = batching.batch_size.max(1);
+        let work = |first: usize| -> Vec<T> {
+            let last = (first + size).min(n);
+            let batch: Vec<F> = (first..last).map(make).collect();
+            eval(batch)
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| map(first + i, c))
+                .collect()
+        };
+        if batching.threads <= 1 {
+            for first in (0..n).step_by(size) {
+                for (i, t) in work(first).into_iter().enumerate() {
+                    sink(first + i, t);
+                }
+            }
+            return;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<T>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..batching.threads {
+                let done_tx = done_tx.clone();
+                let (next, work) = (&next, &work);
+                scope.spawn(move || loop {
+                    let first = next.fetch_add(size, std::sync::atomic::Ordering::Relaxed);
+                    if first >= n || done_tx.send((first, work(first))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(done_tx);
+            for (first, results) in done_rx {
+                for (i, t) in results.into_iter().enumerate() {
+                    sink(first + i, t);
+                }
+            }
+        });
     }
 
     /// Runs `eval` over `cases` in batches of `batching.batch_size` on
@@ -494,8 +584,21 @@ pub mod __private {
         });
     }
 
-    /// Decodes an entity column.
+    /// Decodes an entity column (of rows this interner's case produced).
     pub fn entity(interner: &Interner, id: Id) -> Arg {
         Arg::Entity(interner.name(id).to_owned())
+    }
+
+    /// Decodes an entity a caller passed in: an id from another case's
+    /// facts is a query error, not a panic.
+    pub fn known_entity<E: Entity>(interner: &Interner, e: E) -> Result<Arg, Error> {
+        match interner.name_of(e.id()) {
+            Some(n) => Ok(Arg::Entity(n.to_owned())),
+            None => Err(Error::Query(format!(
+                "the {} with id {} does not belong to these facts",
+                E::TYPE_NAME,
+                e.id()
+            ))),
+        }
     }
 }

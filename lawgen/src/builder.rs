@@ -135,8 +135,9 @@ impl Builder {
     }
 
     /// Generates every package's module. Files are rewritten only when their
-    /// bytes change, so an unchanged package does not trigger a rebuild of
-    /// the crate that includes it.
+    /// bytes change (their modification times then stay put for tools that
+    /// watch them; cargo itself recompiles the including crate whenever the
+    /// build script reruns, i.e. whenever the package file is touched).
     pub fn compile(&self) -> Result<Vec<PathBuf>, BuildError> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),

@@ -55,25 +55,6 @@ impl Gen<'_> {
         }
     }
 
-    fn tuple_type(&self, r: RelId) -> TokenStream {
-        let cols = self
-            .prog
-            .relation(r)
-            .columns
-            .iter()
-            .map(|c| Self::col_type(*c));
-        quote!((#(#cols,)*))
-    }
-
-    /// `(c, t.0, t.1, …)`: a case's tuple with its case id in front.
-    fn with_case(&self, r: RelId) -> TokenStream {
-        let cols = (0..self.prog.relation(r).columns.len()).map(|k| {
-            let i = index(k);
-            quote!(t.#i)
-        });
-        quote!((c, #(#cols,)*))
-    }
-
     /// `(t.1, t.2, …)`: an engine tuple without its case id.
     fn without_case(&self, r: RelId) -> TokenStream {
         let cols = (1..=self.prog.relation(r).columns.len()).map(|k| {
@@ -185,15 +166,30 @@ impl Gen<'_> {
         kept.into_iter().filter(|&r| !self.is_input(r)).collect()
     }
 
-    /// Where a case keeps relation `r`: its facts (inputs) or its outputs.
-    fn kept_vec(&self, r: RelId) -> TokenStream {
+    /// `self`'s rows of relation `r` (a `&[tuple]` without the case column
+    /// for inputs; with it for kept relations — see [`Gen::case_rows`]).
+    fn case_rows(&self, r: RelId) -> TokenStream {
         if self.is_input(r) {
-            let f = rel_ident(r);
-            quote!(self.facts.#f)
+            let rel = r.0;
+            let t = self.row_tuple(r, false);
+            quote!(self.facts().rows.iter().filter(|(r, _)| *r == #rel).map(|(_, v)| #t))
         } else {
             let o = out_ident(r);
-            quote!(self.out.#o)
+            let t = self.without_case(r);
+            quote!(__rt::case_rows(&self.batch.out.#o, self.case, |t| t.0).iter().map(|t| #t))
         }
+    }
+
+    /// The number of `self`'s rows in kept relation `r`.
+    fn case_count(&self, r: RelId) -> TokenStream {
+        let o = out_ident(r);
+        quote!(__rt::case_rows(&self.batch.out.#o, self.case, |t| t.0).len())
+    }
+
+    /// Does `self` have the row `cols` in kept relation `r`?
+    fn case_member(&self, r: RelId, cols: &[TokenStream]) -> TokenStream {
+        let o = out_ident(r);
+        quote!(self.batch.out.#o.binary_search(&(self.case, #(#cols,)*)).is_ok())
     }
 
     fn outputs_by_lit(&self) -> BTreeMap<(Lit, Section), Vec<OutputRel>> {
@@ -233,6 +229,12 @@ impl Gen<'_> {
             /// The package file this module was generated from, verbatim.
             pub const SOURCE: &str = #source;
 
+            /// The package's name.
+            pub const PACKAGE_NAME: &str = #name;
+
+            /// The package's version.
+            pub const PACKAGE_VERSION: &str = #version;
+
             /// Entity names with fixed ids: the package's constants.
             static CONSTANTS: &[&str] = &[#(#consts),*];
         }
@@ -264,31 +266,68 @@ impl Gen<'_> {
                 impl ::lawgen_runtime::Entity for #id {
                     const TYPE_NAME: &'static str = #tname;
                     fn id(self) -> u32 { self.0 }
+                    fn __from_id(id: u32) -> Self { #id(id) }
                 }
             });
         }
         types
     }
 
+    /// Width of a `Facts` row: the largest input arity (at least 1).
+    fn row_width(&self) -> usize {
+        self.inputs()
+            .iter()
+            .map(|&r| self.prog.relation(r).columns.len())
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    }
+
+    /// `(R, [c0, c1, 0, …])`: a `Facts` row of input relation `r`.
+    fn row_expr(&self, r: RelId, cols: &[TokenStream]) -> TokenStream {
+        let rel = r.0;
+        let types = &self.prog.relation(r).columns;
+        let mut vals: Vec<TokenStream> = cols
+            .iter()
+            .zip(types)
+            .map(|(c, t)| match t {
+                Ty::Int => quote!(#c),
+                Ty::Entity(_) => quote!(i64::from(#c)),
+            })
+            .collect();
+        vals.resize(self.row_width(), quote!(0));
+        quote!((#rel, [#(#vals),*]))
+    }
+
+    /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
+    fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
+        let cols = self
+            .prog
+            .relation(r)
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, t)| match t {
+                Ty::Int => quote!(v[#k]),
+                Ty::Entity(_) => quote!(v[#k] as u32),
+            });
+        if case {
+            quote!((c, #(#cols,)*))
+        } else {
+            quote!((#(#cols,)*))
+        }
+    }
+
     fn facts_items(&self) -> TokenStream {
         let m = self.m;
-        let inputs = self.inputs();
-        let fields = inputs.iter().map(|&r| {
-            let f = rel_ident(r);
-            let t = self.tuple_type(r);
-            quote!(#f: Vec<#t>)
-        });
-        let inits = inputs.iter().map(|&r| {
-            let f = rel_ident(r);
-            quote!(#f: Vec::new())
-        });
+        let width = self.row_width();
         let mut methods = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
             let mname = &self.entity_methods[i];
             let ty = &self.type_idents[i];
             let push = self.entities_rel.get(&TypeId(i as u32)).map(|&r| {
-                let f = rel_ident(r);
-                quote!(self.#f.push((id,));)
+                let row = self.row_expr(r, &[quote!(id)]);
+                quote!(self.rows.push(#row);)
             });
             let doc = doc_attrs(&format!(
                 "The `{}` entity named `name` (interned; declared as an entity of the input).",
@@ -316,16 +355,13 @@ impl Gen<'_> {
             match p.kind {
                 RelationKind::Empirical => {
                     for negative in [false, true] {
-                        let l = Lit {
-                            pred: pid,
-                            negative,
-                        };
+                        let l = Lit { pred: pid, negative };
                         let (Some(mn), Some(&r)) =
                             (self.facts_methods.get(&l), self.facts_rel.get(&l))
                         else {
                             continue;
                         };
-                        let f = rel_ident(r);
+                        let row = self.row_expr(r, &cols);
                         let what = if negative {
                             format!("States the explicit negation `~{}`: ", code(&p.local))
                         } else {
@@ -335,7 +371,7 @@ impl Gen<'_> {
                         methods.push(quote! {
                             #doc
                             pub fn #mn(&mut self, #(#args: #tys),*) -> &mut Self {
-                                self.#f.push((#(#cols,)*));
+                                self.rows.push(#row);
                                 self
                             }
                         });
@@ -343,17 +379,14 @@ impl Gen<'_> {
                 }
                 RelationKind::Judgment => {
                     let mn = &self.decide_methods[&pid];
-                    let lit = |negative| Lit {
-                        pred: pid,
-                        negative,
-                    };
+                    let lit = |negative| Lit { pred: pid, negative };
                     let (Some(&yes), Some(&no)) = (
                         self.facts_rel.get(&lit(false)),
                         self.facts_rel.get(&lit(true)),
                     ) else {
                         continue;
                     };
-                    let (fy, fno) = (rel_ident(yes), rel_ident(no));
+                    let (ry, rno) = (self.row_expr(yes, &cols), self.row_expr(no, &cols));
                     let auth = p
                         .external
                         .as_ref()
@@ -367,7 +400,7 @@ impl Gen<'_> {
                     methods.push(quote! {
                         #doc
                         pub fn #mn(&mut self, #(#args: #tys,)* holds: bool) -> &mut Self {
-                            if holds { self.#fy.push((#(#cols,)*)); } else { self.#fno.push((#(#cols,)*)); }
+                            self.rows.push(if holds { #ry } else { #rno });
                             self
                         }
                     });
@@ -375,58 +408,40 @@ impl Gen<'_> {
                 RelationKind::Institutional => {}
             }
         }
-        let normalize = inputs.iter().map(|&r| {
-            let f = rel_ident(r);
-            quote!(__rt::normalize(&mut self.#f);)
-        });
-        let mut checks = Vec::new();
+        // Contradictions: p and ~p for the same tuple (SPEC §2).
+        let mut negation_arms = Vec::new();
+        let mut describe_arms = Vec::new();
         for (i, p) in m.preds.iter().enumerate() {
             let lit = |negative| Lit {
                 pred: PredId(i as u32),
                 negative,
             };
-            let (Some(&pos), Some(&neg)) = (
-                self.facts_rel.get(&lit(false)),
-                self.facts_rel.get(&lit(true)),
-            ) else {
+            let (Some(&pos), Some(&neg)) =
+                (self.facts_rel.get(&lit(false)), self.facts_rel.get(&lit(true)))
+            else {
                 continue;
             };
-            let (fp, fnn) = (rel_ident(pos), rel_ident(neg));
+            let (pr, nr) = (pos.0, neg.0);
+            negation_arms.push(quote!(#pr => #nr,));
             let local = Literal::string(&p.local);
-            let interner = quote!(&self.interner);
-            let decode = p
-                .params
-                .iter()
-                .enumerate()
-                .map(|(k, t)| Self::col_arg(*t, k, &interner));
-            checks.push(quote! {
-                if let Some(t) = __rt::common(&self.#fp, &self.#fnn) {
-                    return Err(__rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] });
-                }
+            let decode = p.params.iter().enumerate().map(|(k, t)| match t {
+                Ty::Int => quote!(__rt::Arg::Int(v[#k])),
+                Ty::Entity(_) => quote!(__rt::entity(&self.interner, v[#k] as u32)),
+            });
+            describe_arms.push(quote! {
+                #pr => __rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] },
             });
         }
-        let push_arms = inputs.iter().map(|&r| {
-            let f = rel_ident(r);
-            let i = r.0 as usize;
-            let cols = self
-                .prog
-                .relation(r)
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(k, c)| match c {
-                    Ty::Int => quote!(row[#k]),
-                    Ty::Entity(_) => quote!(row[#k] as u32),
-                });
-            quote!(#i => self.#f.push((#(#cols,)*)),)
-        });
         quote! {
+            /// A fact row: the input relation and its columns (entities as ids).
+            type Row = (u32, [i64; #width]);
+
             /// The input of one evaluation (one case): entities, facts,
             /// explicit negations and decided judgments.
             #[derive(Clone, Debug)]
             pub struct Facts {
                 interner: __rt::Interner,
-                #(#fields,)*
+                rows: Vec<Row>,
             }
 
             impl Default for Facts {
@@ -438,12 +453,18 @@ impl Gen<'_> {
             impl Facts {
                 /// Empty facts (the package's constants are known already).
                 pub fn new() -> Self {
-                    Facts { interner: __rt::Interner::with_constants(CONSTANTS), #(#inits,)* }
+                    Facts { interner: __rt::Interner::with_constants(CONSTANTS), rows: Vec::new() }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).
                 pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
                     self.interner.name_of(e.id())
+                }
+
+                /// The entity named `name`, if these facts or the package
+                /// know it (unlike the typed constructors, this declares nothing).
+                pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+                    self.interner.get(name).map(E::__from_id)
                 }
 
                 #(#methods)*
@@ -457,23 +478,37 @@ impl Gen<'_> {
                         .unwrap_or_else(|| Err(__rt::Error::Internal("a batch of one gave no result".into())))
                 }
 
-                /// Facts are sets: sort and deduplicate every relation.
-                fn normalize(&mut self) {
-                    #(#normalize)*
+                /// SPEC §2: facts are sets, and `p` and `~p` for the same
+                /// tuple is an input error.
+                fn normalize(&mut self) -> Result<(), __rt::Error> {
+                    self.rows.sort_unstable();
+                    self.rows.dedup();
+                    for (rel, v) in &self.rows {
+                        let negation = match *rel {
+                            #(#negation_arms)*
+                            _ => continue,
+                        };
+                        if self.rows.binary_search(&(negation, *v)).is_ok() {
+                            return Err(self.contradiction(*rel, v));
+                        }
+                    }
+                    Ok(())
                 }
 
-                /// SPEC §2: `p` and `~p` for the same tuple is an input error.
-                fn check(&self) -> Result<(), __rt::Error> {
-                    #(#checks)*
-                    Ok(())
+                fn contradiction(&self, rel: u32, v: &[i64; #width]) -> __rt::Error {
+                    match rel {
+                        #(#describe_arms)*
+                        _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+                    }
                 }
 
                 #[doc(hidden)]
                 pub fn __push(&mut self, rel: usize, row: &[i64]) {
-                    match rel {
-                        #(#push_arms)*
-                        _ => {}
+                    let mut v = [0i64; #width];
+                    for (slot, x) in v.iter_mut().zip(row) {
+                        *slot = *x;
                     }
+                    self.rows.push((rel as u32, v));
                 }
             }
 
@@ -500,8 +535,9 @@ impl Gen<'_> {
         let kept = self.kept();
         let load = inputs.iter().map(|&r| {
             let f = rel_ident(r);
-            let t = self.with_case(r);
-            quote!(engine.#f.extend(f.#f.iter().map(|t| #t));)
+            let t = self.row_tuple(r, true);
+            let rel = r.0;
+            quote!(#rel => engine.#f.push(#t),)
         });
         let policy = self.policy_rel.map(|r| {
             let f = rel_ident(r);
@@ -509,61 +545,71 @@ impl Gen<'_> {
         });
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);
-            let t = self.tuple_type(r);
-            quote!(#o: Vec<#t>)
+            let mut cols = vec![quote!(u32)];
+            cols.extend(
+                self.prog
+                    .relation(r)
+                    .columns
+                    .iter()
+                    .map(|c| Self::col_type(*c)),
+            );
+            quote!(#o: Vec<(#(#cols,)*)>)
         });
-        let split = kept.iter().map(|&r| {
+        let take = kept.iter().map(|&r| {
             let f = rel_ident(r);
             let o = out_ident(r);
-            let t = self.without_case(r);
-            quote!(for t in &engine.#f { outs[t.0 as usize].#o.push(#t); })
-        });
-        let sort = kept.iter().map(|&r| {
-            let o = out_ident(r);
-            quote!(self.#o.sort_unstable();)
+            quote!(#o: __rt::sorted(::std::mem::take(&mut engine.#f)))
         });
         quote! {
-            /// A case's derived relations, sorted (membership is a binary search).
+            /// The derived relations a batch's conclusions read, with the
+            /// case column, sorted: a case's rows are one contiguous range.
             #[doc(hidden)]
-            #[derive(Clone, Debug, Default)]
+            #[derive(Debug, Default)]
             pub struct Outputs {
                 #(#out_fields,)*
             }
 
-            impl Outputs {
-                fn sort(&mut self) {
-                    #(#sort)*
-                }
+            /// What the conclusions of one batch share.
+            #[derive(Debug)]
+            struct Batch {
+                facts: Vec<Facts>,
+                out: Outputs,
             }
 
             /// Evaluates independent cases in one engine run: every tuple
             /// carries its case's index, so cases never meet.
             fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
                 let mut engine = __engine::Engine::default();
-                let mut cases: Vec<Result<Facts, __rt::Error>> = cases
-                    .into_iter()
-                    .map(|mut f| {
-                        f.normalize();
-                        f.check().map(|()| f)
-                    })
-                    .collect();
-                for (i, f) in cases.iter().enumerate() {
-                    let Ok(f) = f else { continue };
+                let mut facts = Vec::with_capacity(cases.len());
+                let mut errors = Vec::with_capacity(cases.len());
+                for (i, mut f) in cases.into_iter().enumerate() {
                     let c = i as u32;
-                    engine.__case.push((c,));
-                    #(#load)*
-                    #policy
+                    match f.normalize() {
+                        Ok(()) => {
+                            engine.__case.push((c,));
+                            for (rel, v) in &f.rows {
+                                match *rel {
+                                    #(#load)*
+                                    _ => {}
+                                }
+                            }
+                            #policy
+                            errors.push(None);
+                        }
+                        Err(e) => errors.push(Some(e)),
+                    }
+                    facts.push(f);
                 }
                 engine.run();
-                let mut outs: Vec<Outputs> = (0..cases.len()).map(|_| Outputs::default()).collect();
-                #(#split)*
-                cases
+                let out = Outputs { #(#take,)* };
+                drop(engine);
+                let batch = ::std::sync::Arc::new(Batch { facts, out });
+                errors
                     .into_iter()
-                    .zip(outs)
-                    .map(|(f, mut out)| {
-                        let f = f?;
-                        out.sort();
-                        Ok(Conclusions::new(f, out, policy))
+                    .enumerate()
+                    .map(|(i, e)| match e {
+                        Some(e) => Err(e),
+                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
                     })
                     .collect()
             }
@@ -572,7 +618,8 @@ impl Gen<'_> {
             /// batches on `batching.threads` threads, streaming: `sink`
             /// receives each case's index and result, in no particular order,
             /// on the calling thread. Memory stays bounded by the batches in
-            /// flight, however many cases the iterator yields.
+            /// flight (and the conclusions `sink` keeps), however many cases
+            /// the iterator yields.
             pub fn evaluate_many<I>(
                 cases: I,
                 policy: __rt::Policy,
@@ -583,16 +630,31 @@ impl Gen<'_> {
             {
                 __rt::run_batched(cases.into_iter(), batching, &|batch| evaluate_batch(batch, policy), &mut sink);
             }
+
+            /// The throughput form of [`evaluate_many`]: cases `0..n` are
+            /// built by `make` and their conclusions digested by `map` on the
+            /// worker threads (so neither crosses threads); `sink` receives
+            /// each case's index and `map`'s value on the calling thread.
+            pub fn evaluate_indexed<T: Send>(
+                n: usize,
+                policy: __rt::Policy,
+                batching: &__rt::Batching,
+                make: impl Fn(usize) -> Facts + Sync,
+                map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+                mut sink: impl FnMut(usize, T),
+            ) {
+                __rt::run_indexed(n, batching, &make, &|batch| evaluate_batch(batch, policy), &map, &mut sink);
+            }
         }
     }
 
     fn conclusions_items(&self) -> TokenStream {
         let m = self.m;
         let outputs = self.outputs_by_lit();
-        let interner = quote!(&self.facts.interner);
+        let interner = quote!(&self.facts().interner);
         let mut request_decodes = Vec::new();
         for rv in &self.prog.requests {
-            let v = self.kept_vec(rv.rel);
+            let v = self.case_rows(rv.rel);
             let local = Literal::string(&m.pred(rv.lit.pred).local);
             let auth = Literal::string(&rv.authority);
             let cap = Literal::string(&rv.capability);
@@ -604,7 +666,7 @@ impl Gen<'_> {
                 .enumerate()
                 .map(|(k, t)| Self::col_arg(*t, k, &interner));
             request_decodes.push(quote! {
-                for t in &#v {
+                for t in #v {
                     out.push(__rt::Request { predicate: #local, args: vec![#(#decode),*], authority: #auth, capability: #cap });
                 }
             });
@@ -646,7 +708,7 @@ impl Gen<'_> {
                 .zip(args)
                 .map(|(t, a)| match t {
                     Ty::Int => quote!(__rt::Arg::Int(#a)),
-                    Ty::Entity(_) => quote!(__rt::entity(&self.facts.interner, #a.0)),
+                    Ty::Entity(_) => quote!(__rt::known_entity(&self.facts().interner, #a)?),
                 })
                 .collect();
             let judgments: Vec<Literal> = self.judgments_before[i]
@@ -662,13 +724,13 @@ impl Gen<'_> {
                 let member = |s: Section| -> Option<TokenStream> {
                     let v = outputs.get(&(l, s))?;
                     let parts = v.iter().map(|(r, minus)| {
-                        let has = self.kept_vec(*r);
+                        let has = self.case_member(*r, &cols);
                         match minus {
                             Some(mr) => {
-                                let not = self.kept_vec(*mr);
-                                quote!((#has.binary_search(&t).is_ok() && #not.binary_search(&t).is_err()))
+                                let not = self.case_member(*mr, &cols);
+                                quote!((#has && !#not))
                             }
-                            None => quote!(#has.binary_search(&t).is_ok()),
+                            None => has,
                         }
                     });
                     Some(quote!(#(#parts)||*))
@@ -702,9 +764,13 @@ impl Gen<'_> {
                 let dfs = outputs
                     .get(&(l, Section::Defeasibly))
                     .and_then(|v| v.first())
-                    .map(|(r, _)| self.kept_vec(*r));
+                    .map(|(r, _)| *r);
                 let (all_body, count) = match dfs {
-                    Some(v) => (quote!(#v.iter().map(|t| (#(#wrap,)*))), quote!(#v.len())),
+                    Some(r) => {
+                        let rows = self.case_rows(r);
+                        let count = self.case_count(r);
+                        (quote!(#rows.map(|t| (#(#wrap,)*))), count)
+                    }
                     None => (quote!(::std::iter::empty()), quote!(0)),
                 };
                 let lit_lit = Literal::string(&lit_text);
@@ -713,7 +779,6 @@ impl Gen<'_> {
                 verdicts.push(quote! {
                     #doc
                     pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
-                        let t = (#(#cols,)*);
                         #(#branches)*
                         __rt::Verdict::NotConcluded
                     }
@@ -725,7 +790,7 @@ impl Gen<'_> {
                         #ex_doc
                         pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                             let verdict = self.#vn(#(#args),*);
-                            __rt::explain_literal(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r),
+                            __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
                                 #full_id, #negative, vec![#(#arg_values),*], Some(verdict.as_str()))
                         }
                     }
@@ -738,7 +803,7 @@ impl Gen<'_> {
         let mut row_rels: BTreeSet<RelId> = self.inputs().into_iter().collect();
         row_rels.extend(self.kept());
         let row_arms = row_rels.iter().map(|&r| {
-            let v = self.kept_vec(r);
+            let v = self.case_rows(r);
             let i = r.0 as usize;
             let cols = self
                 .prog
@@ -753,22 +818,23 @@ impl Gen<'_> {
                         Ty::Entity(_) => quote!(i64::from(t.#idx)),
                     }
                 });
-            quote!(#i => #v.iter().map(|t| vec![#(#cols),*]).collect(),)
+            quote!(#i => #v.map(|t| vec![#(#cols),*]).collect(),)
         });
 
         quote! {
             /// The result of evaluating one case: a verdict per ground literal.
+            /// (Cases evaluated in one batch share their storage.)
             #[derive(Clone, Debug)]
             pub struct Conclusions {
-                facts: Facts,
-                out: Outputs,
+                batch: ::std::sync::Arc<Batch>,
+                case: u32,
                 policy: __rt::Policy,
                 requests: Vec<__rt::Request>,
             }
 
             impl Conclusions {
-                fn new(facts: Facts, out: Outputs, policy: __rt::Policy) -> Self {
-                    let mut c = Conclusions { facts, out, policy, requests: Vec::new() };
+                fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
+                    let mut c = Conclusions { batch, case, policy, requests: Vec::new() };
                     let mut requests = c.collect_requests();
                     requests.sort();
                     requests.dedup();
@@ -796,14 +862,19 @@ impl Gen<'_> {
                     &self.requests
                 }
 
-                /// The facts this evaluation ran on.
+                /// The facts this evaluation ran on (sorted, deduplicated).
                 pub fn facts(&self) -> &Facts {
-                    &self.facts
+                    &self.batch.facts[self.case as usize]
                 }
 
                 /// The name of an entity (`None` for an id from other facts).
                 pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-                    self.facts.interner.name_of(e.id())
+                    self.facts().interner.name_of(e.id())
+                }
+
+                /// The entity named `name` in these conclusions' facts or the package.
+                pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+                    self.facts().interner.get(name).map(E::__from_id)
                 }
 
                 /// For each institutional literal (`p`, `~p`), how many tuples
@@ -827,7 +898,7 @@ impl Gen<'_> {
                 impl Conclusions {
                     /// The canonical output of SPEC §3 (what `lawgen eval` prints).
                     pub fn to_json(&self) -> Result<String, __rt::Error> {
-                        __rt::canonical_json(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r))
+                        __rt::canonical_json(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r))
                     }
                 }
             }
@@ -837,7 +908,7 @@ impl Gen<'_> {
                     /// Explains a literal given as text: `game_drawn(g1)`,
                     /// `~castling_legal(g1, white, "king side")`.
                     pub fn explain(&self, query: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                        __rt::explain(&PACKAGE, self.policy, &self.facts.interner, &|r| self.__rows(r), query, None)
+                        __rt::explain(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r), query, None)
                     }
                 }
             }

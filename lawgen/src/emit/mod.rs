@@ -193,11 +193,15 @@ impl<'a> Gen<'a> {
             "Entity",
             "PACKAGE",
             "SOURCE",
+            "PACKAGE_NAME",
+            "PACKAGE_VERSION",
             "CONSTANTS",
             "Outputs",
             "Batching",
             "evaluate_many",
             "evaluate_batch",
+            "evaluate_indexed",
+            "Row",
         ]);
         let type_idents: Vec<Ident> = m
             .types
@@ -239,7 +243,8 @@ impl<'a> Gen<'a> {
             "clone",
             "fmt",
             "normalize",
-            "check",
+            "contradiction",
+            "get",
         ]);
         let entity_methods = m
             .types
@@ -258,6 +263,7 @@ impl<'a> Gen<'a> {
             "fmt",
             "facts",
             "concluded_counts",
+            "get",
         ]);
         let mut verdict_methods = HashMap::new();
         let mut arg_idents = Vec::new();

@@ -17,6 +17,10 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The package file this module was generated from, verbatim.
 pub const SOURCE: &str = "{\"features\":[\"core-executable\"],\"imports\":[],\"metadata\":{\"localSources\":{\"urn:fide:laws:clir:chess#FIDE_LAWS_2023_EN\":\"sources/fide-chess/en.txt\"}},\"nodes\":[{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#both_players_have_moved\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#draw_agreed\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:7bdc51b183785f9416ce8c66c98bdb158911d2d5b9fda2bcdd9da6db16afb40a\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#AgreedDraw\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#both_players_have_moved\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#draw_agreed\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:4bb9b9e4a67e060916afa963e4d41f14c5e0609da2c5abdf6ce9046a4f831b07\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\"},\"id\":\"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.3. An agreed draw immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"contentHash\":\"sha256:69a005aa91e4ee32e482cb7e191d8bfaee95f5aa11d7c014ffc0484581a3876e\",\"id\":\"urn:fide:laws:clir:chess#Arbiter\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"arbiter\"}],\"name\":\"Arbiter\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_12\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#arbiter_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#play_started\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:cd9acb00201370effa2eea8d396312f480806e3654cf60614436f55e367915e8\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed\"},\"id\":\"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 12.1. The arbiter shall see that the Laws of Chess are observed\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Arbiter\"}}]},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:3cb4d1dd7384d5c5a164dc5098d825a9749a94b28bd5d3f4999bf8f4264085ec\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#CastlingAttackClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a castling path not recorded as attacked is not attacked\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#castling_path_attacked\",\"snapshot\":\"urn:fide:snapshot:castling-attack:2023-01-01\"},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:52d9bc78d23974af05dbf8962d93641250d4775578d378ca8c1eb6d0b4516a9e\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#CastlingBlockClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a castling path not recorded as blocked is not blocked\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#castling_path_blocked\",\"snapshot\":\"urn:fide:snapshot:castling-block:2023-01-01\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_3\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"},{\"kind\":\"var\",\"var\":\"v4\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#castling_side_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v3\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#king_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v4\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#piece_has_moved\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#castling_path_blocked\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v4\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#rook_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#castling_path_attacked\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_has_the_move\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v3\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#piece_has_moved\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:00a99b0bd2ac2440d6c5d952620be418934f2161117937934c8482be4e6eeed0\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#castling_legal\"},\"id\":\"urn:fide:laws:clir:chess#CastlingLegal\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}},{\"id\":\"v3\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}},{\"id\":\"v4\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}]},{\"contentHash\":\"sha256:4408d89b4fe4094310ec7148200422f308eee1600a0a39cbd2fe2bbc201031ec\",\"id\":\"urn:fide:laws:clir:chess#CastlingSide\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"side of castling\"}],\"name\":\"CastlingSide\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checkmate_delivered\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:c21b7713442b47ce69781d1d1ea641bd6ccf98b49e537d690828ebf35bec9dd8\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\"},\"id\":\"urn:fide:laws:clir:chess#CheckmateEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.1.1. Checkmate immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"condition\":{\"kind\":\"boolean\",\"value\":true},\"contentHash\":\"sha256:e4cd1598c20ecddea338d4912b6c1f6eb2f9c4def2bd167544a53186c7ac7a26\",\"higher\":{\"id\":\"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves\",\"kind\":\"priority_rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.6.2. Checkmate takes precedence over the 75-move draw\"}],\"lower\":{\"id\":\"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw\",\"kind\":\"const_ref\"},\"package\":\"urn:fide:laws:clir:chess\",\"priorityKind\":\"direct\",\"reason\":\"urn:fide:laws:clir:chess#lex_specialis\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checkmate_delivered\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:4fb6891cd49cb3f36a8c95a36266b8024039ddd3b49c48aa7dd7053ce3d2549f\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"defeasible\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checkmate_delivered\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:40d97414e26d51fc7d59d7648675a63ed79abd76f70c216e0fa1c992da7b1d65\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_won_by\"},\"id\":\"urn:fide:laws:clir:chess#CheckmateWins\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"contentHash\":\"sha256:70719e6c0f96793173fe58550683c361032c86529c41ea9e3c67b4406a6ae5be\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by agreement\"}],\"name\":\"ConcludeByAgreement\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:8dd66509d8f8f90a8e790e2df230b2b167d6365bacf4b2d88fcb69d781b00eba\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by checkmate\"}],\"name\":\"ConcludeByCheckmate\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:8ce39b9d247a0fc43959914ae0aef64824974d450d5a26034f6f27cf6dc740df\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a dead position\"}],\"name\":\"ConcludeByDeadPosition\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:6feecf0e685fd22236190ce3fa6743f01834f4a7445eb6ae07ca76dbcf286433\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"name\":\"ConcludeByDrawnClaim\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:9457bb68fca4f197423213e6fadb2d46f9ffc3b13b4802eccfd0d2e5cd450239\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by resignation\"}],\"name\":\"ConcludeByResignation\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:2194b86848799599fdccb1cd12bc07d20dd0c7d92fd0441cc216282d02238601\",\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a second completed illegal move\"}],\"name\":\"ConcludeBySecondIllegalMove\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:a8e9b07676bf84cbc923a39f7c27feeb4bde0e65c3e59f6815b41e946327ee2c\",\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by stalemate\"}],\"name\":\"ConcludeByStalemate\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"kind\":\"entity_ref\"}},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#dead_position_arisen\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:1c72a26d364f9f8987690d68261421bf4e3a13d45145e9f830b4426eb2627dcf\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#DeadPositionDraws\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#dead_position_arisen\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:ff862ac274d2d5044ee7501610e075501349ed246a1bfcaf291bd04166ef6c72\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\"},\"id\":\"urn:fide:laws:clir:chess#DeadPositionEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.2. A dead position immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_3\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#en_passant_right_open\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_has_the_move\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:14021b2893782dbf72b5559fd034297adaec48be003fcd331d692e51a661a9b7\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#en_passant_capture_legal\"},\"id\":\"urn:fide:laws:clir:chess#EnPassantCaptureLegal\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}]},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:20a78467dcfa7811b7bc378615a468a886ec2ee230f9275bc2597d6c4823199b\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#EnPassantFlagClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"an en passant right not recorded on this frame is not open\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#en_passant_right_open\",\"snapshot\":\"urn:fide:snapshot:en-passant:2023-01-01\"},{\"contentHash\":\"sha256:e4fc699b7ee23598bb8ff734487274b6cf6808d68f1dc430e9067ac6d3586d38\",\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is completed\"}],\"name\":\"Ended\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayState\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:d7aa193cc4bd00b60c793ace692cbf7df0aa4d66769ea5ebb00f62a76c4528ae\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_12\",\"kind\":\"fragment\",\"locator\":\"article/12\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:bea61fbf4897529826fb45ec54100f180e0a323dd4423fb8cd54149c62083094\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 12: The Role of the Arbiter (see Preface)\\n\\n12.1 The arbiter shall see that the Laws of Chess are observed.\\n\\n12.2 The arbiter shall:\\n\\n12.2.1 ensure fair play,\\n\\n12.2.2 act in the best interest of the competition,\\n\\n12.2.3 ensure that a good playing environment is maintained,\\n\\n12.2.4 ensure that the players are not disturbed,\\n\\n12.2.5 supervise the progress of the competition,\\n\\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\\n\\n12.2.7 follow the Fair-Play Rules or Guidelines\\n\\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\\n\\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\\n\\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\\n\\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\\n\\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\\n\\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\\n\\n12.9 Options available to the arbiter concerning penalties:\\n\\n12.9.1 warning,\\n\\n12.9.2 increasing the remaining time of the opponent,\\n\\n12.9.3 reducing the remaining time of the offending player,\\n\\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\\n\\n12.9.5 reducing the points scored in the game by the offending person,\\n\\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\\n\\n12.9.7 a fine announced in advance,\\n\\n12.9.8 exclusion from one or more rounds,\\n\\n12.9.9 expulsion from the competition.\"}]},{\"contentHash\":\"sha256:71e8ec9876dca1f9241b86fdc2ef4bfad418cdca5c153548e509b42ebc789193\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"kind\":\"fragment\",\"locator\":\"article/3\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:70607ebf269ef244f7c9ea7dcab1022cdb13fd47312aca84c0865f42a9354d5b\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}]},{\"contentHash\":\"sha256:b4c6f74e76377e9137c884d3e5ad25d377c6e99aed22613711a449373ac75ecd\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_4\",\"kind\":\"fragment\",\"locator\":\"article/4\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:7007dbe794a4826dce5bb1219730b88243b8712f4f548976699c261d2be0d65d\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 4: The Act of Moving the Pieces\\n\\n4.1 Each move must be played with one hand only.\\n\\n4.2 Adjusting the pieces or other physical contact with a piece:\\n\\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\\n\\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\\n\\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\\n\\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\\n\\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\\n\\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\\n\\n4.4 If a player having the move:\\n\\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\\n\\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\\n\\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\\n\\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\\n\\n4.6 The act of promotion may be performed in various ways:\\n\\n4.6.1 the pawn does not have to be placed on the square of arrival.\\n\\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\\n\\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\\n\\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\\n\\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\\n\\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\\n\\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\\n\\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation.\"}]},{\"contentHash\":\"sha256:06422578a97c08fe23350dedb44428172c1eb51f300180198ece11cf5fb7096b\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"kind\":\"fragment\",\"locator\":\"article/5\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:8f6c680e6f6c7ca545d105654528cf9643fed5dcf1ed4a42a6373bb2057bafff\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}]},{\"contentHash\":\"sha256:a82edbe4edea236d6ebf05ad91787e469ca69f2a19c2851a81680b6dc3297abc\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"kind\":\"fragment\",\"locator\":\"article/7\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:7b5ef05c341fd6a9b1ff9413600bf2a557bbe09c88ad5bbf03d51cfa664c2249\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}]},{\"contentHash\":\"sha256:a0b080153ae9a6a1baa951ac587554ad69119641cbcb0cb3ffa888c6aa780d7f\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"kind\":\"fragment\",\"locator\":\"article/9\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:6c8cdd87141ab27aad5b9b7e6fe77a33e79b67eef044932bb4fd11934d1cffb2\",\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}]},{\"contentHash\":\"sha256:57ec91dd1435b59af89906f7152766c601ec62302124b60159bf02f6c03aa7d9\",\"id\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"kind\":\"source_edition\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Laws of Chess taking effect from 1 January 2023\"}],\"language\":\"en\",\"lifecycle\":[{\"extent\":\"2022-08-07\",\"status\":\"adopted\"},{\"extent\":\"2023-01-01\",\"status\":\"in_force\"}],\"materializationStatus\":\"PINNED_UNOFFICIAL_COPY\",\"officiality\":\"official\",\"package\":\"urn:fide:laws:clir:chess\",\"work\":\"urn:fide:laws:clir:chess#FIDE_LAWS_OF_CHESS\"},{\"contentHash\":\"sha256:ac5a7d0e54b711ee002f98d5922d0d1502c49f6d02fd73f5cdabff3da7bed214\",\"documentHash\":\"sha256:c251137a2222c3ae4bcc14e8d751e5f86e11441acc86af51e9bd090166ed65d3\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"id\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023_EN\",\"kind\":\"publication\",\"mediaType\":\"text/plain; charset=utf-8\",\"package\":\"urn:fide:laws:clir:chess\",\"retrievedAt\":\"2026-08-29T00:00:00Z\",\"uri\":\"https://handbook.fide.com/chapter/E012023\"},{\"authority\":{\"id\":\"urn:fide:laws:clir:chess#FIDEGeneralAssembly\",\"kind\":\"const_ref\"},\"contentHash\":\"sha256:fd8c1959bf9884add39a5e2b14b5fae04c3dae84f33a533affe8c9cf690a4a24\",\"id\":\"urn:fide:laws:clir:chess#FIDE_LAWS_OF_CHESS\",\"jurisdiction\":{\"id\":\"urn:fide:laws:clir:chess#International\",\"kind\":\"const_ref\"},\"kind\":\"source_work\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"FIDE Laws of Chess\"}],\"number\":\"FIDE Handbook, E. Miscellaneous / 01. Laws of Chess / taking effect from 1 January 2023\",\"package\":\"urn:fide:laws:clir:chess\",\"sourceKind\":\"urn:fide:laws:clir:chess#regulation\"},{\"contentHash\":\"sha256:345c073a7517519494982db8979fd187c21e20d87a966876c3aa9f35b7bb9943\",\"edition\":\"urn:fide:laws:clir:chess#FIDE_LAWS_2023\",\"fragmentKind\":\"article\",\"id\":\"urn:fide:laws:clir:chess#FIDE_PREFACE\",\"kind\":\"fragment\",\"locator\":\"preface/0.2\",\"package\":\"urn:fide:laws:clir:chess\",\"texts\":[{\"contentHash\":\"sha256:e200932fde8e9cacf2bc914e9cd73531fedcb6dd820f9d32cc1045d5eecbe49f\",\"language\":\"en\",\"status\":\"official\",\"text\":\"0.2 Preface\\n\\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\\n\\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\\n\\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\\n\\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\\n\\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess.\"}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"items\":[{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v2\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":50}},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#draw_claimed\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_has_the_move\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:1b166408c3aa805eed8f948ab4081a28fcd4df33013e92d190848c9bdc134fed\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\"},\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:fd4eaacf8139440e8a531bf4276a4dbca0220718fb9b9702064a2ec37da27ba1\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimDraws\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#position_occurrence_count\"},\"kind\":\"status\",\"status\":\"established\"},{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v1\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":5}}],\"kind\":\"and\"},\"contentHash\":\"sha256:3ee068be058563d09479749a12e4657b4416a6098f74a463d6c4d1d2f667b225\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#FivefoldAutomaticDraw\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.6.1. The game is drawn if the same position has appeared at least five times\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"contentHash\":\"sha256:3ef3a762bb759bb3d450fa9701efeee3fd9c239a115c9328340099b48cba2a47\",\"id\":\"urn:fide:laws:clir:chess#Game\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"game of chess\"}],\"name\":\"Game\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:b69da2bd1be755b811e8a40997ac6311998881ecc8cd5ed9d41a43138cfca0ad\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by agreement\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:4aa765c9d4ea84ba42f8b8f84dc27d8a1039c9f1c60a272fc72d37acdb412464\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by agreement\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:6634ca87d495aba31e723d2cea3940c430f2f5d7b47cbdbbf2f5f281dfdaf799\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by checkmate\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:804ecce1994f318cec73d76095852ac4144a8a177c577245cbc4071303fd2a5c\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by checkmate\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:02111bc4204005e95fb3bb2ec27d105135f0db6d1665d411d97c0a634416355a\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a dead position\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:8a14cecbb8784bd12085d2362fe6fb2561d385b24fd387c4bfc2ab42ca5daf02\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a dead position\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:4a9ff130c9dd9cc6bff6a7a91e86d61230ef1e082073c3312df7c253c6e914c7\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:920d59847695c176c02e9cdc54229bc3f92b4d7b2e9ffd18614221d48c10b123\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:7a253ca41261670e1bb53f71fc51134fd02c22ea8676e077e2c077b275bb3849\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by resignation\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:4e9c04189934be16421c383f9290802d97a27678c2c213a4828d7c0b2f24576a\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by resignation\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:93bae2c4988b73718be8422d066173641695a98389b77bc83258616607c989e3\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a second completed illegal move\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:63c0fe853f1c9933f58c0092175da885451d1677c48b8c6e61654bbb49bf07f0\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by a second completed illegal move\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:7abd5d3dcb9646275b6f861c9db9f9140684cc4e6ed617bce5d4e5e34284816a\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by stalemate\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:5033a7f31ed111aac51a8c258da943d2dd84e41dbfc4e00db465f34f4b8498ab\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game ends by stalemate\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:07df4c368f5c67754d40fa96370d682b350d5d760c0b04c1e05f140517131051\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"make a move\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#legal_move\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:ec14c98ebb691993a1b1eb504a455ee330dafabab8fc6148cf2804f0aa203e13\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"make a move\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"kind\":\"status\",\"status\":\"supported\"},\"contentHash\":\"sha256:bb95b997724bd119ef0f7219debb4d1329cf6838dd1aa7f5440f21d8458ed4d2\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"start the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#attempted_transition\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"kind\":\"status\",\"status\":\"supported\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#play_started\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:a47c95ecf72199341b25caf46d6eafcd3ef8f2577622772a71de15cf79973309\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#valid_transition\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"start the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#procedure_instance\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:cc0c41c4b4805922449d2f9735ffd0aea19c0608b334777118d46c7b6a7b1d97\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"kind\":\"const_ref\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#entered_state\"},\"id\":\"urn:fide:laws:clir:chess#GamePlay/initial\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game has not started\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"contentHash\":\"sha256:85e870baeb8194d67c50bb2e7c447b6e4d096ec75612baca0d2d24099da3768d\",\"id\":\"urn:fide:laws:clir:chess#GamePlayState\",\"kind\":\"type_decl\",\"name\":\"GamePlayState\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"contentHash\":\"sha256:75175f3d9e8463d179cb11336ab9465e0e3c8e4c8f3f95755bf24d64c2b85694\",\"id\":\"urn:fide:laws:clir:chess#GamePlayTransition\",\"kind\":\"type_decl\",\"name\":\"GamePlayTransition\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:f02c94389ba032a40c4350b6005452bc118901ee136df7094552449a942227a2\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_player\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#MateImpossibilityClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a king not recorded as unable to be checkmated can be checkmated\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\",\"snapshot\":\"urn:fide:snapshot:mate-possibility:2023-01-01\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_3\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#checked_game\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:a8b9aaa7998d52963d9fe7ca706388df804d7254ac6bb41b1a9d7feeeb15072f\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#illegal_move\"},\"id\":\"urn:fide:laws:clir:chess#MoveIsIllegal\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_3\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:8743bf7a1ab3f85e0940f7c7a49351950a1d4ace3cd25f74f9db0d86a9662f9c\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#legal_move\"},\"id\":\"urn:fide:laws:clir:chess#MoveIsLegal\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:8ab3d0a1f929223c111b8866081c198910883848575870c30fee52ffead45b72\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#MoveLegalityClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a move not recorded as meeting Articles 3.1 to 3.9 does not meet them\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\",\"snapshot\":\"urn:fide:snapshot:move-legality:2023-01-01\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_4\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#own_piece_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#piece_can_be_moved\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_has_the_move\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:6bd513cf20c2a2b9efcfe9b5c265bc7a0fed8ee8debff11766b158e9ca3c5264\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece\"},\"id\":\"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}]},{\"contentHash\":\"sha256:15f9a5d5b9aecd334920d15a00636fa19c2fa5654f093e1762d4b0a601e9fe88\",\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game has not started\"}],\"name\":\"NotStarted\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayState\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:be9a62aa3f7fb12f679075d778b60294a352698527b43a545f74ba6e4554093f\",\"id\":\"urn:fide:laws:clir:chess#Piece\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"chess piece\"}],\"name\":\"Piece\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"completeAsOf\":\"2023-01-01T00:00:00Z\",\"contentHash\":\"sha256:31c93a87772c70d017c44dbe141eb60901650ddd61f16b26e0a2725010f5f155\",\"deriveExplicitNegative\":true,\"domain\":{\"id\":\"urn:fide:laws:clir:chess#checked_piece\",\"kind\":\"const_ref\"},\"id\":\"urn:fide:laws:clir:chess#PieceMovedClosure\",\"kind\":\"closure_policy\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a piece that is not recorded as having moved has not moved\"}],\"package\":\"urn:fide:laws:clir:chess\",\"predicate\":\"urn:fide:laws:clir:chess#piece_has_moved\",\"snapshot\":\"urn:fide:snapshot:move-history:2023-01-01\"},{\"contentHash\":\"sha256:4225bef73846cbac59c3a1fce560d0d69f0ac471bb9c2addae55515c0bb584f4\",\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"make a move\"}],\"name\":\"PlayMove\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"kind\":\"entity_ref\"}},{\"contentHash\":\"sha256:586b19dca6a9a4409bc1d95b6b5e10accfc0b7ad78c124b37c3fc5433027b360\",\"id\":\"urn:fide:laws:clir:chess#Player\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"player\"}],\"name\":\"Player\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"contentHash\":\"sha256:eab3087e9f0b51e870557d0a872acda8d57e42f816dd306e391ed8c22093c124\",\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is in progress\"}],\"name\":\"Playing\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayState\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"kind\":\"entity_ref\"}},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_resigned\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:55c7ef7f3c416db2f4feea5fb7519104d36ca77ebf66495a13abd59bf3af87f1\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_resigned\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:64206cc3a009bd839fa5534dc623ea40956f790676736cf32b92db6a9f3761bc\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\"},\"id\":\"urn:fide:laws:clir:chess#ResignationEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.1.2. Resignation immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_resigned\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:5ad78a599b4a1e4425886caff0149c8641ead3aba69088852fcd70f6f56167d0\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_lost_by\"},\"id\":\"urn:fide:laws:clir:chess#ResignationLoses\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_7\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\"},\"kind\":\"status\",\"status\":\"established\"},{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v2\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":2}},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:c059e6aaea728275ac9b54b2b31f40479706117c3830da3cb1cea0744437f329\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_7\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\"},\"kind\":\"status\",\"status\":\"established\"},{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v2\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":2}},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:2896dd5f26e39eef5275183193d58a14626c00d1ce8968aa612e836961b29976\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\"},\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 7.5.5. The second completed illegal move immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_7\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"negative\",\"predicate\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\"},\"kind\":\"status\",\"status\":\"established\"},{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v2\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":2}},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_of\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:a428012b8095a70c088cb4d8bb2abeac8bb00304d640bdcb9b3238ed1f7e6126\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_lost_by\"},\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveLoses\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"items\":[{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v1\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":75}},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\"},\"kind\":\"status\",\"status\":\"established\"}],\"kind\":\"and\"},\"contentHash\":\"sha256:5aeb0d6fa352570a6d0755dcf1f76a7e0124fa76b6457d7943e1fc7018bdfcc1\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"defeasible\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"contentHash\":\"sha256:3157da3f0f43107452c7f9c60773f4f07ba1dda6ce701944457b56046791a298\",\"id\":\"urn:fide:laws:clir:chess#Situation\",\"kind\":\"type_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"situation arising during a game\"}],\"name\":\"Situation\",\"package\":\"urn:fide:laws:clir:chess\",\"typeKind\":\"entity\"},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#stalemate_arisen\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:76bbfeded16a464891d2d8849e244c06b832b9b68607d7d583965a8f8f1dcc69\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#StalemateDraws\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_5\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#stalemate_arisen\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:c4d886a820072cae3da4016a8a1480ef815e70c1a65796a7b0956995d3b4d905\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\"},\"id\":\"urn:fide:laws:clir:chess#StalemateEndsTheGame\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 5.2.1. Stalemate immediately ends the game\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}]},{\"contentHash\":\"sha256:36eeec1aab3ff24f0af1c5b20806b531a746d19c649ced2ffb21b039060bf950\",\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"start the game\"}],\"name\":\"StartPlay\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[],\"returnType\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"},\"symbolKind\":\"constant\",\"value\":{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"kind\":\"entity_ref\"}},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"items\":[{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v2\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#position_occurrence_count\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#draw_claimed\"},\"kind\":\"status\",\"status\":\"established\"},{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#player_has_the_move\"},\"kind\":\"status\",\"status\":\"established\"},{\"kind\":\"comparison\",\"left\":{\"kind\":\"var\",\"var\":\"v2\"},\"op\":\"ge\",\"right\":{\"kind\":\"value\",\"type\":{\"name\":\"urn:law:std#Integer\"},\"value\":3}}],\"kind\":\"and\"},\"contentHash\":\"sha256:fc4f713380ebf84db08f2225f941ea2263aeb42b3229e3dfae9347c8fcaabf78\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#threefold_claim_correct\"},\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimCorrect\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"v2\",\"type\":{\"name\":\"urn:law:std#Integer\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_ART_9\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"},{\"kind\":\"var\",\"var\":\"v1\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#threefold_claim_correct\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:cc7e3612a16f869830e5af81cdda11cdb3042f3daf2829283a1d0b6dfd54fce8\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#game_drawn\"},\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimDraws\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"v1\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}]},{\"anchors\":[\"urn:fide:laws:clir:chess#FIDE_PREFACE\"],\"body\":{\"formula\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\"},\"kind\":\"status\",\"status\":\"established\"},\"contentHash\":\"sha256:4c1591e36ff78d2c8d9861ca992e6d5d3835f1290b960c6f048f25bc71ad607c\",\"head\":{\"args\":[{\"kind\":\"var\",\"var\":\"v0\"}],\"kind\":\"literal\",\"polarity\":\"positive\",\"predicate\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide\"},\"id\":\"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter\",\"interpretations\":[],\"kind\":\"rule\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision\"}],\"package\":\"urn:fide:laws:clir:chess\",\"scope\":{\"kind\":\"boolean\",\"value\":true},\"strength\":\"strict\",\"variables\":[{\"id\":\"v0\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Situation\"}}]},{\"contentHash\":\"sha256:a684ff9f7150f7eb4ebe6c63743e210edc2d4f9495905022045e1110dd206381\",\"id\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"an agreed draw has ended the game\"}],\"name\":\"agreed_draw_has_ended_the_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:219de6219efb713859926ce178a4e925f7e4b483288933c6993ac44314660683\",\"id\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the arbiter is competent to reach a correct decision\"}],\"name\":\"arbiter_competent_to_decide\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide/arg/situation\",\"name\":\"situation\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Situation\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:b32d74d7ec6955cbdf07d4a6e9e66bd8da619c72fc6d7cc7a6b9e9b4b6c6a47b\",\"id\":\"urn:fide:laws:clir:chess#arbiter_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the arbiter is appointed for the game\"}],\"name\":\"arbiter_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#arbiter_of/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#arbiter_of/arg/arb\",\"name\":\"arb\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Arbiter\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:56ea284b3ece617911d91d0a066e20db3ef65a1d557d1f1ea366f49383ee3bf5\",\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the arbiter shall see that the Laws of Chess are observed\"}],\"name\":\"arbiter_shall_see_laws_observed\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed/arg/arb\",\"name\":\"arb\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Arbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:5ce626d67b6c7710f70227041c56d9b1baa365fb3944864fb9086ba6e3d00b17\",\"id\":\"urn:fide:laws:clir:chess#attempted_transition\",\"kind\":\"symbol_decl\",\"name\":\"attempted_transition\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#attempted_transition/arg/instance\",\"name\":\"instance\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#attempted_transition/arg/transition\",\"name\":\"transition\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f56609a068c4fd7045f1305bc6435353c82d6f1d2d16ea3a8af098bccd30d5e3\",\"id\":\"urn:fide:laws:clir:chess#both_players_have_moved\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"both players have made at least one move\"}],\"name\":\"both_players_have_moved\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#both_players_have_moved/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:3d97c04d3d15b815f9681a6ef5ed6edc65624afcf4917e2715051b37602f4a8b\",\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares\"}],\"name\":\"capturing_pawn_on_adjacent_file\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file/arg/pawn\",\"name\":\"pawn\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:2b78661d011f8d2b6fc3bdb29db9efb0ac653f8e8587933fe4f6b78808e481fe\",\"effect\":\"judgment\",\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\",\"judgment\":{\"authority\":\"urn:fide:laws:clir:chess#FIDEArbiter\"},\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the case is not precisely regulated by an Article of the Laws\"}],\"name\":\"case_not_precisely_regulated\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated/arg/situation\",\"name\":\"situation\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Situation\"}}],\"relationKind\":\"judgment\",\"symbolKind\":\"relation\"},{\"authority\":{\"id\":\"urn:fide:laws:clir:chess#FIDEArbiter\",\"kind\":\"const_ref\"},\"capability\":\"judgment:FIDEArbiter\",\"contentHash\":\"sha256:5960a4ee7c2ed9c0e09d20fe55cae62428d090b7a66081e3a3496f3db4a2f86d\",\"effect\":\"judgment\",\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated/external\",\"kind\":\"external_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the case is not precisely regulated by an Article of the Laws\"}],\"package\":\"urn:fide:laws:clir:chess\",\"symbol\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\"},{\"contentHash\":\"sha256:9477cfbaf273f3cb97388a75c481e07a9872a35748261d33f248b11c6d36972d\",\"id\":\"urn:fide:laws:clir:chess#castling_legal\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"castling on that side is legal\"}],\"name\":\"castling_legal\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#castling_legal/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_legal/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_legal/arg/side\",\"name\":\"side\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:804f8a0bfae05d67ac22aeb5b4662d139ad7d3341af687fd307ad7d7cadab9b6\",\"id\":\"urn:fide:laws:clir:chess#castling_path_attacked\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the king's square, the square it must cross, or the square it is to occupy is attacked\"}],\"name\":\"castling_path_attacked\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#castling_path_attacked/arg/side\",\"name\":\"side\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f15bb3f8d6186f8a7c9f4556e3f37400a6d319551aba0d5375b85fffae7aa54f\",\"id\":\"urn:fide:laws:clir:chess#castling_path_blocked\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"there is a piece between the king and the rook with which castling is to be effected\"}],\"name\":\"castling_path_blocked\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#castling_path_blocked/arg/side\",\"name\":\"side\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:fb7558b5f692c9d45c079b625b8e1046d9acbbabbbd646f0070086dd4268bb89\",\"id\":\"urn:fide:laws:clir:chess#castling_side_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player is considering castling with that rook on that side\"}],\"name\":\"castling_side_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#castling_side_of/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of/arg/side\",\"name\":\"side\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of/arg/rook\",\"name\":\"rook\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:1820e3c308a890c45fc7e1168b6868a856dc0a0074cbdeda291acee35827eb3b\",\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the castling side is in the closed domain of path facts\"}],\"name\":\"checked_castling_side\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side/arg/side\",\"name\":\"side\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#CastlingSide\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:2a9d4cf813890117bb63debb22c02b7cdbe078a9452ac19d68cbba8b9ae6cfba\",\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is in the closed domain of protocol facts\"}],\"name\":\"checked_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checked_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:1d3b247e00c7e9e5b006442fd67a05e3046d24e3dcc2984768b5a05a8f3f52c7\",\"id\":\"urn:fide:laws:clir:chess#checked_piece\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece is in the closed domain of move history\"}],\"name\":\"checked_piece\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checked_piece/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:5ec2e46ac29ec7216924b5b4c685cd04067bd281b3ccb3277b7b51561df6123b\",\"id\":\"urn:fide:laws:clir:chess#checked_player\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player is in the closed domain of mate-possibility facts\"}],\"name\":\"checked_player\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checked_player/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:fd9d188406821dc7c6f35b4dc91b4d23912a79e72335e90b5045fd168f89fa6d\",\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player has checkmated the opponent's king\"}],\"name\":\"checkmate_delivered\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:566e6957c9012eb997c0d8f0a7149a168c6af479066163f485417770599f4b0c\",\"id\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"checkmate has been delivered and the game has ended\"}],\"name\":\"checkmate_has_been_delivered\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:0dc2d3f6ea36cc5a3b03639d32e07906376cc3da35eff0702c107adfe8d86ddd\",\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"number of completed illegal moves by the player\"}],\"name\":\"completed_illegal_move_count\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count/arg/n\",\"name\":\"n\",\"type\":{\"name\":\"urn:law:std#Integer\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c447e258a2dedb7d37e756d864a72100f068c6ffd6e35bba0009ec52c2747c88\",\"id\":\"urn:fide:laws:clir:chess#dead_position_arisen\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves\"}],\"name\":\"dead_position_arisen\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#dead_position_arisen/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:695f3d9458b8a1b5982824561927a68d14c6490364e67886bb4e39ae48f38782\",\"id\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a dead position has ended the game\"}],\"name\":\"dead_position_has_ended_the_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:9c3f96e7ab081c9b0d57a01b377ba998b1e5d7029be7882b1069a67e99dbaee5\",\"id\":\"urn:fide:laws:clir:chess#draw_agreed\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the two players have agreed a draw during the game\"}],\"name\":\"draw_agreed\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#draw_agreed/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c13be64eeba53447809585c464f33f000f2d9642dcac1bfdbf18f35738a900de\",\"id\":\"urn:fide:laws:clir:chess#draw_claimed\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player has claimed a draw\"}],\"name\":\"draw_claimed\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#draw_claimed/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:cbb2954982977a7ae73f4412ac29e871c6f9ed950ff07c38b679913eca795043\",\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"an en passant capture by this pawn is legal\"}],\"name\":\"en_passant_capture_legal\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal/arg/pawn\",\"name\":\"pawn\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f08d679f3d4f7febfad4c6b0bd5a11e9dfab20026d2cfb9fafaf498435b7259d\",\"id\":\"urn:fide:laws:clir:chess#en_passant_right_open\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"an en passant capture is available on this move\"}],\"name\":\"en_passant_right_open\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#en_passant_right_open/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f2a8664c427668ec9f64aa9d02f1ee4383359115e0e2e0f821d6996f71c11834\",\"id\":\"urn:fide:laws:clir:chess#entered_state\",\"kind\":\"symbol_decl\",\"name\":\"entered_state\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#entered_state/arg/instance\",\"name\":\"instance\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#entered_state/arg/state\",\"name\":\"state\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayState\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c5b96ddc5eb70d1b406e05c4c206092339764ee0cdc13de9e761e42ae32cc6fa\",\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player's fifty-move claim is correct\"}],\"name\":\"fifty_move_claim_correct\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:22d0993e29464e7de3a9f466afea0fd65271e890b7ddd6ad28ee83291cd717d8\",\"id\":\"urn:fide:laws:clir:chess#game_drawn\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is drawn\"}],\"name\":\"game_drawn\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#game_drawn/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c0bf1a5401a775a5cf0717744b132fc72b5b08cf22423bc125a793482b5f66eb\",\"id\":\"urn:fide:laws:clir:chess#game_lost_by\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is lost by the player\"}],\"name\":\"game_lost_by\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#game_lost_by/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#game_lost_by/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c2214aa2102c506fefeeb91b08718cead4faf489b420c5d6213c236814617c03\",\"id\":\"urn:fide:laws:clir:chess#game_won_by\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game is won by the player\"}],\"name\":\"game_won_by\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#game_won_by/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#game_won_by/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:b6e75f38c739b56617925c98cc2a3961f25fae4018fd6a1694c506db30b1a136\",\"id\":\"urn:fide:laws:clir:chess#illegal_move\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the attempted move is illegal\"}],\"name\":\"illegal_move\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#illegal_move/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:af8d5cdc1c4960197290d815e704c2c90ced49206eb2eb2c2c34875123cea917\",\"id\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the opponent cannot checkmate this player's king by any possible series of legal moves\"}],\"name\":\"king_cannot_be_checkmated\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:34c1cb354ae4d9c7a2196435ef1015129425db40de09ded4b9011c77dc25e441\",\"id\":\"urn:fide:laws:clir:chess#king_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece is that player's king\"}],\"name\":\"king_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#king_of/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#king_of/arg/king\",\"name\":\"king\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:8e648e7d759714831c7de48d911e453e7ab38d9d52f2d264c62a486782a2d732\",\"id\":\"urn:fide:laws:clir:chess#legal_move\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the attempted move is legal\"}],\"name\":\"legal_move\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#legal_move/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:0b0311c72d12b822616b3484b18ef819cc69ea41990c57231cb60ac26a693346\",\"id\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the attempted move meets the relevant requirements of Articles 3.1 to 3.9\"}],\"name\":\"move_meets_articles_3_1_to_3_9\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:6adb7037e60ba7f1a0f010bcde88b655fd89360971b34f2a21ed9a29ace14c1f\",\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"this many moves by each player have been made without the movement of any pawn and without any capture\"}],\"name\":\"moves_by_each_without_pawn_or_capture\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture/arg/n\",\"name\":\"n\",\"type\":{\"name\":\"urn:law:std#Integer\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:3632f95dca385606cf464f24039b355dc47c34022e5f4144c6b9517fdcd368c6\",\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player must move the first piece touched that can be moved\"}],\"name\":\"must_move_first_touched_piece\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:23abe1a55954743a940d31fb529b3a97bbbb305e0a6f67b7635b08c59f5ed681\",\"id\":\"urn:fide:laws:clir:chess#own_piece_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece belongs to the player\"}],\"name\":\"own_piece_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#own_piece_of/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#own_piece_of/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f26ccb759b47967b5edc71a234b0ecfa39f175dfc2bf10010abf711d670f2654\",\"id\":\"urn:fide:laws:clir:chess#piece_can_be_moved\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece can be moved\"}],\"name\":\"piece_can_be_moved\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#piece_can_be_moved/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:c4d8d718afce0d3729e09e5055cdb28ad320ba766aea562c6697f496902e45f8\",\"id\":\"urn:fide:laws:clir:chess#piece_has_moved\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece has already moved\"}],\"name\":\"piece_has_moved\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#piece_has_moved/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f8573649d6f866bdfb5d2b0155946070225580681f59c44f189324598d18a346\",\"effect\":\"judgment\",\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\",\"judgment\":{\"authority\":\"urn:fide:laws:clir:chess#FIDEArbiter\"},\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player having the move touched the piece with the intention of moving or capturing\"}],\"name\":\"piece_touched_intentionally\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally/arg/piece\",\"name\":\"piece\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"judgment\",\"symbolKind\":\"relation\"},{\"authority\":{\"id\":\"urn:fide:laws:clir:chess#FIDEArbiter\",\"kind\":\"const_ref\"},\"capability\":\"judgment:FIDEArbiter\",\"contentHash\":\"sha256:5a889eae21ce031e97e19ea9a518dac35fcd5c15a9fdd2ca9c49349005502aa2\",\"effect\":\"judgment\",\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally/external\",\"kind\":\"external_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player having the move touched the piece with the intention of moving or capturing\"}],\"package\":\"urn:fide:laws:clir:chess\",\"symbol\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\"},{\"contentHash\":\"sha256:8fd715c26e9595f7cf1aac11b7e24d343f301ede6780e2a4917cfd4258818616\",\"id\":\"urn:fide:laws:clir:chess#play_started\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the game has been started\"}],\"name\":\"play_started\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#play_started/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:8aac35df277572c35c916ad566e404f886fd61d685a80eeebdfa4afb2e046e56\",\"id\":\"urn:fide:laws:clir:chess#player_has_the_move\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player has the move\"}],\"name\":\"player_has_the_move\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#player_has_the_move/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#player_has_the_move/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:e1c863bf90ab46f4fafd71d761c356d76fbd815bf0f207b920ee19806d1d3d11\",\"id\":\"urn:fide:laws:clir:chess#player_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player takes part in the game\"}],\"name\":\"player_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#player_of/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#player_of/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:27fd76a0b5773276fdbaa9597d22073844c8ca3296a6ef27f58c859a15bed58a\",\"id\":\"urn:fide:laws:clir:chess#player_resigned\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player has declared that he/she resigns\"}],\"name\":\"player_resigned\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#player_resigned/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:0f71857c9c8a013db242064b1e35659b11b409a19dc8a893a4bdc2608eb5ca26\",\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the same position has appeared this many times\"}],\"name\":\"position_occurrence_count\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count/arg/n\",\"name\":\"n\",\"type\":{\"name\":\"urn:law:std#Integer\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:f74d53c40140ad52fbb1efaff2c3093dd16d5c371f14df44607d9a98a7c05a7f\",\"id\":\"urn:fide:laws:clir:chess#procedure_instance\",\"kind\":\"symbol_decl\",\"name\":\"procedure_instance\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#procedure_instance/arg/instance\",\"name\":\"instance\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:e4a565be26df474fae168bdf38938ec9a2eb63d6e6c205364af9f889ea5fb0b4\",\"id\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"a resignation has ended the game\"}],\"name\":\"resignation_has_ended_the_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:d0fed2ed1c1d6eaf66f393d7223dc1854791ee21cf780bde1ea5d4a1b0d3f83e\",\"id\":\"urn:fide:laws:clir:chess#rook_of\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the piece is that player's rook\"}],\"name\":\"rook_of\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#rook_of/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}},{\"id\":\"urn:fide:laws:clir:chess#rook_of/arg/rook\",\"name\":\"rook\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Piece\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:93c29f5f7344451cfe347ccb6397c41bba6a3b683cf785876ac91b1496a7bba3\",\"id\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the second completed illegal move has ended the game\"}],\"name\":\"second_illegal_move_has_ended_the_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:22455fc0f47e9a2f514d74ebd45953fa03b2919e9413c3e4a324989bb99d60d7\",\"id\":\"urn:fide:laws:clir:chess#stalemate_arisen\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player to move has no legal move and his/her king is not in check\"}],\"name\":\"stalemate_arisen\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#stalemate_arisen/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"empirical\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:b3341c4ffe8ad2f7b21dbae8eff247bf28f27015736ca9a093141ace0e3b82cf\",\"id\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"stalemate has ended the game\"}],\"name\":\"stalemate_has_ended_the_game\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:ee0a4c9305e093eaa9c77ff3c4f4d2c38b48e63af21db58dbeb6a8ef41d8e2a4\",\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct\",\"kind\":\"symbol_decl\",\"labels\":[{\"language\":\"en\",\"status\":\"official\",\"text\":\"the player's threefold-repetition claim is correct\"}],\"name\":\"threefold_claim_correct\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct/arg/game\",\"name\":\"game\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct/arg/who\",\"name\":\"who\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Player\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"},{\"contentHash\":\"sha256:98e501affd11d4d2cc8f67cb35bb99c84e4786930110a60274b6e4d9cec0168c\",\"id\":\"urn:fide:laws:clir:chess#valid_transition\",\"kind\":\"symbol_decl\",\"name\":\"valid_transition\",\"package\":\"urn:fide:laws:clir:chess\",\"parameters\":[{\"id\":\"urn:fide:laws:clir:chess#valid_transition/arg/instance\",\"name\":\"instance\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#Game\"}},{\"id\":\"urn:fide:laws:clir:chess#valid_transition/arg/transition\",\"name\":\"transition\",\"type\":{\"name\":\"urn:fide:laws:clir:chess#GamePlayTransition\"}}],\"relationKind\":\"institutional\",\"symbolKind\":\"relation\"}],\"package\":{\"name\":\"fide.laws.chess\",\"namespace\":\"urn:fide:laws:clir:chess\",\"semanticHash\":\"sha256:0000000000000000000000000000000000000000000000000000000000000000\",\"version\":\"0.1.0\"},\"schemaVersion\":\"law.core.ir/0.2\",\"semanticHash\":\"sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c\",\"semanticVersion\":\"0.1.0\",\"strata\":[]}";
+/// The package's name.
+pub const PACKAGE_NAME: &str = "fide.laws.chess";
+/// The package's version.
+pub const PACKAGE_VERSION: &str = "0.1.0";
 /// Entity names with fixed ids: the package's constants.
 static CONSTANTS: &[&str] = &[
     "ConcludeByAgreement",
@@ -41,6 +45,9 @@ impl ::lawgen_runtime::Entity for Arbiter {
     fn id(self) -> u32 {
         self.0
     }
+    fn __from_id(id: u32) -> Self {
+        Arbiter(id)
+    }
 }
 /// Entity type `CastlingSide` — side of castling. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,6 +58,9 @@ impl ::lawgen_runtime::Entity for CastlingSide {
     fn id(self) -> u32 {
         self.0
     }
+    fn __from_id(id: u32) -> Self {
+        CastlingSide(id)
+    }
 }
 /// Entity type `Game` — game of chess. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,6 +70,9 @@ impl ::lawgen_runtime::Entity for Game {
     const TYPE_NAME: &'static str = "Game";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        Game(id)
     }
 }
 /// Entity type `GamePlayState`. An interned id: get one from `Facts`, or use a package constant.
@@ -77,6 +90,9 @@ impl ::lawgen_runtime::Entity for GamePlayState {
     const TYPE_NAME: &'static str = "GamePlayState";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        GamePlayState(id)
     }
 }
 /// Entity type `GamePlayTransition`. An interned id: get one from `Facts`, or use a package constant.
@@ -109,6 +125,9 @@ impl ::lawgen_runtime::Entity for GamePlayTransition {
     fn id(self) -> u32 {
         self.0
     }
+    fn __from_id(id: u32) -> Self {
+        GamePlayTransition(id)
+    }
 }
 /// Entity type `Piece` — chess piece. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,6 +137,9 @@ impl ::lawgen_runtime::Entity for Piece {
     const TYPE_NAME: &'static str = "Piece";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        Piece(id)
     }
 }
 /// Entity type `Player` — player. An interned id: get one from `Facts`, or use a package constant.
@@ -129,6 +151,9 @@ impl ::lawgen_runtime::Entity for Player {
     fn id(self) -> u32 {
         self.0
     }
+    fn __from_id(id: u32) -> Self {
+        Player(id)
+    }
 }
 /// Entity type `Situation` — situation arising during a game. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,6 +163,9 @@ impl ::lawgen_runtime::Entity for Situation {
     const TYPE_NAME: &'static str = "Situation";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        Situation(id)
     }
 }
 #[doc(hidden)]
@@ -882,82 +910,14 @@ pub mod __engine {
         r191(c, v0) <-- r16(c, v0);
     }
 }
+/// A fact row: the input relation and its columns (entities as ids).
+type Row = (u32, [i64; 4usize]);
 /// The input of one evaluation (one case): entities, facts,
 /// explicit negations and decided judgments.
 #[derive(Clone, Debug)]
 pub struct Facts {
     interner: __rt::Interner,
-    r1: Vec<(u32,)>,
-    r2: Vec<(u32,)>,
-    r4: Vec<(u32,)>,
-    r7: Vec<(u32, u32)>,
-    r8: Vec<(u32, u32)>,
-    r10: Vec<(u32,)>,
-    r11: Vec<(u32, u32)>,
-    r12: Vec<(u32, u32)>,
-    r13: Vec<(u32,)>,
-    r14: Vec<(u32, u32)>,
-    r15: Vec<(u32, u32)>,
-    r18: Vec<(u32,)>,
-    r19: Vec<(u32,)>,
-    r22: Vec<(u32, u32, u32, u32)>,
-    r23: Vec<(u32, u32)>,
-    r26: Vec<(u32, u32)>,
-    r28: Vec<(u32, u32)>,
-    r29: Vec<(u32,)>,
-    r30: Vec<(u32,)>,
-    r31: Vec<(u32,)>,
-    r32: Vec<(u32,)>,
-    r33: Vec<(u32,)>,
-    r34: Vec<(u32, u32, u32, u32)>,
-    r35: Vec<(u32,)>,
-    r36: Vec<(u32,)>,
-    r37: Vec<(u32,)>,
-    r38: Vec<(u32,)>,
-    r39: Vec<(u32,)>,
-    r40: Vec<(u32,)>,
-    r41: Vec<(u32,)>,
-    r42: Vec<(u32, u32)>,
-    r43: Vec<(u32, u32)>,
-    r45: Vec<(u32, i64)>,
-    r46: Vec<(u32, i64)>,
-    r47: Vec<(u32,)>,
-    r48: Vec<(u32,)>,
-    r50: Vec<(u32,)>,
-    r51: Vec<(u32,)>,
-    r52: Vec<(u32,)>,
-    r54: Vec<(u32,)>,
-    r56: Vec<(u32,)>,
-    r61: Vec<(u32,)>,
-    r84: Vec<(u32, i64)>,
-    r88: Vec<(u32, i64)>,
-    r89: Vec<(u32,)>,
-    r90: Vec<(u32, u32)>,
-    r91: Vec<(u32,)>,
-    r92: Vec<(u32,)>,
-    r135: Vec<(u32,)>,
-    r136: Vec<(u32, u32)>,
-    r138: Vec<(u32,)>,
-    r139: Vec<(u32,)>,
-    r140: Vec<(u32, i64)>,
-    r142: Vec<(u32, u32)>,
-    r143: Vec<(u32, u32)>,
-    r144: Vec<(u32,)>,
-    r147: Vec<(u32, u32)>,
-    r148: Vec<(u32,)>,
-    r149: Vec<(u32,)>,
-    r150: Vec<(u32,)>,
-    r153: Vec<(u32, u32)>,
-    r154: Vec<(u32, u32)>,
-    r155: Vec<(u32, u32)>,
-    r156: Vec<(u32,)>,
-    r157: Vec<(u32, u32)>,
-    r158: Vec<(u32,)>,
-    r160: Vec<(u32,)>,
-    r162: Vec<(u32,)>,
-    r163: Vec<(u32, i64)>,
-    r164: Vec<(u32,)>,
-    r167: Vec<(u32,)>,
+    rows: Vec<Row>,
 }
 impl Default for Facts {
     fn default() -> Self {
@@ -969,82 +929,17 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS),
-            r1: Vec::new(),
-            r2: Vec::new(),
-            r4: Vec::new(),
-            r7: Vec::new(),
-            r8: Vec::new(),
-            r10: Vec::new(),
-            r11: Vec::new(),
-            r12: Vec::new(),
-            r13: Vec::new(),
-            r14: Vec::new(),
-            r15: Vec::new(),
-            r18: Vec::new(),
-            r19: Vec::new(),
-            r22: Vec::new(),
-            r23: Vec::new(),
-            r26: Vec::new(),
-            r28: Vec::new(),
-            r29: Vec::new(),
-            r30: Vec::new(),
-            r31: Vec::new(),
-            r32: Vec::new(),
-            r33: Vec::new(),
-            r34: Vec::new(),
-            r35: Vec::new(),
-            r36: Vec::new(),
-            r37: Vec::new(),
-            r38: Vec::new(),
-            r39: Vec::new(),
-            r40: Vec::new(),
-            r41: Vec::new(),
-            r42: Vec::new(),
-            r43: Vec::new(),
-            r45: Vec::new(),
-            r46: Vec::new(),
-            r47: Vec::new(),
-            r48: Vec::new(),
-            r50: Vec::new(),
-            r51: Vec::new(),
-            r52: Vec::new(),
-            r54: Vec::new(),
-            r56: Vec::new(),
-            r61: Vec::new(),
-            r84: Vec::new(),
-            r88: Vec::new(),
-            r89: Vec::new(),
-            r90: Vec::new(),
-            r91: Vec::new(),
-            r92: Vec::new(),
-            r135: Vec::new(),
-            r136: Vec::new(),
-            r138: Vec::new(),
-            r139: Vec::new(),
-            r140: Vec::new(),
-            r142: Vec::new(),
-            r143: Vec::new(),
-            r144: Vec::new(),
-            r147: Vec::new(),
-            r148: Vec::new(),
-            r149: Vec::new(),
-            r150: Vec::new(),
-            r153: Vec::new(),
-            r154: Vec::new(),
-            r155: Vec::new(),
-            r156: Vec::new(),
-            r157: Vec::new(),
-            r158: Vec::new(),
-            r160: Vec::new(),
-            r162: Vec::new(),
-            r163: Vec::new(),
-            r164: Vec::new(),
-            r167: Vec::new(),
+            rows: Vec::new(),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
         self.interner.name_of(e.id())
+    }
+    /// The entity named `name`, if these facts or the package
+    /// know it (unlike the typed constructors, this declares nothing).
+    pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+        self.interner.get(name).map(E::__from_id)
     }
     /// The `Arbiter` entity named `name` (interned; declared as an entity of the input).
     pub fn arbiter(&mut self, name: &str) -> Arbiter {
@@ -1074,29 +969,29 @@ impl Facts {
     /// The `Piece` entity named `name` (interned; declared as an entity of the input).
     pub fn piece(&mut self, name: &str) -> Piece {
         let id = self.interner.intern(name);
-        self.r160.push((id,));
+        self.rows.push((160u32, [i64::from(id), 0, 0, 0]));
         Piece(id)
     }
     /// The `Player` entity named `name` (interned; declared as an entity of the input).
     pub fn player(&mut self, name: &str) -> Player {
         let id = self.interner.intern(name);
-        self.r158.push((id,));
+        self.rows.push((158u32, [i64::from(id), 0, 0, 0]));
         Player(id)
     }
     /// The `Situation` entity named `name` (interned; declared as an entity of the input).
     pub fn situation(&mut self, name: &str) -> Situation {
         let id = self.interner.intern(name);
-        self.r19.push((id,));
+        self.rows.push((19u32, [i64::from(id), 0, 0, 0]));
         Situation(id)
     }
     /// States the fact `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
     pub fn arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
-        self.r7.push((game.0, arb.0));
+        self.rows.push((7u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
         self
     }
     /// States the explicit negation `~arbiter_of`: `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
     pub fn not_arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
-        self.r8.push((game.0, arb.0));
+        self.rows.push((8u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
         self
     }
     /// States the fact `attempted_transition(Game, GamePlayTransition)`
@@ -1105,7 +1000,7 @@ impl Facts {
         instance: Game,
         transition: GamePlayTransition,
     ) -> &mut Self {
-        self.r11.push((instance.0, transition.0));
+        self.rows.push((11u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
         self
     }
     /// States the explicit negation `~attempted_transition`: `attempted_transition(Game, GamePlayTransition)`
@@ -1114,17 +1009,17 @@ impl Facts {
         instance: Game,
         transition: GamePlayTransition,
     ) -> &mut Self {
-        self.r12.push((instance.0, transition.0));
+        self.rows.push((12u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
         self
     }
     /// States the fact `both_players_have_moved(Game)` — both players have made at least one move
     pub fn both_players_have_moved(&mut self, game: Game) -> &mut Self {
-        self.r1.push((game.0,));
+        self.rows.push((1u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~both_players_have_moved`: `both_players_have_moved(Game)` — both players have made at least one move
     pub fn not_both_players_have_moved(&mut self, game: Game) -> &mut Self {
-        self.r13.push((game.0,));
+        self.rows.push((13u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
@@ -1133,7 +1028,7 @@ impl Facts {
         game: Game,
         pawn: Piece,
     ) -> &mut Self {
-        self.r14.push((game.0, pawn.0));
+        self.rows.push((14u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
         self
     }
     /// States the explicit negation `~capturing_pawn_on_adjacent_file`: `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
@@ -1142,7 +1037,7 @@ impl Facts {
         game: Game,
         pawn: Piece,
     ) -> &mut Self {
-        self.r15.push((game.0, pawn.0));
+        self.rows.push((15u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
         self
     }
     /// Records the decision of FIDEArbiter on the judgment `case_not_precisely_regulated(Situation)` — the case is not precisely regulated by an Article of the Laws: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
@@ -1151,31 +1046,34 @@ impl Facts {
         situation: Situation,
         holds: bool,
     ) -> &mut Self {
-        if holds {
-            self.r4.push((situation.0,));
-        } else {
-            self.r18.push((situation.0,));
-        }
+        self.rows
+            .push(
+                if holds {
+                    (4u32, [i64::from(situation.0), 0, 0, 0])
+                } else {
+                    (18u32, [i64::from(situation.0), 0, 0, 0])
+                },
+            );
         self
     }
     /// States the fact `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
     pub fn castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.r29.push((side.0,));
+        self.rows.push((29u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~castling_path_attacked`: `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
     pub fn not_castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.r30.push((side.0,));
+        self.rows.push((30u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
     pub fn castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.r32.push((side.0,));
+        self.rows.push((32u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~castling_path_blocked`: `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
     pub fn not_castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.r33.push((side.0,));
+        self.rows.push((33u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
@@ -1186,7 +1084,16 @@ impl Facts {
         side: CastlingSide,
         rook: Piece,
     ) -> &mut Self {
-        self.r22.push((game.0, who.0, side.0, rook.0));
+        self.rows
+            .push((
+                22u32,
+                [
+                    i64::from(game.0),
+                    i64::from(who.0),
+                    i64::from(side.0),
+                    i64::from(rook.0),
+                ],
+            ));
         self
     }
     /// States the explicit negation `~castling_side_of`: `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
@@ -1197,62 +1104,71 @@ impl Facts {
         side: CastlingSide,
         rook: Piece,
     ) -> &mut Self {
-        self.r34.push((game.0, who.0, side.0, rook.0));
+        self.rows
+            .push((
+                34u32,
+                [
+                    i64::from(game.0),
+                    i64::from(who.0),
+                    i64::from(side.0),
+                    i64::from(rook.0),
+                ],
+            ));
         self
     }
     /// States the fact `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
     pub fn checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.r31.push((side.0,));
+        self.rows.push((31u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_castling_side`: `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
     pub fn not_checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.r35.push((side.0,));
+        self.rows.push((35u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_game(Game)` — the game is in the closed domain of protocol facts
     pub fn checked_game(&mut self, game: Game) -> &mut Self {
-        self.r36.push((game.0,));
+        self.rows.push((36u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_game`: `checked_game(Game)` — the game is in the closed domain of protocol facts
     pub fn not_checked_game(&mut self, game: Game) -> &mut Self {
-        self.r37.push((game.0,));
+        self.rows.push((37u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_piece(Piece)` — the piece is in the closed domain of move history
     pub fn checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.r38.push((piece.0,));
+        self.rows.push((38u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_piece`: `checked_piece(Piece)` — the piece is in the closed domain of move history
     pub fn not_checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.r39.push((piece.0,));
+        self.rows.push((39u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
     pub fn checked_player(&mut self, who: Player) -> &mut Self {
-        self.r40.push((who.0,));
+        self.rows.push((40u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_player`: `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
     pub fn not_checked_player(&mut self, who: Player) -> &mut Self {
-        self.r41.push((who.0,));
+        self.rows.push((41u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
     pub fn checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r42.push((game.0, who.0));
+        self.rows.push((42u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~checkmate_delivered`: `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
     pub fn not_checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r43.push((game.0, who.0));
+        self.rows.push((43u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
     pub fn completed_illegal_move_count(&mut self, who: Player, n: i64) -> &mut Self {
-        self.r45.push((who.0, n));
+        self.rows.push((45u32, [i64::from(who.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~completed_illegal_move_count`: `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
@@ -1261,77 +1177,77 @@ impl Facts {
         who: Player,
         n: i64,
     ) -> &mut Self {
-        self.r46.push((who.0, n));
+        self.rows.push((46u32, [i64::from(who.0), n, 0, 0]));
         self
     }
     /// States the fact `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
     pub fn dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.r47.push((game.0,));
+        self.rows.push((47u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~dead_position_arisen`: `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
     pub fn not_dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.r48.push((game.0,));
+        self.rows.push((48u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `draw_agreed(Game)` — the two players have agreed a draw during the game
     pub fn draw_agreed(&mut self, game: Game) -> &mut Self {
-        self.r2.push((game.0,));
+        self.rows.push((2u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~draw_agreed`: `draw_agreed(Game)` — the two players have agreed a draw during the game
     pub fn not_draw_agreed(&mut self, game: Game) -> &mut Self {
-        self.r50.push((game.0,));
+        self.rows.push((50u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `draw_claimed(Player)` — the player has claimed a draw
     pub fn draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.r51.push((who.0,));
+        self.rows.push((51u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~draw_claimed`: `draw_claimed(Player)` — the player has claimed a draw
     pub fn not_draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.r52.push((who.0,));
+        self.rows.push((52u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `en_passant_right_open(Game)` — an en passant capture is available on this move
     pub fn en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.r54.push((game.0,));
+        self.rows.push((54u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~en_passant_right_open`: `en_passant_right_open(Game)` — an en passant capture is available on this move
     pub fn not_en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.r56.push((game.0,));
+        self.rows.push((56u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
     pub fn king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.r89.push((who.0,));
+        self.rows.push((89u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~king_cannot_be_checkmated`: `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
     pub fn not_king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.r135.push((who.0,));
+        self.rows.push((135u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `king_of(Player, Piece)` — the piece is that player's king
     pub fn king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.r23.push((who.0, king.0));
+        self.rows.push((23u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
         self
     }
     /// States the explicit negation `~king_of`: `king_of(Player, Piece)` — the piece is that player's king
     pub fn not_king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.r136.push((who.0, king.0));
+        self.rows.push((136u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
         self
     }
     /// States the fact `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
     pub fn move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.r138.push((game.0,));
+        self.rows.push((138u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~move_meets_articles_3_1_to_3_9`: `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
     pub fn not_move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.r139.push((game.0,));
+        self.rows.push((139u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
@@ -1340,7 +1256,7 @@ impl Facts {
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.r84.push((game.0, n));
+        self.rows.push((84u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~moves_by_each_without_pawn_or_capture`: `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
@@ -1349,37 +1265,37 @@ impl Facts {
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.r140.push((game.0, n));
+        self.rows.push((140u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the fact `own_piece_of(Player, Piece)` — the piece belongs to the player
     pub fn own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.r142.push((who.0, piece.0));
+        self.rows.push((142u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
         self
     }
     /// States the explicit negation `~own_piece_of`: `own_piece_of(Player, Piece)` — the piece belongs to the player
     pub fn not_own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.r147.push((who.0, piece.0));
+        self.rows.push((147u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
         self
     }
     /// States the fact `piece_can_be_moved(Piece)` — the piece can be moved
     pub fn piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.r144.push((piece.0,));
+        self.rows.push((144u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~piece_can_be_moved`: `piece_can_be_moved(Piece)` — the piece can be moved
     pub fn not_piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.r148.push((piece.0,));
+        self.rows.push((148u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the fact `piece_has_moved(Piece)` — the piece has already moved
     pub fn piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.r149.push((piece.0,));
+        self.rows.push((149u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~piece_has_moved`: `piece_has_moved(Piece)` — the piece has already moved
     pub fn not_piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.r150.push((piece.0,));
+        self.rows.push((150u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// Records the decision of FIDEArbiter on the judgment `piece_touched_intentionally(Player, Piece)` — the player having the move touched the piece with the intention of moving or capturing: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
@@ -1389,91 +1305,94 @@ impl Facts {
         piece: Piece,
         holds: bool,
     ) -> &mut Self {
-        if holds {
-            self.r143.push((who.0, piece.0));
-        } else {
-            self.r153.push((who.0, piece.0));
-        }
+        self.rows
+            .push(
+                if holds {
+                    (143u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                } else {
+                    (153u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                },
+            );
         self
     }
     /// States the fact `play_started(Game)` — the game has been started
     pub fn play_started(&mut self, game: Game) -> &mut Self {
-        self.r10.push((game.0,));
+        self.rows.push((10u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~play_started`: `play_started(Game)` — the game has been started
     pub fn not_play_started(&mut self, game: Game) -> &mut Self {
-        self.r162.push((game.0,));
+        self.rows.push((162u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `player_has_the_move(Game, Player)` — the player has the move
     pub fn player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r28.push((game.0, who.0));
+        self.rows.push((28u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~player_has_the_move`: `player_has_the_move(Game, Player)` — the player has the move
     pub fn not_player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r154.push((game.0, who.0));
+        self.rows.push((154u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `player_of(Game, Player)` — the player takes part in the game
     pub fn player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r90.push((game.0, who.0));
+        self.rows.push((90u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~player_of`: `player_of(Game, Player)` — the player takes part in the game
     pub fn not_player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.r155.push((game.0, who.0));
+        self.rows.push((155u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `player_resigned(Player)` — the player has declared that he\/she resigns
     pub fn player_resigned(&mut self, who: Player) -> &mut Self {
-        self.r91.push((who.0,));
+        self.rows.push((91u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~player_resigned`: `player_resigned(Player)` — the player has declared that he\/she resigns
     pub fn not_player_resigned(&mut self, who: Player) -> &mut Self {
-        self.r156.push((who.0,));
+        self.rows.push((156u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
     pub fn position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.r88.push((game.0, n));
+        self.rows.push((88u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~position_occurrence_count`: `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
     pub fn not_position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.r163.push((game.0, n));
+        self.rows.push((163u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the fact `procedure_instance(Game)`
     pub fn procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.r61.push((instance.0,));
+        self.rows.push((61u32, [i64::from(instance.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~procedure_instance`: `procedure_instance(Game)`
     pub fn not_procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.r164.push((instance.0,));
+        self.rows.push((164u32, [i64::from(instance.0), 0, 0, 0]));
         self
     }
     /// States the fact `rook_of(Player, Piece)` — the piece is that player's rook
     pub fn rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.r26.push((who.0, rook.0));
+        self.rows.push((26u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
         self
     }
     /// States the explicit negation `~rook_of`: `rook_of(Player, Piece)` — the piece is that player's rook
     pub fn not_rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.r157.push((who.0, rook.0));
+        self.rows.push((157u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
         self
     }
     /// States the fact `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
     pub fn stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.r92.push((game.0,));
+        self.rows.push((92u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~stalemate_arisen`: `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
     pub fn not_stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.r167.push((game.0,));
+        self.rows.push((167u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// Evaluates the package on these facts under `policy`.
@@ -1486,414 +1405,315 @@ impl Facts {
                 __rt::Error::Internal("a batch of one gave no result".into()),
             ))
     }
-    /// Facts are sets: sort and deduplicate every relation.
-    fn normalize(&mut self) {
-        __rt::normalize(&mut self.r1);
-        __rt::normalize(&mut self.r2);
-        __rt::normalize(&mut self.r4);
-        __rt::normalize(&mut self.r7);
-        __rt::normalize(&mut self.r8);
-        __rt::normalize(&mut self.r10);
-        __rt::normalize(&mut self.r11);
-        __rt::normalize(&mut self.r12);
-        __rt::normalize(&mut self.r13);
-        __rt::normalize(&mut self.r14);
-        __rt::normalize(&mut self.r15);
-        __rt::normalize(&mut self.r18);
-        __rt::normalize(&mut self.r19);
-        __rt::normalize(&mut self.r22);
-        __rt::normalize(&mut self.r23);
-        __rt::normalize(&mut self.r26);
-        __rt::normalize(&mut self.r28);
-        __rt::normalize(&mut self.r29);
-        __rt::normalize(&mut self.r30);
-        __rt::normalize(&mut self.r31);
-        __rt::normalize(&mut self.r32);
-        __rt::normalize(&mut self.r33);
-        __rt::normalize(&mut self.r34);
-        __rt::normalize(&mut self.r35);
-        __rt::normalize(&mut self.r36);
-        __rt::normalize(&mut self.r37);
-        __rt::normalize(&mut self.r38);
-        __rt::normalize(&mut self.r39);
-        __rt::normalize(&mut self.r40);
-        __rt::normalize(&mut self.r41);
-        __rt::normalize(&mut self.r42);
-        __rt::normalize(&mut self.r43);
-        __rt::normalize(&mut self.r45);
-        __rt::normalize(&mut self.r46);
-        __rt::normalize(&mut self.r47);
-        __rt::normalize(&mut self.r48);
-        __rt::normalize(&mut self.r50);
-        __rt::normalize(&mut self.r51);
-        __rt::normalize(&mut self.r52);
-        __rt::normalize(&mut self.r54);
-        __rt::normalize(&mut self.r56);
-        __rt::normalize(&mut self.r61);
-        __rt::normalize(&mut self.r84);
-        __rt::normalize(&mut self.r88);
-        __rt::normalize(&mut self.r89);
-        __rt::normalize(&mut self.r90);
-        __rt::normalize(&mut self.r91);
-        __rt::normalize(&mut self.r92);
-        __rt::normalize(&mut self.r135);
-        __rt::normalize(&mut self.r136);
-        __rt::normalize(&mut self.r138);
-        __rt::normalize(&mut self.r139);
-        __rt::normalize(&mut self.r140);
-        __rt::normalize(&mut self.r142);
-        __rt::normalize(&mut self.r143);
-        __rt::normalize(&mut self.r144);
-        __rt::normalize(&mut self.r147);
-        __rt::normalize(&mut self.r148);
-        __rt::normalize(&mut self.r149);
-        __rt::normalize(&mut self.r150);
-        __rt::normalize(&mut self.r153);
-        __rt::normalize(&mut self.r154);
-        __rt::normalize(&mut self.r155);
-        __rt::normalize(&mut self.r156);
-        __rt::normalize(&mut self.r157);
-        __rt::normalize(&mut self.r158);
-        __rt::normalize(&mut self.r160);
-        __rt::normalize(&mut self.r162);
-        __rt::normalize(&mut self.r163);
-        __rt::normalize(&mut self.r164);
-        __rt::normalize(&mut self.r167);
-    }
-    /// SPEC §2: `p` and `~p` for the same tuple is an input error.
-    fn check(&self) -> Result<(), __rt::Error> {
-        if let Some(t) = __rt::common(&self.r7, &self.r8) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "arbiter_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r11, &self.r12) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "attempted_transition",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r1, &self.r13) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "both_players_have_moved",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r14, &self.r15) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "capturing_pawn_on_adjacent_file",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r4, &self.r18) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "case_not_precisely_regulated",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r29, &self.r30) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "castling_path_attacked",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r32, &self.r33) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "castling_path_blocked",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r22, &self.r34) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "castling_side_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1), __rt::entity(& self.interner, t.2), __rt::entity(& self
-                    .interner, t.3)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r31, &self.r35) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checked_castling_side",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r36, &self.r37) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checked_game",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r38, &self.r39) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checked_piece",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r40, &self.r41) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checked_player",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r42, &self.r43) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checkmate_delivered",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r45, &self.r46) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "completed_illegal_move_count",
-                args: vec![__rt::entity(& self.interner, t.0), __rt::Arg::Int(t.1)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r47, &self.r48) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "dead_position_arisen",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r2, &self.r50) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "draw_agreed",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r51, &self.r52) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "draw_claimed",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r54, &self.r56) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "en_passant_right_open",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r89, &self.r135) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "king_cannot_be_checkmated",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r23, &self.r136) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "king_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r138, &self.r139) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "move_meets_articles_3_1_to_3_9",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r84, &self.r140) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "moves_by_each_without_pawn_or_capture",
-                args: vec![__rt::entity(& self.interner, t.0), __rt::Arg::Int(t.1)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r142, &self.r147) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "own_piece_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r144, &self.r148) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "piece_can_be_moved",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r149, &self.r150) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "piece_has_moved",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r143, &self.r153) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "piece_touched_intentionally",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r10, &self.r162) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "play_started",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r28, &self.r154) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "player_has_the_move",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r90, &self.r155) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "player_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r91, &self.r156) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "player_resigned",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r88, &self.r163) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "position_occurrence_count",
-                args: vec![__rt::entity(& self.interner, t.0), __rt::Arg::Int(t.1)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r61, &self.r164) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "procedure_instance",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r26, &self.r157) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "rook_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r92, &self.r167) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "stalemate_arisen",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
+    /// SPEC §2: facts are sets, and `p` and `~p` for the same
+    /// tuple is an input error.
+    fn normalize(&mut self) -> Result<(), __rt::Error> {
+        self.rows.sort_unstable();
+        self.rows.dedup();
+        for (rel, v) in &self.rows {
+            let negation = match *rel {
+                7u32 => 8u32,
+                11u32 => 12u32,
+                1u32 => 13u32,
+                14u32 => 15u32,
+                4u32 => 18u32,
+                29u32 => 30u32,
+                32u32 => 33u32,
+                22u32 => 34u32,
+                31u32 => 35u32,
+                36u32 => 37u32,
+                38u32 => 39u32,
+                40u32 => 41u32,
+                42u32 => 43u32,
+                45u32 => 46u32,
+                47u32 => 48u32,
+                2u32 => 50u32,
+                51u32 => 52u32,
+                54u32 => 56u32,
+                89u32 => 135u32,
+                23u32 => 136u32,
+                138u32 => 139u32,
+                84u32 => 140u32,
+                142u32 => 147u32,
+                144u32 => 148u32,
+                149u32 => 150u32,
+                143u32 => 153u32,
+                10u32 => 162u32,
+                28u32 => 154u32,
+                90u32 => 155u32,
+                91u32 => 156u32,
+                88u32 => 163u32,
+                61u32 => 164u32,
+                26u32 => 157u32,
+                92u32 => 167u32,
+                _ => continue,
+            };
+            if self.rows.binary_search(&(negation, *v)).is_ok() {
+                return Err(self.contradiction(*rel, v));
+            }
         }
         Ok(())
     }
+    fn contradiction(&self, rel: u32, v: &[i64; 4usize]) -> __rt::Error {
+        match rel {
+            7u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "arbiter_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            11u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "attempted_transition",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            1u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "both_players_have_moved",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            14u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "capturing_pawn_on_adjacent_file",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            4u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "case_not_precisely_regulated",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            29u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "castling_path_attacked",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            32u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "castling_path_blocked",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            22u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "castling_side_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32), __rt::entity(& self.interner,
+                        v[2usize] as u32), __rt::entity(& self.interner, v[3usize] as
+                        u32)
+                    ],
+                }
+            }
+            31u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checked_castling_side",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            36u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checked_game",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            38u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checked_piece",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            40u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checked_player",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            42u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checkmate_delivered",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            45u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "completed_illegal_move_count",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32),
+                        __rt::Arg::Int(v[1usize])
+                    ],
+                }
+            }
+            47u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "dead_position_arisen",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            2u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "draw_agreed",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            51u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "draw_claimed",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            54u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "en_passant_right_open",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            89u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "king_cannot_be_checkmated",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            23u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "king_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            138u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "move_meets_articles_3_1_to_3_9",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            84u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "moves_by_each_without_pawn_or_capture",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32),
+                        __rt::Arg::Int(v[1usize])
+                    ],
+                }
+            }
+            142u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "own_piece_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            144u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "piece_can_be_moved",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            149u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "piece_has_moved",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            143u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "piece_touched_intentionally",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            10u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "play_started",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            28u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "player_has_the_move",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            90u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "player_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            91u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "player_resigned",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            88u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "position_occurrence_count",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32),
+                        __rt::Arg::Int(v[1usize])
+                    ],
+                }
+            }
+            61u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "procedure_instance",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            26u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "rook_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            92u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "stalemate_arisen",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+        }
+    }
     #[doc(hidden)]
     pub fn __push(&mut self, rel: usize, row: &[i64]) {
-        match rel {
-            1usize => self.r1.push((row[0usize] as u32,)),
-            2usize => self.r2.push((row[0usize] as u32,)),
-            4usize => self.r4.push((row[0usize] as u32,)),
-            7usize => self.r7.push((row[0usize] as u32, row[1usize] as u32)),
-            8usize => self.r8.push((row[0usize] as u32, row[1usize] as u32)),
-            10usize => self.r10.push((row[0usize] as u32,)),
-            11usize => self.r11.push((row[0usize] as u32, row[1usize] as u32)),
-            12usize => self.r12.push((row[0usize] as u32, row[1usize] as u32)),
-            13usize => self.r13.push((row[0usize] as u32,)),
-            14usize => self.r14.push((row[0usize] as u32, row[1usize] as u32)),
-            15usize => self.r15.push((row[0usize] as u32, row[1usize] as u32)),
-            18usize => self.r18.push((row[0usize] as u32,)),
-            19usize => self.r19.push((row[0usize] as u32,)),
-            22usize => {
-                self.r22
-                    .push((
-                        row[0usize] as u32,
-                        row[1usize] as u32,
-                        row[2usize] as u32,
-                        row[3usize] as u32,
-                    ))
-            }
-            23usize => self.r23.push((row[0usize] as u32, row[1usize] as u32)),
-            26usize => self.r26.push((row[0usize] as u32, row[1usize] as u32)),
-            28usize => self.r28.push((row[0usize] as u32, row[1usize] as u32)),
-            29usize => self.r29.push((row[0usize] as u32,)),
-            30usize => self.r30.push((row[0usize] as u32,)),
-            31usize => self.r31.push((row[0usize] as u32,)),
-            32usize => self.r32.push((row[0usize] as u32,)),
-            33usize => self.r33.push((row[0usize] as u32,)),
-            34usize => {
-                self.r34
-                    .push((
-                        row[0usize] as u32,
-                        row[1usize] as u32,
-                        row[2usize] as u32,
-                        row[3usize] as u32,
-                    ))
-            }
-            35usize => self.r35.push((row[0usize] as u32,)),
-            36usize => self.r36.push((row[0usize] as u32,)),
-            37usize => self.r37.push((row[0usize] as u32,)),
-            38usize => self.r38.push((row[0usize] as u32,)),
-            39usize => self.r39.push((row[0usize] as u32,)),
-            40usize => self.r40.push((row[0usize] as u32,)),
-            41usize => self.r41.push((row[0usize] as u32,)),
-            42usize => self.r42.push((row[0usize] as u32, row[1usize] as u32)),
-            43usize => self.r43.push((row[0usize] as u32, row[1usize] as u32)),
-            45usize => self.r45.push((row[0usize] as u32, row[1usize])),
-            46usize => self.r46.push((row[0usize] as u32, row[1usize])),
-            47usize => self.r47.push((row[0usize] as u32,)),
-            48usize => self.r48.push((row[0usize] as u32,)),
-            50usize => self.r50.push((row[0usize] as u32,)),
-            51usize => self.r51.push((row[0usize] as u32,)),
-            52usize => self.r52.push((row[0usize] as u32,)),
-            54usize => self.r54.push((row[0usize] as u32,)),
-            56usize => self.r56.push((row[0usize] as u32,)),
-            61usize => self.r61.push((row[0usize] as u32,)),
-            84usize => self.r84.push((row[0usize] as u32, row[1usize])),
-            88usize => self.r88.push((row[0usize] as u32, row[1usize])),
-            89usize => self.r89.push((row[0usize] as u32,)),
-            90usize => self.r90.push((row[0usize] as u32, row[1usize] as u32)),
-            91usize => self.r91.push((row[0usize] as u32,)),
-            92usize => self.r92.push((row[0usize] as u32,)),
-            135usize => self.r135.push((row[0usize] as u32,)),
-            136usize => self.r136.push((row[0usize] as u32, row[1usize] as u32)),
-            138usize => self.r138.push((row[0usize] as u32,)),
-            139usize => self.r139.push((row[0usize] as u32,)),
-            140usize => self.r140.push((row[0usize] as u32, row[1usize])),
-            142usize => self.r142.push((row[0usize] as u32, row[1usize] as u32)),
-            143usize => self.r143.push((row[0usize] as u32, row[1usize] as u32)),
-            144usize => self.r144.push((row[0usize] as u32,)),
-            147usize => self.r147.push((row[0usize] as u32, row[1usize] as u32)),
-            148usize => self.r148.push((row[0usize] as u32,)),
-            149usize => self.r149.push((row[0usize] as u32,)),
-            150usize => self.r150.push((row[0usize] as u32,)),
-            153usize => self.r153.push((row[0usize] as u32, row[1usize] as u32)),
-            154usize => self.r154.push((row[0usize] as u32, row[1usize] as u32)),
-            155usize => self.r155.push((row[0usize] as u32, row[1usize] as u32)),
-            156usize => self.r156.push((row[0usize] as u32,)),
-            157usize => self.r157.push((row[0usize] as u32, row[1usize] as u32)),
-            158usize => self.r158.push((row[0usize] as u32,)),
-            160usize => self.r160.push((row[0usize] as u32,)),
-            162usize => self.r162.push((row[0usize] as u32,)),
-            163usize => self.r163.push((row[0usize] as u32, row[1usize])),
-            164usize => self.r164.push((row[0usize] as u32,)),
-            167usize => self.r167.push((row[0usize] as u32,)),
-            _ => {}
+        let mut v = [0i64; 4usize];
+        for (slot, x) in v.iter_mut().zip(row) {
+            *slot = *x;
         }
+        self.rows.push((rel as u32, v));
     }
 }
 ::lawgen_runtime::__if_serde! {
@@ -1905,92 +1725,56 @@ impl Facts {
     .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
     Ok(facts) } }
 }
-/// A case's derived relations, sorted (membership is a binary search).
+/// The derived relations a batch's conclusions read, with the
+/// case column, sorted: a case's rows are one contiguous range.
 #[doc(hidden)]
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Outputs {
-    o0: Vec<(u32,)>,
-    o3: Vec<(u32,)>,
-    o5: Vec<(u32,)>,
-    o9: Vec<(u32, u32)>,
-    o21: Vec<(u32, u32, u32)>,
-    o24: Vec<(u32,)>,
-    o25: Vec<(u32,)>,
-    o27: Vec<(u32,)>,
-    o44: Vec<(u32,)>,
-    o49: Vec<(u32,)>,
-    o53: Vec<(u32, u32)>,
-    o55: Vec<(u32,)>,
-    o57: Vec<(u32, u32)>,
-    o58: Vec<(u32, u32)>,
-    o59: Vec<(u32, u32)>,
-    o60: Vec<(u32, u32)>,
-    o83: Vec<(u32, u32)>,
-    o85: Vec<(u32,)>,
-    o86: Vec<(u32,)>,
-    o87: Vec<(u32,)>,
-    o93: Vec<(u32, u32)>,
-    o117: Vec<(u32,)>,
-    o118: Vec<(u32,)>,
-    o119: Vec<(u32,)>,
-    o130: Vec<(u32, u32)>,
-    o131: Vec<(u32,)>,
-    o132: Vec<(u32, u32)>,
-    o133: Vec<(u32,)>,
-    o134: Vec<(u32,)>,
-    o137: Vec<(u32,)>,
-    o141: Vec<(u32, u32)>,
-    o145: Vec<(u32, u32)>,
-    o165: Vec<(u32,)>,
-    o166: Vec<(u32,)>,
-    o168: Vec<(u32,)>,
-    o169: Vec<(u32, u32)>,
-    o170: Vec<(u32, u32)>,
-    o190: Vec<(u32, u32)>,
-    o191: Vec<(u32,)>,
+    o0: Vec<(u32, u32)>,
+    o3: Vec<(u32, u32)>,
+    o5: Vec<(u32, u32)>,
+    o9: Vec<(u32, u32, u32)>,
+    o21: Vec<(u32, u32, u32, u32)>,
+    o24: Vec<(u32, u32)>,
+    o25: Vec<(u32, u32)>,
+    o27: Vec<(u32, u32)>,
+    o44: Vec<(u32, u32)>,
+    o49: Vec<(u32, u32)>,
+    o53: Vec<(u32, u32, u32)>,
+    o55: Vec<(u32, u32)>,
+    o57: Vec<(u32, u32, u32)>,
+    o58: Vec<(u32, u32, u32)>,
+    o59: Vec<(u32, u32, u32)>,
+    o60: Vec<(u32, u32, u32)>,
+    o83: Vec<(u32, u32, u32)>,
+    o85: Vec<(u32, u32)>,
+    o86: Vec<(u32, u32)>,
+    o87: Vec<(u32, u32)>,
+    o93: Vec<(u32, u32, u32)>,
+    o117: Vec<(u32, u32)>,
+    o118: Vec<(u32, u32)>,
+    o119: Vec<(u32, u32)>,
+    o130: Vec<(u32, u32, u32)>,
+    o131: Vec<(u32, u32)>,
+    o132: Vec<(u32, u32, u32)>,
+    o133: Vec<(u32, u32)>,
+    o134: Vec<(u32, u32)>,
+    o137: Vec<(u32, u32)>,
+    o141: Vec<(u32, u32, u32)>,
+    o145: Vec<(u32, u32, u32)>,
+    o165: Vec<(u32, u32)>,
+    o166: Vec<(u32, u32)>,
+    o168: Vec<(u32, u32)>,
+    o169: Vec<(u32, u32, u32)>,
+    o170: Vec<(u32, u32, u32)>,
+    o190: Vec<(u32, u32, u32)>,
+    o191: Vec<(u32, u32)>,
 }
-impl Outputs {
-    fn sort(&mut self) {
-        self.o0.sort_unstable();
-        self.o3.sort_unstable();
-        self.o5.sort_unstable();
-        self.o9.sort_unstable();
-        self.o21.sort_unstable();
-        self.o24.sort_unstable();
-        self.o25.sort_unstable();
-        self.o27.sort_unstable();
-        self.o44.sort_unstable();
-        self.o49.sort_unstable();
-        self.o53.sort_unstable();
-        self.o55.sort_unstable();
-        self.o57.sort_unstable();
-        self.o58.sort_unstable();
-        self.o59.sort_unstable();
-        self.o60.sort_unstable();
-        self.o83.sort_unstable();
-        self.o85.sort_unstable();
-        self.o86.sort_unstable();
-        self.o87.sort_unstable();
-        self.o93.sort_unstable();
-        self.o117.sort_unstable();
-        self.o118.sort_unstable();
-        self.o119.sort_unstable();
-        self.o130.sort_unstable();
-        self.o131.sort_unstable();
-        self.o132.sort_unstable();
-        self.o133.sort_unstable();
-        self.o134.sort_unstable();
-        self.o137.sort_unstable();
-        self.o141.sort_unstable();
-        self.o145.sort_unstable();
-        self.o165.sort_unstable();
-        self.o166.sort_unstable();
-        self.o168.sort_unstable();
-        self.o169.sort_unstable();
-        self.o170.sort_unstable();
-        self.o190.sort_unstable();
-        self.o191.sort_unstable();
-    }
+/// What the conclusions of one batch share.
+#[derive(Debug)]
+struct Batch {
+    facts: Vec<Facts>,
+    out: Outputs,
 }
 /// Evaluates independent cases in one engine run: every tuple
 /// carries its case's index, so cases never meet.
@@ -1999,218 +1783,186 @@ fn evaluate_batch(
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
     let mut engine = __engine::Engine::default();
-    let mut cases: Vec<Result<Facts, __rt::Error>> = cases
-        .into_iter()
-        .map(|mut f| {
-            f.normalize();
-            f.check().map(|()| f)
-        })
-        .collect();
-    for (i, f) in cases.iter().enumerate() {
-        let Ok(f) = f else { continue };
+    let mut facts = Vec::with_capacity(cases.len());
+    let mut errors = Vec::with_capacity(cases.len());
+    for (i, mut f) in cases.into_iter().enumerate() {
         let c = i as u32;
-        engine.__case.push((c,));
-        engine.r1.extend(f.r1.iter().map(|t| (c, t.0)));
-        engine.r2.extend(f.r2.iter().map(|t| (c, t.0)));
-        engine.r4.extend(f.r4.iter().map(|t| (c, t.0)));
-        engine.r7.extend(f.r7.iter().map(|t| (c, t.0, t.1)));
-        engine.r8.extend(f.r8.iter().map(|t| (c, t.0, t.1)));
-        engine.r10.extend(f.r10.iter().map(|t| (c, t.0)));
-        engine.r11.extend(f.r11.iter().map(|t| (c, t.0, t.1)));
-        engine.r12.extend(f.r12.iter().map(|t| (c, t.0, t.1)));
-        engine.r13.extend(f.r13.iter().map(|t| (c, t.0)));
-        engine.r14.extend(f.r14.iter().map(|t| (c, t.0, t.1)));
-        engine.r15.extend(f.r15.iter().map(|t| (c, t.0, t.1)));
-        engine.r18.extend(f.r18.iter().map(|t| (c, t.0)));
-        engine.r19.extend(f.r19.iter().map(|t| (c, t.0)));
-        engine.r22.extend(f.r22.iter().map(|t| (c, t.0, t.1, t.2, t.3)));
-        engine.r23.extend(f.r23.iter().map(|t| (c, t.0, t.1)));
-        engine.r26.extend(f.r26.iter().map(|t| (c, t.0, t.1)));
-        engine.r28.extend(f.r28.iter().map(|t| (c, t.0, t.1)));
-        engine.r29.extend(f.r29.iter().map(|t| (c, t.0)));
-        engine.r30.extend(f.r30.iter().map(|t| (c, t.0)));
-        engine.r31.extend(f.r31.iter().map(|t| (c, t.0)));
-        engine.r32.extend(f.r32.iter().map(|t| (c, t.0)));
-        engine.r33.extend(f.r33.iter().map(|t| (c, t.0)));
-        engine.r34.extend(f.r34.iter().map(|t| (c, t.0, t.1, t.2, t.3)));
-        engine.r35.extend(f.r35.iter().map(|t| (c, t.0)));
-        engine.r36.extend(f.r36.iter().map(|t| (c, t.0)));
-        engine.r37.extend(f.r37.iter().map(|t| (c, t.0)));
-        engine.r38.extend(f.r38.iter().map(|t| (c, t.0)));
-        engine.r39.extend(f.r39.iter().map(|t| (c, t.0)));
-        engine.r40.extend(f.r40.iter().map(|t| (c, t.0)));
-        engine.r41.extend(f.r41.iter().map(|t| (c, t.0)));
-        engine.r42.extend(f.r42.iter().map(|t| (c, t.0, t.1)));
-        engine.r43.extend(f.r43.iter().map(|t| (c, t.0, t.1)));
-        engine.r45.extend(f.r45.iter().map(|t| (c, t.0, t.1)));
-        engine.r46.extend(f.r46.iter().map(|t| (c, t.0, t.1)));
-        engine.r47.extend(f.r47.iter().map(|t| (c, t.0)));
-        engine.r48.extend(f.r48.iter().map(|t| (c, t.0)));
-        engine.r50.extend(f.r50.iter().map(|t| (c, t.0)));
-        engine.r51.extend(f.r51.iter().map(|t| (c, t.0)));
-        engine.r52.extend(f.r52.iter().map(|t| (c, t.0)));
-        engine.r54.extend(f.r54.iter().map(|t| (c, t.0)));
-        engine.r56.extend(f.r56.iter().map(|t| (c, t.0)));
-        engine.r61.extend(f.r61.iter().map(|t| (c, t.0)));
-        engine.r84.extend(f.r84.iter().map(|t| (c, t.0, t.1)));
-        engine.r88.extend(f.r88.iter().map(|t| (c, t.0, t.1)));
-        engine.r89.extend(f.r89.iter().map(|t| (c, t.0)));
-        engine.r90.extend(f.r90.iter().map(|t| (c, t.0, t.1)));
-        engine.r91.extend(f.r91.iter().map(|t| (c, t.0)));
-        engine.r92.extend(f.r92.iter().map(|t| (c, t.0)));
-        engine.r135.extend(f.r135.iter().map(|t| (c, t.0)));
-        engine.r136.extend(f.r136.iter().map(|t| (c, t.0, t.1)));
-        engine.r138.extend(f.r138.iter().map(|t| (c, t.0)));
-        engine.r139.extend(f.r139.iter().map(|t| (c, t.0)));
-        engine.r140.extend(f.r140.iter().map(|t| (c, t.0, t.1)));
-        engine.r142.extend(f.r142.iter().map(|t| (c, t.0, t.1)));
-        engine.r143.extend(f.r143.iter().map(|t| (c, t.0, t.1)));
-        engine.r144.extend(f.r144.iter().map(|t| (c, t.0)));
-        engine.r147.extend(f.r147.iter().map(|t| (c, t.0, t.1)));
-        engine.r148.extend(f.r148.iter().map(|t| (c, t.0)));
-        engine.r149.extend(f.r149.iter().map(|t| (c, t.0)));
-        engine.r150.extend(f.r150.iter().map(|t| (c, t.0)));
-        engine.r153.extend(f.r153.iter().map(|t| (c, t.0, t.1)));
-        engine.r154.extend(f.r154.iter().map(|t| (c, t.0, t.1)));
-        engine.r155.extend(f.r155.iter().map(|t| (c, t.0, t.1)));
-        engine.r156.extend(f.r156.iter().map(|t| (c, t.0)));
-        engine.r157.extend(f.r157.iter().map(|t| (c, t.0, t.1)));
-        engine.r158.extend(f.r158.iter().map(|t| (c, t.0)));
-        engine.r160.extend(f.r160.iter().map(|t| (c, t.0)));
-        engine.r162.extend(f.r162.iter().map(|t| (c, t.0)));
-        engine.r163.extend(f.r163.iter().map(|t| (c, t.0, t.1)));
-        engine.r164.extend(f.r164.iter().map(|t| (c, t.0)));
-        engine.r167.extend(f.r167.iter().map(|t| (c, t.0)));
-        if policy == __rt::Policy::Propagating {
-            engine.r116.push((c,));
+        match f.normalize() {
+            Ok(()) => {
+                engine.__case.push((c,));
+                for (rel, v) in &f.rows {
+                    match *rel {
+                        1u32 => engine.r1.push((c, v[0usize] as u32)),
+                        2u32 => engine.r2.push((c, v[0usize] as u32)),
+                        4u32 => engine.r4.push((c, v[0usize] as u32)),
+                        7u32 => engine.r7.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        8u32 => engine.r8.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        10u32 => engine.r10.push((c, v[0usize] as u32)),
+                        11u32 => engine.r11.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        12u32 => engine.r12.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        13u32 => engine.r13.push((c, v[0usize] as u32)),
+                        14u32 => engine.r14.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        15u32 => engine.r15.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        18u32 => engine.r18.push((c, v[0usize] as u32)),
+                        19u32 => engine.r19.push((c, v[0usize] as u32)),
+                        22u32 => {
+                            engine
+                                .r22
+                                .push((
+                                    c,
+                                    v[0usize] as u32,
+                                    v[1usize] as u32,
+                                    v[2usize] as u32,
+                                    v[3usize] as u32,
+                                ))
+                        }
+                        23u32 => engine.r23.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        26u32 => engine.r26.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        28u32 => engine.r28.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        29u32 => engine.r29.push((c, v[0usize] as u32)),
+                        30u32 => engine.r30.push((c, v[0usize] as u32)),
+                        31u32 => engine.r31.push((c, v[0usize] as u32)),
+                        32u32 => engine.r32.push((c, v[0usize] as u32)),
+                        33u32 => engine.r33.push((c, v[0usize] as u32)),
+                        34u32 => {
+                            engine
+                                .r34
+                                .push((
+                                    c,
+                                    v[0usize] as u32,
+                                    v[1usize] as u32,
+                                    v[2usize] as u32,
+                                    v[3usize] as u32,
+                                ))
+                        }
+                        35u32 => engine.r35.push((c, v[0usize] as u32)),
+                        36u32 => engine.r36.push((c, v[0usize] as u32)),
+                        37u32 => engine.r37.push((c, v[0usize] as u32)),
+                        38u32 => engine.r38.push((c, v[0usize] as u32)),
+                        39u32 => engine.r39.push((c, v[0usize] as u32)),
+                        40u32 => engine.r40.push((c, v[0usize] as u32)),
+                        41u32 => engine.r41.push((c, v[0usize] as u32)),
+                        42u32 => engine.r42.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        43u32 => engine.r43.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        45u32 => engine.r45.push((c, v[0usize] as u32, v[1usize])),
+                        46u32 => engine.r46.push((c, v[0usize] as u32, v[1usize])),
+                        47u32 => engine.r47.push((c, v[0usize] as u32)),
+                        48u32 => engine.r48.push((c, v[0usize] as u32)),
+                        50u32 => engine.r50.push((c, v[0usize] as u32)),
+                        51u32 => engine.r51.push((c, v[0usize] as u32)),
+                        52u32 => engine.r52.push((c, v[0usize] as u32)),
+                        54u32 => engine.r54.push((c, v[0usize] as u32)),
+                        56u32 => engine.r56.push((c, v[0usize] as u32)),
+                        61u32 => engine.r61.push((c, v[0usize] as u32)),
+                        84u32 => engine.r84.push((c, v[0usize] as u32, v[1usize])),
+                        88u32 => engine.r88.push((c, v[0usize] as u32, v[1usize])),
+                        89u32 => engine.r89.push((c, v[0usize] as u32)),
+                        90u32 => engine.r90.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        91u32 => engine.r91.push((c, v[0usize] as u32)),
+                        92u32 => engine.r92.push((c, v[0usize] as u32)),
+                        135u32 => engine.r135.push((c, v[0usize] as u32)),
+                        136u32 => {
+                            engine.r136.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        138u32 => engine.r138.push((c, v[0usize] as u32)),
+                        139u32 => engine.r139.push((c, v[0usize] as u32)),
+                        140u32 => engine.r140.push((c, v[0usize] as u32, v[1usize])),
+                        142u32 => {
+                            engine.r142.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        143u32 => {
+                            engine.r143.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        144u32 => engine.r144.push((c, v[0usize] as u32)),
+                        147u32 => {
+                            engine.r147.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        148u32 => engine.r148.push((c, v[0usize] as u32)),
+                        149u32 => engine.r149.push((c, v[0usize] as u32)),
+                        150u32 => engine.r150.push((c, v[0usize] as u32)),
+                        153u32 => {
+                            engine.r153.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        154u32 => {
+                            engine.r154.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        155u32 => {
+                            engine.r155.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        156u32 => engine.r156.push((c, v[0usize] as u32)),
+                        157u32 => {
+                            engine.r157.push((c, v[0usize] as u32, v[1usize] as u32))
+                        }
+                        158u32 => engine.r158.push((c, v[0usize] as u32)),
+                        160u32 => engine.r160.push((c, v[0usize] as u32)),
+                        162u32 => engine.r162.push((c, v[0usize] as u32)),
+                        163u32 => engine.r163.push((c, v[0usize] as u32, v[1usize])),
+                        164u32 => engine.r164.push((c, v[0usize] as u32)),
+                        167u32 => engine.r167.push((c, v[0usize] as u32)),
+                        _ => {}
+                    }
+                }
+                if policy == __rt::Policy::Propagating {
+                    engine.r116.push((c,));
+                }
+                errors.push(None);
+            }
+            Err(e) => errors.push(Some(e)),
         }
+        facts.push(f);
     }
     engine.run();
-    let mut outs: Vec<Outputs> = (0..cases.len()).map(|_| Outputs::default()).collect();
-    for t in &engine.r0 {
-        outs[t.0 as usize].o0.push((t.1,));
-    }
-    for t in &engine.r3 {
-        outs[t.0 as usize].o3.push((t.1,));
-    }
-    for t in &engine.r5 {
-        outs[t.0 as usize].o5.push((t.1,));
-    }
-    for t in &engine.r9 {
-        outs[t.0 as usize].o9.push((t.1, t.2));
-    }
-    for t in &engine.r21 {
-        outs[t.0 as usize].o21.push((t.1, t.2, t.3));
-    }
-    for t in &engine.r24 {
-        outs[t.0 as usize].o24.push((t.1,));
-    }
-    for t in &engine.r25 {
-        outs[t.0 as usize].o25.push((t.1,));
-    }
-    for t in &engine.r27 {
-        outs[t.0 as usize].o27.push((t.1,));
-    }
-    for t in &engine.r44 {
-        outs[t.0 as usize].o44.push((t.1,));
-    }
-    for t in &engine.r49 {
-        outs[t.0 as usize].o49.push((t.1,));
-    }
-    for t in &engine.r53 {
-        outs[t.0 as usize].o53.push((t.1, t.2));
-    }
-    for t in &engine.r55 {
-        outs[t.0 as usize].o55.push((t.1,));
-    }
-    for t in &engine.r57 {
-        outs[t.0 as usize].o57.push((t.1, t.2));
-    }
-    for t in &engine.r58 {
-        outs[t.0 as usize].o58.push((t.1, t.2));
-    }
-    for t in &engine.r59 {
-        outs[t.0 as usize].o59.push((t.1, t.2));
-    }
-    for t in &engine.r60 {
-        outs[t.0 as usize].o60.push((t.1, t.2));
-    }
-    for t in &engine.r83 {
-        outs[t.0 as usize].o83.push((t.1, t.2));
-    }
-    for t in &engine.r85 {
-        outs[t.0 as usize].o85.push((t.1,));
-    }
-    for t in &engine.r86 {
-        outs[t.0 as usize].o86.push((t.1,));
-    }
-    for t in &engine.r87 {
-        outs[t.0 as usize].o87.push((t.1,));
-    }
-    for t in &engine.r93 {
-        outs[t.0 as usize].o93.push((t.1, t.2));
-    }
-    for t in &engine.r117 {
-        outs[t.0 as usize].o117.push((t.1,));
-    }
-    for t in &engine.r118 {
-        outs[t.0 as usize].o118.push((t.1,));
-    }
-    for t in &engine.r119 {
-        outs[t.0 as usize].o119.push((t.1,));
-    }
-    for t in &engine.r130 {
-        outs[t.0 as usize].o130.push((t.1, t.2));
-    }
-    for t in &engine.r131 {
-        outs[t.0 as usize].o131.push((t.1,));
-    }
-    for t in &engine.r132 {
-        outs[t.0 as usize].o132.push((t.1, t.2));
-    }
-    for t in &engine.r133 {
-        outs[t.0 as usize].o133.push((t.1,));
-    }
-    for t in &engine.r134 {
-        outs[t.0 as usize].o134.push((t.1,));
-    }
-    for t in &engine.r137 {
-        outs[t.0 as usize].o137.push((t.1,));
-    }
-    for t in &engine.r141 {
-        outs[t.0 as usize].o141.push((t.1, t.2));
-    }
-    for t in &engine.r145 {
-        outs[t.0 as usize].o145.push((t.1, t.2));
-    }
-    for t in &engine.r165 {
-        outs[t.0 as usize].o165.push((t.1,));
-    }
-    for t in &engine.r166 {
-        outs[t.0 as usize].o166.push((t.1,));
-    }
-    for t in &engine.r168 {
-        outs[t.0 as usize].o168.push((t.1,));
-    }
-    for t in &engine.r169 {
-        outs[t.0 as usize].o169.push((t.1, t.2));
-    }
-    for t in &engine.r170 {
-        outs[t.0 as usize].o170.push((t.1, t.2));
-    }
-    for t in &engine.r190 {
-        outs[t.0 as usize].o190.push((t.1, t.2));
-    }
-    for t in &engine.r191 {
-        outs[t.0 as usize].o191.push((t.1,));
-    }
-    cases
+    let out = Outputs {
+        o0: __rt::sorted(::std::mem::take(&mut engine.r0)),
+        o3: __rt::sorted(::std::mem::take(&mut engine.r3)),
+        o5: __rt::sorted(::std::mem::take(&mut engine.r5)),
+        o9: __rt::sorted(::std::mem::take(&mut engine.r9)),
+        o21: __rt::sorted(::std::mem::take(&mut engine.r21)),
+        o24: __rt::sorted(::std::mem::take(&mut engine.r24)),
+        o25: __rt::sorted(::std::mem::take(&mut engine.r25)),
+        o27: __rt::sorted(::std::mem::take(&mut engine.r27)),
+        o44: __rt::sorted(::std::mem::take(&mut engine.r44)),
+        o49: __rt::sorted(::std::mem::take(&mut engine.r49)),
+        o53: __rt::sorted(::std::mem::take(&mut engine.r53)),
+        o55: __rt::sorted(::std::mem::take(&mut engine.r55)),
+        o57: __rt::sorted(::std::mem::take(&mut engine.r57)),
+        o58: __rt::sorted(::std::mem::take(&mut engine.r58)),
+        o59: __rt::sorted(::std::mem::take(&mut engine.r59)),
+        o60: __rt::sorted(::std::mem::take(&mut engine.r60)),
+        o83: __rt::sorted(::std::mem::take(&mut engine.r83)),
+        o85: __rt::sorted(::std::mem::take(&mut engine.r85)),
+        o86: __rt::sorted(::std::mem::take(&mut engine.r86)),
+        o87: __rt::sorted(::std::mem::take(&mut engine.r87)),
+        o93: __rt::sorted(::std::mem::take(&mut engine.r93)),
+        o117: __rt::sorted(::std::mem::take(&mut engine.r117)),
+        o118: __rt::sorted(::std::mem::take(&mut engine.r118)),
+        o119: __rt::sorted(::std::mem::take(&mut engine.r119)),
+        o130: __rt::sorted(::std::mem::take(&mut engine.r130)),
+        o131: __rt::sorted(::std::mem::take(&mut engine.r131)),
+        o132: __rt::sorted(::std::mem::take(&mut engine.r132)),
+        o133: __rt::sorted(::std::mem::take(&mut engine.r133)),
+        o134: __rt::sorted(::std::mem::take(&mut engine.r134)),
+        o137: __rt::sorted(::std::mem::take(&mut engine.r137)),
+        o141: __rt::sorted(::std::mem::take(&mut engine.r141)),
+        o145: __rt::sorted(::std::mem::take(&mut engine.r145)),
+        o165: __rt::sorted(::std::mem::take(&mut engine.r165)),
+        o166: __rt::sorted(::std::mem::take(&mut engine.r166)),
+        o168: __rt::sorted(::std::mem::take(&mut engine.r168)),
+        o169: __rt::sorted(::std::mem::take(&mut engine.r169)),
+        o170: __rt::sorted(::std::mem::take(&mut engine.r170)),
+        o190: __rt::sorted(::std::mem::take(&mut engine.r190)),
+        o191: __rt::sorted(::std::mem::take(&mut engine.r191)),
+    };
+    drop(engine);
+    let batch = ::std::sync::Arc::new(Batch { facts, out });
+    errors
         .into_iter()
-        .zip(outs)
-        .map(|(f, mut out)| {
-            let f = f?;
-            out.sort();
-            Ok(Conclusions::new(f, out, policy))
+        .enumerate()
+        .map(|(i, e)| match e {
+            Some(e) => Err(e),
+            None => {
+                Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy))
+            }
         })
         .collect()
 }
@@ -2218,7 +1970,8 @@ fn evaluate_batch(
 /// batches on `batching.threads` threads, streaming: `sink`
 /// receives each case's index and result, in no particular order,
 /// on the calling thread. Memory stays bounded by the batches in
-/// flight, however many cases the iterator yields.
+/// flight (and the conclusions `sink` keeps), however many cases
+/// the iterator yields.
 pub fn evaluate_many<I>(
     cases: I,
     policy: __rt::Policy,
@@ -2235,19 +1988,41 @@ where
         &mut sink,
     );
 }
+/// The throughput form of [`evaluate_many`]: cases `0..n` are
+/// built by `make` and their conclusions digested by `map` on the
+/// worker threads (so neither crosses threads); `sink` receives
+/// each case's index and `map`'s value on the calling thread.
+pub fn evaluate_indexed<T: Send>(
+    n: usize,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    make: impl Fn(usize) -> Facts + Sync,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) {
+    __rt::run_indexed(
+        n,
+        batching,
+        &make,
+        &|batch| evaluate_batch(batch, policy),
+        &map,
+        &mut sink,
+    );
+}
 /// The result of evaluating one case: a verdict per ground literal.
+/// (Cases evaluated in one batch share their storage.)
 #[derive(Clone, Debug)]
 pub struct Conclusions {
-    facts: Facts,
-    out: Outputs,
+    batch: ::std::sync::Arc<Batch>,
+    case: u32,
     policy: __rt::Policy,
     requests: Vec<__rt::Request>,
 }
 impl Conclusions {
-    fn new(facts: Facts, out: Outputs, policy: __rt::Policy) -> Self {
+    fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
         let mut c = Conclusions {
-            facts,
-            out,
+            batch,
+            case,
             policy,
             requests: Vec::new(),
         };
@@ -2259,21 +2034,27 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in &self.out.o190 {
+        for t in __rt::case_rows(&self.batch.out.o190, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+        {
             out.push(__rt::Request {
                 predicate: "piece_touched_intentionally",
                 args: vec![
-                    __rt::entity(& self.facts.interner, t.0), __rt::entity(& self.facts
-                    .interner, t.1)
+                    __rt::entity(& self.facts().interner, t.0), __rt::entity(& self
+                    .facts().interner, t.1)
                 ],
                 authority: "FIDEArbiter",
                 capability: "judgment:FIDEArbiter",
             });
         }
-        for t in &self.out.o191 {
+        for t in __rt::case_rows(&self.batch.out.o191, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+        {
             out.push(__rt::Request {
                 predicate: "case_not_precisely_regulated",
-                args: vec![__rt::entity(& self.facts.interner, t.0)],
+                args: vec![__rt::entity(& self.facts().interner, t.0)],
                 authority: "FIDEArbiter",
                 capability: "judgment:FIDEArbiter",
             });
@@ -2295,57 +2076,124 @@ impl Conclusions {
     pub fn requests(&self) -> &[__rt::Request] {
         &self.requests
     }
-    /// The facts this evaluation ran on.
+    /// The facts this evaluation ran on (sorted, deduplicated).
     pub fn facts(&self) -> &Facts {
-        &self.facts
+        &self.batch.facts[self.case as usize]
     }
     /// The name of an entity (`None` for an id from other facts).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-        self.facts.interner.name_of(e.id())
+        self.facts().interner.name_of(e.id())
+    }
+    /// The entity named `name` in these conclusions' facts or the package.
+    pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+        self.facts().interner.get(name).map(E::__from_id)
     }
     /// For each institutional literal (`p`, `~p`), how many tuples
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 40usize] {
         [
-            ("agreed_draw_has_ended_the_game", self.out.o0.len()),
+            (
+                "agreed_draw_has_ended_the_game",
+                __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0).len(),
+            ),
             ("~agreed_draw_has_ended_the_game", 0),
-            ("arbiter_competent_to_decide", self.out.o3.len()),
+            (
+                "arbiter_competent_to_decide",
+                __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0).len(),
+            ),
             ("~arbiter_competent_to_decide", 0),
-            ("arbiter_shall_see_laws_observed", self.out.o9.len()),
+            (
+                "arbiter_shall_see_laws_observed",
+                __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0).len(),
+            ),
             ("~arbiter_shall_see_laws_observed", 0),
-            ("castling_legal", self.out.o21.len()),
+            (
+                "castling_legal",
+                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0).len(),
+            ),
             ("~castling_legal", 0),
-            ("checkmate_has_been_delivered", self.out.o44.len()),
+            (
+                "checkmate_has_been_delivered",
+                __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0).len(),
+            ),
             ("~checkmate_has_been_delivered", 0),
-            ("dead_position_has_ended_the_game", self.out.o49.len()),
+            (
+                "dead_position_has_ended_the_game",
+                __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0).len(),
+            ),
             ("~dead_position_has_ended_the_game", 0),
-            ("en_passant_capture_legal", self.out.o53.len()),
+            (
+                "en_passant_capture_legal",
+                __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0).len(),
+            ),
             ("~en_passant_capture_legal", 0),
-            ("entered_state", self.out.o58.len()),
+            (
+                "entered_state",
+                __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0).len(),
+            ),
             ("~entered_state", 0),
-            ("fifty_move_claim_correct", self.out.o83.len()),
+            (
+                "fifty_move_claim_correct",
+                __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0).len(),
+            ),
             ("~fifty_move_claim_correct", 0),
-            ("game_drawn", self.out.o86.len()),
-            ("~game_drawn", self.out.o118.len()),
-            ("game_lost_by", self.out.o130.len()),
+            (
+                "game_drawn",
+                __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0).len(),
+            ),
+            (
+                "~game_drawn",
+                __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0).len(),
+            ),
+            (
+                "game_lost_by",
+                __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0).len(),
+            ),
             ("~game_lost_by", 0),
-            ("game_won_by", self.out.o132.len()),
+            (
+                "game_won_by",
+                __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0).len(),
+            ),
             ("~game_won_by", 0),
-            ("illegal_move", self.out.o133.len()),
+            (
+                "illegal_move",
+                __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0).len(),
+            ),
             ("~illegal_move", 0),
-            ("legal_move", self.out.o137.len()),
+            (
+                "legal_move",
+                __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0).len(),
+            ),
             ("~legal_move", 0),
-            ("must_move_first_touched_piece", self.out.o141.len()),
+            (
+                "must_move_first_touched_piece",
+                __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0).len(),
+            ),
             ("~must_move_first_touched_piece", 0),
-            ("resignation_has_ended_the_game", self.out.o165.len()),
+            (
+                "resignation_has_ended_the_game",
+                __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0).len(),
+            ),
             ("~resignation_has_ended_the_game", 0),
-            ("second_illegal_move_has_ended_the_game", self.out.o166.len()),
+            (
+                "second_illegal_move_has_ended_the_game",
+                __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0).len(),
+            ),
             ("~second_illegal_move_has_ended_the_game", 0),
-            ("stalemate_has_ended_the_game", self.out.o168.len()),
+            (
+                "stalemate_has_ended_the_game",
+                __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0).len(),
+            ),
             ("~stalemate_has_ended_the_game", 0),
-            ("threefold_claim_correct", self.out.o93.len()),
+            (
+                "threefold_claim_correct",
+                __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0).len(),
+            ),
             ("~threefold_claim_correct", 0),
-            ("valid_transition", self.out.o170.len()),
+            (
+                "valid_transition",
+                __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0).len(),
+            ),
             ("~valid_transition", 0),
         ]
     }
@@ -2355,14 +2203,13 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o0.binary_search(&t).is_ok() {
+        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o0.binary_search(&t).is_ok() {
+        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o0.binary_search(&t).is_ok() {
+        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2371,7 +2218,10 @@ impl Conclusions {
     pub fn agreed_draw_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o0.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2379,13 +2229,13 @@ impl Conclusions {
         pub fn explain_agreed_draw_has_ended_the_game(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
@@ -2400,9 +2250,10 @@ impl Conclusions {
         pub fn explain_not_agreed_draw_has_ended_the_game(& self, game : Game) -> Result
         < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -2410,21 +2261,20 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        let t = (situation.0,);
-        if self.out.o3.binary_search(&t).is_ok() {
+        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o3.binary_search(&t).is_ok() {
+        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.out.o5.binary_search(&t).is_ok()
-            && self.out.o3.binary_search(&t).is_err())
+        if (self.batch.out.o5.binary_search(&(self.case, situation.0)).is_ok()
+            && !self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok())
         {
             return __rt::Verdict::Pending(
                 self.requests_on(&["case_not_precisely_regulated"]),
             );
         }
-        if self.out.o3.binary_search(&t).is_ok() {
+        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2433,7 +2283,10 @@ impl Conclusions {
     pub fn arbiter_competent_to_decide_all(
         &self,
     ) -> impl Iterator<Item = (Situation,)> + '_ {
-        self.out.o3.iter().map(|t| (Situation(t.0),))
+        __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Situation(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2441,16 +2294,16 @@ impl Conclusions {
         pub fn explain_arbiter_competent_to_decide(& self, situation : Situation) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::entity(& self.facts.interner, situation.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
         &self,
         situation: Situation,
     ) -> __rt::Verdict {
-        let t = (situation.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
@@ -2465,9 +2318,10 @@ impl Conclusions {
         pub fn explain_not_arbiter_competent_to_decide(& self, situation : Situation) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true, vec![__rt::entity(&
-        self.facts.interner, situation.0)], Some(verdict.as_str())) }
+        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -2479,14 +2333,13 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        let t = (arb.0, game.0);
-        if self.out.o9.binary_search(&t).is_ok() {
+        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o9.binary_search(&t).is_ok() {
+        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o9.binary_search(&t).is_ok() {
+        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2495,7 +2348,10 @@ impl Conclusions {
     pub fn arbiter_shall_see_laws_observed_all(
         &self,
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
-        self.out.o9.iter().map(|t| (Arbiter(t.0), Game(t.1)))
+        __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Arbiter(t.0), Game(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2503,10 +2359,10 @@ impl Conclusions {
         pub fn explain_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
         Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.arbiter_shall_see_laws_observed(arb, game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts.interner, & | r | self.__rows(r),
+        self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
-        vec![__rt::entity(& self.facts.interner, arb.0), __rt::entity(& self.facts
-        .interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
+        self.facts().interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -2514,7 +2370,6 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        let t = (arb.0, game.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
@@ -2529,10 +2384,10 @@ impl Conclusions {
         pub fn explain_not_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
         Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.not_arbiter_shall_see_laws_observed(arb, game); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
-        vec![__rt::entity(& self.facts.interner, arb.0), __rt::entity(& self.facts
-        .interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
+        self.facts().interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -2545,14 +2400,16 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        let t = (game.0, who.0, side.0);
-        if self.out.o21.binary_search(&t).is_ok() {
+        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o21.binary_search(&t).is_ok() {
+        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o21.binary_search(&t).is_ok() {
+        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2561,7 +2418,10 @@ impl Conclusions {
     pub fn castling_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player, CastlingSide)> + '_ {
-        self.out.o21.iter().map(|t| (Game(t.0), Player(t.1), CastlingSide(t.2)))
+        __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2, t.3))
+            .map(|t| (Game(t.0), Player(t.1), CastlingSide(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2569,10 +2429,10 @@ impl Conclusions {
         pub fn explain_castling_legal(& self, game : Game, who : Player, side :
         CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         verdict = self.castling_legal(game, who, side); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#castling_legal", false, vec![__rt::entity(& self.facts
-        .interner, game.0), __rt::entity(& self.facts.interner, who.0), __rt::entity(&
-        self.facts.interner, side.0)], Some(verdict.as_str())) }
+        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#castling_legal", false, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?,
+        __rt::known_entity(& self.facts().interner, side) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -2581,7 +2441,6 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        let t = (game.0, who.0, side.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~castling_legal` is concluded (definitely or defeasibly), sorted by id.
@@ -2596,10 +2455,10 @@ impl Conclusions {
         pub fn explain_not_castling_legal(& self, game : Game, who : Player, side :
         CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         verdict = self.not_castling_legal(game, who, side); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#castling_legal", true, vec![__rt::entity(& self.facts
-        .interner, game.0), __rt::entity(& self.facts.interner, who.0), __rt::entity(&
-        self.facts.interner, side.0)], Some(verdict.as_str())) }
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#castling_legal", true, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?,
+        __rt::known_entity(& self.facts().interner, side) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -2607,14 +2466,13 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o44.binary_search(&t).is_ok() {
+        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o44.binary_search(&t).is_ok() {
+        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o44.binary_search(&t).is_ok() {
+        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2623,7 +2481,10 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o44.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2631,13 +2492,13 @@ impl Conclusions {
         pub fn explain_checkmate_has_been_delivered(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
@@ -2652,9 +2513,10 @@ impl Conclusions {
         pub fn explain_not_checkmate_has_been_delivered(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -2662,14 +2524,13 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o49.binary_search(&t).is_ok() {
+        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o49.binary_search(&t).is_ok() {
+        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o49.binary_search(&t).is_ok() {
+        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2678,7 +2539,10 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o49.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2686,13 +2550,13 @@ impl Conclusions {
         pub fn explain_dead_position_has_ended_the_game(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
@@ -2707,9 +2571,10 @@ impl Conclusions {
         pub fn explain_not_dead_position_has_ended_the_game(& self, game : Game) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts.interner, & | r | self.__rows(r),
+        self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -2717,14 +2582,13 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        let t = (game.0, pawn.0);
-        if self.out.o53.binary_search(&t).is_ok() {
+        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o53.binary_search(&t).is_ok() {
+        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o53.binary_search(&t).is_ok() {
+        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2733,7 +2597,10 @@ impl Conclusions {
     pub fn en_passant_capture_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
-        self.out.o53.iter().map(|t| (Game(t.0), Piece(t.1)))
+        __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Piece(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2741,10 +2608,10 @@ impl Conclusions {
         pub fn explain_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .en_passant_capture_legal(game, pawn); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#en_passant_capture_legal", false, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, pawn.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, pawn) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -2752,7 +2619,6 @@ impl Conclusions {
         game: Game,
         pawn: Piece,
     ) -> __rt::Verdict {
-        let t = (game.0, pawn.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
@@ -2767,10 +2633,10 @@ impl Conclusions {
         pub fn explain_not_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_en_passant_capture_legal(game, pawn); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#en_passant_capture_legal", true, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, pawn.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, pawn) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -2794,21 +2660,23 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        let t = (instance.0, state.0);
-        if self.out.o57.binary_search(&t).is_ok() {
+        if self.batch.out.o57.binary_search(&(self.case, instance.0, state.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o58.binary_search(&t).is_ok() {
+        if self.batch.out.o58.binary_search(&(self.case, instance.0, state.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o59.binary_search(&t).is_ok() {
+        if self.batch.out.o59.binary_search(&(self.case, instance.0, state.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
-        self.out.o58.iter().map(|t| (Game(t.0), GamePlayState(t.1)))
+        __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), GamePlayState(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2816,10 +2684,10 @@ impl Conclusions {
         pub fn explain_entered_state(& self, instance : Game, state : GamePlayState) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .entered_state(instance, state); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::entity(& self.facts
-        .interner, instance.0), __rt::entity(& self.facts.interner, state.0)],
-        Some(verdict.as_str())) }
+        self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
+        .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
+        state) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -2827,7 +2695,6 @@ impl Conclusions {
         instance: Game,
         state: GamePlayState,
     ) -> __rt::Verdict {
-        let t = (instance.0, state.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~entered_state` is concluded (definitely or defeasibly), sorted by id.
@@ -2842,10 +2709,10 @@ impl Conclusions {
         pub fn explain_not_entered_state(& self, instance : Game, state : GamePlayState)
         -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_entered_state(instance, state); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#entered_state", true, vec![__rt::entity(& self.facts
-        .interner, instance.0), __rt::entity(& self.facts.interner, state.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#entered_state", true, vec![__rt::known_entity(& self
+        .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
+        state) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -2853,14 +2720,13 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
-        if self.out.o83.binary_search(&t).is_ok() {
+        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o83.binary_search(&t).is_ok() {
+        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o83.binary_search(&t).is_ok() {
+        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2869,7 +2735,10 @@ impl Conclusions {
     pub fn fifty_move_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.out.o83.iter().map(|t| (Game(t.0), Player(t.1)))
+        __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2877,10 +2746,10 @@ impl Conclusions {
         pub fn explain_fifty_move_claim_correct(& self, game : Game, who : Player) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .fifty_move_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#fifty_move_claim_correct", false, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, who.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, who) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -2888,7 +2757,6 @@ impl Conclusions {
         game: Game,
         who: Player,
     ) -> __rt::Verdict {
-        let t = (game.0, who.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
@@ -2903,10 +2771,10 @@ impl Conclusions {
         pub fn explain_not_fifty_move_claim_correct(& self, game : Game, who : Player) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_fifty_move_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#fifty_move_claim_correct", true, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, who.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, who) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -2946,30 +2814,33 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o85.binary_search(&t).is_ok() {
+        if self.batch.out.o85.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o86.binary_search(&t).is_ok() {
+        if self.batch.out.o86.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o87.binary_search(&t).is_ok() {
+        if self.batch.out.o87.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o86.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `game_drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
+        .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -2977,30 +2848,33 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o117.binary_search(&t).is_ok() {
+        if self.batch.out.o117.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o118.binary_search(&t).is_ok() {
+        if self.batch.out.o118.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o119.binary_search(&t).is_ok() {
+        if self.batch.out.o119.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o118.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `~game_drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
+        .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -3012,21 +2886,23 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
-        if self.out.o130.binary_search(&t).is_ok() {
+        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o130.binary_search(&t).is_ok() {
+        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o130.binary_search(&t).is_ok() {
+        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.out.o130.iter().map(|t| (Game(t.0), Player(t.1)))
+        __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3034,13 +2910,13 @@ impl Conclusions {
         pub fn explain_game_lost_by(& self, game : Game, who : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_lost_by",
-        false, vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self
-        .facts.interner, who.0)], Some(verdict.as_str())) }
+        .facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
+        Some(verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
@@ -3053,10 +2929,10 @@ impl Conclusions {
         pub fn explain_not_game_lost_by(& self, game : Game, who : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::entity(& self.facts
-        .interner, game.0), __rt::entity(& self.facts.interner, who.0)], Some(verdict
-        .as_str())) }
+        self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
+        Some(verdict.as_str())) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -3064,21 +2940,23 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
-        if self.out.o132.binary_search(&t).is_ok() {
+        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o132.binary_search(&t).is_ok() {
+        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o132.binary_search(&t).is_ok() {
+        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.out.o132.iter().map(|t| (Game(t.0), Player(t.1)))
+        __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3086,13 +2964,13 @@ impl Conclusions {
         pub fn explain_game_won_by(& self, game : Game, who : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_won_by",
-        false, vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self
-        .facts.interner, who.0)], Some(verdict.as_str())) }
+        .facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
+        Some(verdict.as_str())) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_won_by` is concluded (definitely or defeasibly), sorted by id.
@@ -3105,9 +2983,10 @@ impl Conclusions {
         pub fn explain_not_game_won_by(& self, game : Game, who : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_won_by",
-        true, vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self.facts
-        .interner, who.0)], Some(verdict.as_str())) }
+        .facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
+        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
+        Some(verdict.as_str())) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -3115,35 +2994,36 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o133.binary_search(&t).is_ok() {
+        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o133.binary_search(&t).is_ok() {
+        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o133.binary_search(&t).is_ok() {
+        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o133.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `illegal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_illegal_move(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
+        .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str()))
-        }
+        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~illegal_move` is concluded (definitely or defeasibly), sorted by id.
@@ -3156,9 +3036,9 @@ impl Conclusions {
         pub fn explain_not_illegal_move(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        true, vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str()))
-        }
+        .facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
+        .facts().interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -3166,34 +3046,36 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o137.binary_search(&t).is_ok() {
+        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o137.binary_search(&t).is_ok() {
+        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o137.binary_search(&t).is_ok() {
+        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o137.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `legal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_legal_move(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
+        .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~legal_move` is concluded (definitely or defeasibly), sorted by id.
@@ -3205,9 +3087,10 @@ impl Conclusions {
         " Explains the verdict on `~legal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_legal_move(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
+        .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -3219,21 +3102,20 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        let t = (who.0, piece.0);
-        if self.out.o141.binary_search(&t).is_ok() {
+        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o141.binary_search(&t).is_ok() {
+        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.out.o145.binary_search(&t).is_ok()
-            && self.out.o141.binary_search(&t).is_err())
+        if (self.batch.out.o145.binary_search(&(self.case, who.0, piece.0)).is_ok()
+            && !self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok())
         {
             return __rt::Verdict::Pending(
                 self.requests_on(&["piece_touched_intentionally"]),
             );
         }
-        if self.out.o141.binary_search(&t).is_ok() {
+        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3242,7 +3124,10 @@ impl Conclusions {
     pub fn must_move_first_touched_piece_all(
         &self,
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
-        self.out.o141.iter().map(|t| (Player(t.0), Piece(t.1)))
+        __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Player(t.0), Piece(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3250,10 +3135,10 @@ impl Conclusions {
         pub fn explain_must_move_first_touched_piece(& self, who : Player, piece : Piece)
         -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .must_move_first_touched_piece(who, piece); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
-        vec![__rt::entity(& self.facts.interner, who.0), __rt::entity(& self.facts
-        .interner, piece.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
+        self.facts().interner, piece) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -3261,7 +3146,6 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        let t = (who.0, piece.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
@@ -3276,10 +3160,10 @@ impl Conclusions {
         pub fn explain_not_must_move_first_touched_piece(& self, who : Player, piece :
         Piece) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.not_must_move_first_touched_piece(who, piece); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
-        vec![__rt::entity(& self.facts.interner, who.0), __rt::entity(& self.facts
-        .interner, piece.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
+        self.facts().interner, piece) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -3287,14 +3171,13 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o165.binary_search(&t).is_ok() {
+        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o165.binary_search(&t).is_ok() {
+        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o165.binary_search(&t).is_ok() {
+        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3303,7 +3186,10 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o165.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3311,13 +3197,13 @@ impl Conclusions {
         pub fn explain_resignation_has_ended_the_game(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
@@ -3332,9 +3218,10 @@ impl Conclusions {
         pub fn explain_not_resignation_has_ended_the_game(& self, game : Game) -> Result
         < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -3342,14 +3229,13 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o166.binary_search(&t).is_ok() {
+        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o166.binary_search(&t).is_ok() {
+        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o166.binary_search(&t).is_ok() {
+        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3358,7 +3244,10 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o166.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3366,16 +3255,16 @@ impl Conclusions {
         pub fn explain_second_illegal_move_has_ended_the_game(& self, game : Game) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .second_illegal_move_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts.interner, & | r | self.__rows(r),
+        self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
         &self,
         game: Game,
     ) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
@@ -3390,9 +3279,10 @@ impl Conclusions {
         pub fn explain_not_second_illegal_move_has_ended_the_game(& self, game : Game) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_second_illegal_move_has_ended_the_game(game); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -3400,14 +3290,13 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o168.binary_search(&t).is_ok() {
+        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o168.binary_search(&t).is_ok() {
+        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o168.binary_search(&t).is_ok() {
+        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3416,7 +3305,10 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o168.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3424,13 +3316,13 @@ impl Conclusions {
         pub fn explain_stalemate_has_ended_the_game(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
@@ -3445,9 +3337,10 @@ impl Conclusions {
         pub fn explain_not_stalemate_has_ended_the_game(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
+        .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::entity(& self.facts.interner, game.0)], Some(verdict.as_str())) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -3455,14 +3348,13 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
-        if self.out.o93.binary_search(&t).is_ok() {
+        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o93.binary_search(&t).is_ok() {
+        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o93.binary_search(&t).is_ok() {
+        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3471,7 +3363,10 @@ impl Conclusions {
     pub fn threefold_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.out.o93.iter().map(|t| (Game(t.0), Player(t.1)))
+        __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3479,14 +3374,13 @@ impl Conclusions {
         pub fn explain_threefold_claim_correct(& self, game : Game, who : Player) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#threefold_claim_correct", false, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, who.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#threefold_claim_correct", false,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, who) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        let t = (game.0, who.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
@@ -3501,10 +3395,10 @@ impl Conclusions {
         pub fn explain_not_threefold_claim_correct(& self, game : Game, who : Player) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#threefold_claim_correct", true, vec![__rt::entity(&
-        self.facts.interner, game.0), __rt::entity(& self.facts.interner, who.0)],
-        Some(verdict.as_str())) }
+        .policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#threefold_claim_correct", true,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, who) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -3530,14 +3424,31 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        let t = (instance.0, transition.0);
-        if self.out.o169.binary_search(&t).is_ok() {
+        if self
+            .batch
+            .out
+            .o169
+            .binary_search(&(self.case, instance.0, transition.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o170.binary_search(&t).is_ok() {
+        if self
+            .batch
+            .out
+            .o170
+            .binary_search(&(self.case, instance.0, transition.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o60.binary_search(&t).is_ok() {
+        if self
+            .batch
+            .out
+            .o60
+            .binary_search(&(self.case, instance.0, transition.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3546,7 +3457,10 @@ impl Conclusions {
     pub fn valid_transition_all(
         &self,
     ) -> impl Iterator<Item = (Game, GamePlayTransition)> + '_ {
-        self.out.o170.iter().map(|t| (Game(t.0), GamePlayTransition(t.1)))
+        __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), GamePlayTransition(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3554,10 +3468,11 @@ impl Conclusions {
         pub fn explain_valid_transition(& self, instance : Game, transition :
         GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let verdict = self.valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
-        vec![__rt::entity(& self.facts.interner, instance.0), __rt::entity(& self.facts
-        .interner, transition.0)], Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
+        vec![__rt::known_entity(& self.facts().interner, instance) ?,
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -3565,7 +3480,6 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        let t = (instance.0, transition.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~valid_transition` is concluded (definitely or defeasibly), sorted by id.
@@ -3580,84 +3494,178 @@ impl Conclusions {
         pub fn explain_not_valid_transition(& self, instance : Game, transition :
         GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let verdict = self.not_valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
-        vec![__rt::entity(& self.facts.interner, instance.0), __rt::entity(& self.facts
-        .interner, transition.0)], Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
+        vec![__rt::known_entity(& self.facts().interner, instance) ?,
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(verdict
+        .as_str())) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
-            0usize => self.out.o0.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            1usize => self.facts.r1.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            2usize => self.facts.r2.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            3usize => self.out.o3.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            4usize => self.facts.r4.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            5usize => self.out.o5.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            7usize => {
-                self.facts
-                    .r7
+            0usize => {
+                __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            1usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 1u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            2usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 2u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            3usize => {
+                __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            4usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 4u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            5usize => {
+                __rt::case_rows(&self.batch.out.o5, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            7usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 7u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             8usize => {
-                self.facts
-                    .r8
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 8u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             9usize => {
-                self.out
-                    .o9
+                __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            10usize => self.facts.r10.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            11usize => {
-                self.facts
-                    .r11
+            10usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 10u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            11usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 11u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             12usize => {
-                self.facts
-                    .r12
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 12u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            13usize => self.facts.r13.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            14usize => {
-                self.facts
-                    .r14
+            13usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 13u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            14usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 14u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             15usize => {
-                self.facts
-                    .r15
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 15u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            18usize => self.facts.r18.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            19usize => self.facts.r19.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            21usize => {
-                self.out
-                    .o21
+            18usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 18u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            19usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 19u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            21usize => {
+                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1, t.2, t.3))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1), i64::from(t.2)])
                     .collect()
             }
             22usize => {
-                self.facts
-                    .r22
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 22u32)
+                    .map(|(_, v)| (
+                        v[0usize] as u32,
+                        v[1usize] as u32,
+                        v[2usize] as u32,
+                        v[3usize] as u32,
+                    ))
                     .map(|t| {
                         vec![
                             i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
@@ -3667,38 +3675,109 @@ impl Conclusions {
                     .collect()
             }
             23usize => {
-                self.facts
-                    .r23
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 23u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            24usize => self.out.o24.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            25usize => self.out.o25.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            24usize => {
+                __rt::case_rows(&self.batch.out.o24, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            25usize => {
+                __rt::case_rows(&self.batch.out.o25, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             26usize => {
-                self.facts
-                    .r26
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 26u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            27usize => self.out.o27.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            27usize => {
+                __rt::case_rows(&self.batch.out.o27, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             28usize => {
-                self.facts
-                    .r28
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 28u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            29usize => self.facts.r29.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            30usize => self.facts.r30.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            31usize => self.facts.r31.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            32usize => self.facts.r32.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            33usize => self.facts.r33.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            34usize => {
-                self.facts
-                    .r34
+            29usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 29u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            30usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 30u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            31usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 31u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            32usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 32u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            33usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 33u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            34usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 34u32)
+                    .map(|(_, v)| (
+                        v[0usize] as u32,
+                        v[1usize] as u32,
+                        v[2usize] as u32,
+                        v[3usize] as u32,
+                    ))
                     .map(|t| {
                         vec![
                             i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
@@ -3707,239 +3786,655 @@ impl Conclusions {
                     })
                     .collect()
             }
-            35usize => self.facts.r35.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            36usize => self.facts.r36.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            37usize => self.facts.r37.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            38usize => self.facts.r38.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            39usize => self.facts.r39.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            40usize => self.facts.r40.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            41usize => self.facts.r41.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            42usize => {
-                self.facts
-                    .r42
+            35usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 35u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            36usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 36u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            37usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 37u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            38usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 38u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            39usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 39u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            40usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 40u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            41usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 41u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            42usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 42u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             43usize => {
-                self.facts
-                    .r43
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 43u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            44usize => self.out.o44.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            45usize => self.facts.r45.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            46usize => self.facts.r46.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            47usize => self.facts.r47.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            48usize => self.facts.r48.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            49usize => self.out.o49.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            50usize => self.facts.r50.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            51usize => self.facts.r51.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            52usize => self.facts.r52.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            44usize => {
+                __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            45usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 45u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            46usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 46u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            47usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 47u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            48usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 48u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            49usize => {
+                __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            50usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 50u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            51usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 51u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            52usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 52u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             53usize => {
-                self.out
-                    .o53
+                __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            54usize => self.facts.r54.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            55usize => self.out.o55.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            56usize => self.facts.r56.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            57usize => {
-                self.out
-                    .o57
+            54usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 54u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            55usize => {
+                __rt::case_rows(&self.batch.out.o55, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            56usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 56u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            57usize => {
+                __rt::case_rows(&self.batch.out.o57, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             58usize => {
-                self.out
-                    .o58
+                __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             59usize => {
-                self.out
-                    .o59
+                __rt::case_rows(&self.batch.out.o59, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             60usize => {
-                self.out
-                    .o60
+                __rt::case_rows(&self.batch.out.o60, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            61usize => self.facts.r61.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            61usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 61u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             83usize => {
-                self.out
-                    .o83
+                __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            84usize => self.facts.r84.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            85usize => self.out.o85.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            86usize => self.out.o86.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            87usize => self.out.o87.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            88usize => self.facts.r88.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            89usize => self.facts.r89.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            84usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 84u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            85usize => {
+                __rt::case_rows(&self.batch.out.o85, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            86usize => {
+                __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            87usize => {
+                __rt::case_rows(&self.batch.out.o87, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            88usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 88u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            89usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 89u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             90usize => {
-                self.facts
-                    .r90
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 90u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            91usize => self.facts.r91.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            92usize => self.facts.r92.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            91usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 91u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            92usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 92u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             93usize => {
-                self.out
-                    .o93
+                __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            117usize => self.out.o117.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            118usize => self.out.o118.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            119usize => self.out.o119.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            117usize => {
+                __rt::case_rows(&self.batch.out.o117, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            118usize => {
+                __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            119usize => {
+                __rt::case_rows(&self.batch.out.o119, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             130usize => {
-                self.out
-                    .o130
+                __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            131usize => self.out.o131.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            131usize => {
+                __rt::case_rows(&self.batch.out.o131, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             132usize => {
-                self.out
-                    .o132
+                __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            133usize => self.out.o133.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            134usize => self.out.o134.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            135usize => self.facts.r135.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            133usize => {
+                __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            134usize => {
+                __rt::case_rows(&self.batch.out.o134, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            135usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 135u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             136usize => {
-                self.facts
-                    .r136
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 136u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            137usize => self.out.o137.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            138usize => self.facts.r138.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            139usize => self.facts.r139.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            137usize => {
+                __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            138usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 138u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            139usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 139u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             140usize => {
-                self.facts.r140.iter().map(|t| vec![i64::from(t.0), t.1]).collect()
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 140u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
             }
             141usize => {
-                self.out
-                    .o141
+                __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             142usize => {
-                self.facts
-                    .r142
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 142u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             143usize => {
-                self.facts
-                    .r143
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 143u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            144usize => self.facts.r144.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            145usize => {
-                self.out
-                    .o145
+            144usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 144u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            145usize => {
+                __rt::case_rows(&self.batch.out.o145, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             147usize => {
-                self.facts
-                    .r147
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 147u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            148usize => self.facts.r148.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            149usize => self.facts.r149.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            150usize => self.facts.r150.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            153usize => {
-                self.facts
-                    .r153
+            148usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 148u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            149usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 149u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            150usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 150u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            153usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 153u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             154usize => {
-                self.facts
-                    .r154
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 154u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             155usize => {
-                self.facts
-                    .r155
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 155u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            156usize => self.facts.r156.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            156usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 156u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             157usize => {
-                self.facts
-                    .r157
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 157u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            158usize => self.facts.r158.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            160usize => self.facts.r160.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            162usize => self.facts.r162.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            163usize => {
-                self.facts.r163.iter().map(|t| vec![i64::from(t.0), t.1]).collect()
-            }
-            164usize => self.facts.r164.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            165usize => self.out.o165.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            166usize => self.out.o166.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            167usize => self.facts.r167.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            168usize => self.out.o168.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            169usize => {
-                self.out
-                    .o169
+            158usize => {
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 158u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            160usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 160u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            162usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 162u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            163usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 163u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            164usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 164u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            165usize => {
+                __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            166usize => {
+                __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            167usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 167u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            168usize => {
+                __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            169usize => {
+                __rt::case_rows(&self.batch.out.o169, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             170usize => {
-                self.out
-                    .o170
+                __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             190usize => {
-                self.out
-                    .o190
+                __rt::case_rows(&self.batch.out.o190, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            191usize => self.out.o191.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            191usize => {
+                __rt::case_rows(&self.batch.out.o191, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -3948,12 +4443,12 @@ impl Conclusions {
     impl Conclusions { #[doc =
     r" The canonical output of SPEC §3 (what `lawgen eval` prints)."] pub fn to_json(&
     self) -> Result < String, __rt::Error > { __rt::canonical_json(& PACKAGE, self
-    .policy, & self.facts.interner, & | r | self.__rows(r)) } }
+    .policy, & self.facts().interner, & | r | self.__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
     #[doc = r#" `~castling_legal(g1, white, "king side")`."#] pub fn explain(& self,
     query : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-    __rt::explain(& PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
-    query, None) } }
+    __rt::explain(& PACKAGE, self.policy, & self.facts().interner, & | r | self
+    .__rows(r), query, None) } }
 }

@@ -17,6 +17,10 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The package file this module was generated from, verbatim.
 pub const SOURCE: &str = "{\n  \"schemaVersion\": \"law.core.ir/0.2\",\n  \"package\": {\"name\": \"t.ui\", \"namespace\": \"urn:t\", \"version\": \"0.1.0\", \"semanticHash\": \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"},\n  \"semanticHash\": \"sha256:1111111111111111111111111111111111111111111111111111111111111111\",\n  \"semanticVersion\": \"0.1.0\",\n  \"features\": [\"core-executable\"],\n  \"imports\": [],\n  \"strata\": [],\n  \"metadata\": {},\n  \"nodes\": [\n    {\"id\": \"urn:t#Game\", \"kind\": \"type_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game\"}], \"name\": \"Game\", \"typeKind\": \"entity\", \"contentHash\": \"sha256:f5e40e2d6e96b56286146aa37c51dc5c4cf01aadc2d4af794ef6abb5fc4d531d\"},\n    {\"id\": \"urn:t#Player\", \"kind\": \"type_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"player\"}], \"name\": \"Player\", \"typeKind\": \"entity\", \"contentHash\": \"sha256:e8b9cee56d14b3e5afa44cdc5a6c44f0a20ae69816514a5164512668e3c6a8d2\"},\n    {\"id\": \"urn:t#White\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"White\"}], \"name\": \"White\", \"symbolKind\": \"constant\", \"parameters\": [], \"returnType\": {\"name\": \"urn:t#Player\"}, \"value\": {\"id\": \"urn:t#White\", \"kind\": \"entity_ref\"}, \"contentHash\": \"sha256:40a6df19bd121fbc3555c9a983cec3fa9d09d9d875df3eec329bfc571e622359\"},\n    {\"id\": \"urn:t#Arbiter\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Arbiter\"}], \"name\": \"Arbiter\", \"symbolKind\": \"constant\", \"parameters\": [], \"returnType\": {\"name\": \"urn:t#Player\"}, \"value\": {\"id\": \"urn:t#Arbiter\", \"kind\": \"entity_ref\"}, \"contentHash\": \"sha256:aaebebcd57f192a908cb207387a29f8f57f26d8500f42664d828c038fa523837\"},\n    {\"id\": \"urn:t#player_of\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"player of\"}], \"name\": \"player_of\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:0fd11ebbc18d229b837237cd4fcfa1cf8ddec5dfc005a7abff35952d8a2afb89\"},\n    {\"id\": \"urn:t#resigned\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"resigned\"}], \"name\": \"resigned\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:d98f3877195bcb7863157f065c2b49be5a390c36d2bcabbe6facf65fec53a09f\"},\n    {\"id\": \"urn:t#checked_player\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"checked player\"}], \"name\": \"checked_player\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:5c1c59706acaa6a61cdf77c4daffbaa0e9a11669b024600e2f0698083c7289ac\"},\n    {\"id\": \"urn:t#cannot_mate\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"cannot mate\"}], \"name\": \"cannot_mate\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:a4c465c5d66334633b4cf32d088ee3c98a7ff59563839561e607ed440c31f997\"},\n    {\"id\": \"urn:t#move_count\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"move count\"}], \"name\": \"move_count\", \"symbolKind\": \"relation\", \"relationKind\": \"empirical\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"urn:law:std#integer\", \"type\": {\"name\": \"urn:law:std#Integer\"}}], \"contentHash\": \"sha256:76f58d7659a27ac78ceabe215e69fb9dba245a0720fa95ff410034a77de962f4\"},\n    {\"id\": \"urn:t#touched\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"touched\"}], \"name\": \"touched\", \"symbolKind\": \"relation\", \"relationKind\": \"judgment\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:c02f81da7e116e2323146a63624ae0f4155fdf654ae4328446b381ef3ea7bb94\"},\n    {\"id\": \"urn:t#game_over\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game over\"}], \"name\": \"game_over\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:1b309d749c97283566e9cdb8b731cc46fc5a137b7048f6812ec37f0ccdd2c4f4\"},\n    {\"id\": \"urn:t#game_lost_by\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"game lost by\"}], \"name\": \"game_lost_by\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:043a7b7eae22ecf36061bfbb263a73d87994494eeec5c066499c3730dea35230\"},\n    {\"id\": \"urn:t#drawn\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"drawn\"}], \"name\": \"drawn\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:fb29f1dbf1ee99224369c09616105edb6760f62549605a7cb15fff6682f17e22\"},\n    {\"id\": \"urn:t#must_move\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"must move\"}], \"name\": \"must_move\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:260a9d2fd3bc70e1d9ad9485fb4ea04f7c5ac41a2cccdb046bb98949a3f1b3f1\"},\n    {\"id\": \"urn:t#ResignationEnds\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"ResignationEnds\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_over\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#player_of\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:a89d8d56efc7c7d65dcd14b5dc587460e6fefb22ba0982ddc0e3be5307a1f17e\"},\n    {\"id\": \"urn:t#ResignationLoses\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"ResignationLoses\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_lost_by\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#player_of\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#cannot_mate\", \"polarity\": \"negative\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:e6fc3365bfbefcb6d785fcbc86f90e5c13ca7b7a253c27fdc3c943e9118fa932\"},\n    {\"id\": \"urn:t#SeventyFiveMoves\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"SeventyFiveMoves\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#drawn\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#move_count\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"n\"}]}}, {\"kind\": \"comparison\", \"left\": {\"kind\": \"var\", \"var\": \"n\"}, \"op\": \"ge\", \"right\": {\"kind\": \"value\", \"type\": {\"name\": \"urn:law:std#Integer\"}, \"value\": 75}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"n\", \"type\": {\"name\": \"urn:law:std#Integer\"}}], \"strength\": \"defeasible\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:4374d1636f4258dc42a505771a63062438f12b2286feaf1f0f164e0a9161c20f\"},\n    {\"id\": \"urn:t#LossIsNoDraw\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"LossIsNoDraw\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#drawn\", \"polarity\": \"negative\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_lost_by\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}, {\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}, {\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"defeasible\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:c6753a3d1b5ea8203a1fb8b4555af32d0a5c94da5da9af0d758a8b85f0d51166\"},\n    {\"id\": \"urn:t#TouchMove\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"TouchMove\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#must_move\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"supported\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#touched\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}, {\"kind\": \"not\", \"item\": {\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}}, {\"kind\": \"comparison\", \"left\": {\"kind\": \"var\", \"var\": \"p\"}, \"op\": \"ne\", \"right\": {\"kind\": \"const_ref\", \"id\": \"urn:t#Arbiter\"}}]}, \"variables\": [{\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:35cf8c151dccf5b8a6e846e2177f08eff75c491d2b0d45c398839de189c3876f\"},\n    {\"id\": \"urn:t#LossOverDraw\", \"kind\": \"priority_rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"a loss takes precedence over the 75-move draw\"}], \"higher\": {\"kind\": \"const_ref\", \"id\": \"urn:t#LossIsNoDraw\"}, \"lower\": {\"kind\": \"const_ref\", \"id\": \"urn:t#SeventyFiveMoves\"}, \"reason\": \"urn:t#lex_specialis\", \"priorityKind\": \"direct\", \"condition\": {\"kind\": \"boolean\", \"value\": true}, \"anchors\": [\"urn:t#ART_1\"], \"contentHash\": \"sha256:e7e3ad0c0567f382c2e15d5d43aa67f0ea68ec6501d3646dbd83cb2481677605\"},\n    {\"id\": \"urn:t#MateClosure\", \"kind\": \"closure_policy\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"a player not listed as unable to mate can mate\"}], \"predicate\": \"urn:t#cannot_mate\", \"domain\": {\"kind\": \"const_ref\", \"id\": \"urn:t#checked_player\"}, \"deriveExplicitNegative\": true, \"snapshot\": \"urn:t:snapshot:2024-01-01\", \"completeAsOf\": \"2024-01-01T00:00:00Z\", \"contentHash\": \"sha256:3a7f0fb89042c22cf18fc4df564adfa239f30d1691e3367230d989a5a9f852bc\"},\n    {\"id\": \"urn:t#touched/external\", \"kind\": \"external_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"the touch was intentional\"}], \"symbol\": \"urn:t#touched\", \"authority\": {\"kind\": \"const_ref\", \"id\": \"urn:t#ArbiterAuthority\"}, \"capability\": \"judgment:Arbiter\", \"effect\": \"judgment\", \"contentHash\": \"sha256:43f88ba41b543027bbbf7b345f255d1da511cced164a3602b0dad32abadb8396\"},\n    {\"id\": \"urn:t#LAWS\", \"kind\": \"source_work\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Laws\"}], \"authority\": {\"kind\": \"const_ref\", \"id\": \"urn:t#Assembly\"}, \"sourceKind\": \"urn:t#regulation\", \"contentHash\": \"sha256:571709a39f58368aa6e833a3f8c4897ba5da62f94c020c108b43118eeabf9ec1\"},\n    {\"id\": \"urn:t#LAWS_2024\", \"kind\": \"source_edition\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Laws 2024\"}], \"work\": \"urn:t#LAWS\", \"contentHash\": \"sha256:df7509b7bd1ded8dd3e4b936e226286783b626cc6fa286ced4a04eadfc38297d\"},\n    {\"id\": \"urn:t#LAWS_2024_EN\", \"kind\": \"publication\", \"package\": \"urn:t\", \"edition\": \"urn:t#LAWS_2024\", \"uri\": \"https://example.org/laws\", \"contentHash\": \"sha256:16c6d386ed0a2ecbe4bd161e68237b82ea37c0e3aa3830a09fc7a3a987faf4a3\"},\n    {\"id\": \"urn:t#ART_1\", \"kind\": \"fragment\", \"package\": \"urn:t\", \"edition\": \"urn:t#LAWS_2024\", \"fragmentKind\": \"article\", \"locator\": \"article/1\", \"texts\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\", \"contentHash\": \"sha256:9a7bbf71e0d71835d71d9c5c68d506fb88634611d7483d9b3ffa931adbb304ce\"}], \"contentHash\": \"sha256:05637be05c13611369188c2579f01c5e3e36f8e35912e3aba1e98cf1ef951445\"},\n    {\"id\": \"urn:t#fn\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"fn\"}], \"name\": \"fn\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"game\", \"type\": {\"name\": \"urn:t#Game\"}}], \"contentHash\": \"sha256:ec6a6f668cfeeb6e38568e9ee50bee01cf50954f1ecc477d9cececbf4b9e330f\"},\n    {\"id\": \"urn:t#\\\"); std::process::exit(1); //\", \"kind\": \"symbol_decl\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"\\\"); std::process::exit(1); //\"}], \"name\": \"\\\"); std::process::exit(1); //\", \"symbolKind\": \"relation\", \"relationKind\": \"institutional\", \"parameters\": [{\"name\": \"player\", \"type\": {\"name\": \"urn:t#Player\"}}], \"contentHash\": \"sha256:267cba50bc024026386efa14e065e0d291dc3fea9906c826d1424689db7e82ca\"},\n    {\"id\": \"urn:t#KeywordRule\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"KeywordRule\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#fn\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#game_over\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"g\"}]}}]}, \"variables\": [{\"id\": \"g\", \"type\": {\"name\": \"urn:t#Game\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:3f3105c73a3bf184031ec56932ef9e68657bc4a9190812c468bd4b9aff048055\"},\n    {\"id\": \"urn:t#InjectionRule\", \"kind\": \"rule\", \"package\": \"urn:t\", \"labels\": [{\"language\": \"en\", \"status\": \"official\", \"text\": \"InjectionRule\"}], \"head\": {\"kind\": \"literal\", \"predicate\": \"urn:t#\\\"); std::process::exit(1); //\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}, \"body\": {\"kind\": \"and\", \"items\": [{\"kind\": \"status\", \"status\": \"established\", \"formula\": {\"kind\": \"literal\", \"predicate\": \"urn:t#resigned\", \"polarity\": \"positive\", \"args\": [{\"kind\": \"var\", \"var\": \"p\"}]}}]}, \"variables\": [{\"id\": \"p\", \"type\": {\"name\": \"urn:t#Player\"}}], \"strength\": \"strict\", \"anchors\": [\"urn:t#ART_1\"], \"scope\": {\"kind\": \"boolean\", \"value\": true}, \"interpretations\": [], \"contentHash\": \"sha256:f8cf95a03e65cf300b21326c77e8668fdb620d250384cca6011feb446b63c39b\"}\n  ]\n}\n";
+/// The package's name.
+pub const PACKAGE_NAME: &str = "t.ui";
+/// The package's version.
+pub const PACKAGE_VERSION: &str = "0.1.0";
 /// Entity names with fixed ids: the package's constants.
 static CONSTANTS: &[&str] = &["White", "Arbiter"];
 /// Entity type `Game` — game. An interned id: get one from `Facts`, or use a package constant.
@@ -27,6 +31,9 @@ impl ::lawgen_runtime::Entity for Game {
     const TYPE_NAME: &'static str = "Game";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        Game(id)
     }
 }
 /// Entity type `Player` — player. An interned id: get one from `Facts`, or use a package constant.
@@ -42,6 +49,9 @@ impl ::lawgen_runtime::Entity for Player {
     const TYPE_NAME: &'static str = "Player";
     fn id(self) -> u32 {
         self.0
+    }
+    fn __from_id(id: u32) -> Self {
+        Player(id)
     }
 }
 #[doc(hidden)]
@@ -190,24 +200,14 @@ pub mod __engine {
         r21(c, v0) <-- r24(c, v0), r26(c, v0);
     }
 }
+/// A fact row: the input relation and its columns (entities as ids).
+type Row = (u32, [i64; 2usize]);
 /// The input of one evaluation (one case): entities, facts,
 /// explicit negations and decided judgments.
 #[derive(Clone, Debug)]
 pub struct Facts {
     interner: __rt::Interner,
-    r0: Vec<(u32, u32)>,
-    r1: Vec<(u32, u32)>,
-    r2: Vec<(u32,)>,
-    r3: Vec<(u32,)>,
-    r4: Vec<(u32,)>,
-    r5: Vec<(u32,)>,
-    r6: Vec<(u32,)>,
-    r8: Vec<(u32,)>,
-    r9: Vec<(u32, i64)>,
-    r10: Vec<(u32, i64)>,
-    r11: Vec<(u32,)>,
-    r14: Vec<(u32,)>,
-    r15: Vec<(u32,)>,
+    rows: Vec<Row>,
 }
 impl Default for Facts {
     fn default() -> Self {
@@ -219,24 +219,17 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS),
-            r0: Vec::new(),
-            r1: Vec::new(),
-            r2: Vec::new(),
-            r3: Vec::new(),
-            r4: Vec::new(),
-            r5: Vec::new(),
-            r6: Vec::new(),
-            r8: Vec::new(),
-            r9: Vec::new(),
-            r10: Vec::new(),
-            r11: Vec::new(),
-            r14: Vec::new(),
-            r15: Vec::new(),
+            rows: Vec::new(),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
         self.interner.name_of(e.id())
+    }
+    /// The entity named `name`, if these facts or the package
+    /// know it (unlike the typed constructors, this declares nothing).
+    pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+        self.interner.get(name).map(E::__from_id)
     }
     /// The `Game` entity named `name` (interned; declared as an entity of the input).
     pub fn game(&mut self, name: &str) -> Game {
@@ -246,66 +239,69 @@ impl Facts {
     /// The `Player` entity named `name` (interned; declared as an entity of the input).
     pub fn player(&mut self, name: &str) -> Player {
         let id = self.interner.intern(name);
-        self.r15.push((id,));
+        self.rows.push((15u32, [i64::from(id), 0]));
         Player(id)
     }
     /// States the fact `player_of(Game, Player)` — player of
     pub fn player_of(&mut self, game: Game, player: Player) -> &mut Self {
-        self.r0.push((game.0, player.0));
+        self.rows.push((0u32, [i64::from(game.0), i64::from(player.0)]));
         self
     }
     /// States the explicit negation `~player_of`: `player_of(Game, Player)` — player of
     pub fn not_player_of(&mut self, game: Game, player: Player) -> &mut Self {
-        self.r1.push((game.0, player.0));
+        self.rows.push((1u32, [i64::from(game.0), i64::from(player.0)]));
         self
     }
     /// States the fact `resigned(Player)` — resigned
     pub fn resigned(&mut self, player: Player) -> &mut Self {
-        self.r2.push((player.0,));
+        self.rows.push((2u32, [i64::from(player.0), 0]));
         self
     }
     /// States the explicit negation `~resigned`: `resigned(Player)` — resigned
     pub fn not_resigned(&mut self, player: Player) -> &mut Self {
-        self.r3.push((player.0,));
+        self.rows.push((3u32, [i64::from(player.0), 0]));
         self
     }
     /// States the fact `checked_player(Player)` — checked player
     pub fn checked_player(&mut self, player: Player) -> &mut Self {
-        self.r4.push((player.0,));
+        self.rows.push((4u32, [i64::from(player.0), 0]));
         self
     }
     /// States the explicit negation `~checked_player`: `checked_player(Player)` — checked player
     pub fn not_checked_player(&mut self, player: Player) -> &mut Self {
-        self.r5.push((player.0,));
+        self.rows.push((5u32, [i64::from(player.0), 0]));
         self
     }
     /// States the fact `cannot_mate(Player)` — cannot mate
     pub fn cannot_mate(&mut self, player: Player) -> &mut Self {
-        self.r6.push((player.0,));
+        self.rows.push((6u32, [i64::from(player.0), 0]));
         self
     }
     /// States the explicit negation `~cannot_mate`: `cannot_mate(Player)` — cannot mate
     pub fn not_cannot_mate(&mut self, player: Player) -> &mut Self {
-        self.r8.push((player.0,));
+        self.rows.push((8u32, [i64::from(player.0), 0]));
         self
     }
     /// States the fact `move_count(Game, Integer)` — move count
     pub fn move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
-        self.r9.push((game.0, urn_law_std_integer));
+        self.rows.push((9u32, [i64::from(game.0), urn_law_std_integer]));
         self
     }
     /// States the explicit negation `~move_count`: `move_count(Game, Integer)` — move count
     pub fn not_move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
-        self.r10.push((game.0, urn_law_std_integer));
+        self.rows.push((10u32, [i64::from(game.0), urn_law_std_integer]));
         self
     }
     /// Records the decision of ArbiterAuthority on the judgment `touched(Player)` — touched: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
     pub fn decide_touched(&mut self, player: Player, holds: bool) -> &mut Self {
-        if holds {
-            self.r11.push((player.0,));
-        } else {
-            self.r14.push((player.0,));
-        }
+        self.rows
+            .push(
+                if holds {
+                    (11u32, [i64::from(player.0), 0])
+                } else {
+                    (14u32, [i64::from(player.0), 0])
+                },
+            );
         self
     }
     /// Evaluates the package on these facts under `policy`.
@@ -318,83 +314,81 @@ impl Facts {
                 __rt::Error::Internal("a batch of one gave no result".into()),
             ))
     }
-    /// Facts are sets: sort and deduplicate every relation.
-    fn normalize(&mut self) {
-        __rt::normalize(&mut self.r0);
-        __rt::normalize(&mut self.r1);
-        __rt::normalize(&mut self.r2);
-        __rt::normalize(&mut self.r3);
-        __rt::normalize(&mut self.r4);
-        __rt::normalize(&mut self.r5);
-        __rt::normalize(&mut self.r6);
-        __rt::normalize(&mut self.r8);
-        __rt::normalize(&mut self.r9);
-        __rt::normalize(&mut self.r10);
-        __rt::normalize(&mut self.r11);
-        __rt::normalize(&mut self.r14);
-        __rt::normalize(&mut self.r15);
-    }
-    /// SPEC §2: `p` and `~p` for the same tuple is an input error.
-    fn check(&self) -> Result<(), __rt::Error> {
-        if let Some(t) = __rt::common(&self.r0, &self.r1) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "player_of",
-                args: vec![
-                    __rt::entity(& self.interner, t.0), __rt::entity(& self.interner, t
-                    .1)
-                ],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r2, &self.r3) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "resigned",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r4, &self.r5) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "checked_player",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r6, &self.r8) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "cannot_mate",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r9, &self.r10) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "move_count",
-                args: vec![__rt::entity(& self.interner, t.0), __rt::Arg::Int(t.1)],
-            });
-        }
-        if let Some(t) = __rt::common(&self.r11, &self.r14) {
-            return Err(__rt::Error::Contradiction {
-                predicate: "touched",
-                args: vec![__rt::entity(& self.interner, t.0)],
-            });
+    /// SPEC §2: facts are sets, and `p` and `~p` for the same
+    /// tuple is an input error.
+    fn normalize(&mut self) -> Result<(), __rt::Error> {
+        self.rows.sort_unstable();
+        self.rows.dedup();
+        for (rel, v) in &self.rows {
+            let negation = match *rel {
+                0u32 => 1u32,
+                2u32 => 3u32,
+                4u32 => 5u32,
+                6u32 => 8u32,
+                9u32 => 10u32,
+                11u32 => 14u32,
+                _ => continue,
+            };
+            if self.rows.binary_search(&(negation, *v)).is_ok() {
+                return Err(self.contradiction(*rel, v));
+            }
         }
         Ok(())
     }
+    fn contradiction(&self, rel: u32, v: &[i64; 2usize]) -> __rt::Error {
+        match rel {
+            0u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "player_of",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
+                        self.interner, v[1usize] as u32)
+                    ],
+                }
+            }
+            2u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "resigned",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            4u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "checked_player",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            6u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "cannot_mate",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            9u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "move_count",
+                    args: vec![
+                        __rt::entity(& self.interner, v[0usize] as u32),
+                        __rt::Arg::Int(v[1usize])
+                    ],
+                }
+            }
+            11u32 => {
+                __rt::Error::Contradiction {
+                    predicate: "touched",
+                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
+                }
+            }
+            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+        }
+    }
     #[doc(hidden)]
     pub fn __push(&mut self, rel: usize, row: &[i64]) {
-        match rel {
-            0usize => self.r0.push((row[0usize] as u32, row[1usize] as u32)),
-            1usize => self.r1.push((row[0usize] as u32, row[1usize] as u32)),
-            2usize => self.r2.push((row[0usize] as u32,)),
-            3usize => self.r3.push((row[0usize] as u32,)),
-            4usize => self.r4.push((row[0usize] as u32,)),
-            5usize => self.r5.push((row[0usize] as u32,)),
-            6usize => self.r6.push((row[0usize] as u32,)),
-            8usize => self.r8.push((row[0usize] as u32,)),
-            9usize => self.r9.push((row[0usize] as u32, row[1usize])),
-            10usize => self.r10.push((row[0usize] as u32, row[1usize])),
-            11usize => self.r11.push((row[0usize] as u32,)),
-            14usize => self.r14.push((row[0usize] as u32,)),
-            15usize => self.r15.push((row[0usize] as u32,)),
-            _ => {}
+        let mut v = [0i64; 2usize];
+        for (slot, x) in v.iter_mut().zip(row) {
+            *slot = *x;
         }
+        self.rows.push((rel as u32, v));
     }
 }
 ::lawgen_runtime::__if_serde! {
@@ -406,42 +400,31 @@ impl Facts {
     .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
     Ok(facts) } }
 }
-/// A case's derived relations, sorted (membership is a binary search).
+/// The derived relations a batch's conclusions read, with the
+/// case column, sorted: a case's rows are one contiguous range.
 #[doc(hidden)]
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Outputs {
-    o7: Vec<(u32,)>,
-    o18: Vec<(u32,)>,
-    o19: Vec<(u32, u32)>,
-    o20: Vec<(u32,)>,
-    o21: Vec<(u32,)>,
-    o22: Vec<(u32,)>,
-    o30: Vec<(u32,)>,
-    o31: Vec<(u32,)>,
-    o32: Vec<(u32,)>,
-    o35: Vec<(u32,)>,
-    o36: Vec<(u32,)>,
-    o37: Vec<(u32,)>,
-    o38: Vec<(u32,)>,
-    o39: Vec<(u32,)>,
+    o7: Vec<(u32, u32)>,
+    o18: Vec<(u32, u32)>,
+    o19: Vec<(u32, u32, u32)>,
+    o20: Vec<(u32, u32)>,
+    o21: Vec<(u32, u32)>,
+    o22: Vec<(u32, u32)>,
+    o30: Vec<(u32, u32)>,
+    o31: Vec<(u32, u32)>,
+    o32: Vec<(u32, u32)>,
+    o35: Vec<(u32, u32)>,
+    o36: Vec<(u32, u32)>,
+    o37: Vec<(u32, u32)>,
+    o38: Vec<(u32, u32)>,
+    o39: Vec<(u32, u32)>,
 }
-impl Outputs {
-    fn sort(&mut self) {
-        self.o7.sort_unstable();
-        self.o18.sort_unstable();
-        self.o19.sort_unstable();
-        self.o20.sort_unstable();
-        self.o21.sort_unstable();
-        self.o22.sort_unstable();
-        self.o30.sort_unstable();
-        self.o31.sort_unstable();
-        self.o32.sort_unstable();
-        self.o35.sort_unstable();
-        self.o36.sort_unstable();
-        self.o37.sort_unstable();
-        self.o38.sort_unstable();
-        self.o39.sort_unstable();
-    }
+/// What the conclusions of one batch share.
+#[derive(Debug)]
+struct Batch {
+    facts: Vec<Facts>,
+    out: Outputs,
 }
 /// Evaluates independent cases in one engine run: every tuple
 /// carries its case's index, so cases never meet.
@@ -450,85 +433,67 @@ fn evaluate_batch(
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
     let mut engine = __engine::Engine::default();
-    let mut cases: Vec<Result<Facts, __rt::Error>> = cases
-        .into_iter()
-        .map(|mut f| {
-            f.normalize();
-            f.check().map(|()| f)
-        })
-        .collect();
-    for (i, f) in cases.iter().enumerate() {
-        let Ok(f) = f else { continue };
+    let mut facts = Vec::with_capacity(cases.len());
+    let mut errors = Vec::with_capacity(cases.len());
+    for (i, mut f) in cases.into_iter().enumerate() {
         let c = i as u32;
-        engine.__case.push((c,));
-        engine.r0.extend(f.r0.iter().map(|t| (c, t.0, t.1)));
-        engine.r1.extend(f.r1.iter().map(|t| (c, t.0, t.1)));
-        engine.r2.extend(f.r2.iter().map(|t| (c, t.0)));
-        engine.r3.extend(f.r3.iter().map(|t| (c, t.0)));
-        engine.r4.extend(f.r4.iter().map(|t| (c, t.0)));
-        engine.r5.extend(f.r5.iter().map(|t| (c, t.0)));
-        engine.r6.extend(f.r6.iter().map(|t| (c, t.0)));
-        engine.r8.extend(f.r8.iter().map(|t| (c, t.0)));
-        engine.r9.extend(f.r9.iter().map(|t| (c, t.0, t.1)));
-        engine.r10.extend(f.r10.iter().map(|t| (c, t.0, t.1)));
-        engine.r11.extend(f.r11.iter().map(|t| (c, t.0)));
-        engine.r14.extend(f.r14.iter().map(|t| (c, t.0)));
-        engine.r15.extend(f.r15.iter().map(|t| (c, t.0)));
-        if policy == __rt::Policy::Propagating {
-            engine.r29.push((c,));
+        match f.normalize() {
+            Ok(()) => {
+                engine.__case.push((c,));
+                for (rel, v) in &f.rows {
+                    match *rel {
+                        0u32 => engine.r0.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        1u32 => engine.r1.push((c, v[0usize] as u32, v[1usize] as u32)),
+                        2u32 => engine.r2.push((c, v[0usize] as u32)),
+                        3u32 => engine.r3.push((c, v[0usize] as u32)),
+                        4u32 => engine.r4.push((c, v[0usize] as u32)),
+                        5u32 => engine.r5.push((c, v[0usize] as u32)),
+                        6u32 => engine.r6.push((c, v[0usize] as u32)),
+                        8u32 => engine.r8.push((c, v[0usize] as u32)),
+                        9u32 => engine.r9.push((c, v[0usize] as u32, v[1usize])),
+                        10u32 => engine.r10.push((c, v[0usize] as u32, v[1usize])),
+                        11u32 => engine.r11.push((c, v[0usize] as u32)),
+                        14u32 => engine.r14.push((c, v[0usize] as u32)),
+                        15u32 => engine.r15.push((c, v[0usize] as u32)),
+                        _ => {}
+                    }
+                }
+                if policy == __rt::Policy::Propagating {
+                    engine.r29.push((c,));
+                }
+                errors.push(None);
+            }
+            Err(e) => errors.push(Some(e)),
         }
+        facts.push(f);
     }
     engine.run();
-    let mut outs: Vec<Outputs> = (0..cases.len()).map(|_| Outputs::default()).collect();
-    for t in &engine.r7 {
-        outs[t.0 as usize].o7.push((t.1,));
-    }
-    for t in &engine.r18 {
-        outs[t.0 as usize].o18.push((t.1,));
-    }
-    for t in &engine.r19 {
-        outs[t.0 as usize].o19.push((t.1, t.2));
-    }
-    for t in &engine.r20 {
-        outs[t.0 as usize].o20.push((t.1,));
-    }
-    for t in &engine.r21 {
-        outs[t.0 as usize].o21.push((t.1,));
-    }
-    for t in &engine.r22 {
-        outs[t.0 as usize].o22.push((t.1,));
-    }
-    for t in &engine.r30 {
-        outs[t.0 as usize].o30.push((t.1,));
-    }
-    for t in &engine.r31 {
-        outs[t.0 as usize].o31.push((t.1,));
-    }
-    for t in &engine.r32 {
-        outs[t.0 as usize].o32.push((t.1,));
-    }
-    for t in &engine.r35 {
-        outs[t.0 as usize].o35.push((t.1,));
-    }
-    for t in &engine.r36 {
-        outs[t.0 as usize].o36.push((t.1,));
-    }
-    for t in &engine.r37 {
-        outs[t.0 as usize].o37.push((t.1,));
-    }
-    for t in &engine.r38 {
-        outs[t.0 as usize].o38.push((t.1,));
-    }
-    for t in &engine.r39 {
-        outs[t.0 as usize].o39.push((t.1,));
-    }
-    cases
+    let out = Outputs {
+        o7: __rt::sorted(::std::mem::take(&mut engine.r7)),
+        o18: __rt::sorted(::std::mem::take(&mut engine.r18)),
+        o19: __rt::sorted(::std::mem::take(&mut engine.r19)),
+        o20: __rt::sorted(::std::mem::take(&mut engine.r20)),
+        o21: __rt::sorted(::std::mem::take(&mut engine.r21)),
+        o22: __rt::sorted(::std::mem::take(&mut engine.r22)),
+        o30: __rt::sorted(::std::mem::take(&mut engine.r30)),
+        o31: __rt::sorted(::std::mem::take(&mut engine.r31)),
+        o32: __rt::sorted(::std::mem::take(&mut engine.r32)),
+        o35: __rt::sorted(::std::mem::take(&mut engine.r35)),
+        o36: __rt::sorted(::std::mem::take(&mut engine.r36)),
+        o37: __rt::sorted(::std::mem::take(&mut engine.r37)),
+        o38: __rt::sorted(::std::mem::take(&mut engine.r38)),
+        o39: __rt::sorted(::std::mem::take(&mut engine.r39)),
+    };
+    drop(engine);
+    let batch = ::std::sync::Arc::new(Batch { facts, out });
+    errors
         .into_iter()
-        .zip(outs)
-        .map(|(f, mut out)| {
-            let f = f?;
-            out.sort();
-            Ok(Conclusions::new(f, out, policy))
+        .enumerate()
+        .map(|(i, e)| match e {
+            Some(e) => Err(e),
+            None => {
+                Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy))
+            }
         })
         .collect()
 }
@@ -536,7 +501,8 @@ fn evaluate_batch(
 /// batches on `batching.threads` threads, streaming: `sink`
 /// receives each case's index and result, in no particular order,
 /// on the calling thread. Memory stays bounded by the batches in
-/// flight, however many cases the iterator yields.
+/// flight (and the conclusions `sink` keeps), however many cases
+/// the iterator yields.
 pub fn evaluate_many<I>(
     cases: I,
     policy: __rt::Policy,
@@ -553,19 +519,41 @@ where
         &mut sink,
     );
 }
+/// The throughput form of [`evaluate_many`]: cases `0..n` are
+/// built by `make` and their conclusions digested by `map` on the
+/// worker threads (so neither crosses threads); `sink` receives
+/// each case's index and `map`'s value on the calling thread.
+pub fn evaluate_indexed<T: Send>(
+    n: usize,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    make: impl Fn(usize) -> Facts + Sync,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) {
+    __rt::run_indexed(
+        n,
+        batching,
+        &make,
+        &|batch| evaluate_batch(batch, policy),
+        &map,
+        &mut sink,
+    );
+}
 /// The result of evaluating one case: a verdict per ground literal.
+/// (Cases evaluated in one batch share their storage.)
 #[derive(Clone, Debug)]
 pub struct Conclusions {
-    facts: Facts,
-    out: Outputs,
+    batch: ::std::sync::Arc<Batch>,
+    case: u32,
     policy: __rt::Policy,
     requests: Vec<__rt::Request>,
 }
 impl Conclusions {
-    fn new(facts: Facts, out: Outputs, policy: __rt::Policy) -> Self {
+    fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
         let mut c = Conclusions {
-            facts,
-            out,
+            batch,
+            case,
             policy,
             requests: Vec::new(),
         };
@@ -577,10 +565,13 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in &self.out.o39 {
+        for t in __rt::case_rows(&self.batch.out.o39, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+        {
             out.push(__rt::Request {
                 predicate: "touched",
-                args: vec![__rt::entity(& self.facts.interner, t.0)],
+                args: vec![__rt::entity(& self.facts().interner, t.0)],
                 authority: "ArbiterAuthority",
                 capability: "judgment:Arbiter",
             });
@@ -602,29 +593,45 @@ impl Conclusions {
     pub fn requests(&self) -> &[__rt::Request] {
         &self.requests
     }
-    /// The facts this evaluation ran on.
+    /// The facts this evaluation ran on (sorted, deduplicated).
     pub fn facts(&self) -> &Facts {
-        &self.facts
+        &self.batch.facts[self.case as usize]
     }
     /// The name of an entity (`None` for an id from other facts).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-        self.facts.interner.name_of(e.id())
+        self.facts().interner.name_of(e.id())
+    }
+    /// The entity named `name` in these conclusions' facts or the package.
+    pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+        self.facts().interner.get(name).map(E::__from_id)
     }
     /// For each institutional literal (`p`, `~p`), how many tuples
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 12usize] {
         [
-            ("game_over", self.out.o18.len()),
+            (
+                "game_over",
+                __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0).len(),
+            ),
             ("~game_over", 0),
-            ("game_lost_by", self.out.o19.len()),
+            (
+                "game_lost_by",
+                __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0).len(),
+            ),
             ("~game_lost_by", 0),
-            ("drawn", self.out.o21.len()),
-            ("~drawn", self.out.o31.len()),
-            ("must_move", self.out.o35.len()),
+            ("drawn", __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0).len()),
+            ("~drawn", __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0).len()),
+            (
+                "must_move",
+                __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0).len(),
+            ),
             ("~must_move", 0),
-            ("fn", self.out.o37.len()),
+            ("fn", __rt::case_rows(&self.batch.out.o37, self.case, |t| t.0).len()),
             ("~fn", 0),
-            ("\"); std::process::exit(1); //", self.out.o38.len()),
+            (
+                "\"); std::process::exit(1); //",
+                __rt::case_rows(&self.batch.out.o38, self.case, |t| t.0).len(),
+            ),
             ("~\"); std::process::exit(1); //", 0),
         ]
     }
@@ -634,34 +641,36 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o18.binary_search(&t).is_ok() {
+        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o18.binary_search(&t).is_ok() {
+        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o18.binary_search(&t).is_ok() {
+        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o18.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_over(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:t#game_over", false, vec![__rt::entity(&
-        self.facts.interner, game.0)], Some(verdict.as_str())) }
+        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
+        .interner, & | r | self.__rows(r), "urn:t#game_over", false,
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), sorted by id.
@@ -673,9 +682,10 @@ impl Conclusions {
         " Explains the verdict on `~game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_over(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:t#game_over", true, vec![__rt::entity(&
-        self.facts.interner, game.0)], Some(verdict.as_str())) }
+        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
+        .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -683,21 +693,23 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        let t = (game.0, player.0);
-        if self.out.o19.binary_search(&t).is_ok() {
+        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o19.binary_search(&t).is_ok() {
+        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o19.binary_search(&t).is_ok() {
+        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.out.o19.iter().map(|t| (Game(t.0), Player(t.1)))
+        __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1, t.2))
+            .map(|t| (Game(t.0), Player(t.1)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -705,13 +717,12 @@ impl Conclusions {
         pub fn explain_game_lost_by(& self, game : Game, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
-        vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self.facts
-        .interner, player.0)], Some(verdict.as_str())) }
+        .facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, player) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        let t = (game.0, player.0);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
@@ -724,9 +735,9 @@ impl Conclusions {
         pub fn explain_not_game_lost_by(& self, game : Game, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts.interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
-        vec![__rt::entity(& self.facts.interner, game.0), __rt::entity(& self.facts
-        .interner, player.0)], Some(verdict.as_str())) }
+        self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
+        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
+        self.facts().interner, player) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -734,30 +745,32 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o20.binary_search(&t).is_ok() {
+        if self.batch.out.o20.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o21.binary_search(&t).is_ok() {
+        if self.batch.out.o21.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o22.binary_search(&t).is_ok() {
+        if self.batch.out.o22.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o21.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.drawn(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:t#drawn", false, vec![__rt::entity(& self.facts.interner, game
-        .0)], Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
+        .interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -765,30 +778,32 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o30.binary_search(&t).is_ok() {
+        if self.batch.out.o30.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o31.binary_search(&t).is_ok() {
+        if self.batch.out.o31.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o32.binary_search(&t).is_ok() {
+        if self.batch.out.o32.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o31.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `~drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_drawn(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::entity(& self
-        .facts.interner, game.0)], Some(verdict.as_str())) }
+        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
+        .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
+        self.facts().interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -796,39 +811,41 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
-        let t = (player.0,);
-        if self.out.o35.binary_search(&t).is_ok() {
+        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o35.binary_search(&t).is_ok() {
+        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.out.o36.binary_search(&t).is_ok()
-            && self.out.o35.binary_search(&t).is_err())
+        if (self.batch.out.o36.binary_search(&(self.case, player.0)).is_ok()
+            && !self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok())
         {
             return __rt::Verdict::Pending(self.requests_on(&["touched"]));
         }
-        if self.out.o35.binary_search(&t).is_ok() {
+        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        self.out.o35.iter().map(|t| (Player(t.0),))
+        __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_must_move(& self, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
-        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts
-        .interner, & | r | self.__rows(r), "urn:t#must_move", false, vec![__rt::entity(&
-        self.facts.interner, player.0)], Some(verdict.as_str())) }
+        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
+        .interner, & | r | self.__rows(r), "urn:t#must_move", false,
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
-        let t = (player.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), sorted by id.
@@ -841,8 +858,9 @@ impl Conclusions {
         pub fn explain_not_must_move(& self, player : Player) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts.interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::entity(& self.facts.interner, player.0)], Some(verdict.as_str())) }
+        .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        .as_str())) }
     }
     /// The verdict on `fn`: `fn(Game)` — fn
     ///
@@ -850,34 +868,35 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
-        if self.out.o37.binary_search(&t).is_ok() {
+        if self.batch.out.o37.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o37.binary_search(&t).is_ok() {
+        if self.batch.out.o37.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o37.binary_search(&t).is_ok() {
+        if self.batch.out.o37.binary_search(&(self.case, game.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.out.o37.iter().map(|t| (Game(t.0),))
+        __rt::case_rows(&self.batch.out.o37, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
         " Explains the verdict on `fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_fn_(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.fn_(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:t#fn", false, vec![__rt::entity(& self.facts.interner, game.0)],
-        Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:t#fn", false, vec![__rt::known_entity(& self.facts()
+        .interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
-        let t = (game.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~fn` is concluded (definitely or defeasibly), sorted by id.
@@ -889,9 +908,9 @@ impl Conclusions {
         " Explains the verdict on `~fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_fn_(& self, game : Game) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.not_fn_(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:t#fn", true, vec![__rt::entity(& self.facts.interner, game.0)],
-        Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:t#fn", true, vec![__rt::known_entity(& self.facts()
+        .interner, game) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     ///
@@ -902,14 +921,13 @@ impl Conclusions {
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        let t = (player.0,);
-        if self.out.o38.binary_search(&t).is_ok() {
+        if self.batch.out.o38.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::Definitely;
         }
-        if self.out.o38.binary_search(&t).is_ok() {
+        if self.batch.out.o38.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::Defeasibly;
         }
-        if self.out.o38.binary_search(&t).is_ok() {
+        if self.batch.out.o38.binary_search(&(self.case, player.0)).is_ok() {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -918,7 +936,10 @@ impl Conclusions {
     pub fn x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
         &self,
     ) -> impl Iterator<Item = (Player,)> + '_ {
-        self.out.o38.iter().map(|t| (Player(t.0),))
+        __rt::case_rows(&self.batch.out.o38, self.case, |t| t.0)
+            .iter()
+            .map(|t| (t.1,))
+            .map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -926,16 +947,15 @@ impl Conclusions {
         pub fn explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
         Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
-        "urn:t#\"); std::process::exit(1); //", false, vec![__rt::entity(& self.facts
-        .interner, player.0)], Some(verdict.as_str())) }
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
+        "urn:t#\"); std::process::exit(1); //", false, vec![__rt::known_entity(& self
+        .facts().interner, player) ?], Some(verdict.as_str())) }
     }
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        let t = (player.0,);
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
@@ -950,58 +970,229 @@ impl Conclusions {
         pub fn explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
         Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
         self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts.interner, & | r | self
-        .__rows(r), "urn:t#\"); std::process::exit(1); //", true, vec![__rt::entity(&
-        self.facts.interner, player.0)], Some(verdict.as_str())) }
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:t#\"); std::process::exit(1); //", true,
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        .as_str())) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
             0usize => {
-                self.facts
-                    .r0
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 0u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             1usize => {
-                self.facts
-                    .r1
+                self.facts()
+                    .rows
                     .iter()
+                    .filter(|(r, _)| *r == 1u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            2usize => self.facts.r2.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            3usize => self.facts.r3.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            4usize => self.facts.r4.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            5usize => self.facts.r5.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            6usize => self.facts.r6.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            7usize => self.out.o7.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            8usize => self.facts.r8.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            9usize => self.facts.r9.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            10usize => self.facts.r10.iter().map(|t| vec![i64::from(t.0), t.1]).collect(),
-            11usize => self.facts.r11.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            14usize => self.facts.r14.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            15usize => self.facts.r15.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            18usize => self.out.o18.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            2usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 2u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            3usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 3u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            4usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 4u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            5usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 5u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            6usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 6u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            7usize => {
+                __rt::case_rows(&self.batch.out.o7, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            8usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 8u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            9usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 9u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            10usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 10u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            11usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 11u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            14usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 14u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            15usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 15u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            18usize => {
+                __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             19usize => {
-                self.out
-                    .o19
+                __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0)
                     .iter()
+                    .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            20usize => self.out.o20.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            21usize => self.out.o21.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            22usize => self.out.o22.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            30usize => self.out.o30.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            31usize => self.out.o31.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            32usize => self.out.o32.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            35usize => self.out.o35.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            36usize => self.out.o36.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            37usize => self.out.o37.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            38usize => self.out.o38.iter().map(|t| vec![i64::from(t.0)]).collect(),
-            39usize => self.out.o39.iter().map(|t| vec![i64::from(t.0)]).collect(),
+            20usize => {
+                __rt::case_rows(&self.batch.out.o20, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            21usize => {
+                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            22usize => {
+                __rt::case_rows(&self.batch.out.o22, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            30usize => {
+                __rt::case_rows(&self.batch.out.o30, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            31usize => {
+                __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            32usize => {
+                __rt::case_rows(&self.batch.out.o32, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            35usize => {
+                __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            36usize => {
+                __rt::case_rows(&self.batch.out.o36, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            37usize => {
+                __rt::case_rows(&self.batch.out.o37, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            38usize => {
+                __rt::case_rows(&self.batch.out.o38, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            39usize => {
+                __rt::case_rows(&self.batch.out.o39, self.case, |t| t.0)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -1010,12 +1201,12 @@ impl Conclusions {
     impl Conclusions { #[doc =
     r" The canonical output of SPEC §3 (what `lawgen eval` prints)."] pub fn to_json(&
     self) -> Result < String, __rt::Error > { __rt::canonical_json(& PACKAGE, self
-    .policy, & self.facts.interner, & | r | self.__rows(r)) } }
+    .policy, & self.facts().interner, & | r | self.__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
     #[doc = r#" `~castling_legal(g1, white, "king side")`."#] pub fn explain(& self,
     query : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-    __rt::explain(& PACKAGE, self.policy, & self.facts.interner, & | r | self.__rows(r),
-    query, None) } }
+    __rt::explain(& PACKAGE, self.policy, & self.facts().interner, & | r | self
+    .__rows(r), query, None) } }
 }
