@@ -357,20 +357,26 @@ pub mod __private {
     #[derive(Clone, Debug)]
     pub struct Interner {
         constants: &'static [&'static str],
+        /// `constants` as a lookup (a generated `match`).
+        constant_id: fn(&str) -> Option<Id>,
         ids: HashMap<Box<str>, Id>,
         names: Vec<Box<str>>,
     }
 
     impl Default for Interner {
         fn default() -> Self {
-            Interner::with_constants(&[])
+            Interner::with_constants(&[], |_| None)
         }
     }
 
     impl Interner {
-        pub fn with_constants(constants: &'static [&'static str]) -> Self {
+        pub fn with_constants(
+            constants: &'static [&'static str],
+            constant_id: fn(&str) -> Option<Id>,
+        ) -> Self {
             Interner {
                 constants,
+                constant_id,
                 ids: HashMap::new(),
                 names: Vec::new(),
             }
@@ -397,8 +403,8 @@ pub mod __private {
         }
 
         pub fn get(&self, name: &str) -> Option<Id> {
-            if let Some(i) = self.constants.iter().position(|c| *c == name) {
-                return Some(i as Id);
+            if let Some(i) = (self.constant_id)(name) {
+                return Some(i);
             }
             // A case usually names a handful of entities: a scan beats hashing.
             if self.names.len() <= SMALL {
@@ -441,17 +447,37 @@ pub mod __private {
         rows.dedup();
     }
 
-    /// Rows sorted (the engine's output order is arbitrary).
-    pub fn sorted<T: Ord>(mut rows: Vec<T>) -> Vec<T> {
-        rows.sort_unstable();
-        rows
+    /// A batch's rows of one relation, sorted, with each case's rows as
+    /// one range found in O(1).
+    #[derive(Clone, Debug, Default)]
+    pub struct ByCase<T> {
+        rows: Vec<T>,
+        /// `offsets[c]..offsets[c + 1]` are case `c`'s rows.
+        offsets: Vec<u32>,
     }
 
-    /// The rows of `case` in rows sorted by case first.
-    pub fn case_rows<T>(rows: &[T], case: u32, case_of: impl Fn(&T) -> u32) -> &[T] {
-        let lo = rows.partition_point(|t| case_of(t) < case);
-        let hi = lo + rows[lo..].partition_point(|t| case_of(t) == case);
-        &rows[lo..hi]
+    impl<T: Ord> ByCase<T> {
+        pub fn new(mut rows: Vec<T>, cases: usize, case_of: impl Fn(&T) -> u32) -> Self {
+            rows.sort_unstable();
+            let mut offsets = Vec::with_capacity(cases + 1);
+            let mut i = 0;
+            for c in 0..=cases as u32 {
+                while i < rows.len() && case_of(&rows[i]) < c {
+                    i += 1;
+                }
+                offsets.push(i as u32);
+            }
+            ByCase { rows, offsets }
+        }
+
+        /// Case `c`'s rows (empty for a case not in the batch).
+        pub fn case(&self, c: u32) -> &[T] {
+            let c = c as usize;
+            match (self.offsets.get(c), self.offsets.get(c + 1)) {
+                (Some(&lo), Some(&hi)) => &self.rows[lo as usize..hi as usize],
+                _ => &[],
+            }
+        }
     }
 
     /// A row present in both sorted, deduplicated `a` and `b`, if any.

@@ -176,20 +176,20 @@ impl Gen<'_> {
         } else {
             let o = out_ident(r);
             let t = self.without_case(r);
-            quote!(__rt::case_rows(&self.batch.out.#o, self.case, |t| t.0).iter().map(|t| #t))
+            quote!(self.batch.out.#o.case(self.case).iter().map(|t| #t))
         }
     }
 
     /// The number of `self`'s rows in kept relation `r`.
     fn case_count(&self, r: RelId) -> TokenStream {
         let o = out_ident(r);
-        quote!(__rt::case_rows(&self.batch.out.#o, self.case, |t| t.0).len())
+        quote!(self.batch.out.#o.case(self.case).len())
     }
 
     /// Does `self` have the row `cols` in kept relation `r`?
     fn case_member(&self, r: RelId, cols: &[TokenStream]) -> TokenStream {
         let o = out_ident(r);
-        quote!(self.batch.out.#o.binary_search(&(self.case, #(#cols,)*)).is_ok())
+        quote!(self.batch.out.#o.case(self.case).binary_search(&(self.case, #(#cols,)*)).is_ok())
     }
 
     fn outputs_by_lit(&self) -> BTreeMap<(Lit, Section), Vec<OutputRel>> {
@@ -219,6 +219,11 @@ impl Gen<'_> {
             names::doc(&m.version)
         ));
         let consts = self.constants_in_order.iter().map(|c| Literal::string(c));
+        let const_arms = self.constants_in_order.iter().enumerate().map(|(i, c)| {
+            let lit = Literal::string(c);
+            let id = i as u32;
+            quote!(#lit => Some(#id),)
+        });
         quote! {
             use ::lawgen_runtime::__private as __rt;
             pub use ::lawgen_runtime::{Arg, Batching, Error, Policy, Request, Verdict};
@@ -237,6 +242,14 @@ impl Gen<'_> {
 
             /// Entity names with fixed ids: the package's constants.
             static CONSTANTS: &[&str] = &[#(#consts),*];
+
+            /// The fixed id of a constant's name.
+            fn constant_id(name: &str) -> Option<u32> {
+                match name {
+                    #(#const_arms)*
+                    _ => None,
+                }
+            }
         }
     }
 
@@ -355,7 +368,10 @@ impl Gen<'_> {
             match p.kind {
                 RelationKind::Empirical => {
                     for negative in [false, true] {
-                        let l = Lit { pred: pid, negative };
+                        let l = Lit {
+                            pred: pid,
+                            negative,
+                        };
                         let (Some(mn), Some(&r)) =
                             (self.facts_methods.get(&l), self.facts_rel.get(&l))
                         else {
@@ -379,7 +395,10 @@ impl Gen<'_> {
                 }
                 RelationKind::Judgment => {
                     let mn = &self.decide_methods[&pid];
-                    let lit = |negative| Lit { pred: pid, negative };
+                    let lit = |negative| Lit {
+                        pred: pid,
+                        negative,
+                    };
                     let (Some(&yes), Some(&no)) = (
                         self.facts_rel.get(&lit(false)),
                         self.facts_rel.get(&lit(true)),
@@ -416,9 +435,10 @@ impl Gen<'_> {
                 pred: PredId(i as u32),
                 negative,
             };
-            let (Some(&pos), Some(&neg)) =
-                (self.facts_rel.get(&lit(false)), self.facts_rel.get(&lit(true)))
-            else {
+            let (Some(&pos), Some(&neg)) = (
+                self.facts_rel.get(&lit(false)),
+                self.facts_rel.get(&lit(true)),
+            ) else {
                 continue;
             };
             let (pr, nr) = (pos.0, neg.0);
@@ -453,7 +473,7 @@ impl Gen<'_> {
             impl Facts {
                 /// Empty facts (the package's constants are known already).
                 pub fn new() -> Self {
-                    Facts { interner: __rt::Interner::with_constants(CONSTANTS), rows: Vec::new() }
+                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::new() }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -553,12 +573,12 @@ impl Gen<'_> {
                     .iter()
                     .map(|c| Self::col_type(*c)),
             );
-            quote!(#o: Vec<(#(#cols,)*)>)
+            quote!(#o: __rt::ByCase<(#(#cols,)*)>)
         });
         let take = kept.iter().map(|&r| {
             let f = rel_ident(r);
             let o = out_ident(r);
-            quote!(#o: __rt::sorted(::std::mem::take(&mut engine.#f)))
+            quote!(#o: __rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
         });
         quote! {
             /// The derived relations a batch's conclusions read, with the
@@ -601,6 +621,7 @@ impl Gen<'_> {
                     facts.push(f);
                 }
                 engine.run();
+                let n = facts.len();
                 let out = Outputs { #(#take,)* };
                 drop(engine);
                 let batch = ::std::sync::Arc::new(Batch { facts, out });

@@ -70,12 +70,36 @@ impl Gen<'_> {
                 Term::Value(Value::Entity(e)) => format!("{}u32", self.constant_ids[e]),
             }
         };
-        let atom = |a: &Atom| -> String {
+        // A variable repeated inside one body atom is bound once; the other
+        // occurrences get fresh names checked by an equality (ascent does
+        // not unify repeated variables within a clause for every type).
+        let mut fresh = 0usize;
+        let mut body_atom = |a: &Atom| -> (String, Vec<String>) {
             let mut args = vec!["c".to_owned()];
-            args.extend(a.args.iter().map(|t| term(t, false)));
-            format!("r{}({})", a.rel.0, args.join(", "))
+            let mut seen: Vec<u32> = Vec::new();
+            let mut checks = Vec::new();
+            for t in &a.args {
+                match t {
+                    Term::Var(v) if seen.contains(v) => {
+                        let f = format!("w{fresh}");
+                        fresh += 1;
+                        checks.push(format!("if *{f} == *v{v}"));
+                        args.push(f);
+                    }
+                    Term::Var(v) => {
+                        seen.push(*v);
+                        args.push(term(t, false));
+                    }
+                    Term::Value(_) => args.push(term(t, false)),
+                }
+            }
+            (format!("r{}({})", a.rel.0, args.join(", ")), checks)
         };
-        let head = atom(&rule.head);
+        let head = {
+            let mut args = vec!["c".to_owned()];
+            args.extend(rule.head.args.iter().map(|t| term(t, false)));
+            format!("r{}({})", rule.head.rel.0, args.join(", "))
+        };
         let order = join_order(&rule.body, None);
         let mut items: Vec<String> = Vec::new();
         // ascent needs a positive clause first to drive the rule (and to bind `c`).
@@ -87,8 +111,14 @@ impl Gen<'_> {
         }
         for &i in &order {
             items.push(match &rule.body[i] {
-                Item::Pos(a) => atom(a),
-                Item::Neg(a) => format!("!{}", atom(a)),
+                Item::Pos(a) => {
+                    let (text, checks) = body_atom(a);
+                    items.push(text);
+                    items.extend(checks);
+                    continue;
+                }
+                // Every variable of a negated atom is bound already.
+                Item::Neg(a) => format!("!{}", body_atom(a).0),
                 Item::Cmp(a, op, b) => {
                     let op = match op {
                         CmpOp::Eq => "==",

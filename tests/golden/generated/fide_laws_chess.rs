@@ -36,6 +36,24 @@ static CONSTANTS: &[&str] = &[
     "Playing",
     "StartPlay",
 ];
+/// The fixed id of a constant's name.
+fn constant_id(name: &str) -> Option<u32> {
+    match name {
+        "ConcludeByAgreement" => Some(0u32),
+        "ConcludeByCheckmate" => Some(1u32),
+        "ConcludeByDeadPosition" => Some(2u32),
+        "ConcludeByDrawnClaim" => Some(3u32),
+        "ConcludeByResignation" => Some(4u32),
+        "ConcludeBySecondIllegalMove" => Some(5u32),
+        "ConcludeByStalemate" => Some(6u32),
+        "Ended" => Some(7u32),
+        "NotStarted" => Some(8u32),
+        "PlayMove" => Some(9u32),
+        "Playing" => Some(10u32),
+        "StartPlay" => Some(11u32),
+        _ => None,
+    }
+}
 /// Entity type `Arbiter` — arbiter. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Arbiter(u32);
@@ -928,7 +946,7 @@ impl Facts {
     /// Empty facts (the package's constants are known already).
     pub fn new() -> Self {
         Facts {
-            interner: __rt::Interner::with_constants(CONSTANTS),
+            interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
             rows: Vec::new(),
         }
     }
@@ -1730,45 +1748,45 @@ impl Facts {
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Outputs {
-    o0: Vec<(u32, u32)>,
-    o3: Vec<(u32, u32)>,
-    o5: Vec<(u32, u32)>,
-    o9: Vec<(u32, u32, u32)>,
-    o21: Vec<(u32, u32, u32, u32)>,
-    o24: Vec<(u32, u32)>,
-    o25: Vec<(u32, u32)>,
-    o27: Vec<(u32, u32)>,
-    o44: Vec<(u32, u32)>,
-    o49: Vec<(u32, u32)>,
-    o53: Vec<(u32, u32, u32)>,
-    o55: Vec<(u32, u32)>,
-    o57: Vec<(u32, u32, u32)>,
-    o58: Vec<(u32, u32, u32)>,
-    o59: Vec<(u32, u32, u32)>,
-    o60: Vec<(u32, u32, u32)>,
-    o83: Vec<(u32, u32, u32)>,
-    o85: Vec<(u32, u32)>,
-    o86: Vec<(u32, u32)>,
-    o87: Vec<(u32, u32)>,
-    o93: Vec<(u32, u32, u32)>,
-    o117: Vec<(u32, u32)>,
-    o118: Vec<(u32, u32)>,
-    o119: Vec<(u32, u32)>,
-    o130: Vec<(u32, u32, u32)>,
-    o131: Vec<(u32, u32)>,
-    o132: Vec<(u32, u32, u32)>,
-    o133: Vec<(u32, u32)>,
-    o134: Vec<(u32, u32)>,
-    o137: Vec<(u32, u32)>,
-    o141: Vec<(u32, u32, u32)>,
-    o145: Vec<(u32, u32, u32)>,
-    o165: Vec<(u32, u32)>,
-    o166: Vec<(u32, u32)>,
-    o168: Vec<(u32, u32)>,
-    o169: Vec<(u32, u32, u32)>,
-    o170: Vec<(u32, u32, u32)>,
-    o190: Vec<(u32, u32, u32)>,
-    o191: Vec<(u32, u32)>,
+    o0: __rt::ByCase<(u32, u32)>,
+    o3: __rt::ByCase<(u32, u32)>,
+    o5: __rt::ByCase<(u32, u32)>,
+    o9: __rt::ByCase<(u32, u32, u32)>,
+    o21: __rt::ByCase<(u32, u32, u32, u32)>,
+    o24: __rt::ByCase<(u32, u32)>,
+    o25: __rt::ByCase<(u32, u32)>,
+    o27: __rt::ByCase<(u32, u32)>,
+    o44: __rt::ByCase<(u32, u32)>,
+    o49: __rt::ByCase<(u32, u32)>,
+    o53: __rt::ByCase<(u32, u32, u32)>,
+    o55: __rt::ByCase<(u32, u32)>,
+    o57: __rt::ByCase<(u32, u32, u32)>,
+    o58: __rt::ByCase<(u32, u32, u32)>,
+    o59: __rt::ByCase<(u32, u32, u32)>,
+    o60: __rt::ByCase<(u32, u32, u32)>,
+    o83: __rt::ByCase<(u32, u32, u32)>,
+    o85: __rt::ByCase<(u32, u32)>,
+    o86: __rt::ByCase<(u32, u32)>,
+    o87: __rt::ByCase<(u32, u32)>,
+    o93: __rt::ByCase<(u32, u32, u32)>,
+    o117: __rt::ByCase<(u32, u32)>,
+    o118: __rt::ByCase<(u32, u32)>,
+    o119: __rt::ByCase<(u32, u32)>,
+    o130: __rt::ByCase<(u32, u32, u32)>,
+    o131: __rt::ByCase<(u32, u32)>,
+    o132: __rt::ByCase<(u32, u32, u32)>,
+    o133: __rt::ByCase<(u32, u32)>,
+    o134: __rt::ByCase<(u32, u32)>,
+    o137: __rt::ByCase<(u32, u32)>,
+    o141: __rt::ByCase<(u32, u32, u32)>,
+    o145: __rt::ByCase<(u32, u32, u32)>,
+    o165: __rt::ByCase<(u32, u32)>,
+    o166: __rt::ByCase<(u32, u32)>,
+    o168: __rt::ByCase<(u32, u32)>,
+    o169: __rt::ByCase<(u32, u32, u32)>,
+    o170: __rt::ByCase<(u32, u32, u32)>,
+    o190: __rt::ByCase<(u32, u32, u32)>,
+    o191: __rt::ByCase<(u32, u32)>,
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -1912,46 +1930,47 @@ fn evaluate_batch(
         facts.push(f);
     }
     engine.run();
+    let n = facts.len();
     let out = Outputs {
-        o0: __rt::sorted(::std::mem::take(&mut engine.r0)),
-        o3: __rt::sorted(::std::mem::take(&mut engine.r3)),
-        o5: __rt::sorted(::std::mem::take(&mut engine.r5)),
-        o9: __rt::sorted(::std::mem::take(&mut engine.r9)),
-        o21: __rt::sorted(::std::mem::take(&mut engine.r21)),
-        o24: __rt::sorted(::std::mem::take(&mut engine.r24)),
-        o25: __rt::sorted(::std::mem::take(&mut engine.r25)),
-        o27: __rt::sorted(::std::mem::take(&mut engine.r27)),
-        o44: __rt::sorted(::std::mem::take(&mut engine.r44)),
-        o49: __rt::sorted(::std::mem::take(&mut engine.r49)),
-        o53: __rt::sorted(::std::mem::take(&mut engine.r53)),
-        o55: __rt::sorted(::std::mem::take(&mut engine.r55)),
-        o57: __rt::sorted(::std::mem::take(&mut engine.r57)),
-        o58: __rt::sorted(::std::mem::take(&mut engine.r58)),
-        o59: __rt::sorted(::std::mem::take(&mut engine.r59)),
-        o60: __rt::sorted(::std::mem::take(&mut engine.r60)),
-        o83: __rt::sorted(::std::mem::take(&mut engine.r83)),
-        o85: __rt::sorted(::std::mem::take(&mut engine.r85)),
-        o86: __rt::sorted(::std::mem::take(&mut engine.r86)),
-        o87: __rt::sorted(::std::mem::take(&mut engine.r87)),
-        o93: __rt::sorted(::std::mem::take(&mut engine.r93)),
-        o117: __rt::sorted(::std::mem::take(&mut engine.r117)),
-        o118: __rt::sorted(::std::mem::take(&mut engine.r118)),
-        o119: __rt::sorted(::std::mem::take(&mut engine.r119)),
-        o130: __rt::sorted(::std::mem::take(&mut engine.r130)),
-        o131: __rt::sorted(::std::mem::take(&mut engine.r131)),
-        o132: __rt::sorted(::std::mem::take(&mut engine.r132)),
-        o133: __rt::sorted(::std::mem::take(&mut engine.r133)),
-        o134: __rt::sorted(::std::mem::take(&mut engine.r134)),
-        o137: __rt::sorted(::std::mem::take(&mut engine.r137)),
-        o141: __rt::sorted(::std::mem::take(&mut engine.r141)),
-        o145: __rt::sorted(::std::mem::take(&mut engine.r145)),
-        o165: __rt::sorted(::std::mem::take(&mut engine.r165)),
-        o166: __rt::sorted(::std::mem::take(&mut engine.r166)),
-        o168: __rt::sorted(::std::mem::take(&mut engine.r168)),
-        o169: __rt::sorted(::std::mem::take(&mut engine.r169)),
-        o170: __rt::sorted(::std::mem::take(&mut engine.r170)),
-        o190: __rt::sorted(::std::mem::take(&mut engine.r190)),
-        o191: __rt::sorted(::std::mem::take(&mut engine.r191)),
+        o0: __rt::ByCase::new(::std::mem::take(&mut engine.r0), n, |t| t.0),
+        o3: __rt::ByCase::new(::std::mem::take(&mut engine.r3), n, |t| t.0),
+        o5: __rt::ByCase::new(::std::mem::take(&mut engine.r5), n, |t| t.0),
+        o9: __rt::ByCase::new(::std::mem::take(&mut engine.r9), n, |t| t.0),
+        o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
+        o24: __rt::ByCase::new(::std::mem::take(&mut engine.r24), n, |t| t.0),
+        o25: __rt::ByCase::new(::std::mem::take(&mut engine.r25), n, |t| t.0),
+        o27: __rt::ByCase::new(::std::mem::take(&mut engine.r27), n, |t| t.0),
+        o44: __rt::ByCase::new(::std::mem::take(&mut engine.r44), n, |t| t.0),
+        o49: __rt::ByCase::new(::std::mem::take(&mut engine.r49), n, |t| t.0),
+        o53: __rt::ByCase::new(::std::mem::take(&mut engine.r53), n, |t| t.0),
+        o55: __rt::ByCase::new(::std::mem::take(&mut engine.r55), n, |t| t.0),
+        o57: __rt::ByCase::new(::std::mem::take(&mut engine.r57), n, |t| t.0),
+        o58: __rt::ByCase::new(::std::mem::take(&mut engine.r58), n, |t| t.0),
+        o59: __rt::ByCase::new(::std::mem::take(&mut engine.r59), n, |t| t.0),
+        o60: __rt::ByCase::new(::std::mem::take(&mut engine.r60), n, |t| t.0),
+        o83: __rt::ByCase::new(::std::mem::take(&mut engine.r83), n, |t| t.0),
+        o85: __rt::ByCase::new(::std::mem::take(&mut engine.r85), n, |t| t.0),
+        o86: __rt::ByCase::new(::std::mem::take(&mut engine.r86), n, |t| t.0),
+        o87: __rt::ByCase::new(::std::mem::take(&mut engine.r87), n, |t| t.0),
+        o93: __rt::ByCase::new(::std::mem::take(&mut engine.r93), n, |t| t.0),
+        o117: __rt::ByCase::new(::std::mem::take(&mut engine.r117), n, |t| t.0),
+        o118: __rt::ByCase::new(::std::mem::take(&mut engine.r118), n, |t| t.0),
+        o119: __rt::ByCase::new(::std::mem::take(&mut engine.r119), n, |t| t.0),
+        o130: __rt::ByCase::new(::std::mem::take(&mut engine.r130), n, |t| t.0),
+        o131: __rt::ByCase::new(::std::mem::take(&mut engine.r131), n, |t| t.0),
+        o132: __rt::ByCase::new(::std::mem::take(&mut engine.r132), n, |t| t.0),
+        o133: __rt::ByCase::new(::std::mem::take(&mut engine.r133), n, |t| t.0),
+        o134: __rt::ByCase::new(::std::mem::take(&mut engine.r134), n, |t| t.0),
+        o137: __rt::ByCase::new(::std::mem::take(&mut engine.r137), n, |t| t.0),
+        o141: __rt::ByCase::new(::std::mem::take(&mut engine.r141), n, |t| t.0),
+        o145: __rt::ByCase::new(::std::mem::take(&mut engine.r145), n, |t| t.0),
+        o165: __rt::ByCase::new(::std::mem::take(&mut engine.r165), n, |t| t.0),
+        o166: __rt::ByCase::new(::std::mem::take(&mut engine.r166), n, |t| t.0),
+        o168: __rt::ByCase::new(::std::mem::take(&mut engine.r168), n, |t| t.0),
+        o169: __rt::ByCase::new(::std::mem::take(&mut engine.r169), n, |t| t.0),
+        o170: __rt::ByCase::new(::std::mem::take(&mut engine.r170), n, |t| t.0),
+        o190: __rt::ByCase::new(::std::mem::take(&mut engine.r190), n, |t| t.0),
+        o191: __rt::ByCase::new(::std::mem::take(&mut engine.r191), n, |t| t.0),
     };
     drop(engine);
     let batch = ::std::sync::Arc::new(Batch { facts, out });
@@ -2034,10 +2053,7 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in __rt::case_rows(&self.batch.out.o190, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1, t.2))
-        {
+        for t in self.batch.out.o190.case(self.case).iter().map(|t| (t.1, t.2)) {
             out.push(__rt::Request {
                 predicate: "piece_touched_intentionally",
                 args: vec![
@@ -2048,10 +2064,7 @@ impl Conclusions {
                 capability: "judgment:FIDEArbiter",
             });
         }
-        for t in __rt::case_rows(&self.batch.out.o191, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-        {
+        for t in self.batch.out.o191.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "case_not_precisely_regulated",
                 args: vec![__rt::entity(& self.facts().interner, t.0)],
@@ -2092,108 +2105,54 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 40usize] {
         [
-            (
-                "agreed_draw_has_ended_the_game",
-                __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0).len(),
-            ),
+            ("agreed_draw_has_ended_the_game", self.batch.out.o0.case(self.case).len()),
             ("~agreed_draw_has_ended_the_game", 0),
-            (
-                "arbiter_competent_to_decide",
-                __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0).len(),
-            ),
+            ("arbiter_competent_to_decide", self.batch.out.o3.case(self.case).len()),
             ("~arbiter_competent_to_decide", 0),
-            (
-                "arbiter_shall_see_laws_observed",
-                __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0).len(),
-            ),
+            ("arbiter_shall_see_laws_observed", self.batch.out.o9.case(self.case).len()),
             ("~arbiter_shall_see_laws_observed", 0),
-            (
-                "castling_legal",
-                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0).len(),
-            ),
+            ("castling_legal", self.batch.out.o21.case(self.case).len()),
             ("~castling_legal", 0),
-            (
-                "checkmate_has_been_delivered",
-                __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0).len(),
-            ),
+            ("checkmate_has_been_delivered", self.batch.out.o44.case(self.case).len()),
             ("~checkmate_has_been_delivered", 0),
             (
                 "dead_position_has_ended_the_game",
-                __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0).len(),
+                self.batch.out.o49.case(self.case).len(),
             ),
             ("~dead_position_has_ended_the_game", 0),
-            (
-                "en_passant_capture_legal",
-                __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0).len(),
-            ),
+            ("en_passant_capture_legal", self.batch.out.o53.case(self.case).len()),
             ("~en_passant_capture_legal", 0),
-            (
-                "entered_state",
-                __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0).len(),
-            ),
+            ("entered_state", self.batch.out.o58.case(self.case).len()),
             ("~entered_state", 0),
-            (
-                "fifty_move_claim_correct",
-                __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0).len(),
-            ),
+            ("fifty_move_claim_correct", self.batch.out.o83.case(self.case).len()),
             ("~fifty_move_claim_correct", 0),
-            (
-                "game_drawn",
-                __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0).len(),
-            ),
-            (
-                "~game_drawn",
-                __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0).len(),
-            ),
-            (
-                "game_lost_by",
-                __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0).len(),
-            ),
+            ("game_drawn", self.batch.out.o86.case(self.case).len()),
+            ("~game_drawn", self.batch.out.o118.case(self.case).len()),
+            ("game_lost_by", self.batch.out.o130.case(self.case).len()),
             ("~game_lost_by", 0),
-            (
-                "game_won_by",
-                __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0).len(),
-            ),
+            ("game_won_by", self.batch.out.o132.case(self.case).len()),
             ("~game_won_by", 0),
-            (
-                "illegal_move",
-                __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0).len(),
-            ),
+            ("illegal_move", self.batch.out.o133.case(self.case).len()),
             ("~illegal_move", 0),
-            (
-                "legal_move",
-                __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0).len(),
-            ),
+            ("legal_move", self.batch.out.o137.case(self.case).len()),
             ("~legal_move", 0),
-            (
-                "must_move_first_touched_piece",
-                __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0).len(),
-            ),
+            ("must_move_first_touched_piece", self.batch.out.o141.case(self.case).len()),
             ("~must_move_first_touched_piece", 0),
             (
                 "resignation_has_ended_the_game",
-                __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0).len(),
+                self.batch.out.o165.case(self.case).len(),
             ),
             ("~resignation_has_ended_the_game", 0),
             (
                 "second_illegal_move_has_ended_the_game",
-                __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0).len(),
+                self.batch.out.o166.case(self.case).len(),
             ),
             ("~second_illegal_move_has_ended_the_game", 0),
-            (
-                "stalemate_has_ended_the_game",
-                __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0).len(),
-            ),
+            ("stalemate_has_ended_the_game", self.batch.out.o168.case(self.case).len()),
             ("~stalemate_has_ended_the_game", 0),
-            (
-                "threefold_claim_correct",
-                __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0).len(),
-            ),
+            ("threefold_claim_correct", self.batch.out.o93.case(self.case).len()),
             ("~threefold_claim_correct", 0),
-            (
-                "valid_transition",
-                __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0).len(),
-            ),
+            ("valid_transition", self.batch.out.o170.case(self.case).len()),
             ("~valid_transition", 0),
         ]
     }
@@ -2203,13 +2162,16 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o0.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2218,10 +2180,7 @@ impl Conclusions {
     pub fn agreed_draw_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o0.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2261,20 +2220,53 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o3
+            .case(self.case)
+            .binary_search(&(self.case, situation.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o3
+            .case(self.case)
+            .binary_search(&(self.case, situation.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.batch.out.o5.binary_search(&(self.case, situation.0)).is_ok()
-            && !self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok())
+        if (self
+            .batch
+            .out
+            .o5
+            .case(self.case)
+            .binary_search(&(self.case, situation.0))
+            .is_ok()
+            && !self
+                .batch
+                .out
+                .o3
+                .case(self.case)
+                .binary_search(&(self.case, situation.0))
+                .is_ok())
         {
             return __rt::Verdict::Pending(
                 self.requests_on(&["case_not_precisely_regulated"]),
             );
         }
-        if self.batch.out.o3.binary_search(&(self.case, situation.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o3
+            .case(self.case)
+            .binary_search(&(self.case, situation.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2283,7 +2275,10 @@ impl Conclusions {
     pub fn arbiter_competent_to_decide_all(
         &self,
     ) -> impl Iterator<Item = (Situation,)> + '_ {
-        __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0)
+        self.batch
+            .out
+            .o3
+            .case(self.case)
             .iter()
             .map(|t| (t.1,))
             .map(|t| (Situation(t.0),))
@@ -2333,13 +2328,34 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o9
+            .case(self.case)
+            .binary_search(&(self.case, arb.0, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o9
+            .case(self.case)
+            .binary_search(&(self.case, arb.0, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o9.binary_search(&(self.case, arb.0, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o9
+            .case(self.case)
+            .binary_search(&(self.case, arb.0, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2348,7 +2364,10 @@ impl Conclusions {
     pub fn arbiter_shall_see_laws_observed_all(
         &self,
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
-        __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0)
+        self.batch
+            .out
+            .o9
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Arbiter(t.0), Game(t.1)))
@@ -2400,15 +2419,33 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        if self
+            .batch
+            .out
+            .o21
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0, side.0))
+            .is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        if self
+            .batch
+            .out
+            .o21
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0, side.0))
+            .is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o21.binary_search(&(self.case, game.0, who.0, side.0)).is_ok()
+        if self
+            .batch
+            .out
+            .o21
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0, side.0))
+            .is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -2418,7 +2455,10 @@ impl Conclusions {
     pub fn castling_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player, CastlingSide)> + '_ {
-        __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+        self.batch
+            .out
+            .o21
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2, t.3))
             .map(|t| (Game(t.0), Player(t.1), CastlingSide(t.2)))
@@ -2466,13 +2506,16 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o44.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2481,10 +2524,7 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o44.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2524,13 +2564,16 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o49.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2539,10 +2582,7 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o49.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2582,13 +2622,34 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o53
+            .case(self.case)
+            .binary_search(&(self.case, game.0, pawn.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o53
+            .case(self.case)
+            .binary_search(&(self.case, game.0, pawn.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o53.binary_search(&(self.case, game.0, pawn.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o53
+            .case(self.case)
+            .binary_search(&(self.case, game.0, pawn.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2597,7 +2658,10 @@ impl Conclusions {
     pub fn en_passant_capture_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
-        __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0)
+        self.batch
+            .out
+            .o53
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Piece(t.1)))
@@ -2660,20 +2724,44 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        if self.batch.out.o57.binary_search(&(self.case, instance.0, state.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o57
+            .case(self.case)
+            .binary_search(&(self.case, instance.0, state.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o58.binary_search(&(self.case, instance.0, state.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o58
+            .case(self.case)
+            .binary_search(&(self.case, instance.0, state.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o59.binary_search(&(self.case, instance.0, state.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o59
+            .case(self.case)
+            .binary_search(&(self.case, instance.0, state.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
-        __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0)
+        self.batch
+            .out
+            .o58
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), GamePlayState(t.1)))
@@ -2720,13 +2808,34 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o83
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o83
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o83.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o83
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -2735,7 +2844,10 @@ impl Conclusions {
     pub fn fifty_move_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0)
+        self.batch
+            .out
+            .o83
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Player(t.1)))
@@ -2814,23 +2926,23 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o85.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o85.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o86.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o87.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o86.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2848,23 +2960,41 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o117.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o117
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o118.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o118
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o119.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o119
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o118.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2886,20 +3016,44 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o130
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o130
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o130.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o130
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0)
+        self.batch
+            .out
+            .o130
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Player(t.1)))
@@ -2940,20 +3094,44 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o132
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o132
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o132.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o132
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0)
+        self.batch
+            .out
+            .o132
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Player(t.1)))
@@ -2994,23 +3172,41 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o133
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o133
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o133.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o133
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o133.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3046,23 +3242,41 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o137
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o137
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o137.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o137
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o137.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3102,20 +3316,53 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o141
+            .case(self.case)
+            .binary_search(&(self.case, who.0, piece.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o141
+            .case(self.case)
+            .binary_search(&(self.case, who.0, piece.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.batch.out.o145.binary_search(&(self.case, who.0, piece.0)).is_ok()
-            && !self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok())
+        if (self
+            .batch
+            .out
+            .o145
+            .case(self.case)
+            .binary_search(&(self.case, who.0, piece.0))
+            .is_ok()
+            && !self
+                .batch
+                .out
+                .o141
+                .case(self.case)
+                .binary_search(&(self.case, who.0, piece.0))
+                .is_ok())
         {
             return __rt::Verdict::Pending(
                 self.requests_on(&["piece_touched_intentionally"]),
             );
         }
-        if self.batch.out.o141.binary_search(&(self.case, who.0, piece.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o141
+            .case(self.case)
+            .binary_search(&(self.case, who.0, piece.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3124,7 +3371,10 @@ impl Conclusions {
     pub fn must_move_first_touched_piece_all(
         &self,
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
-        __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0)
+        self.batch
+            .out
+            .o141
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Player(t.0), Piece(t.1)))
@@ -3171,13 +3421,34 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o165
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o165
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o165.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o165
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3186,10 +3457,7 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o165.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3229,13 +3497,34 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o166
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o166
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o166.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o166
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3244,10 +3533,7 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o166.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3290,13 +3576,34 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o168
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o168
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o168.binary_search(&(self.case, game.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o168
+            .case(self.case)
+            .binary_search(&(self.case, game.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3305,10 +3612,7 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o168.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3348,13 +3652,34 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o93
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o93
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o93.binary_search(&(self.case, game.0, who.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o93
+            .case(self.case)
+            .binary_search(&(self.case, game.0, who.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
@@ -3363,7 +3688,10 @@ impl Conclusions {
     pub fn threefold_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0)
+        self.batch
+            .out
+            .o93
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Player(t.1)))
@@ -3428,6 +3756,7 @@ impl Conclusions {
             .batch
             .out
             .o169
+            .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
         {
@@ -3437,6 +3766,7 @@ impl Conclusions {
             .batch
             .out
             .o170
+            .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
         {
@@ -3446,6 +3776,7 @@ impl Conclusions {
             .batch
             .out
             .o60
+            .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
         {
@@ -3457,7 +3788,10 @@ impl Conclusions {
     pub fn valid_transition_all(
         &self,
     ) -> impl Iterator<Item = (Game, GamePlayTransition)> + '_ {
-        __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0)
+        self.batch
+            .out
+            .o170
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), GamePlayTransition(t.1)))
@@ -3504,7 +3838,10 @@ impl Conclusions {
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
             0usize => {
-                __rt::case_rows(&self.batch.out.o0, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o0
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3529,7 +3866,10 @@ impl Conclusions {
                     .collect()
             }
             3usize => {
-                __rt::case_rows(&self.batch.out.o3, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o3
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3545,7 +3885,10 @@ impl Conclusions {
                     .collect()
             }
             5usize => {
-                __rt::case_rows(&self.batch.out.o5, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o5
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3570,7 +3913,10 @@ impl Conclusions {
                     .collect()
             }
             9usize => {
-                __rt::case_rows(&self.batch.out.o9, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o9
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -3649,7 +3995,10 @@ impl Conclusions {
                     .collect()
             }
             21usize => {
-                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o21
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2, t.3))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1), i64::from(t.2)])
@@ -3684,14 +4033,20 @@ impl Conclusions {
                     .collect()
             }
             24usize => {
-                __rt::case_rows(&self.batch.out.o24, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o24
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             25usize => {
-                __rt::case_rows(&self.batch.out.o25, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o25
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3707,7 +4062,10 @@ impl Conclusions {
                     .collect()
             }
             27usize => {
-                __rt::case_rows(&self.batch.out.o27, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o27
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3868,7 +4226,10 @@ impl Conclusions {
                     .collect()
             }
             44usize => {
-                __rt::case_rows(&self.batch.out.o44, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o44
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3911,7 +4272,10 @@ impl Conclusions {
                     .collect()
             }
             49usize => {
-                __rt::case_rows(&self.batch.out.o49, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o49
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3945,7 +4309,10 @@ impl Conclusions {
                     .collect()
             }
             53usize => {
-                __rt::case_rows(&self.batch.out.o53, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o53
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -3961,7 +4328,10 @@ impl Conclusions {
                     .collect()
             }
             55usize => {
-                __rt::case_rows(&self.batch.out.o55, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o55
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -3977,28 +4347,40 @@ impl Conclusions {
                     .collect()
             }
             57usize => {
-                __rt::case_rows(&self.batch.out.o57, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o57
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             58usize => {
-                __rt::case_rows(&self.batch.out.o58, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o58
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             59usize => {
-                __rt::case_rows(&self.batch.out.o59, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o59
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             60usize => {
-                __rt::case_rows(&self.batch.out.o60, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o60
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -4014,7 +4396,10 @@ impl Conclusions {
                     .collect()
             }
             83usize => {
-                __rt::case_rows(&self.batch.out.o83, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o83
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -4030,21 +4415,30 @@ impl Conclusions {
                     .collect()
             }
             85usize => {
-                __rt::case_rows(&self.batch.out.o85, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o85
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             86usize => {
-                __rt::case_rows(&self.batch.out.o86, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o86
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             87usize => {
-                __rt::case_rows(&self.batch.out.o87, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o87
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -4096,63 +4490,90 @@ impl Conclusions {
                     .collect()
             }
             93usize => {
-                __rt::case_rows(&self.batch.out.o93, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o93
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             117usize => {
-                __rt::case_rows(&self.batch.out.o117, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o117
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             118usize => {
-                __rt::case_rows(&self.batch.out.o118, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o118
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             119usize => {
-                __rt::case_rows(&self.batch.out.o119, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o119
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             130usize => {
-                __rt::case_rows(&self.batch.out.o130, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o130
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             131usize => {
-                __rt::case_rows(&self.batch.out.o131, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o131
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             132usize => {
-                __rt::case_rows(&self.batch.out.o132, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o132
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             133usize => {
-                __rt::case_rows(&self.batch.out.o133, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o133
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             134usize => {
-                __rt::case_rows(&self.batch.out.o134, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o134
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -4177,7 +4598,10 @@ impl Conclusions {
                     .collect()
             }
             137usize => {
-                __rt::case_rows(&self.batch.out.o137, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o137
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -4211,7 +4635,10 @@ impl Conclusions {
                     .collect()
             }
             141usize => {
-                __rt::case_rows(&self.batch.out.o141, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o141
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -4245,7 +4672,10 @@ impl Conclusions {
                     .collect()
             }
             145usize => {
-                __rt::case_rows(&self.batch.out.o145, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o145
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
@@ -4378,14 +4808,20 @@ impl Conclusions {
                     .collect()
             }
             165usize => {
-                __rt::case_rows(&self.batch.out.o165, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o165
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             166usize => {
-                __rt::case_rows(&self.batch.out.o166, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o166
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -4401,35 +4837,50 @@ impl Conclusions {
                     .collect()
             }
             168usize => {
-                __rt::case_rows(&self.batch.out.o168, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o168
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             169usize => {
-                __rt::case_rows(&self.batch.out.o169, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o169
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             170usize => {
-                __rt::case_rows(&self.batch.out.o170, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o170
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             190usize => {
-                __rt::case_rows(&self.batch.out.o190, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o190
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             191usize => {
-                __rt::case_rows(&self.batch.out.o191, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o191
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])

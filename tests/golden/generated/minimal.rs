@@ -23,6 +23,14 @@ pub const PACKAGE_NAME: &str = "t.ui";
 pub const PACKAGE_VERSION: &str = "0.1.0";
 /// Entity names with fixed ids: the package's constants.
 static CONSTANTS: &[&str] = &["White", "Arbiter"];
+/// The fixed id of a constant's name.
+fn constant_id(name: &str) -> Option<u32> {
+    match name {
+        "White" => Some(0u32),
+        "Arbiter" => Some(1u32),
+        _ => None,
+    }
+}
 /// Entity type `Game` — game. An interned id: get one from `Facts`, or use a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Game(u32);
@@ -212,7 +220,7 @@ impl Facts {
     /// Empty facts (the package's constants are known already).
     pub fn new() -> Self {
         Facts {
-            interner: __rt::Interner::with_constants(CONSTANTS),
+            interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
             rows: Vec::new(),
         }
     }
@@ -399,18 +407,18 @@ impl Facts {
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Outputs {
-    o7: Vec<(u32, u32)>,
-    o18: Vec<(u32, u32)>,
-    o19: Vec<(u32, u32, u32)>,
-    o20: Vec<(u32, u32)>,
-    o21: Vec<(u32, u32)>,
-    o22: Vec<(u32, u32)>,
-    o30: Vec<(u32, u32)>,
-    o31: Vec<(u32, u32)>,
-    o32: Vec<(u32, u32)>,
-    o35: Vec<(u32, u32)>,
-    o36: Vec<(u32, u32)>,
-    o37: Vec<(u32, u32)>,
+    o7: __rt::ByCase<(u32, u32)>,
+    o18: __rt::ByCase<(u32, u32)>,
+    o19: __rt::ByCase<(u32, u32, u32)>,
+    o20: __rt::ByCase<(u32, u32)>,
+    o21: __rt::ByCase<(u32, u32)>,
+    o22: __rt::ByCase<(u32, u32)>,
+    o30: __rt::ByCase<(u32, u32)>,
+    o31: __rt::ByCase<(u32, u32)>,
+    o32: __rt::ByCase<(u32, u32)>,
+    o35: __rt::ByCase<(u32, u32)>,
+    o36: __rt::ByCase<(u32, u32)>,
+    o37: __rt::ByCase<(u32, u32)>,
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -460,19 +468,20 @@ fn evaluate_batch(
         facts.push(f);
     }
     engine.run();
+    let n = facts.len();
     let out = Outputs {
-        o7: __rt::sorted(::std::mem::take(&mut engine.r7)),
-        o18: __rt::sorted(::std::mem::take(&mut engine.r18)),
-        o19: __rt::sorted(::std::mem::take(&mut engine.r19)),
-        o20: __rt::sorted(::std::mem::take(&mut engine.r20)),
-        o21: __rt::sorted(::std::mem::take(&mut engine.r21)),
-        o22: __rt::sorted(::std::mem::take(&mut engine.r22)),
-        o30: __rt::sorted(::std::mem::take(&mut engine.r30)),
-        o31: __rt::sorted(::std::mem::take(&mut engine.r31)),
-        o32: __rt::sorted(::std::mem::take(&mut engine.r32)),
-        o35: __rt::sorted(::std::mem::take(&mut engine.r35)),
-        o36: __rt::sorted(::std::mem::take(&mut engine.r36)),
-        o37: __rt::sorted(::std::mem::take(&mut engine.r37)),
+        o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
+        o18: __rt::ByCase::new(::std::mem::take(&mut engine.r18), n, |t| t.0),
+        o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
+        o20: __rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0),
+        o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
+        o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
+        o30: __rt::ByCase::new(::std::mem::take(&mut engine.r30), n, |t| t.0),
+        o31: __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
+        o32: __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
+        o35: __rt::ByCase::new(::std::mem::take(&mut engine.r35), n, |t| t.0),
+        o36: __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
+        o37: __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
     };
     drop(engine);
     let batch = ::std::sync::Arc::new(Batch { facts, out });
@@ -555,10 +564,7 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in __rt::case_rows(&self.batch.out.o37, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-        {
+        for t in self.batch.out.o37.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "touched",
                 args: vec![__rt::entity(& self.facts().interner, t.0)],
@@ -599,22 +605,13 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 8usize] {
         [
-            (
-                "game_over",
-                __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0).len(),
-            ),
+            ("game_over", self.batch.out.o18.case(self.case).len()),
             ("~game_over", 0),
-            (
-                "game_lost_by",
-                __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0).len(),
-            ),
+            ("game_lost_by", self.batch.out.o19.case(self.case).len()),
             ("~game_lost_by", 0),
-            ("drawn", __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0).len()),
-            ("~drawn", __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0).len()),
-            (
-                "must_move",
-                __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0).len(),
-            ),
+            ("drawn", self.batch.out.o21.case(self.case).len()),
+            ("~drawn", self.batch.out.o31.case(self.case).len()),
+            ("must_move", self.batch.out.o35.case(self.case).len()),
             ("~must_move", 0),
         ]
     }
@@ -624,23 +621,23 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o18.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o18.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -676,20 +673,44 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o19
+            .case(self.case)
+            .binary_search(&(self.case, game.0, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o19
+            .case(self.case)
+            .binary_search(&(self.case, game.0, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o19.binary_search(&(self.case, game.0, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o19
+            .case(self.case)
+            .binary_search(&(self.case, game.0, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0)
+        self.batch
+            .out
+            .o19
+            .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
             .map(|t| (Game(t.0), Player(t.1)))
@@ -728,23 +749,23 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o20.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o20.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o21.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o21.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o22.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o22.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o21.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -761,23 +782,23 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o30.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o30.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o31.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o31.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o32.binary_search(&(self.case, game.0)).is_ok() {
+        if self.batch.out.o32.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Game(t.0),))
+        self.batch.out.o31.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -794,28 +815,58 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
-        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o35
+            .case(self.case)
+            .binary_search(&(self.case, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o35
+            .case(self.case)
+            .binary_search(&(self.case, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::Defeasibly;
         }
-        if (self.batch.out.o36.binary_search(&(self.case, player.0)).is_ok()
-            && !self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok())
+        if (self
+            .batch
+            .out
+            .o36
+            .case(self.case)
+            .binary_search(&(self.case, player.0))
+            .is_ok()
+            && !self
+                .batch
+                .out
+                .o35
+                .case(self.case)
+                .binary_search(&(self.case, player.0))
+                .is_ok())
         {
             return __rt::Verdict::Pending(self.requests_on(&["touched"]));
         }
-        if self.batch.out.o35.binary_search(&(self.case, player.0)).is_ok() {
+        if self
+            .batch
+            .out
+            .o35
+            .case(self.case)
+            .binary_search(&(self.case, player.0))
+            .is_ok()
+        {
             return __rt::Verdict::SupportedOnly;
         }
         __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Player(t.0),))
+        self.batch.out.o35.case(self.case).iter().map(|t| (t.1,)).map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -912,7 +963,10 @@ impl Conclusions {
                     .collect()
             }
             7usize => {
-                __rt::case_rows(&self.batch.out.o7, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o7
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
@@ -973,77 +1027,110 @@ impl Conclusions {
                     .collect()
             }
             18usize => {
-                __rt::case_rows(&self.batch.out.o18, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o18
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             19usize => {
-                __rt::case_rows(&self.batch.out.o19, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o19
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             20usize => {
-                __rt::case_rows(&self.batch.out.o20, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o20
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             21usize => {
-                __rt::case_rows(&self.batch.out.o21, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o21
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             22usize => {
-                __rt::case_rows(&self.batch.out.o22, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o22
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             30usize => {
-                __rt::case_rows(&self.batch.out.o30, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o30
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             31usize => {
-                __rt::case_rows(&self.batch.out.o31, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o31
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             32usize => {
-                __rt::case_rows(&self.batch.out.o32, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o32
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             35usize => {
-                __rt::case_rows(&self.batch.out.o35, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o35
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             36usize => {
-                __rt::case_rows(&self.batch.out.o36, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o36
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             37usize => {
-                __rt::case_rows(&self.batch.out.o37, self.case, |t| t.0)
+                self.batch
+                    .out
+                    .o37
+                    .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
