@@ -14,7 +14,7 @@ use std::fmt;
 
 /// A stable error code. The numbering groups codes by the stage that reports them:
 /// `E00x` reading, `E01x` names, `E02x` types, `E03x` safety, `E04x` priorities,
-/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts.
+/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
@@ -95,6 +95,8 @@ pub enum Code {
     FactsInstitutional,
     /// Both `p(t)` and `~p(t)` are given.
     FactsContradiction,
+    /// A resource limit (string length, arity, …) is exceeded.
+    Limit,
 }
 
 impl Code {
@@ -141,6 +143,7 @@ impl Code {
             FactsType => "E083",
             FactsInstitutional => "E084",
             FactsContradiction => "E085",
+            Limit => "E090",
         }
     }
 }

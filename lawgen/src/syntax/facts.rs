@@ -18,54 +18,68 @@ pub struct Facts {
     pub duplicates: usize,
 }
 
+/// At most this many diagnostics are collected from one facts file; a
+/// hostile file cannot make the error list itself exhaust memory.
+const MAX_DIAGNOSTICS: usize = 1000;
+
 /// Reads a facts file for `model`.
 pub fn read_facts(bytes: &[u8], model: &Model) -> Result<Facts, Diagnostics> {
-    let mut diags = Diagnostics::new();
-    let root: J = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            diags.push(json_error(&e));
-            return Err(diags);
-        }
+    read(&mut serde_json::Deserializer::from_slice(bytes), model)
+}
+
+/// Reads a facts file from a stream. The file is never held in memory as a
+/// whole, nor as a JSON tree: rows are checked and stored one at a time, so
+/// a 1 GB file costs the facts it states plus a bounded buffer.
+pub fn read_facts_from<R: std::io::Read>(reader: R, model: &Model) -> Result<Facts, Diagnostics> {
+    read(
+        &mut serde_json::Deserializer::from_reader(std::io::BufReader::new(reader)),
+        model,
+    )
+}
+
+fn read<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    model: &Model,
+) -> Result<Facts, Diagnostics> {
+    let mut st = State {
+        model,
+        out: Facts::default(),
+        diags: Diagnostics::new(),
+        dropped: 0,
     };
-    let mut out = Facts::default();
-    let Some(obj) = root.as_object() else {
+    let parsed =
+        serde::de::DeserializeSeed::deserialize(Root(&mut st), &mut *de).and_then(|()| de.end());
+    let State {
+        mut out,
+        mut diags,
+        dropped,
+        ..
+    } = st;
+    if let Err(e) = parsed {
+        diags.push(json_error(&e));
+        return Err(diags);
+    }
+    if dropped > 0 {
         diags.error(
             Code::FactsShape,
             Location::default(),
-            "a facts file must be a JSON object",
-            r#"write {"facts": {"predicate": [[…], …]}, "entities": {"Type": ["name", …]}}"#,
+            format!("{dropped} more error(s) not shown"),
+            "fix the errors above first",
         );
-        return Err(diags);
-    };
-    for key in obj.keys() {
-        if key != "facts" && key != "entities" {
-            diags.error(
-                Code::FactsShape,
-                Location::new(None, pointer_push("", key)),
-                format!("unknown top-level key `{key}`"),
-                "a facts file has only `facts` and (optionally) `entities`",
-            );
-        }
     }
-    if let Some(ents) = obj.get("entities") {
-        read_entities(ents, model, &mut out, &mut diags);
+    check_contradictions(model, &out, &mut diags);
+    diags.sort();
+    if diags.is_empty() {
+        out.rows.retain(|_, rows| !rows.is_empty());
+        Ok(out)
+    } else {
+        out.rows.clear();
+        Err(diags)
     }
-    match obj.get("facts") {
-        Some(J::Object(facts)) => {
-            for (key, rows) in facts {
-                read_key(key, rows, model, &mut out, &mut diags);
-            }
-        }
-        Some(_) => diags.error(
-            Code::FactsShape,
-            Location::new(None, "/facts"),
-            "`facts` must be an object mapping predicate names to arrays of rows",
-            r#"write "facts": {"player_of": [["g1", "white"]]}"#,
-        ),
-        None => {}
-    }
-    // p and ~p for the same tuple.
+}
+
+/// p and ~p for the same tuple (SPEC §2).
+fn check_contradictions(model: &Model, out: &Facts, diags: &mut Diagnostics) {
     for (lit, rows) in &out.rows {
         if lit.negative {
             continue;
@@ -86,11 +100,254 @@ pub fn read_facts(bytes: &[u8], model: &Model) -> Result<Facts, Diagnostics> {
             }
         }
     }
-    diags.sort();
-    if diags.is_empty() {
-        Ok(out)
-    } else {
-        Err(diags)
+}
+
+/// What the streaming visitors share.
+struct State<'m> {
+    model: &'m Model,
+    out: Facts,
+    diags: Diagnostics,
+    /// Diagnostics beyond [`MAX_DIAGNOSTICS`].
+    dropped: usize,
+}
+
+impl State<'_> {
+    fn error(
+        &mut self,
+        code: Code,
+        loc: Location,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        if self.diags.len() >= MAX_DIAGNOSTICS {
+            self.dropped += 1;
+        } else {
+            self.diags.error(code, loc, message, help);
+        }
+    }
+}
+
+/// The top-level object: `facts` streamed, `entities` (small) as a tree.
+struct Root<'a, 'm>(&'a mut State<'m>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Root<'_, '_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Root<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a facts object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "facts" => map.next_value_seed(FactsMap(&mut *self.0))?,
+                "entities" => {
+                    let v: J = map.next_value()?;
+                    read_entities(&v, self.0);
+                }
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    self.0.error(
+                        Code::FactsShape,
+                        Location::new(None, pointer_push("", &key)),
+                        format!("unknown top-level key `{key}`"),
+                        "a facts file has only `facts` and (optionally) `entities`",
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+}
+
+impl Root<'_, '_> {
+    fn not_an_object(self) {
+        self.0.error(
+            Code::FactsShape,
+            Location::default(),
+            "a facts file must be a JSON object",
+            r#"write {"facts": {"predicate": [[…], …]}, "entities": {"Type": ["name", …]}}"#,
+        );
+    }
+}
+
+/// `"facts": { key: rows, … }`, one key at a time.
+struct FactsMap<'a, 'm>(&'a mut State<'m>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for FactsMap<'_, '_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FactsMap<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object mapping predicate names to arrays of rows")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match resolve_key(&key, self.0) {
+                Some(lit) => map.next_value_seed(Rows {
+                    st: &mut *self.0,
+                    key: &key,
+                    lit,
+                })?,
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.not_an_object();
+        Ok(())
+    }
+}
+
+impl FactsMap<'_, '_> {
+    fn not_an_object(self) {
+        self.0.error(
+            Code::FactsShape,
+            Location::new(None, "/facts"),
+            "`facts` must be an object mapping predicate names to arrays of rows",
+            r#"write "facts": {"player_of": [["g1", "white"]]}"#,
+        );
+    }
+}
+
+/// The rows of one key, one row at a time.
+struct Rows<'a, 'm> {
+    st: &'a mut State<'m>,
+    key: &'a str,
+    lit: Lit,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Rows<'_, '_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Rows<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of rows")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        // Each row is small: a tree per row is fine, a tree per file is not.
+        while let Some(row) = seq.next_element::<J>()? {
+            read_row(self.key, self.lit, i, &row, self.st);
+            i += 1;
+        }
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.not_an_array();
+        Ok(())
+    }
+}
+
+impl Rows<'_, '_> {
+    fn not_an_array(self) {
+        let key = self.key;
+        self.st.error(
+            Code::FactsShape,
+            Location::new(Some(key), pointer_push("/facts", key)),
+            "rows must be an array of arrays",
+            format!(r#"write "{key}": [[…], …], one inner array per fact"#),
+        );
     }
 }
 
@@ -105,9 +362,10 @@ fn show_row(row: &[Value]) -> String {
     format!("({})", parts.join(", "))
 }
 
-fn read_entities(v: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics) {
+fn read_entities(v: &J, st: &mut State) {
+    let model = st.model;
     let Some(m) = v.as_object() else {
-        diags.error(
+        st.error(
             Code::FactsShape,
             Location::new(None, "/entities"),
             "`entities` must be an object mapping type names to arrays of names",
@@ -123,7 +381,7 @@ fn read_entities(v: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics)
             .position(|t| t.name == *ty || t.id == *ty || local_name(&t.id) == ty)
         else {
             let known: Vec<_> = model.types.iter().map(|t| t.name.as_str()).collect();
-            diags.error(
+            st.error(
                 Code::FactsShape,
                 Location::new(Some(ty), ptr),
                 format!("unknown entity type `{ty}`"),
@@ -135,7 +393,7 @@ fn read_entities(v: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics)
             continue;
         };
         let Some(arr) = names.as_array() else {
-            diags.error(
+            st.error(
                 Code::FactsShape,
                 Location::new(Some(ty), ptr),
                 "entities must be listed as an array of strings",
@@ -146,12 +404,13 @@ fn read_entities(v: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics)
         for (i, n) in arr.iter().enumerate() {
             match n.as_str() {
                 Some(s) => {
-                    out.entities
+                    st.out
+                        .entities
                         .entry(TypeId(t as u32))
                         .or_default()
                         .insert(s.to_owned());
                 }
-                None => diags.error(
+                None => st.error(
                     Code::FactsType,
                     Location::new(Some(ty), pointer_push(&ptr, i)),
                     "an entity name must be a string",
@@ -162,24 +421,26 @@ fn read_entities(v: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics)
     }
 }
 
-fn read_key(key: &str, rows: &J, model: &Model, out: &mut Facts, diags: &mut Diagnostics) {
+/// The literal a `facts` key names, or an error (and `None`).
+fn resolve_key(key: &str, st: &mut State) -> Option<Lit> {
+    let model = st.model;
     let ptr = pointer_push("/facts", key);
     let (negative, name) = match key.strip_prefix('~') {
         Some(rest) => (true, rest),
         None => (false, key),
     };
     let Some(pred) = model.pred_by_name(name) else {
-        diags.error(
+        st.error(
             Code::FactsUnknownPredicate,
             Location::new(Some(key), ptr),
             format!("unknown predicate `{name}`"),
             "use a predicate's local name (the part of its id after `#`) or its full id; `~` before it states the explicit negation",
         );
-        return;
+        return None;
     };
     let decl = model.pred(pred);
     if decl.kind == RelationKind::Institutional {
-        diags.error(
+        st.error(
             Code::FactsInstitutional,
             Location::new(Some(key), ptr),
             format!(
@@ -188,77 +449,68 @@ fn read_key(key: &str, rows: &J, model: &Model, out: &mut Facts, diags: &mut Dia
             ),
             "give the empirical facts the rules conclude it from, and let the evaluator derive it",
         );
-        return;
+        return None;
     }
-    let Some(arr) = rows.as_array() else {
-        diags.error(
+    Some(Lit { pred, negative })
+}
+
+/// Checks and stores row `i` of `key`.
+fn read_row(key: &str, lit: Lit, i: usize, row: &J, st: &mut State) {
+    let model = st.model;
+    let decl = model.pred(lit.pred);
+    let rptr = pointer_push(&pointer_push("/facts", key), i);
+    let loc = || Location::new(Some(key), rptr.clone());
+    let Some(vals) = row.as_array() else {
+        st.error(
             Code::FactsShape,
-            Location::new(Some(key), ptr),
-            "rows must be an array of arrays",
-            format!(r#"write "{key}": [[…], …], one inner array per fact"#),
+            loc(),
+            "a row must be an array of values",
+            "write the row as [value, …]",
         );
         return;
     };
-    let lit = Lit { pred, negative };
-    for (i, row) in arr.iter().enumerate() {
-        let rptr = pointer_push(&ptr, i);
-        let loc = || Location::new(Some(key), rptr.clone());
-        let Some(vals) = row.as_array() else {
-            diags.error(
-                Code::FactsShape,
-                loc(),
-                "a row must be an array of values",
-                "write the row as [value, …]",
-            );
-            continue;
+    if vals.len() != decl.params.len() {
+        st.error(
+            Code::FactsArity,
+            loc(),
+            format!(
+                "`{}` takes {} value(s), this row has {}",
+                decl.local,
+                decl.params.len(),
+                vals.len()
+            ),
+            format!("give exactly {} value(s) per row", decl.params.len()),
+        );
+        return;
+    }
+    let mut typed = Vec::with_capacity(vals.len());
+    for (j, (v, t)) in vals.iter().zip(&decl.params).enumerate() {
+        let ok = match (t, v) {
+            (Ty::Int, J::Number(n)) => n.as_i64().map(Value::Int),
+            (Ty::Entity(_), J::String(s)) => Some(Value::Entity(s.clone())),
+            _ => None,
         };
-        if vals.len() != decl.params.len() {
-            diags.error(
-                Code::FactsArity,
-                loc(),
+        match ok {
+            Some(x) => typed.push(x),
+            None => st.error(
+                Code::FactsType,
+                Location::new(Some(key), pointer_push(&rptr, j)),
                 format!(
-                    "`{}` takes {} value(s), this row has {}",
+                    "value {} of `{}` must be {}, found {}",
+                    j + 1,
                     decl.local,
-                    decl.params.len(),
-                    vals.len()
+                    match t {
+                        Ty::Int => "an integer in the i64 range".to_owned(),
+                        Ty::Entity(_) =>
+                            format!("an entity name (a string) of type {}", model.type_name(*t)),
+                    },
+                    v
                 ),
-                format!("give exactly {} value(s) per row", decl.params.len()),
-            );
-            continue;
+                "fix the value's JSON type: integers unquoted, entity names quoted",
+            ),
         }
-        let mut typed = Vec::with_capacity(vals.len());
-        for (j, (v, t)) in vals.iter().zip(&decl.params).enumerate() {
-            let ok = match (t, v) {
-                (Ty::Int, J::Number(n)) => n.as_i64().map(Value::Int),
-                (Ty::Entity(_), J::String(s)) => Some(Value::Entity(s.clone())),
-                _ => None,
-            };
-            match ok {
-                Some(x) => typed.push(x),
-                None => {
-                    diags.error(
-                        Code::FactsType,
-                        Location::new(Some(key), pointer_push(&rptr, j)),
-                        format!(
-                            "value {} of `{}` must be {}, found {}",
-                            j + 1,
-                            decl.local,
-                            match t {
-                                Ty::Int => "an integer in the i64 range".to_owned(),
-                                Ty::Entity(_) => format!(
-                                    "an entity name (a string) of type {}",
-                                    model.type_name(*t)
-                                ),
-                            },
-                            v
-                        ),
-                        "fix the value's JSON type: integers unquoted, entity names quoted",
-                    )
-                }
-            }
-        }
-        if typed.len() == vals.len() && !out.rows.entry(lit).or_default().insert(typed) {
-            out.duplicates += 1;
-        }
+    }
+    if typed.len() == vals.len() && !st.out.rows.entry(lit).or_default().insert(typed) {
+        st.out.duplicates += 1;
     }
 }

@@ -18,6 +18,13 @@ pub struct ReadLimits {
     pub max_bytes: usize,
     /// Largest number of nodes.
     pub max_nodes: usize,
+    /// Deepest JSON nesting (arrays and objects). At most 128, the JSON
+    /// parser's own bound.
+    pub max_depth: usize,
+    /// Longest JSON string, in bytes (labels and article texts included).
+    pub max_string_bytes: usize,
+    /// Most parameters of one predicate.
+    pub max_arity: usize,
 }
 
 impl Default for ReadLimits {
@@ -25,6 +32,9 @@ impl Default for ReadLimits {
         ReadLimits {
             max_bytes: 64 << 20,
             max_nodes: 200_000,
+            max_depth: 64,
+            max_string_bytes: 1 << 20,
+            max_arity: 32,
         }
     }
 }
@@ -35,15 +45,19 @@ pub fn read_package(bytes: &[u8], limits: &ReadLimits) -> Result<Package, Diagno
     let mut diags = Diagnostics::new();
     if bytes.len() > limits.max_bytes {
         diags.error(
-            Code::Unsupported,
+            Code::Limit,
             Location::default(),
             format!(
                 "the package is {} bytes, more than the limit of {} bytes",
                 bytes.len(),
                 limits.max_bytes
             ),
-            "split the package, or raise the limit (`--max-package-bytes`, `Builder::max_package_bytes`)",
+            "split the package, or raise the limit (`--max-package-bytes`, `Builder::limits`)",
         );
+        return Err(diags);
+    }
+    if let Some(d) = scan(bytes, limits) {
+        diags.push(d);
         return Err(diags);
     }
     let root: Value = match serde_json::from_slice(bytes) {
@@ -56,6 +70,7 @@ pub fn read_package(bytes: &[u8], limits: &ReadLimits) -> Result<Package, Diagno
     let mut r = Reader {
         diags: &mut diags,
         node: None,
+        max_arity: limits.max_arity,
     };
     let pkg = r.package(&root, limits);
     diags.sort();
@@ -102,6 +117,69 @@ struct Reader<'d> {
     diags: &'d mut Diagnostics,
     /// Id of the node being read, for locations.
     node: Option<String>,
+    max_arity: usize,
+}
+
+/// Checks nesting depth and string lengths in one pass over the bytes,
+/// before any tree is built, so a hostile file is refused in linear time and
+/// constant memory. Syntax errors are left to the JSON parser.
+pub(crate) fn scan(bytes: &[u8], limits: &ReadLimits) -> Option<crate::diagnostics::Diagnostic> {
+    let max_depth = limits.max_depth.min(128);
+    let (mut depth, mut line, mut col) = (0usize, 1usize, 0usize);
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut string_start = (0usize, 0usize, 0usize);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            } else if i - string_start.0 > limits.max_string_bytes {
+                let (_, l, c) = string_start;
+                return Some(crate::diagnostics::Diagnostic::new(
+                    Code::Limit,
+                    Location::default(),
+                    format!(
+                        "the string starting at line {l}, column {c} is longer than the limit of {} bytes",
+                        limits.max_string_bytes
+                    ),
+                    "shorten it (a label or article text never needs this much), or raise the limit (`--max-string-bytes`, `Builder::limits`)",
+                ));
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                string_start = (i, line, col);
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Some(crate::diagnostics::Diagnostic::new(
+                        Code::TooDeep,
+                        Location::default(),
+                        format!(
+                            "the JSON nests more than {max_depth} levels deep (line {line}, column {col})"
+                        ),
+                        "a package or facts file never needs this depth; the file is corrupt or hostile (the limit is `--max-depth`, `Builder::limits`, at most 128)",
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Kinds of node this reader knows, for the "did you mean" list.
@@ -313,14 +391,14 @@ impl Reader<'_> {
         let nodes_v = self.array_field(m, "", "nodes")?;
         if nodes_v.len() > limits.max_nodes {
             self.err(
-                Code::Unsupported,
+                Code::Limit,
                 "/nodes",
                 format!(
                     "the package has {} nodes, more than the limit of {}",
                     nodes_v.len(),
                     limits.max_nodes
                 ),
-                "split the package, or raise the limit (`--max-nodes`, `Builder::max_nodes`)",
+                "split the package, or raise the limit (`--max-nodes`, `Builder::limits`)",
             );
             return None;
         }
@@ -458,7 +536,21 @@ impl Reader<'_> {
                 };
                 let pp = pointer_push(ptr, "parameters");
                 let mut params = Vec::new();
-                for (i, p) in self.array_field(m, ptr, "parameters")?.iter().enumerate() {
+                let declared = self.array_field(m, ptr, "parameters")?;
+                if declared.len() > self.max_arity {
+                    self.err(
+                        Code::Limit,
+                        &pp,
+                        format!(
+                            "`{name}` has {} parameters, more than the limit of {}",
+                            declared.len(),
+                            self.max_arity
+                        ),
+                        "split the predicate, or raise the limit (`--max-arity`, `Builder::limits`)",
+                    );
+                    return None;
+                }
+                for (i, p) in declared.iter().enumerate() {
                     let p_ptr = pointer_push(&pp, i);
                     let o = self.obj(p, &p_ptr, "a parameter")?;
                     params.push(Param {

@@ -1,0 +1,175 @@
+//! Resource limits and facts robustness (issue 6): every limit refuses with
+//! its own clear error instead of exhausting memory or the stack, and the
+//! facts reader is insensitive to row order and repetition.
+
+use lawgen::driver::load_bytes;
+use lawgen::syntax::facts::{read_facts, read_facts_from};
+use lawgen::syntax::ReadLimits;
+
+const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+const MINIMAL: &str = "../tests/ui/valid/minimal.json";
+
+fn first_error(bytes: &[u8], limits: &ReadLimits) -> String {
+    let d = load_bytes(bytes, limits).err().expect("refused");
+    d.render().lines().next().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn package_size_limit() {
+    let bytes = std::fs::read(CHESS).unwrap();
+    let limits = ReadLimits {
+        max_bytes: 1000,
+        ..Default::default()
+    };
+    let e = first_error(&bytes, &limits);
+    assert!(e.starts_with("error[E090]"), "{e}");
+    assert!(e.contains("more than the limit of 1000 bytes"), "{e}");
+}
+
+#[test]
+fn node_count_limit() {
+    let bytes = std::fs::read(CHESS).unwrap();
+    let limits = ReadLimits {
+        max_nodes: 10,
+        ..Default::default()
+    };
+    let e = first_error(&bytes, &limits);
+    assert!(
+        e.starts_with("error[E090]") && e.contains("more than the limit of 10"),
+        "{e}"
+    );
+}
+
+#[test]
+fn depth_limit_is_checked_before_parsing_and_is_configurable() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let e = first_error(deep.as_bytes(), &ReadLimits::default());
+    assert!(
+        e.starts_with("error[E002]") && e.contains("more than 64 levels"),
+        "{e}"
+    );
+    // The chess package nests about a dozen levels: a tight limit refuses it.
+    let bytes = std::fs::read(CHESS).unwrap();
+    let limits = ReadLimits {
+        max_depth: 5,
+        ..Default::default()
+    };
+    let e = first_error(&bytes, &limits);
+    assert!(e.contains("more than 5 levels"), "{e}");
+    assert!(load_bytes(&bytes, &ReadLimits::default()).is_ok());
+}
+
+#[test]
+fn string_length_limit() {
+    let bytes = std::fs::read(CHESS).unwrap();
+    let limits = ReadLimits {
+        max_string_bytes: 100,
+        ..Default::default()
+    };
+    let e = first_error(&bytes, &limits);
+    assert!(
+        e.starts_with("error[E090]") && e.contains("longer than the limit of 100 bytes"),
+        "{e}"
+    );
+    // Escaped quotes do not end a string early.
+    let tricky = br#"{"a": "x\"y\\", "b": "ok"}"#;
+    let limits = ReadLimits {
+        max_string_bytes: 6,
+        ..Default::default()
+    };
+    let e = first_error(tricky, &limits);
+    assert!(!e.contains("E090"), "{e}");
+}
+
+#[test]
+fn arity_limit() {
+    let bytes = std::fs::read(CHESS).unwrap();
+    let limits = ReadLimits {
+        max_arity: 2,
+        ..Default::default()
+    };
+    let d = load_bytes(&bytes, &limits).err().expect("refused").render();
+    assert!(
+        d.contains("error[E090]") && d.contains("parameters, more than the limit of 2"),
+        "{d}"
+    );
+}
+
+#[test]
+fn streamed_and_in_memory_facts_agree_and_row_order_does_not_matter() {
+    let loaded = load_bytes(&std::fs::read(CHESS).unwrap(), &Default::default()).unwrap();
+    let a = br#"{"facts": {"player_of": [["g1","white"],["g1","black"],["g1","white"]],
+        "moves_by_each_without_pawn_or_capture": [["g1", 80]]}, "entities": {"Game": ["g2"]}}"#;
+    let b = br#"{"entities": {"Game": ["g2"]}, "facts": {"moves_by_each_without_pawn_or_capture": [["g1", 80]],
+        "player_of": [["g1","black"],["g1","white"]]}}"#;
+    let fa = read_facts(a, &loaded.model).unwrap();
+    let fs = read_facts_from(&a[..], &loaded.model).unwrap();
+    let fb = read_facts(b, &loaded.model).unwrap();
+    assert_eq!(fa.rows, fs.rows);
+    assert_eq!(fa.rows, fb.rows);
+    assert_eq!(fa.entities, fb.entities);
+    assert_eq!(
+        fa.duplicates, 1,
+        "the repeated row is counted, and kept once"
+    );
+    let out = |f| {
+        let ev = lawgen::driver::evaluate(&loaded, f, lawgen::interp::Policy::Blocking).unwrap();
+        lawgen::syntax::output::canonical_json(&ev.conclusions)
+    };
+    assert_eq!(out(&fa), out(&fb));
+    assert_eq!(out(&fa), out(&fa), "evaluating twice gives the same bytes");
+}
+
+#[test]
+fn a_flood_of_bad_rows_gives_a_bounded_error_list() {
+    let loaded = load_bytes(&std::fs::read(MINIMAL).unwrap(), &Default::default()).unwrap();
+    let rows = vec!["[1, 2, 3, 4, 5]"; 5000].join(",");
+    let facts = format!(r#"{{"facts": {{"player_of": [{rows}]}}}}"#);
+    let d = read_facts(facts.as_bytes(), &loaded.model).err().unwrap();
+    assert!(d.len() <= 1001, "{} diagnostics", d.len());
+    assert!(d.render().contains("more error(s) not shown"));
+}
+
+#[test]
+fn facts_errors_name_key_and_row() {
+    let loaded = load_bytes(&std::fs::read(CHESS).unwrap(), &Default::default()).unwrap();
+    let cases: &[(&str, &str)] = &[
+        (r#"[1]"#, "error[E080]: a facts file must be a JSON object"),
+        (r#"{"facts": {"nope": [["x"]]}}"#, "error[E081]: unknown predicate `nope`"),
+        (
+            r#"{"facts": {"player_of": [["g1"]]}}"#,
+            "error[E082]: `player_of` takes 2 value(s), this row has 1",
+        ),
+        (
+            r#"{"facts": {"moves_by_each_without_pawn_or_capture": [["g1", 9223372036854775808]]}}"#,
+            "error[E083]: value 2 of `moves_by_each_without_pawn_or_capture` must be an integer in the i64 range",
+        ),
+        (
+            r#"{"facts": {"game_drawn": [["g1"]]}}"#,
+            "error[E084]: `game_drawn` is institutional",
+        ),
+        (
+            r#"{"facts": {"stalemate_arisen": [["g1"]], "~stalemate_arisen": [["g1"]]}}"#,
+            "error[E085]: both `stalemate_arisen(g1)` and `~stalemate_arisen(g1)` are given",
+        ),
+        (r#"{"facts": {"player_of": [["g1", "w"]]"#, "error[E001]: the JSON ends early"),
+    ];
+    for (facts, want) in cases {
+        let d = read_facts(facts.as_bytes(), &loaded.model)
+            .err()
+            .expect(facts)
+            .render();
+        assert!(d.starts_with(want), "{facts}:\n{d}");
+    }
+    let d = read_facts(
+        br#"{"facts": {"player_of": [["g1", "w"], ["g1", 7]]}}"#,
+        &loaded.model,
+    )
+    .err()
+    .unwrap()
+    .render();
+    assert!(d.contains("at /facts/player_of/1/1"), "{d}");
+    let bad_utf8 = b"{\"facts\": {\"player_of\": [[\"g1\", \"\xff\"]]}}";
+    let d = read_facts(bad_utf8, &loaded.model).err().unwrap().render();
+    assert!(d.starts_with("error[E001]"), "{d}");
+}
