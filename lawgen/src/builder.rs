@@ -227,6 +227,32 @@ impl RuntimeDep {
             RuntimeDep::Version(v) => toml_string(v),
         }
     }
+
+    /// `lawgen` from the same place, without its CLI and code generation
+    /// (the features `lawgen-runtime` enables, so cargo builds it once).
+    fn lawgen_toml(&self) -> String {
+        match self {
+            RuntimeDep::Path(p) => {
+                let lawgen = p.parent().map(|d| d.join("lawgen"));
+                match lawgen {
+                    Some(l) if l.join("Cargo.toml").exists() => format!(
+                        "{{ path = {}, default-features = false }}",
+                        toml_string(&l.to_string_lossy())
+                    ),
+                    _ => format!(
+                        "{{ version = {}, default-features = false }}",
+                        toml_string(env!("CARGO_PKG_VERSION"))
+                    ),
+                }
+            }
+            RuntimeDep::Version(v) => {
+                format!(
+                    "{{ version = {}, default-features = false }}",
+                    toml_string(v)
+                )
+            }
+        }
+    }
 }
 
 fn toml_string(s: &str) -> String {
@@ -237,11 +263,183 @@ fn toml_string(s: &str) -> String {
 /// The version of ascent generated code is written for.
 pub const ASCENT_VERSION: &str = "=0.8.1";
 
+/// What the `main.rs` of a package crate needs for `--bench` (`lawgen
+/// bench --backend compiled`) beyond the generated module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchHooks {
+    /// Per entity type of the model, by index: the generated `Facts` method
+    /// that interns an entity of that type (`game` for `Game`).
+    pub entity_methods: Vec<String>,
+}
+
+impl BenchHooks {
+    /// The entity constructors of the generated `Facts` of `model`, named as
+    /// the emitter names them (each type's `snake` name, claimed in type
+    /// order after the fixed `Facts` methods). `None` if `emitted` does not
+    /// have exactly those methods — the emitter's naming changed — in which
+    /// case the crate is written without a bench mode.
+    pub fn for_package(model: &crate::model::Model, emitted: &Emitted) -> Option<BenchHooks> {
+        const FACTS_RESERVED: &[&str] = &[
+            "new",
+            "evaluate",
+            "from_json",
+            "name",
+            "default",
+            "clone",
+            "fmt",
+            "normalize",
+            "contradiction",
+            "get",
+        ];
+        let mut taken: std::collections::HashSet<String> =
+            FACTS_RESERVED.iter().map(|s| (*s).to_owned()).collect();
+        let mut entity_methods = Vec::with_capacity(model.types.len());
+        for t in &model.types {
+            let base = crate::emit::snake(&t.name);
+            let name = if taken.insert(base.clone()) {
+                base
+            } else {
+                let stem = base.trim_end_matches('_');
+                (2..)
+                    .map(|n| format!("{stem}_{n}"))
+                    .find(|c| taken.insert(c.clone()))
+                    .expect("an unbounded counter finds a free name")
+            };
+            if !has_interning_method(&emitted.source, &name) {
+                return None;
+            }
+            entity_methods.push(name);
+        }
+        Some(BenchHooks { entity_methods })
+    }
+}
+
+/// Does `source` define `pub fn NAME(&mut self, name: &str)` (however
+/// prettyplease wrapped it)?
+fn has_interning_method(source: &str, name: &str) -> bool {
+    let head = format!("pub fn {name}(");
+    source.match_indices(&head).any(|(i, _)| {
+        let rest = &source[i + head.len()..];
+        let params: String = rest
+            .chars()
+            .take_while(|c| *c != ')')
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        params.trim_end_matches(',') == "&mutself,name:&str"
+    })
+}
+
+/// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
+/// SPEC §3 output (`lawgen eval --backend compiled`); with `bench`,
+/// `BIN --bench key=value…` runs `lawgen bench`'s compiled backend through
+/// [`crate::bench::child_main`].
+pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
+    let c = crate_ident;
+    let mut s =
+        format!("//! `{name} FACTS.json [blocking|propagating]`: prints the SPEC §3 output.\n");
+    if bench.is_some() {
+        s.push_str(&format!(
+            "//! `{name} --bench key=value…`: `lawgen bench --backend compiled`, cases drawn in this process.\n"
+        ));
+    }
+    s.push_str("fn main() {\n    let args: Vec<String> = std::env::args().collect();\n");
+    if bench.is_some() {
+        s.push_str(
+            "    if args.get(1).map(String::as_str) == Some(\"--bench\") {\n\
+             \x20       std::process::exit(lawgen::bench::child_main(&Package, &args[2..]));\n\
+             \x20   }\n",
+        );
+    }
+    s.push_str(&format!(
+        "\x20   let (Some(path), policy) = (args.get(1), args.get(2).map(String::as_str).unwrap_or(\"blocking\")) else {{\n\
+         \x20       eprintln!(\"usage: {name} FACTS.json [blocking|propagating]\");\n\
+         \x20       std::process::exit(2);\n\
+         \x20   }};\n\
+         \x20   let policy: lawgen_runtime::Policy = policy.parse().unwrap_or_else(|e| {{ eprintln!(\"{{e}}\"); std::process::exit(2) }});\n\
+         \x20   let bytes = std::fs::read(path).unwrap_or_else(|e| {{ eprintln!(\"error: cannot read {{path}}: {{e}}\"); std::process::exit(2) }});\n\
+         \x20   let run = || -> Result<String, lawgen_runtime::Error> {{\n\
+         \x20       let facts = {c}::Facts::from_json(&bytes)?;\n\
+         \x20       facts.evaluate(policy)?.to_json()\n\
+         \x20   }};\n\
+         \x20   match run() {{\n\
+         \x20       Ok(json) => print!(\"{{json}}\"),\n\
+         \x20       Err(e) => {{ eprintln!(\"{{e}}\"); std::process::exit(1) }}\n\
+         \x20   }}\n\
+         }}\n"
+    ));
+    let Some(hooks) = bench else {
+        return s;
+    };
+    let intern = if hooks.entity_methods.is_empty() {
+        "        let _ = (facts, name);\n        unreachable!(\"the package has no entity type {ty}\")\n"
+            .to_owned()
+    } else {
+        let mut arms = String::new();
+        for (i, m) in hooks.entity_methods.iter().enumerate() {
+            arms.push_str(&format!("            {i} => facts.{m}(name).id(),\n"));
+        }
+        format!(
+            "        use lawgen_runtime::Entity as _;\n\
+             \x20       i64::from(match ty {{\n{arms}\
+             \x20           _ => unreachable!(\"the package has no entity type {{ty}}\"),\n\
+             \x20       }})\n"
+        )
+    };
+    s.push_str(&format!(
+        "\n/// The generated module, as `lawgen bench` drives it.\n\
+         struct Package;\n\n\
+         impl lawgen::bench::CompiledPackage for Package {{\n\
+         \x20   type Facts = {c}::Facts;\n\n\
+         \x20   fn source(&self) -> &'static str {{\n\
+         \x20       {c}::SOURCE\n\
+         \x20   }}\n\n\
+         \x20   fn new_facts(&self) -> {c}::Facts {{\n\
+         \x20       {c}::Facts::new()\n\
+         \x20   }}\n\n\
+         \x20   fn intern(&self, facts: &mut {c}::Facts, ty: usize, name: &str) -> i64 {{\n\
+         {intern}\
+         \x20   }}\n\n\
+         \x20   fn push(&self, facts: &mut {c}::Facts, rel: usize, row: &[i64]) {{\n\
+         \x20       facts.__push(rel, row);\n\
+         \x20   }}\n\n\
+         \x20   fn evaluate_indexed(\n\
+         \x20       &self,\n\
+         \x20       n: usize,\n\
+         \x20       policy: lawgen::interp::Policy,\n\
+         \x20       batch: usize,\n\
+         \x20       threads: usize,\n\
+         \x20       make: &(dyn Fn(usize) -> {c}::Facts + Sync),\n\
+         \x20       sink: &mut dyn FnMut(usize, Result<&[(&'static str, usize)], String>),\n\
+         \x20   ) {{\n\
+         \x20       let policy = match policy {{\n\
+         \x20           lawgen::interp::Policy::Blocking => lawgen_runtime::Policy::Blocking,\n\
+         \x20           lawgen::interp::Policy::Propagating => lawgen_runtime::Policy::Propagating,\n\
+         \x20       }};\n\
+         \x20       let mut batching = lawgen_runtime::Batching::default();\n\
+         \x20       batching.batch_size = batch;\n\
+         \x20       batching.threads = threads;\n\
+         \x20       {c}::evaluate_indexed(\n\
+         \x20           n,\n\
+         \x20           policy,\n\
+         \x20           &batching,\n\
+         \x20           make,\n\
+         \x20           |_, r| r.map(|c| c.concluded_counts()).map_err(|e| e.to_string()),\n\
+         \x20           |i, r| match r {{\n\
+         \x20               Ok(counts) => sink(i, Ok(&counts[..])),\n\
+         \x20               Err(e) => sink(i, Err(e)),\n\
+         \x20           }},\n\
+         \x20       );\n\
+         \x20   }}\n\
+         }}\n"
+    ));
+    s
+}
+
 /// Writes a standalone library crate for `emitted` into `dir`: `Cargo.toml`
 /// and `src/lib.rs` including `src/<module>.rs`. With `main`, also a binary
 /// `src/main.rs` that evaluates a facts file and prints the SPEC §3 output
-/// (what `lawgen eval --backend compiled` runs). The crate is named
-/// `crate_name`, or after the module (`fide-laws-chess`). Returns the name.
+/// (see [`main_rs`]). The crate is named `crate_name`, or after the module
+/// (`fide-laws-chess`). Returns the name.
 pub fn write_crate(
     dir: &Path,
     crate_name: Option<&str>,
@@ -249,6 +447,22 @@ pub fn write_crate(
     runtime: &RuntimeDep,
     main: bool,
 ) -> Result<String, BuildError> {
+    write_crate_with(dir, crate_name, emitted, runtime, main, None)
+}
+
+/// [`write_crate`], and with `bench`, a `main.rs` with a `--bench` mode
+/// (which needs `main`) and `lawgen` as a dependency of the crate (the
+/// bench mode draws its cases with `lawgen::synth`; `lawgen-runtime` links
+/// lawgen already, but does not re-export it).
+pub fn write_crate_with(
+    dir: &Path,
+    crate_name: Option<&str>,
+    emitted: &Emitted,
+    runtime: &RuntimeDep,
+    main: bool,
+    bench: Option<&BenchHooks>,
+) -> Result<String, BuildError> {
+    let bench = bench.filter(|_| main);
     let name = crate_name.map_or_else(|| emitted.module_name.replace('_', "-"), str::to_owned);
     let bin = if main {
         format!(
@@ -258,11 +472,16 @@ pub fn write_crate(
     } else {
         String::new()
     };
+    let lawgen_dep = if bench.is_some() {
+        format!("lawgen = {}\n", runtime.lawgen_toml())
+    } else {
+        String::new()
+    };
     let cargo = format!(
         "# Generated by lawgen {} — regenerate with `lawgen build`.\n\
          [package]\nname = {}\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\npath = \"src/lib.rs\"\n{bin}\n\
-         [dependencies]\nlawgen-runtime = {}\nascent = \"{ASCENT_VERSION}\"\n\n\
+         [dependencies]\nlawgen-runtime = {}\nascent = \"{ASCENT_VERSION}\"\n{lawgen_dep}\n\
          # A standalone crate, not a member of any enclosing workspace.\n[workspace]\n",
         env!("CARGO_PKG_VERSION"),
         toml_string(&name),
@@ -279,26 +498,7 @@ pub fn write_crate(
     write_if_changed(&dir.join(format!("src/{m}.rs")), emitted.source.as_bytes())?;
     if main {
         let crate_ident = name.replace('-', "_");
-        let main_rs = format!(
-            "//! `{name} FACTS.json [blocking|propagating]`: prints the SPEC §3 output.\n\
-             fn main() {{\n\
-             \x20   let args: Vec<String> = std::env::args().collect();\n\
-             \x20   let (Some(path), policy) = (args.get(1), args.get(2).map(String::as_str).unwrap_or(\"blocking\")) else {{\n\
-             \x20       eprintln!(\"usage: {name} FACTS.json [blocking|propagating]\");\n\
-             \x20       std::process::exit(2);\n\
-             \x20   }};\n\
-             \x20   let policy: lawgen_runtime::Policy = policy.parse().unwrap_or_else(|e| {{ eprintln!(\"{{e}}\"); std::process::exit(2) }});\n\
-             \x20   let bytes = std::fs::read(path).unwrap_or_else(|e| {{ eprintln!(\"error: cannot read {{path}}: {{e}}\"); std::process::exit(2) }});\n\
-             \x20   let run = || -> Result<String, lawgen_runtime::Error> {{\n\
-             \x20       let facts = {crate_ident}::Facts::from_json(&bytes)?;\n\
-             \x20       facts.evaluate(policy)?.to_json()\n\
-             \x20   }};\n\
-             \x20   match run() {{\n\
-             \x20       Ok(json) => print!(\"{{json}}\"),\n\
-             \x20       Err(e) => {{ eprintln!(\"{{e}}\"); std::process::exit(1) }}\n\
-             \x20   }}\n\
-             }}\n"
-        );
+        let main_rs = main_rs(&name, &crate_ident, bench);
         write_if_changed(&dir.join("src/main.rs"), main_rs.as_bytes())?;
     }
     Ok(name)

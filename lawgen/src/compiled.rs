@@ -6,7 +6,7 @@
 //! cached crates share one target directory, so ascent and the runtime are
 //! compiled once per cache.
 
-use crate::builder::{write_crate, BuildError, RuntimeDep};
+use crate::builder::{main_rs, write_crate_with, BenchHooks, BuildError, RuntimeDep};
 use crate::driver::Loaded;
 use crate::emit::{emit, EmitError, EmitOptions};
 use crate::syntax::hash::sha256_hex;
@@ -79,8 +79,47 @@ pub fn ensure_built(
     cache: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Built, CompiledError> {
+    build(loaded, cache, progress, false)
+}
+
+/// [`ensure_built`] for `lawgen bench`: the crate's `main.rs` must have its
+/// `--bench` mode (an error otherwise), and cargo runs even when the cache
+/// is fresh (a no-op then, well under a second), because the bench mode
+/// links `lawgen` itself — its case generator must be the one of the
+/// calling `lawgen`, or the two backends would not draw the same cases.
+pub fn ensure_built_for_bench(
+    loaded: &Loaded,
+    cache: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Built, CompiledError> {
+    build(loaded, cache, progress, true)
+}
+
+fn build(
+    loaded: &Loaded,
+    cache: &Path,
+    progress: &mut dyn FnMut(&str),
+    bench: bool,
+) -> Result<Built, CompiledError> {
     let emitted = emit(loaded, &EmitOptions::default()).map_err(CompiledError::Emit)?;
-    let key = sha256_hex(format!("{}\n{}", env!("CARGO_PKG_VERSION"), emitted.source).as_bytes());
+    let hooks = BenchHooks::for_package(&loaded.model, &emitted);
+    if bench && hooks.is_none() {
+        return Err(CompiledError::Write(
+            "internal error: cannot find the entity constructors of the generated `Facts`, \
+             which the compiled benchmark needs (use --backend interp, and please report it)"
+                .to_owned(),
+        ));
+    }
+    // The key covers everything written: the module and the main.rs template.
+    let key = sha256_hex(
+        format!(
+            "{}\n{}\n{}",
+            env!("CARGO_PKG_VERSION"),
+            emitted.source,
+            main_rs("lawgen-pkg", "lawgen_pkg", hooks.as_ref())
+        )
+        .as_bytes(),
+    );
     let key = key.trim_start_matches("sha256:");
     let short = &key[..16.min(key.len())];
     let crate_name = format!("lawgen-pkg-{short}");
@@ -90,7 +129,8 @@ pub fn ensure_built(
         .join("release")
         .join(format!("{crate_name}{}", std::env::consts::EXE_SUFFIX));
     let stamp = crate_dir.join(".built");
-    if stamp.exists() && binary.exists() {
+    let fresh = stamp.exists() && binary.exists();
+    if fresh && !bench {
         return Ok(Built {
             binary,
             crate_dir,
@@ -98,22 +138,25 @@ pub fn ensure_built(
             cached: true,
         });
     }
-    write_crate(
+    write_crate_with(
         &crate_dir,
         Some(&crate_name),
         &emitted,
         &RuntimeDep::default_for_this_build(),
         true,
+        hooks.as_ref(),
     )
     .map_err(|e: BuildError| CompiledError::Write(e.to_string()))?;
-    progress(&format!(
-        "compiling {} {} with ascent ({} relations, {} rules) into {} — once per package version",
-        loaded.model.name,
-        loaded.model.version,
-        emitted.relations,
-        emitted.rules,
-        crate_dir.display()
-    ));
+    if !fresh {
+        progress(&format!(
+            "compiling {} {} with ascent ({} relations, {} rules) into {} — once per package version",
+            loaded.model.name,
+            loaded.model.version,
+            emitted.relations,
+            emitted.rules,
+            crate_dir.display()
+        ));
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let start = Instant::now();
     let out = Command::new(cargo)
@@ -132,12 +175,14 @@ pub fn ensure_built(
         ));
     }
     std::fs::write(&stamp, b"").map_err(|e| CompiledError::Write(e.to_string()))?;
-    progress(&format!("built in {build_secs:.1} s"));
+    if !fresh {
+        progress(&format!("built in {build_secs:.1} s"));
+    }
     Ok(Built {
         binary,
         crate_dir,
         build_secs,
-        cached: false,
+        cached: fresh,
     })
 }
 

@@ -13,6 +13,7 @@
 //! let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
 //! assert_eq!(loaded.model.rules.len(), 47);
 //! ```
+pub mod bench;
 #[cfg(feature = "emit")]
 pub mod builder;
 pub mod check;
@@ -31,6 +32,7 @@ pub mod program;
 mod scc;
 pub mod summary;
 pub mod syntax;
+pub mod synth;
 
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder};

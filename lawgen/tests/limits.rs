@@ -10,7 +10,7 @@ const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 const MINIMAL: &str = "../tests/ui/valid/minimal.json";
 
 fn first_error(bytes: &[u8], limits: &ReadLimits) -> String {
-    let d = load_bytes(bytes, limits).err().expect("refused");
+    let d = load_bytes(bytes, limits).expect_err("refused");
     d.render().lines().next().unwrap_or_default().to_owned()
 }
 
@@ -88,7 +88,7 @@ fn arity_limit() {
         max_arity: 2,
         ..Default::default()
     };
-    let d = load_bytes(&bytes, &limits).err().expect("refused").render();
+    let d = load_bytes(&bytes, &limits).expect_err("refused").render();
     assert!(
         d.contains("error[E090]") && d.contains("parameters, more than the limit of 2"),
         "{d}"
@@ -156,8 +156,7 @@ fn facts_errors_name_key_and_row() {
     ];
     for (facts, want) in cases {
         let d = read_facts(facts.as_bytes(), &loaded.model)
-            .err()
-            .expect(facts)
+            .expect_err(facts)
             .render();
         assert!(d.starts_with(want), "{facts}:\n{d}");
     }

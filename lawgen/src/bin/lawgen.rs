@@ -5,7 +5,7 @@ use lawgen::driver::{self, Loaded};
 use lawgen::explain;
 use lawgen::interp::Policy;
 use lawgen::program::Section;
-use lawgen::syntax::facts::{read_facts, Facts};
+use lawgen::syntax::facts::{read_facts_from, Facts};
 use lawgen::syntax::ReadLimits;
 use lawgen::syntax::RelationKind;
 use std::path::{Path, PathBuf};
@@ -20,6 +20,35 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Resource limits on packages (docs/security.md).
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Largest accepted package file, in bytes.
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_bytes)]
+    max_package_bytes: usize,
+    /// Most nodes in a package.
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_nodes)]
+    max_nodes: usize,
+    /// Deepest JSON nesting (at most 128).
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_depth)]
+    max_depth: usize,
+    /// Longest JSON string, in bytes.
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_string_bytes)]
+    max_string_bytes: usize,
+    /// Most parameters of one predicate.
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_arity)]
+    max_arity: usize,
+}
+
+/// The limits of this invocation (set once in `main`).
+static LIMITS: std::sync::OnceLock<ReadLimits> = std::sync::OnceLock::new();
+
+fn limits() -> &'static ReadLimits {
+    LIMITS.get_or_init(ReadLimits::default)
 }
 
 #[derive(Subcommand)]
@@ -77,6 +106,47 @@ enum Command {
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
         policy: PolicyArg,
     },
+    /// Measure throughput on synthetic cases drawn from the package (or a template),
+    /// with a per-literal count of conclusions that every backend must agree on.
+    Bench {
+        package: PathBuf,
+        /// How many cases to evaluate per run.
+        #[arg(long, default_value_t = 10_000)]
+        cases: usize,
+        /// `compiled`: the package's cached ascent crate, cases drawn in its
+        /// process. `interp`: the reference evaluator.
+        #[arg(long, value_enum, default_value_t = Backend::Compiled)]
+        backend: Backend,
+        /// Worker threads (default: the available cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Cases per engine run (compiled backend).
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+        /// Seed of the case generator (case i depends on the seed and i only).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Generated entities per entity type in each case (constants come on top).
+        #[arg(long, default_value_t = 2)]
+        entities: usize,
+        /// Mean chance, 0 to 1, that each rule is instantiated in a case.
+        #[arg(long, default_value_t = 0.5)]
+        density: f64,
+        /// Evaluate this facts file (SPEC §2) as every case instead of synthetic ones.
+        #[arg(long)]
+        template: Option<PathBuf>,
+        /// Timed runs over all cases (the report gives their median, min and max).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        /// Print the result as JSON instead of the report.
+        #[arg(long)]
+        json: bool,
+        /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
@@ -122,6 +192,14 @@ enum GraphFormat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let l = &cli.limits;
+    let _ = LIMITS.set(ReadLimits {
+        max_bytes: l.max_package_bytes,
+        max_nodes: l.max_nodes,
+        max_depth: l.max_depth,
+        max_string_bytes: l.max_string_bytes,
+        max_arity: l.max_arity,
+    });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { message, code }) => {
@@ -146,15 +224,16 @@ impl From<driver::LoadError> for Failure {
 }
 
 fn load(path: &Path) -> Result<Loaded, Failure> {
-    Ok(driver::load_file(path, &ReadLimits::default())?)
+    Ok(driver::load_file(path, limits())?)
 }
 
+/// Reads a facts file streaming (never the whole file in memory).
 fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure {
+    let file = std::fs::File::open(path).map_err(|e| Failure {
         code: 2,
         message: format!("error: cannot read {}: {e}", path.display()),
     })?;
-    let facts = read_facts(&bytes, &loaded.model).map_err(|d| Failure {
+    let facts = read_facts_from(file, &loaded.model).map_err(|d| Failure {
         code: 1,
         message: format!(
             "{}error: {} is not a valid facts file for {}",
@@ -228,7 +307,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 message: e.to_string(),
             };
             let emitted =
-                lawgen::builder::generate(&package, module_name.as_deref(), &ReadLimits::default())
+                lawgen::builder::generate(&package, module_name.as_deref(), limits())
                     .map_err(fail)?;
             let name = lawgen::builder::write_crate(
                 &out,
@@ -295,6 +374,58 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let facts = read_facts_file(&facts_path, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
             print!("{}", verdicts(&loaded, &ev, &facts_path));
+        }
+        Command::Bench {
+            package,
+            cases,
+            backend,
+            threads,
+            batch,
+            policy,
+            seed,
+            entities,
+            density,
+            template,
+            repeat,
+            json,
+            cache_dir,
+        } => {
+            let loaded = load(&package)?;
+            let cfg = lawgen::bench::BenchConfig {
+                cases,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                batch,
+                policy: policy.into(),
+                synth: lawgen::synth::SynthOptions {
+                    seed,
+                    entities_per_type: entities,
+                    density,
+                },
+                template,
+                repeat,
+                progress: true,
+                ..Default::default()
+            };
+            let fail = |e: lawgen::bench::BenchError| Failure {
+                code: e.code,
+                message: e.message,
+            };
+            let result = match backend {
+                Backend::Interp => lawgen::bench::run_interp(&loaded, &cfg),
+                Backend::Compiled => {
+                    let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
+                    lawgen::bench::run_compiled(&loaded, &cfg, &cache, &mut |m| {
+                        eprintln!("lawgen: {m}")
+                    })
+                }
+            }
+            .map_err(fail)?;
+            if json {
+                println!("{:#}", result.to_json());
+            } else {
+                print!("{}", result.render_text());
+            }
         }
         Command::Graph { package, format } => {
             let loaded = load(&package)?;

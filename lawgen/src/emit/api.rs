@@ -522,6 +522,12 @@ impl Gen<'_> {
                     }
                 }
 
+                /// Interns a name without declaring it (bench and bridge code).
+                #[doc(hidden)]
+                pub fn __intern(&mut self, name: &str) -> u32 {
+                    self.interner.intern(name)
+                }
+
                 #[doc(hidden)]
                 pub fn __push(&mut self, rel: usize, row: &[i64]) {
                     let mut v = [0i64; #width];

@@ -1725,6 +1725,11 @@ impl Facts {
             _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
         }
     }
+    /// Interns a name without declaring it (bench and bridge code).
+    #[doc(hidden)]
+    pub fn __intern(&mut self, name: &str) -> u32 {
+        self.interner.intern(name)
+    }
     #[doc(hidden)]
     pub fn __push(&mut self, rel: usize, row: &[i64]) {
         let mut v = [0i64; 4usize];
