@@ -1,0 +1,24 @@
+//! Compiles the FIDE chess package into `$OUT_DIR/fide_laws_chess.rs`, and the
+//! two variants that measure the defeasible overlay's cost (written by
+//! `scripts/make_strict_variant.py`) into `fide_laws_chess_strict.rs` and
+//! `fide_laws_chess_uncontested.rs`.
+
+use std::path::{Path, PathBuf};
+
+fn path(rel: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    p.canonicalize().unwrap_or(p)
+}
+
+fn main() -> Result<(), lawgen::BuildError> {
+    lawgen::Builder::new()
+        .package(path(
+            "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
+        ))
+        .package(path("fide.laws.chess-strict.ir.json"))
+        .module_name("fide_laws_chess_strict")
+        .package(path("fide.laws.chess-uncontested.ir.json"))
+        .module_name("fide_laws_chess_uncontested")
+        .compile()?;
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! Each engine run over a slice of cases, returning the concluded counts
+//! summed over all cases (per literal of [`crate::plain::LITERALS`]), so that
+//! every engine's run is also a check against the others.
+
+use crate::cases::{self, ChessCase};
+use crate::plain::{self, Counts, LITERALS};
+use lawgen_runtime::{Batching, Policy};
+
+/// Concluded tuples per literal, summed over cases.
+pub type Totals = [u64; 40];
+
+/// The generated module's per-literal counts, in [`LITERALS`] order.
+/// Panics if the module's literal order differs (a changed API).
+#[inline]
+pub fn counts_of(named: &[(&'static str, usize); 40]) -> Counts {
+    let mut out = [0u32; 40];
+    for (k, (name, n)) in named.iter().enumerate() {
+        assert_eq!(*name, LITERALS[k], "concluded_counts() order changed");
+        out[k] = *n as u32;
+    }
+    out
+}
+
+macro_rules! generated_engine {
+    ($(#[$doc:meta])* $name:ident, $m:ident, $adapter:path) => {
+        $(#[$doc])*
+        pub fn $name(cases: &[ChessCase], policy: Policy, batching: &Batching) -> Totals {
+            let mut totals = [0u64; 40];
+            crate::$m::evaluate_indexed(
+                cases.len(),
+                policy,
+                batching,
+                |i| $adapter(&cases[i]),
+                |_, c| counts_of(&c.expect("generated cases are consistent").concluded_counts()),
+                |_, counts| plain::add(&mut totals, &counts),
+            );
+            totals
+        }
+    };
+}
+
+generated_engine!(
+    /// The generated module (`evaluate_indexed`): typed facts are built on
+    /// the worker threads from each case, then evaluated in batches.
+    generated,
+    fide_laws_chess,
+    cases::to_facts
+);
+generated_engine!(
+    /// [`generated`] on the variant with strict rules only and no priority.
+    generated_strict,
+    fide_laws_chess_strict,
+    cases::to_facts_strict
+);
+generated_engine!(
+    /// [`generated`] on the variant with no contested predicate.
+    generated_uncontested,
+    fide_laws_chess_uncontested,
+    cases::to_facts_uncontested
+);
+
+/// The plain-Rust evaluator, one case after the other on this thread.
+pub fn plain(cases: &[ChessCase]) -> Totals {
+    let mut totals = [0u64; 40];
+    for c in cases {
+        plain::add(&mut totals, &plain::evaluate(c));
+    }
+    totals
+}
+
+/// The chess package's text (the same file `build.rs` compiles).
+pub const PACKAGE: &str =
+    include_str!("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+
+/// lawgen's reference interpreter with the chess package loaded and lowered
+/// once: what `lawgen::driver::evaluate` does per case, minus re-lowering.
+pub struct Interpreter {
+    pub loaded: lawgen::driver::Loaded,
+    pub program: lawgen::program::Program,
+    /// `LITERALS` index of each literal name, for reading the output.
+    index: std::collections::HashMap<&'static str, usize>,
+}
+
+impl Default for Interpreter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Interpreter {
+    pub fn new() -> Self {
+        let loaded =
+            lawgen::driver::load_bytes(PACKAGE.as_bytes(), &lawgen::syntax::ReadLimits::default())
+                .unwrap_or_else(|d| panic!("the chess package is valid:\n{}", d.render()));
+        let program = lawgen::lower::lower(&loaded.model).expect("the chess package lowers");
+        let index = LITERALS.iter().enumerate().map(|(k, l)| (*l, k)).collect();
+        Interpreter {
+            loaded,
+            program,
+            index,
+        }
+    }
+
+    /// The case as the interpreter's input (read from a SPEC §2 facts file).
+    pub fn facts(&self, c: &ChessCase) -> lawgen::syntax::facts::Facts {
+        let json = cases::to_json(c);
+        lawgen::syntax::facts::read_facts(json.as_bytes(), &self.loaded.model)
+            .unwrap_or_else(|d| panic!("facts of a generated case:\n{}\n{json}", d.render()))
+    }
+
+    /// The canonical conclusions (SPEC §3) of one case's facts.
+    pub fn conclusions(
+        &self,
+        facts: &lawgen::syntax::facts::Facts,
+        policy: Policy,
+    ) -> lawgen::interp::Conclusions {
+        let policy = match policy {
+            Policy::Blocking => lawgen::interp::Policy::Blocking,
+            Policy::Propagating => lawgen::interp::Policy::Propagating,
+        };
+        let store = lawgen::interp::evaluate(&self.program, facts, policy);
+        lawgen::interp::conclusions(&self.program, &self.loaded.model, &store, policy)
+    }
+
+    /// The concluded counts: rows of the `defeasibly` section (+∂, which
+    /// includes +Δ) per institutional literal.
+    pub fn counts(&self, c: &lawgen::interp::Conclusions) -> Counts {
+        let mut out = [0u32; 40];
+        if let Some(section) = c.sections.get(&lawgen::program::Section::Defeasibly) {
+            for (lit, rows) in section {
+                if let Some(&k) = self.index.get(lit.as_str()) {
+                    out[k] = rows.len() as u32;
+                }
+            }
+        }
+        out
+    }
+
+    /// Every case evaluated in turn on this thread.
+    pub fn run(&self, facts: &[lawgen::syntax::facts::Facts], policy: Policy) -> Totals {
+        let mut totals = [0u64; 40];
+        for f in facts {
+            plain::add(&mut totals, &self.counts(&self.conclusions(f, policy)));
+        }
+        totals
+    }
+}

@@ -1,0 +1,19 @@
+//! Throughput benchmarks of lawgen on the FIDE Laws of Chess (issue 5).
+//!
+//! * [`fide_laws_chess`]: the package compiled by `build.rs` (the generated
+//!   code under test); [`fide_laws_chess_strict`] and
+//!   [`fide_laws_chess_uncontested`]: the variants that measure the
+//!   defeasible overlay's cost (see `scripts/make_strict_variant.py`).
+//! * [`cases`]: a deterministic generator of chess games and the adapters to
+//!   each engine's input.
+//! * [`plain`]: the rules written by hand in plain Rust (the limit).
+//! * [`engines`]: each engine run over `n` cases, summing the concluded
+//!   counts, as the benches and the throughput binary call them.
+
+lawgen_runtime::include_package!(fide_laws_chess);
+lawgen_runtime::include_package!(fide_laws_chess_strict);
+lawgen_runtime::include_package!(fide_laws_chess_uncontested);
+
+pub mod cases;
+pub mod engines;
+pub mod plain;
