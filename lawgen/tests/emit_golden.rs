@@ -96,5 +96,8 @@ fn hostile_names_stay_in_literals_and_escaped_comments() {
             );
         }
     }
-    assert!(src.contains("pub fn fn_("), "keyword predicates get a trailing _");
+    assert!(
+        src.contains("pub fn fn_("),
+        "keyword predicates get a trailing _"
+    );
 }

@@ -306,9 +306,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 message: e.to_string(),
             };
-            let emitted =
-                lawgen::builder::generate(&package, module_name.as_deref(), limits())
-                    .map_err(fail)?;
+            let emitted = lawgen::builder::generate(&package, module_name.as_deref(), limits())
+                .map_err(fail)?;
             let name = lawgen::builder::write_crate(
                 &out,
                 None,

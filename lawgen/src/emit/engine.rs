@@ -117,8 +117,13 @@ impl Gen<'_> {
                     items.extend(checks);
                     continue;
                 }
-                // Every variable of a negated atom is bound already.
-                Item::Neg(a) => format!("!{}", body_atom(a).0),
+                // Every variable of a negated atom is bound already: its
+                // arguments are plain expressions, repeats included.
+                Item::Neg(a) => {
+                    let mut args = vec!["c".to_owned()];
+                    args.extend(a.args.iter().map(|t| term(t, false)));
+                    format!("!r{}({})", a.rel.0, args.join(", "))
+                }
                 Item::Cmp(a, op, b) => {
                     let op = match op {
                         CmpOp::Eq => "==",

@@ -1,0 +1,960 @@
+//! A deterministic generator of random `law.core.ir/0.2` packages and facts
+//! files (no external crates), shared by the property tests and the
+//! differential test (compiled ascent crate against the reference interpreter).
+//!
+//! A package has two entity types, two or three constants, empirical,
+//! judgment and institutional predicates of arity 0–3 over entity and integer
+//! columns, strict / defeasible / defeater rules of both polarities,
+//! `established` and `supported` items of both polarities, `not` items (with
+//! existential variables), comparisons (all six operators on integers, `eq` /
+//! `ne` on entities), constants and values in literals, priorities between
+//! conflicting rules, closures (domains empirical, judgment or institutional),
+//! positive recursion (an institutional predicate whose rules read itself or a
+//! mutually recursive partner), labels, and — with a small probability —
+//! names and strings chosen to stress identifier sanitization and JSON
+//! escaping (Rust keywords, `has-dash` next to `has_dash`, quotes,
+//! backslashes, control characters, non-BMP characters, the empty string).
+//!
+//! Stratifiability is kept by construction, so nearly every package passes the
+//! checker: institutional predicates are numbered into *groups*, each with a
+//! level; a rule reads only predicates of strictly lower levels, except that a
+//! positive rule for a *monotone* predicate (one whose complement has only
+//! defeaters) may read predicates of its own group (recursion). `not` items
+//! and the bodies of contested rules therefore always read strictly lower
+//! strata. A predicate closed over a domain sits one level above the domain.
+
+use lawgen::syntax::node_hash;
+use serde_json::{json, Map, Value as J};
+use std::collections::BTreeSet;
+
+/// The namespace of every generated id.
+pub const NS: &str = "urn:t";
+const INT: &str = "urn:law:std#Integer";
+
+/// xorshift64*, seeded through splitmix64 (nearby seeds give unrelated streams).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        Rng(z | 1) // 0 is a fixpoint of xorshift
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn chance(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Everything about the package and its facts follows from the seed.
+    pub seed: u64,
+    /// How many facts files to generate for the package.
+    pub facts_files: usize,
+    /// Percent chance, per name or string, of an "odd" one (keywords,
+    /// punctuation, escapes, non-ASCII) instead of a plain one.
+    pub odd_pct: u64,
+    /// Number of rules: `min_rules..=max_rules` (rules for institutional heads).
+    pub min_rules: usize,
+    pub max_rules: usize,
+    /// May a variable occur twice in one literal (`p(X, X)`)?
+    pub repeat_vars: bool,
+}
+
+impl GenConfig {
+    pub fn new(seed: u64) -> GenConfig {
+        GenConfig {
+            seed,
+            facts_files: 1,
+            odd_pct: 6,
+            min_rules: 4,
+            max_rules: 12,
+            repeat_vars: true,
+        }
+    }
+}
+
+/// The seed of package `i` of a run seeded with `base` (what `GenConfig::seed`
+/// must be to regenerate it alone).
+pub fn package_seed(base: u64, i: u64) -> u64 {
+    base.wrapping_add(i)
+}
+
+/// A generated package with its facts files.
+pub struct Generated {
+    /// The package JSON (node hashes filled in).
+    pub package: Vec<u8>,
+    /// `GenConfig::facts_files` facts files.
+    pub facts: Vec<Vec<u8>>,
+    /// One line: what the package contains.
+    pub description: String,
+}
+
+/// Generates one package and its facts files.
+pub fn generate(cfg: &GenConfig) -> Generated {
+    let mut g = Gen {
+        rng: Rng::new(cfg.seed),
+        cfg: cfg.clone(),
+        nodes: Vec::new(),
+        used: BTreeSet::new(),
+        types: Vec::new(),
+        consts: Vec::new(),
+        preds: Vec::new(),
+        stats: Stats::default(),
+    };
+    g.declarations();
+    g.closures();
+    let rules = g.rules();
+    g.priorities(&rules);
+    let name = if g.odd() {
+        g.rng.pick(ODD_PACKAGE).to_string()
+    } else {
+        "random".to_owned()
+    };
+    let version = if g.odd() { "1.0.0-β+\"x\"" } else { "0.0.1" };
+    let pkg = json!({"schemaVersion": "law.core.ir/0.2",
+        "package": {"name": name, "namespace": NS, "version": version},
+        "imports": [], "strata": [], "nodes": g.nodes});
+    let facts = (0..cfg.facts_files).map(|_| g.facts_file()).collect();
+    let s = &g.stats;
+    let description = format!(
+        "seed {:#x}: {} empirical, {} judgment, {} institutional ({} monotone), {} rules ({} reading their own group), {} priorities, {} closures, {} not items, {} comparisons",
+        cfg.seed,
+        g.count(Kind::Empirical),
+        g.count(Kind::Judgment),
+        g.count(Kind::Institutional),
+        s.recursive_preds,
+        rules.len(),
+        s.recursive_rules,
+        s.priorities,
+        s.closures,
+        s.nots,
+        s.comparisons,
+    );
+    Generated {
+        package: serde_json::to_vec_pretty(&pkg).unwrap(),
+        facts,
+        description,
+    }
+}
+
+const ODD_PACKAGE: &[&str] = &["ra\"nd.om", "пакет", "a b\\c", "fn"];
+const ODD_TYPES: &[&str] = &[
+    "Self",
+    "type",
+    "Thing-Kind",
+    "Thing_Kind",
+    "Ärger",
+    "Facts",
+    "Vec",
+    "Policy",
+    "Conclusions",
+    "Option",
+    "String",
+    "Integer",
+    "i64",
+    "Entity",
+];
+const ODD_PREDS: &[&str] = &[
+    "type",
+    "fn",
+    "self",
+    "Self",
+    "super",
+    "crate",
+    "match",
+    "async",
+    "r#try",
+    "has-dash",
+    "has_dash",
+    "HasDash",
+    "ünï",
+    "a.b",
+    "Facts",
+    "Conclusions",
+    "std",
+    "core",
+    "ascent",
+    "Policy",
+    "Error",
+    "Vec",
+    "String",
+    "Option",
+    "Result",
+    "Some",
+    "None",
+    "i64",
+    "lawgen_runtime",
+    "evaluate",
+    "from_json",
+    "to_json",
+    "_",
+    "__",
+    "0start",
+    "x y",
+    "q\"uote",
+    "back\\slash",
+    "relation",
+    "lattice",
+    "Box",
+    "include",
+    "mod",
+    "E0",
+    "e0_",
+    "agg",
+];
+const ODD_CONSTS: &[&str] = &["None", "Some", "self", "k-0", "ü", "true", "Self", "a"];
+const ODD_VARS: &[&str] = &["_", "self", "type", "X", "_x", "fn", "r#v", "v-1", "Self"];
+const ODD_ENTITIES: &[&str] = &[
+    "", "A", "é", "a b", "q\"t", "b\\s", "日本", "z😀", "\u{ff61}", "\u{1}", "tab\tx", "nl\nx",
+    "\u{7f}", "}",
+];
+const LABELS: &[&str] = &[
+    "the rule",
+    "*/ /* not a comment end",
+    "```\nnot rust at all {\n```",
+    "line one\nline two",
+    "\"quoted\" `code` <b>html</b> & [link](x)",
+    "a \\ backslash",
+    "#[doc = \"x\"] ## heading",
+    "ünï 日本 😀",
+];
+const AUTHORITIES: &[(&str, &str)] = &[
+    ("Court", "judgment:Court"),
+    ("Arbiter", "judgment:Arbiter"),
+    ("Odd\"Authority", "cap\\ability \"x\""),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Empirical,
+    Judgment,
+    Institutional,
+}
+
+/// A column: an integer, or an entity of type `Ent(i)`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Col {
+    Int,
+    Ent(usize),
+}
+
+struct Pred {
+    name: String,
+    kind: Kind,
+    cols: Vec<Col>,
+    /// Rules for a predicate read predicates of strictly lower levels (and of
+    /// their own group, when recursion is allowed).
+    level: usize,
+    /// Institutional only: the complement gets defeaters only, so positive
+    /// rules may read the predicate's own group.
+    mono: bool,
+    /// Institutional only: predicates of one group may be mutually recursive.
+    group: usize,
+    closed: bool,
+    is_domain: bool,
+}
+
+#[derive(Default)]
+struct Stats {
+    recursive_preds: usize,
+    recursive_rules: usize,
+    priorities: usize,
+    closures: usize,
+    nots: usize,
+    comparisons: usize,
+}
+
+struct Gen {
+    rng: Rng,
+    cfg: GenConfig,
+    nodes: Vec<J>,
+    /// Local names of ids already taken (predicates and constants share a namespace).
+    used: BTreeSet<String>,
+    /// Entity type names; the id of type `i` is `urn:t#type{i}`.
+    types: Vec<String>,
+    /// Constants: local name and type.
+    consts: Vec<(String, usize)>,
+    preds: Vec<Pred>,
+    stats: Stats,
+}
+
+struct RuleInfo {
+    id: String,
+    head: usize,
+    negative: bool,
+}
+
+fn hashed(mut node: J) -> J {
+    let h = node_hash(node.as_object().unwrap());
+    node["contentHash"] = J::from(h);
+    node
+}
+
+fn id(local: &str) -> String {
+    format!("{NS}#{local}")
+}
+
+fn type_ref(c: Col) -> J {
+    match c {
+        Col::Int => json!({"name": INT}),
+        Col::Ent(t) => json!({"name": id(&format!("type{t}"))}),
+    }
+}
+
+fn var(name: &str) -> J {
+    json!({"kind": "var", "var": name})
+}
+
+fn literal(pred: &str, negative: bool, args: Vec<J>) -> J {
+    json!({"kind": "literal", "predicate": id(pred),
+        "polarity": if negative {"negative"} else {"positive"}, "args": args})
+}
+
+/// Variables of a rule being built.
+#[derive(Default)]
+struct RuleVars {
+    /// Name and column type.
+    vars: Vec<(String, Col)>,
+    /// Indices of variables occurring in a status item.
+    bound: Vec<usize>,
+}
+
+impl RuleVars {
+    fn bound_of(&self, c: Col) -> Vec<usize> {
+        self.bound
+            .iter()
+            .copied()
+            .filter(|&v| self.vars[v].1 == c)
+            .collect()
+    }
+}
+
+impl Gen {
+    fn odd(&mut self) -> bool {
+        self.rng.chance(self.cfg.odd_pct)
+    }
+
+    fn count(&self, k: Kind) -> usize {
+        self.preds.iter().filter(|p| p.kind == k).count()
+    }
+
+    fn labels(&mut self) -> J {
+        if self.rng.chance(25) {
+            let text = if self.odd() || self.rng.chance(20) {
+                self.rng.pick(LABELS).to_string()
+            } else {
+                "a plain label".to_owned()
+            };
+            json!([{"language": "en", "status": "official", "text": text}])
+        } else {
+            json!([])
+        }
+    }
+
+    /// A fresh local name: `plain`, or now and then an unused odd one.
+    fn name(&mut self, plain: String, odd: &[&str]) -> String {
+        if self.odd() {
+            let cand = self.rng.pick(odd).to_string();
+            if !self.used.contains(&cand) {
+                self.used.insert(cand.clone());
+                return cand;
+            }
+        }
+        self.used.insert(plain.clone());
+        plain
+    }
+
+    fn col(&mut self) -> Col {
+        match self.rng.below(100) {
+            0..=19 => Col::Int,
+            20..=69 => Col::Ent(0),
+            _ => Col::Ent(1),
+        }
+    }
+
+    fn declarations(&mut self) {
+        // Two entity types.
+        for (i, plain) in ["Thing", "Place"].into_iter().enumerate() {
+            let mut name = plain.to_owned();
+            if self.odd() {
+                let cand = self.rng.pick(ODD_TYPES).to_string();
+                if !self.types.contains(&cand) {
+                    name = cand;
+                }
+            }
+            let labels = self.labels();
+            self.nodes.push(hashed(
+                json!({"id": id(&format!("type{i}")), "kind": "type_decl",
+                "name": name, "typeKind": "entity", "labels": labels}),
+            ));
+            self.types.push(name);
+        }
+        // Constants: k0 (type 0), k1 (type 1), sometimes k2 (type 0).
+        let n = if self.rng.chance(50) { 3 } else { 2 };
+        for i in 0..n {
+            let t = usize::from(i == 1);
+            let name = self.name(format!("k{i}"), ODD_CONSTS);
+            let labels = self.labels();
+            self.nodes.push(hashed(json!({"id": id(&name), "kind": "symbol_decl", "symbolKind": "constant",
+                "name": name, "parameters": [], "returnType": type_ref(Col::Ent(t)), "labels": labels})));
+            self.consts.push((name, t));
+        }
+        // Predicates.
+        let kinds = [
+            ("e", Kind::Empirical, 3 + self.rng.below(3)),
+            ("j", Kind::Judgment, self.rng.below(3)),
+            ("q", Kind::Institutional, 3 + self.rng.below(4)),
+        ];
+        let mut group = 0;
+        let mut prev_mono = false;
+        for (prefix, kind, n) in kinds {
+            for i in 0..n {
+                let arity = match self.rng.below(100) {
+                    0..=9 => 0,
+                    10..=44 => 1,
+                    45..=79 => 2,
+                    _ => 3,
+                };
+                let cols = (0..arity).map(|_| self.col()).collect();
+                let name = self.name(format!("{prefix}{i}"), ODD_PREDS);
+                let (mut mono, mut level) = (false, 0);
+                if kind == Kind::Institutional {
+                    mono = self.rng.chance(45);
+                    // A monotone predicate after a monotone one may join its group.
+                    if !(mono && prev_mono && self.rng.chance(50)) && i > 0 {
+                        group += 1;
+                    }
+                    prev_mono = mono;
+                    level = 2 * group + 2;
+                }
+                self.preds.push(Pred {
+                    name,
+                    kind,
+                    cols,
+                    level,
+                    mono,
+                    group,
+                    closed: false,
+                    is_domain: false,
+                });
+            }
+        }
+        for i in 0..self.preds.len() {
+            let p = &self.preds[i];
+            let params: Vec<J> = p
+                .cols
+                .iter()
+                .enumerate()
+                .map(|(k, c)| json!({"name": format!("a{k}"), "type": type_ref(*c)}))
+                .collect();
+            let kind = match p.kind {
+                Kind::Empirical => "empirical",
+                Kind::Judgment => "judgment",
+                Kind::Institutional => "institutional",
+            };
+            let (name, judgment) = (p.name.clone(), p.kind == Kind::Judgment);
+            let labels = self.labels();
+            self.nodes.push(hashed(
+                json!({"id": id(&name), "kind": "symbol_decl", "symbolKind": "relation",
+                "name": name, "relationKind": kind, "parameters": params, "labels": labels}),
+            ));
+            if judgment {
+                let (auth, cap) = if self.odd() {
+                    *self.rng.pick(AUTHORITIES)
+                } else {
+                    AUTHORITIES[self.rng.below(2)]
+                };
+                self.nodes.push(hashed(
+                    json!({"id": format!("{}/external", id(&name)), "kind": "external_decl",
+                    "symbol": id(&name), "authority": {"kind": "const_ref", "id": id(auth)},
+                    "capability": cap, "effect": "judgment"}),
+                ));
+            }
+        }
+        self.stats.recursive_preds = self.preds.iter().filter(|p| p.mono).count();
+    }
+
+    /// Closures over empirical predicates; each closed predicate moves one level
+    /// above its domain. A closed predicate is never a domain and vice versa, so
+    /// levels are final once assigned.
+    fn closures(&mut self) {
+        for e in 0..self.preds.len() {
+            if self.preds[e].kind != Kind::Empirical
+                || self.preds[e].is_domain
+                || !self.rng.chance(30)
+            {
+                continue;
+            }
+            let cands: Vec<usize> = (0..self.preds.len())
+                .filter(|&d| {
+                    d != e && !self.preds[d].closed && self.preds[d].cols == self.preds[e].cols
+                })
+                .collect();
+            if cands.is_empty() {
+                continue;
+            }
+            let d = *self.rng.pick(&cands);
+            self.preds[e].closed = true;
+            self.preds[e].level = self.preds[d].level + 1;
+            self.preds[d].is_domain = true;
+            let derive = !self.rng.chance(10);
+            let labels = self.labels();
+            let (en, dn) = (self.preds[e].name.clone(), self.preds[d].name.clone());
+            self.nodes.push(hashed(
+                json!({"id": id(&format!("close{e}")), "kind": "closure_policy",
+                "predicate": id(&en), "domain": {"kind": "const_ref", "id": id(&dn)},
+                "deriveExplicitNegative": derive, "snapshot": "snap", "completeAsOf": "2026-01-01",
+                "labels": labels}),
+            ));
+            self.stats.closures += 1;
+        }
+    }
+
+    fn int_value(&mut self) -> i64 {
+        if self.rng.chance(3) {
+            *self.rng.pick(&[i64::MIN, i64::MAX])
+        } else if self.rng.chance(85) {
+            *self.rng.pick(&[-1, 0, 1, 2])
+        } else {
+            *self.rng.pick(&[-3, 5, 10])
+        }
+    }
+
+    /// An entity name of type `t` for facts and `value` terms.
+    fn entity(&mut self, t: usize) -> String {
+        if self.odd() {
+            return self.rng.pick(ODD_ENTITIES).to_string();
+        }
+        let mut pool: Vec<String> = if t == 0 {
+            vec!["a".into(), "b".into(), "c".into()]
+        } else {
+            vec!["a".into(), "p".into()]
+        };
+        pool.extend(self.consts.iter().filter(|c| c.1 == t).map(|c| c.0.clone()));
+        self.rng.pick(&pool).clone()
+    }
+
+    /// A ground term of column type `c`: an integer `value`, a `const_ref`, or
+    /// an entity `value`.
+    fn const_term(&mut self, c: Col) -> J {
+        match c {
+            Col::Int => json!({"kind": "value", "type": {"name": INT}, "value": self.int_value()}),
+            Col::Ent(t) => {
+                let consts: Vec<String> = self
+                    .consts
+                    .iter()
+                    .filter(|k| k.1 == t)
+                    .map(|k| k.0.clone())
+                    .collect();
+                if self.rng.chance(65) {
+                    let k = self.rng.pick(&consts).clone();
+                    json!({"kind": "const_ref", "id": id(&k)})
+                } else {
+                    let e = self.entity(t);
+                    json!({"kind": "value", "type": type_ref(c), "value": e})
+                }
+            }
+        }
+    }
+
+    fn new_var(&mut self, vs: &mut RuleVars, c: Col) -> usize {
+        let plain = format!("v{}", vs.vars.len());
+        let mut name = plain.clone();
+        if self.odd() {
+            let cand = self.rng.pick(ODD_VARS).to_string();
+            if !vs.vars.iter().any(|v| v.0 == cand) {
+                name = cand;
+            }
+        }
+        if vs.vars.iter().any(|v| v.0 == name) {
+            name = format!("{plain}_");
+        }
+        vs.vars.push((name, c));
+        vs.vars.len() - 1
+    }
+
+    /// An argument of a status item: a constant, or a (re)used variable, bound.
+    fn status_arg(&mut self, vs: &mut RuleVars, c: Col, this: &mut Vec<usize>) -> J {
+        if self.rng.chance(8) {
+            return self.const_term(c);
+        }
+        let mut same = vs.bound_of(c);
+        if !self.cfg.repeat_vars {
+            same.retain(|v| !this.contains(v));
+        }
+        let v = if !same.is_empty() && self.rng.chance(60) {
+            *self.rng.pick(&same)
+        } else {
+            self.new_var(vs, c)
+        };
+        if !vs.bound.contains(&v) {
+            vs.bound.push(v);
+        }
+        this.push(v);
+        var(&vs.vars[v].0)
+    }
+
+    fn status_item(&mut self, p: usize, vs: &mut RuleVars) -> J {
+        let cols = self.preds[p].cols.clone();
+        let mut this = Vec::new();
+        let args: Vec<J> = cols
+            .iter()
+            .map(|&c| self.status_arg(vs, c, &mut this))
+            .collect();
+        let status = if self.rng.chance(20) {
+            "supported"
+        } else {
+            "established"
+        };
+        let negative = self.rng.chance(20);
+        json!({"kind": "status", "status": status, "formula": literal(&self.preds[p].name, negative, args)})
+    }
+
+    /// `not` over a predicate of a strictly lower level: bound variables,
+    /// constants and existential variables (occurring only here).
+    fn not_item(&mut self, p: usize, vs: &mut RuleVars) -> J {
+        let cols = self.preds[p].cols.clone();
+        let mut exist: Vec<usize> = Vec::new();
+        let mut args = Vec::new();
+        let mut this: Vec<usize> = Vec::new();
+        for c in cols {
+            let mut bound = vs.bound_of(c);
+            if !self.cfg.repeat_vars {
+                bound.retain(|v| !this.contains(v));
+            }
+            let r = self.rng.below(100);
+            let t = if r < 40 && !bound.is_empty() {
+                let v = *self.rng.pick(&bound);
+                this.push(v);
+                var(&vs.vars[v].0)
+            } else if r < 55 {
+                self.const_term(c)
+            } else {
+                let same: Vec<usize> = exist
+                    .iter()
+                    .copied()
+                    .filter(|&v| vs.vars[v].1 == c)
+                    .collect();
+                let v = if !same.is_empty() && self.cfg.repeat_vars && self.rng.chance(30) {
+                    *self.rng.pick(&same)
+                } else {
+                    let v = self.new_var(vs, c);
+                    exist.push(v);
+                    v
+                };
+                var(&vs.vars[v].0)
+            };
+            args.push(t);
+        }
+        let status = if self.rng.chance(30) {
+            "supported"
+        } else {
+            "established"
+        };
+        let negative = self.rng.chance(20);
+        self.stats.nots += 1;
+        json!({"kind": "not", "item": {"kind": "status", "status": status,
+            "formula": literal(&self.preds[p].name, negative, args)}})
+    }
+
+    fn comparison(&mut self, vs: &RuleVars) -> J {
+        const ALL: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+        let ints = vs.bound_of(Col::Int);
+        let ents: Vec<usize> = vs
+            .bound
+            .iter()
+            .copied()
+            .filter(|&v| vs.vars[v].1 != Col::Int)
+            .collect();
+        let (mut l, op, mut r) = match self.rng.below(100) {
+            0..=39 if !ints.is_empty() => {
+                let v = *self.rng.pick(&ints);
+                let op = *self.rng.pick(&ALL);
+                (var(&vs.vars[v].0), op, self.const_term(Col::Int))
+            }
+            40..=59 if !ints.is_empty() => {
+                let (a, b) = (*self.rng.pick(&ints), *self.rng.pick(&ints));
+                let op = *self.rng.pick(&ALL);
+                (var(&vs.vars[a].0), op, var(&vs.vars[b].0))
+            }
+            60..=79 if !ents.is_empty() => {
+                let v = *self.rng.pick(&ents);
+                let op = *self.rng.pick(&["eq", "ne"]);
+                (var(&vs.vars[v].0), op, self.const_term(vs.vars[v].1))
+            }
+            80..=94 if !ents.is_empty() => {
+                let a = *self.rng.pick(&ents);
+                let same: Vec<usize> = ents
+                    .iter()
+                    .copied()
+                    .filter(|&b| vs.vars[b].1 == vs.vars[a].1)
+                    .collect();
+                let b = *self.rng.pick(&same);
+                let op = *self.rng.pick(&["eq", "ne"]);
+                (var(&vs.vars[a].0), op, var(&vs.vars[b].0))
+            }
+            _ => {
+                // Ground on both sides.
+                if self.rng.chance(50) {
+                    let op = *self.rng.pick(&ALL);
+                    (self.const_term(Col::Int), op, self.const_term(Col::Int))
+                } else {
+                    let t = self.rng.below(2);
+                    let op = *self.rng.pick(&["eq", "ne"]);
+                    (
+                        self.const_term(Col::Ent(t)),
+                        op,
+                        self.const_term(Col::Ent(t)),
+                    )
+                }
+            }
+        };
+        if self.rng.chance(30) {
+            std::mem::swap(&mut l, &mut r);
+        }
+        self.stats.comparisons += 1;
+        json!({"kind": "comparison", "left": l, "op": op, "right": r})
+    }
+
+    fn rules(&mut self) -> Vec<RuleInfo> {
+        let inst: Vec<usize> = (0..self.preds.len())
+            .filter(|&i| self.preds[i].kind == Kind::Institutional)
+            .collect();
+        let n = self.cfg.min_rules + self.rng.below(self.cfg.max_rules - self.cfg.min_rules + 1);
+        let mut out = Vec::new();
+        for r in 0..n {
+            let head = *self.rng.pick(&inst);
+            out.push(self.rule(r, head));
+        }
+        out
+    }
+
+    fn rule(&mut self, r: usize, head: usize) -> RuleInfo {
+        let (mono, level, group) = {
+            let h = &self.preds[head];
+            (h.mono, h.level, h.group)
+        };
+        let negative = self.rng.chance(35);
+        let strength = if mono && negative {
+            "defeater"
+        } else {
+            *self
+                .rng
+                .pick(&["strict", "defeasible", "defeasible", "defeater"])
+        };
+        let lower: Vec<usize> = (0..self.preds.len())
+            .filter(|&p| self.preds[p].level < level)
+            .collect();
+        let same: Vec<usize> = if mono && !negative {
+            (0..self.preds.len())
+                .filter(|&p| {
+                    self.preds[p].kind == Kind::Institutional && self.preds[p].group == group
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut vs = RuleVars::default();
+        let mut items = Vec::new();
+        // `lower` is empty only if every input predicate is closed over an
+        // institutional domain: then the rule reads its own group or nothing.
+        let nstatus = if self.rng.chance(5) || (lower.is_empty() && same.is_empty()) {
+            0
+        } else {
+            1 + self.rng.below(3)
+        };
+        let rec_slot = (!same.is_empty() && nstatus > 0 && self.rng.chance(55))
+            .then(|| self.rng.below(nstatus));
+        if rec_slot.is_some() {
+            self.stats.recursive_rules += 1;
+        }
+        for k in 0..nstatus {
+            let p = if rec_slot == Some(k) || lower.is_empty() {
+                *self.rng.pick(&same)
+            } else {
+                *self.rng.pick(&lower)
+            };
+            let item = self.status_item(p, &mut vs);
+            items.push(item);
+        }
+        let nnot = match self.rng.below(100) {
+            _ if lower.is_empty() => 0,
+            0..=77 => 0,
+            78..=95 => 1,
+            _ => 2,
+        };
+        for _ in 0..nnot {
+            let p = *self.rng.pick(&lower);
+            let item = self.not_item(p, &mut vs);
+            items.push(item);
+        }
+        let ncmp = match self.rng.below(100) {
+            0..=59 => 0,
+            60..=89 => 1,
+            _ => 2,
+        };
+        for _ in 0..ncmp {
+            let item = self.comparison(&vs);
+            items.push(item);
+        }
+        // Shuffle the items a little: order must not matter.
+        if items.len() > 1 && self.rng.chance(30) {
+            let a = self.rng.below(items.len());
+            let b = self.rng.below(items.len());
+            items.swap(a, b);
+        }
+        let cols = self.preds[head].cols.clone();
+        let head_args: Vec<J> = cols
+            .iter()
+            .map(|&c| {
+                let cands = vs.bound_of(c);
+                if !cands.is_empty() && self.rng.chance(85) {
+                    var(&vs.vars[*self.rng.pick(&cands)].0)
+                } else {
+                    self.const_term(c)
+                }
+            })
+            .collect();
+        let body = if items.len() == 1 && self.rng.chance(30) {
+            items.pop().unwrap()
+        } else {
+            json!({"kind": "and", "items": items})
+        };
+        let rid = id(&format!("r{r}"));
+        let variables: Vec<J> = vs
+            .vars
+            .iter()
+            .map(|(n, c)| json!({"id": n, "type": type_ref(*c)}))
+            .collect();
+        let labels = self.labels();
+        let name = self.preds[head].name.clone();
+        self.nodes.push(hashed(
+            json!({"id": rid, "kind": "rule", "strength": strength,
+            "head": literal(&name, negative, head_args),
+            "body": body, "variables": variables, "anchors": [], "labels": labels,
+            "scope": {"kind": "boolean", "value": true}}),
+        ));
+        RuleInfo {
+            id: rid,
+            head,
+            negative,
+        }
+    }
+
+    /// Priorities between conflicting rules, always from a higher rank to a
+    /// lower one (so `>` is acyclic).
+    fn priorities(&mut self, rules: &[RuleInfo]) {
+        let rank: Vec<usize> = rules.iter().map(|_| self.rng.below(1000)).collect();
+        for a in 0..rules.len() {
+            for b in a + 1..rules.len() {
+                if rules[a].head != rules[b].head
+                    || rules[a].negative == rules[b].negative
+                    || !self.rng.chance(50)
+                {
+                    continue;
+                }
+                let (hi, lo) = if (rank[a], a) > (rank[b], b) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let mut node = json!({"id": id(&format!("prio{a}_{b}")), "kind": "priority_rule",
+                    "higher": {"kind": "const_ref", "id": rules[hi].id},
+                    "lower": {"kind": "const_ref", "id": rules[lo].id},
+                    "priorityKind": "direct", "condition": {"kind": "boolean", "value": true}});
+                if self.rng.chance(30) {
+                    node["reason"] = J::from(id("lex_specialis"));
+                }
+                node["labels"] = self.labels();
+                self.nodes.push(hashed(node));
+                self.stats.priorities += 1;
+            }
+        }
+    }
+
+    fn fact_value(&mut self, c: Col) -> J {
+        match c {
+            Col::Int => J::from(self.int_value()),
+            Col::Ent(t) => J::from(self.entity(t)),
+        }
+    }
+
+    /// One facts file: rows for empirical and judgment predicates (some of them
+    /// explicit negations, some decisions left open), sometimes `entities`,
+    /// sometimes full ids as keys, sometimes a duplicate row.
+    fn facts_file(&mut self) -> Vec<u8> {
+        let mut facts = Map::new();
+        for i in 0..self.preds.len() {
+            if self.preds[i].kind == Kind::Institutional {
+                continue;
+            }
+            let cols = self.preds[i].cols.clone();
+            let judgment = self.preds[i].kind == Kind::Judgment;
+            let n = if cols.is_empty() {
+                self.rng.below(2)
+            } else {
+                self.rng.below(5)
+            };
+            let (mut pos, mut neg): (Vec<J>, Vec<J>) = (Vec::new(), Vec::new());
+            for _ in 0..n {
+                let row = J::Array(cols.iter().map(|&c| self.fact_value(c)).collect());
+                let pct = if judgment { 40 } else { 25 };
+                if self.rng.chance(pct) {
+                    neg.push(row)
+                } else {
+                    pos.push(row)
+                }
+            }
+            neg.retain(|r| !pos.contains(r));
+            if !pos.is_empty() && self.rng.chance(5) {
+                pos.push(pos[0].clone()); // duplicates are accepted once
+            }
+            let key = if self.rng.chance(5) {
+                id(&self.preds[i].name)
+            } else {
+                self.preds[i].name.clone()
+            };
+            if !pos.is_empty() {
+                facts.insert(key.clone(), J::Array(pos));
+            }
+            if !neg.is_empty() {
+                facts.insert(format!("~{key}"), J::Array(neg));
+            }
+        }
+        let mut root = json!({"facts": facts});
+        if self.rng.chance(30) {
+            let mut ents = Map::new();
+            for t in 0..self.types.len() {
+                if self.rng.chance(60) {
+                    let names: Vec<J> = (0..1 + self.rng.below(2))
+                        .map(|_| J::from(self.entity(t)))
+                        .collect();
+                    ents.insert(self.types[t].clone(), J::Array(names));
+                }
+            }
+            root["entities"] = J::Object(ents);
+        }
+        serde_json::to_vec_pretty(&root).unwrap()
+    }
+}
