@@ -102,7 +102,7 @@ fn a_fact_and_its_negation_are_refused() {
     let mut f = Facts::new();
     let (g1, ..) = game_with_players(&mut f);
     f.stalemate_arisen(g1).not_stalemate_arisen(g1);
-    let err = f.evaluate(Policy::Blocking).err().expect("contradiction");
+    let err = f.evaluate(Policy::Blocking).expect_err("contradiction");
     assert_eq!(
         err,
         Error::Contradiction {
