@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fills fuzz/corpus/<target>/ with the seed inputs from the repository
-# (idempotent; inputs the fuzzer found there are kept).
+# Fills fuzz/corpus/<target>/ (or DIR/<target>/) with the seed inputs from
+# the repository (idempotent; inputs the fuzzer found there are kept).
+#   fuzz/seed-corpus.sh [DIR]
 #   package            packages/**/*.ir.json, tests/ui/*.json (broken), tests/ui/valid/*.json
 #   facts              tests/scenarios/chess/*.facts.json
 #   package_structured, emit
@@ -9,7 +10,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-c="$here/corpus"
+c="${1:-$here/corpus}"
 mkdir -p "$c/package" "$c/facts" "$c/package_structured" "$c/emit"
 cp "$root"/packages/*/*.ir.json "$c/package/"
 for f in "$root"/tests/ui/*.json; do cp "$f" "$c/package/ui_$(basename "$f")"; done

@@ -32,7 +32,11 @@ cargo +nightly fuzz build -s none "${dir_args[@]}"
 built=$(date +%s)
 echo "smoke.sh: build took $((built - start)) s"
 
-./seed-corpus.sh
+# A fresh corpus of the seeds only, so the run time does not grow with
+# whatever fuzz/corpus/ has accumulated.
+corpus=target/smoke-corpus
+rm -rf "$corpus"
+./seed-corpus.sh "$corpus"
 mkdir -p target/smoke-logs
 run() {
   local t=$1
@@ -44,7 +48,7 @@ run() {
     facts) extra=(-dict=dict/facts.dict) ;;
   esac
   mkdir -p "artifacts/$t"
-  if cargo +nightly fuzz run -s none "${dir_args[@]}" "$t" "corpus/$t" -- \
+  if cargo +nightly fuzz run -s none "${dir_args[@]}" "$t" "$corpus/$t" -- \
       -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${extra[@]}" \
       > "target/smoke-logs/$t.log" 2>&1; then
     local last
