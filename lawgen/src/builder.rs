@@ -6,7 +6,8 @@
 //! fn main() -> Result<(), lawgen::BuildError> {
 //!     lawgen::Builder::new()
 //!         .package("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")
-//!         .compile()
+//!         .compile()?;
+//!     Ok(())
 //! }
 //! ```
 //! and in `src/lib.rs` (or `main.rs`):
