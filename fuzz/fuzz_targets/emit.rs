@@ -21,7 +21,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(loaded) = lawgen::driver::load_bytes(&m.bytes, &Default::default()) else {
         return;
     };
-    let seed = data.iter().fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let seed = data
+        .iter()
+        .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
     lawgen_fuzz::evaluate_synthetic(&loaded, seed, 1);
     let first = lawgen_fuzz::emit_and_parse(&loaded);
     if let Ok(again) = lawgen::emit::emit(&loaded, &Default::default()) {

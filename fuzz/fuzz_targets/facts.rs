@@ -17,7 +17,10 @@ fuzz_target!(|data: &[u8]| {
         stream.as_ref().err().map(|d| d.render()),
     );
     if let (Ok(a), Ok(b)) = (&slice, &stream) {
-        assert_eq!(a.rows, b.rows, "read_facts and read_facts_from read different rows");
+        assert_eq!(
+            a.rows, b.rows,
+            "read_facts and read_facts_from read different rows"
+        );
     }
     let Ok(facts) = slice else {
         return;

@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     lawgen_fuzz::evaluate_all(&loaded, &Default::default(), 0);
-    let seed = data.iter().fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let seed = data
+        .iter()
+        .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
     lawgen_fuzz::evaluate_synthetic(&loaded, seed, 2);
     lawgen_fuzz::emit_and_parse(&loaded);
 });

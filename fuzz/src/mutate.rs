@@ -364,7 +364,9 @@ fn node_ixs(doc: &Value, kind: Option<&str>) -> Vec<usize> {
                 // Objects only: a splice may have made a node a string, and
                 // indexing a string by key would panic in the mutator itself.
                 .filter(|(_, n)| n.is_object())
-                .filter(|(_, n)| kind.is_none_or(|k| n.get("kind").and_then(Value::as_str) == Some(k)))
+                .filter(|(_, n)| {
+                    kind.is_none_or(|k| n.get("kind").and_then(Value::as_str) == Some(k))
+                })
                 .map(|(i, _)| i)
                 .collect()
         })
@@ -554,7 +556,10 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
             else {
                 return Ok(None);
             };
-            let from = get(doc, p).and_then(Value::as_str).unwrap_or_default().to_owned();
+            let from = get(doc, p)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
             let inj = string(u)?;
             let to = match from.split_once('#') {
                 Some((ns, _)) if u.ratio(3u8, 4u8)? => format!("{ns}#{inj}"),
@@ -572,7 +577,11 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
                 return Ok(None);
             };
             let v = get_mut(doc, p).unwrap();
-            let new = if v == "positive" { "negative" } else { "positive" };
+            let new = if v == "positive" {
+                "negative"
+            } else {
+                "positive"
+            };
             *v = json!(new);
             Some(format!("polarity -> {new}"))
         }
@@ -635,7 +644,14 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
         }
         4 => {
             // Duplicate a rule (or any node) under a fresh id.
-            let ns = node_ixs(doc, if u.ratio(3u8, 4u8)? { Some("rule") } else { None });
+            let ns = node_ixs(
+                doc,
+                if u.ratio(3u8, 4u8)? {
+                    Some("rule")
+                } else {
+                    None
+                },
+            );
             let Some(&i) = pick(u, &ns)? else {
                 return Ok(None);
             };
@@ -731,7 +747,10 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
             // variable or body item.
             let Some(p) = pick_path(u, &all, doc, |p, v| {
                 v.is_array()
-                    && matches!(last_key(p), Some("parameters" | "args" | "variables" | "items"))
+                    && matches!(
+                        last_key(p),
+                        Some("parameters" | "args" | "variables" | "items")
+                    )
             })?
             else {
                 return Ok(None);
@@ -745,11 +764,15 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
                         let v = ["g", "p", "n", "v0", "v1", "zz"][u.choose_index(6)?];
                         json!({"kind": "var", "var": v})
                     }
-                    1 => json!({"kind": "value", "type": {"name": "urn:law:std#Integer"}, "value": integer(u)?}),
+                    1 => {
+                        json!({"kind": "value", "type": {"name": "urn:law:std#Integer"}, "value": integer(u)?})
+                    }
                     _ => json!({"kind": "const_ref", "id": format!("{pre}White")}),
                 },
                 "variables" => json!({"id": string(u)?, "type": {"name": "urn:law:std#Integer"}}),
-                _ => json!({"kind": "comparison", "left": {"kind": "var", "var": "g"}, "op": "eq", "right": {"kind": "var", "var": "g"}}),
+                _ => {
+                    json!({"kind": "comparison", "left": {"kind": "var", "var": "g"}, "op": "eq", "right": {"kind": "var", "var": "g"}})
+                }
             };
             let arr = get_mut(doc, &p).unwrap().as_array_mut().unwrap();
             match u.int_in_range(0..=2u8)? {
@@ -779,8 +802,13 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
             let p = p.clone();
             let mut choices = ids(doc, Some("type_decl"));
             choices.extend(
-                ["urn:law:std#Integer", "urn:law:std#Boolean", "urn:law:std#String", "urn:law:std#Decimal"]
-                    .map(String::from),
+                [
+                    "urn:law:std#Integer",
+                    "urn:law:std#Boolean",
+                    "urn:law:std#String",
+                    "urn:law:std#Decimal",
+                ]
+                .map(String::from),
             );
             choices.extend(ids(doc, Some("symbol_decl")).into_iter().take(3));
             let t = if u.ratio(1u8, 5u8)? {
@@ -822,7 +850,9 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
                     items.push(item);
                 }
             }
-            Some(format!("cycle between nodes {a} and {b} (not: {neg_a}/{neg_b}, {status})"))
+            Some(format!(
+                "cycle between nodes {a} and {b} (not: {neg_a}/{neg_b}, {status})"
+            ))
         }
         14 => {
             // Set an enumeration field to another value.
@@ -831,9 +861,19 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
                     && matches!(
                         last_key(p),
                         Some(
-                            "kind" | "status" | "op" | "relationKind" | "symbolKind" | "typeKind"
-                                | "strength" | "priorityKind" | "effect" | "polarity" | "fragmentKind"
-                                | "language" | "capability"
+                            "kind"
+                                | "status"
+                                | "op"
+                                | "relationKind"
+                                | "symbolKind"
+                                | "typeKind"
+                                | "strength"
+                                | "priorityKind"
+                                | "effect"
+                                | "polarity"
+                                | "fragmentKind"
+                                | "language"
+                                | "capability"
                         )
                     )
             })?
@@ -927,7 +967,10 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
         }
         20 => {
             // Delete a key of some object.
-            let Some(p) = pick_path(u, &all, doc, |_, v| v.as_object().is_some_and(|m| !m.is_empty()))? else {
+            let Some(p) = pick_path(u, &all, doc, |_, v| {
+                v.as_object().is_some_and(|m| !m.is_empty())
+            })?
+            else {
                 return Ok(None);
             };
             let p = p.clone();
@@ -944,13 +987,27 @@ fn apply(u: &mut Unstructured, doc: &mut Value, flavour: Flavour) -> Result<Opti
             };
             let p = p.clone();
             let k = if u.arbitrary()? {
-                ["kind", "id", "args", "items", "negated", "when", "value", "type", "contentHash"][u.choose_index(9)?]
-                    .to_owned()
+                [
+                    "kind",
+                    "id",
+                    "args",
+                    "items",
+                    "negated",
+                    "when",
+                    "value",
+                    "type",
+                    "contentHash",
+                ][u.choose_index(9)?]
+                .to_owned()
             } else {
                 string(u)?
             };
             let v = any_value(u, doc, &all)?;
-            get_mut(doc, &p).unwrap().as_object_mut().unwrap().insert(k.clone(), v);
+            get_mut(doc, &p)
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .insert(k.clone(), v);
             Some(format!("add key {k:?}"))
         }
         _ => {

@@ -391,6 +391,74 @@ fn cargo_build(krate: &Crate) -> (bool, String) {
     (false, last)
 }
 
+/// An exclusive lock on the generated crate for the whole run: a directory
+/// created atomically, holding the owner's pid, removed on drop (also when
+/// the test panics). A lock whose owner is gone (no `/proc/<pid>` on Linux) or
+/// that is older than two hours is stale and taken over.
+struct RunLock(PathBuf);
+
+impl RunLock {
+    fn acquire(path: &Path) -> RunLock {
+        let started = Instant::now();
+        let mut told = false;
+        loop {
+            match std::fs::create_dir(path) {
+                Ok(()) => {
+                    std::fs::write(path.join("pid"), std::process::id().to_string()).unwrap();
+                    return RunLock(path.to_owned());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if Self::stale(path) {
+                        eprintln!(
+                            "differential: taking over the stale lock {}",
+                            path.display()
+                        );
+                        let _ = std::fs::remove_dir_all(path);
+                        continue;
+                    }
+                    if !told {
+                        eprintln!(
+                            "differential: another run holds {}; waiting for it",
+                            path.display()
+                        );
+                        told = true;
+                    }
+                    assert!(
+                        started.elapsed() < Duration::from_secs(3600),
+                        "waited an hour for {}; remove it if no run is going on",
+                        path.display()
+                    );
+                    std::thread::sleep(Duration::from_secs(2));
+                }
+                Err(e) => panic!("creating {}: {e}", path.display()),
+            }
+        }
+    }
+
+    fn stale(path: &Path) -> bool {
+        let old = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(2 * 3600));
+        let pid = std::fs::read_to_string(path.join("pid")).ok();
+        let gone = match pid.as_deref().map(str::trim) {
+            Some(pid) if !pid.is_empty() && Path::new("/proc/self").exists() => {
+                !Path::new("/proc").join(pid).exists()
+            }
+            // Between create_dir and writing the pid: give the owner a moment.
+            _ => false,
+        };
+        old || gone
+    }
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn secs(d: Duration) -> String {
     format!("{:.1}s", d.as_secs_f64())
 }
@@ -409,8 +477,11 @@ fn compiled_packages_agree_with_the_interpreter() {
             .expect("the workspace root")
             .join("target/differential"),
     };
-    let _ = std::fs::remove_dir_all(krate.failures());
     std::fs::create_dir_all(&krate.dir).unwrap();
+    // One run at a time: a second `cargo test` would rewrite the generated
+    // crate under this one's feet (and run the other's binaries).
+    let _lock = RunLock::acquire(&krate.dir.join(".lock"));
+    let _ = std::fs::remove_dir_all(krate.failures());
 
     // 1. Generate, check, interpret, emit.
     let t0 = Instant::now();
