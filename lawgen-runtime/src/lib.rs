@@ -302,9 +302,14 @@ macro_rules! __if_explain {
     ($($t:tt)*) => {};
 }
 
+// Reached as `__private::ds` (generated code names it there).
+#[doc(hidden)]
+pub mod ds;
+
 /// What only generated code uses. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::ds;
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
     use std::collections::HashMap;
 
@@ -354,13 +359,19 @@ pub mod __private {
     /// Entity names ↔ dense ids. Ids `0..k` are the package's constants
     /// (a static table shared by every case, so a case costs nothing until it
     /// names its own entities); later ids are this case's entities.
+    ///
+    /// A case's names are stored end to end in one `String` (`ends[i]` is
+    /// where name `i` ends): two growing buffers per case rather than one
+    /// allocation per entity, which showed up in profiles of many small cases.
     #[derive(Clone, Debug)]
     pub struct Interner {
         constants: &'static [&'static str],
         /// `constants` as a lookup (a generated `match`).
         constant_id: fn(&str) -> Option<Id>,
+        /// Only once a case has more than [`SMALL`] entities.
         ids: HashMap<Box<str>, Id>,
-        names: Vec<Box<str>>,
+        text: String,
+        ends: Vec<u32>,
     }
 
     impl Default for Interner {
@@ -378,22 +389,37 @@ pub mod __private {
                 constants,
                 constant_id,
                 ids: HashMap::new(),
-                names: Vec::new(),
+                text: String::new(),
+                ends: Vec::new(),
             }
+        }
+
+        /// This case's entity `i` (0-based, after the constants).
+        fn own(&self, i: usize) -> Option<&str> {
+            let end = *self.ends.get(i)? as usize;
+            let start = match i {
+                0 => 0,
+                _ => self.ends[i - 1] as usize,
+            };
+            self.text.get(start..end)
         }
 
         pub fn intern(&mut self, name: &str) -> Id {
             if let Some(id) = self.get(name) {
                 return id;
             }
-            let id = Id::try_from(self.constants.len() + self.names.len())
+            let id = Id::try_from(self.constants.len() + self.ends.len())
                 .expect("more than 2^32 entities in one case");
-            self.names.push(name.into());
-            if self.names.len() > SMALL {
+            let end = u32::try_from(self.text.len() + name.len())
+                .expect("more than 4 GiB of entity names in one case");
+            self.text.push_str(name);
+            self.ends.push(end);
+            if self.ends.len() > SMALL {
                 if self.ids.is_empty() {
                     let k = self.constants.len();
-                    for (i, n) in self.names.iter().enumerate() {
-                        self.ids.insert(n.clone(), (k + i) as Id);
+                    for i in 0..self.ends.len() {
+                        let n: Box<str> = self.own(i).unwrap_or_default().into();
+                        self.ids.insert(n, (k + i) as Id);
                     }
                 } else {
                     self.ids.insert(name.into(), id);
@@ -407,13 +433,16 @@ pub mod __private {
                 return Some(i);
             }
             // A case usually names a handful of entities: a scan beats hashing.
-            if self.names.len() <= SMALL {
+            if self.ends.len() <= SMALL {
                 let k = self.constants.len();
-                return self
-                    .names
-                    .iter()
-                    .position(|n| &**n == name)
-                    .map(|i| (k + i) as Id);
+                let mut start = 0;
+                for (i, &end) in self.ends.iter().enumerate() {
+                    if self.text.get(start..end as usize) == Some(name) {
+                        return Some((k + i) as Id);
+                    }
+                    start = end as usize;
+                }
+                return None;
             }
             self.ids.get(name).copied()
         }
@@ -428,12 +457,12 @@ pub mod __private {
             let i = id as usize;
             match self.constants.get(i) {
                 Some(c) => Some(c),
-                None => self.names.get(i - self.constants.len()).map(|n| &**n),
+                None => self.own(i - self.constants.len()),
             }
         }
 
         pub fn len(&self) -> usize {
-            self.constants.len() + self.names.len()
+            self.constants.len() + self.ends.len()
         }
 
         pub fn is_empty(&self) -> bool {
@@ -457,15 +486,31 @@ pub mod __private {
     }
 
     impl<T: Ord> ByCase<T> {
-        pub fn new(mut rows: Vec<T>, cases: usize, case_of: impl Fn(&T) -> u32) -> Self {
-            rows.sort_unstable();
-            let mut offsets = Vec::with_capacity(cases + 1);
-            let mut i = 0;
-            for c in 0..=cases as u32 {
-                while i < rows.len() && case_of(&rows[i]) < c {
-                    i += 1;
-                }
-                offsets.push(i as u32);
+        /// Groups `rows` by case (`case_of`, each `< cases`) and sorts each
+        /// case's rows. A counting pass by case and a sort per case: the
+        /// engine's rows arrive in no particular order, and sorting each small
+        /// group is cheaper than sorting the whole batch.
+        pub fn new(rows: Vec<T>, cases: usize, case_of: impl Fn(&T) -> u32) -> Self {
+            let mut offsets = vec![0u32; cases + 1];
+            for r in &rows {
+                let c = case_of(r) as usize;
+                assert!(c < cases, "a row of case {c} in a batch of {cases} cases");
+                offsets[c + 1] += 1;
+            }
+            for c in 0..cases {
+                offsets[c + 1] += offsets[c];
+            }
+            // Stable placement into per-case slots, then a sort per slot.
+            let mut next: Vec<u32> = offsets[..cases].to_vec();
+            let mut slots: Vec<Option<T>> = (0..rows.len()).map(|_| None).collect();
+            for r in rows {
+                let c = case_of(&r) as usize;
+                slots[next[c] as usize] = Some(r);
+                next[c] += 1;
+            }
+            let mut rows: Vec<T> = slots.into_iter().flatten().collect();
+            for c in 0..cases {
+                rows[offsets[c] as usize..offsets[c + 1] as usize].sort_unstable();
             }
             ByCase { rows, offsets }
         }
@@ -626,5 +671,48 @@ pub mod __private {
                 e.id()
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::__private::{ByCase, Interner};
+
+    #[test]
+    fn interner_ids_follow_the_constants_and_round_trip() {
+        static CONSTANTS: [&str; 2] = ["white", "black"];
+        fn constant_id(s: &str) -> Option<u32> {
+            CONSTANTS.iter().position(|c| *c == s).map(|i| i as u32)
+        }
+        let mut i = Interner::with_constants(&CONSTANTS, constant_id);
+        assert_eq!(i.intern("black"), 1);
+        assert_eq!(i.intern("g1"), 2);
+        assert_eq!(i.intern(""), 3);
+        assert_eq!(i.intern("g1"), 2);
+        assert_eq!(i.name(3), "");
+        assert_eq!(i.name_of(2), Some("g1"));
+        assert_eq!(i.name_of(4), None);
+        // Past the scanned size the interner hashes; ids and names stay.
+        let ids: Vec<u32> = (0..100).map(|n| i.intern(&format!("e{n}"))).collect();
+        assert_eq!(ids, (4..104).collect::<Vec<u32>>());
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(i.get(&format!("e{n}")), Some(*id));
+            assert_eq!(i.name(*id), format!("e{n}"));
+        }
+        assert_eq!(i.get("g1"), Some(2));
+        assert_eq!(i.get("white"), Some(0));
+        assert_eq!(i.get("nobody"), None);
+        assert_eq!(i.len(), 104);
+    }
+
+    #[test]
+    fn by_case_groups_and_sorts_each_case() {
+        let rows = vec![(2u32, 5i64), (0, 9), (2, 1), (0, 3), (2, 1), (3, 0)];
+        let b = ByCase::new(rows, 4, |t| t.0);
+        assert_eq!(b.case(0), &[(0, 3), (0, 9)]);
+        assert_eq!(b.case(1), &[] as &[(u32, i64)]);
+        assert_eq!(b.case(2), &[(2, 1), (2, 1), (2, 5)]);
+        assert_eq!(b.case(3), &[(3, 0)]);
+        assert_eq!(b.case(4), &[] as &[(u32, i64)]);
     }
 }
