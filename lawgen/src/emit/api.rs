@@ -154,7 +154,7 @@ impl Gen<'_> {
 
     /// Derived relations a case's conclusions keep: every output (and the
     /// relation subtracted from it) and every request relation.
-    fn kept(&self) -> Vec<RelId> {
+    pub(super) fn kept(&self) -> Vec<RelId> {
         let mut kept = BTreeSet::new();
         for o in &self.prog.outputs {
             kept.insert(o.rel);

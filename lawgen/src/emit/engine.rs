@@ -7,21 +7,41 @@
 //! and a batch computes exactly what separate runs would, while the hash
 //! tables stay small (bounded batches) and the fixed cost of a run is shared.
 
-use super::{names, Gen};
+use super::{names, unfold, Gen};
 use crate::model::{Ty, Value};
-use crate::program::{join_order, Atom, Item, Rule, Term};
+use crate::program::{join_order, Atom, Item, RelId, Role, Rule, Term};
 use crate::syntax::CmpOp;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 impl Gen<'_> {
     /// The body of `mod __engine`.
     pub(super) fn engine(&self) -> String {
         let mut s = String::new();
-        s.push_str("    ::ascent::ascent! {\n        pub struct Engine;\n");
+        s.push_str("    ::ascent::ascent! {\n");
+        // lawgen's index structures (see `lawgen_runtime::ds`): a key's first
+        // value inline, tables pooled per thread across runs.
+        s.push_str("        #![ds(::lawgen_runtime::__private::ds)]\n");
+        s.push_str("        pub struct Engine;\n");
         s.push_str("        // The cases of this batch (drives rules with no positive atom).\n");
         s.push_str("        relation __case(u32);\n");
-        for (i, r) in self.prog.relations.iter().enumerate() {
+        let prog = unfold::unfold(self.prog);
+        // Declared: inputs (the batch fills them), kept relations (the API
+        // reads them) and whatever a remaining rule mentions.
+        let mut declared: BTreeSet<RelId> = (0..self.prog.relations.len() as u32)
+            .map(RelId)
+            .filter(|&r| self.prog.relation(r).role != Role::Derived)
+            .chain(self.kept())
+            .collect();
+        for rule in &prog.rules {
+            declared.insert(rule.head.rel);
+            declared.extend(rule.body.iter().filter_map(|i| match i {
+                Item::Pos(a) | Item::Neg(a) => Some(a.rel),
+                Item::Cmp(..) => None,
+            }));
+        }
+        for &RelId(i) in &declared {
+            let r = self.prog.relation(RelId(i));
             let mut cols = vec!["u32"];
             cols.extend(r.columns.iter().map(|c| match c {
                 Ty::Int => "i64",
@@ -34,10 +54,9 @@ impl Gen<'_> {
                 names::comment(&r.name)
             );
         }
-        for (si, stratum) in self.prog.strata.iter().enumerate() {
+        for (si, stratum) in prog.strata.iter().enumerate() {
             let _ = writeln!(s, "\n        // stratum {si}");
-            for &ri in stratum {
-                let rule = &self.prog.rules[ri];
+            for rule in stratum.iter().map(|&ri| &prog.rules[ri]) {
                 let _ = writeln!(s, "        // {}", names::comment(&rule.origin));
                 let _ = writeln!(s, "        {}", self.rule_text(rule));
             }

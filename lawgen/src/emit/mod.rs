@@ -19,6 +19,7 @@
 mod api;
 mod engine;
 mod names;
+pub mod unfold;
 
 use crate::check::strata::dependency_edges;
 use crate::driver::Loaded;

@@ -189,6 +189,7 @@ impl ::lawgen_runtime::Entity for Situation {
 #[doc(hidden)]
 pub mod __engine {
     ::ascent::ascent! {
+        #![ds(::lawgen_runtime::__private::ds)]
         pub struct Engine;
         // The cases of this batch (drives rules with no positive atom).
         relation __case(u32);
@@ -212,7 +213,6 @@ pub mod __engine {
         relation r17(u32, u32); // dom[Situation]
         relation r18(u32, u32); // facts[~case_not_precisely_regulated]
         relation r19(u32, u32); // entities[Situation]
-        relation r20(u32, u32); // D'[~case_not_precisely_regulated]
         relation r21(u32, u32, u32, u32); // D[castling_legal]
         relation r22(u32, u32, u32, u32, u32); // facts[castling_side_of]
         relation r23(u32, u32, u32); // facts[king_of]
@@ -254,27 +254,7 @@ pub mod __engine {
         relation r59(u32, u32, u32); // S[entered_state]
         relation r60(u32, u32, u32); // S[valid_transition]
         relation r61(u32, u32); // facts[procedure_instance]
-        relation r62(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByAgreement/enters]
-        relation r63(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByCheckmate/enters]
-        relation r64(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByDeadPosition/enters]
-        relation r65(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByDrawnClaim/enters]
-        relation r66(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByResignation/enters]
-        relation r67(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeBySecondIllegalMove/enters]
-        relation r68(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByStalemate/enters]
-        relation r69(u32, u32, u32); // app\u{3a3}[GamePlay/PlayMove/enters]
-        relation r70(u32, u32, u32); // app\u{3a3}[GamePlay/StartPlay/enters]
-        relation r71(u32, u32, u32); // app\u{3a3}[GamePlay/initial]
         relation r72(u32, u32, u32); // cand[entered_state]
-        relation r73(u32, u32, u32); // app[GamePlay/ConcludeByAgreement/enters]
-        relation r74(u32, u32, u32); // app[GamePlay/ConcludeByCheckmate/enters]
-        relation r75(u32, u32, u32); // app[GamePlay/ConcludeByDeadPosition/enters]
-        relation r76(u32, u32, u32); // app[GamePlay/ConcludeByDrawnClaim/enters]
-        relation r77(u32, u32, u32); // app[GamePlay/ConcludeByResignation/enters]
-        relation r78(u32, u32, u32); // app[GamePlay/ConcludeBySecondIllegalMove/enters]
-        relation r79(u32, u32, u32); // app[GamePlay/ConcludeByStalemate/enters]
-        relation r80(u32, u32, u32); // app[GamePlay/PlayMove/enters]
-        relation r81(u32, u32, u32); // app[GamePlay/StartPlay/enters]
-        relation r82(u32, u32, u32); // app[GamePlay/initial]
         relation r83(u32, u32, u32); // D[fifty_move_claim_correct]
         relation r84(u32, u32, i64); // facts[moves_by_each_without_pawn_or_capture]
         relation r85(u32, u32); // D[game_drawn]
@@ -287,23 +267,19 @@ pub mod __engine {
         relation r92(u32, u32); // facts[stalemate_arisen]
         relation r93(u32, u32, u32); // D[threefold_claim_correct]
         relation r94(u32, u32); // app\u{3a3}[AgreedDraw]
-        relation r95(u32, u32); // app\u{3a3}[DeadPositionDraws]
         relation r96(u32, u32); // app\u{3a3}[FiftyMoveClaimDraws]
         relation r97(u32, u32); // app\u{3a3}[FivefoldAutomaticDraw]
         relation r98(u32, u32); // app\u{3a3}[ResignationDrawnIfMateImpossible]
         relation r99(u32, u32); // app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
         relation r100(u32, u32); // app\u{3a3}[SeventyFiveAutomaticDraw]
-        relation r101(u32, u32); // app\u{3a3}[StalemateDraws]
         relation r102(u32, u32); // app\u{3a3}[ThreefoldClaimDraws]
         relation r103(u32, u32); // cand[game_drawn]
         relation r104(u32, u32); // app[AgreedDraw]
-        relation r105(u32, u32); // app[DeadPositionDraws]
         relation r106(u32, u32); // app[FiftyMoveClaimDraws]
         relation r107(u32, u32); // app[FivefoldAutomaticDraw]
         relation r108(u32, u32); // app[ResignationDrawnIfMateImpossible]
         relation r109(u32, u32); // app[SecondIllegalMoveDrawnIfMateImpossible]
         relation r110(u32, u32); // app[SeventyFiveAutomaticDraw]
-        relation r111(u32, u32); // app[StalemateDraws]
         relation r112(u32, u32); // app[ThreefoldClaimDraws]
         relation r113(u32, u32); // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
         relation r114(u32, u32); // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
@@ -312,7 +288,6 @@ pub mod __engine {
         relation r117(u32, u32); // D[~game_drawn]
         relation r118(u32, u32); // P[~game_drawn]
         relation r119(u32, u32); // S[~game_drawn]
-        relation r120(u32, u32); // cand[~game_drawn]
         relation r121(u32, u32); // ok[~game_drawn vs AgreedDraw]
         relation r122(u32, u32); // ok[~game_drawn vs DeadPositionDraws]
         relation r123(u32, u32); // ok[~game_drawn vs FiftyMoveClaimDraws]
@@ -353,7 +328,6 @@ pub mod __engine {
         relation r158(u32, u32); // entities[Player]
         relation r159(u32, u32); // dom[Piece]
         relation r160(u32, u32); // entities[Piece]
-        relation r161(u32, u32, u32); // D'[~piece_touched_intentionally]
         relation r162(u32, u32); // facts[~play_started]
         relation r163(u32, u32, i64); // facts[~position_occurrence_count]
         relation r164(u32, u32); // facts[~procedure_instance]
@@ -363,25 +337,7 @@ pub mod __engine {
         relation r168(u32, u32); // D[stalemate_has_ended_the_game]
         relation r169(u32, u32, u32); // D[valid_transition]
         relation r170(u32, u32, u32); // P[valid_transition]
-        relation r171(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByAgreement/valid]
-        relation r172(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByCheckmate/valid]
-        relation r173(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByDeadPosition/valid]
-        relation r174(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByDrawnClaim/valid]
-        relation r175(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByResignation/valid]
-        relation r176(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeBySecondIllegalMove/valid]
-        relation r177(u32, u32, u32); // app\u{3a3}[GamePlay/ConcludeByStalemate/valid]
-        relation r178(u32, u32, u32); // app\u{3a3}[GamePlay/PlayMove/valid]
-        relation r179(u32, u32, u32); // app\u{3a3}[GamePlay/StartPlay/valid]
         relation r180(u32, u32, u32); // cand[valid_transition]
-        relation r181(u32, u32, u32); // app[GamePlay/ConcludeByAgreement/valid]
-        relation r182(u32, u32, u32); // app[GamePlay/ConcludeByCheckmate/valid]
-        relation r183(u32, u32, u32); // app[GamePlay/ConcludeByDeadPosition/valid]
-        relation r184(u32, u32, u32); // app[GamePlay/ConcludeByDrawnClaim/valid]
-        relation r185(u32, u32, u32); // app[GamePlay/ConcludeByResignation/valid]
-        relation r186(u32, u32, u32); // app[GamePlay/ConcludeBySecondIllegalMove/valid]
-        relation r187(u32, u32, u32); // app[GamePlay/ConcludeByStalemate/valid]
-        relation r188(u32, u32, u32); // app[GamePlay/PlayMove/valid]
-        relation r189(u32, u32, u32); // app[GamePlay/StartPlay/valid]
         relation r190(u32, u32, u32); // request[piece_touched_intentionally]
         relation r191(u32, u32); // request[case_not_precisely_regulated]
 
@@ -428,86 +384,46 @@ pub mod __engine {
         r59(c, v0, v1) <-- r57(c, v0, v1);
         // +\u{394} entered_state \u{21d2} +\u{2202}
         r58(c, v0, v1) <-- r57(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
-        r62(c, v0, 7u32) <-- r60(c, v0, 0u32);
-        // GamePlay/ConcludeByAgreement/enters supports entered_state
-        r59(c, v0, v1) <-- r62(c, v0, v1);
-        // GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
-        r63(c, v0, 7u32) <-- r60(c, v0, 1u32);
-        // GamePlay/ConcludeByCheckmate/enters supports entered_state
-        r59(c, v0, v1) <-- r63(c, v0, v1);
-        // GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
-        r64(c, v0, 7u32) <-- r60(c, v0, 2u32);
-        // GamePlay/ConcludeByDeadPosition/enters supports entered_state
-        r59(c, v0, v1) <-- r64(c, v0, v1);
-        // GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
-        r65(c, v0, 7u32) <-- r60(c, v0, 3u32);
-        // GamePlay/ConcludeByDrawnClaim/enters supports entered_state
-        r59(c, v0, v1) <-- r65(c, v0, v1);
-        // GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
-        r66(c, v0, 7u32) <-- r60(c, v0, 4u32);
-        // GamePlay/ConcludeByResignation/enters supports entered_state
-        r59(c, v0, v1) <-- r66(c, v0, v1);
-        // GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
-        r67(c, v0, 7u32) <-- r60(c, v0, 5u32);
-        // GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state
-        r59(c, v0, v1) <-- r67(c, v0, v1);
-        // GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
-        r68(c, v0, 7u32) <-- r60(c, v0, 6u32);
-        // GamePlay/ConcludeByStalemate/enters supports entered_state
-        r59(c, v0, v1) <-- r68(c, v0, v1);
-        // GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
-        r69(c, v0, 10u32) <-- r60(c, v0, 9u32);
-        // GamePlay/PlayMove/enters supports entered_state
-        r59(c, v0, v1) <-- r69(c, v0, v1);
-        // GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
-        r70(c, v0, 10u32) <-- r60(c, v0, 11u32);
-        // GamePlay/StartPlay/enters supports entered_state
-        r59(c, v0, v1) <-- r70(c, v0, v1);
-        // GamePlay/initial (strict) applicable at \u{3a3}
-        r71(c, v0, 8u32) <-- r61(c, v0);
-        // GamePlay/initial supports entered_state
-        r59(c, v0, v1) <-- r71(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r60(c, v0, 0u32);
-        // GamePlay/ConcludeByAgreement/enters applicable for entered_state
-        r72(c, v0, v1) <-- r73(c, v0, v1);
-        // GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        r74(c, v0, 7u32) <-- r60(c, v0, 1u32);
-        // GamePlay/ConcludeByCheckmate/enters applicable for entered_state
-        r72(c, v0, v1) <-- r74(c, v0, v1);
-        // GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        r75(c, v0, 7u32) <-- r60(c, v0, 2u32);
-        // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state
-        r72(c, v0, v1) <-- r75(c, v0, v1);
-        // GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        r76(c, v0, 7u32) <-- r60(c, v0, 3u32);
-        // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state
-        r72(c, v0, v1) <-- r76(c, v0, v1);
-        // GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        r77(c, v0, 7u32) <-- r60(c, v0, 4u32);
-        // GamePlay/ConcludeByResignation/enters applicable for entered_state
-        r72(c, v0, v1) <-- r77(c, v0, v1);
-        // GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        r78(c, v0, 7u32) <-- r60(c, v0, 5u32);
-        // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state
-        r72(c, v0, v1) <-- r78(c, v0, v1);
-        // GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        r79(c, v0, 7u32) <-- r60(c, v0, 6u32);
-        // GamePlay/ConcludeByStalemate/enters applicable for entered_state
-        r72(c, v0, v1) <-- r79(c, v0, v1);
-        // GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        r80(c, v0, 10u32) <-- r60(c, v0, 9u32);
-        // GamePlay/PlayMove/enters applicable for entered_state
-        r72(c, v0, v1) <-- r80(c, v0, v1);
-        // GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        r81(c, v0, 10u32) <-- r60(c, v0, 11u32);
-        // GamePlay/StartPlay/enters applicable for entered_state
-        r72(c, v0, v1) <-- r81(c, v0, v1);
-        // GamePlay/initial (strict) applicable at \u{2202}
-        r82(c, v0, 8u32) <-- r61(c, v0);
-        // GamePlay/initial applicable for entered_state
-        r72(c, v0, v1) <-- r82(c, v0, v1);
+        // GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 0u32);
+        // GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 1u32);
+        // GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 2u32);
+        // GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 3u32);
+        // GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 4u32);
+        // GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 5u32);
+        // GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 7u32) <-- r60(c, v0, 6u32);
+        // GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 10u32) <-- r60(c, v0, 9u32);
+        // GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
+        r59(c, v0, 10u32) <-- r60(c, v0, 11u32);
+        // GamePlay/initial supports entered_state \u{2190} GamePlay/initial (strict) applicable at \u{3a3}
+        r59(c, v0, 8u32) <-- r61(c, v0);
+        // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 0u32);
+        // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 1u32);
+        // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 2u32);
+        // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 3u32);
+        // GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 4u32);
+        // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 5u32);
+        // GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
+        r72(c, v0, 7u32) <-- r60(c, v0, 6u32);
+        // GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
+        r72(c, v0, 10u32) <-- r60(c, v0, 9u32);
+        // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
+        r72(c, v0, 10u32) <-- r60(c, v0, 11u32);
+        // GamePlay/initial applicable for entered_state \u{2190} GamePlay/initial (strict) applicable at \u{2202}
+        r72(c, v0, 8u32) <-- r61(c, v0);
         // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
         r58(c, v0, v1) <-- r72(c, v0, v1);
         // FiftyMoveClaimCorrect (strict)
@@ -534,10 +450,8 @@ pub mod __engine {
         r94(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw supports game_drawn
         r87(c, v0) <-- r94(c, v0);
-        // DeadPositionDraws (strict) applicable at \u{3a3}
-        r95(c, v0) <-- r47(c, v0);
-        // DeadPositionDraws supports game_drawn
-        r87(c, v0) <-- r95(c, v0);
+        // DeadPositionDraws supports game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{3a3}
+        r87(c, v0) <-- r47(c, v0);
         // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
         r96(c, v0) <-- r83(c, v0, _);
         // FiftyMoveClaimDraws supports game_drawn
@@ -558,10 +472,8 @@ pub mod __engine {
         r100(c, v0) <-- r84(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveAutomaticDraw supports game_drawn
         r87(c, v0) <-- r100(c, v0);
-        // StalemateDraws (strict) applicable at \u{3a3}
-        r101(c, v0) <-- r92(c, v0);
-        // StalemateDraws supports game_drawn
-        r87(c, v0) <-- r101(c, v0);
+        // StalemateDraws supports game_drawn \u{2190} StalemateDraws (strict) applicable at \u{3a3}
+        r87(c, v0) <-- r92(c, v0);
         // ThreefoldClaimDraws (strict) applicable at \u{3a3}
         r102(c, v0) <-- r93(c, v0, _);
         // ThreefoldClaimDraws supports game_drawn
@@ -570,10 +482,8 @@ pub mod __engine {
         r104(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw applicable for game_drawn
         r103(c, v0) <-- r104(c, v0);
-        // DeadPositionDraws (strict) applicable at \u{2202}
-        r105(c, v0) <-- r47(c, v0);
-        // DeadPositionDraws applicable for game_drawn
-        r103(c, v0) <-- r105(c, v0);
+        // DeadPositionDraws applicable for game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{2202}
+        r103(c, v0) <-- r47(c, v0);
         // FiftyMoveClaimDraws (strict) applicable at \u{2202}
         r106(c, v0) <-- r83(c, v0, _);
         // FiftyMoveClaimDraws applicable for game_drawn
@@ -594,10 +504,8 @@ pub mod __engine {
         r110(c, v0) <-- r84(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveAutomaticDraw applicable for game_drawn
         r103(c, v0) <-- r110(c, v0);
-        // StalemateDraws (strict) applicable at \u{2202}
-        r111(c, v0) <-- r92(c, v0);
-        // StalemateDraws applicable for game_drawn
-        r103(c, v0) <-- r111(c, v0);
+        // StalemateDraws applicable for game_drawn \u{2190} StalemateDraws (strict) applicable at \u{2202}
+        r103(c, v0) <-- r92(c, v0);
         // ThreefoldClaimDraws (strict) applicable at \u{2202}
         r112(c, v0) <-- r93(c, v0, _);
         // ThreefoldClaimDraws applicable for game_drawn
@@ -610,8 +518,6 @@ pub mod __engine {
         r119(c, v0) <-- r117(c, v0);
         // CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
         r119(c, v0) <-- r114(c, v0);
-        // CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r120(c, v0) <-- r115(c, v0);
         // CheckmateWins (strict)
         r132(c, v0, v1) <-- r42(c, v0, v1);
         // MoveIsLegal (strict)
@@ -738,58 +644,24 @@ pub mod __engine {
         r169(c, v0, 11u32) <-- r11(c, v0, 11u32), r59(c, v0, 8u32), r10(c, v0);
         // +\u{394} valid_transition \u{21d2} +\u{3a3}
         r60(c, v0, v1) <-- r169(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-        r171(c, v0, 0u32) <-- r11(c, v0, 0u32), r59(c, v0, 10u32), r0(c, v0);
-        // GamePlay/ConcludeByAgreement/valid supports valid_transition
-        r60(c, v0, v1) <-- r171(c, v0, v1);
-        // GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-        r172(c, v0, 1u32) <-- r11(c, v0, 1u32), r59(c, v0, 10u32), r44(c, v0);
-        // GamePlay/ConcludeByCheckmate/valid supports valid_transition
-        r60(c, v0, v1) <-- r172(c, v0, v1);
-        // GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-        r173(c, v0, 2u32) <-- r11(c, v0, 2u32), r59(c, v0, 10u32), r49(c, v0);
-        // GamePlay/ConcludeByDeadPosition/valid supports valid_transition
-        r60(c, v0, v1) <-- r173(c, v0, v1);
-        // GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-        r174(c, v0, 3u32) <-- r11(c, v0, 3u32), r59(c, v0, 10u32), r87(c, v0);
-        // GamePlay/ConcludeByDrawnClaim/valid supports valid_transition
-        r60(c, v0, v1) <-- r174(c, v0, v1);
-        // GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-        r175(c, v0, 4u32) <-- r11(c, v0, 4u32), r59(c, v0, 10u32), r165(c, v0);
-        // GamePlay/ConcludeByResignation/valid supports valid_transition
-        r60(c, v0, v1) <-- r175(c, v0, v1);
-        // GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-        r176(c, v0, 5u32) <-- r11(c, v0, 5u32), r59(c, v0, 10u32), r166(c, v0);
-        // GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition
-        r60(c, v0, v1) <-- r176(c, v0, v1);
-        // GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-        r177(c, v0, 6u32) <-- r11(c, v0, 6u32), r59(c, v0, 10u32), r168(c, v0);
-        // GamePlay/ConcludeByStalemate/valid supports valid_transition
-        r60(c, v0, v1) <-- r177(c, v0, v1);
-        // GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-        r178(c, v0, 9u32) <-- r11(c, v0, 9u32), r59(c, v0, 10u32), r137(c, v0);
-        // GamePlay/PlayMove/valid supports valid_transition
-        r60(c, v0, v1) <-- r178(c, v0, v1);
-        // GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-        r179(c, v0, 11u32) <-- r11(c, v0, 11u32), r59(c, v0, 8u32), r10(c, v0);
-        // GamePlay/StartPlay/valid supports valid_transition
-        r60(c, v0, v1) <-- r179(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
-        r181(c, v0, 0u32) <-- r11(c, v0, 0u32), r59(c, v0, 10u32), r0(c, v0);
-        // GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
-        r182(c, v0, 1u32) <-- r11(c, v0, 1u32), r59(c, v0, 10u32), r44(c, v0);
-        // GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
-        r183(c, v0, 2u32) <-- r11(c, v0, 2u32), r59(c, v0, 10u32), r49(c, v0);
-        // GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
-        r185(c, v0, 4u32) <-- r11(c, v0, 4u32), r59(c, v0, 10u32), r165(c, v0);
-        // GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
-        r186(c, v0, 5u32) <-- r11(c, v0, 5u32), r59(c, v0, 10u32), r166(c, v0);
-        // GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
-        r187(c, v0, 6u32) <-- r11(c, v0, 6u32), r59(c, v0, 10u32), r168(c, v0);
-        // GamePlay/PlayMove/valid (strict) applicable at \u{2202}
-        r188(c, v0, 9u32) <-- r11(c, v0, 9u32), r59(c, v0, 10u32), r137(c, v0);
-        // GamePlay/StartPlay/valid (strict) applicable at \u{2202}
-        r189(c, v0, 11u32) <-- r11(c, v0, 11u32), r59(c, v0, 8u32), r10(c, v0);
+        // GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 0u32) <-- r11(c, v0, 0u32), r59(c, v0, 10u32), r0(c, v0);
+        // GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 1u32) <-- r11(c, v0, 1u32), r59(c, v0, 10u32), r44(c, v0);
+        // GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 2u32) <-- r11(c, v0, 2u32), r59(c, v0, 10u32), r49(c, v0);
+        // GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 3u32) <-- r11(c, v0, 3u32), r59(c, v0, 10u32), r87(c, v0);
+        // GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 4u32) <-- r11(c, v0, 4u32), r59(c, v0, 10u32), r165(c, v0);
+        // GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 5u32) <-- r11(c, v0, 5u32), r59(c, v0, 10u32), r166(c, v0);
+        // GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 6u32) <-- r11(c, v0, 6u32), r59(c, v0, 10u32), r168(c, v0);
+        // GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 9u32) <-- r11(c, v0, 9u32), r59(c, v0, 10u32), r137(c, v0);
+        // GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
+        r60(c, v0, 11u32) <-- r11(c, v0, 11u32), r59(c, v0, 8u32), r10(c, v0);
 
         // stratum 1
         // UnregulatedCaseDecidedByArbiter (strict)
@@ -800,10 +672,6 @@ pub mod __engine {
         r6(c, v0) <-- r4(c, v0);
         // undecided case_not_precisely_regulated holds both ways in P
         r6(c, v0) <-- r16(c, v0);
-        // decided ~case_not_precisely_regulated
-        r20(c, v0) <-- r18(c, v0);
-        // undecided ~case_not_precisely_regulated holds both ways in P
-        r20(c, v0) <-- r16(c, v0);
         // CastlingLegal (strict)
         r21(c, v0, v1, v2) <-- r22(c, v0, v1, v2, v4), r26(c, v1, v4), r28(c, v0, v1), r23(c, v1, v3), r24(c, v4), r25(c, v2), r27(c, v2), r24(c, v3);
         // facts of ~castling_path_attacked
@@ -828,46 +696,46 @@ pub mod __engine {
         r86(c, v0) <-- r103(c, v0), r113(c, v0);
         // +\u{394} ~game_drawn \u{21d2} +\u{2202}
         r118(c, v0) <-- r117(c, v0);
-        // AgreedDraw discarded: not supported
-        r121(c, v0) <-- r120(c, v0), !r94(c, v0);
-        // AgreedDraw discarded under blocking: not established
-        r121(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r104(c, v0);
-        // DeadPositionDraws discarded: not supported
-        r122(c, v0) <-- r120(c, v0), !r95(c, v0);
-        // DeadPositionDraws discarded under blocking: not established
-        r122(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r105(c, v0);
-        // FiftyMoveClaimDraws discarded: not supported
-        r123(c, v0) <-- r120(c, v0), !r96(c, v0);
-        // FiftyMoveClaimDraws discarded under blocking: not established
-        r123(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r106(c, v0);
-        // FivefoldAutomaticDraw discarded: not supported
-        r124(c, v0) <-- r120(c, v0), !r97(c, v0);
-        // FivefoldAutomaticDraw discarded under blocking: not established
-        r124(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r107(c, v0);
-        // ResignationDrawnIfMateImpossible discarded: not supported
-        r125(c, v0) <-- r120(c, v0), !r98(c, v0);
-        // ResignationDrawnIfMateImpossible discarded under blocking: not established
-        r125(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r108(c, v0);
-        // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported
-        r126(c, v0) <-- r120(c, v0), !r99(c, v0);
-        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established
-        r126(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r109(c, v0);
-        // SeventyFiveAutomaticDraw discarded: not supported
-        r127(c, v0) <-- r120(c, v0), !r100(c, v0);
-        // SeventyFiveAutomaticDraw discarded under blocking: not established
-        r127(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r110(c, v0);
+        // AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r121(c, v0) <-- r115(c, v0), !r94(c, v0);
+        // AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r121(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r104(c, v0);
+        // DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r122(c, v0) <-- r115(c, v0), !r47(c, v0);
+        // DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r122(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r47(c, v0);
+        // FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r123(c, v0) <-- r115(c, v0), !r96(c, v0);
+        // FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r123(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r106(c, v0);
+        // FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r124(c, v0) <-- r115(c, v0), !r97(c, v0);
+        // FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r124(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r107(c, v0);
+        // ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r125(c, v0) <-- r115(c, v0), !r98(c, v0);
+        // ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r125(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r108(c, v0);
+        // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r126(c, v0) <-- r115(c, v0), !r99(c, v0);
+        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r126(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r109(c, v0);
+        // SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r127(c, v0) <-- r115(c, v0), !r100(c, v0);
+        // SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r127(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r110(c, v0);
         // SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
         r127(c, v0) <-- r115(c, v0);
-        // StalemateDraws discarded: not supported
-        r128(c, v0) <-- r120(c, v0), !r101(c, v0);
-        // StalemateDraws discarded under blocking: not established
-        r128(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r111(c, v0);
-        // ThreefoldClaimDraws discarded: not supported
-        r129(c, v0) <-- r120(c, v0), !r102(c, v0);
-        // ThreefoldClaimDraws discarded under blocking: not established
-        r129(c, v0) <-- __case(c), !r116(c), r120(c, v0), !r112(c, v0);
-        // +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated
-        r118(c, v0) <-- r120(c, v0), !r85(c, v0), r121(c, v0), r122(c, v0), r123(c, v0), r124(c, v0), r125(c, v0), r126(c, v0), r127(c, v0), r128(c, v0), r129(c, v0);
+        // StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r128(c, v0) <-- r115(c, v0), !r92(c, v0);
+        // StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r128(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r92(c, v0);
+        // ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r129(c, v0) <-- r115(c, v0), !r102(c, v0);
+        // ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r129(c, v0) <-- __case(c), !r116(c), r115(c, v0), !r112(c, v0);
+        // +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        r118(c, v0) <-- r115(c, v0), !r85(c, v0), r121(c, v0), r122(c, v0), r123(c, v0), r124(c, v0), r125(c, v0), r126(c, v0), r127(c, v0), r128(c, v0), r129(c, v0);
         // ResignationLoses (strict)
         r130(c, v0, v1) <-- r131(c, v1), r90(c, v0, v1), r91(c, v1);
         // SecondIllegalMoveLoses (strict)
@@ -894,32 +762,26 @@ pub mod __engine {
         r146(c, v0, v1) <-- r143(c, v0, v1);
         // undecided piece_touched_intentionally holds both ways in P
         r146(c, v0, v1) <-- r151(c, v0, v1);
-        // decided ~piece_touched_intentionally
-        r161(c, v0, v1) <-- r153(c, v0, v1);
-        // undecided ~piece_touched_intentionally holds both ways in P
-        r161(c, v0, v1) <-- r151(c, v0, v1);
         // +\u{394} valid_transition \u{21d2} +\u{2202}
         r170(c, v0, v1) <-- r169(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r181(c, v0, v1);
-        // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r182(c, v0, v1);
-        // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r183(c, v0, v1);
-        // GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
-        r184(c, v0, 3u32) <-- r11(c, v0, 3u32), r59(c, v0, 10u32), r86(c, v0);
-        // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r184(c, v0, v1);
-        // GamePlay/ConcludeByResignation/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r185(c, v0, v1);
-        // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r186(c, v0, v1);
-        // GamePlay/ConcludeByStalemate/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r187(c, v0, v1);
-        // GamePlay/PlayMove/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r188(c, v0, v1);
-        // GamePlay/StartPlay/valid applicable for valid_transition
-        r180(c, v0, v1) <-- r189(c, v0, v1);
+        // GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+        r180(c, v0, 0u32) <-- r11(c, v0, 0u32), r59(c, v0, 10u32), r0(c, v0);
+        // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+        r180(c, v0, 1u32) <-- r11(c, v0, 1u32), r59(c, v0, 10u32), r44(c, v0);
+        // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+        r180(c, v0, 2u32) <-- r11(c, v0, 2u32), r59(c, v0, 10u32), r49(c, v0);
+        // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+        r180(c, v0, 3u32) <-- r11(c, v0, 3u32), r59(c, v0, 10u32), r86(c, v0);
+        // GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+        r180(c, v0, 4u32) <-- r11(c, v0, 4u32), r59(c, v0, 10u32), r165(c, v0);
+        // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+        r180(c, v0, 5u32) <-- r11(c, v0, 5u32), r59(c, v0, 10u32), r166(c, v0);
+        // GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+        r180(c, v0, 6u32) <-- r11(c, v0, 6u32), r59(c, v0, 10u32), r168(c, v0);
+        // GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+        r180(c, v0, 9u32) <-- r11(c, v0, 9u32), r59(c, v0, 10u32), r137(c, v0);
+        // GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+        r180(c, v0, 11u32) <-- r11(c, v0, 11u32), r59(c, v0, 8u32), r10(c, v0);
         // +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
         r170(c, v0, v1) <-- r180(c, v0, v1);
         // MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided

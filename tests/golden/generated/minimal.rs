@@ -65,6 +65,7 @@ impl ::lawgen_runtime::Entity for Player {
 #[doc(hidden)]
 pub mod __engine {
     ::ascent::ascent! {
+        #![ds(::lawgen_runtime::__private::ds)]
         pub struct Engine;
         // The cases of this batch (drives rules with no positive atom).
         relation __case(u32);
@@ -85,14 +86,12 @@ pub mod __engine {
         relation r14(u32, u32); // facts[~touched]
         relation r15(u32, u32); // entities[Player]
         relation r16(u32, u32); // D'[touched]
-        relation r17(u32, u32); // D'[~touched]
         relation r18(u32, u32); // D[game_over]
         relation r19(u32, u32, u32); // D[game_lost_by]
         relation r20(u32, u32); // D[drawn]
         relation r21(u32, u32); // P[drawn]
         relation r22(u32, u32); // S[drawn]
         relation r23(u32, u32); // app\u{3a3}[SeventyFiveMoves]
-        relation r24(u32, u32); // cand[drawn]
         relation r25(u32, u32); // app[SeventyFiveMoves]
         relation r26(u32, u32); // ok[drawn vs LossIsNoDraw]
         relation r27(u32, u32); // app\u{3a3}[LossIsNoDraw]
@@ -101,7 +100,6 @@ pub mod __engine {
         relation r30(u32, u32); // D[~drawn]
         relation r31(u32, u32); // P[~drawn]
         relation r32(u32, u32); // S[~drawn]
-        relation r33(u32, u32); // cand[~drawn]
         relation r34(u32, u32); // ok[~drawn vs SeventyFiveMoves]
         relation r35(u32, u32); // D[must_move]
         relation r36(u32, u32); // D'[must_move]
@@ -144,8 +142,6 @@ pub mod __engine {
         r22(c, v0) <-- r23(c, v0);
         // SeventyFiveMoves (defeasible) applicable at \u{2202}
         r25(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
-        // SeventyFiveMoves applicable for drawn
-        r24(c, v0) <-- r25(c, v0);
 
         // stratum 1
         // facts of ~cannot_mate
@@ -158,10 +154,6 @@ pub mod __engine {
         r16(c, v0) <-- r11(c, v0);
         // undecided touched holds both ways in P
         r16(c, v0) <-- r12(c, v0);
-        // decided ~touched
-        r17(c, v0) <-- r14(c, v0);
-        // undecided ~touched holds both ways in P
-        r17(c, v0) <-- r12(c, v0);
         // ResignationLoses (strict)
         r19(c, v0, v1) <-- r2(c, v1), r0(c, v0, v1), r7(c, v1);
         // LossIsNoDraw (defeasible) applicable at \u{3a3}
@@ -174,16 +166,14 @@ pub mod __engine {
         r31(c, v0) <-- r30(c, v0);
         // LossIsNoDraw supports ~drawn
         r32(c, v0) <-- r27(c, v0);
-        // LossIsNoDraw applicable for ~drawn
-        r33(c, v0) <-- r28(c, v0);
-        // SeventyFiveMoves discarded: not supported
-        r34(c, v0) <-- r33(c, v0), !r23(c, v0);
-        // SeventyFiveMoves discarded under blocking: not established
-        r34(c, v0) <-- __case(c), !r29(c), r33(c, v0), !r25(c, v0);
+        // SeventyFiveMoves discarded: not supported \u{2190} LossIsNoDraw applicable for ~drawn
+        r34(c, v0) <-- r28(c, v0), !r23(c, v0);
+        // SeventyFiveMoves discarded under blocking: not established \u{2190} LossIsNoDraw applicable for ~drawn
+        r34(c, v0) <-- __case(c), !r29(c), r28(c, v0), !r25(c, v0);
         // SeventyFiveMoves defeated by LossIsNoDraw
         r34(c, v0) <-- r28(c, v0);
-        // +\u{2202} ~drawn: applicable, not refuted, every attacker discarded or defeated
-        r31(c, v0) <-- r33(c, v0), r34(c, v0);
+        // +\u{2202} ~drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} LossIsNoDraw applicable for ~drawn
+        r31(c, v0) <-- r28(c, v0), r34(c, v0);
         // TouchMove (strict)
         r35(c, v0) <-- r11(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove (strict)
@@ -194,12 +184,12 @@ pub mod __engine {
         // stratum 2
         // +\u{394} drawn \u{21d2} +\u{2202}
         r21(c, v0) <-- r20(c, v0);
-        // LossIsNoDraw discarded: not supported
-        r26(c, v0) <-- r24(c, v0), !r27(c, v0);
-        // LossIsNoDraw discarded under blocking: not established
-        r26(c, v0) <-- __case(c), !r29(c), r24(c, v0), !r28(c, v0);
-        // +\u{2202} drawn: applicable, not refuted, every attacker discarded or defeated
-        r21(c, v0) <-- r24(c, v0), r26(c, v0);
+        // LossIsNoDraw discarded: not supported \u{2190} SeventyFiveMoves applicable for drawn
+        r26(c, v0) <-- r25(c, v0), !r27(c, v0);
+        // LossIsNoDraw discarded under blocking: not established \u{2190} SeventyFiveMoves applicable for drawn
+        r26(c, v0) <-- __case(c), !r29(c), r25(c, v0), !r28(c, v0);
+        // +\u{2202} drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} SeventyFiveMoves applicable for drawn
+        r21(c, v0) <-- r25(c, v0), r26(c, v0);
     }
 }
 /// A fact row: the input relation and its columns (entities as ids).
