@@ -11,14 +11,18 @@ fn path(rel: &str) -> PathBuf {
 }
 
 fn main() -> Result<(), lawgen::BuildError> {
-    lawgen::Builder::new()
-        .package(path(
-            "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
-        ))
-        .package(path("fide.laws.chess-strict.ir.json"))
-        .module_name("fide_laws_chess_strict")
-        .package(path("fide.laws.chess-uncontested.ir.json"))
-        .module_name("fide_laws_chess_uncontested")
-        .compile()?;
+    let mut b = lawgen::Builder::new();
+    b = b.package(path(
+        "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
+    ));
+    // The variants only with the `overlay-variants` feature (see lib.rs).
+    if std::env::var_os("CARGO_FEATURE_OVERLAY_VARIANTS").is_some() {
+        b = b
+            .package(path("fide.laws.chess-strict.ir.json"))
+            .module_name("fide_laws_chess_strict")
+            .package(path("fide.laws.chess-uncontested.ir.json"))
+            .module_name("fide_laws_chess_uncontested");
+    }
+    b.compile()?;
     Ok(())
 }

@@ -666,11 +666,13 @@ facts_adapter!(
     to_facts,
     fide_laws_chess
 );
+#[cfg(feature = "overlay-variants")]
 facts_adapter!(
     /// [`to_facts`] for the variant with no priority and strict rules only.
     to_facts_strict,
     fide_laws_chess_strict
 );
+#[cfg(feature = "overlay-variants")]
 facts_adapter!(
     /// [`to_facts`] for the variant with no contested predicate.
     to_facts_uncontested,

@@ -46,12 +46,14 @@ generated_engine!(
     fide_laws_chess,
     cases::to_facts
 );
+#[cfg(feature = "overlay-variants")]
 generated_engine!(
     /// [`generated`] on the variant with strict rules only and no priority.
     generated_strict,
     fide_laws_chess_strict,
     cases::to_facts_strict
 );
+#[cfg(feature = "overlay-variants")]
 generated_engine!(
     /// [`generated`] on the variant with no contested predicate.
     generated_uncontested,

@@ -11,7 +11,11 @@
 //!   counts, as the benches and the throughput binary call them.
 
 lawgen_runtime::include_package!(fide_laws_chess);
+// The variants cost two more compilations of a chess-sized engine: only
+// with the `overlay-variants` feature (the throughput binary needs it).
+#[cfg(feature = "overlay-variants")]
 lawgen_runtime::include_package!(fide_laws_chess_strict);
+#[cfg(feature = "overlay-variants")]
 lawgen_runtime::include_package!(fide_laws_chess_uncontested);
 
 pub mod cases;

@@ -2,7 +2,7 @@
 //! `benches/results.json` (issue 5).
 //!
 //! ```text
-//! cargo run --release -p lawgen-benches --bin throughput [-- --quick] [-- --out FILE]
+//! cargo run --release -p lawgen-benches --features overlay-variants --bin throughput [-- --quick] [-- --out FILE]
 //! ```
 //!
 //! Every configuration (engine × number of games) runs in a fresh child
