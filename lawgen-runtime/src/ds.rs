@@ -3,20 +3,14 @@
 //! on the generated program).
 //!
 //! ascent's default provider (`ascent::rel`) keeps every index as a
-//! `HashMap<Key, Vec<Value>>` whose `Vec`s start at capacity 4, and creates
-//! every index afresh (empty) for each run and each fixpoint iteration. For
-//! lawgen's programs that is the dominant cost: every relation carries the
-//! case column, so nearly every key is distinct, and nearly every inserted
-//! tuple allocated a `Vec` of its own; and each batch re-grew every hash table
-//! from nothing. Profiles of the chess package put allocation and rehashing at
-//! about 45% of evaluation time. Two changes, nothing else:
-//!
-//! * a key's values live in a [`Bucket`]: the first value inline, a `Vec`
-//!   only for the second and later ones;
-//! * emptied tables go back to a per-thread [pool](take), and new indices are
-//!   taken from it, so a worker thread reuses its tables (their capacity)
-//!   from batch to batch instead of allocating and rehashing them again. The
-//!   pool is bounded (tables per type, capacity per table).
+//! `HashMap<Key, Vec<Value>>` whose `Vec`s start at capacity 4. Every
+//! relation of a lawgen engine carries the case column, so nearly every key
+//! is distinct and nearly every inserted tuple allocated a `Vec` of its own.
+//! Here a key's values live in a [`Bucket`]: the first value inline, a `Vec`
+//! only from the second on. (Pooling emptied tables per thread across batches
+//! was tried as well: fewer instructions, but iterating and clearing the
+//! large, sparse tables it handed out made evaluation slower and quadrupled
+//! peak memory, so tables are created afresh as in ascent.)
 //!
 //! Semantics are ascent's own: the same traits (`ascent::internal`), the same
 //! set of tuples per key; only the order in which a key's values are iterated
@@ -29,8 +23,6 @@ use ascent::internal::{
     RelIndexWrite, ToRelIndex,
 };
 use rustc_hash::FxBuildHasher;
-use std::any::{Any, TypeId};
-use std::cell::RefCell;
 use std::collections::hash_map::{self, Entry};
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -79,72 +71,23 @@ impl<V> Bucket<V> {
 
 type Map<K, V> = HashMap<K, V, FxBuildHasher>;
 
-/// Tables kept per type in the pool of a thread, at most.
-const POOL_PER_TYPE: usize = 1024;
-/// A table with more room than this (entries) is freed, not pooled: one huge
-/// batch must not pin its memory for the life of the thread.
-const POOL_MAX_CAPACITY: usize = 1 << 16;
-
-/// Emptied tables by type.
-type Pool = HashMap<TypeId, Vec<Box<dyn Any>>, FxBuildHasher>;
-
-thread_local! {
-    static POOL: RefCell<Pool> = RefCell::default();
-}
-
-/// An empty table of type `M`: a pooled one (with its capacity) if this
-/// thread has one, else a new one.
-fn take<M: Any + Default>() -> M {
-    POOL.try_with(|p| {
-        p.borrow_mut()
-            .get_mut(&TypeId::of::<M>())
-            .and_then(Vec::pop)
-    })
-    .ok()
-    .flatten()
-    .and_then(|b| b.downcast::<M>().ok())
-    .map(|b| *b)
-    .unwrap_or_default()
-}
-
-/// Returns an emptied table to this thread's pool (or frees it).
-fn give<M: Any>(table: M) {
-    let _ = POOL.try_with(|p| {
-        if let Ok(mut p) = p.try_borrow_mut() {
-            let slot = p.entry(TypeId::of::<M>()).or_default();
-            if slot.len() < POOL_PER_TYPE {
-                slot.push(Box::new(table));
-            }
-        }
-    });
-}
-
 /// A non-full index: key columns → the values (the other columns) of the
 /// tuples with that key.
 #[derive(Debug)]
-pub struct Index<K: 'static, V: 'static> {
+pub struct Index<K, V> {
     map: Map<K, Bucket<V>>,
 }
 
-impl<K: 'static, V: 'static> Default for Index<K, V> {
+impl<K, V> Default for Index<K, V> {
     #[inline]
     fn default() -> Self {
-        Index { map: take() }
-    }
-}
-
-impl<K: 'static, V: 'static> Drop for Index<K, V> {
-    fn drop(&mut self) {
-        let cap = self.map.capacity();
-        if cap > 0 && cap <= POOL_MAX_CAPACITY {
-            let mut map = std::mem::take(&mut self.map);
-            map.clear();
-            give(map);
+        Index {
+            map: Map::default(),
         }
     }
 }
 
-impl<K: Clone + 'static, V: Clone + 'static> Clone for Index<K, V> {
+impl<K: Clone, V: Clone> Clone for Index<K, V> {
     fn clone(&self) -> Self {
         Index {
             map: self.map.clone(),
@@ -247,29 +190,20 @@ impl<K, V, R> ToRelIndex<R> for Index<K, V> {
 /// The full index of a relation (every column is key): the set of its
 /// tuples, which is what deduplicates insertions.
 #[derive(Debug)]
-pub struct FullIndex<K: 'static, V: 'static> {
+pub struct FullIndex<K, V> {
     map: Map<K, V>,
 }
 
-impl<K: 'static, V: 'static> Default for FullIndex<K, V> {
+impl<K, V> Default for FullIndex<K, V> {
     #[inline]
     fn default() -> Self {
-        FullIndex { map: take() }
-    }
-}
-
-impl<K: 'static, V: 'static> Drop for FullIndex<K, V> {
-    fn drop(&mut self) {
-        let cap = self.map.capacity();
-        if cap > 0 && cap <= POOL_MAX_CAPACITY {
-            let mut map = std::mem::take(&mut self.map);
-            map.clear();
-            give(map);
+        FullIndex {
+            map: Map::default(),
         }
     }
 }
 
-impl<K: Clone + 'static, V: Clone + 'static> Clone for FullIndex<K, V> {
+impl<K: Clone, V: Clone> Clone for FullIndex<K, V> {
     fn clone(&self) -> Self {
         FullIndex {
             map: self.map.clone(),
@@ -488,38 +422,5 @@ mod tests {
         g.index_insert((9, 9), ());
         FullIndex::move_index_contents(&mut g, &mut f);
         assert_eq!(f.len_estimate(), 3);
-    }
-
-    #[test]
-    fn dropped_tables_come_back_empty_with_their_capacity() {
-        type Ix = Index<(u32, u32), (i64,)>;
-        let cap = {
-            let mut ix = Ix::default();
-            for i in 0..1000 {
-                ix.index_insert((i, i), (i as i64,));
-            }
-            ix.map.capacity()
-        };
-        // The one just dropped is this thread's newest pooled table.
-        let again = Ix::default();
-        assert_eq!(again.len_estimate(), 0);
-        assert!(again.index_get(&(1, 1)).is_none());
-        assert_eq!(again.map.capacity(), cap);
-        // Another thread has a pool of its own.
-        std::thread::spawn(|| assert_eq!(Ix::default().map.capacity(), 0))
-            .join()
-            .unwrap();
-    }
-
-    #[test]
-    fn huge_tables_are_not_pooled() {
-        type Ix = Index<(u64,), ()>;
-        {
-            let mut ix = Ix::default();
-            for i in 0..(POOL_MAX_CAPACITY as u64 + 1) {
-                ix.index_insert((i,), ());
-            }
-        }
-        assert_eq!(Ix::default().map.capacity(), 0);
     }
 }

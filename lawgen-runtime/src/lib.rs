@@ -385,12 +385,14 @@ pub mod __private {
             constants: &'static [&'static str],
             constant_id: fn(&str) -> Option<Id>,
         ) -> Self {
+            // Room for a typical case's names, so that interning them does
+            // not grow the buffers one reallocation at a time.
             Interner {
                 constants,
                 constant_id,
                 ids: HashMap::new(),
-                text: String::new(),
-                ends: Vec::new(),
+                text: String::with_capacity(64),
+                ends: Vec::with_capacity(SMALL),
             }
         }
 
@@ -435,9 +437,11 @@ pub mod __private {
             // A case usually names a handful of entities: a scan beats hashing.
             if self.ends.len() <= SMALL {
                 let k = self.constants.len();
+                // Bytes, not `str` slices: no char-boundary checks per name.
+                let (text, name) = (self.text.as_bytes(), name.as_bytes());
                 let mut start = 0;
                 for (i, &end) in self.ends.iter().enumerate() {
-                    if self.text.get(start..end as usize) == Some(name) {
+                    if text.get(start..end as usize) == Some(name) {
                         return Some((k + i) as Id);
                     }
                     start = end as usize;

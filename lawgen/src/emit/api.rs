@@ -473,7 +473,7 @@ impl Gen<'_> {
             impl Facts {
                 /// Empty facts (the package's constants are known already).
                 pub fn new() -> Self {
-                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::new() }
+                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::with_capacity(32) }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).

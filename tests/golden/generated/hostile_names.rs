@@ -217,7 +217,7 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::new(),
+            rows: Vec::with_capacity(32),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
