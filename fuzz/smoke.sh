@@ -6,9 +6,12 @@
 #   fuzz/smoke.sh [SECONDS]
 #
 # FUZZ_TARGET_DIR=dir builds into dir instead of fuzz/target.
+# FUZZ_DEV=1 builds without optimizations (`cargo fuzz build --dev`): a much
+# shorter build for a run of seconds (CI uses it).
 #
-# Needs a nightly toolchain and cargo-fuzz:
-#   rustup toolchain install nightly && cargo install cargo-fuzz --locked
+# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`). A nightly toolchain
+# is used when there is one; without it the stable toolchain builds the
+# targets too (no sanitizer is asked for, so no unstable flag is needed).
 # Targets are built without a sanitizer (`-s none`): lawgen has no `unsafe`,
 # so the sanitizer would only slow the run; debug assertions and overflow
 # checks stay on (cargo-fuzz's default).
@@ -22,13 +25,21 @@ if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")
 fi
 
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-  echo "smoke.sh: needs 'cargo +nightly fuzz' (rustup toolchain install nightly; cargo install cargo-fuzz)" >&2
+# Only an installed nightly (asking rustup for a missing one may download it).
+fuzz=(cargo fuzz)
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  fuzz=(cargo +nightly fuzz)
+fi
+if ! "${fuzz[@]}" --version >/dev/null 2>&1; then
+  echo "smoke.sh: needs cargo-fuzz (cargo install cargo-fuzz --locked)" >&2
   exit 2
+fi
+if [[ -n "${FUZZ_DEV:-}" ]]; then
+  dir_args+=(--dev)
 fi
 
 start=$(date +%s)
-cargo +nightly fuzz build -s none "${dir_args[@]}"
+"${fuzz[@]}" build -s none "${dir_args[@]}"
 built=$(date +%s)
 echo "smoke.sh: build took $((built - start)) s"
 
@@ -48,7 +59,7 @@ run() {
     facts) extra=(-dict=dict/facts.dict) ;;
   esac
   mkdir -p "artifacts/$t"
-  if cargo +nightly fuzz run -s none "${dir_args[@]}" "$t" "$corpus/$t" -- \
+  if "${fuzz[@]}" run -s none "${dir_args[@]}" "$t" "$corpus/$t" -- \
       -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${extra[@]}" \
       > "target/smoke-logs/$t.log" 2>&1; then
     local last
