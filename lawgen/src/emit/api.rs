@@ -816,9 +816,9 @@ impl Gen<'_> {
                     ::lawgen_runtime::__if_explain! {
                         #ex_doc
                         pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                            let verdict = self.#vn(#(#args),*);
+                            let __verdict = self.#vn(#(#args),*);
                             __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(verdict.as_str()))
+                                #full_id, #negative, vec![#(#arg_values),*], Some(__verdict.as_str()))
                         }
                     }
                 });

@@ -84,7 +84,10 @@ impl Gen<'_> {
                 // ascent binds variables by reference inside `if`.
                 Term::Var(v) if in_cmp => format!("*v{v}"),
                 Term::Var(v) => format!("v{v}"),
+                // The extremes as paths: rustc's `unused_comparisons` lint
+                // fires on a comparison with the literal (`x <= 9223372036854775807i64`).
                 Term::Value(Value::Int(i)) if *i == i64::MIN => "i64::MIN".to_owned(),
+                Term::Value(Value::Int(i)) if *i == i64::MAX => "i64::MAX".to_owned(),
                 Term::Value(Value::Int(i)) => format!("{i}i64"),
                 Term::Value(Value::Entity(e)) => format!("{}u32", self.constant_ids[e]),
             }

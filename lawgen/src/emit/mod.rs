@@ -290,6 +290,8 @@ impl<'a> Gen<'a> {
             "normalize",
             "contradiction",
             "get",
+            "__intern",
+            "__push",
         ]);
         let entity_methods = m
             .types
@@ -309,6 +311,11 @@ impl<'a> Gen<'a> {
             "facts",
             "concluded_counts",
             "get",
+            // Private helpers of `Conclusions`.
+            "new",
+            "collect_requests",
+            "requests_on",
+            "__rows",
         ]);
         let mut verdict_methods = HashMap::new();
         let mut arg_idents = Vec::new();
@@ -353,7 +360,8 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-            let mut args_ns = Namespace::with_reserved(&["self", "holds", "t", "args"]);
+            let mut args_ns =
+                Namespace::with_reserved(&["self", "holds", "t", "args", "verdict", "__verdict"]);
             arg_idents.push(
                 p.params
                     .iter()

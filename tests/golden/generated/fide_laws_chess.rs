@@ -2053,11 +2053,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `agreed_draw_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_agreed_draw_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
@@ -2074,11 +2074,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~agreed_draw_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_agreed_draw_has_ended_the_game(& self, game : Game) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
@@ -2154,11 +2154,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `arbiter_competent_to_decide` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_arbiter_competent_to_decide(& self, situation : Situation) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
@@ -2178,11 +2178,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~arbiter_competent_to_decide` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_arbiter_competent_to_decide(& self, situation : Situation) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
@@ -2243,12 +2243,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `arbiter_shall_see_laws_observed` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
-        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
+        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.arbiter_shall_see_laws_observed(arb, game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
         vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(verdict.as_str())) }
+        self.facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -2268,12 +2268,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~arbiter_shall_see_laws_observed` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
-        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
+        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_arbiter_shall_see_laws_observed(arb, game); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
         vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(verdict.as_str())) }
+        self.facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -2335,11 +2335,11 @@ impl Conclusions {
         " Explains the verdict on `castling_legal` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_castling_legal(& self, game : Game, who : Player, side :
         CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        verdict = self.castling_legal(game, who, side); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        __verdict = self.castling_legal(game, who, side); __rt::explain_literal(&
+        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#castling_legal", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?,
-        __rt::known_entity(& self.facts().interner, side) ?], Some(verdict.as_str())) }
+        __rt::known_entity(& self.facts().interner, side) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -2361,11 +2361,11 @@ impl Conclusions {
         " Explains the verdict on `~castling_legal` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_castling_legal(& self, game : Game, who : Player, side :
         CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        verdict = self.not_castling_legal(game, who, side); __rt::explain_literal(&
+        __verdict = self.not_castling_legal(game, who, side); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#castling_legal", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?,
-        __rt::known_entity(& self.facts().interner, side) ?], Some(verdict.as_str())) }
+        __rt::known_entity(& self.facts().interner, side) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -2397,11 +2397,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `checkmate_has_been_delivered` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_checkmate_has_been_delivered(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
@@ -2418,11 +2418,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~checkmate_has_been_delivered` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_checkmate_has_been_delivered(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
@@ -2455,11 +2455,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `dead_position_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_dead_position_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
@@ -2476,11 +2476,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~dead_position_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_dead_position_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
@@ -2537,12 +2537,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `en_passant_capture_legal` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .en_passant_capture_legal(game, pawn); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(verdict.as_str())) }
+        self.facts().interner, pawn) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -2562,12 +2562,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~en_passant_capture_legal` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_en_passant_capture_legal(game, pawn); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(verdict.as_str())) }
+        self.facts().interner, pawn) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -2637,12 +2637,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `entered_state` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_entered_state(& self, instance : Game, state : GamePlayState) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .entered_state(instance, state); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
         .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(verdict.as_str())) }
+        state) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -2662,12 +2662,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~entered_state` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_entered_state(& self, instance : Game, state : GamePlayState)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_entered_state(instance, state); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#entered_state", true, vec![__rt::known_entity(& self
         .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(verdict.as_str())) }
+        state) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -2723,12 +2723,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `fifty_move_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_fifty_move_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .fifty_move_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(verdict.as_str())) }
+        self.facts().interner, who) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -2748,12 +2748,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~fifty_move_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_fifty_move_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_fifty_move_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(verdict.as_str())) }
+        self.facts().interner, who) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -2815,10 +2815,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
@@ -2867,10 +2867,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
@@ -2929,12 +2929,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_lost_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(verdict.as_str())) }
+        Some(__verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -2948,12 +2948,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_lost_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(verdict.as_str())) }
+        Some(__verdict.as_str())) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -3007,12 +3007,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_won_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_won_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(verdict.as_str())) }
+        Some(__verdict.as_str())) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -3026,12 +3026,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_won_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_won_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(verdict.as_str())) }
+        Some(__verdict.as_str())) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -3079,10 +3079,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `illegal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_illegal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
@@ -3097,11 +3097,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~illegal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_illegal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?], Some(verdict.as_str())) }
+        .facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -3149,10 +3149,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `legal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_legal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
@@ -3167,10 +3167,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~legal_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_legal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
@@ -3250,12 +3250,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `must_move_first_touched_piece` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_must_move_first_touched_piece(& self, who : Player, piece : Piece)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .must_move_first_touched_piece(who, piece); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(verdict.as_str())) }
+        self.facts().interner, piece) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -3275,12 +3275,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~must_move_first_touched_piece` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_must_move_first_touched_piece(& self, who : Player, piece :
-        Piece) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
+        Piece) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_must_move_first_touched_piece(who, piece); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(verdict.as_str())) }
+        self.facts().interner, piece) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -3330,11 +3330,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `resignation_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_resignation_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
@@ -3351,11 +3351,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~resignation_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_resignation_has_ended_the_game(& self, game : Game) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
@@ -3406,11 +3406,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `second_illegal_move_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_second_illegal_move_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .second_illegal_move_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
@@ -3430,11 +3430,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~second_illegal_move_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_second_illegal_move_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_second_illegal_move_has_ended_the_game(game); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
@@ -3485,11 +3485,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `stalemate_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_stalemate_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
@@ -3506,11 +3506,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~stalemate_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_stalemate_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
@@ -3567,12 +3567,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `threefold_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_threefold_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(verdict.as_str())) }
+        self.facts().interner, who) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -3588,12 +3588,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~threefold_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_threefold_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(verdict.as_str())) }
+        self.facts().interner, who) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -3668,11 +3668,11 @@ impl Conclusions {
         " Explains the verdict on `valid_transition` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_valid_transition(& self, instance : Game, transition :
         GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let verdict = self.valid_transition(instance, transition);
+        let __verdict = self.valid_transition(instance, transition);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(verdict
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
@@ -3694,11 +3694,11 @@ impl Conclusions {
         " Explains the verdict on `~valid_transition` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_valid_transition(& self, instance : Game, transition :
         GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let verdict = self.not_valid_transition(instance, transition);
+        let __verdict = self.not_valid_transition(instance, transition);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(verdict
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
         .as_str())) }
     }
     #[doc(hidden)]

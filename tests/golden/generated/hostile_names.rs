@@ -652,10 +652,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
@@ -670,10 +670,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
@@ -728,11 +728,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(verdict.as_str())) }
+        self.facts().interner, player) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
@@ -746,11 +746,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(verdict.as_str())) }
+        self.facts().interner, player) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -780,10 +780,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.drawn(game);
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(verdict.as_str())) }
+        .interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -813,10 +813,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(verdict.as_str())) }
+        self.facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -881,10 +881,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#must_move", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
@@ -899,10 +899,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `fn`: `fn(Game)` — fn
@@ -933,10 +933,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_fn_(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.fn_(game);
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.fn_(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#fn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(verdict.as_str())) }
+        .interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
@@ -950,10 +950,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~fn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_fn_(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.not_fn_(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:t#fn", true, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(verdict.as_str())) }
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
+        .not_fn_(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
+        .interner, & | r | self.__rows(r), "urn:t#fn", true, vec![__rt::known_entity(&
+        self.facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     ///
@@ -1006,11 +1006,12 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `\"); std::process::exit(1); //` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
-        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
-        self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:t#\"); std::process::exit(1); //", false, vec![__rt::known_entity(& self
-        .facts().interner, player) ?], Some(verdict.as_str())) }
+        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
+        = self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
+        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
+        self.__rows(r), "urn:t#\"); std::process::exit(1); //", false,
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
+        .as_str())) }
     }
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
@@ -1029,11 +1030,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~\"); std::process::exit(1); //` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
-        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let verdict =
-        self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
+        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
+        = self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#\"); std::process::exit(1); //", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
         .as_str())) }
     }
     #[doc(hidden)]

@@ -638,10 +638,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
@@ -656,10 +656,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_over` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
@@ -714,11 +714,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(verdict.as_str())) }
+        self.facts().interner, player) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
@@ -732,11 +732,11 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(verdict.as_str())) }
+        self.facts().interner, player) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -766,10 +766,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self.drawn(game);
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(verdict.as_str())) }
+        .interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -799,10 +799,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~drawn` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(verdict.as_str())) }
+        self.facts().interner, game) ?], Some(__verdict.as_str())) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -867,10 +867,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#must_move", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
         .as_str())) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
@@ -885,10 +885,10 @@ impl Conclusions {
         #[doc =
         " Explains the verdict on `~must_move` for these arguments (the same tree as `lawgen explain`)."]
         pub fn explain_not_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let verdict = self
+        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(verdict
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
         .as_str())) }
     }
     #[doc(hidden)]
