@@ -36,8 +36,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use support::gen::{generate, package_seed, GenConfig};
+use support::harness::{
+    blame, cargo, env_num, remove_stale, secs, seed_lock_file, write_if_changed, RunLock,
+};
 
 const DEFAULT_PACKAGES: usize = 200;
 const DEFAULT_SEED: u64 = 0x00d1_ff5e_ed00_0000;
@@ -52,16 +55,6 @@ const POLICIES: [(Policy, &str); 2] = [
 /// Starts each result in the generated binaries' output. A control character:
 /// canonical JSON escapes it, so it never occurs inside an output.
 const SEP: char = '\u{1e}';
-
-fn env_num(name: &str) -> Option<u64> {
-    let v = std::env::var(name).ok()?;
-    let v = v.trim();
-    let parsed = match v.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => v.replace('_', "").parse(),
-    };
-    Some(parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}")))
-}
 
 /// One accepted package and what the interpreter concludes from its facts.
 struct Case {
@@ -87,36 +80,6 @@ impl Crate {
     }
     fn failures(&self) -> PathBuf {
         self.dir.join("failures")
-    }
-}
-
-/// Writes `bytes` unless the file already holds them (keeps mtimes, so cargo
-/// does not rebuild what did not change).
-fn write_if_changed(path: &Path, bytes: &[u8]) {
-    if std::fs::read(path).ok().as_deref() == Some(bytes) {
-        return;
-    }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
-}
-
-/// Removes every file under `dir` (recursively) not in `keep`.
-fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            remove_stale(&p, keep);
-            if std::fs::read_dir(&p).is_ok_and(|mut d| d.next().is_none()) {
-                let _ = std::fs::remove_dir(&p);
-            }
-        } else if !keep.contains(&p) {
-            let _ = std::fs::remove_file(&p);
-        }
     }
 }
 
@@ -191,56 +154,6 @@ fn save_failure(krate: &Crate, c: &Case, what: &str, files: &[(String, String)])
     dir
 }
 
-/// The package indices cargo's error output blames: `--> …/gen/p12.rs`,
-/// `case!(p12, 3)` (the driver code around module `p12`) or `p12::Item`.
-fn modules_in_errors(stderr: &str) -> BTreeSet<usize> {
-    let mut out = BTreeSet::new();
-    for (prefix, suffix) in [("gen/p", ".rs"), ("case!(p", ","), ("p", "::")] {
-        let mut rest = stderr;
-        while let Some(i) = rest.find(prefix) {
-            // `p12::` must start a path, not end an identifier like `top12::`.
-            let starts_word = prefix != "p"
-                || stderr[..stderr.len() - rest.len() + i]
-                    .chars()
-                    .next_back()
-                    .is_none_or(|c| !c.is_alphanumeric() && c != '_');
-            rest = &rest[i + prefix.len()..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            if starts_word && !digits.is_empty() && rest[digits.len()..].starts_with(suffix) {
-                out.insert(digits.parse().unwrap());
-            }
-        }
-    }
-    out
-}
-
-/// The package indices the error messages in cargo's output blame, each with
-/// its first error message. Output is split into diagnostics (a line starting
-/// with `error` or `warning` starts one); only errors count, and only those
-/// pointing into a package's module or its `case!` in the driver.
-fn blame(stderr: &str) -> BTreeMap<usize, String> {
-    let mut out = BTreeMap::new();
-    let mut blocks: Vec<String> = Vec::new();
-    for line in stderr.lines() {
-        if line.starts_with("error") || line.starts_with("warning") || blocks.is_empty() {
-            blocks.push(String::new());
-        }
-        let b = blocks.last_mut().unwrap();
-        b.push_str(line);
-        b.push('\n');
-    }
-    for b in &blocks {
-        let head = b.lines().next().unwrap_or_default().to_owned();
-        if !head.starts_with("error") || head.starts_with("error: could not compile") {
-            continue;
-        }
-        for m in modules_in_errors(b) {
-            out.entry(m).or_insert_with(|| head.clone());
-        }
-    }
-    out
-}
-
 fn write_crate(krate: &Crate, cases: &[&Case], batch: usize, opt: u64) -> Vec<String> {
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../lawgen-runtime")
@@ -285,13 +198,7 @@ codegen-units = 16
     };
     put(krate.dir.join("Cargo.toml"), manifest.as_bytes());
     // Resolve offline against the versions the workspace already uses.
-    let lock = krate.dir.join("Cargo.lock");
-    if !lock.exists() {
-        let ws_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
-        if let Ok(b) = std::fs::read(ws_lock) {
-            std::fs::write(&lock, b).unwrap();
-        }
-    }
+    seed_lock_file(&krate.dir);
     for (b, chunk) in bins.iter().zip(cases.chunks(batch)) {
         let mut main = String::from(
             "// Generated by lawgen/tests/differential.rs.\n\
@@ -352,117 +259,6 @@ codegen-units = 16
     bins
 }
 
-/// `cargo build --release` of the generated package: offline first, online if
-/// offline resolution fails. Returns success and stderr.
-fn cargo_build(krate: &Crate) -> (bool, String) {
-    let mut last = String::new();
-    for offline in [true, false] {
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.arg("build")
-            .arg("--release")
-            // Report every binary's errors in one build, not only the first.
-            .arg("--keep-going")
-            .arg("--manifest-path")
-            .arg(krate.dir.join("Cargo.toml"))
-            .arg("--target-dir")
-            .arg(krate.target())
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("CARGO_BUILD_TARGET_DIR")
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("CARGO_MAKEFLAGS")
-            .current_dir(&krate.dir);
-        if offline {
-            cmd.arg("--offline");
-        }
-        let out = cmd.output().expect("running cargo");
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        if out.status.success() {
-            return (true, stderr);
-        }
-        let resolution = stderr.contains("offline")
-            || stderr.contains("failed to select a version")
-            || stderr.contains("failed to load source");
-        last = stderr;
-        if !(offline && resolution) {
-            break;
-        }
-    }
-    (false, last)
-}
-
-/// An exclusive lock on the generated crate for the whole run: a directory
-/// created atomically, holding the owner's pid, removed on drop (also when
-/// the test panics). A lock whose owner is gone (no `/proc/<pid>` on Linux) or
-/// that is older than two hours is stale and taken over.
-struct RunLock(PathBuf);
-
-impl RunLock {
-    fn acquire(path: &Path) -> RunLock {
-        let started = Instant::now();
-        let mut told = false;
-        loop {
-            match std::fs::create_dir(path) {
-                Ok(()) => {
-                    std::fs::write(path.join("pid"), std::process::id().to_string()).unwrap();
-                    return RunLock(path.to_owned());
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    if Self::stale(path) {
-                        eprintln!(
-                            "differential: taking over the stale lock {}",
-                            path.display()
-                        );
-                        let _ = std::fs::remove_dir_all(path);
-                        continue;
-                    }
-                    if !told {
-                        eprintln!(
-                            "differential: another run holds {}; waiting for it",
-                            path.display()
-                        );
-                        told = true;
-                    }
-                    assert!(
-                        started.elapsed() < Duration::from_secs(3600),
-                        "waited an hour for {}; remove it if no run is going on",
-                        path.display()
-                    );
-                    std::thread::sleep(Duration::from_secs(2));
-                }
-                Err(e) => panic!("creating {}: {e}", path.display()),
-            }
-        }
-    }
-
-    fn stale(path: &Path) -> bool {
-        let old = std::fs::metadata(path)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > Duration::from_secs(2 * 3600));
-        let pid = std::fs::read_to_string(path.join("pid")).ok();
-        let gone = match pid.as_deref().map(str::trim) {
-            Some(pid) if !pid.is_empty() && Path::new("/proc/self").exists() => {
-                !Path::new("/proc").join(pid).exists()
-            }
-            // Between create_dir and writing the pid: give the owner a moment.
-            _ => false,
-        };
-        old || gone
-    }
-}
-
-impl Drop for RunLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn secs(d: Duration) -> String {
-    format!("{:.1}s", d.as_secs_f64())
-}
-
 #[test]
 fn compiled_packages_agree_with_the_interpreter() {
     let wanted = env_num("LAWGEN_DIFF_PACKAGES").map_or(DEFAULT_PACKAGES, |n| n as usize);
@@ -480,7 +276,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     std::fs::create_dir_all(&krate.dir).unwrap();
     // One run at a time: a second `cargo test` would rewrite the generated
     // crate under this one's feet (and run the other's binaries).
-    let _lock = RunLock::acquire(&krate.dir.join(".lock"));
+    let _lock = RunLock::acquire(&krate.dir.join(".lock"), "differential");
     let _ = std::fs::remove_dir_all(krate.failures());
 
     // 1. Generate, check, interpret, emit.
@@ -580,8 +376,15 @@ fn compiled_packages_agree_with_the_interpreter() {
             bins.len(),
             krate.dir.display()
         );
-        let (ok, stderr) = cargo_build(&krate);
-        if ok {
+        let out = cargo(
+            &krate.dir,
+            &krate.target(),
+            // Report every binary's errors in one build, not only the first.
+            &["build", "--release", "--keep-going"],
+            &[],
+        );
+        let stderr = out.stderr;
+        if out.success {
             break bins;
         }
         let blamed = blame(&stderr);

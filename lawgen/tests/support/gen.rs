@@ -14,6 +14,9 @@
 //! names and strings chosen to stress identifier sanitization and JSON
 //! escaping (Rust keywords, `has-dash` next to `has_dash`, quotes,
 //! backslashes, control characters, non-BMP characters, the empty string).
+//! `GenConfig::hostile` (the injection test) makes every name and string a
+//! candidate for much larger hostile pools, and adds provenance (fragments
+//! with article texts that rules anchor).
 //!
 //! Stratifiability is kept by construction, so nearly every package passes the
 //! checker: institutional predicates are numbered into *groups*, each with a
@@ -77,8 +80,20 @@ pub struct GenConfig {
     /// Number of rules: `min_rules..=max_rules` (rules for institutional heads).
     pub min_rules: usize,
     pub max_rules: usize,
+    /// Empirical, judgment and institutional predicates: `(min, max)` of
+    /// each (at least one empirical and one institutional).
+    pub predicates: [(usize, usize); 3],
     /// May a variable occur twice in one literal (`p(X, X)`)?
     pub repeat_vars: bool,
+    /// Hostile mode, for the injection test: every odd name or string comes
+    /// from the hostile pools below (keywords, `r#` forms, digits first,
+    /// names that collide after sanitizing, prelude and API names, random
+    /// Unicode, comment / markdown / attribute breakers), parameters and rule,
+    /// priority and closure ids are odd too, and provenance nodes (fragments
+    /// with article texts, anchored by rules) are added. Off, the generator
+    /// is unchanged: the same seed gives the same bytes as before the hostile
+    /// mode existed.
+    pub hostile: bool,
 }
 
 impl GenConfig {
@@ -89,7 +104,9 @@ impl GenConfig {
             odd_pct: 6,
             min_rules: 4,
             max_rules: 12,
+            predicates: [(3, 5), (0, 2), (3, 6)],
             repeat_vars: true,
+            hostile: false,
         }
     }
 }
@@ -120,25 +137,44 @@ pub fn generate(cfg: &GenConfig) -> Generated {
         types: Vec::new(),
         consts: Vec::new(),
         preds: Vec::new(),
+        fragments: Vec::new(),
         stats: Stats::default(),
     };
+    if cfg.hostile {
+        // The entity types' ids.
+        g.used.extend(["type0".to_owned(), "type1".to_owned()]);
+    }
     g.declarations();
+    if cfg.hostile {
+        g.provenance();
+    }
     g.closures();
     let rules = g.rules();
     g.priorities(&rules);
-    let name = if g.odd() {
-        g.rng.pick(ODD_PACKAGE).to_string()
+    let mut package = if cfg.hostile {
+        let (name, version, hash) = (g.hostile_text(), g.hostile_text(), g.hostile_text());
+        json!({"name": name, "namespace": NS, "version": version, "semanticHash": hash})
     } else {
-        "random".to_owned()
+        let name = if g.odd() {
+            g.rng.pick(ODD_PACKAGE).to_string()
+        } else {
+            "random".to_owned()
+        };
+        let version = if g.odd() { "1.0.0-β+\"x\"" } else { "0.0.1" };
+        json!({"name": name, "namespace": NS, "version": version})
     };
-    let version = if g.odd() { "1.0.0-β+\"x\"" } else { "0.0.1" };
+    if cfg.hostile && g.rng.chance(50) {
+        // The emitter's default module name comes from the package name.
+        package["name"] = J::from(g.hostile_name());
+    }
     let pkg = json!({"schemaVersion": "law.core.ir/0.2",
-        "package": {"name": name, "namespace": NS, "version": version},
+        "package": package,
         "imports": [], "strata": [], "nodes": g.nodes});
     let facts = (0..cfg.facts_files).map(|_| g.facts_file()).collect();
     let s = &g.stats;
-    let description = format!(
-        "seed {:#x}: {} empirical, {} judgment, {} institutional ({} monotone), {} rules ({} reading their own group), {} priorities, {} closures, {} not items, {} comparisons",
+    let mut description = format!(
+        "{}seed {:#x}: {} empirical, {} judgment, {} institutional ({} monotone), {} rules ({} reading their own group), {} priorities, {} closures, {} not items, {} comparisons",
+        if cfg.hostile { "hostile " } else { "" },
         cfg.seed,
         g.count(Kind::Empirical),
         g.count(Kind::Judgment),
@@ -151,6 +187,9 @@ pub fn generate(cfg: &GenConfig) -> Generated {
         s.nots,
         s.comparisons,
     );
+    if cfg.hostile {
+        description = format!("{description}, {} fragments", g.fragments.len());
+    }
     Generated {
         package: serde_json::to_vec_pretty(&pkg).unwrap(),
         facts,
@@ -245,6 +284,223 @@ const AUTHORITIES: &[(&str, &str)] = &[
     ("Odd\"Authority", "cap\\ability \"x\""),
 ];
 
+// -- hostile mode (`GenConfig::hostile`) ------------------------------------
+
+/// Names for anything that becomes an identifier, in groups (a group is
+/// picked, then a name): every Rust keyword (strict, reserved, weak), `r#`
+/// and other prefixed forms, digits first, names that collide after
+/// sanitizing (with each other, with keyword suffixes, with the `x<hex>`
+/// escapes, with the names derived from them: `not_p`, `p_all`,
+/// `explain_p`, `decide_p`), the std prelude and primitive types, the
+/// generated API's own names, and injection attempts.
+const HOSTILE_NAMES: &[&[&str]] = &[
+    KEYWORDS,
+    PREFIXED,
+    DIGITS_FIRST,
+    SANITIZED_ALIKE,
+    DERIVED,
+    PRELUDE,
+    API_NAMES,
+    INJECTIONS,
+];
+
+/// Keywords.
+#[rustfmt::skip]
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "union", "macro_rules",
+    "'static", "safe", "raw", "auto", "default", "SELF", "Type", "FN",
+];
+/// Raw and prefixed forms.
+#[rustfmt::skip]
+const PREFIXED: &[&str] = &[
+    "r#type", "r#fn", "r#self", "r#Self", "r#crate", "r#super", "r#try", "r#gen", "r#", "r#_",
+    "r#r#x", "k#x", "br", "b", "c", "r", "cr", "b'x'", "c\"x\"", "r\"x\"", "'a",
+];
+/// Digits first.
+#[rustfmt::skip]
+const DIGITS_FIRST: &[&str] = &[
+    "0", "0start", "9lives", "n9lives", "7up", "T7up", "123", "1_000", "0x1f", "1e10", "1.5", "٣",
+    "𝟙", "²",
+];
+/// Collisions after sanitizing.
+#[rustfmt::skip]
+const SANITIZED_ALIKE: &[&str] = &[
+    "has-dash", "has_dash", "HasDash", "has dash", "has.dash", "has:dash", "has/dash", "hasDash",
+    "HAS_DASH", "has__dash", "_has_dash", "has_dash_", "has#dash", "has—dash", "has_x2014_dash",
+    "q\"t", "q x22 t", "q_x22_t", "fn_", "type_", "self_", "Self_", "FN_", "unnamed", "Unnamed",
+    "UNNAMED", "", "_", "__", "___", "-", ".", " ", "#", ":", "/", "a", "A", "a_2", "a_2_2", "a_3",
+];
+/// Names derived from other names.
+#[rustfmt::skip]
+const DERIVED: &[&str] = &[
+    "p", "not_p", "p_all", "not_p_all", "explain_p", "explain_not_p", "decide_p", "not", "all",
+    "explain", "decide", "not_not_p",
+];
+/// The prelude and primitive types.
+#[rustfmt::skip]
+const PRELUDE: &[&str] = &[
+    "Option", "Vec", "String", "Box", "Result", "Some", "None", "Ok", "Err", "Default", "Iterator",
+    "Send", "Sync", "Sized", "Copy", "Clone", "Drop", "From", "Into", "ToString", "drop", "panic",
+    "assert", "format", "vec", "println", "u32", "i64", "str", "bool", "char", "usize", "f64",
+    "std", "core", "alloc",
+];
+/// Names generated code uses.
+#[rustfmt::skip]
+const API_NAMES: &[&str] = &[
+    "ascent", "lawgen_runtime", "lawgen", "__rt", "__engine", "__lawgen_engine", "Engine", "__case",
+    "r0", "o0", "v0", "w0", "t", "main", "test", "doc", "cfg", "allow", "deny", "Facts",
+    "Conclusions", "Verdict", "Request", "Policy", "Error", "Arg", "Explanation", "Entity", "Batch",
+    "Batching", "Outputs", "Row", "ByCase", "Embedded", "Interner", "PACKAGE", "SOURCE",
+    "PACKAGE_NAME", "PACKAGE_VERSION", "CONSTANTS", "constant_id", "evaluate", "evaluate_many",
+    "evaluate_batch", "evaluate_indexed", "new", "from_json", "to_json", "name", "get", "requests",
+    "requests_on", "collect_requests", "policy", "facts", "concluded_counts", "normalize",
+    "contradiction", "__intern", "__push", "__rows", "clone", "fmt", "id", "__from_id", "TYPE_NAME",
+    "interner", "rows", "batch", "case",
+];
+/// Injection attempts.
+#[rustfmt::skip]
+const INJECTIONS: &[&str] = &[
+    "\"); std::process::exit(1); //", "); std::process::exit(1); //", "*/", "/*", "\"#", "}", "{",
+    ")", ";", "'", "\\", "\n", "a\nb", "x\"y", "<b>", "`x`",
+];
+
+/// One name, spelled so that all spellings sanitize alike.
+#[rustfmt::skip]
+const COLLIDING: &[&str] = &[
+    "has-dash", "has_dash", "HasDash", "has dash", "has.dash", "has:dash", "has/dash", "hasDash",
+    "HAS_DASH", "has__dash", "_has_dash", "has#dash",
+];
+
+/// Strings that become docs, comments or literals (labels, article texts and
+/// locators, authorities, package name and version): everything that could
+/// end a comment, open a code block (a doctest!), a link, an HTML tag or an
+/// attribute, raw-string terminators, control and bidi characters.
+const HOSTILE_TEXTS: &[&str] = &[
+    "*/",
+    "/*",
+    "*/ /* not a comment end */",
+    "/** doc */",
+    "//! inner doc",
+    "/// outer doc",
+    "\"#",
+    "\"##",
+    "r#\"raw\"#",
+    "r##\"x\"##\"#",
+    "`",
+    "``",
+    "```",
+    "```rust\nfn main() { std::process::exit(1) }\n```",
+    "```\nnot rust at all {\n```",
+    "a\n```\nlet x = 1;\n```\nb",
+    "a\n```\nstd::process::exit(1);\n```\nb",
+    "~~~\ncode\n~~~",
+    "text\n\n    indented(code);\n    block();",
+    "#[cfg(any())]",
+    "#![allow(warnings)]",
+    "#![doc = include_str!(\"/etc/passwd\")]",
+    "#[doc(hidden)]",
+    "#[doc = \"x\"] ## heading",
+    "# heading",
+    "line one\nline two",
+    "cr\rlf\r\nend\r",
+    "); std::process::exit(1); //",
+    "\"); std::process::exit(1); //",
+    "*/ std::process::exit(1); /*",
+    "\n#[cfg(any())] fn x() {}\n",
+    "<script>alert(1)</script>",
+    "<details><summary>open</summary>",
+    "</details>",
+    "<b>bold</b> & <i>",
+    "<!-- comment",
+    "-->",
+    "<p",
+    "[link](x)",
+    "[link](javascript:alert(1))",
+    "[broken intra-doc]",
+    "[`Facts`]",
+    "[crate::nope]",
+    "[self::Missing]",
+    "[^footnote]",
+    "![image](x.png)",
+    "https://example.org/a?b=1&c=<d>",
+    "<https://example.org>",
+    "www.example.org",
+    "mailto:a@example.org",
+    "*emphasis* _under_ **bold** ~~strike~~",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
+    "> quote\n- item\n1. list",
+    "\\",
+    "\\\\n",
+    "\\u{202e}",
+    "{}",
+    "{0}",
+    "{{x}}",
+    "%s %n",
+    "$crate::x",
+    "'static",
+    "\"",
+    "'",
+    "",
+    " ",
+    "    ",
+    "\t",
+    "\u{202e}rtl override\u{202c}",
+    "\u{2066}isolate\u{2069}",
+    "zero\u{200b}width\u{200d}",
+    "\u{feff}bom",
+    "nel\u{85}x",
+    "ls\u{2028}ps\u{2029}",
+    "\u{0}nul\u{1}soh\u{1b}[31mred",
+    "e\u{301}\u{301}\u{301}",
+    "emoji 😀 𝕏 𐍈 \u{10ffff}",
+    "עברית",
+    "العربية",
+    "ünï 日本",
+    "Article 1.2 */ the rule",
+    "1.2 ```\nrm -rf /\n```",
+    "Article 3 <script>",
+];
+
+/// Parameter names that are locals or parameters inside generated method
+/// bodies (a parameter must not shadow them).
+#[rustfmt::skip]
+const HOSTILE_PARAMS: &[&str] = &[
+    "self", "Self", "holds", "t", "args", "verdict", "c", "r", "v", "out", "policy", "batch",
+    "case", "facts", "engine", "name", "id", "rows", "row", "f", "e", "i", "n", "k", "x",
+    "interner", "sink", "make", "map", "bytes", "rel", "negation", "a0", "a1", "a2", "_", "", "0",
+    "__rt", "PACKAGE", "u32", "i64", "Some", "None", "Ok", "Err", "fn", "r#type",
+];
+
+/// Code point ranges random Unicode is drawn from.
+const UNICODE: &[(u32, u32)] = &[
+    (0x21, 0x7e),       // printable ASCII, punctuation included
+    (0x30, 0x39),       // digits
+    (0x00, 0x1f),       // C0 controls
+    (0x7f, 0x9f),       // DEL, C1 controls
+    (0xc0, 0x17f),      // Latin
+    (0x300, 0x36f),     // combining marks
+    (0x391, 0x3c9),     // Greek
+    (0x410, 0x44f),     // Cyrillic
+    (0x5d0, 0x5ea),     // Hebrew (RTL)
+    (0x627, 0x64a),     // Arabic (RTL)
+    (0x200b, 0x200f),   // zero width, LRM, RLM
+    (0x2028, 0x202e),   // separators, bidi embeddings and overrides
+    (0x2066, 0x2069),   // bidi isolates
+    (0x4e00, 0x4e40),   // CJK
+    (0xfe00, 0xfe0f),   // variation selectors
+    (0xfff9, 0xffff),   // specials, noncharacters
+    (0xff01, 0xff5e),   // fullwidth ASCII
+    (0x1d400, 0x1d433), // mathematical bold (NFKC-folds to ASCII)
+    (0x10330, 0x1034a), // Gothic
+    (0x1f600, 0x1f64f), // emoji
+    (0xe0001, 0xe007f), // tags
+    (0x10fffe, 0x10ffff),
+];
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Empirical,
@@ -296,6 +552,8 @@ struct Gen {
     /// Constants: local name and type.
     consts: Vec<(String, usize)>,
     preds: Vec<Pred>,
+    /// Hostile mode: fragment ids, for rule anchors.
+    fragments: Vec<String>,
     stats: Stats,
 }
 
@@ -360,6 +618,9 @@ impl Gen {
     }
 
     fn labels(&mut self) -> J {
+        if self.cfg.hostile {
+            return self.hostile_labels();
+        }
         if self.rng.chance(25) {
             let text = if self.odd() || self.rng.chance(20) {
                 self.rng.pick(LABELS).to_string()
@@ -374,6 +635,9 @@ impl Gen {
 
     /// A fresh local name: `plain`, or now and then an unused odd one.
     fn name(&mut self, plain: String, odd: &[&str]) -> String {
+        if self.cfg.hostile {
+            return self.hostile_id(plain);
+        }
         if self.odd() {
             let cand = self.rng.pick(odd).to_string();
             if !self.used.contains(&cand) {
@@ -397,7 +661,14 @@ impl Gen {
         // Two entity types.
         for (i, plain) in ["Thing", "Place"].into_iter().enumerate() {
             let mut name = plain.to_owned();
-            if self.odd() {
+            if self.cfg.hostile {
+                if self.odd() {
+                    let cand = self.hostile_name();
+                    if !self.types.contains(&cand) {
+                        name = cand;
+                    }
+                }
+            } else if self.odd() {
                 let cand = self.rng.pick(ODD_TYPES).to_string();
                 if !self.types.contains(&cand) {
                     name = cand;
@@ -421,10 +692,15 @@ impl Gen {
             self.consts.push((name, t));
         }
         // Predicates.
+        let [e, j, q] = self.cfg.predicates;
         let kinds = [
-            ("e", Kind::Empirical, 3 + self.rng.below(3)),
-            ("j", Kind::Judgment, self.rng.below(3)),
-            ("q", Kind::Institutional, 3 + self.rng.below(4)),
+            ("e", Kind::Empirical, e.0 + self.rng.below(e.1 - e.0 + 1)),
+            ("j", Kind::Judgment, j.0 + self.rng.below(j.1 - j.0 + 1)),
+            (
+                "q",
+                Kind::Institutional,
+                q.0 + self.rng.below(q.1 - q.0 + 1),
+            ),
         ];
         let mut group = 0;
         let mut prev_mono = false;
@@ -461,13 +737,20 @@ impl Gen {
             }
         }
         for i in 0..self.preds.len() {
-            let p = &self.preds[i];
-            let params: Vec<J> = p
-                .cols
+            let cols = self.preds[i].cols.clone();
+            let params: Vec<J> = cols
                 .iter()
                 .enumerate()
-                .map(|(k, c)| json!({"name": format!("a{k}"), "type": type_ref(*c)}))
+                .map(|(k, c)| {
+                    let name = if self.cfg.hostile && self.odd() {
+                        self.hostile_param()
+                    } else {
+                        format!("a{k}")
+                    };
+                    json!({"name": name, "type": type_ref(*c)})
+                })
                 .collect();
+            let p = &self.preds[i];
             let kind = match p.kind {
                 Kind::Empirical => "empirical",
                 Kind::Judgment => "judgment",
@@ -479,7 +762,14 @@ impl Gen {
                 json!({"id": id(&name), "kind": "symbol_decl", "symbolKind": "relation",
                 "name": name, "relationKind": kind, "parameters": params, "labels": labels}),
             ));
-            if judgment {
+            if judgment && self.cfg.hostile {
+                let (auth, cap) = (self.hostile_text(), self.hostile_text());
+                self.nodes.push(hashed(
+                    json!({"id": format!("{}/external", id(&name)), "kind": "external_decl",
+                    "symbol": id(&name), "authority": {"kind": "const_ref", "id": id(&auth)},
+                    "capability": cap, "effect": "judgment"}),
+                ));
+            } else if judgment {
                 let (auth, cap) = if self.odd() {
                     *self.rng.pick(AUTHORITIES)
                 } else {
@@ -521,12 +811,16 @@ impl Gen {
             let derive = !self.rng.chance(10);
             let labels = self.labels();
             let (en, dn) = (self.preds[e].name.clone(), self.preds[d].name.clone());
-            self.nodes.push(hashed(
-                json!({"id": id(&format!("close{e}")), "kind": "closure_policy",
+            let cid = if self.cfg.hostile {
+                self.hostile_id(format!("close{e}"))
+            } else {
+                format!("close{e}")
+            };
+            self.nodes
+                .push(hashed(json!({"id": id(&cid), "kind": "closure_policy",
                 "predicate": id(&en), "domain": {"kind": "const_ref", "id": id(&dn)},
                 "deriveExplicitNegative": derive, "snapshot": "snap", "completeAsOf": "2026-01-01",
-                "labels": labels}),
-            ));
+                "labels": labels})));
             self.stats.closures += 1;
         }
     }
@@ -543,6 +837,13 @@ impl Gen {
 
     /// An entity name of type `t` for facts and `value` terms.
     fn entity(&mut self, t: usize) -> String {
+        if self.cfg.hostile && self.odd() {
+            return if self.rng.chance(50) {
+                self.hostile_text()
+            } else {
+                self.hostile_name()
+            };
+        }
         if self.odd() {
             return self.rng.pick(ODD_ENTITIES).to_string();
         }
@@ -581,7 +882,14 @@ impl Gen {
     fn new_var(&mut self, vs: &mut RuleVars, c: Col) -> usize {
         let plain = format!("v{}", vs.vars.len());
         let mut name = plain.clone();
-        if self.odd() {
+        if self.cfg.hostile {
+            if self.odd() {
+                let cand = self.hostile_name();
+                if !vs.vars.iter().any(|v| v.0 == cand) {
+                    name = cand;
+                }
+            }
+        } else if self.odd() {
             let cand = self.rng.pick(ODD_VARS).to_string();
             if !vs.vars.iter().any(|v| v.0 == cand) {
                 name = cand;
@@ -841,18 +1149,32 @@ impl Gen {
         } else {
             json!({"kind": "and", "items": items})
         };
-        let rid = id(&format!("r{r}"));
+        let rid = if self.cfg.hostile {
+            let local = self.hostile_id(format!("r{r}"));
+            id(&local)
+        } else {
+            id(&format!("r{r}"))
+        };
         let variables: Vec<J> = vs
             .vars
             .iter()
             .map(|(n, c)| json!({"id": n, "type": type_ref(*c)}))
             .collect();
         let labels = self.labels();
+        let mut anchors: Vec<J> = Vec::new();
+        if self.cfg.hostile && !self.fragments.is_empty() {
+            for _ in 0..self.rng.below(3) {
+                let f = id(&self.rng.pick(&self.fragments).clone());
+                if !anchors.contains(&J::from(f.as_str())) {
+                    anchors.push(J::from(f));
+                }
+            }
+        }
         let name = self.preds[head].name.clone();
         self.nodes.push(hashed(
             json!({"id": rid, "kind": "rule", "strength": strength,
             "head": literal(&name, negative, head_args),
-            "body": body, "variables": variables, "anchors": [], "labels": labels,
+            "body": body, "variables": variables, "anchors": anchors, "labels": labels,
             "scope": {"kind": "boolean", "value": true}}),
         ));
         RuleInfo {
@@ -879,7 +1201,12 @@ impl Gen {
                 } else {
                     (b, a)
                 };
-                let mut node = json!({"id": id(&format!("prio{a}_{b}")), "kind": "priority_rule",
+                let pid = if self.cfg.hostile {
+                    self.hostile_id(format!("prio{a}_{b}"))
+                } else {
+                    format!("prio{a}_{b}")
+                };
+                let mut node = json!({"id": id(&pid), "kind": "priority_rule",
                     "higher": {"kind": "const_ref", "id": rules[hi].id},
                     "lower": {"kind": "const_ref", "id": rules[lo].id},
                     "priorityKind": "direct", "condition": {"kind": "boolean", "value": true}});
@@ -890,6 +1217,188 @@ impl Gen {
                 self.nodes.push(hashed(node));
                 self.stats.priorities += 1;
             }
+        }
+    }
+
+    // -- hostile mode ---------------------------------------------------------
+
+    /// `n` random characters from [`UNICODE`].
+    fn unicode(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| {
+                let (lo, hi) = *self.rng.pick(UNICODE);
+                char::from_u32(lo + self.rng.below((hi - lo + 1) as usize) as u32).unwrap()
+            })
+            .collect()
+    }
+
+    /// A hostile name: from the pools, random Unicode, or a combination.
+    fn hostile_name(&mut self) -> String {
+        match self.rng.below(100) {
+            0..=11 => self.rng.pick(COLLIDING).to_string(),
+            12..=44 => self.pick_name(),
+            45..=59 => {
+                let n = 1 + self.rng.below(6);
+                self.unicode(n)
+            }
+            60..=79 => {
+                let a = self.pick_name();
+                let sep = *self.rng.pick(&["", "-", "_", " ", ".", "__", "\u{301}"]);
+                let b = self.pick_name();
+                format!("{a}{sep}{b}")
+            }
+            80..=89 => self.rng.pick(HOSTILE_TEXTS).to_string(),
+            _ => {
+                let pre = *self
+                    .rng
+                    .pick(&["0", "9", "_", "r#", "__", "Ü", "not_", "explain_"]);
+                let n = 1 + self.rng.below(3);
+                format!("{pre}{}", self.unicode(n))
+            }
+        }
+    }
+
+    /// A name from [`HOSTILE_NAMES`].
+    fn pick_name(&mut self) -> String {
+        let group = *self.rng.pick(HOSTILE_NAMES);
+        self.rng.pick(group).to_string()
+    }
+
+    /// A hostile parameter name.
+    fn hostile_param(&mut self) -> String {
+        if self.rng.chance(60) {
+            self.rng.pick(HOSTILE_PARAMS).to_string()
+        } else {
+            self.hostile_name()
+        }
+    }
+
+    /// A hostile text (a label, an article text, a locator).
+    fn hostile_text(&mut self) -> String {
+        match self.rng.below(100) {
+            0..=59 => self.rng.pick(HOSTILE_TEXTS).to_string(),
+            60..=74 => {
+                let n = 2 + self.rng.below(2);
+                (0..n)
+                    .map(|_| self.rng.pick(HOSTILE_TEXTS).to_string())
+                    .collect::<Vec<_>>()
+                    .join(*self.rng.pick(&[" ", "\n", "", "\n\n"]))
+            }
+            75..=89 => {
+                let n = 1 + self.rng.below(20);
+                self.unicode(n)
+            }
+            _ => self.pick_name(),
+        }
+    }
+
+    /// A fresh local name for an id: hostile now and then (`odd_pct`), else
+    /// `plain`; never one already used, never starting with `~` (a facts key
+    /// `~p` names the negation of `p`).
+    fn hostile_id(&mut self, plain: String) -> String {
+        let mut name = if self.odd() {
+            self.hostile_name()
+        } else {
+            plain
+        };
+        if name.starts_with('~') {
+            name.insert(0, 'x');
+        }
+        while self.used.contains(&name) {
+            name.push('_');
+        }
+        self.used.insert(name.clone());
+        name
+    }
+
+    /// Zero to three labels in several languages, hostile texts.
+    fn hostile_labels(&mut self) -> J {
+        let n = match self.rng.below(100) {
+            0..=24 => 0,
+            25..=79 => 1,
+            80..=94 => 2,
+            _ => 3,
+        };
+        let labels: Vec<J> = (0..n)
+            .map(|_| {
+                let lang = *self.rng.pick(&["en", "en", "de", "ru", "", "en\"x"]);
+                let status = *self.rng.pick(&["official", "unofficial"]);
+                let text = if self.odd() {
+                    self.hostile_text()
+                } else {
+                    "a plain label".to_owned()
+                };
+                json!({"language": lang, "status": status, "text": text})
+            })
+            .collect();
+        J::Array(labels)
+    }
+
+    /// A hostile article text: paragraphs numbered so that labels citing
+    /// `1.2` pick one of them, sometimes long (the quote is trimmed at 240
+    /// characters, some of them multi-byte).
+    fn article_text(&mut self) -> String {
+        match self.rng.below(100) {
+            0..=39 => self.hostile_text(),
+            40..=69 => {
+                let (a, b, c) = (
+                    self.hostile_text(),
+                    self.hostile_text(),
+                    self.hostile_text(),
+                );
+                format!("Article 1.\n1.2 {a}\n1.2.1 {b}\n\n{c}")
+            }
+            _ => {
+                let mut t = String::new();
+                while t.chars().count() < 300 {
+                    let piece = if self.rng.chance(50) {
+                        self.hostile_text()
+                    } else {
+                        self.unicode(8)
+                    };
+                    t.push_str(&piece);
+                    t.push(' ');
+                }
+                t
+            }
+        }
+    }
+
+    /// Provenance: a work, an edition, a publication and one to three
+    /// fragments with hostile locators and article texts (rules anchor them).
+    fn provenance(&mut self) {
+        let work = self.hostile_id("work".to_owned());
+        let labels = self.labels();
+        self.nodes.push(hashed(
+            json!({"id": id(&work), "kind": "source_work", "labels": labels}),
+        ));
+        let edition = self.hostile_id("edition".to_owned());
+        let labels = self.labels();
+        self.nodes.push(hashed(
+            json!({"id": id(&edition), "kind": "source_edition", "work": id(&work), "labels": labels}),
+        ));
+        let publication = self.hostile_id("publication".to_owned());
+        let uri = self.hostile_text();
+        self.nodes.push(hashed(
+            json!({"id": id(&publication), "kind": "publication", "edition": id(&edition), "uri": uri}),
+        ));
+        for i in 0..1 + self.rng.below(3) {
+            let f = self.hostile_id(format!("art{i}"));
+            let locator = self.hostile_text();
+            let texts: Vec<J> = (0..self.rng.below(3))
+                .map(|_| {
+                    let text = self.article_text();
+                    let lang = *self.rng.pick(&["en", "de", ""]);
+                    let hash = format!("sha256:{}", lawgen::syntax::sha256_hex(text.as_bytes()));
+                    json!({"language": lang, "status": "official", "text": text, "contentHash": hash})
+                })
+                .collect();
+            let labels = self.labels();
+            self.nodes.push(hashed(
+                json!({"id": id(&f), "kind": "fragment", "edition": id(&edition),
+                "fragmentKind": "article", "locator": locator, "texts": texts, "labels": labels}),
+            ));
+            self.fragments.push(f);
         }
     }
 

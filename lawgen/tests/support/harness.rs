@@ -1,0 +1,262 @@
+//! Building generated Cargo packages from tests (the differential and the
+//! injection test): environment numbers, writing files without touching
+//! unchanged ones, an exclusive lock per generated package, cargo with an
+//! offline-first fallback, and reading cargo's errors back to the generated
+//! module they blame.
+//!
+//! A test names its generated modules `p<index>` and writes them to
+//! `…/gen/p<index>.rs`; its driver code mentions module `p12` as `case!(p12,`
+//! or `p12::`. [`blame`] relies on these conventions.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A number from the environment, decimal or `0x…` hex, `_` separators
+/// allowed; `None` if unset; a panic if malformed.
+pub fn env_num(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    let v = v.trim();
+    let parsed = match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => v.replace('_', "").parse(),
+    };
+    Some(parsed.unwrap_or_else(|e| panic!("{name}={v}: {e}")))
+}
+
+/// Writes `bytes` unless the file already holds them (keeps mtimes, so cargo
+/// does not rebuild what did not change).
+pub fn write_if_changed(path: &Path, bytes: &[u8]) {
+    if std::fs::read(path).ok().as_deref() == Some(bytes) {
+        return;
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+}
+
+/// Removes every file under `dir` (recursively) not in `keep`.
+pub fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            remove_stale(&p, keep);
+            if std::fs::read_dir(&p).is_ok_and(|mut d| d.next().is_none()) {
+                let _ = std::fs::remove_dir(&p);
+            }
+        } else if !keep.contains(&p) {
+            let _ = std::fs::remove_file(&p);
+        }
+    }
+}
+
+/// Starts `dir/Cargo.lock` as a copy of the workspace's lock file, so the
+/// generated package resolves offline to the versions the workspace uses.
+pub fn seed_lock_file(dir: &Path) {
+    let lock = dir.join("Cargo.lock");
+    if !lock.exists() {
+        let ws_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+        if let Ok(b) = std::fs::read(ws_lock) {
+            std::fs::write(&lock, b).unwrap();
+        }
+    }
+}
+
+/// The package indices cargo's error output blames: `--> …/gen/p12.rs`,
+/// `case!(p12, 3)` (the driver code around module `p12`) or `p12::Item`.
+pub fn modules_in_errors(stderr: &str) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    for (prefix, suffix) in [("gen/p", ".rs"), ("case!(p", ","), ("p", "::")] {
+        let mut rest = stderr;
+        while let Some(i) = rest.find(prefix) {
+            // `p12::` must start a path, not end an identifier like `top12::`.
+            let starts_word = prefix != "p"
+                || stderr[..stderr.len() - rest.len() + i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            rest = &rest[i + prefix.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if starts_word && !digits.is_empty() && rest[digits.len()..].starts_with(suffix) {
+                out.insert(digits.parse().unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// The package indices the error messages in cargo's output blame, each with
+/// its first error message. Output is split into diagnostics (a line starting
+/// with `error` or `warning` starts one); only errors count, and only those
+/// pointing into a package's module or its `case!` in the driver.
+pub fn blame(stderr: &str) -> BTreeMap<usize, String> {
+    blame_with(stderr, false)
+}
+
+/// As [`blame`], but a diagnostic whose primary location (its first
+/// `--> …`) is in a generated module blames only that module, not every
+/// module its notes mention (rustc lists other modules' types as candidates,
+/// with their locations).
+pub fn blame_by_location(stderr: &str) -> BTreeMap<usize, String> {
+    blame_with(stderr, true)
+}
+
+fn blame_with(stderr: &str, by_location: bool) -> BTreeMap<usize, String> {
+    let mut out = BTreeMap::new();
+    let mut blocks: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if line.starts_with("error") || line.starts_with("warning") || blocks.is_empty() {
+            blocks.push(String::new());
+        }
+        let b = blocks.last_mut().unwrap();
+        b.push_str(line);
+        b.push('\n');
+    }
+    for b in &blocks {
+        let head = b.lines().next().unwrap_or_default().to_owned();
+        if !head.starts_with("error") || head.starts_with("error: could not compile") {
+            continue;
+        }
+        let primary = b
+            .lines()
+            .find(|l| l.trim_start().starts_with("-->"))
+            .unwrap_or_default();
+        let mut blamed = modules_in_errors(primary);
+        if !by_location || blamed.is_empty() {
+            blamed = modules_in_errors(b);
+        }
+        for m in blamed {
+            out.entry(m).or_insert_with(|| head.clone());
+        }
+    }
+    out
+}
+
+/// What a cargo run printed.
+pub struct CargoOutput {
+    pub success: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// `cargo <args> --manifest-path <dir>/Cargo.toml --target-dir <target>`
+/// in `dir`, with the environment of the test's own cargo removed (target
+/// dir, rustc and rustdoc flags, jobserver) and `env` set: offline first,
+/// online if offline resolution fails.
+pub fn cargo(dir: &Path, target: &Path, args: &[&str], env: &[(&str, &str)]) -> CargoOutput {
+    let mut last = None;
+    for offline in [true, false] {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(args)
+            .arg("--manifest-path")
+            .arg(dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target)
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR")
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_MAKEFLAGS")
+            .env_remove("RUSTDOCFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTDOCFLAGS")
+            .current_dir(dir);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        if offline {
+            cmd.arg("--offline");
+        }
+        let out = cmd.output().expect("running cargo");
+        let output = CargoOutput {
+            success: out.status.success(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        if output.success {
+            return output;
+        }
+        let resolution = output.stderr.contains("offline")
+            || output.stderr.contains("failed to select a version")
+            || output.stderr.contains("failed to load source");
+        last = Some(output);
+        if !(offline && resolution) {
+            break;
+        }
+    }
+    last.expect("cargo ran at least once")
+}
+
+/// An exclusive lock on a generated package for a whole test run: a
+/// directory created atomically, holding the owner's pid, removed on drop
+/// (also when the test panics). A lock whose owner is gone (no `/proc/<pid>`
+/// on Linux) or that is older than two hours is stale and taken over. `who`
+/// starts the messages (the test's name).
+pub struct RunLock(PathBuf);
+
+impl RunLock {
+    pub fn acquire(path: &Path, who: &str) -> RunLock {
+        let started = Instant::now();
+        let mut told = false;
+        loop {
+            match std::fs::create_dir(path) {
+                Ok(()) => {
+                    std::fs::write(path.join("pid"), std::process::id().to_string()).unwrap();
+                    return RunLock(path.to_owned());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if Self::stale(path) {
+                        eprintln!("{who}: taking over the stale lock {}", path.display());
+                        let _ = std::fs::remove_dir_all(path);
+                        continue;
+                    }
+                    if !told {
+                        eprintln!(
+                            "{who}: another run holds {}; waiting for it",
+                            path.display()
+                        );
+                        told = true;
+                    }
+                    assert!(
+                        started.elapsed() < Duration::from_secs(3600),
+                        "waited an hour for {}; remove it if no run is going on",
+                        path.display()
+                    );
+                    std::thread::sleep(Duration::from_secs(2));
+                }
+                Err(e) => panic!("creating {}: {e}", path.display()),
+            }
+        }
+    }
+
+    fn stale(path: &Path) -> bool {
+        let old = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(2 * 3600));
+        let pid = std::fs::read_to_string(path.join("pid")).ok();
+        let gone = match pid.as_deref().map(str::trim) {
+            Some(pid) if !pid.is_empty() && Path::new("/proc/self").exists() => {
+                !Path::new("/proc").join(pid).exists()
+            }
+            // Between create_dir and writing the pid: give the owner a moment.
+            _ => false,
+        };
+        old || gone
+    }
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn secs(d: Duration) -> String {
+    format!("{:.1}s", d.as_secs_f64())
+}
