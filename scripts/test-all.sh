@@ -5,7 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+start=$SECONDS
+last=$SECONDS
+# Each step's heading says how long the previous one took (CI must stay well
+# under 30 minutes on 2 cores; this is where to look when it does not).
+step() {
+  printf '\n==> [%ds, previous step %ds] %s\n' $((SECONDS - start)) $((SECONDS - last)) "$*"
+  last=$SECONDS
+}
+trap 'printf "\n==> total %ds\n" $((SECONDS - start))' EXIT
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -15,6 +23,14 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 step "cargo test (unit, ui diagnostics, chess scenarios, explanations)"
 cargo test --workspace
+
+step "fuzz smoke: every cargo-fuzz target for 10 s (fuzz/smoke.sh)"
+# cargo-fuzz from crates.io when missing; the targets build on stable (no
+# sanitizer), unoptimized (FUZZ_DEV) since they run for seconds.
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked --version 0.13.2
+fi
+FUZZ_DEV=1 FUZZ_TARGET_DIR="$PWD/target/fuzz-smoke" bash fuzz/smoke.sh 10
 
 step "external conformance suite (datalog-conformance 0.1.0)"
 cargo build -p lawgen

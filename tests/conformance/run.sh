@@ -8,7 +8,9 @@
 # Env: LAWGEN_BIN (default: target/debug/lawgen, built with cargo if LAWGEN_BIN is unset),
 #      CONFORMANCE_OUT (default target/conformance: junit.xml, pytest log),
 #      LAWGEN_CONFORMANCE_KEEP=DIR (keep every generated package/facts/output for triage),
-#      LAWGEN_CONFORMANCE_TIMEOUT (seconds per lawgen eval, default 600).
+#      LAWGEN_CONFORMANCE_TIMEOUT (seconds per lawgen eval, default 600),
+#      CONFORMANCE_JOBS (pytest-xdist workers, default: the number of CPUs; each case is
+#      its own `lawgen eval` process in its own temporary directory).
 # Exit status: pytest's (0 all passed, 1 some failed).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,8 +22,8 @@ if [[ $# -gt 0 && "$1" == "--" ]]; then shift; fi
 if [[ -z "$py" ]]; then
   venv="$root/target/conformance-venv"
   if [[ ! -x "$venv/bin/python" ]]; then python3 -m venv "$venv"; fi
-  if ! "$venv/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(m.version("datalog-conformance") != "0.1.0")' 2>/dev/null; then
-    "$venv/bin/python" -m pip install -q "datalog-conformance==0.1.0"
+  if ! "$venv/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(m.version("datalog-conformance") != "0.1.0" or m.version("pytest-xdist") != "3.6.1")' 2>/dev/null; then
+    "$venv/bin/python" -m pip install -q "datalog-conformance==0.1.0" "pytest-xdist==3.6.1"
   fi
   py="$venv/bin/python"
 fi
@@ -38,7 +40,9 @@ cd "$here"
 set +e
 # The wheel ships no test function (only the plugin + corpus), so `pytest --pyargs
 # datalog_conformance` collects nothing; test_lawgen_conformance.py is that function.
-"$py" -m pytest test_lawgen_conformance.py \
+jobs=(-n "${CONFORMANCE_JOBS:-$(nproc)}")
+if ! "$py" -c 'import xdist' 2>/dev/null; then jobs=(); fi
+"$py" -m pytest test_lawgen_conformance.py "${jobs[@]}" \
   --datalog-evaluator=lawgen_conformance.LawgenEvaluator \
   -p no:cacheprovider -rs -q --tb=line --junitxml="$out/junit.xml" "$@" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
