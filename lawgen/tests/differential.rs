@@ -39,7 +39,7 @@ use std::process::Command;
 use std::time::Instant;
 use support::gen::{generate, package_seed, GenConfig};
 use support::harness::{
-    blame, cargo, env_num, remove_stale, secs, seed_lock_file, write_if_changed, RunLock,
+    blame, cargo, env_num, remove_stale, results, secs, seed_lock_file, write_if_changed, RunLock,
 };
 
 const DEFAULT_PACKAGES: usize = 200;
@@ -52,9 +52,6 @@ const POLICIES: [(Policy, &str); 2] = [
     (Policy::Blocking, "blocking"),
     (Policy::Propagating, "propagating"),
 ];
-/// Starts each result in the generated binaries' output. A control character:
-/// canonical JSON escapes it, so it never occurs inside an output.
-const SEP: char = '\u{1e}';
 
 /// One accepted package and what the interpreter concludes from its facts.
 struct Case {
@@ -453,16 +450,7 @@ fn compiled_packages_agree_with_the_interpreter() {
                 .rev()
                 .collect::<String>()
         );
-        for chunk in stdout.split(SEP).skip(1) {
-            let (head, text) = chunk.split_once('\n').expect("a result header");
-            let mut it = head.split(' ');
-            let (m, k, p) = (
-                it.next().unwrap().to_owned(),
-                it.next().unwrap().parse::<usize>().unwrap(),
-                it.next().unwrap().to_owned(),
-            );
-            actual.insert((m, k, p), text.to_owned());
-        }
+        actual.extend(results(&stdout));
     }
     let t_run = t2.elapsed();
 

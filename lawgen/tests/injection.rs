@@ -90,9 +90,6 @@ const POLICIES: [(Policy, &str); 2] = [
     (Policy::Blocking, "blocking"),
     (Policy::Propagating, "propagating"),
 ];
-/// Starts each result in the generated binaries' output (canonical JSON
-/// escapes control characters, so it never occurs inside an output).
-const SEP: char = '\u{1e}';
 /// Rounds of build, doc and doctest, each dropping the modules the last
 /// round blamed.
 const MAX_ROUNDS: usize = 6;
@@ -1318,16 +1315,7 @@ fn hostile_packages_compile_document_and_agree() {
             String::from_utf8_lossy(&out.stderr),
             tail(&stdout, 40)
         );
-        for chunk in stdout.split(SEP).skip(1) {
-            let (head, text) = chunk.split_once('\n').expect("a result header");
-            let mut it = head.split(' ');
-            let (m, k, p) = (
-                it.next().unwrap().to_owned(),
-                it.next().unwrap().parse::<usize>().unwrap(),
-                it.next().unwrap().to_owned(),
-            );
-            actual.insert((m, k, p), text.to_owned());
-        }
+        actual.extend(support::harness::results(&stdout));
     }
     let t_run = t2.elapsed();
     let mut compared = 0;

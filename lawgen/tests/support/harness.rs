@@ -260,3 +260,22 @@ impl Drop for RunLock {
 pub fn secs(d: Duration) -> String {
     format!("{:.1}s", d.as_secs_f64())
 }
+
+/// Starts each result in the generated binaries' output. A control character:
+/// canonical JSON escapes it, so it never occurs inside an output.
+pub const SEP: char = '\u{1e}';
+
+/// The results a generated binary printed: `SEP` then a header line
+/// `module facts-index policy`, then the output. Keyed by the header.
+pub fn results(stdout: &str) -> impl Iterator<Item = ((String, usize, String), String)> + '_ {
+    stdout.split(SEP).skip(1).map(|chunk| {
+        let (head, text) = chunk.split_once('\n').expect("a result header");
+        let mut it = head.split(' ');
+        let key = (
+            it.next().unwrap().to_owned(),
+            it.next().unwrap().parse::<usize>().unwrap(),
+            it.next().unwrap().to_owned(),
+        );
+        (key, text.to_owned())
+    })
+}
