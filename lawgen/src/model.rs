@@ -52,6 +52,21 @@ pub struct Model {
     pub fragments: Vec<Fragment>,
     /// Predicate strata, lowest first (SPEC §4.7). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
+    /// Lookups by head and by name, so that lowering, checking and facts
+    /// reading stay linear in the package size (a scan per predicate is
+    /// quadratic, and packages may have 10⁵ nodes). Built by `check`.
+    pub(crate) index: Index,
+}
+
+/// [`Model`]'s lookup tables. Each remembers how many rules or predicates it
+/// covers; a lookup on a model that grew since falls back to a scan, so a
+/// stale index can be slow but never wrong.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Index {
+    rules: usize,
+    by_head: std::collections::HashMap<Lit, Vec<RuleId>>,
+    preds: usize,
+    by_name: std::collections::HashMap<String, PredId>,
 }
 
 #[derive(Clone, Debug)]
@@ -237,20 +252,57 @@ impl Model {
         }
     }
 
-    /// Rules whose head is the literal `l`.
+    /// (Re)builds the lookup tables; `check` calls it once the rules and
+    /// predicates are all in.
+    pub(crate) fn build_index(&mut self) {
+        let mut by_head: std::collections::HashMap<Lit, Vec<RuleId>> = Default::default();
+        for (i, r) in self.rules.iter().enumerate() {
+            by_head
+                .entry(r.head.lit())
+                .or_default()
+                .push(RuleId(i as u32));
+        }
+        let mut by_name: std::collections::HashMap<String, PredId> = Default::default();
+        for (i, p) in self.preds.iter().enumerate() {
+            // The first predicate matching either spelling wins, as in a scan.
+            by_name.entry(p.local.clone()).or_insert(PredId(i as u32));
+            by_name.entry(p.id.clone()).or_insert(PredId(i as u32));
+        }
+        self.index = Index {
+            rules: self.rules.len(),
+            by_head,
+            preds: self.preds.len(),
+            by_name,
+        };
+    }
+
+    /// Rules whose head is the literal `l`, in package order.
     pub fn rules_for(&self, l: Lit) -> impl Iterator<Item = RuleId> + '_ {
-        self.rules
-            .iter()
-            .enumerate()
-            .filter(move |(_, r)| r.head.lit() == l)
-            .map(|(i, _)| RuleId(i as u32))
+        let indexed = (self.index.rules == self.rules.len()).then(|| {
+            self.index
+                .by_head
+                .get(&l)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .copied()
+        });
+        let scanned = indexed.is_none().then(|| {
+            self.rules
+                .iter()
+                .enumerate()
+                .filter(move |(_, r)| r.head.lit() == l)
+                .map(|(i, _)| RuleId(i as u32))
+        });
+        indexed
+            .into_iter()
+            .flatten()
+            .chain(scanned.into_iter().flatten())
     }
 
     /// Does `l` have a strict or defeasible rule (something that can conclude it)?
     pub fn has_concluding_rule(&self, l: Lit) -> bool {
-        self.rules
-            .iter()
-            .any(|r| r.head.lit() == l && r.strength != Strength::Defeater)
+        self.rules_for(l)
+            .any(|r| self.rule(r).strength != Strength::Defeater)
     }
 
     /// `higher > lower` as a direct priority pair.
@@ -262,6 +314,9 @@ impl Model {
 
     /// Looks a predicate up by local name or full id.
     pub fn pred_by_name(&self, name: &str) -> Option<PredId> {
+        if self.index.preds == self.preds.len() {
+            return self.index.by_name.get(name).copied();
+        }
         self.preds
             .iter()
             .position(|p| p.local == name || p.id == name)

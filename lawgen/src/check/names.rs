@@ -161,6 +161,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
         closures: Vec::new(),
         fragments: Vec::new(),
         strata: Vec::new(),
+        index: Default::default(),
     };
     // Declarations first, so references may point forward.
     for n in &pkg.nodes {

@@ -10,7 +10,7 @@ use crate::model::{Lit, Model, Ty, Value};
 use crate::program::{join_order, Atom, Item, Program, RelId, Role, Section, Term};
 use crate::syntax::facts::Facts;
 use crate::syntax::CmpOp;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The conflict policy (SPEC §4.3), chosen per evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -176,12 +176,47 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
         round: 0,
     };
     for stratum in &prog.strata {
-        ev.stratum(stratum);
+        for group in recursive_groups(prog, stratum) {
+            ev.stratum(&group);
+        }
     }
     Store {
         rels: ev.rels,
         interner: ev.interner,
     }
+}
+
+/// A stratum's rules split by the recursive component of their heads, in
+/// dependency order. A stratum groups rules by negation depth only, so it may
+/// hold a long chain of rules that do not depend on each other cyclically;
+/// evaluated together, each round would revisit every rule of the chain
+/// (quadratic). Group by group, a rule outside a cycle fires in one round.
+fn recursive_groups(prog: &Program, stratum: &[usize]) -> Vec<Vec<usize>> {
+    let mut local: HashMap<RelId, usize> = HashMap::new();
+    for &ri in stratum {
+        let n = local.len();
+        local.entry(prog.rules[ri].head.rel).or_insert(n);
+    }
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); local.len()];
+    for &ri in stratum {
+        let rule = &prog.rules[ri];
+        let h = local[&rule.head.rel];
+        for it in &rule.body {
+            if let Item::Pos(a) = it {
+                if let Some(&b) = local.get(&a.rel) {
+                    succ[b].push(h);
+                }
+            }
+        }
+    }
+    let comp = crate::scc::components(&succ);
+    let n = comp.iter().copied().max().map_or(0, |m| m + 1);
+    // Components come in reverse topological order: the last one first.
+    let mut groups = vec![Vec::new(); n];
+    for &ri in stratum {
+        groups[n - 1 - comp[local[&prog.rules[ri].head.rel]]].push(ri);
+    }
+    groups
 }
 
 fn encode(interner: &mut Interner, v: &Value) -> i64 {
@@ -206,28 +241,32 @@ struct Range {
 }
 
 impl Evaluator<'_> {
+    /// Semi-naive evaluation of one stratum. New tuples are committed only
+    /// between rounds, so during a round every relation's full range is simply
+    /// its current length; only the stratum's own heads need a remembered
+    /// frontier (where the last round's delta starts). Nothing here is sized
+    /// by the whole program: a package with 10⁴ strata stays linear.
     fn stratum(&mut self, rule_ids: &[usize]) {
-        let heads: HashSet<RelId> = rule_ids
+        let mut heads: Vec<RelId> = rule_ids
             .iter()
             .map(|&r| self.prog.rules[r].head.rel)
             .collect();
+        heads.sort_unstable_by_key(|r| r.0);
+        heads.dedup();
+        let len = |rels: &[Rel], r: RelId| rels[r.0 as usize].tuples.len() as u32;
         // Round 1: every rule over everything known.
         self.round += 1;
-        let snapshot: Vec<u32> = self.rels.iter().map(|r| r.tuples.len() as u32).collect();
+        let mut delta_lo: HashMap<RelId, u32> =
+            heads.iter().map(|&h| (h, len(&self.rels, h))).collect();
         let mut new = Vec::new();
         for &ri in rule_ids {
-            let ranges: Vec<Range> = snapshot.iter().map(|&hi| Range { lo: 0, hi }).collect();
-            self.fire(ri, None, &ranges, &mut new);
+            self.fire(ri, None, &mut new);
         }
-        let mut delta_lo = snapshot;
         self.commit(new);
         // Later rounds: only combinations that use a tuple new in the last round.
         loop {
-            let hi: Vec<u32> = self.rels.iter().map(|r| r.tuples.len() as u32).collect();
-            if heads
-                .iter()
-                .all(|h| hi[h.0 as usize] == delta_lo[h.0 as usize])
-            {
+            let hi: HashMap<RelId, u32> = heads.iter().map(|&h| (h, len(&self.rels, h))).collect();
+            if heads.iter().all(|h| hi[h] == delta_lo[h]) {
                 break;
             }
             self.round += 1;
@@ -236,16 +275,13 @@ impl Evaluator<'_> {
                 let rule = &self.prog.rules[ri];
                 for (pos, item) in rule.body.iter().enumerate() {
                     let Item::Pos(a) = item else { continue };
-                    let r = a.rel.0 as usize;
-                    if !heads.contains(&a.rel) || delta_lo[r] == hi[r] {
+                    let (Some(&lo), Some(&hi)) = (delta_lo.get(&a.rel), hi.get(&a.rel)) else {
+                        continue; // not written in this stratum: no delta
+                    };
+                    if lo == hi {
                         continue;
                     }
-                    let full: Vec<Range> = hi.iter().map(|&h| Range { lo: 0, hi: h }).collect();
-                    let delta = Range {
-                        lo: delta_lo[r],
-                        hi: hi[r],
-                    };
-                    self.fire(ri, Some((pos, delta)), &full, &mut new);
+                    self.fire(ri, Some((pos, Range { lo, hi })), &mut new);
                 }
             }
             delta_lo = hi;
@@ -260,13 +296,7 @@ impl Evaluator<'_> {
     }
 
     /// Evaluates one rule; `delta` restricts one positive item to new tuples.
-    fn fire(
-        &mut self,
-        ri: usize,
-        delta: Option<(usize, Range)>,
-        ranges: &[Range],
-        out: &mut Vec<(RelId, Tuple)>,
-    ) {
+    fn fire(&mut self, ri: usize, delta: Option<(usize, Range)>, out: &mut Vec<(RelId, Tuple)>) {
         let rule = &self.prog.rules[ri];
         let order = join_order(&rule.body, delta.map(|d| d.0));
         // Constants in the rule are interned up front.
@@ -283,7 +313,7 @@ impl Evaluator<'_> {
             }
         }
         let mut binding = vec![None; rule.vars.len().max(max_var(rule) + 1)];
-        self.join(rule, &order, 0, delta, ranges, &mut binding, out);
+        self.join(rule, &order, 0, delta, &mut binding, out);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -293,7 +323,6 @@ impl Evaluator<'_> {
         order: &[usize],
         k: usize,
         delta: Option<(usize, Range)>,
-        ranges: &[Range],
         binding: &mut Vec<Option<i64>>,
         out: &mut Vec<(RelId, Tuple)>,
     ) {
@@ -324,27 +353,31 @@ impl Evaluator<'_> {
                     CmpOp::Ge => x >= y,
                 };
                 if holds {
-                    self.join(rule, order, k + 1, delta, ranges, binding, out);
+                    self.join(rule, order, k + 1, delta, binding, out);
                 }
             }
             Item::Neg(a) => {
                 let t: Option<Vec<i64>> = a.args.iter().map(|x| self.value(x, binding)).collect();
                 let Some(t) = t else { return };
                 if !self.rels[a.rel.0 as usize].set.contains_key(&t[..]) {
-                    self.join(rule, order, k + 1, delta, ranges, binding, out);
+                    self.join(rule, order, k + 1, delta, binding, out);
                 }
             }
             Item::Pos(a) => {
                 let range = match delta {
                     Some((pos, r)) if pos == idx => r,
-                    _ => ranges[a.rel.0 as usize],
+                    // Everything known: nothing is committed mid-round.
+                    _ => Range {
+                        lo: 0,
+                        hi: self.rels[a.rel.0 as usize].tuples.len() as u32,
+                    },
                 };
                 let matches = self.matches(a, binding, range);
                 for tid in matches {
                     let tuple = self.rels[a.rel.0 as usize].tuples[tid as usize].clone();
                     let saved = binding.clone();
                     if unify(a, &tuple, binding) {
-                        self.join(rule, order, k + 1, delta, ranges, binding, out);
+                        self.join(rule, order, k + 1, delta, binding, out);
                     }
                     *binding = saved;
                 }

@@ -110,6 +110,9 @@ struct Lowerer<'m> {
     entities: HashMap<Ty, RelId>,
     undecided: HashMap<PredId, RelId>,
     aux_count: usize,
+    /// Priority pairs `(higher, lower)`: asked once per attacker and rule, so
+    /// a scan of every priority there would make lowering cubic.
+    beats: std::collections::HashSet<(RuleId, RuleId)>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -135,6 +138,7 @@ impl<'m> Lowerer<'m> {
             entities: HashMap::new(),
             undecided: HashMap::new(),
             aux_count: 0,
+            beats: m.priorities.iter().map(|p| (p.higher, p.lower)).collect(),
         };
         l.compute_taint();
         l.compute_collapse();
@@ -148,37 +152,40 @@ impl<'m> Lowerer<'m> {
             .any(|p| p.kind == RelationKind::Judgment)
     }
 
-    /// A predicate is tainted when a judgment lies in its past.
+    /// A predicate is tainted when a judgment lies in its past. A worklist
+    /// over "body predicate → head" edges: linear, however long the chains.
     fn compute_taint(&mut self) {
-        for (i, p) in self.m.preds.iter().enumerate() {
-            self.tainted[i] = p.kind == RelationKind::Judgment;
+        let mut next: Vec<Vec<PredId>> = vec![Vec::new(); self.m.preds.len()];
+        for r in &self.m.rules {
+            for p in body_preds(r) {
+                next[p.0 as usize].push(r.head.pred);
+            }
         }
-        loop {
-            let mut changed = false;
-            for r in &self.m.rules {
-                let h = r.head.pred.0 as usize;
-                if self.tainted[h] {
-                    continue;
-                }
-                if body_preds(r).any(|p| self.tainted[p.0 as usize]) {
-                    self.tainted[h] = true;
-                    changed = true;
-                }
+        for c in &self.m.closures {
+            next[c.domain.0 as usize].push(c.pred);
+        }
+        let mut work: Vec<PredId> = Vec::new();
+        for (i, p) in self.m.preds.iter().enumerate() {
+            if p.kind == RelationKind::Judgment {
+                self.tainted[i] = true;
+                work.push(PredId(i as u32));
             }
-            for c in &self.m.closures {
-                if self.tainted[c.domain.0 as usize] && !self.tainted[c.pred.0 as usize] {
-                    self.tainted[c.pred.0 as usize] = true;
-                    changed = true;
+        }
+        while let Some(p) = work.pop() {
+            for &q in &next[p.0 as usize] {
+                if !self.tainted[q.0 as usize] {
+                    self.tainted[q.0 as usize] = true;
+                    work.push(q);
                 }
-            }
-            if !changed {
-                break;
             }
         }
     }
 
-    /// Greatest fixpoint of "D = P = S is guaranteed".
+    /// Greatest fixpoint of "D = P = S is guaranteed": start from what each
+    /// literal's own rules allow, then withdraw it from every rule head whose
+    /// body reads a literal that lost it (a worklist, linear).
     fn compute_collapse(&mut self) {
+        let mut work: Vec<Lit> = Vec::new();
         for (i, p) in self.m.preds.iter().enumerate() {
             for negative in [false, true] {
                 let lit = Lit {
@@ -196,26 +203,25 @@ impl<'m> Lowerer<'m> {
                     }
                 };
                 self.collapsed.insert(lit, ok);
+                if !ok {
+                    work.push(lit);
+                }
             }
         }
-        loop {
-            let mut changed = false;
-            for r in &self.m.rules {
-                let lit = r.head.lit();
-                if !self.collapsed[&lit] {
-                    continue;
-                }
-                let body_ok = r.body.iter().all(|i| match i {
-                    MItem::Status { atom, .. } => self.collapsed[&atom.lit()],
-                    _ => true,
-                });
-                if !body_ok {
-                    self.collapsed.insert(lit, false);
-                    changed = true;
+        let mut readers: HashMap<Lit, Vec<Lit>> = HashMap::new();
+        for r in &self.m.rules {
+            for i in &r.body {
+                if let MItem::Status { atom, .. } = i {
+                    readers.entry(atom.lit()).or_default().push(r.head.lit());
                 }
             }
-            if !changed {
-                break;
+        }
+        while let Some(l) = work.pop() {
+            for &h in readers.get(&l).map_or(&[][..], Vec::as_slice) {
+                if self.collapsed[&h] {
+                    self.collapsed.insert(h, false);
+                    work.push(h);
+                }
             }
         }
     }
@@ -794,7 +800,7 @@ impl<'m> Lowerer<'m> {
                     format!("{slocal} discarded under blocking: not established"),
                 );
                 for &tid in &concluding {
-                    if self.m.beats(tid, sid) {
+                    if self.beats.contains(&(tid, sid)) {
                         let t = self.app(tid, Level::Defeasible, w);
                         self.copy_rule(
                             ok,
