@@ -72,6 +72,8 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
     let package = syntax::read_package(bytes, limits)?;
     // After this point every node is well-formed and its hash verified.
     let model = check::check(&package)?;
+    // Before anything lowers it: would lowering explode?
+    check::size::check(&model, limits)?;
     let source = String::from_utf8_lossy(bytes).into_owned();
     Ok(Loaded {
         package,

@@ -172,3 +172,154 @@ fn facts_errors_name_key_and_row() {
     let d = read_facts(bad_utf8, &loaded.model).err().unwrap().render();
     assert!(d.starts_with("error[E001]"), "{d}");
 }
+
+/// A package over one entity type `T`: `e/1` empirical, `q/1` institutional,
+/// `j/1` a judgment, and the given rules (`(id, strength, head polarity,
+/// body predicates)`, every atom over the variable `x`) and priorities.
+fn package(rules: &[(String, &str, &str, Vec<&str>)], priorities: &[(String, String)]) -> Vec<u8> {
+    use serde_json::{json, Value as J};
+    let hashed = |mut n: J| {
+        let h = lawgen::syntax::node_hash(n.as_object().unwrap());
+        n["contentHash"] = J::from(h);
+        n
+    };
+    let t = json!({"name": "urn:s#T"});
+    let pred = |name: &str, kind: &str| {
+        hashed(
+            json!({"id": format!("urn:s#{name}"), "kind": "symbol_decl", "symbolKind": "relation",
+            "name": name, "relationKind": kind, "parameters": [{"name": "a", "type": t}], "labels": []}),
+        )
+    };
+    let lit = |p: &str, pol: &str| {
+        json!({"kind": "literal", "predicate": format!("urn:s#{p}"), "polarity": pol,
+            "args": [{"kind": "var", "var": "x"}]})
+    };
+    let mut nodes = vec![
+        hashed(
+            json!({"id": "urn:s#T", "kind": "type_decl", "name": "T", "typeKind": "entity", "labels": []}),
+        ),
+        pred("e", "empirical"),
+        pred("q", "institutional"),
+        pred("j", "judgment"),
+        hashed(
+            json!({"id": "urn:s#j/external", "kind": "external_decl", "symbol": "urn:s#j",
+            "authority": {"kind": "const_ref", "id": "urn:s#court"}, "capability": "decide",
+            "effect": "judgment"}),
+        ),
+    ];
+    for (id, strength, pol, body) in rules {
+        let items: Vec<J> = body
+            .iter()
+            .map(|p| json!({"kind": "status", "status": "established", "formula": lit(p, "positive")}))
+            .collect();
+        nodes.push(hashed(
+            json!({"id": format!("urn:s#{id}"), "kind": "rule", "strength": strength,
+            "head": lit("q", pol), "body": {"kind": "and", "items": items},
+            "variables": [{"id": "x", "type": t}], "anchors": [], "labels": [],
+            "scope": {"kind": "boolean", "value": true}}),
+        ));
+    }
+    for (i, (hi, lo)) in priorities.iter().enumerate() {
+        nodes.push(hashed(
+            json!({"id": format!("urn:s#pr{i}"), "kind": "priority_rule",
+            "priorityKind": "direct", "higher": {"kind": "const_ref", "id": format!("urn:s#{hi}")},
+            "lower": {"kind": "const_ref", "id": format!("urn:s#{lo}")},
+            "condition": {"kind": "boolean", "value": true}, "labels": []}),
+        ));
+    }
+    serde_json::to_vec(&json!({"schemaVersion": "law.core.ir/0.2",
+        "package": {"name": "stress", "namespace": "urn:s", "version": "0.0.1"},
+        "imports": [], "strata": [], "nodes": nodes}))
+    .unwrap()
+}
+
+#[test]
+fn a_long_rule_body_is_refused_with_the_rule_named() {
+    let rules = [("big".to_owned(), "strict", "positive", vec!["e"; 300])];
+    let bytes = package(&rules, &[]);
+    let d = load_bytes(&bytes, &ReadLimits::default())
+        .expect_err("refused")
+        .render();
+    assert!(
+        d.contains("error[E090]: rule `big` has 300 body items, more than the limit of 120"),
+        "{d}"
+    );
+    assert!(
+        d.contains("urn:s#big") && d.contains("--max-rule-body"),
+        "{d}"
+    );
+    // Raised, the package loads and evaluates (the interpreter recurses once
+    // per body item: 300 is far from its stack's end).
+    let limits = ReadLimits {
+        max_rule_body: 300,
+        ..Default::default()
+    };
+    let loaded = load_bytes(&bytes, &limits).expect("accepted under a raised limit");
+    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.model).unwrap();
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
+    let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
+    assert!(out.contains(r#""q": ["#), "{out}");
+}
+
+#[test]
+fn a_literal_with_too_many_attackers_is_refused_with_its_attackers_named() {
+    // 300 defeasible rules for q, 300 for ~q, each pair ordered: the +∂ rule
+    // of q would need an atom per attacker, and checking "every attacker is
+    // defeated" pairwise used to make lowering cubic.
+    let mut rules = Vec::new();
+    let mut prios = Vec::new();
+    for i in 0..300 {
+        rules.push((format!("p{i}"), "defeasible", "positive", vec!["e"]));
+        rules.push((format!("n{i}"), "defeasible", "negative", vec!["e"]));
+        prios.push((format!("p{i}"), format!("n{i}")));
+    }
+    let bytes = package(&rules, &prios);
+    let d = load_bytes(&bytes, &ReadLimits::default())
+        .expect_err("refused")
+        .render();
+    assert!(
+        d.contains(
+            "`q` is attacked by 300 rules for `~q` (`n0`, `n1`, `n2`, `n3`, `n4`, … (295 more)): \
+             its +∂ rule would have 302 body items, more than the limit of 120"
+        ),
+        "{d}"
+    );
+    assert!(d.contains("`~q` is attacked by 300 rules for `q`"), "{d}");
+    // Under the limit the same shape loads, lowers and decides by priority.
+    let (rules, prios) = (&rules[..200], &prios[..50]);
+    let loaded = load_bytes(&package(rules, prios), &ReadLimits::default()).unwrap();
+    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.model).unwrap();
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
+    let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
+    // p0..p49 beat n0..n49, but n50..n99 stay undefeated (and attack every
+    // p), so neither side is concluded defeasibly; both are supported.
+    assert!(!out.contains(r#""defeasibly": {"q""#), "{out}");
+}
+
+#[test]
+fn quadratic_pending_requests_are_refused_with_the_largest_rule_named() {
+    // Every judgment atom gets its own request rule as long as the rule:
+    // 100 judgment atoms make 100 × 101 items.
+    let mut body = vec!["j"; 100];
+    body.push("e");
+    let rules = [
+        ("wide".to_owned(), "strict", "positive", body),
+        ("small".to_owned(), "strict", "positive", vec!["e", "j"]),
+    ];
+    let bytes = package(&rules, &[]);
+    let limits = ReadLimits {
+        max_program_size: 5_000,
+        ..Default::default()
+    };
+    let d = load_bytes(&bytes, &limits).expect_err("refused").render();
+    assert!(
+        d.contains("error[E090]: lowering would produce a program of up to")
+            && d.contains("more than the limit of 5000; the largest parts: rule `wide` (101 body items, 100 of them judgments"),
+        "{d}"
+    );
+    assert!(
+        d.contains("urn:s#wide") && d.contains("--max-program-size"),
+        "{d}"
+    );
+    assert!(load_bytes(&bytes, &ReadLimits::default()).is_ok());
+}

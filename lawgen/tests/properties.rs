@@ -225,3 +225,47 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
         unfolded.rules.len()
     );
 }
+
+/// `check::size` refuses packages whose lowering would explode using an upper
+/// bound on the lowered program's size, so a package under the limit is
+/// never refused by lowering itself. The bound must really be one.
+#[test]
+fn the_program_size_bound_is_an_upper_bound() {
+    use lawgen::check::size::program_size_bound;
+
+    let size =
+        |p: &lawgen::program::Program| -> u64 { p.rules.iter().map(|r| r.body.len() as u64).sum() };
+    let mut checked = 0;
+    let mut tightest = f64::MAX;
+    for i in 0..400 {
+        let mut cfg = GenConfig::new(package_seed(0x5123_b000, i));
+        cfg.facts_files = 0;
+        let g = generate(&cfg);
+        let Ok(loaded) = driver::load_bytes(&g.package, &Default::default()) else {
+            continue;
+        };
+        checked += 1;
+        let prog = lawgen::lower::lower(&loaded.model).unwrap();
+        let (actual, bound) = (size(&prog), program_size_bound(&loaded.model));
+        assert!(
+            actual <= bound,
+            "package {i} (seed {:#x}): lowered to {actual} body items, bound {bound}\n{}",
+            cfg.seed,
+            String::from_utf8_lossy(&g.package)
+        );
+        tightest = tightest.min(bound as f64 / actual.max(1) as f64);
+    }
+    assert!(checked >= 100, "only {checked} random packages passed");
+    let chess = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+    let loaded = driver::load_file(&chess, &Default::default()).unwrap();
+    let prog = lawgen::lower::lower(&loaded.model).unwrap();
+    let (actual, bound) = (size(&prog), program_size_bound(&loaded.model));
+    assert!(actual <= bound, "chess: {actual} > {bound}");
+    // A bound so loose that it refuses reasonable packages is no use either.
+    assert!(
+        bound <= 8 * actual,
+        "chess: bound {bound} for {actual} items"
+    );
+    eprintln!("chess: {actual} body items, bound {bound}; tightest random ratio {tightest:.2}");
+}

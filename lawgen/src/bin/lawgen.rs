@@ -42,6 +42,12 @@ struct LimitArgs {
     /// Most parameters of one predicate.
     #[arg(long, global = true, default_value_t = ReadLimits::default().max_arity)]
     max_arity: usize,
+    /// Most items in one rule body (and two more than the most rules attacking one literal).
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_rule_body)]
+    max_rule_body: usize,
+    /// Largest lowered program, in body items (an upper bound computed before lowering).
+    #[arg(long, global = true, default_value_t = ReadLimits::default().max_program_size)]
+    max_program_size: usize,
 }
 
 /// The limits of this invocation (set once in `main`).
@@ -199,6 +205,8 @@ fn main() -> ExitCode {
         max_depth: l.max_depth,
         max_string_bytes: l.max_string_bytes,
         max_arity: l.max_arity,
+        max_rule_body: l.max_rule_body,
+        max_program_size: l.max_program_size,
     });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,6 +9,8 @@
 //! 5. `closures`  — over empirical predicates, domain of the right type.
 //! 6. `judgments` — every judgment predicate has exactly one `external_decl`.
 //! 7. `strata`    — a stratification exists (SPEC §4.7).
+//! 8. `size`      — lowering would not explode (rule bodies, program size);
+//!    run by the driver on the finished model, with the read limits.
 //!
 //! Passes 3–7 run on what passes 1–2 could resolve, so one broken reference
 //! does not hide an unrelated error elsewhere; a [`Model`] is only returned
@@ -19,6 +21,7 @@ mod judgments;
 mod names;
 mod priorities;
 mod safety;
+pub mod size;
 pub mod strata;
 mod types;
 
@@ -33,6 +36,8 @@ pub fn check(pkg: &Package) -> Result<Model, Diagnostics> {
     let (mut scope, mut model) = names::declarations(pkg, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
+    // Every predicate and rule is in: later passes and stages look them up.
+    model.build_index();
     safety::check(pkg, &model, &mut diags);
     priorities::check(pkg, &scope, &mut model, &mut diags);
     closures::check(pkg, &scope, &mut model, &mut diags);

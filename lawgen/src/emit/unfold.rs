@@ -14,6 +14,10 @@
 //!   and its body does not mention `R`;
 //! * its rule's body is one positive atom (a projection or renaming, free to
 //!   repeat at every use), or `R` is used exactly once (no join is repeated);
+//! * a join is unfolded only while the body it lands in stays at most
+//!   [`MAX_UNFOLDED_BODY`] items: a chain of two-atom rules would otherwise
+//!   become one rule as long as the chain, and rustc refuses ascent rules
+//!   nested much deeper than a hundred atoms (its recursion limit);
 //! * `R` is negated only if its rule is a pure *renaming* `R(x…) <- S(y…)`,
 //!   where `y…` are the head variables, each once, in some order: then `R`
 //!   and `S` hold the same tuples up to the column order, and `!R(t…)` is
@@ -31,11 +35,22 @@
 use crate::program::{Atom, Item, Program, RelId, Role, Rule, Term};
 use std::collections::{BTreeSet, HashMap};
 
+/// The longest body a join may be unfolded into.
+pub const MAX_UNFOLDED_BODY: usize = 64;
+
+/// Programs with more rules than this are not unfolded.
+pub const MAX_UNFOLDED_PROGRAM: usize = 20_000;
+
 /// The program the engine runs: `prog` with its intermediate relations
 /// unfolded (same relations, same outputs; fewer rules, and relations that no
 /// rule mentions any more). Public so that tests can run the result through
 /// the interpreter and compare it with the original.
 pub fn unfold(prog: &Program) -> Program {
+    if prog.rules.len() > MAX_UNFOLDED_PROGRAM {
+        // Unfolding is an optimization, and the loop below is quadratic in
+        // the number of rules: a program this large runs as lowered.
+        return prog.clone();
+    }
     let mut keep: BTreeSet<RelId> = BTreeSet::new();
     for o in &prog.outputs {
         keep.insert(o.rel);
@@ -55,12 +70,17 @@ pub fn unfold(prog: &Program) -> Program {
         let mut defs: HashMap<RelId, Vec<usize>> = HashMap::new();
         let mut pos: HashMap<RelId, usize> = HashMap::new();
         let mut neg: HashMap<RelId, usize> = HashMap::new();
+        // The body length of (the last) rule reading each relation positively.
+        let mut reader_len: HashMap<RelId, usize> = HashMap::new();
         for (i, rule) in live.iter().enumerate() {
             let Some(rule) = rule else { continue };
             defs.entry(rule.head.rel).or_default().push(i);
             for item in &rule.body {
                 match item {
-                    Item::Pos(a) => *pos.entry(a.rel).or_default() += 1,
+                    Item::Pos(a) => {
+                        *pos.entry(a.rel).or_default() += 1;
+                        reader_len.insert(a.rel, rule.body.len());
+                    }
                     Item::Neg(a) => *neg.entry(a.rel).or_default() += 1,
                     Item::Cmp(..) => {}
                 }
@@ -89,9 +109,13 @@ pub fn unfold(prog: &Program) -> Program {
             .filter(|&(r, d)| {
                 let def = live[d].as_ref().expect("a live rule");
                 let single_atom = matches!(def.body.as_slice(), [Item::Pos(_)]);
+                let fits = || {
+                    reader_len.get(&r).copied().unwrap_or(0) + def.body.len()
+                        <= MAX_UNFOLDED_BODY + 1
+                };
                 head_is_distinct_vars(&def.head)
                     && !mentions(def, r)
-                    && (single_atom || pos.get(&r).copied().unwrap_or(0) <= 1)
+                    && (single_atom || (pos.get(&r).copied().unwrap_or(0) <= 1 && fits()))
                     && (!neg.contains_key(&r) || is_renaming(def))
             })
             .collect();

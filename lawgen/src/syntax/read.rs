@@ -25,6 +25,16 @@ pub struct ReadLimits {
     pub max_string_bytes: usize,
     /// Most parameters of one predicate.
     pub max_arity: usize,
+    /// Most items in one rule body, and two more than the most rules that
+    /// may attack one literal (its +∂ rule needs an atom per attacker).
+    /// Checked after the model is built (`check::size`). The default keeps
+    /// generated ascent rules under rustc's recursion limit (a 126-item body
+    /// builds, a 256-item one does not); the interpreter takes more.
+    pub max_rule_body: usize,
+    /// Largest lowered program, in body items (an upper bound computed from
+    /// the model), so a package cannot make lowering and code generation
+    /// explode. Checked after the model is built (`check::size`).
+    pub max_program_size: usize,
 }
 
 impl Default for ReadLimits {
@@ -35,6 +45,8 @@ impl Default for ReadLimits {
             max_depth: 64,
             max_string_bytes: 1 << 20,
             max_arity: 32,
+            max_rule_body: 120,
+            max_program_size: 4_000_000,
         }
     }
 }
