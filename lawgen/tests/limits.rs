@@ -259,6 +259,19 @@ fn a_long_rule_body_is_refused_with_the_rule_named() {
     let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
     let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
     assert!(out.contains(r#""q": ["#), "{out}");
+    // No setting lets a body deep enough to overflow the interpreter's stack in.
+    let rules = [("huge".to_owned(), "strict", "positive", vec!["e"; 20_000])];
+    let limits = ReadLimits {
+        max_rule_body: usize::MAX,
+        ..Default::default()
+    };
+    let d = load_bytes(&package(&rules, &[]), &limits)
+        .expect_err("refused")
+        .render();
+    assert!(
+        d.contains("rule `huge` has 20000 body items, more than the limit of 2000"),
+        "{d}"
+    );
 }
 
 #[test]

@@ -42,7 +42,7 @@ struct LimitArgs {
     /// Most parameters of one predicate.
     #[arg(long, global = true, default_value_t = ReadLimits::default().max_arity)]
     max_arity: usize,
-    /// Most items in one rule body (and two more than the most rules attacking one literal).
+    /// Most items in one rule body (and two more than the most rules attacking one literal); at most 2000.
     #[arg(long, global = true, default_value_t = ReadLimits::default().max_rule_body)]
     max_rule_body: usize,
     /// Largest lowered program, in body items (an upper bound computed before lowering).

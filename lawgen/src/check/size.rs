@@ -44,9 +44,15 @@ pub fn check(model: &Model, limits: &ReadLimits) -> Result<(), Diagnostics> {
 const HOW: &str = "split the rule (or the exceptions) into intermediate predicates, or raise the \
                    limit (`--max-rule-body`, `ReadLimits::max_rule_body`)";
 
+/// The most `max_rule_body` may be raised to: the interpreter recurses once
+/// per body item (about 400 bytes of stack each), and must stay well inside
+/// the 2 MiB stack of a spawned thread.
+pub const MAX_RULE_BODY_CEILING: usize = 2000;
+
 fn rule_bodies(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
+    let max_body = limits.max_rule_body.min(MAX_RULE_BODY_CEILING);
     for r in &model.rules {
-        if r.body.len() > limits.max_rule_body {
+        if r.body.len() > max_body {
             diags.error(
                 Code::Limit,
                 Location::new(Some(&r.id), &r.ptr),
@@ -54,7 +60,7 @@ fn rule_bodies(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
                     "rule `{}` has {} body items, more than the limit of {}",
                     r.local,
                     r.body.len(),
-                    limits.max_rule_body
+                    max_body
                 ),
                 HOW,
             );
@@ -78,7 +84,7 @@ fn rule_bodies(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
                 .collect();
             // cand[L], !D[~L], then one ok[L, s] per attacker.
             let len = attackers.len() + 2;
-            if attackers.is_empty() || len <= limits.max_rule_body {
+            if attackers.is_empty() || len <= max_body {
                 continue;
             }
             let shown: Vec<String> = attackers.iter().take(5).map(|a| format!("`{a}`")).collect();
@@ -97,7 +103,7 @@ fn rule_bodies(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
                     attackers.len(),
                     model.lit_name(l.complement()),
                     shown.join(", "),
-                    limits.max_rule_body
+                    max_body
                 ),
                 HOW,
             );

@@ -379,20 +379,29 @@ impl<'a> Gen<'a> {
             );
         }
 
-        // Judgments in each predicate's past (for the requests of a pending verdict).
+        // Judgments in each predicate's past (for the requests of a pending
+        // verdict): propagated forward along the dependency edges with a
+        // worklist, so a long chain of predicates costs its length, not its square.
         let edges = dependency_edges(m);
+        let mut next: Vec<Vec<PredId>> = vec![Vec::new(); m.preds.len()];
+        for e in &edges {
+            next[e.from.0 as usize].push(e.to);
+        }
         let mut judgments_before = vec![BTreeSet::new(); m.preds.len()];
-        for (i, jb) in judgments_before.iter_mut().enumerate() {
-            let mut seen = BTreeSet::from([PredId(i as u32)]);
-            let mut stack = vec![PredId(i as u32)];
-            while let Some(p) = stack.pop() {
-                if m.pred(p).kind == RelationKind::Judgment {
-                    jb.insert(p);
-                }
-                for e in edges.iter().filter(|e| e.to == p) {
-                    if seen.insert(e.from) {
-                        stack.push(e.from);
-                    }
+        let mut work: Vec<PredId> = Vec::new();
+        for (i, p) in m.preds.iter().enumerate() {
+            if p.kind == RelationKind::Judgment {
+                judgments_before[i].insert(PredId(i as u32));
+                work.push(PredId(i as u32));
+            }
+        }
+        while let Some(p) = work.pop() {
+            let from = judgments_before[p.0 as usize].clone();
+            for &q in &next[p.0 as usize] {
+                let before = judgments_before[q.0 as usize].len();
+                judgments_before[q.0 as usize].extend(from.iter().copied());
+                if judgments_before[q.0 as usize].len() > before {
+                    work.push(q);
                 }
             }
         }

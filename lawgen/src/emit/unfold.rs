@@ -39,7 +39,7 @@ use std::collections::{BTreeSet, HashMap};
 pub const MAX_UNFOLDED_BODY: usize = 64;
 
 /// Programs with more rules than this are not unfolded.
-pub const MAX_UNFOLDED_PROGRAM: usize = 20_000;
+pub const MAX_UNFOLDED_PROGRAM: usize = 5_000;
 
 /// The program the engine runs: `prog` with its intermediate relations
 /// unfolded (same relations, same outputs; fewer rules, and relations that no

@@ -29,7 +29,8 @@ pub struct ReadLimits {
     /// may attack one literal (its +∂ rule needs an atom per attacker).
     /// Checked after the model is built (`check::size`). The default keeps
     /// generated ascent rules under rustc's recursion limit (a 126-item body
-    /// builds, a 256-item one does not); the interpreter takes more.
+    /// builds, a 256-item one does not); the interpreter takes more, up to
+    /// `check::size::MAX_RULE_BODY_CEILING` (2000), which no setting exceeds.
     pub max_rule_body: usize,
     /// Largest lowered program, in body items (an upper bound computed from
     /// the model), so a package cannot make lowering and code generation
