@@ -110,9 +110,10 @@ struct Lowerer<'m> {
     entities: HashMap<Ty, RelId>,
     undecided: HashMap<PredId, RelId>,
     aux_count: usize,
-    /// Priority pairs `(higher, lower)`: asked once per attacker and rule, so
-    /// a scan of every priority there would make lowering cubic.
-    beats: std::collections::HashSet<(RuleId, RuleId)>,
+    /// For each rule, the rules declared to beat it (priority pairs by their
+    /// lower side): a scan of every priority, or of every pair of rules,
+    /// per attacker would make lowering cubic or quadratic.
+    higher_than: HashMap<RuleId, Vec<RuleId>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -138,8 +139,11 @@ impl<'m> Lowerer<'m> {
             entities: HashMap::new(),
             undecided: HashMap::new(),
             aux_count: 0,
-            beats: m.priorities.iter().map(|p| (p.higher, p.lower)).collect(),
+            higher_than: HashMap::new(),
         };
+        for p in &m.priorities {
+            l.higher_than.entry(p.lower).or_default().push(p.higher);
+        }
         l.compute_taint();
         l.compute_collapse();
         l
@@ -799,16 +803,29 @@ impl<'m> Lowerer<'m> {
                     flag,
                     format!("{slocal} discarded under blocking: not established"),
                 );
-                for &tid in &concluding {
-                    if self.beats.contains(&(tid, sid)) {
-                        let t = self.app(tid, Level::Defeasible, w);
-                        self.copy_rule(
-                            ok,
-                            arity,
-                            vec![(true, t)],
-                            format!("{slocal} defeated by {}", self.m.rule(tid).local),
-                        );
-                    }
+                // The rules for L that beat s, in package order (as a scan of
+                // `concluding` would find them, without its k × k pairs).
+                let mut winners: Vec<RuleId> = self
+                    .higher_than
+                    .get(&sid)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .copied()
+                    .filter(|t| {
+                        let r = self.m.rule(*t);
+                        r.head.lit() == l && r.strength != Strength::Defeater
+                    })
+                    .collect();
+                winners.sort_unstable();
+                winners.dedup();
+                for tid in winners {
+                    let t = self.app(tid, Level::Defeasible, w);
+                    self.copy_rule(
+                        ok,
+                        arity,
+                        vec![(true, t)],
+                        format!("{slocal} defeated by {}", self.m.rule(tid).local),
+                    );
                 }
                 conds.push((true, ok));
             }
