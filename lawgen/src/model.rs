@@ -278,25 +278,20 @@ impl Model {
 
     /// Rules whose head is the literal `l`, in package order.
     pub fn rules_for(&self, l: Lit) -> impl Iterator<Item = RuleId> + '_ {
-        let indexed = (self.index.rules == self.rules.len()).then(|| {
-            self.index
-                .by_head
-                .get(&l)
-                .map_or(&[][..], Vec::as_slice)
-                .iter()
-                .copied()
-        });
-        let scanned = indexed.is_none().then(|| {
-            self.rules
+        // From the index when it covers every rule, else by a scan.
+        let (indexed, scanned) = if self.index.rules == self.rules.len() {
+            let hits = self.index.by_head.get(&l).map_or(&[][..], Vec::as_slice);
+            (hits, &self.rules[..0])
+        } else {
+            (&[][..], &self.rules[..])
+        };
+        indexed.iter().copied().chain(
+            scanned
                 .iter()
                 .enumerate()
                 .filter(move |(_, r)| r.head.lit() == l)
-                .map(|(i, _)| RuleId(i as u32))
-        });
-        indexed
-            .into_iter()
-            .flatten()
-            .chain(scanned.into_iter().flatten())
+                .map(|(i, _)| RuleId(i as u32)),
+        )
     }
 
     /// Does `l` have a strict or defeasible rule (something that can conclude it)?

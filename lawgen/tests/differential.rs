@@ -35,11 +35,11 @@ use lawgen::syntax::RelationKind;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 use support::gen::{generate, package_seed, GenConfig};
 use support::harness::{
-    blame, cargo, env_num, remove_stale, results, secs, seed_lock_file, write_if_changed, RunLock,
+    blame, cargo, env_num, remove_stale, run_results, secs, seed_lock_file, write_if_changed,
+    RunLock,
 };
 
 const DEFAULT_PACKAGES: usize = 200;
@@ -430,27 +430,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let t2 = Instant::now();
     let mut actual: BTreeMap<(String, usize, String), String> = BTreeMap::new();
     for b in &bins {
-        let exe = krate.target().join("release").join(b);
-        let out = Command::new(&exe)
-            .output()
-            .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
-        let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
-        assert!(
-            out.status.success(),
-            "{} failed ({}):\n{}\n{}",
-            exe.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr),
-            stdout
-                .chars()
-                .rev()
-                .take(2000)
-                .collect::<String>()
-                .chars()
-                .rev()
-                .collect::<String>()
-        );
-        actual.extend(results(&stdout));
+        actual.extend(run_results(&krate.target().join("release").join(b)));
     }
     let t_run = t2.elapsed();
 

@@ -61,7 +61,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -1063,11 +1062,6 @@ fn save_failure(dir: &Path, c: &Case, what: &str, files: &[(String, String)]) ->
     dir
 }
 
-fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
-}
-
 #[test]
 fn hostile_packages_compile_document_and_agree() {
     let wanted = env_num("LAWGEN_INJECTION_PACKAGES").map_or(DEFAULT_PACKAGES, |n| n as usize);
@@ -1247,7 +1241,7 @@ fn hostile_packages_compile_document_and_agree() {
                 panic!(
                     "{step} failed on the generated workspace {} and no generated module is to blame:\n{}",
                     dir.display(),
-                    tail(&text, 200)
+                    support::harness::tail(&text, 200)
                 );
             }
             for (m, head) in found {
@@ -1302,20 +1296,9 @@ fn hostile_packages_compile_document_and_agree() {
     let t2 = Instant::now();
     let mut actual: BTreeMap<(String, usize, String), String> = BTreeMap::new();
     for l in &libs {
-        let exe = target.join("debug").join(&l.bin);
-        let out = Command::new(&exe)
-            .output()
-            .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
-        let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
-        assert!(
-            out.status.success(),
-            "{} failed ({}):\n{}\n{}",
-            exe.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr),
-            tail(&stdout, 40)
-        );
-        actual.extend(support::harness::results(&stdout));
+        actual.extend(support::harness::run_results(
+            &target.join("debug").join(&l.bin),
+        ));
     }
     let t_run = t2.elapsed();
     let mut compared = 0;

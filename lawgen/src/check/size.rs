@@ -23,7 +23,7 @@
 //! with the three largest contributors named.
 
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{Item, Lit, Model, PredId};
+use crate::model::{Item, Lit, Model, Pred, PredId, RuleId};
 use crate::syntax::{ReadLimits, RelationKind, Strength};
 
 /// Checks the model against the lowering limits.
@@ -66,56 +66,118 @@ fn rule_bodies(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
             );
         }
     }
-    for (i, p) in model.preds.iter().enumerate() {
-        if p.kind != RelationKind::Institutional {
+    for (l, p) in concluded_institutional(model) {
+        // cand[L], !D[~L], then one ok[L, s] per attacker.
+        let attackers = model.rules_for(l.complement()).count();
+        let len = attackers + 2;
+        if attackers == 0 || len <= max_body {
             continue;
         }
-        for negative in [false, true] {
-            let l = Lit {
-                pred: PredId(i as u32),
-                negative,
-            };
-            if !model.has_concluding_rule(l) {
-                continue;
-            }
-            let attackers: Vec<&str> = model
-                .rules_for(l.complement())
-                .map(|s| model.rule(s).local.as_str())
-                .collect();
-            // cand[L], !D[~L], then one ok[L, s] per attacker.
-            let len = attackers.len() + 2;
-            if attackers.is_empty() || len <= max_body {
-                continue;
-            }
-            let shown: Vec<String> = attackers.iter().take(5).map(|a| format!("`{a}`")).collect();
-            let more = if attackers.len() > shown.len() {
-                format!(", … ({} more)", attackers.len() - shown.len())
-            } else {
-                String::new()
-            };
-            diags.error(
-                Code::Limit,
-                Location::new(Some(&p.id), &p.ptr),
-                format!(
-                    "`{}` is attacked by {} rules for `{}` ({}{more}): its +∂ rule would have {len} \
-                     body items, more than the limit of {}",
-                    model.lit_name(l),
-                    attackers.len(),
-                    model.lit_name(l.complement()),
-                    shown.join(", "),
-                    max_body
-                ),
-                HOW,
-            );
-        }
+        let shown: Vec<String> = model
+            .rules_for(l.complement())
+            .take(5)
+            .map(|s| format!("`{}`", model.rule(s).local))
+            .collect();
+        let more = if attackers > shown.len() {
+            format!(", … ({} more)", attackers - shown.len())
+        } else {
+            String::new()
+        };
+        diags.error(
+            Code::Limit,
+            Location::new(Some(&p.id), &p.ptr),
+            format!(
+                "`{}` is attacked by {attackers} rules for `{}` ({}{more}): its +∂ rule would have \
+                 {len} body items, more than the limit of {max_body}",
+                model.lit_name(l),
+                model.lit_name(l.complement()),
+                shown.join(", "),
+            ),
+            HOW,
+        );
     }
+}
+
+/// Both literals of every institutional predicate that some strict or
+/// defeasible rule concludes: the literals lowering gives an overlay.
+fn concluded_institutional(model: &Model) -> impl Iterator<Item = (Lit, &Pred)> + '_ {
+    model
+        .preds
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == RelationKind::Institutional)
+        .flat_map(|(i, p)| {
+            [false, true].map(|negative| {
+                let l = Lit {
+                    pred: PredId(i as u32),
+                    negative,
+                };
+                (l, p)
+            })
+        })
+        .filter(|(l, _)| model.has_concluding_rule(*l))
 }
 
 /// What a part of the package costs in program body items (an upper bound).
 struct Cost {
-    what: String,
-    at: Location,
+    part: Part,
     items: u64,
+}
+
+/// A part of the package, described only when it is among the largest.
+enum Part {
+    Rule {
+        rule: RuleId,
+        judgments: u64,
+    },
+    Conflict {
+        lit: Lit,
+        concluding: u64,
+        attackers: u64,
+    },
+    Declarations,
+}
+
+impl Part {
+    fn describe(&self, model: &Model) -> (String, Location) {
+        match *self {
+            Part::Rule { rule, judgments } => {
+                let r = model.rule(rule);
+                let b = r.body.len();
+                let what = if judgments > 0 {
+                    format!(
+                        "rule `{}` ({b} body items, {judgments} of them judgments, each with its \
+                         own pending-request rule)",
+                        r.local
+                    )
+                } else {
+                    format!("rule `{}` ({b} body items)", r.local)
+                };
+                (what, Location::new(Some(&r.id), &r.ptr))
+            }
+            Part::Conflict {
+                lit,
+                concluding,
+                attackers,
+            } => {
+                let p = model.pred(lit.pred);
+                let what = format!(
+                    "the conflict between `{}` ({concluding} rules) and `{}` ({attackers} rules)",
+                    model.lit_name(lit),
+                    model.lit_name(lit.complement())
+                );
+                (what, Location::new(Some(&p.id), &p.ptr))
+            }
+            Part::Declarations => (
+                format!(
+                    "the declarations ({} predicates, {} closures)",
+                    model.preds.len(),
+                    model.closures.len()
+                ),
+                Location::default(),
+            ),
+        }
+    }
 }
 
 /// An upper bound on the lowered program's size: the sum of its rule bodies'
@@ -130,15 +192,29 @@ fn program_size(model: &Model, limits: &ReadLimits, diags: &mut Diagnostics) {
     if total <= limits.max_program_size as u64 {
         return;
     }
-    costs.sort_by(|a, b| b.items.cmp(&a.items).then_with(|| a.what.cmp(&b.what)));
-    let top: Vec<String> = costs
+    let mut described: Vec<(u64, String, Location)> = {
+        costs.sort_by_key(|c| std::cmp::Reverse(c.items));
+        // Ties are broken by description below, so take every part as
+        // large as the third.
+        let third = costs.get(2).map_or(0, |c| c.items);
+        costs
+            .iter()
+            .take_while(|c| c.items >= third)
+            .map(|c| {
+                let (what, at) = c.part.describe(model);
+                (c.items, what, at)
+            })
+            .collect()
+    };
+    described.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let top: Vec<String> = described
         .iter()
         .take(3)
-        .map(|c| format!("{} ≈ {} items", c.what, c.items))
+        .map(|(items, what, _)| format!("{what} ≈ {items} items"))
         .collect();
     diags.error(
         Code::Limit,
-        costs[0].at.clone(),
+        described[0].2.clone(),
         format!(
             "lowering would produce a program of up to {total} body items, more than the limit of \
              {}; the largest parts: {}",
@@ -165,7 +241,7 @@ fn costs(model: &Model) -> Vec<Cost> {
             .or_default() += 1;
     }
     let mut costs: Vec<Cost> = Vec::new();
-    for r in &model.rules {
+    for (ri, r) in model.rules.iter().enumerate() {
         let b = r.body.len() as u64;
         // Each world: the body at up to three proof tags, a one-atom
         // projection per `not` item, and the rule's copy rules.
@@ -186,50 +262,31 @@ fn costs(model: &Model) -> Vec<Cost> {
             })
             .count() as u64;
         costs.push(Cost {
-            what: if judgments > 0 {
-                format!(
-                    "rule `{}` ({b} body items, {judgments} of them judgments, each with its own \
-                     pending-request rule)",
-                    r.local
-                )
-            } else {
-                format!("rule `{}` ({b} body items)", r.local)
+            part: Part::Rule {
+                rule: RuleId(ri as u32),
+                judgments,
             },
-            at: Location::new(Some(&r.id), &r.ptr),
             items: overlay + judgments * (b + nots),
         });
     }
-    for (i, p) in model.preds.iter().enumerate() {
-        if p.kind != RelationKind::Institutional {
-            continue;
-        }
-        for negative in [false, true] {
-            let l = Lit {
-                pred: PredId(i as u32),
-                negative,
-            };
-            let concluding = model
-                .rules_for(l)
-                .filter(|r| model.rule(*r).strength != Strength::Defeater)
-                .count() as u64;
-            let attackers = model.rules_for(l.complement()).count() as u64;
-            if concluding == 0 {
-                continue;
-            }
-            // Each world: cand and the +Δ copies, per attacker its `ok`
-            // rules (one more per priority over it), then the +∂ rule.
-            let priorities = priorities_over.get(&l.complement()).copied().unwrap_or(0);
-            let per_world = 6 + 2 * concluding + 6 * attackers + priorities + 3;
-            costs.push(Cost {
-                what: format!(
-                    "the conflict between `{}` ({concluding} rules) and `{}` ({attackers} rules)",
-                    model.lit_name(l),
-                    model.lit_name(l.complement())
-                ),
-                at: Location::new(Some(&p.id), &p.ptr),
-                items: worlds * per_world,
-            });
-        }
+    for (l, _) in concluded_institutional(model) {
+        let concluding = model
+            .rules_for(l)
+            .filter(|r| model.rule(*r).strength != Strength::Defeater)
+            .count() as u64;
+        let attackers = model.rules_for(l.complement()).count() as u64;
+        // Each world: cand and the +Δ copies, per attacker its `ok`
+        // rules (one more per priority over it), then the +∂ rule.
+        let priorities = priorities_over.get(&l.complement()).copied().unwrap_or(0);
+        let per_world = 6 + 2 * concluding + 6 * attackers + priorities + 3;
+        costs.push(Cost {
+            part: Part::Conflict {
+                lit: l,
+                concluding,
+                attackers,
+            },
+            items: worlds * per_world,
+        });
     }
     // Declarations: the domain rules of judgments and closures (one per
     // column and polarity), `undecided`, closure rules, entity lists.
@@ -248,12 +305,7 @@ fn costs(model: &Model) -> Vec<Cost> {
         declarations += worlds * (1 + 2 * closures);
     }
     costs.push(Cost {
-        what: format!(
-            "the declarations ({} predicates, {} closures)",
-            model.preds.len(),
-            model.closures.len()
-        ),
-        at: Location::default(),
+        part: Part::Declarations,
         items: declarations,
     });
     costs

@@ -265,6 +265,30 @@ pub fn secs(d: Duration) -> String {
 /// canonical JSON escapes it, so it never occurs inside an output.
 pub const SEP: char = '\u{1e}';
 
+/// Runs a generated binary and returns its results (see [`results`]);
+/// panics with its status, stderr and the end of its stdout if it fails.
+pub fn run_results(exe: &std::path::Path) -> Vec<((String, usize, String), String)> {
+    let out = std::process::Command::new(exe)
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    assert!(
+        out.status.success(),
+        "{} failed ({}):\n{}\n{}",
+        exe.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr),
+        tail(&stdout, 40)
+    );
+    results(&stdout).collect()
+}
+
+/// The last `lines` lines of `text`.
+pub fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
 /// The results a generated binary printed: `SEP` then a header line
 /// `module facts-index policy`, then the output. Keyed by the header.
 pub fn results(stdout: &str) -> impl Iterator<Item = ((String, usize, String), String)> + '_ {
