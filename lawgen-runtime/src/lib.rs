@@ -489,12 +489,16 @@ pub mod __private {
         offsets: Vec<u32>,
     }
 
-    impl<T: Ord> ByCase<T> {
+    impl<T: Ord + Copy> ByCase<T> {
         /// Groups `rows` by case (`case_of`, each `< cases`) and sorts each
         /// case's rows. A counting pass by case and a sort per case: the
         /// engine's rows arrive in no particular order, and sorting each small
         /// group is cheaper than sorting the whole batch.
-        pub fn new(rows: Vec<T>, cases: usize, case_of: impl Fn(&T) -> u32) -> Self {
+        ///
+        /// `case_of` is a function pointer, not a closure type, so that a
+        /// generated crate instantiates this once per row type rather than
+        /// once per output relation (it was 7% of the chess engine's IR).
+        pub fn new(rows: Vec<T>, cases: usize, case_of: fn(&T) -> u32) -> Self {
             let mut offsets = vec![0u32; cases + 1];
             for r in &rows {
                 let c = case_of(r) as usize;
@@ -504,19 +508,22 @@ pub mod __private {
             for c in 0..cases {
                 offsets[c + 1] += offsets[c];
             }
-            // Stable placement into per-case slots, then a sort per slot.
+            // Placement into per-case slots (rows are plain tuples of
+            // integers: copying is cheap), then a sort per slot.
             let mut next: Vec<u32> = offsets[..cases].to_vec();
-            let mut slots: Vec<Option<T>> = (0..rows.len()).map(|_| None).collect();
-            for r in rows {
+            let mut placed = rows.clone();
+            for &r in &rows {
                 let c = case_of(&r) as usize;
-                slots[next[c] as usize] = Some(r);
+                placed[next[c] as usize] = r;
                 next[c] += 1;
             }
-            let mut rows: Vec<T> = slots.into_iter().flatten().collect();
             for c in 0..cases {
-                rows[offsets[c] as usize..offsets[c + 1] as usize].sort_unstable();
+                placed[offsets[c] as usize..offsets[c + 1] as usize].sort_unstable();
             }
-            ByCase { rows, offsets }
+            ByCase {
+                rows: placed,
+                offsets,
+            }
         }
 
         /// Case `c`'s rows (empty for a case not in the batch).

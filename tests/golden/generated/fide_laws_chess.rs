@@ -186,8 +186,8 @@ impl ::lawgen_runtime::Entity for Situation {
         Situation(id)
     }
 }
-#[doc(hidden)]
-pub mod __engine {
+#[allow(dead_code)]
+mod __engine {
     ::ascent::ascent! {
         #![ds(::lawgen_runtime::__private::ds)]
         pub struct Engine;
