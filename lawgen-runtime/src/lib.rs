@@ -480,6 +480,20 @@ pub mod __private {
         rows.dedup();
     }
 
+    /// Sorts and deduplicates `rows[from..]` in place: the rows one case
+    /// preloads into a relation (relations are sets).
+    pub fn dedup_tail<T: Ord + Copy>(rows: &mut Vec<T>, from: usize) {
+        rows[from..].sort_unstable();
+        let mut kept = from;
+        for i in from..rows.len() {
+            if kept == from || rows[i] != rows[kept - 1] {
+                rows[kept] = rows[i];
+                kept += 1;
+            }
+        }
+        rows.truncate(kept);
+    }
+
     /// A batch's rows of one relation, sorted, with each case's rows as
     /// one range found in O(1).
     #[derive(Clone, Debug, Default)]

@@ -2,8 +2,9 @@
 //! evaluation, `Conclusions` (SPEC §5). Built as tokens; every package
 //! string is either a `Literal::string` or has gone through `names`.
 
+use super::preload::LoadArg;
 use super::{code, doc_attrs, names, Gen};
-use crate::model::{Lit, PredId, Ty, TypeId};
+use crate::model::{Lit, PredId, Ty, TypeId, Value};
 use crate::program::{RelId, Role, Section};
 use crate::syntax::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -316,6 +317,41 @@ impl Gen<'_> {
     }
 
     /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
+    /// The pushes of the rules applied while loading a row of `source`
+    /// (`v`, case `c`), or once per case for `None` (`emit::preload`).
+    fn preloaded_from(&self, source: Option<RelId>) -> Vec<TokenStream> {
+        self.preload
+            .iter()
+            .filter(|l| l.source == source)
+            .map(|l| {
+                let head = self.prog.relation(l.head);
+                let cols = l
+                    .args
+                    .iter()
+                    .zip(&head.columns)
+                    .map(|(a, ty)| match (a, ty) {
+                        (LoadArg::Col(k), Ty::Int) => quote!(v[#k]),
+                        (LoadArg::Col(k), Ty::Entity(_)) => quote!(v[#k] as u32),
+                        (LoadArg::Value(Value::Int(i)), _) if *i == i64::MIN => quote!(i64::MIN),
+                        (LoadArg::Value(Value::Int(i)), _) if *i < 0 => {
+                            let a = Literal::i64_suffixed(-*i);
+                            quote!(-#a)
+                        }
+                        (LoadArg::Value(Value::Int(i)), _) => {
+                            let i = Literal::i64_suffixed(*i);
+                            quote!(#i)
+                        }
+                        (LoadArg::Value(Value::Entity(e)), _) => {
+                            let id = Literal::u32_suffixed(self.constant_ids[e]);
+                            quote!(#id)
+                        }
+                    });
+                let f = rel_ident(l.head);
+                quote!(engine.#f.push((c, #(#cols,)*));)
+            })
+            .collect()
+    }
+
     fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
         let cols = self
             .prog
@@ -566,12 +602,26 @@ impl Gen<'_> {
             let f = rel_ident(r);
             let t = self.row_tuple(r, true);
             let rel = r.0;
-            quote!(#rel => engine.#f.push(#t),)
+            let derived = self.preloaded_from(Some(r));
+            quote!(#rel => { engine.#f.push(#t); #(#derived)* })
         });
         let policy = self.policy_rel.map(|r| {
             let f = rel_ident(r);
-            quote!(if policy == __rt::Policy::Propagating { engine.#f.push((c,)); })
+            let derived = self.preloaded_from(Some(r));
+            quote!(if policy == __rt::Policy::Propagating { engine.#f.push((c,)); #(#derived)* })
         });
+        // Relations the batch preloads (`emit::preload`): each case's rows
+        // are deduplicated once the case is loaded.
+        let preload_heads: BTreeSet<RelId> = self.preload.iter().map(|l| l.head).collect();
+        let marks = preload_heads.iter().map(|&h| {
+            let (f, mark) = (rel_ident(h), format_ident!("__mark_{}", rel_ident(h)));
+            quote!(let #mark = engine.#f.len();)
+        });
+        let dedup = preload_heads.iter().map(|&h| {
+            let (f, mark) = (rel_ident(h), format_ident!("__mark_{}", rel_ident(h)));
+            quote!(__rt::dedup_tail(&mut engine.#f, #mark);)
+        });
+        let constants = self.preloaded_from(None);
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);
             let mut cols = vec![quote!(u32)];
@@ -615,7 +665,9 @@ impl Gen<'_> {
                     let c = i as u32;
                     match f.normalize() {
                         Ok(()) => {
+                            #(#marks)*
                             engine.__case.push((c,));
+                            #(#constants)*
                             for (rel, v) in &f.rows {
                                 match *rel {
                                     #(#load)*
@@ -623,6 +675,7 @@ impl Gen<'_> {
                                 }
                             }
                             #policy
+                            #(#dedup)*
                             errors.push(None);
                         }
                         Err(e) => errors.push(Some(e)),

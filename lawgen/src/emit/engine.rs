@@ -7,7 +7,7 @@
 //! and a batch computes exactly what separate runs would, while the hash
 //! tables stay small (bounded batches) and the fixed cost of a run is shared.
 
-use super::{names, unfold, Gen};
+use super::{names, Gen};
 use crate::model::{Ty, Value};
 use crate::program::{join_order, Atom, Item, RelId, Role, Rule, Term};
 use crate::syntax::CmpOp;
@@ -25,13 +25,15 @@ impl Gen<'_> {
         s.push_str("        pub struct Engine;\n");
         s.push_str("        // The cases of this batch (drives rules with no positive atom).\n");
         s.push_str("        relation __case(u32);\n");
-        let prog = unfold::unfold(self.prog);
+        let prog = &self.engine;
         // Declared: inputs (the batch fills them), kept relations (the API
-        // reads them) and whatever a remaining rule mentions.
+        // reads them), relations the batch preloads and whatever a remaining
+        // rule mentions.
         let mut declared: BTreeSet<RelId> = (0..self.prog.relations.len() as u32)
             .map(RelId)
             .filter(|&r| self.prog.relation(r).role != Role::Derived)
             .chain(self.kept())
+            .chain(self.preload.iter().map(|l| l.head))
             .collect();
         for rule in &prog.rules {
             declared.insert(rule.head.rel);
@@ -53,6 +55,22 @@ impl Gen<'_> {
                 cols.join(", "),
                 names::comment(&r.name)
             );
+        }
+        if !self.preload.is_empty() {
+            s.push_str(
+                "\n        // Applied while the batch is loaded, before this program runs (see\n",
+            );
+            s.push_str(
+                "        // `evaluate_batch`): projections of loaded relations and constants.\n",
+            );
+            for l in &self.preload {
+                let _ = writeln!(
+                    s,
+                    "        //   r{} <- {}",
+                    l.head.0,
+                    names::comment(&l.origin)
+                );
+            }
         }
         for (si, stratum) in prog.strata.iter().enumerate() {
             let _ = writeln!(s, "\n        // stratum {si}");

@@ -19,6 +19,7 @@
 mod api;
 mod engine;
 mod names;
+pub mod preload;
 pub mod unfold;
 
 use crate::check::strata::dependency_edges;
@@ -129,6 +130,10 @@ struct Gen<'a> {
     policy_rel: Option<RelId>,
     /// Judgment predicates in the dependency past of each predicate.
     judgments_before: Vec<BTreeSet<PredId>>,
+    /// The rules the `ascent!` program runs (`prog` unfolded, without the
+    /// rules applied while loading) and the rules applied while loading.
+    engine: Program,
+    preload: Vec<preload::LoadRule>,
 }
 
 /// A package string inside backticks in generated docs: backticks and line
@@ -406,6 +411,12 @@ impl<'a> Gen<'a> {
             }
         }
 
+        let (engine, preload) = preload::split(&unfold::unfold(prog), |r| {
+            matches!(
+                prog.relation(r).role,
+                Role::Facts(_) | Role::Entities(Ty::Entity(_)) | Role::PolicyPropagating
+            )
+        });
         Gen {
             loaded,
             m,
@@ -423,6 +434,8 @@ impl<'a> Gen<'a> {
             entities_rel,
             policy_rel,
             judgments_before,
+            engine,
+            preload,
         }
     }
 

@@ -341,23 +341,88 @@ mod __engine {
         relation r190(u32, u32, u32); // request[piece_touched_intentionally]
         relation r191(u32, u32); // request[case_not_precisely_regulated]
 
+        // Applied while the batch is loaded, before this program runs (see
+        // `evaluate_batch`): projections of loaded relations and constants.
+        //   r3 <- UnregulatedCaseDecidedByArbiter (strict)
+        //   r17 <- mentioned in case_not_precisely_regulated column 1
+        //   r17 <- mentioned in ~case_not_precisely_regulated column 1
+        //   r17 <- listed under entities
+        //   r44 <- CheckmateEndsTheGame (strict)
+        //   r49 <- DeadPositionEndsTheGame (strict)
+        //   r57 <- GamePlay/initial (strict) at \u{394}
+        //   r59 <- GamePlay/initial supports entered_state \u{2190} GamePlay/initial (strict) applicable at \u{3a3}
+        //   r72 <- GamePlay/initial applicable for entered_state \u{2190} GamePlay/initial (strict) applicable at \u{2202}
+        //   r85 <- DeadPositionDraws (strict) at \u{394}
+        //   r85 <- StalemateDraws (strict) at \u{394}
+        //   r87 <- DeadPositionDraws supports game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{3a3}
+        //   r87 <- StalemateDraws supports game_drawn \u{2190} StalemateDraws (strict) applicable at \u{3a3}
+        //   r103 <- DeadPositionDraws applicable for game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{2202}
+        //   r103 <- StalemateDraws applicable for game_drawn \u{2190} StalemateDraws (strict) applicable at \u{2202}
+        //   r114 <- CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{3a3}
+        //   r115 <- CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{2202}
+        //   r132 <- CheckmateWins (strict)
+        //   r137 <- MoveIsLegal (strict)
+        //   r152 <- mentioned in castling_side_of column 2
+        //   r152 <- mentioned in ~castling_side_of column 2
+        //   r152 <- mentioned in checked_player column 1
+        //   r152 <- mentioned in ~checked_player column 1
+        //   r152 <- mentioned in checkmate_delivered column 2
+        //   r152 <- mentioned in ~checkmate_delivered column 2
+        //   r152 <- mentioned in completed_illegal_move_count column 1
+        //   r152 <- mentioned in ~completed_illegal_move_count column 1
+        //   r152 <- mentioned in draw_claimed column 1
+        //   r152 <- mentioned in ~draw_claimed column 1
+        //   r152 <- mentioned in king_cannot_be_checkmated column 1
+        //   r152 <- mentioned in ~king_cannot_be_checkmated column 1
+        //   r152 <- mentioned in king_of column 1
+        //   r152 <- mentioned in ~king_of column 1
+        //   r152 <- mentioned in own_piece_of column 1
+        //   r152 <- mentioned in ~own_piece_of column 1
+        //   r152 <- mentioned in piece_touched_intentionally column 1
+        //   r152 <- mentioned in ~piece_touched_intentionally column 1
+        //   r152 <- mentioned in player_has_the_move column 2
+        //   r152 <- mentioned in ~player_has_the_move column 2
+        //   r152 <- mentioned in player_of column 2
+        //   r152 <- mentioned in ~player_of column 2
+        //   r152 <- mentioned in player_resigned column 1
+        //   r152 <- mentioned in ~player_resigned column 1
+        //   r152 <- mentioned in rook_of column 1
+        //   r152 <- mentioned in ~rook_of column 1
+        //   r152 <- listed under entities
+        //   r159 <- mentioned in capturing_pawn_on_adjacent_file column 2
+        //   r159 <- mentioned in ~capturing_pawn_on_adjacent_file column 2
+        //   r159 <- mentioned in castling_side_of column 4
+        //   r159 <- mentioned in ~castling_side_of column 4
+        //   r159 <- mentioned in checked_piece column 1
+        //   r159 <- mentioned in ~checked_piece column 1
+        //   r159 <- mentioned in king_of column 2
+        //   r159 <- mentioned in ~king_of column 2
+        //   r159 <- mentioned in own_piece_of column 2
+        //   r159 <- mentioned in ~own_piece_of column 2
+        //   r159 <- mentioned in piece_can_be_moved column 1
+        //   r159 <- mentioned in ~piece_can_be_moved column 1
+        //   r159 <- mentioned in piece_has_moved column 1
+        //   r159 <- mentioned in ~piece_has_moved column 1
+        //   r159 <- mentioned in piece_touched_intentionally column 2
+        //   r159 <- mentioned in ~piece_touched_intentionally column 2
+        //   r159 <- mentioned in rook_of column 2
+        //   r159 <- mentioned in ~rook_of column 2
+        //   r159 <- listed under entities
+        //   r168 <- StalemateEndsTheGame (strict)
+        //   r6 <- decided case_not_precisely_regulated
+        //   r27 <- facts of ~castling_path_attacked
+        //   r25 <- facts of ~castling_path_blocked
+        //   r55 <- facts of ~en_passant_right_open
+        //   r131 <- facts of ~king_cannot_be_checkmated
+        //   r134 <- facts of ~move_meets_articles_3_1_to_3_9
+        //   r24 <- facts of ~piece_has_moved
+        //   r146 <- decided piece_touched_intentionally
+
         // stratum 0
         // AgreedDrawEndsTheGame (strict)
         r0(c, v0) <-- r1(c, v0), r2(c, v0);
-        // UnregulatedCaseDecidedByArbiter (strict)
-        r3(c, v0) <-- r4(c, v0);
         // ArbiterSeesLawsObserved (strict)
         r9(c, v1, v0) <-- r7(c, v0, v1), r10(c, v0);
-        // mentioned in case_not_precisely_regulated column 1
-        r17(c, v0) <-- r4(c, v0);
-        // mentioned in ~case_not_precisely_regulated column 1
-        r17(c, v0) <-- r18(c, v0);
-        // listed under entities
-        r17(c, v0) <-- r19(c, v0);
-        // CheckmateEndsTheGame (strict)
-        r44(c, v0) <-- r42(c, v0, _);
-        // DeadPositionEndsTheGame (strict)
-        r49(c, v0) <-- r47(c, v0);
         // EnPassantCaptureLegal (strict)
         r53(c, v0, v2) <-- r54(c, v0), r28(c, v0, _), r14(c, v0, v2);
         // GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
@@ -378,8 +443,6 @@ mod __engine {
         r57(c, v0, 10u32) <-- r60(c, v0, 9u32);
         // GamePlay/StartPlay/enters (strict) at \u{394}
         r57(c, v0, 10u32) <-- r60(c, v0, 11u32);
-        // GamePlay/initial (strict) at \u{394}
-        r57(c, v0, 8u32) <-- r61(c, v0);
         // +\u{394} entered_state \u{21d2} +\u{3a3}
         r59(c, v0, v1) <-- r57(c, v0, v1);
         // +\u{394} entered_state \u{21d2} +\u{2202}
@@ -402,8 +465,6 @@ mod __engine {
         r59(c, v0, 10u32) <-- r60(c, v0, 9u32);
         // GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
         r59(c, v0, 10u32) <-- r60(c, v0, 11u32);
-        // GamePlay/initial supports entered_state \u{2190} GamePlay/initial (strict) applicable at \u{3a3}
-        r59(c, v0, 8u32) <-- r61(c, v0);
         // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
         r72(c, v0, 7u32) <-- r60(c, v0, 0u32);
         // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
@@ -422,16 +483,12 @@ mod __engine {
         r72(c, v0, 10u32) <-- r60(c, v0, 9u32);
         // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
         r72(c, v0, 10u32) <-- r60(c, v0, 11u32);
-        // GamePlay/initial applicable for entered_state \u{2190} GamePlay/initial (strict) applicable at \u{2202}
-        r72(c, v0, 8u32) <-- r61(c, v0);
         // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
         r58(c, v0, v1) <-- r72(c, v0, v1);
         // FiftyMoveClaimCorrect (strict)
         r83(c, v0, v1) <-- r51(c, v1), r28(c, v0, v1), r84(c, v0, v2), if *v2 >= 50i64;
         // AgreedDraw (strict) at \u{394}
         r85(c, v0) <-- r1(c, v0), r2(c, v0);
-        // DeadPositionDraws (strict) at \u{394}
-        r85(c, v0) <-- r47(c, v0);
         // FiftyMoveClaimDraws (strict) at \u{394}
         r85(c, v0) <-- r83(c, v0, _);
         // FivefoldAutomaticDraw (strict) at \u{394}
@@ -440,8 +497,6 @@ mod __engine {
         r85(c, v0) <-- r89(c, v1), r90(c, v0, v1), r91(c, v1);
         // SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
         r85(c, v0) <-- r89(c, v1), r45(c, v1, v2), if *v2 >= 2i64, r90(c, v0, v1);
-        // StalemateDraws (strict) at \u{394}
-        r85(c, v0) <-- r92(c, v0);
         // ThreefoldClaimDraws (strict) at \u{394}
         r85(c, v0) <-- r93(c, v0, _);
         // +\u{394} game_drawn \u{21d2} +\u{3a3}
@@ -450,8 +505,6 @@ mod __engine {
         r94(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw supports game_drawn
         r87(c, v0) <-- r94(c, v0);
-        // DeadPositionDraws supports game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{3a3}
-        r87(c, v0) <-- r47(c, v0);
         // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
         r96(c, v0) <-- r83(c, v0, _);
         // FiftyMoveClaimDraws supports game_drawn
@@ -472,8 +525,6 @@ mod __engine {
         r100(c, v0) <-- r84(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveAutomaticDraw supports game_drawn
         r87(c, v0) <-- r100(c, v0);
-        // StalemateDraws supports game_drawn \u{2190} StalemateDraws (strict) applicable at \u{3a3}
-        r87(c, v0) <-- r92(c, v0);
         // ThreefoldClaimDraws (strict) applicable at \u{3a3}
         r102(c, v0) <-- r93(c, v0, _);
         // ThreefoldClaimDraws supports game_drawn
@@ -482,8 +533,6 @@ mod __engine {
         r104(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw applicable for game_drawn
         r103(c, v0) <-- r104(c, v0);
-        // DeadPositionDraws applicable for game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{2202}
-        r103(c, v0) <-- r47(c, v0);
         // FiftyMoveClaimDraws (strict) applicable at \u{2202}
         r106(c, v0) <-- r83(c, v0, _);
         // FiftyMoveClaimDraws applicable for game_drawn
@@ -504,124 +553,20 @@ mod __engine {
         r110(c, v0) <-- r84(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveAutomaticDraw applicable for game_drawn
         r103(c, v0) <-- r110(c, v0);
-        // StalemateDraws applicable for game_drawn \u{2190} StalemateDraws (strict) applicable at \u{2202}
-        r103(c, v0) <-- r92(c, v0);
         // ThreefoldClaimDraws (strict) applicable at \u{2202}
         r112(c, v0) <-- r93(c, v0, _);
         // ThreefoldClaimDraws applicable for game_drawn
         r103(c, v0) <-- r112(c, v0);
-        // CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{3a3}
-        r114(c, v0) <-- r42(c, v0, _);
-        // CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{2202}
-        r115(c, v0) <-- r42(c, v0, _);
         // +\u{394} ~game_drawn \u{21d2} +\u{3a3}
         r119(c, v0) <-- r117(c, v0);
         // CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
         r119(c, v0) <-- r114(c, v0);
-        // CheckmateWins (strict)
-        r132(c, v0, v1) <-- r42(c, v0, v1);
-        // MoveIsLegal (strict)
-        r137(c, v0) <-- r138(c, v0);
         // MustMoveFirstTouchedPiece (strict)
         r141(c, v1, v2) <-- r142(c, v1, v2), r143(c, v1, v2), r144(c, v2), r28(c, _, v1);
-        // mentioned in castling_side_of column 2
-        r152(c, v1) <-- r22(c, _, v1, _, _);
-        // mentioned in ~castling_side_of column 2
-        r152(c, v1) <-- r34(c, _, v1, _, _);
-        // mentioned in checked_player column 1
-        r152(c, v0) <-- r40(c, v0);
-        // mentioned in ~checked_player column 1
-        r152(c, v0) <-- r41(c, v0);
-        // mentioned in checkmate_delivered column 2
-        r152(c, v1) <-- r42(c, _, v1);
-        // mentioned in ~checkmate_delivered column 2
-        r152(c, v1) <-- r43(c, _, v1);
-        // mentioned in completed_illegal_move_count column 1
-        r152(c, v0) <-- r45(c, v0, _);
-        // mentioned in ~completed_illegal_move_count column 1
-        r152(c, v0) <-- r46(c, v0, _);
-        // mentioned in draw_claimed column 1
-        r152(c, v0) <-- r51(c, v0);
-        // mentioned in ~draw_claimed column 1
-        r152(c, v0) <-- r52(c, v0);
-        // mentioned in king_cannot_be_checkmated column 1
-        r152(c, v0) <-- r89(c, v0);
-        // mentioned in ~king_cannot_be_checkmated column 1
-        r152(c, v0) <-- r135(c, v0);
-        // mentioned in king_of column 1
-        r152(c, v0) <-- r23(c, v0, _);
-        // mentioned in ~king_of column 1
-        r152(c, v0) <-- r136(c, v0, _);
-        // mentioned in own_piece_of column 1
-        r152(c, v0) <-- r142(c, v0, _);
-        // mentioned in ~own_piece_of column 1
-        r152(c, v0) <-- r147(c, v0, _);
-        // mentioned in piece_touched_intentionally column 1
-        r152(c, v0) <-- r143(c, v0, _);
-        // mentioned in ~piece_touched_intentionally column 1
-        r152(c, v0) <-- r153(c, v0, _);
-        // mentioned in player_has_the_move column 2
-        r152(c, v1) <-- r28(c, _, v1);
-        // mentioned in ~player_has_the_move column 2
-        r152(c, v1) <-- r154(c, _, v1);
-        // mentioned in player_of column 2
-        r152(c, v1) <-- r90(c, _, v1);
-        // mentioned in ~player_of column 2
-        r152(c, v1) <-- r155(c, _, v1);
-        // mentioned in player_resigned column 1
-        r152(c, v0) <-- r91(c, v0);
-        // mentioned in ~player_resigned column 1
-        r152(c, v0) <-- r156(c, v0);
-        // mentioned in rook_of column 1
-        r152(c, v0) <-- r26(c, v0, _);
-        // mentioned in ~rook_of column 1
-        r152(c, v0) <-- r157(c, v0, _);
-        // listed under entities
-        r152(c, v0) <-- r158(c, v0);
-        // mentioned in capturing_pawn_on_adjacent_file column 2
-        r159(c, v1) <-- r14(c, _, v1);
-        // mentioned in ~capturing_pawn_on_adjacent_file column 2
-        r159(c, v1) <-- r15(c, _, v1);
-        // mentioned in castling_side_of column 4
-        r159(c, v3) <-- r22(c, _, _, _, v3);
-        // mentioned in ~castling_side_of column 4
-        r159(c, v3) <-- r34(c, _, _, _, v3);
-        // mentioned in checked_piece column 1
-        r159(c, v0) <-- r38(c, v0);
-        // mentioned in ~checked_piece column 1
-        r159(c, v0) <-- r39(c, v0);
-        // mentioned in king_of column 2
-        r159(c, v1) <-- r23(c, _, v1);
-        // mentioned in ~king_of column 2
-        r159(c, v1) <-- r136(c, _, v1);
-        // mentioned in own_piece_of column 2
-        r159(c, v1) <-- r142(c, _, v1);
-        // mentioned in ~own_piece_of column 2
-        r159(c, v1) <-- r147(c, _, v1);
-        // mentioned in piece_can_be_moved column 1
-        r159(c, v0) <-- r144(c, v0);
-        // mentioned in ~piece_can_be_moved column 1
-        r159(c, v0) <-- r148(c, v0);
-        // mentioned in piece_has_moved column 1
-        r159(c, v0) <-- r149(c, v0);
-        // mentioned in ~piece_has_moved column 1
-        r159(c, v0) <-- r150(c, v0);
-        // mentioned in piece_touched_intentionally column 2
-        r159(c, v1) <-- r143(c, _, v1);
-        // mentioned in ~piece_touched_intentionally column 2
-        r159(c, v1) <-- r153(c, _, v1);
-        // mentioned in rook_of column 2
-        r159(c, v1) <-- r26(c, _, v1);
-        // mentioned in ~rook_of column 2
-        r159(c, v1) <-- r157(c, _, v1);
-        // listed under entities
-        r159(c, v0) <-- r160(c, v0);
         // ResignationEndsTheGame (strict)
         r165(c, v0) <-- r90(c, v0, v1), r91(c, v1);
         // SecondIllegalMoveEndsTheGame (strict)
         r166(c, v0) <-- r45(c, v1, v2), if *v2 >= 2i64, r90(c, v0, v1);
-        // StalemateEndsTheGame (strict)
-        r168(c, v0) <-- r92(c, v0);
         // ThreefoldClaimCorrect (strict)
         r93(c, v0, v1) <-- r88(c, v0, v2), if *v2 >= 3i64, r28(c, v0, v1), r51(c, v1);
         // GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
@@ -668,22 +613,14 @@ mod __engine {
         r5(c, v0) <-- r6(c, v0);
         // case_not_precisely_regulated is undecided
         r16(c, v0) <-- r17(c, v0), !r4(c, v0), !r18(c, v0);
-        // decided case_not_precisely_regulated
-        r6(c, v0) <-- r4(c, v0);
         // undecided case_not_precisely_regulated holds both ways in P
         r6(c, v0) <-- r16(c, v0);
         // CastlingLegal (strict)
         r21(c, v0, v1, v2) <-- r22(c, v0, v1, v2, v4), r26(c, v1, v4), r28(c, v0, v1), r23(c, v1, v3), r24(c, v4), r25(c, v2), r27(c, v2), r24(c, v3);
-        // facts of ~castling_path_attacked
-        r27(c, v0) <-- r30(c, v0);
         // closure CastlingAttackClosure
         r27(c, v0) <-- r31(c, v0), !r29(c, v0);
-        // facts of ~castling_path_blocked
-        r25(c, v0) <-- r33(c, v0);
         // closure CastlingBlockClosure
         r25(c, v0) <-- r31(c, v0), !r32(c, v0);
-        // facts of ~en_passant_right_open
-        r55(c, v0) <-- r56(c, v0);
         // closure EnPassantFlagClosure
         r55(c, v0) <-- r36(c, v0), !r54(c, v0);
         // +\u{394} game_drawn \u{21d2} +\u{2202}
@@ -742,24 +679,16 @@ mod __engine {
         r130(c, v0, v1) <-- r131(c, v1), r45(c, v1, v2), if *v2 >= 2i64, r90(c, v0, v1);
         // MoveIsIllegal (strict)
         r133(c, v0) <-- r36(c, v0), r134(c, v0);
-        // facts of ~king_cannot_be_checkmated
-        r131(c, v0) <-- r135(c, v0);
         // closure MateImpossibilityClosure
         r131(c, v0) <-- r40(c, v0), !r89(c, v0);
-        // facts of ~move_meets_articles_3_1_to_3_9
-        r134(c, v0) <-- r139(c, v0);
         // closure MoveLegalityClosure
         r134(c, v0) <-- r36(c, v0), !r138(c, v0);
         // MustMoveFirstTouchedPiece (strict)
         r145(c, v1, v2) <-- r142(c, v1, v2), r146(c, v1, v2), r144(c, v2), r28(c, _, v1);
-        // facts of ~piece_has_moved
-        r24(c, v0) <-- r150(c, v0);
         // closure PieceMovedClosure
         r24(c, v0) <-- r38(c, v0), !r149(c, v0);
         // piece_touched_intentionally is undecided
         r151(c, v0, v1) <-- r152(c, v0), r159(c, v1), !r143(c, v0, v1), !r153(c, v0, v1);
-        // decided piece_touched_intentionally
-        r146(c, v0, v1) <-- r143(c, v0, v1);
         // undecided piece_touched_intentionally holds both ways in P
         r146(c, v0, v1) <-- r151(c, v0, v1);
         // +\u{394} valid_transition \u{21d2} +\u{2202}
@@ -1674,22 +1603,80 @@ fn evaluate_batch(
         let c = i as u32;
         match f.normalize() {
             Ok(()) => {
+                let __mark_r3 = engine.r3.len();
+                let __mark_r6 = engine.r6.len();
+                let __mark_r17 = engine.r17.len();
+                let __mark_r24 = engine.r24.len();
+                let __mark_r25 = engine.r25.len();
+                let __mark_r27 = engine.r27.len();
+                let __mark_r44 = engine.r44.len();
+                let __mark_r49 = engine.r49.len();
+                let __mark_r55 = engine.r55.len();
+                let __mark_r57 = engine.r57.len();
+                let __mark_r59 = engine.r59.len();
+                let __mark_r72 = engine.r72.len();
+                let __mark_r85 = engine.r85.len();
+                let __mark_r87 = engine.r87.len();
+                let __mark_r103 = engine.r103.len();
+                let __mark_r114 = engine.r114.len();
+                let __mark_r115 = engine.r115.len();
+                let __mark_r131 = engine.r131.len();
+                let __mark_r132 = engine.r132.len();
+                let __mark_r134 = engine.r134.len();
+                let __mark_r137 = engine.r137.len();
+                let __mark_r146 = engine.r146.len();
+                let __mark_r152 = engine.r152.len();
+                let __mark_r159 = engine.r159.len();
+                let __mark_r168 = engine.r168.len();
                 engine.__case.push((c,));
                 for (rel, v) in &f.rows {
                     match *rel {
-                        1u32 => engine.r1.push((c, v[0usize] as u32)),
-                        2u32 => engine.r2.push((c, v[0usize] as u32)),
-                        4u32 => engine.r4.push((c, v[0usize] as u32)),
-                        7u32 => engine.r7.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        8u32 => engine.r8.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        10u32 => engine.r10.push((c, v[0usize] as u32)),
-                        11u32 => engine.r11.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        12u32 => engine.r12.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        13u32 => engine.r13.push((c, v[0usize] as u32)),
-                        14u32 => engine.r14.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        15u32 => engine.r15.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        18u32 => engine.r18.push((c, v[0usize] as u32)),
-                        19u32 => engine.r19.push((c, v[0usize] as u32)),
+                        1u32 => {
+                            engine.r1.push((c, v[0usize] as u32));
+                        }
+                        2u32 => {
+                            engine.r2.push((c, v[0usize] as u32));
+                        }
+                        4u32 => {
+                            engine.r4.push((c, v[0usize] as u32));
+                            engine.r3.push((c, v[0usize] as u32));
+                            engine.r17.push((c, v[0usize] as u32));
+                            engine.r6.push((c, v[0usize] as u32));
+                        }
+                        7u32 => {
+                            engine.r7.push((c, v[0usize] as u32, v[1usize] as u32));
+                        }
+                        8u32 => {
+                            engine.r8.push((c, v[0usize] as u32, v[1usize] as u32));
+                        }
+                        10u32 => {
+                            engine.r10.push((c, v[0usize] as u32));
+                        }
+                        11u32 => {
+                            engine.r11.push((c, v[0usize] as u32, v[1usize] as u32));
+                        }
+                        12u32 => {
+                            engine.r12.push((c, v[0usize] as u32, v[1usize] as u32));
+                        }
+                        13u32 => {
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        14u32 => {
+                            engine.r14.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
+                        }
+                        15u32 => {
+                            engine.r15.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
+                        }
+                        18u32 => {
+                            engine.r18.push((c, v[0usize] as u32));
+                            engine.r17.push((c, v[0usize] as u32));
+                        }
+                        19u32 => {
+                            engine.r19.push((c, v[0usize] as u32));
+                            engine.r17.push((c, v[0usize] as u32));
+                        }
                         22u32 => {
                             engine
                                 .r22
@@ -1699,16 +1686,41 @@ fn evaluate_batch(
                                     v[1usize] as u32,
                                     v[2usize] as u32,
                                     v[3usize] as u32,
-                                ))
+                                ));
+                            engine.r152.push((c, v[1usize] as u32));
+                            engine.r159.push((c, v[3usize] as u32));
                         }
-                        23u32 => engine.r23.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        26u32 => engine.r26.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        28u32 => engine.r28.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        29u32 => engine.r29.push((c, v[0usize] as u32)),
-                        30u32 => engine.r30.push((c, v[0usize] as u32)),
-                        31u32 => engine.r31.push((c, v[0usize] as u32)),
-                        32u32 => engine.r32.push((c, v[0usize] as u32)),
-                        33u32 => engine.r33.push((c, v[0usize] as u32)),
+                        23u32 => {
+                            engine.r23.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
+                        }
+                        26u32 => {
+                            engine.r26.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
+                        }
+                        28u32 => {
+                            engine.r28.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
+                        }
+                        29u32 => {
+                            engine.r29.push((c, v[0usize] as u32));
+                        }
+                        30u32 => {
+                            engine.r30.push((c, v[0usize] as u32));
+                            engine.r27.push((c, v[0usize] as u32));
+                        }
+                        31u32 => {
+                            engine.r31.push((c, v[0usize] as u32));
+                        }
+                        32u32 => {
+                            engine.r32.push((c, v[0usize] as u32));
+                        }
+                        33u32 => {
+                            engine.r33.push((c, v[0usize] as u32));
+                            engine.r25.push((c, v[0usize] as u32));
+                        }
                         34u32 => {
                             engine
                                 .r34
@@ -1718,78 +1730,241 @@ fn evaluate_batch(
                                     v[1usize] as u32,
                                     v[2usize] as u32,
                                     v[3usize] as u32,
-                                ))
+                                ));
+                            engine.r152.push((c, v[1usize] as u32));
+                            engine.r159.push((c, v[3usize] as u32));
                         }
-                        35u32 => engine.r35.push((c, v[0usize] as u32)),
-                        36u32 => engine.r36.push((c, v[0usize] as u32)),
-                        37u32 => engine.r37.push((c, v[0usize] as u32)),
-                        38u32 => engine.r38.push((c, v[0usize] as u32)),
-                        39u32 => engine.r39.push((c, v[0usize] as u32)),
-                        40u32 => engine.r40.push((c, v[0usize] as u32)),
-                        41u32 => engine.r41.push((c, v[0usize] as u32)),
-                        42u32 => engine.r42.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        43u32 => engine.r43.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        45u32 => engine.r45.push((c, v[0usize] as u32, v[1usize])),
-                        46u32 => engine.r46.push((c, v[0usize] as u32, v[1usize])),
-                        47u32 => engine.r47.push((c, v[0usize] as u32)),
-                        48u32 => engine.r48.push((c, v[0usize] as u32)),
-                        50u32 => engine.r50.push((c, v[0usize] as u32)),
-                        51u32 => engine.r51.push((c, v[0usize] as u32)),
-                        52u32 => engine.r52.push((c, v[0usize] as u32)),
-                        54u32 => engine.r54.push((c, v[0usize] as u32)),
-                        56u32 => engine.r56.push((c, v[0usize] as u32)),
-                        61u32 => engine.r61.push((c, v[0usize] as u32)),
-                        84u32 => engine.r84.push((c, v[0usize] as u32, v[1usize])),
-                        88u32 => engine.r88.push((c, v[0usize] as u32, v[1usize])),
-                        89u32 => engine.r89.push((c, v[0usize] as u32)),
-                        90u32 => engine.r90.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        91u32 => engine.r91.push((c, v[0usize] as u32)),
-                        92u32 => engine.r92.push((c, v[0usize] as u32)),
-                        135u32 => engine.r135.push((c, v[0usize] as u32)),
+                        35u32 => {
+                            engine.r35.push((c, v[0usize] as u32));
+                        }
+                        36u32 => {
+                            engine.r36.push((c, v[0usize] as u32));
+                        }
+                        37u32 => {
+                            engine.r37.push((c, v[0usize] as u32));
+                        }
+                        38u32 => {
+                            engine.r38.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
+                        39u32 => {
+                            engine.r39.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
+                        40u32 => {
+                            engine.r40.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        41u32 => {
+                            engine.r41.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        42u32 => {
+                            engine.r42.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r44.push((c, v[0usize] as u32));
+                            engine.r114.push((c, v[0usize] as u32));
+                            engine.r115.push((c, v[0usize] as u32));
+                            engine.r132.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
+                        }
+                        43u32 => {
+                            engine.r43.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
+                        }
+                        45u32 => {
+                            engine.r45.push((c, v[0usize] as u32, v[1usize]));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        46u32 => {
+                            engine.r46.push((c, v[0usize] as u32, v[1usize]));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        47u32 => {
+                            engine.r47.push((c, v[0usize] as u32));
+                            engine.r49.push((c, v[0usize] as u32));
+                            engine.r85.push((c, v[0usize] as u32));
+                            engine.r87.push((c, v[0usize] as u32));
+                            engine.r103.push((c, v[0usize] as u32));
+                        }
+                        48u32 => {
+                            engine.r48.push((c, v[0usize] as u32));
+                        }
+                        50u32 => {
+                            engine.r50.push((c, v[0usize] as u32));
+                        }
+                        51u32 => {
+                            engine.r51.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        52u32 => {
+                            engine.r52.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        54u32 => {
+                            engine.r54.push((c, v[0usize] as u32));
+                        }
+                        56u32 => {
+                            engine.r56.push((c, v[0usize] as u32));
+                            engine.r55.push((c, v[0usize] as u32));
+                        }
+                        61u32 => {
+                            engine.r61.push((c, v[0usize] as u32));
+                            engine.r57.push((c, v[0usize] as u32, 8u32));
+                            engine.r59.push((c, v[0usize] as u32, 8u32));
+                            engine.r72.push((c, v[0usize] as u32, 8u32));
+                        }
+                        84u32 => {
+                            engine.r84.push((c, v[0usize] as u32, v[1usize]));
+                        }
+                        88u32 => {
+                            engine.r88.push((c, v[0usize] as u32, v[1usize]));
+                        }
+                        89u32 => {
+                            engine.r89.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        90u32 => {
+                            engine.r90.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
+                        }
+                        91u32 => {
+                            engine.r91.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        92u32 => {
+                            engine.r92.push((c, v[0usize] as u32));
+                            engine.r85.push((c, v[0usize] as u32));
+                            engine.r87.push((c, v[0usize] as u32));
+                            engine.r103.push((c, v[0usize] as u32));
+                            engine.r168.push((c, v[0usize] as u32));
+                        }
+                        135u32 => {
+                            engine.r135.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r131.push((c, v[0usize] as u32));
+                        }
                         136u32 => {
-                            engine.r136.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r136.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
                         }
-                        138u32 => engine.r138.push((c, v[0usize] as u32)),
-                        139u32 => engine.r139.push((c, v[0usize] as u32)),
-                        140u32 => engine.r140.push((c, v[0usize] as u32, v[1usize])),
+                        138u32 => {
+                            engine.r138.push((c, v[0usize] as u32));
+                            engine.r137.push((c, v[0usize] as u32));
+                        }
+                        139u32 => {
+                            engine.r139.push((c, v[0usize] as u32));
+                            engine.r134.push((c, v[0usize] as u32));
+                        }
+                        140u32 => {
+                            engine.r140.push((c, v[0usize] as u32, v[1usize]));
+                        }
                         142u32 => {
-                            engine.r142.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r142.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
                         }
                         143u32 => {
-                            engine.r143.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r143.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
+                            engine.r146.push((c, v[0usize] as u32, v[1usize] as u32));
                         }
-                        144u32 => engine.r144.push((c, v[0usize] as u32)),
+                        144u32 => {
+                            engine.r144.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
                         147u32 => {
-                            engine.r147.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r147.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
                         }
-                        148u32 => engine.r148.push((c, v[0usize] as u32)),
-                        149u32 => engine.r149.push((c, v[0usize] as u32)),
-                        150u32 => engine.r150.push((c, v[0usize] as u32)),
+                        148u32 => {
+                            engine.r148.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
+                        149u32 => {
+                            engine.r149.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
+                        150u32 => {
+                            engine.r150.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                            engine.r24.push((c, v[0usize] as u32));
+                        }
                         153u32 => {
-                            engine.r153.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r153.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
                         }
                         154u32 => {
-                            engine.r154.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r154.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
                         }
                         155u32 => {
-                            engine.r155.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r155.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[1usize] as u32));
                         }
-                        156u32 => engine.r156.push((c, v[0usize] as u32)),
+                        156u32 => {
+                            engine.r156.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
                         157u32 => {
-                            engine.r157.push((c, v[0usize] as u32, v[1usize] as u32))
+                            engine.r157.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[1usize] as u32));
                         }
-                        158u32 => engine.r158.push((c, v[0usize] as u32)),
-                        160u32 => engine.r160.push((c, v[0usize] as u32)),
-                        162u32 => engine.r162.push((c, v[0usize] as u32)),
-                        163u32 => engine.r163.push((c, v[0usize] as u32, v[1usize])),
-                        164u32 => engine.r164.push((c, v[0usize] as u32)),
-                        167u32 => engine.r167.push((c, v[0usize] as u32)),
+                        158u32 => {
+                            engine.r158.push((c, v[0usize] as u32));
+                            engine.r152.push((c, v[0usize] as u32));
+                        }
+                        160u32 => {
+                            engine.r160.push((c, v[0usize] as u32));
+                            engine.r159.push((c, v[0usize] as u32));
+                        }
+                        162u32 => {
+                            engine.r162.push((c, v[0usize] as u32));
+                        }
+                        163u32 => {
+                            engine.r163.push((c, v[0usize] as u32, v[1usize]));
+                        }
+                        164u32 => {
+                            engine.r164.push((c, v[0usize] as u32));
+                        }
+                        167u32 => {
+                            engine.r167.push((c, v[0usize] as u32));
+                        }
                         _ => {}
                     }
                 }
                 if policy == __rt::Policy::Propagating {
                     engine.r116.push((c,));
                 }
+                __rt::dedup_tail(&mut engine.r3, __mark_r3);
+                __rt::dedup_tail(&mut engine.r6, __mark_r6);
+                __rt::dedup_tail(&mut engine.r17, __mark_r17);
+                __rt::dedup_tail(&mut engine.r24, __mark_r24);
+                __rt::dedup_tail(&mut engine.r25, __mark_r25);
+                __rt::dedup_tail(&mut engine.r27, __mark_r27);
+                __rt::dedup_tail(&mut engine.r44, __mark_r44);
+                __rt::dedup_tail(&mut engine.r49, __mark_r49);
+                __rt::dedup_tail(&mut engine.r55, __mark_r55);
+                __rt::dedup_tail(&mut engine.r57, __mark_r57);
+                __rt::dedup_tail(&mut engine.r59, __mark_r59);
+                __rt::dedup_tail(&mut engine.r72, __mark_r72);
+                __rt::dedup_tail(&mut engine.r85, __mark_r85);
+                __rt::dedup_tail(&mut engine.r87, __mark_r87);
+                __rt::dedup_tail(&mut engine.r103, __mark_r103);
+                __rt::dedup_tail(&mut engine.r114, __mark_r114);
+                __rt::dedup_tail(&mut engine.r115, __mark_r115);
+                __rt::dedup_tail(&mut engine.r131, __mark_r131);
+                __rt::dedup_tail(&mut engine.r132, __mark_r132);
+                __rt::dedup_tail(&mut engine.r134, __mark_r134);
+                __rt::dedup_tail(&mut engine.r137, __mark_r137);
+                __rt::dedup_tail(&mut engine.r146, __mark_r146);
+                __rt::dedup_tail(&mut engine.r152, __mark_r152);
+                __rt::dedup_tail(&mut engine.r159, __mark_r159);
+                __rt::dedup_tail(&mut engine.r168, __mark_r168);
                 errors.push(None);
             }
             Err(e) => errors.push(Some(e)),

@@ -105,33 +105,25 @@ mod __engine {
         relation r36(u32, u32); // D'[must_move]
         relation r37(u32, u32); // request[touched]
 
+        // Applied while the batch is loaded, before this program runs (see
+        // `evaluate_batch`): projections of loaded relations and constants.
+        //   r13 <- mentioned in player_of column 2
+        //   r13 <- mentioned in ~player_of column 2
+        //   r13 <- mentioned in resigned column 1
+        //   r13 <- mentioned in ~resigned column 1
+        //   r13 <- mentioned in checked_player column 1
+        //   r13 <- mentioned in ~checked_player column 1
+        //   r13 <- mentioned in cannot_mate column 1
+        //   r13 <- mentioned in ~cannot_mate column 1
+        //   r13 <- mentioned in touched column 1
+        //   r13 <- mentioned in ~touched column 1
+        //   r13 <- constant White
+        //   r13 <- constant Arbiter
+        //   r13 <- listed under entities
+        //   r7 <- facts of ~cannot_mate
+        //   r16 <- decided touched
+
         // stratum 0
-        // mentioned in player_of column 2
-        r13(c, v1) <-- r0(c, _, v1);
-        // mentioned in ~player_of column 2
-        r13(c, v1) <-- r1(c, _, v1);
-        // mentioned in resigned column 1
-        r13(c, v0) <-- r2(c, v0);
-        // mentioned in ~resigned column 1
-        r13(c, v0) <-- r3(c, v0);
-        // mentioned in checked_player column 1
-        r13(c, v0) <-- r4(c, v0);
-        // mentioned in ~checked_player column 1
-        r13(c, v0) <-- r5(c, v0);
-        // mentioned in cannot_mate column 1
-        r13(c, v0) <-- r6(c, v0);
-        // mentioned in ~cannot_mate column 1
-        r13(c, v0) <-- r8(c, v0);
-        // mentioned in touched column 1
-        r13(c, v0) <-- r11(c, v0);
-        // mentioned in ~touched column 1
-        r13(c, v0) <-- r14(c, v0);
-        // constant White
-        r13(c, 0u32) <-- __case(c);
-        // constant Arbiter
-        r13(c, 1u32) <-- __case(c);
-        // listed under entities
-        r13(c, v0) <-- r15(c, v0);
         // ResignationEnds (strict)
         r18(c, v0) <-- r2(c, v1), r0(c, v0, v1);
         // +\u{394} drawn \u{21d2} +\u{3a3}
@@ -144,14 +136,10 @@ mod __engine {
         r25(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
 
         // stratum 1
-        // facts of ~cannot_mate
-        r7(c, v0) <-- r8(c, v0);
         // closure MateClosure
         r7(c, v0) <-- r4(c, v0), !r6(c, v0);
         // touched is undecided
         r12(c, v0) <-- r13(c, v0), !r11(c, v0), !r14(c, v0);
-        // decided touched
-        r16(c, v0) <-- r11(c, v0);
         // undecided touched holds both ways in P
         r16(c, v0) <-- r12(c, v0);
         // ResignationLoses (strict)
@@ -434,28 +422,75 @@ fn evaluate_batch(
         let c = i as u32;
         match f.normalize() {
             Ok(()) => {
+                let __mark_r7 = engine.r7.len();
+                let __mark_r13 = engine.r13.len();
+                let __mark_r16 = engine.r16.len();
                 engine.__case.push((c,));
+                engine.r13.push((c, 0u32));
+                engine.r13.push((c, 1u32));
                 for (rel, v) in &f.rows {
                     match *rel {
-                        0u32 => engine.r0.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        1u32 => engine.r1.push((c, v[0usize] as u32, v[1usize] as u32)),
-                        2u32 => engine.r2.push((c, v[0usize] as u32)),
-                        3u32 => engine.r3.push((c, v[0usize] as u32)),
-                        4u32 => engine.r4.push((c, v[0usize] as u32)),
-                        5u32 => engine.r5.push((c, v[0usize] as u32)),
-                        6u32 => engine.r6.push((c, v[0usize] as u32)),
-                        8u32 => engine.r8.push((c, v[0usize] as u32)),
-                        9u32 => engine.r9.push((c, v[0usize] as u32, v[1usize])),
-                        10u32 => engine.r10.push((c, v[0usize] as u32, v[1usize])),
-                        11u32 => engine.r11.push((c, v[0usize] as u32)),
-                        14u32 => engine.r14.push((c, v[0usize] as u32)),
-                        15u32 => engine.r15.push((c, v[0usize] as u32)),
+                        0u32 => {
+                            engine.r0.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r13.push((c, v[1usize] as u32));
+                        }
+                        1u32 => {
+                            engine.r1.push((c, v[0usize] as u32, v[1usize] as u32));
+                            engine.r13.push((c, v[1usize] as u32));
+                        }
+                        2u32 => {
+                            engine.r2.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        3u32 => {
+                            engine.r3.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        4u32 => {
+                            engine.r4.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        5u32 => {
+                            engine.r5.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        6u32 => {
+                            engine.r6.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        8u32 => {
+                            engine.r8.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r7.push((c, v[0usize] as u32));
+                        }
+                        9u32 => {
+                            engine.r9.push((c, v[0usize] as u32, v[1usize]));
+                        }
+                        10u32 => {
+                            engine.r10.push((c, v[0usize] as u32, v[1usize]));
+                        }
+                        11u32 => {
+                            engine.r11.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r16.push((c, v[0usize] as u32));
+                        }
+                        14u32 => {
+                            engine.r14.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
+                        15u32 => {
+                            engine.r15.push((c, v[0usize] as u32));
+                            engine.r13.push((c, v[0usize] as u32));
+                        }
                         _ => {}
                     }
                 }
                 if policy == __rt::Policy::Propagating {
                     engine.r29.push((c,));
                 }
+                __rt::dedup_tail(&mut engine.r7, __mark_r7);
+                __rt::dedup_tail(&mut engine.r13, __mark_r13);
+                __rt::dedup_tail(&mut engine.r16, __mark_r16);
                 errors.push(None);
             }
             Err(e) => errors.push(Some(e)),
