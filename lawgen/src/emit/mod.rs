@@ -6,7 +6,10 @@
 //! - `Facts`: interns entity names, one method per input literal (`p`, `not_p`)
 //!   and a `decide_j` per judgment;
 //! - `Facts::evaluate(policy)`: runs the lowered program (the same
-//!   [`Program`] the reference interpreter runs) as an `ascent!` program;
+//!   [`Program`] the reference interpreter runs) as an `ascent!` program,
+//!   once [`unfold`] has folded away its intermediate relations and
+//!   [`preload`] has taken out the rules that only project what a batch
+//!   loads (applied while loading);
 //! - `Conclusions`: one verdict function per institutional literal, an
 //!   iterator of its concluded tuples, the judgment requests, and (with the
 //!   runtime's features) `explain_*`, `to_json` and `Facts::from_json`.

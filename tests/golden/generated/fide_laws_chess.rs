@@ -186,7 +186,6 @@ impl ::lawgen_runtime::Entity for Situation {
         Situation(id)
     }
 }
-#[allow(dead_code)]
 mod __engine {
     ::ascent::ascent! {
         #![ds(::lawgen_runtime::__private::ds)]

@@ -62,7 +62,6 @@ impl ::lawgen_runtime::Entity for Player {
         Player(id)
     }
 }
-#[allow(dead_code)]
 mod __engine {
     ::ascent::ascent! {
         #![ds(::lawgen_runtime::__private::ds)]
