@@ -18,7 +18,7 @@ rounds="${1:-3}"
 pkg=packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json
 backup="$(mktemp)"
 cp "$pkg" "$backup"
-trap 'cp "$backup" "$pkg"; rm -f "$backup"' EXIT
+trap 'cp "$backup" "$pkg"; rm -f "$backup" "$backup.time"' EXIT
 
 toggle() {
   python3 - "$pkg" <<'EOF'
@@ -57,8 +57,8 @@ cargo build --release -p chess-arbiter >/dev/null 2>&1
 walls=()
 for i in $(seq 1 "$rounds"); do
   toggle
-  t="$( { /usr/bin/time -f '%e %U %S' cargo build --release -p chess-arbiter >/dev/null 2>/dev/null; } 2>&1 | tail -1)"
-  read -r wall user sys <<<"$t"
+  /usr/bin/time -o "$backup.time" -f '%e %U %S' cargo build --release -p chess-arbiter >/dev/null 2>&1
+  read -r wall user sys <"$backup.time"
   cpu=$(python3 -c "print(round($user + $sys, 2))")
   echo "round $i: ${wall} s wall, ${cpu} s CPU"
   walls+=("$wall")
