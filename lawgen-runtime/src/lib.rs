@@ -701,7 +701,7 @@ pub mod __private {
 
 #[cfg(test)]
 mod tests {
-    use super::__private::{ByCase, Interner};
+    use super::__private::{dedup_tail, ByCase, Interner};
 
     #[test]
     fn interner_ids_follow_the_constants_and_round_trip() {
@@ -739,5 +739,29 @@ mod tests {
         assert_eq!(b.case(2), &[(2, 1), (2, 1), (2, 5)]);
         assert_eq!(b.case(3), &[(3, 0)]);
         assert_eq!(b.case(4), &[] as &[(u32, i64)]);
+    }
+
+    #[test]
+    fn dedup_tail_sets_only_the_tail() {
+        // Rows before `from` (earlier cases) are left as they are, even
+        // unsorted or repeated; the tail becomes sorted and duplicate-free.
+        let mut rows = vec![
+            (0u32, 9u32),
+            (0, 1),
+            (0, 1),
+            (1, 7),
+            (1, 2),
+            (1, 7),
+            (1, 7),
+            (1, 3),
+        ];
+        dedup_tail(&mut rows, 3);
+        assert_eq!(rows, vec![(0, 9), (0, 1), (0, 1), (1, 2), (1, 3), (1, 7)]);
+        // An empty tail, and a tail of one.
+        dedup_tail(&mut rows, 6);
+        assert_eq!(rows.len(), 6);
+        rows.push((2, 0));
+        dedup_tail(&mut rows, 6);
+        assert_eq!(rows[6..], [(2, 0)]);
     }
 }
