@@ -3,9 +3,9 @@
 //! string is either a `Literal::string` or has gone through `names`.
 
 use super::preload::LoadArg;
-use super::{code, doc_attrs, names, Gen};
+use super::{code, doc_attrs, is_input_role, names, Gen};
 use crate::model::{Lit, PredId, Ty, TypeId, Value};
-use crate::program::{RelId, Role, Section};
+use crate::program::{RelId, Section};
 use crate::syntax::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -39,7 +39,8 @@ impl Gen<'_> {
             #(#types)*
             // Private: ascent gives `Engine` public methods nothing calls
             // (`scc_times_summary`, `relation_sizes_summary`, ...). Unexported,
-            // rustc does not compile them: a third of the engine's LLVM IR.
+            // rustc does not compile them (a quarter of the chess engine's
+            // unoptimized LLVM IR).
             // (The `dead_code` lint this draws is allowed by the wrappers the
             // module is included through: `include_package!`, `lawgen build`.)
             mod __engine {
@@ -145,16 +146,13 @@ impl Gen<'_> {
             .relations
             .iter()
             .enumerate()
-            .filter(|(_, r)| matches!(r.role, Role::Facts(_) | Role::Entities(Ty::Entity(_))))
+            .filter(|(_, r)| is_input_role(&r.role))
             .map(|(i, _)| RelId(i as u32))
             .collect()
     }
 
     fn is_input(&self, r: RelId) -> bool {
-        matches!(
-            self.prog.relation(r).role,
-            Role::Facts(_) | Role::Entities(Ty::Entity(_))
-        )
+        is_input_role(&self.prog.relation(r).role)
     }
 
     /// Derived relations a case's conclusions keep: every output (and the
@@ -317,7 +315,6 @@ impl Gen<'_> {
         quote!((#rel, [#(#vals),*]))
     }
 
-    /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
     /// The pushes of the rules applied while loading a row of `source`
     /// (`v`, case `c`), or once per case for `None` (`emit::preload`).
     fn preloaded_from(&self, source: Option<RelId>) -> Vec<TokenStream> {
@@ -353,6 +350,7 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
     fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
         let cols = self
             .prog
@@ -613,15 +611,20 @@ impl Gen<'_> {
         });
         // Relations the batch preloads (`emit::preload`): each case's rows
         // are deduplicated once the case is loaded.
-        let preload_heads: BTreeSet<RelId> = self.preload.iter().map(|l| l.head).collect();
-        let marks = preload_heads.iter().map(|&h| {
-            let (f, mark) = (rel_ident(h), format_ident!("__mark_{}", rel_ident(h)));
-            quote!(let #mark = engine.#f.len();)
-        });
-        let dedup = preload_heads.iter().map(|&h| {
-            let (f, mark) = (rel_ident(h), format_ident!("__mark_{}", rel_ident(h)));
-            quote!(__rt::dedup_tail(&mut engine.#f, #mark);)
-        });
+        let preload_heads: Vec<(Ident, Ident)> = self
+            .preload
+            .iter()
+            .map(|l| l.head)
+            .collect::<BTreeSet<RelId>>()
+            .into_iter()
+            .map(|h| (rel_ident(h), format_ident!("__mark_{}", rel_ident(h))))
+            .collect();
+        let marks = preload_heads
+            .iter()
+            .map(|(f, mark)| quote!(let #mark = engine.#f.len();));
+        let dedup = preload_heads
+            .iter()
+            .map(|(f, mark)| quote!(__rt::dedup_tail(&mut engine.#f, #mark);));
         let constants = self.preloaded_from(None);
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);

@@ -145,6 +145,11 @@ fn code(s: &str) -> String {
     names::comment(s).replace('`', "'")
 }
 
+/// Relations whose rows come from a case's `Facts` (filled by `evaluate_batch`).
+fn is_input_role(role: &Role) -> bool {
+    matches!(role, Role::Facts(_) | Role::Entities(Ty::Entity(_)))
+}
+
 fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
@@ -414,11 +419,10 @@ impl<'a> Gen<'a> {
             }
         }
 
-        let (engine, preload) = preload::split(&unfold::unfold(prog), |r| {
-            matches!(
-                prog.relation(r).role,
-                Role::Facts(_) | Role::Entities(Ty::Entity(_)) | Role::PolicyPropagating
-            )
+        // Loaded by `evaluate_batch`: the inputs and the policy flag.
+        let (engine, preload) = preload::split(unfold::unfold(prog), |r| {
+            let role = &prog.relation(r).role;
+            is_input_role(role) || *role == Role::PolicyPropagating
         });
         Gen {
             loaded,

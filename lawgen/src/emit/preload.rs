@@ -50,37 +50,27 @@ pub struct LoadRule {
 /// loading (`loaded` tells which relations the batch fills). The returned
 /// program has the same relations and outputs; its strata hold the
 /// remaining rules.
-pub fn split(prog: &Program, loaded: impl Fn(RelId) -> bool) -> (Program, Vec<LoadRule>) {
+pub fn split(mut prog: Program, loaded: impl Fn(RelId) -> bool) -> (Program, Vec<LoadRule>) {
     let mut load = Vec::new();
     let mut new_index: Vec<Option<usize>> = Vec::with_capacity(prog.rules.len());
     let mut rules = Vec::new();
-    for rule in &prog.rules {
-        match load_rule(prog, rule, &loaded) {
+    for rule in std::mem::take(&mut prog.rules) {
+        match load_rule(&prog, &rule, &loaded) {
             Some(l) => {
                 load.push(l);
                 new_index.push(None);
             }
             None => {
                 new_index.push(Some(rules.len()));
-                rules.push(rule.clone());
+                rules.push(rule);
             }
         }
     }
-    let strata = prog
-        .strata
-        .iter()
-        .map(|s| s.iter().filter_map(|&ri| new_index[ri]).collect())
-        .collect();
-    let engine = Program {
-        package: prog.package.clone(),
-        version: prog.version.clone(),
-        relations: prog.relations.clone(),
-        rules,
-        strata,
-        outputs: prog.outputs.clone(),
-        requests: prog.requests.clone(),
-    };
-    (engine, load)
+    prog.rules = rules;
+    for s in &mut prog.strata {
+        *s = s.iter().filter_map(|&ri| new_index[ri]).collect();
+    }
+    (prog, load)
 }
 
 fn load_rule(prog: &Program, rule: &Rule, loaded: &impl Fn(RelId) -> bool) -> Option<LoadRule> {
@@ -198,7 +188,7 @@ mod tests {
             rule(atom(0, vec![V0, V0]), vec![Item::Pos(atom(1, vec![V0]))]),
         ]);
         let loaded = |r: RelId| r == RelId(0) || r == RelId(3);
-        let (engine, load) = split(&p, loaded);
+        let (engine, load) = split(p, loaded);
         assert_eq!(load.len(), 3);
         assert_eq!(load[0].source, Some(RelId(0)));
         assert_eq!(load[0].head, RelId(1));
@@ -218,7 +208,7 @@ mod tests {
             atom(1, vec![V1]),
             vec![Item::Pos(atom(0, vec![V0, V1]))],
         )]);
-        let (engine, load) = split(&p, |_| false);
+        let (engine, load) = split(p, |_| false);
         assert!(load.is_empty());
         assert_eq!(engine.rules.len(), 1);
         assert_eq!(engine.strata, vec![vec![0]]);
