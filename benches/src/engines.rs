@@ -106,7 +106,7 @@ impl Interpreter {
     /// The case as the interpreter's input (read from a SPEC §2 facts file).
     pub fn facts(&self, c: &ChessCase) -> lawgen::syntax::facts::Facts {
         let json = cases::to_json(c);
-        lawgen::syntax::facts::read_facts(json.as_bytes(), &self.loaded.model)
+        lawgen::syntax::facts::read_facts(json.as_bytes(), &self.loaded.catalog)
             .unwrap_or_else(|d| panic!("facts of a generated case:\n{}\n{json}", d.render()))
     }
 
@@ -121,7 +121,7 @@ impl Interpreter {
             Policy::Propagating => lawgen::interp::Policy::Propagating,
         };
         let store = lawgen::interp::evaluate(&self.program, facts, policy);
-        lawgen::interp::conclusions(&self.program, &self.loaded.model, &store, policy)
+        lawgen::interp::conclusions(&self.program, &store, policy)
     }
 
     /// The concluded counts: rows of the `defeasibly` section (+∂, which

@@ -7,8 +7,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let chess = lawgen_fuzz::chess();
-    let slice = lawgen::syntax::facts::read_facts(data, &chess.model);
-    let stream = lawgen::syntax::facts::read_facts_from(data, &chess.model);
+    let slice = lawgen::syntax::facts::read_facts(data, &chess.catalog);
+    let stream = lawgen::syntax::facts::read_facts_from(data, &chess.catalog);
     assert_eq!(
         slice.is_ok(),
         stream.is_ok(),

@@ -59,16 +59,16 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
                     if explained >= explain_limit {
                         break 'sections;
                     }
-                    let Some(lit) = interp::lit_of(&loaded.model, name) else {
+                    let Some(lit) = loaded.catalog.lit_of(name) else {
                         continue;
                     };
                     let q = lawgen::explain::Query {
                         lit,
                         args: row.clone(),
                     };
-                    let e = lawgen::explain::explain(loaded, &ev, &q);
-                    let _ = lawgen::explain::render_text(&loaded.model, &e);
-                    let _ = lawgen::explain::render_json(&e);
+                    let e = lawgen::explain::explain(&ev.program, &ev.store, ev.conclusions.policy, &q, "en");
+                    let _ = e.text();
+                    let _ = e.to_json();
                     explained += 1;
                 }
             }

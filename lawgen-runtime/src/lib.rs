@@ -17,17 +17,36 @@
 //! assert!(conclusions.game_drawn(g1).is_concluded());
 //! ```
 //!
-//! Features (both on by default): `serde` gives generated code
-//! `Facts::from_json` (SPEC §2) and `Conclusions::to_json` (SPEC §3); `explain`
-//! gives `Conclusions::explain*`. Both embed lawgen's reference pipeline
-//! (reader, checker, evaluator), which re-reads the package text embedded in
-//! the generated module. Without them a generated crate links only this crate
-//! and `ascent`.
+//! This crate also owns what evaluation means at run time, shared with the
+//! compiler (which depends on this crate, never the reverse):
+//! - [`program`]: the lowered program every backend runs, with the
+//!   [`Catalog`](program::Catalog) of the package it came from;
+//! - [`interp`]: the reference evaluator and the canonical conclusions;
+//! - [`formats`]: facts files in, canonical output out (see
+//!   `docs/reference.md` in the lawgen repository);
+//! - [`explain`]: explanations, read off the evaluated relations;
+//! - [`diagnostics`]: errors with a location and a fix.
+//!
+//! Features (all on by default): `ascent` gives generated ascent engines their
+//! data structures; `serde` gives generated code `Facts::from_json` (facts
+//! files) and `Conclusions::to_json` (canonical output); `explain` gives
+//! `Conclusions::explain*`. `serde` and `explain` read the lowered program the
+//! generated module embeds (as data, decoded once on first use): nothing is
+//! re-read, re-checked or re-lowered at run time.
 //!
 //! Generated code also needs `ascent` as a direct dependency of the consuming
 //! crate: ascent's macros expand to paths starting with `::ascent`.
 
 use std::fmt;
+
+pub mod diagnostics;
+#[cfg(feature = "explain")]
+pub mod explain;
+pub mod formats;
+pub mod interp;
+pub mod program;
+#[doc(hidden)]
+pub mod scc;
 
 #[cfg(any(feature = "serde", feature = "explain"))]
 mod reference;
@@ -45,7 +64,7 @@ pub trait Entity: Copy {
     fn __from_id(id: Id) -> Self;
 }
 
-/// The conflict policy (SPEC §4.3), chosen per evaluation.
+/// The conflict policy, chosen per evaluation (never by the package).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Ambiguity blocking: a literal both sides can support is not concluded,
@@ -84,7 +103,7 @@ impl std::str::FromStr for Policy {
     }
 }
 
-/// The verdict on one ground literal, strongest first (SPEC §3, §4.6).
+/// The verdict on one ground literal, strongest first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// +Δ: follows from facts and strict rules alone.
@@ -108,7 +127,7 @@ impl Verdict {
         matches!(self, Verdict::Definitely | Verdict::Defeasibly)
     }
 
-    /// The SPEC §3 section name (`definitely`, `defeasibly`, `pending`,
+    /// The output section name (`definitely`, `defeasibly`, `pending`,
     /// `supported`) or `not_concluded`.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -139,32 +158,20 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// A value in a request or a conclusion.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Arg {
-    Int(i64),
-    Entity(String),
-}
-
-impl fmt::Display for Arg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Arg::Int(i) => write!(f, "{i}"),
-            Arg::Entity(e) => f.write_str(e),
-        }
-    }
-}
+/// A value in a request or a conclusion: an integer or an entity's name.
+pub type Arg = program::Value;
 
 /// A judgment an authority must decide before a pending literal can be
-/// concluded (SPEC §4.6).
+/// concluded. Ordered by predicate, then arguments (the canonical output's
+/// order).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Request {
-    /// The judgment predicate's local name.
-    pub predicate: &'static str,
+    /// The judgment predicate's name (its local name when that is unique).
+    pub predicate: String,
     pub args: Vec<Arg>,
     /// Who decides (the authority's local name).
-    pub authority: &'static str,
-    pub capability: &'static str,
+    pub authority: String,
+    pub capability: String,
 }
 
 impl fmt::Display for Request {
@@ -183,7 +190,7 @@ impl fmt::Display for Request {
 /// Errors of a generated package's API.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    /// `p` and `~p` were both given for the same tuple (SPEC §2).
+    /// `p` and `~p` were both given for the same tuple.
     Contradiction {
         predicate: &'static str,
         args: Vec<Arg>,
@@ -224,7 +231,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 #[cfg(feature = "explain")]
-pub use reference::Explanation;
+pub use explain::Explanation;
 
 /// How `evaluate_many` splits its work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,12 +310,14 @@ macro_rules! __if_explain {
 }
 
 // Reached as `__private::ds` (generated code names it there).
+#[cfg(feature = "ascent")]
 #[doc(hidden)]
 pub mod ds;
 
 /// What only generated code uses. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "ascent")]
     pub use crate::ds;
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
     use std::collections::HashMap;
@@ -316,19 +325,20 @@ pub mod __private {
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::reference::*;
 
-    /// The package a module was generated from: its identity and its source
-    /// text (for the features that run the reference pipeline).
+    /// The package a module was generated from: its identity and the
+    /// lowered program its engine runs, as data (decoded on first use by the
+    /// features that read it: facts files, canonical output, explanations).
     pub struct Embedded {
         pub name: &'static str,
         pub version: &'static str,
         pub semantic_hash: &'static str,
-        /// The lowered program's shape, checked when the reference pipeline
-        /// re-lowers the source: relation indices must mean the same thing.
-        pub relations: usize,
-        pub rules: usize,
-        pub source: &'static str,
+        /// The version of lawgen that generated the module; the program's
+        /// encoding is this runtime's, so the two must agree.
+        pub generator: &'static str,
+        /// The lowered program, encoded by [`crate::program::Program::encode`].
+        pub program: &'static str,
         #[cfg(any(feature = "serde", feature = "explain"))]
-        pub(crate) cell: std::sync::OnceLock<Result<crate::reference::Reference, String>>,
+        pub(crate) cell: std::sync::OnceLock<Result<crate::program::Program, String>>,
     }
 
     impl Embedded {
@@ -336,17 +346,15 @@ pub mod __private {
             name: &'static str,
             version: &'static str,
             semantic_hash: &'static str,
-            relations: usize,
-            rules: usize,
-            source: &'static str,
+            generator: &'static str,
+            program: &'static str,
         ) -> Self {
             Embedded {
                 name,
                 version,
                 semantic_hash,
-                relations,
-                rules,
-                source,
+                generator,
+                program,
                 #[cfg(any(feature = "serde", feature = "explain"))]
                 cell: std::sync::OnceLock::new(),
             }

@@ -228,8 +228,8 @@ pub fn make_synth<'m>(model: &'m Model, cfg: &BenchConfig) -> Result<Synth<'m>, 
                 code: 2,
                 message: format!("error: cannot read {}: {e}", path.display()),
             })?;
-            let facts =
-                crate::syntax::facts::read_facts(&bytes, model).map_err(|d| BenchError {
+            let facts = crate::syntax::facts::read_facts(&bytes, &crate::lower::catalog(model))
+                .map_err(|d| BenchError {
                     code: 1,
                     message: format!(
                         "{}error: {} is not a valid facts file for {}",
@@ -328,7 +328,7 @@ pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, Ben
             &|i, acc: &mut Vec<u64>| {
                 let facts = synth.case(i as u64);
                 let store = interp::evaluate(&prog, &facts, cfg.policy);
-                let c = interp::conclusions(&prog, m, &store, cfg.policy);
+                let c = interp::conclusions(&prog, &store, cfg.policy);
                 for (name, rows) in &c.sections[&Section::Defeasibly] {
                     if let Some(&k) = index.get(name.as_str()) {
                         acc[k] += rows.len() as u64;
@@ -384,7 +384,12 @@ pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, Ben
 }
 
 /// Time per program stratum, by differences of prefix evaluations.
-fn strata_profile(prog: &Program, m: &Model, synth: &Synth, cfg: &BenchConfig) -> Vec<StratumTime> {
+fn strata_profile(
+    prog: &Program,
+    _m: &Model,
+    synth: &Synth,
+    cfg: &BenchConfig,
+) -> Vec<StratumTime> {
     let sample: Vec<_> = (0..cfg.strata_sample.min(cfg.cases))
         .map(|i| synth.case(i as u64))
         .collect();
@@ -405,7 +410,7 @@ fn strata_profile(prog: &Program, m: &Model, synth: &Synth, cfg: &BenchConfig) -
     let start = Instant::now();
     let conclusions: Vec<_> = stores
         .iter()
-        .map(|st| interp::conclusions(prog, m, st, cfg.policy))
+        .map(|st| interp::conclusions(prog, st, cfg.policy))
         .collect();
     let reading = per_case(start.elapsed());
     drop(conclusions);
@@ -447,7 +452,7 @@ fn strata_profile(prog: &Program, m: &Model, synth: &Synth, cfg: &BenchConfig) -
 pub trait CompiledPackage: Sync {
     /// The generated `Facts`.
     type Facts: Send;
-    /// The package text embedded in the generated module (`SOURCE`).
+    /// The package text the crate was built from (a copy beside the module).
     fn source(&self) -> &'static str;
     fn new_facts(&self) -> Self::Facts;
     /// Interns `name` through the constructor of the package's `ty`-th

@@ -201,14 +201,58 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
     Ok(true)
 }
 
-/// Where a standalone crate finds `lawgen-runtime`.
-#[derive(Clone, Debug)]
+/// Where a standalone crate finds `lawgen-runtime` (`lawgen build
+/// --runtime path=DIR | git=URL | version=X`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuntimeDep {
-    /// A path dependency (the default while lawgen is not on crates.io: this
-    /// lawgen's own source tree).
+    /// A path dependency, written as an absolute path so the crate still
+    /// builds after it is moved (the default: this lawgen's own source tree).
     Path(PathBuf),
-    /// A crates.io version requirement.
+    /// A git dependency (the lawgen repository; cargo finds the
+    /// `lawgen-runtime` package in it).
+    Git(String),
+    /// A registry version requirement.
     Version(String),
+}
+
+impl std::str::FromStr for RuntimeDep {
+    type Err = String;
+
+    /// `path=DIR` (relative to the current directory), `git=URL`, `version=X`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let help = "write `path=DIR` (a lawgen-runtime source directory), `git=URL` (a \
+                    repository holding lawgen-runtime) or `version=X` (a registry version)";
+        let Some((kind, value)) = s.split_once('=') else {
+            return Err(format!(
+                "`{s}` does not say where lawgen-runtime is; {help}"
+            ));
+        };
+        if value.is_empty() {
+            return Err(format!("`{s}` has an empty {kind}; {help}"));
+        }
+        match kind {
+            "path" => {
+                let p = Path::new(value);
+                let manifest = p.join("Cargo.toml");
+                let is_runtime = std::fs::read_to_string(&manifest)
+                    .is_ok_and(|t| t.contains("name = \"lawgen-runtime\""));
+                if !is_runtime {
+                    return Err(format!(
+                        "{} is not the lawgen-runtime crate (no Cargo.toml naming `lawgen-runtime`); \
+                         give the directory of lawgen-runtime's Cargo.toml",
+                        p.display()
+                    ));
+                }
+                let abs = p
+                    .canonicalize()
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                Ok(RuntimeDep::Path(abs))
+            }
+            "git" => Ok(RuntimeDep::Git(value.to_owned())),
+            "version" => Ok(RuntimeDep::Version(value.to_owned())),
+            other => Err(format!("unknown runtime source `{other}`; {help}")),
+        }
+    }
 }
 
 impl RuntimeDep {
@@ -225,6 +269,7 @@ impl RuntimeDep {
     fn toml(&self) -> String {
         match self {
             RuntimeDep::Path(p) => format!("{{ path = {} }}", toml_string(&p.to_string_lossy())),
+            RuntimeDep::Git(url) => format!("{{ git = {} }}", toml_string(url)),
             RuntimeDep::Version(v) => toml_string(v),
         }
     }
@@ -245,6 +290,9 @@ impl RuntimeDep {
                         toml_string(env!("CARGO_PKG_VERSION"))
                     ),
                 }
+            }
+            RuntimeDep::Git(url) => {
+                format!("{{ git = {}, default-features = false }}", toml_string(url))
             }
             RuntimeDep::Version(v) => {
                 format!(
@@ -271,63 +319,20 @@ pub struct BenchHooks {
     /// Per entity type of the model, by index: the generated `Facts` method
     /// that interns an entity of that type (`game` for `Game`).
     pub entity_methods: Vec<String>,
+    /// The package text the bench child draws its cases from (written into
+    /// the crate beside the module: the module itself embeds no package).
+    pub package_source: String,
 }
 
 impl BenchHooks {
-    /// The entity constructors of the generated `Facts` of `model`, named as
-    /// the emitter names them (each type's `snake` name, claimed in type
-    /// order after the fixed `Facts` methods). `None` if `emitted` does not
-    /// have exactly those methods — the emitter's naming changed — in which
-    /// case the crate is written without a bench mode.
-    pub fn for_package(model: &crate::model::Model, emitted: &Emitted) -> Option<BenchHooks> {
-        const FACTS_RESERVED: &[&str] = &[
-            "new",
-            "evaluate",
-            "from_json",
-            "name",
-            "default",
-            "clone",
-            "fmt",
-            "normalize",
-            "contradiction",
-            "get",
-        ];
-        let mut taken: std::collections::HashSet<String> =
-            FACTS_RESERVED.iter().map(|s| (*s).to_owned()).collect();
-        let mut entity_methods = Vec::with_capacity(model.types.len());
-        for t in &model.types {
-            let base = crate::emit::snake(&t.name);
-            let name = if taken.insert(base.clone()) {
-                base
-            } else {
-                let stem = base.trim_end_matches('_');
-                (2..)
-                    .map(|n| format!("{stem}_{n}"))
-                    .find(|c| taken.insert(c.clone()))
-                    .expect("an unbounded counter finds a free name")
-            };
-            if !has_interning_method(&emitted.source, &name) {
-                return None;
-            }
-            entity_methods.push(name);
+    /// What the bench child of `loaded`'s crate needs: the entity
+    /// constructors the emitter named, and the package text.
+    pub fn for_package(loaded: &crate::driver::Loaded, emitted: &Emitted) -> BenchHooks {
+        BenchHooks {
+            entity_methods: emitted.entity_methods.clone(),
+            package_source: loaded.source.clone(),
         }
-        Some(BenchHooks { entity_methods })
     }
-}
-
-/// Does `source` define `pub fn NAME(&mut self, name: &str)` (however
-/// prettyplease wrapped it)?
-fn has_interning_method(source: &str, name: &str) -> bool {
-    let head = format!("pub fn {name}(");
-    source.match_indices(&head).any(|(i, _)| {
-        let rest = &source[i + head.len()..];
-        let params: String = rest
-            .chars()
-            .take_while(|c| *c != ')')
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        params.trim_end_matches(',') == "&mutself,name:&str"
-    })
 }
 
 /// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
@@ -392,7 +397,7 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
          impl lawgen::bench::CompiledPackage for Package {{\n\
          \x20   type Facts = {c}::Facts;\n\n\
          \x20   fn source(&self) -> &'static str {{\n\
-         \x20       {c}::SOURCE\n\
+         \x20       include_str!(\"package.ir.json\")\n\
          \x20   }}\n\n\
          \x20   fn new_facts(&self) -> {c}::Facts {{\n\
          \x20       {c}::Facts::new()\n\
@@ -406,16 +411,12 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
          \x20   fn evaluate_indexed(\n\
          \x20       &self,\n\
          \x20       n: usize,\n\
-         \x20       policy: lawgen::interp::Policy,\n\
+         \x20       policy: lawgen_runtime::Policy,\n\
          \x20       batch: usize,\n\
          \x20       threads: usize,\n\
          \x20       make: &(dyn Fn(usize) -> {c}::Facts + Sync),\n\
          \x20       sink: &mut dyn FnMut(usize, Result<&[(&'static str, usize)], String>),\n\
          \x20   ) {{\n\
-         \x20       let policy = match policy {{\n\
-         \x20           lawgen::interp::Policy::Blocking => lawgen_runtime::Policy::Blocking,\n\
-         \x20           lawgen::interp::Policy::Propagating => lawgen_runtime::Policy::Propagating,\n\
-         \x20       }};\n\
          \x20       let mut batching = lawgen_runtime::Batching::default();\n\
          \x20       batching.batch_size = batch;\n\
          \x20       batching.threads = threads;\n\
@@ -501,6 +502,12 @@ pub fn write_crate_with(
         let crate_ident = name.replace('-', "_");
         let main_rs = main_rs(&name, &crate_ident, bench);
         write_if_changed(&dir.join("src/main.rs"), main_rs.as_bytes())?;
+        if let Some(b) = bench {
+            write_if_changed(
+                &dir.join("src/package.ir.json"),
+                b.package_source.as_bytes(),
+            )?;
+        }
     }
     Ok(name)
 }

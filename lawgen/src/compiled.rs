@@ -102,21 +102,16 @@ fn build(
     bench: bool,
 ) -> Result<Built, CompiledError> {
     let emitted = emit(loaded, &EmitOptions::default()).map_err(CompiledError::Emit)?;
-    let hooks = BenchHooks::for_package(&loaded.model, &emitted);
-    if bench && hooks.is_none() {
-        return Err(CompiledError::Write(
-            "internal error: cannot find the entity constructors of the generated `Facts`, \
-             which the compiled benchmark needs (use --backend interp, and please report it)"
-                .to_owned(),
-        ));
-    }
-    // The key covers everything written: the module and the main.rs template.
+    let hooks = BenchHooks::for_package(loaded, &emitted);
+    // The key covers everything written: the module, the main.rs template
+    // and the package copy the bench child reads.
     let key = sha256_hex(
         format!(
-            "{}\n{}\n{}",
+            "{}\n{}\n{}\n{}",
             env!("CARGO_PKG_VERSION"),
             emitted.source,
-            main_rs("lawgen-pkg", "lawgen_pkg", hooks.as_ref())
+            main_rs("lawgen-pkg", "lawgen_pkg", Some(&hooks)),
+            loaded.source
         )
         .as_bytes(),
     );
@@ -144,7 +139,7 @@ fn build(
         &emitted,
         &RuntimeDep::default_for_this_build(),
         true,
-        hooks.as_ref(),
+        Some(&hooks),
     )
     .map_err(|e: BuildError| CompiledError::Write(e.to_string()))?;
     if !fresh {

@@ -62,6 +62,9 @@ impl std::error::Error for LoadError {
 pub struct Loaded {
     pub package: Package,
     pub model: Model,
+    /// What run time needs of the package (names, labels, anchors); facts
+    /// files are read against it.
+    pub catalog: crate::program::Catalog,
     /// The package file as read (valid UTF-8: it parsed as JSON). The emitter
     /// embeds it so generated code can explain itself.
     pub source: String,
@@ -75,9 +78,11 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
     // Before anything lowers it: would lowering explode?
     check::size::check(&model, limits)?;
     let source = String::from_utf8_lossy(bytes).into_owned();
+    let catalog = crate::lower::catalog(&model);
     Ok(Loaded {
         package,
         model,
+        catalog,
         source,
     })
 }
@@ -110,7 +115,7 @@ pub fn evaluate(
 ) -> Result<Evaluated, crate::lower::InternalError> {
     let program = crate::lower::lower(&loaded.model)?;
     let store = crate::interp::evaluate(&program, facts, policy);
-    let conclusions = crate::interp::conclusions(&program, &loaded.model, &store, policy);
+    let conclusions = crate::interp::conclusions(&program, &store, policy);
     Ok(Evaluated {
         program,
         store,

@@ -19,17 +19,17 @@ pub mod builder;
 pub mod check;
 #[cfg(feature = "emit")]
 pub mod compiled;
-pub mod diagnostics;
+pub use lawgen_runtime::diagnostics;
 pub mod driver;
 #[cfg(feature = "emit")]
 pub mod emit;
-pub mod explain;
+pub use lawgen_runtime::explain;
 pub mod graph;
-pub mod interp;
+pub use lawgen_runtime::interp;
 pub mod lower;
 pub mod model;
-pub mod program;
-mod scc;
+pub use lawgen_runtime::program;
+use lawgen_runtime::scc;
 pub mod summary;
 pub mod syntax;
 pub mod synth;

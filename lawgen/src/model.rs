@@ -6,36 +6,16 @@
 //! never meet a dangling id. Its fields are public for reading; only
 //! `check` builds one.
 
-use crate::syntax::{CmpOp, RelationKind, Status, Strength};
+use crate::syntax::{CmpOp, Label, RelationKind, Status, Strength};
 
-/// Index into [`Model::types`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TypeId(pub u32);
-/// Index into [`Model::preds`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PredId(pub u32);
+/// Types shared with the lowered program (and so with run time).
+pub use lawgen_runtime::program::{local_name, Lit, PredId, Ty, TypeId, Value};
 /// Index into [`Model::rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RuleId(pub u32);
 /// Index into [`Model::fragments`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FragId(pub u32);
-
-/// A column type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Ty {
-    /// `urn:law:std#Integer`, an `i64`.
-    Int,
-    Entity(TypeId),
-}
-
-/// A ground value. Entities are identified by name: a constant is the entity
-/// named by its local name (SPEC §2: "constants are written by local name").
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Value {
-    Int(i64),
-    Entity(String),
-}
 
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -74,6 +54,8 @@ pub struct EntityType {
     pub id: String,
     pub name: String,
     pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +67,8 @@ pub struct Pred {
     pub params: Vec<Ty>,
     pub param_names: Vec<Option<String>>,
     pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
     /// For judgment predicates: who decides.
     pub external: Option<External>,
     /// Index into [`Model::strata`].
@@ -118,6 +102,8 @@ pub struct Rule {
     pub vars: Vec<(String, Ty)>,
     pub anchors: Vec<FragId>,
     pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
     pub ptr: String,
 }
 
@@ -156,6 +142,8 @@ pub struct Priority {
     pub lower: RuleId,
     pub reason: Option<String>,
     pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
 }
 
 #[derive(Clone, Debug)]
@@ -167,6 +155,8 @@ pub struct Closure {
     pub snapshot: Option<String>,
     pub complete_as_of: Option<String>,
     pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
 }
 
 #[derive(Clone, Debug)]
@@ -175,22 +165,8 @@ pub struct Fragment {
     pub locator: String,
     /// English text if present, else the first.
     pub text: Option<String>,
-}
-
-/// A literal kind: a predicate and a polarity. `~p` is `Lit { pred: p, negative: true }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Lit {
-    pub pred: PredId,
-    pub negative: bool,
-}
-
-impl Lit {
-    pub fn complement(self) -> Lit {
-        Lit {
-            pred: self.pred,
-            negative: !self.negative,
-        }
-    }
+    /// The text in every language.
+    pub texts: Vec<Label>,
 }
 
 impl Term {
@@ -317,9 +293,4 @@ impl Model {
             .position(|p| p.local == name || p.id == name)
             .map(|i| PredId(i as u32))
     }
-}
-
-/// The local name of an id: the part after its first `#`, or the whole id.
-pub fn local_name(id: &str) -> &str {
-    id.split_once('#').map_or(id, |(_, l)| l)
 }

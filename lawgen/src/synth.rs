@@ -932,7 +932,7 @@ mod tests {
             }
         }
         // And the facts reader agrees.
-        let back = crate::syntax::facts::read_facts(&to_json(m, f), m)
+        let back = crate::syntax::facts::read_facts(&to_json(m, f), &crate::lower::catalog(m))
             .unwrap_or_else(|d| panic!("{}", d.render()));
         assert_eq!(back.rows, f.rows);
     }
@@ -992,7 +992,7 @@ mod tests {
         let mut pending = 0;
         for i in 0..200 {
             let st = crate::interp::evaluate(&prog, &s.case(i), pol);
-            let c = crate::interp::conclusions(&prog, m, &st, pol);
+            let c = crate::interp::conclusions(&prog, &st, pol);
             concluded.extend(
                 c.sections[&crate::program::Section::Defeasibly]
                     .keys()
@@ -1043,7 +1043,7 @@ mod tests {
         let json = br#"{"entities": {"Situation": ["s1"]},
             "facts": {"player_of": [["g1", "white"]], "~piece_has_moved": [["rook"]],
                       "moves_by_each_without_pawn_or_capture": [["g1", 80]]}}"#;
-        let t = crate::syntax::facts::read_facts(json, m).unwrap();
+        let t = crate::syntax::facts::read_facts(json, &crate::lower::catalog(m)).unwrap();
         let s = Synth::with_template(m, SynthOptions::default(), &t).unwrap();
         for i in [0, 5, 999] {
             let f = s.case(i);

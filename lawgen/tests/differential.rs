@@ -81,7 +81,7 @@ impl Crate {
 }
 
 fn interpret(loaded: &Loaded, facts: &[u8], policy: Policy) -> Conclusions {
-    let facts = read_facts(facts, &loaded.model)
+    let facts = read_facts(facts, &loaded.catalog)
         .unwrap_or_else(|d| panic!("the generator wrote a bad facts file:\n{}", d.render()));
     driver::evaluate(loaded, &facts, policy)
         .expect("lowering a checked package")

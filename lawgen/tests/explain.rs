@@ -2,7 +2,7 @@
 //! closures, pending judgments and failures.
 
 use lawgen::driver::{self, Evaluated, Loaded};
-use lawgen::explain::{self, Explanation, NodeKind, Outcome, Verdict};
+use lawgen::explain::{self, Explanation, NodeKind, Outcome};
 use lawgen::interp::Policy;
 use lawgen::syntax::facts::read_facts;
 use std::sync::OnceLock;
@@ -19,7 +19,7 @@ fn loaded() -> &'static Loaded {
 
 fn eval(scenario: &str, policy: Policy) -> Evaluated {
     let path = format!("../tests/scenarios/chess/{scenario}.facts.json");
-    let facts = read_facts(&std::fs::read(path).unwrap(), &loaded().model).unwrap();
+    let facts = read_facts(&std::fs::read(path).unwrap(), &loaded().catalog).unwrap();
     driver::evaluate(loaded(), &facts, policy).unwrap()
 }
 
@@ -29,12 +29,16 @@ fn run(scenario: &str, query: &str) -> (Explanation, String, String) {
 
 fn run_with(scenario: &str, policy: Policy, query: &str) -> (Explanation, String, String) {
     let ev = eval(scenario, policy);
-    let q = explain::parse_query(&loaded().model, query).unwrap();
-    let e = explain::explain(loaded(), &ev, &q);
-    let text = explain::render_text(&loaded().model, &e);
-    let json = explain::render_json(&e);
+    let q = explain::parse_query(&loaded().catalog, query).unwrap();
+    let e = explain_q(&ev, &q);
+    let text = e.text();
+    let json = e.to_json();
     println!("{text}");
     (e, text, json)
+}
+
+fn explain_q(ev: &Evaluated, q: &explain::Query) -> Explanation {
+    explain::explain(&ev.program, &ev.store, ev.conclusions.policy, q, "en")
 }
 
 fn walk<'a>(nodes: &'a [explain::Node], out: &mut Vec<&'a explain::Node>) {
@@ -53,7 +57,7 @@ fn all_nodes(e: &Explanation) -> Vec<&explain::Node> {
 #[test]
 fn seventy_five_move_draw_names_rule_anchor_and_discarded_attacker() {
     let (e, text, json) = run("seventy_five_move_automatic_draw", "game_drawn(g1)");
-    assert_eq!(e.verdict, Verdict::Defeasibly);
+    assert_eq!(e.verdict(), "defeasibly");
     assert!(
         text.starts_with("game_drawn(g1): DEFEASIBLY holds"),
         "{text}"
@@ -93,7 +97,7 @@ fn seventy_five_move_draw_names_rule_anchor_and_discarded_attacker() {
 #[test]
 fn seventy_five_moves_with_a_fifty_move_claim_is_definite() {
     let (e, text, _) = run("seventy_five_move_automatic_draw", "game_drawn(g3)");
-    assert_eq!(e.verdict, Verdict::Definitely);
+    assert_eq!(e.verdict(), "definitely");
     assert!(text.contains("rule FiftyMoveClaimDraws (strict)"), "{text}");
     assert!(
         text.contains("fifty_move_claim_correct(g3, w3): definitely by rule FiftyMoveClaimCorrect"),
@@ -104,7 +108,7 @@ fn seventy_five_moves_with_a_fifty_move_claim_is_definite() {
 #[test]
 fn checkmate_at_seventy_five_moves_game_drawn_is_only_supported() {
     let (e, text, json) = run("checkmate_at_seventy_five_moves", "game_drawn(g1)");
-    assert_eq!(e.verdict, Verdict::Supported);
+    assert_eq!(e.verdict(), "supported");
     assert!(text.contains("rule SeventyFiveAutomaticDraw"), "{text}");
     assert!(
         text.contains(
@@ -122,7 +126,7 @@ fn checkmate_at_seventy_five_moves_game_drawn_is_only_supported() {
 
     // The other side: ~game_drawn holds defeasibly, its attacker is defeated.
     let (e, text, _) = run("checkmate_at_seventy_five_moves", "~game_drawn(g1)");
-    assert_eq!(e.verdict, Verdict::Defeasibly);
+    assert_eq!(e.verdict(), "defeasibly");
     assert!(
         text.contains(
             "SeventyFiveAutomaticDraw (defeasible): defeated by \
@@ -138,7 +142,7 @@ fn blocked_castling_path_is_why_castling_is_not_legal() {
         "castling_path_blocked",
         "castling_legal(g1, white, white_queenside)",
     );
-    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert_eq!(e.verdict(), "not_concluded");
     assert!(
         text.contains("~castling_path_blocked(white_queenside) is not"),
         "{text}"
@@ -157,7 +161,7 @@ fn blocked_castling_path_is_why_castling_is_not_legal() {
         "castling_path_blocked",
         "castling_legal(g1, white, white_kingside)",
     );
-    assert_eq!(e.verdict, Verdict::Definitely);
+    assert_eq!(e.verdict(), "definitely");
     assert!(
         text.contains("by closure policy CastlingBlockClosure"),
         "{text}"
@@ -170,7 +174,7 @@ fn closure_derived_negative_names_snapshot_and_date() {
         "castling_legal_by_closures",
         "~castling_path_blocked(white_kingside)",
     );
-    assert_eq!(e.verdict, Verdict::Definitely);
+    assert_eq!(e.verdict(), "definitely");
     assert!(text.contains("CastlingBlockClosure"), "{text}");
     assert!(
         text.contains("urn:fide:snapshot:castling-block:2023-01-01"),
@@ -192,7 +196,7 @@ fn undecided_touch_move_is_pending_with_its_request() {
         "touch_move_undecided",
         "must_move_first_touched_piece(white, knight_g1)",
     );
-    assert_eq!(e.verdict, Verdict::Pending);
+    assert_eq!(e.verdict(), "pending");
     assert!(text.contains("rule MustMoveFirstTouchedPiece"), "{text}");
     assert!(
         text.contains("piece_touched_intentionally(white, knight_g1): undecided judgment"),
@@ -209,18 +213,17 @@ fn undecided_touch_move_is_pending_with_its_request() {
 #[test]
 fn not_concluded_literal_says_which_item_fails() {
     let (e, text, _) = run("seventy_five_move_automatic_draw", "game_drawn(g2)");
-    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert_eq!(e.verdict(), "not_concluded");
     assert!(text.contains("74 ≥ 75 is false"), "{text}");
     let (e, text, _) = run("no_facts", "game_drawn(g1)");
-    assert_eq!(e.verdict, Verdict::NotConcluded);
+    assert_eq!(e.verdict(), "not_concluded");
     assert!(text.contains("does not apply"), "{text}");
 }
 
 #[test]
 fn recursive_state_machine_derivations_terminate() {
     let ev = eval("state_machine_checkmate", Policy::Blocking);
-    let model = &loaded().model;
-    let lit = lawgen::interp::lit_of(model, "entered_state").unwrap();
+    let lit = loaded().catalog.lit_of("entered_state").unwrap();
     let rows = ev.conclusions.sections[&lawgen::program::Section::Definitely]
         .get("entered_state")
         .cloned()
@@ -231,16 +234,16 @@ fn recursive_state_machine_derivations_terminate() {
             lit,
             args: row.clone(),
         };
-        let e = explain::explain(loaded(), &ev, &q);
-        assert_eq!(e.verdict, Verdict::Definitely);
-        let text = explain::render_text(model, &e);
+        let e = explain_q(&ev, &q);
+        assert_eq!(e.verdict(), "definitely");
+        let text = e.text();
         assert!(!text.contains("… ("), "{text}");
     }
 }
 
 #[test]
 fn query_parse_errors_say_how_to_fix() {
-    let m = &loaded().model;
+    let m = &loaded().catalog;
     let e = explain::parse_query(m, "game_drawm(g1)").unwrap_err();
     assert!(e.contains("did you mean game_drawn"), "{e}");
     let e = explain::parse_query(m, "game_drawn(g1, g2)").unwrap_err();
@@ -257,7 +260,6 @@ fn query_parse_errors_say_how_to_fix() {
 
 #[test]
 fn every_concluded_literal_of_every_scenario_is_explained() {
-    let model = &loaded().model;
     let dir = std::path::Path::new("../tests/scenarios/chess");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -272,27 +274,27 @@ fn every_concluded_literal_of_every_scenario_is_explained() {
             let ev = eval(&name, policy);
             for (section, lits) in &ev.conclusions.sections {
                 for (lit, rows) in lits {
-                    let concluded = lawgen::interp::lit_of(model, lit).unwrap();
+                    let concluded = loaded().catalog.lit_of(lit).unwrap();
                     for row in rows {
                         for l in [concluded, concluded.complement()] {
                             let q = explain::Query {
                                 lit: l,
                                 args: row.clone(),
                             };
-                            let e = explain::explain(loaded(), &ev, &q);
-                            let text = explain::render_text(model, &e);
-                            let _ = explain::render_json(&e);
+                            let e = explain_q(&ev, &q);
+                            let text = e.text();
+                            let _ = e.to_json();
                             assert!(
                                 !text.contains("please report") && !text.contains("… ("),
                                 "{name} {section:?}:\n{text}"
                             );
                             if l == concluded {
                                 let expect = match section {
-                                    lawgen::program::Section::Pending => Verdict::Pending,
-                                    _ => e.verdict,
+                                    lawgen::program::Section::Pending => "pending",
+                                    _ => e.verdict(),
                                 };
-                                assert_eq!(e.verdict, expect, "{name}: {text}");
-                                assert_ne!(e.verdict, Verdict::NotConcluded, "{name}: {text}");
+                                assert_eq!(e.verdict(), expect, "{name}: {text}");
+                                assert_ne!(e.verdict(), "not_concluded", "{name}: {text}");
                             }
                         }
                     }
@@ -309,7 +311,7 @@ fn supported_only_because_the_complement_is_definite() {
         Policy::Propagating,
         "~game_drawn(g1)",
     );
-    assert_eq!(e.verdict, Verdict::Supported);
+    assert_eq!(e.verdict(), "supported");
     assert_eq!(e.policy, Policy::Propagating);
     assert!(
         text.contains("game_drawn(g1) is definitely concluded"),

@@ -17,7 +17,7 @@
 //! Other files (the directory's README) are skipped.
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::{self, Policy};
+use lawgen::interp::Policy;
 use lawgen::syntax::facts::{read_facts, read_facts_from, Facts};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -52,16 +52,22 @@ fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
                     if explained >= explain_limit {
                         break 'sections;
                     }
-                    let Some(lit) = interp::lit_of(&loaded.model, name) else {
+                    let Some(lit) = loaded.catalog.lit_of(name) else {
                         continue;
                     };
                     let q = lawgen::explain::Query {
                         lit,
                         args: row.clone(),
                     };
-                    let e = lawgen::explain::explain(loaded, &ev, &q);
-                    let _ = lawgen::explain::render_text(&loaded.model, &e);
-                    let _ = lawgen::explain::render_json(&e);
+                    let e = lawgen::explain::explain(
+                        &ev.program,
+                        &ev.store,
+                        ev.conclusions.policy,
+                        &q,
+                        "en",
+                    );
+                    let _ = e.text();
+                    let _ = e.to_json();
                     explained += 1;
                 }
             }
@@ -115,8 +121,8 @@ fn emit(_: &Loaded) {}
 
 fn facts(bytes: &[u8]) {
     let chess = chess();
-    let slice = read_facts(bytes, &chess.model);
-    let stream = read_facts_from(bytes, &chess.model);
+    let slice = read_facts(bytes, &chess.catalog);
+    let stream = read_facts_from(bytes, &chess.catalog);
     assert_eq!(
         slice.is_ok(),
         stream.is_ok(),

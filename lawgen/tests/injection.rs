@@ -811,7 +811,7 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
     let mut problems = Vec::new();
     let mut expected = Vec::new();
     for (k, f) in g.facts.iter().enumerate() {
-        let facts = read_facts(f, &loaded.model).unwrap_or_else(|d| {
+        let facts = read_facts(f, &loaded.catalog).unwrap_or_else(|d| {
             panic!("the generator wrote a bad facts file {k}:\n{}", d.render())
         });
         let mut both: [String; 2] = Default::default();

@@ -102,9 +102,9 @@ fn streamed_and_in_memory_facts_agree_and_row_order_does_not_matter() {
         "moves_by_each_without_pawn_or_capture": [["g1", 80]]}, "entities": {"Game": ["g2"]}}"#;
     let b = br#"{"entities": {"Game": ["g2"]}, "facts": {"moves_by_each_without_pawn_or_capture": [["g1", 80]],
         "player_of": [["g1","black"],["g1","white"]]}}"#;
-    let fa = read_facts(a, &loaded.model).unwrap();
-    let fs = read_facts_from(&a[..], &loaded.model).unwrap();
-    let fb = read_facts(b, &loaded.model).unwrap();
+    let fa = read_facts(a, &loaded.catalog).unwrap();
+    let fs = read_facts_from(&a[..], &loaded.catalog).unwrap();
+    let fb = read_facts(b, &loaded.catalog).unwrap();
     assert_eq!(fa.rows, fs.rows);
     assert_eq!(fa.rows, fb.rows);
     assert_eq!(fa.entities, fb.entities);
@@ -125,7 +125,7 @@ fn a_flood_of_bad_rows_gives_a_bounded_error_list() {
     let loaded = load_bytes(&std::fs::read(MINIMAL).unwrap(), &Default::default()).unwrap();
     let rows = vec!["[1, 2, 3, 4, 5]"; 5000].join(",");
     let facts = format!(r#"{{"facts": {{"player_of": [{rows}]}}}}"#);
-    let d = read_facts(facts.as_bytes(), &loaded.model).err().unwrap();
+    let d = read_facts(facts.as_bytes(), &loaded.catalog).err().unwrap();
     assert!(d.len() <= 1001, "{} diagnostics", d.len());
     assert!(d.render().contains("more error(s) not shown"));
 }
@@ -155,21 +155,24 @@ fn facts_errors_name_key_and_row() {
         (r#"{"facts": {"player_of": [["g1", "w"]]"#, "error[E001]: the JSON ends early"),
     ];
     for (facts, want) in cases {
-        let d = read_facts(facts.as_bytes(), &loaded.model)
+        let d = read_facts(facts.as_bytes(), &loaded.catalog)
             .expect_err(facts)
             .render();
         assert!(d.starts_with(want), "{facts}:\n{d}");
     }
     let d = read_facts(
         br#"{"facts": {"player_of": [["g1", "w"], ["g1", 7]]}}"#,
-        &loaded.model,
+        &loaded.catalog,
     )
     .err()
     .unwrap()
     .render();
     assert!(d.contains("at /facts/player_of/1/1"), "{d}");
     let bad_utf8 = b"{\"facts\": {\"player_of\": [[\"g1\", \"\xff\"]]}}";
-    let d = read_facts(bad_utf8, &loaded.model).err().unwrap().render();
+    let d = read_facts(bad_utf8, &loaded.catalog)
+        .err()
+        .unwrap()
+        .render();
     assert!(d.starts_with("error[E001]"), "{d}");
 }
 
@@ -255,7 +258,7 @@ fn a_long_rule_body_is_refused_with_the_rule_named() {
         ..Default::default()
     };
     let loaded = load_bytes(&bytes, &limits).expect("accepted under a raised limit");
-    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.model).unwrap();
+    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).unwrap();
     let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
     let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
     assert!(out.contains(r#""q": ["#), "{out}");
@@ -301,7 +304,7 @@ fn a_literal_with_too_many_attackers_is_refused_with_its_attackers_named() {
     // Under the limit the same shape loads, lowers and decides by priority.
     let (rules, prios) = (&rules[..200], &prios[..50]);
     let loaded = load_bytes(&package(rules, prios), &ReadLimits::default()).unwrap();
-    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.model).unwrap();
+    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).unwrap();
     let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
     let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
     // p0..p49 beat n0..n49, but n50..n99 stay undefeated (and attack every

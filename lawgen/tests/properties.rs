@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use support::gen::{generate, package_seed, GenConfig};
 
 fn run(loaded: &Loaded, facts: &[u8], policy: Policy) -> Conclusions {
-    let facts = read_facts(facts, &loaded.model).unwrap_or_else(|d| panic!("{}", d.render()));
+    let facts = read_facts(facts, &loaded.catalog).unwrap_or_else(|d| panic!("{}", d.render()));
     driver::evaluate(loaded, &facts, policy)
         .unwrap()
         .conclusions
@@ -183,16 +183,11 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
         }
         for facts in &g.facts {
             let facts =
-                read_facts(facts, &loaded.model).unwrap_or_else(|d| panic!("{}", d.render()));
+                read_facts(facts, &loaded.catalog).unwrap_or_else(|d| panic!("{}", d.render()));
             for policy in [Policy::Blocking, Policy::Propagating] {
                 let out = |p: &lawgen::program::Program| {
                     let store = lawgen::interp::evaluate(p, &facts, policy);
-                    canonical_json(&lawgen::interp::conclusions(
-                        p,
-                        &loaded.model,
-                        &store,
-                        policy,
-                    ))
+                    canonical_json(&lawgen::interp::conclusions(p, &store, policy))
                 };
                 assert_eq!(
                     out(&prog),

@@ -102,7 +102,7 @@ fn stages(bytes: &[u8]) -> [Duration; 4] {
     let t = Instant::now();
     let program = lawgen::lower::lower(&loaded.model).expect("lowers");
     let lower = t.elapsed();
-    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.model).expect("facts");
+    let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).expect("facts");
     let t = Instant::now();
     let store = lawgen::interp::evaluate(&program, &facts, lawgen::interp::Policy::Blocking);
     let eval = t.elapsed();

@@ -87,7 +87,8 @@ impl Finding {
     /// The labels (article and summary) of the rules at the top of the
     /// explanation: the rules that conclude, or support, the literal.
     pub fn articles(&self) -> Vec<String> {
-        let Ok(tree) = serde_json::from_str::<serde_json::Value>(self.explanation.to_json()) else {
+        let Ok(tree) = serde_json::from_str::<serde_json::Value>(&self.explanation.to_json())
+        else {
             return Vec::new();
         };
         let mut labels = Vec::new();

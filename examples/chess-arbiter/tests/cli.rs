@@ -29,7 +29,7 @@ fn package() -> &'static Loaded {
 /// `lawgen eval PACKAGE --facts FACTS --policy P`, in process.
 fn reference_json(facts: &[u8], policy: Policy) -> String {
     let loaded = package();
-    let facts = lawgen::syntax::facts::read_facts(facts, &loaded.model)
+    let facts = lawgen::syntax::facts::read_facts(facts, &loaded.catalog)
         .unwrap_or_else(|d| panic!("{}", d.render()));
     let policy = match policy {
         Policy::Blocking => lawgen::interp::Policy::Blocking,
@@ -244,13 +244,13 @@ fn castling_is_prevented_by_a_blocked_path() {
 fn touched_piece_is_pending_on_the_arbiters_judgment() {
     let facts_json = bundled("touched-piece-pending");
     let expected_request = Request {
-        predicate: "piece_touched_intentionally",
+        predicate: "piece_touched_intentionally".into(),
         args: vec![
             lawgen_runtime::Arg::Entity("white".into()),
             lawgen_runtime::Arg::Entity("knight_g1".into()),
         ],
-        authority: "FIDEArbiter",
-        capability: "judgment:FIDEArbiter",
+        authority: "FIDEArbiter".into(),
+        capability: "judgment:FIDEArbiter".into(),
     };
     for policy in POLICIES {
         let (mut facts, c) = evaluate(facts_json.as_bytes(), policy).unwrap();

@@ -91,6 +91,10 @@ enum Command {
         /// The module/crate name (default: the package name in snake case).
         #[arg(long)]
         module_name: Option<String>,
+        /// Where the crate gets lawgen-runtime: `path=DIR`, `git=URL` or
+        /// `version=X` (default: the lawgen-runtime of this lawgen's source tree).
+        #[arg(long, value_parser = clap::value_parser!(lawgen::builder::RuntimeDep))]
+        runtime: Option<lawgen::builder::RuntimeDep>,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -103,6 +107,10 @@ enum Command {
         format: ExplainFormat,
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
         policy: PolicyArg,
+        /// Language of labels, article texts and lawgen's own words (`en`, `ru`;
+        /// a node without a label in that language shows its first one).
+        #[arg(long, default_value = "en")]
+        lang: String,
     },
     /// Every institutional conclusion (concluded, pending, or only supported), each explained.
     Verdicts {
@@ -111,6 +119,9 @@ enum Command {
         facts: PathBuf,
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
         policy: PolicyArg,
+        /// Language of the explanations (`en`, `ru`).
+        #[arg(long, default_value = "en")]
+        lang: String,
     },
     /// Measure throughput on synthetic cases drawn from the package (or a template),
     /// with a per-literal count of conclusions that every backend must agree on.
@@ -241,7 +252,7 @@ fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
         code: 2,
         message: format!("error: cannot read {}: {e}", path.display()),
     })?;
-    let facts = read_facts_from(file, &loaded.model).map_err(|d| Failure {
+    let facts = read_facts_from(file, &loaded.catalog).map_err(|d| Failure {
         code: 1,
         message: format!(
             "{}error: {} is not a valid facts file for {}",
@@ -306,6 +317,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             out,
             module_name,
+            runtime,
         } => {
             let fail = |e: lawgen::BuildError| Failure {
                 code: match &e {
@@ -320,7 +332,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 &out,
                 None,
                 &emitted,
-                &lawgen::builder::RuntimeDep::default_for_this_build(),
+                &runtime.unwrap_or_else(lawgen::builder::RuntimeDep::default_for_this_build),
                 false,
             )
             .map_err(fail)?;
@@ -357,30 +369,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
             literal,
             format,
             policy,
+            lang,
         } => {
             let loaded = load(&package)?;
             let facts = read_facts_file(&facts, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
-            let q = explain::parse_query(&loaded.model, &literal).map_err(|m| Failure {
+            let q = explain::parse_query(&loaded.catalog, &literal).map_err(|m| Failure {
                 code: 1,
                 message: format!("error: {m}"),
             })?;
-            let e = explain::explain(&loaded, &ev, &q);
+            let e = explain::explain(&ev.program, &ev.store, ev.conclusions.policy, &q, &lang);
             match format {
-                ExplainFormat::Text => print!("{}", explain::render_text(&loaded.model, &e)),
-                ExplainFormat::Json => print!("{}", explain::render_json(&e)),
+                ExplainFormat::Text => print!("{}", e.text()),
+                ExplainFormat::Json => print!("{}", e.to_json()),
             }
         }
         Command::Verdicts {
             package,
             facts,
             policy,
+            lang,
         } => {
             let loaded = load(&package)?;
             let facts_path = facts;
             let facts = read_facts_file(&facts_path, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
-            print!("{}", verdicts(&loaded, &ev, &facts_path));
+            print!("{}", verdicts(&loaded, &ev, &facts_path, &lang));
         }
         Command::Bench {
             package,
@@ -447,7 +461,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 /// Every institutional literal that is concluded, pending or only supported, explained.
-fn verdicts(loaded: &Loaded, ev: &driver::Evaluated, facts: &Path) -> String {
+fn verdicts(loaded: &Loaded, ev: &driver::Evaluated, facts: &Path, lang: &str) -> String {
     let m = &loaded.model;
     let c = &ev.conclusions;
     let mut out = format!(
@@ -460,7 +474,7 @@ fn verdicts(loaded: &Loaded, ev: &driver::Evaluated, facts: &Path) -> String {
     let mut seen = std::collections::BTreeSet::new();
     for sec in [Section::Defeasibly, Section::Pending, Section::Supported] {
         for (lit, rows) in &c.sections[&sec] {
-            let Some(l) = lawgen::interp::lit_of(m, lit) else {
+            let Some(l) = loaded.catalog.lit_of(lit) else {
                 continue;
             };
             if m.pred(l.pred).kind != RelationKind::Institutional {
@@ -475,7 +489,8 @@ fn verdicts(loaded: &Loaded, ev: &driver::Evaluated, facts: &Path) -> String {
                     args: row.clone(),
                 };
                 out.push('\n');
-                out.push_str(&explain::render_text(m, &explain::explain(loaded, ev, &q)));
+                let e = explain::explain(&ev.program, &ev.store, c.policy, &q, lang);
+                out.push_str(&e.text());
             }
         }
     }

@@ -59,6 +59,7 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             snapshot: c.snapshot.clone(),
             complete_as_of: c.complete_as_of.clone(),
             label: pick_label(&n.labels).map(str::to_owned),
+            labels: n.labels.clone(),
         });
     }
 }

@@ -171,6 +171,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                     id: n.id.clone(),
                     name: name.clone(),
                     label: pick_label(&n.labels).map(str::to_owned),
+                    labels: n.labels.clone(),
                 });
                 Decl::Type(TypeId(model.types.len() as u32 - 1))
             }
@@ -182,6 +183,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                     id: n.id.clone(),
                     locator: f.locator.clone(),
                     text: pick_label(&f.texts).map(str::to_owned),
+                    texts: f.texts.clone(),
                 });
                 Decl::Fragment(FragId(model.fragments.len() as u32 - 1))
             }
@@ -220,6 +222,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                     params,
                     param_names: r.params.iter().map(|p| p.name.clone()).collect(),
                     label: pick_label(&n.labels).map(str::to_owned),
+                    labels: n.labels.clone(),
                     external: None,
                     stratum: 0,
                     ptr: n.ptr.clone(),

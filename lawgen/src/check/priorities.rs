@@ -41,6 +41,7 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             lower: l,
             reason: reason.clone(),
             label: pick_label(&n.labels).map(str::to_owned),
+            labels: n.labels.clone(),
         });
     }
     if let Some(cycle) = find_cycle(model) {

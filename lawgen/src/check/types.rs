@@ -53,6 +53,7 @@ pub(super) fn rules(pkg: &Package, scope: &mut Scope, model: &mut Model, diags: 
             vars,
             anchors,
             label: pick_label(&n.labels).map(str::to_owned),
+            labels: n.labels.clone(),
             ptr: n.ptr.clone(),
         });
     }

@@ -213,9 +213,11 @@ impl Gen<'_> {
         let name = Literal::string(&m.name);
         let version = Literal::string(&m.version);
         let hash = Literal::string(m.semantic_hash.as_deref().unwrap_or(""));
-        let source = Literal::string(&self.loaded.source);
-        let nrel = self.prog.relations.len();
-        let nrules = self.prog.rules.len();
+        // The lowered program the engine was generated from, as data: what
+        // facts files, the canonical output and explanations read at run
+        // time (no package text, no compiler).
+        let program = Literal::string(&self.prog.encode());
+        let generator = Literal::string(env!("CARGO_PKG_VERSION"));
         let doc = doc_attrs(&format!(
             "The package this module was generated from: {} {}.",
             names::doc(&m.name),
@@ -232,10 +234,11 @@ impl Gen<'_> {
             pub use ::lawgen_runtime::{Arg, Batching, Error, Policy, Request, Verdict};
 
             #doc
-            pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(#name, #version, #hash, #nrel, #nrules, SOURCE);
+            pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(#name, #version, #hash, #generator, PROGRAM);
 
-            /// The package file this module was generated from, verbatim.
-            pub const SOURCE: &str = #source;
+            /// The lowered program this module runs, encoded by `lawgen-runtime`
+            /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
+            const PROGRAM: &str = #program;
 
             /// The package's name.
             pub const PACKAGE_NAME: &str = #name;
@@ -754,7 +757,7 @@ impl Gen<'_> {
                 .map(|(k, t)| Self::col_arg(*t, k, &interner));
             request_decodes.push(quote! {
                 for t in #v {
-                    out.push(__rt::Request { predicate: #local, args: vec![#(#decode),*], authority: #auth, capability: #cap });
+                    out.push(__rt::Request { predicate: #local.to_owned(), args: vec![#(#decode),*], authority: #auth.to_owned(), capability: #cap.to_owned() });
                 }
             });
         }
@@ -807,7 +810,7 @@ impl Gen<'_> {
                     pred: pid,
                     negative,
                 };
-                let (vn, alln, exn) = &self.verdict_methods[&l];
+                let (vn, alln, exn, exn_in) = &self.verdict_methods[&l];
                 let member = |s: Section| -> Option<TokenStream> {
                     let v = outputs.get(&(l, s))?;
                     let parts = v.iter().map(|(r, minus)| {
@@ -848,6 +851,9 @@ impl Gen<'_> {
                 let ex_doc = doc_attrs(&format!(
                     "Explains the verdict on `{lit_name}` for these arguments (the same tree as `lawgen explain`)."
                 ));
+                let ex_in_doc = doc_attrs(&format!(
+                    "Explains the verdict on `{lit_name}` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."
+                ));
                 let dfs = outputs
                     .get(&(l, Section::Defeasibly))
                     .and_then(|v| v.first())
@@ -876,9 +882,13 @@ impl Gen<'_> {
                     ::lawgen_runtime::__if_explain! {
                         #ex_doc
                         pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                            self.#exn_in(#(#args,)* "en")
+                        }
+                        #ex_in_doc
+                        pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                             let __verdict = self.#vn(#(#args),*);
                             __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(__verdict.as_str()))
+                                #full_id, #negative, vec![#(#arg_values),*], Some(__verdict.as_str()), lang)
                         }
                     }
                 });
@@ -936,7 +946,7 @@ impl Gen<'_> {
                 }
 
                 fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-                    self.requests.iter().filter(|r| judgments.contains(&r.predicate)).cloned().collect()
+                    self.requests.iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
                 }
 
                 /// The conflict policy this evaluation used.
@@ -995,7 +1005,13 @@ impl Gen<'_> {
                     /// Explains a literal given as text: `game_drawn(g1)`,
                     /// `~castling_legal(g1, white, "king side")`.
                     pub fn explain(&self, query: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                        __rt::explain(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r), query, None)
+                        self.explain_in(query, "en")
+                    }
+
+                    /// [`Conclusions::explain`] with labels, article texts and lawgen's own
+                    /// words in language `lang` (`en`, `ru`; others get English words).
+                    pub fn explain_in(&self, query: &str, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        __rt::explain(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r), query, lang)
                     }
                 }
             }

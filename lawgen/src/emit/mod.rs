@@ -56,6 +56,9 @@ pub struct Emitted {
     /// Counts for progress reports.
     pub relations: usize,
     pub rules: usize,
+    /// Per entity type of the package, in order: the `Facts` method that
+    /// interns an entity of that type (`game` for `Game`).
+    pub entity_methods: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -108,6 +111,7 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
         source,
         relations: program.relations.len(),
         rules: program.rules.len(),
+        entity_methods: g.entity_methods.iter().map(Ident::to_string).collect(),
     })
 }
 
@@ -125,7 +129,9 @@ struct Gen<'a> {
     facts_methods: HashMap<Lit, Ident>,
     entity_methods: Vec<Ident>,
     decide_methods: HashMap<PredId, Ident>,
-    verdict_methods: HashMap<Lit, (Ident, Ident, Ident)>,
+    /// Per institutional literal: the verdict function, its `_all`
+    /// iterator, `explain_*` and `explain_*_in`.
+    verdict_methods: HashMap<Lit, (Ident, Ident, Ident, Ident)>,
     arg_idents: Vec<Vec<Ident>>,
     /// The facts relation of each input literal, the entities relation of each type.
     facts_rel: HashMap<Lit, RelId>,
@@ -250,7 +256,7 @@ impl<'a> Gen<'a> {
             "Explanation",
             "Entity",
             "PACKAGE",
-            "SOURCE",
+            "PROGRAM",
             "PACKAGE_NAME",
             "PACKAGE_VERSION",
             "CONSTANTS",
@@ -318,6 +324,7 @@ impl<'a> Gen<'a> {
             "requests",
             "name",
             "explain",
+            "explain_in",
             "to_json",
             "clone",
             "fmt",
@@ -369,7 +376,8 @@ impl<'a> Gen<'a> {
                         let v = ident(&concl_ns.claim(b.clone()));
                         let all = ident(&concl_ns.claim(format!("{b}_all")));
                         let ex = ident(&concl_ns.claim(format!("explain_{b}")));
-                        verdict_methods.insert(l, (v, all, ex));
+                        let ex_in = ident(&concl_ns.claim(format!("explain_{b}_in")));
+                        verdict_methods.insert(l, (v, all, ex, ex_in));
                     }
                 }
             }

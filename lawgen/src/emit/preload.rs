@@ -138,6 +138,7 @@ mod tests {
             body,
             vars: (0..4).map(|i| format!("x{i}")).collect(),
             origin: "test".into(),
+            meaning: crate::program::Meaning::Domain,
         }
     }
 
@@ -147,6 +148,8 @@ mod tests {
         Program {
             package: "p".into(),
             version: "0".into(),
+            catalog: Default::default(),
+            views: Vec::new(),
             relations: vec![
                 rel("in", 2, Role::Entities(Ty::Int)),
                 rel("d1", 1, Role::Derived),

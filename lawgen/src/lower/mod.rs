@@ -40,37 +40,14 @@ mod stratify;
 
 use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
 use crate::program::{
-    Atom, Item, Output, Program, RelId, Relation, RequestView, Role, Rule, Section, Term,
+    AnchorInfo, Atom, Catalog, ClosureInfo, ConstInfo, External, Item, Meaning, Output, PredInfo,
+    PriorityInfo, Program, RelId, Relation, RequestView, Role, Rule, RuleInfo, Section, SourceAtom,
+    SourceItem, Term, TypeInfo, View,
 };
 use crate::syntax::{RelationKind, Status, Strength};
 use std::collections::{BTreeMap, HashMap};
 
-/// A proof tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    /// +Δ, definitely.
-    Definite,
-    /// +∂, defeasibly (established).
-    Defeasible,
-    /// +Σ, supported.
-    Supported,
-}
-
-/// The certain model C or the possible model P of SPEC §4.6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum World {
-    Certain,
-    Possible,
-}
-
-impl World {
-    fn other(self) -> World {
-        match self {
-            World::Certain => World::Possible,
-            World::Possible => World::Certain,
-        }
-    }
-}
+pub use crate::program::{Level, World};
 
 /// A lowering bug: the checked model promised something the program does not
 /// satisfy. Never caused by user input; reported instead of panicking.
@@ -91,7 +68,9 @@ impl std::fmt::Display for InternalError {
 pub fn lower(model: &Model) -> Result<Program, InternalError> {
     let mut l = Lowerer::new(model);
     l.define_all();
+    l.record_views();
     let Lowerer { mut prog, .. } = l;
+    prog.catalog = catalog(model);
     prog.strata = stratify::stratify(&prog)?;
     Ok(prog)
 }
@@ -123,6 +102,8 @@ impl<'m> Lowerer<'m> {
             prog: Program {
                 package: m.name.clone(),
                 version: m.version.clone(),
+                catalog: Catalog::default(),
+                views: Vec::new(),
                 relations: Vec::new(),
                 rules: Vec::new(),
                 strata: Vec::new(),
@@ -315,17 +296,69 @@ impl<'m> Lowerer<'m> {
         r
     }
 
-    fn push(&mut self, head: Atom, body: Vec<Item>, vars: Vec<String>, origin: String) {
+    fn push(
+        &mut self,
+        head: Atom,
+        body: Vec<Item>,
+        vars: Vec<String>,
+        origin: String,
+        meaning: Meaning,
+    ) {
         self.prog.rules.push(Rule {
             head,
             body,
             vars,
             origin,
+            meaning,
         });
     }
 
+    /// Every (literal, level, world) that has a relation, after collapsing
+    /// (see [`Lowerer::view`]), for the explainer to read relations by.
+    fn record_views(&mut self) {
+        let mut out = Vec::new();
+        for i in 0..self.m.preds.len() {
+            for negative in [false, true] {
+                let l = Lit {
+                    pred: PredId(i as u32),
+                    negative,
+                };
+                for world in [World::Certain, World::Possible] {
+                    for level in [Level::Definite, Level::Defeasible, Level::Supported] {
+                        let w = if self.tainted[i] {
+                            world
+                        } else {
+                            World::Certain
+                        };
+                        let lv = if self.collapsed[&l] {
+                            Level::Definite
+                        } else {
+                            level
+                        };
+                        if let Some(&rel) = self.views.get(&(l, lv, w)) {
+                            out.push(View {
+                                lit: l,
+                                level,
+                                world,
+                                rel,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.prog.views = out;
+    }
+
     /// `head(x0..xn) :- src(x0..xn), extra…` over fresh variables.
-    fn copy_rule(&mut self, head: RelId, arity: usize, body: Vec<(bool, RelId)>, origin: String) {
+    fn copy_rule(
+        &mut self,
+        head: RelId,
+        arity: usize,
+        body: Vec<(bool, RelId)>,
+        origin: String,
+        meaning: Meaning,
+    ) {
         let args: Vec<Term> = (0..arity as u32).map(Term::Var).collect();
         let body = body
             .into_iter()
@@ -346,7 +379,7 @@ impl<'m> Lowerer<'m> {
             })
             .collect();
         let vars = (0..arity).map(|i| format!("x{i}")).collect();
-        self.push(Atom { rel: head, args }, body, vars, origin);
+        self.push(Atom { rel: head, args }, body, vars, origin, meaning);
     }
 
     fn define_all(&mut self) {
@@ -393,12 +426,13 @@ impl<'m> Lowerer<'m> {
     fn define_empirical(&mut self, l: Lit) {
         let arity = self.m.pred(l.pred).params.len();
         if l.negative && self.closes(l.pred) {
-            let closures: Vec<_> = self
+            let closures: Vec<(u32, model::Closure)> = self
                 .m
                 .closures
                 .iter()
-                .filter(|c| c.pred == l.pred && c.derive_negative)
-                .cloned()
+                .enumerate()
+                .filter(|(_, c)| c.pred == l.pred && c.derive_negative)
+                .map(|(i, c)| (i as u32, c.clone()))
                 .collect();
             for &w in self.worlds(l.pred) {
                 let head = self.view(l, Level::Definite, w);
@@ -408,9 +442,10 @@ impl<'m> Lowerer<'m> {
                     arity,
                     vec![(true, facts)],
                     format!("facts of {}", self.lit_name(l)),
+                    Meaning::Facts,
                 );
                 let pos = self.facts_rel(l.complement());
-                for c in &closures {
+                for (ci, c) in &closures {
                     let dom = self.view(
                         Lit {
                             pred: c.domain,
@@ -424,6 +459,7 @@ impl<'m> Lowerer<'m> {
                         arity,
                         vec![(true, dom), (false, pos)],
                         format!("closure {}", model::local_name(&c.id)),
+                        Meaning::Closure { closure: *ci },
                     );
                 }
             }
@@ -440,12 +476,19 @@ impl<'m> Lowerer<'m> {
         let head = self.view(l, Level::Definite, World::Possible);
         let facts = self.facts_rel(l);
         let name = self.lit_name(l);
-        self.copy_rule(head, arity, vec![(true, facts)], format!("decided {name}"));
+        self.copy_rule(
+            head,
+            arity,
+            vec![(true, facts)],
+            format!("decided {name}"),
+            Meaning::Facts,
+        );
         self.copy_rule(
             head,
             arity,
             vec![(true, undecided)],
             format!("undecided {name} holds both ways in P"),
+            Meaning::UndecidedHolds,
         );
         // Judgment atoms are never pending themselves (SPEC §3): no pending output.
         self.output(l, false);
@@ -482,6 +525,7 @@ impl<'m> Lowerer<'m> {
             body,
             vars,
             format!("{} is undecided", self.m.pred(p).local),
+            Meaning::Undecided { pred: p },
         );
         rel
     }
@@ -522,6 +566,7 @@ impl<'m> Lowerer<'m> {
                         vec![Item::Pos(Atom { rel: f, args })],
                         vars,
                         format!("mentioned in {} column {}", self.lit_name(l), col + 1),
+                        Meaning::Domain,
                     );
                 }
             }
@@ -536,6 +581,7 @@ impl<'m> Lowerer<'m> {
                     body: vec![],
                     vars: vec![],
                     origin: format!("constant {}", c.local),
+                    meaning: Meaning::Domain,
                 });
             }
         }
@@ -545,7 +591,13 @@ impl<'m> Lowerer<'m> {
             Role::Entities(t),
         );
         self.entities.insert(t, ent);
-        self.copy_rule(rel, 1, vec![(true, ent)], "listed under entities".into());
+        self.copy_rule(
+            rel,
+            1,
+            vec![(true, ent)],
+            "listed under entities".into(),
+            Meaning::Domain,
+        );
         rel
     }
 
@@ -632,6 +684,10 @@ impl<'m> Lowerer<'m> {
             })],
             vars,
             format!("{}: projection for a `not` item", r.local),
+            Meaning::Projection {
+                rule: rid.0,
+                item: idx as u32,
+            },
         );
         Atom {
             rel: aux,
@@ -687,6 +743,11 @@ impl<'m> Lowerer<'m> {
                 r.strength.as_str(),
                 level_name(level)
             ),
+            Meaning::Applicable {
+                rule: rid.0,
+                level,
+                world: w,
+            },
         );
         rel
     }
@@ -723,6 +784,10 @@ impl<'m> Lowerer<'m> {
                         body,
                         vars,
                         origin,
+                        Meaning::Strict {
+                            rule: rid.0,
+                            world: w,
+                        },
                     );
                 }
                 continue;
@@ -744,11 +809,27 @@ impl<'m> Lowerer<'m> {
                         body,
                         vars,
                         origin,
+                        Meaning::Strict {
+                            rule: rid.0,
+                            world: w,
+                        },
                     );
                 }
             }
-            self.copy_rule(s, arity, vec![(true, d)], format!("+Δ {name} ⇒ +Σ"));
-            self.copy_rule(p, arity, vec![(true, d)], format!("+Δ {name} ⇒ +∂"));
+            self.copy_rule(
+                s,
+                arity,
+                vec![(true, d)],
+                format!("+Δ {name} ⇒ +Σ"),
+                Meaning::FromDefinite,
+            );
+            self.copy_rule(
+                p,
+                arity,
+                vec![(true, d)],
+                format!("+Δ {name} ⇒ +∂"),
+                Meaning::FromDefinite,
+            );
             for &rid in &concluding {
                 let sup = self.app(rid, Level::Supported, w);
                 self.copy_rule(
@@ -756,6 +837,7 @@ impl<'m> Lowerer<'m> {
                     arity,
                     vec![(true, sup)],
                     format!("{} supports {name}", self.m.rule(rid).local),
+                    Meaning::Supports { rule: rid.0 },
                 );
             }
             // cand[L]: some rule for L applicable at ∂.
@@ -772,6 +854,7 @@ impl<'m> Lowerer<'m> {
                     arity,
                     vec![(true, a)],
                     format!("{} applicable for {name}", self.m.rule(rid).local),
+                    Meaning::Candidate { rule: rid.0 },
                 );
             }
             let mut conds = vec![(true, cand)];
@@ -792,16 +875,22 @@ impl<'m> Lowerer<'m> {
                     arity,
                     vec![(true, cand), (false, sup)],
                     format!("{slocal} discarded: not supported"),
+                    Meaning::Discarded {
+                        attacker: sid.0,
+                        level: Level::Supported,
+                    },
                 );
                 let est = self.app(sid, Level::Defeasible, w.other());
-                let flag = self.policy_rel();
                 self.copy_rule_with_flag(
                     ok,
                     arity,
                     cand,
                     est,
-                    flag,
                     format!("{slocal} discarded under blocking: not established"),
+                    Meaning::Discarded {
+                        attacker: sid.0,
+                        level: Level::Defeasible,
+                    },
                 );
                 // The rules for L that beat s, in package order (as a scan of
                 // `concluding` would find them, without its k × k pairs).
@@ -825,6 +914,10 @@ impl<'m> Lowerer<'m> {
                         arity,
                         vec![(true, t)],
                         format!("{slocal} defeated by {}", self.m.rule(tid).local),
+                        Meaning::Defeated {
+                            attacker: sid.0,
+                            by: tid.0,
+                        },
                     );
                 }
                 conds.push((true, ok));
@@ -834,6 +927,7 @@ impl<'m> Lowerer<'m> {
                 arity,
                 conds,
                 format!("+∂ {name}: applicable, not refuted, every attacker discarded or defeated"),
+                Meaning::Established,
             );
         }
         self.output(l, true);
@@ -846,9 +940,10 @@ impl<'m> Lowerer<'m> {
         arity: usize,
         cand: RelId,
         est: RelId,
-        flag: RelId,
         origin: String,
+        meaning: Meaning,
     ) {
+        let flag = self.policy_rel();
         let args: Vec<Term> = (0..arity as u32).map(Term::Var).collect();
         let body = vec![
             Item::Pos(Atom {
@@ -865,7 +960,7 @@ impl<'m> Lowerer<'m> {
             }),
         ];
         let vars = (0..arity).map(|i| format!("x{i}")).collect();
-        self.push(Atom { rel: ok, args }, body, vars, origin);
+        self.push(Atom { rel: ok, args }, body, vars, origin, meaning);
     }
 
     /// `request[j](args) :- (other items of r at Σ in P), undecided[j](args)`
@@ -921,7 +1016,16 @@ impl<'m> Lowerer<'m> {
                 }));
                 let vars = self.rule_vars(rid);
                 let origin = format!("{}: its judgment atom {} is undecided", r.local, pred.local);
-                self.push(Atom { rel: req, args }, body, vars, origin);
+                self.push(
+                    Atom { rel: req, args },
+                    body,
+                    vars,
+                    origin,
+                    Meaning::Request {
+                        rule: rid.0,
+                        item: i as u32,
+                    },
+                );
             }
         }
     }
@@ -951,4 +1055,114 @@ fn body_preds(r: &model::Rule) -> impl Iterator<Item = PredId> + '_ {
         MItem::Status { atom, .. } | MItem::Not { atom, .. } => Some(atom.pred),
         MItem::Compare { .. } => None,
     })
+}
+
+/// What run time needs of the package: names, types, labels, rules as
+/// written, anchors with their article texts, priorities, closures.
+pub fn catalog(m: &Model) -> Catalog {
+    let atom = |a: &model::Atom| SourceAtom {
+        lit: a.lit(),
+        args: terms(&a.args),
+    };
+    Catalog::new(
+        m.namespace.clone(),
+        m.semantic_hash.clone(),
+        m.types
+            .iter()
+            .map(|t| TypeInfo {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                labels: t.labels.clone(),
+            })
+            .collect(),
+        m.preds
+            .iter()
+            .map(|p| PredInfo {
+                id: p.id.clone(),
+                local: p.local.clone(),
+                kind: p.kind,
+                params: p.params.clone(),
+                param_names: p.param_names.clone(),
+                labels: p.labels.clone(),
+                external: p.external.as_ref().map(|e| External {
+                    authority: e.authority.clone(),
+                    capability: e.capability.clone(),
+                }),
+            })
+            .collect(),
+        m.constants
+            .iter()
+            .map(|c| ConstInfo {
+                id: c.id.clone(),
+                local: c.local.clone(),
+                ty: c.ty,
+            })
+            .collect(),
+        m.rules
+            .iter()
+            .map(|r| RuleInfo {
+                id: r.id.clone(),
+                local: r.local.clone(),
+                strength: r.strength,
+                head: atom(&r.head),
+                body: r
+                    .body
+                    .iter()
+                    .map(|i| match i {
+                        MItem::Status { status, atom: a } => SourceItem::Status {
+                            status: *status,
+                            atom: atom(a),
+                        },
+                        MItem::Compare { left, op, right } => SourceItem::Compare {
+                            left: term(left),
+                            op: *op,
+                            right: term(right),
+                        },
+                        MItem::Not { status, atom: a } => SourceItem::Not {
+                            status: *status,
+                            atom: atom(a),
+                        },
+                    })
+                    .collect(),
+                vars: r.vars.iter().map(|(n, _)| n.clone()).collect(),
+                labels: r.labels.clone(),
+                anchors: r
+                    .anchors
+                    .iter()
+                    .map(|f| {
+                        let frag = &m.fragments[f.0 as usize];
+                        AnchorInfo {
+                            fragment: frag.id.clone(),
+                            locator: frag.locator.clone(),
+                            texts: frag.texts.clone(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
+        m.priorities
+            .iter()
+            .map(|p| PriorityInfo {
+                id: p.id.clone(),
+                local: model::local_name(&p.id).to_owned(),
+                higher: p.higher.0,
+                lower: p.lower.0,
+                reason: p.reason.clone(),
+                labels: p.labels.clone(),
+            })
+            .collect(),
+        m.closures
+            .iter()
+            .map(|c| ClosureInfo {
+                id: c.id.clone(),
+                local: model::local_name(&c.id).to_owned(),
+                pred: c.pred,
+                domain: c.domain,
+                derive_negative: c.derive_negative,
+                snapshot: c.snapshot.clone(),
+                complete_as_of: c.complete_as_of.clone(),
+                labels: c.labels.clone(),
+            })
+            .collect(),
+    )
 }

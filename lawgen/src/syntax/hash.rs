@@ -70,26 +70,7 @@ fn write_object(out: &mut String, map: &serde_json::Map<String, Value>, skip: Op
     out.push('}');
 }
 
-/// JSON string escaping as `json.dumps(..., ensure_ascii=False)` and serde_json do it.
-pub(crate) fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+pub(crate) use lawgen_runtime::formats::write_string;
 
 #[cfg(test)]
 mod tests {

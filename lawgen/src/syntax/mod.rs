@@ -6,10 +6,12 @@
 //! where a problem is. Names are not resolved here (that is `check`'s job), so
 //! a `Ref` is just the id string as written plus where it was written.
 
-pub mod facts;
 pub mod hash;
-pub mod output;
 mod read;
+
+/// Facts files and the canonical output are the runtime's formats.
+pub use lawgen_runtime::formats::{facts, output};
+pub use lawgen_runtime::program::{CmpOp, Label, RelationKind, Status, Strength};
 
 pub use hash::{canonical_json, node_hash, sha256_hex};
 pub use read::{read_package, ReadLimits};
@@ -39,13 +41,6 @@ pub struct Node {
     pub ptr: String,
     pub labels: Vec<Label>,
     pub kind: NodeKind,
-}
-
-/// A human label (`labels[]`).
-#[derive(Clone, Debug)]
-pub struct Label {
-    pub language: String,
-    pub text: String,
 }
 
 /// Picks the label to show: English if present, else the first one.
@@ -99,16 +94,6 @@ pub enum NodeKind {
     Fragment(Fragment),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RelationKind {
-    /// Input facts.
-    Empirical,
-    /// Derived by rules; the outputs.
-    Institutional,
-    /// An input an authority decides (three-valued until decided).
-    Judgment,
-}
-
 #[derive(Clone, Debug)]
 pub struct RelationDecl {
     pub name: String,
@@ -120,23 +105,6 @@ pub struct RelationDecl {
 pub struct Param {
     pub name: Option<String>,
     pub ty: Ref,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Strength {
-    Strict,
-    Defeasible,
-    Defeater,
-}
-
-impl Strength {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Strength::Strict => "strict",
-            Strength::Defeasible => "defeasible",
-            Strength::Defeater => "defeater",
-        }
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -161,61 +129,6 @@ pub struct Literal {
     pub negative: bool,
     pub args: Vec<Term>,
     pub ptr: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Status {
-    Established,
-    Supported,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Established => "established",
-            Status::Supported => "supported",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl CmpOp {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "eq",
-            CmpOp::Ne => "ne",
-            CmpOp::Lt => "lt",
-            CmpOp::Le => "le",
-            CmpOp::Gt => "gt",
-            CmpOp::Ge => "ge",
-        }
-    }
-
-    /// The operator as mathematics writes it.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "=",
-            CmpOp::Ne => "≠",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "≤",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => "≥",
-        }
-    }
-
-    /// Order comparisons are defined on integers only.
-    pub fn is_order(self) -> bool {
-        matches!(self, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)
-    }
 }
 
 #[derive(Clone, Debug)]

@@ -8,6 +8,7 @@
 use super::hash::{node_hash, sha256_hex};
 use super::*;
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
+use lawgen_runtime::formats::json_error;
 use serde_json::{Map, Value};
 
 /// Size limits applied while reading, so hostile input fails with a message
@@ -91,39 +92,6 @@ pub fn read_package(bytes: &[u8], limits: &ReadLimits) -> Result<Package, Diagno
         Some(p) if diags.is_empty() => Ok(p),
         _ => Err(diags),
     }
-}
-
-/// Turns a serde_json parse error into a diagnostic with line and column.
-pub(crate) fn json_error(e: &serde_json::Error) -> crate::diagnostics::Diagnostic {
-    let text = e.to_string();
-    let (code, message, help) = if text.contains("recursion limit") {
-        (
-            Code::TooDeep,
-            format!(
-                "the JSON nests too deeply (line {}, column {}): more than 128 levels",
-                e.line(),
-                e.column()
-            ),
-            "a package or facts file never needs this depth; the file is corrupt or hostile",
-        )
-    } else if e.is_eof() {
-        (
-            Code::MalformedJson,
-            format!(
-                "the JSON ends early at line {}, column {} (truncated file?)",
-                e.line(),
-                e.column()
-            ),
-            "complete the file: every `{` and `[` needs its closing bracket",
-        )
-    } else {
-        (
-            Code::MalformedJson,
-            format!("the input is not valid JSON: {text}"),
-            "fix the JSON syntax at that line and column (a JSON linter shows it)",
-        )
-    };
-    crate::diagnostics::Diagnostic::new(code, Location::default(), message, help)
 }
 
 struct Reader<'d> {

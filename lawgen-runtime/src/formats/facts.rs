@@ -1,22 +1,11 @@
-//! Facts files (SPEC §2): JSON → typed rows, every error naming key and row.
+//! Facts files: JSON → typed rows, every error naming key and row.
 
-use super::read::json_error;
+use super::json_error;
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
-use crate::model::{local_name, Lit, Model, Ty, TypeId, Value};
-use crate::syntax::RelationKind;
+use crate::program::{local_name, Catalog as Model, Lit, RelationKind, Ty, TypeId, Value};
 use serde_json::Value as J;
-use std::collections::{BTreeMap, BTreeSet};
 
-/// Input facts, validated against a package.
-#[derive(Clone, Debug, Default)]
-pub struct Facts {
-    /// Rows per literal (`p` or `~p`), as sets.
-    pub rows: BTreeMap<Lit, BTreeSet<Vec<Value>>>,
-    /// Entities declared under `entities`.
-    pub entities: BTreeMap<TypeId, BTreeSet<String>>,
-    /// Rows given more than once (accepted once).
-    pub duplicates: usize,
-}
+pub use crate::interp::Facts;
 
 /// At most this many diagnostics are collected from one facts file; a
 /// hostile file cannot make the error list itself exhaust memory.

@@ -6,27 +6,22 @@
 //! date as tuples arrive. Each tuple remembers the round it was derived in,
 //! which the explainer uses to pick well-founded derivations.
 
-use crate::model::{Lit, Model, Ty, Value};
-use crate::program::{join_order, Atom, Item, Program, RelId, Role, Section, Term};
-use crate::syntax::facts::Facts;
-use crate::syntax::CmpOp;
+use crate::program::{join_order, Atom, CmpOp, Item, Lit, Program, RelId, Role, Section, Term};
+use crate::program::{Ty, TypeId, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The conflict policy (SPEC §4.3), chosen per evaluation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Policy {
-    #[default]
-    Blocking,
-    Propagating,
-}
+pub use crate::{Policy, Request};
 
-impl Policy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Policy::Blocking => "blocking",
-            Policy::Propagating => "propagating",
-        }
-    }
+/// Input facts of one case, validated against a package (what a facts file
+/// reads to, see [`crate::formats::facts`]).
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Rows per literal (`p` or `~p`), as sets.
+    pub rows: BTreeMap<Lit, BTreeSet<Vec<Value>>>,
+    /// Entities declared under `entities`.
+    pub entities: BTreeMap<TypeId, BTreeSet<String>>,
+    /// Rows given more than once (accepted once).
+    pub duplicates: usize,
 }
 
 /// Entity names ↔ dense ids.
@@ -53,6 +48,22 @@ impl Interner {
 
     pub fn name(&self, i: i64) -> &str {
         &self.names[i as usize]
+    }
+
+    /// The name of id `i`, if it is one of this interner's.
+    pub fn name_of(&self, i: i64) -> Option<&str> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.names.get(i))
+            .map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
     }
 }
 
@@ -445,19 +456,11 @@ fn max_var(rule: &crate::program::Rule) -> usize {
         .unwrap_or(0)
 }
 
-/// One row of output, ordered as SPEC §3 wants (integers numerically, strings by code point).
+/// One row of output, ordered as the canonical output wants (integers
+/// numerically, strings by code point).
 pub type Row = Vec<Value>;
 
-/// A judgment request (SPEC §4.6).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Request {
-    pub predicate: String,
-    pub args: Row,
-    pub authority: String,
-    pub capability: String,
-}
-
-/// The canonical conclusions of SPEC §3.
+/// The canonical conclusions: what the canonical output prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conclusions {
     pub package: String,
@@ -468,8 +471,8 @@ pub struct Conclusions {
 }
 
 /// Reads the canonical conclusions off an evaluated store.
-pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy) -> Conclusions {
-    conclusions_from(prog, model, policy, &mut |r| {
+pub fn conclusions(prog: &Program, store: &Store, policy: Policy) -> Conclusions {
+    conclusions_from(prog, policy, &mut |r| {
         let cols = &prog.relation(r).columns;
         store
             .tuples(r)
@@ -484,7 +487,6 @@ pub fn conclusions(prog: &Program, model: &Model, store: &Store, policy: Policy)
 /// definition of SPEC §3.
 pub fn conclusions_from(
     prog: &Program,
-    model: &Model,
     policy: Policy,
     rows: &mut dyn FnMut(RelId) -> BTreeSet<Row>,
 ) -> Conclusions {
@@ -509,7 +511,7 @@ pub fn conclusions_from(
         sections
             .get_mut(&o.section)
             .expect("all sections present")
-            .entry(model.lit_name(o.lit))
+            .entry(prog.catalog.lit_name(o.lit))
             .or_default()
             .extend(got);
     }
@@ -517,7 +519,7 @@ pub fn conclusions_from(
     for r in &prog.requests {
         for args in rows(r.rel) {
             requests.push(Request {
-                predicate: model.pred(r.lit.pred).local.clone(),
+                predicate: prog.catalog.pred(r.lit.pred).local.clone(),
                 args,
                 authority: r.authority.clone(),
                 capability: r.capability.clone(),
@@ -527,8 +529,8 @@ pub fn conclusions_from(
     requests.sort();
     requests.dedup();
     Conclusions {
-        package: model.name.clone(),
-        version: model.version.clone(),
+        package: prog.package.clone(),
+        version: prog.version.clone(),
         policy,
         sections,
         requests,
@@ -540,13 +542,4 @@ fn decode_row(store: &Store, cols: &[Ty], t: &[i64]) -> Row {
         .zip(t)
         .map(|(c, v)| store.decode(*c, *v))
         .collect()
-}
-
-/// Lit by output name, for callers that go from text to the model.
-pub fn lit_of(model: &Model, name: &str) -> Option<Lit> {
-    let (negative, n) = match name.strip_prefix('~') {
-        Some(r) => (true, r),
-        None => (false, name),
-    };
-    model.pred_by_name(n).map(|pred| Lit { pred, negative })
 }

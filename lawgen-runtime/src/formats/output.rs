@@ -1,10 +1,9 @@
-//! The canonical output of `lawgen eval` (SPEC §3): one JSON object, keys and
+//! The canonical output of `lawgen eval`: one JSON object, keys and
 //! rows sorted, one row per line so diffs stay readable.
 
-use super::hash::write_string;
+use super::write_string;
 use crate::interp::{Conclusions, Row};
-use crate::model::Value;
-use crate::program::Section;
+use crate::program::{Section, Value};
 
 /// Renders conclusions as canonical JSON (ends with a newline).
 pub fn canonical_json(c: &Conclusions) -> String {
@@ -54,7 +53,7 @@ fn quoted(s: &str) -> String {
     o
 }
 
-pub(crate) fn row_json(row: &Row) -> String {
+pub fn row_json(row: &Row) -> String {
     let parts: Vec<String> = row
         .iter()
         .map(|v| match v {

@@ -4,7 +4,7 @@
 /// Tarjan's algorithm, iterative (no recursion depth limit on hostile input).
 /// Returns each node's component; components are numbered in reverse
 /// topological order (a component's successors have smaller numbers).
-pub(crate) fn components(succ: &[Vec<usize>]) -> Vec<usize> {
+pub fn components(succ: &[Vec<usize>]) -> Vec<usize> {
     const NONE: usize = usize::MAX;
     let n = succ.len();
     let (mut index, mut low) = (vec![NONE; n], vec![0; n]);

@@ -1,0 +1,1198 @@
+//! Proof search over the evaluated relations.
+//!
+//! Everything an explanation claims is read off the store of the reference
+//! evaluator: which program rule derived a tuple (and so, through its
+//! [`Meaning`], which package rule applied, which attacker was discarded or
+//! defeated, which world and level), and, for a tuple that is absent, where
+//! the body of the rule that would derive it stops matching. Nothing here
+//! decides a policy, a defeat or a world: lowering did, in the relations.
+//!
+//! A derivation is chosen well-founded: every positive premise was derived in
+//! an earlier round than its conclusion (the evaluator commits a round's
+//! tuples only after the round, so the first derivation of every tuple is
+//! such a one). Rounds strictly decrease along every path of the tree, so it
+//! is finite without any cycle bookkeeping.
+
+use super::tree::*;
+use crate::interp::Store;
+use crate::program::{
+    label_in, local_name, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId, RelationKind,
+    Role, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
+};
+use crate::{Policy, Request};
+use std::collections::{BTreeSet, HashMap};
+
+/// Derivations deeper than this are cut with "…".
+pub const MAX_DEPTH: usize = 12;
+
+/// Ground instances of one rule tried when choosing a derivation.
+const INSTANCE_LIMIT: usize = 256;
+
+type Tuple = Vec<i64>;
+type Binding = Vec<Option<i64>>;
+
+/// Where a body match stopped: the item (in body order) that failed, after
+/// the longest run of satisfied items, with the variables bound by then.
+struct Failure {
+    depth: usize,
+    item: usize,
+    binding: Binding,
+}
+
+struct Search {
+    found: Vec<Binding>,
+    fail: Option<Failure>,
+}
+
+pub(super) struct Prover<'a> {
+    prog: &'a Program,
+    cat: &'a Catalog,
+    store: &'a Store,
+    pub(super) policy: Policy,
+    lang: &'a str,
+    heads: HashMap<RelId, Vec<usize>>,
+    views: HashMap<(Lit, Level, World), RelId>,
+    facts: HashMap<Lit, RelId>,
+    undecided: HashMap<PredId, RelId>,
+    /// Entities a query names that the evaluation never saw, by id (from
+    /// the end of the store's ids on): nothing holds of them, but an
+    /// explanation still says why, rule by rule.
+    unknown: std::cell::RefCell<Vec<String>>,
+}
+
+impl<'a> Prover<'a> {
+    pub(super) fn new(prog: &'a Program, store: &'a Store, policy: Policy, lang: &'a str) -> Self {
+        let mut heads: HashMap<RelId, Vec<usize>> = HashMap::new();
+        let mut undecided = HashMap::new();
+        for (i, r) in prog.rules.iter().enumerate() {
+            heads.entry(r.head.rel).or_default().push(i);
+            if let Meaning::Undecided { pred } = r.meaning {
+                undecided.insert(pred, r.head.rel);
+            }
+        }
+        let views = prog
+            .views
+            .iter()
+            .map(|v| ((v.lit, v.level, v.world), v.rel))
+            .collect();
+        let facts = prog
+            .relations
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match r.role {
+                Role::Facts(l) => Some((l, RelId(i as u32))),
+                _ => None,
+            })
+            .collect();
+        Prover {
+            prog,
+            cat: &prog.catalog,
+            store,
+            policy,
+            lang,
+            heads,
+            views,
+            facts,
+            undecided,
+            unknown: Default::default(),
+        }
+    }
+
+    // -- reading the store ----------------------------------------------------
+
+    /// A query's row as ids; entities the store never saw get ids of
+    /// their own, which match no stored tuple.
+    pub(super) fn encode(&self, row: &[Value]) -> Tuple {
+        row.iter()
+            .map(|v| match v {
+                Value::Int(i) => *i,
+                Value::Entity(e) => self.store.interner.get(e).unwrap_or_else(|| {
+                    let mut unknown = self.unknown.borrow_mut();
+                    let i = match unknown.iter().position(|u| u == e) {
+                        Some(i) => i,
+                        None => {
+                            unknown.push(e.clone());
+                            unknown.len() - 1
+                        }
+                    };
+                    (self.store.interner.len() + i) as i64
+                }),
+            })
+            .collect()
+    }
+
+    fn contains(&self, rel: RelId, t: &[i64]) -> bool {
+        self.store.contains(rel, t)
+    }
+
+    fn view(&self, l: Lit, lv: Level, w: World) -> Option<RelId> {
+        self.views.get(&(l, lv, w)).copied()
+    }
+
+    pub(super) fn holds(&self, l: Lit, t: &[i64], lv: Level, w: World) -> bool {
+        self.view(l, lv, w).is_some_and(|r| self.contains(r, t))
+    }
+
+    fn is_fact(&self, l: Lit, t: &[i64]) -> bool {
+        self.facts.get(&l).is_some_and(|r| self.contains(*r, t))
+    }
+
+    pub(super) fn is_undecided(&self, p: PredId, t: &[i64]) -> bool {
+        self.undecided.get(&p).is_some_and(|r| self.contains(*r, t))
+    }
+
+    fn value(&self, ty: Ty, v: i64) -> Value {
+        match ty {
+            Ty::Int => Value::Int(v),
+            Ty::Entity(_) => Value::Entity(match self.store.interner.name_of(v) {
+                Some(n) => n.to_owned(),
+                None => {
+                    let k = (v as usize).saturating_sub(self.store.interner.len());
+                    self.unknown.borrow().get(k).cloned().unwrap_or_default()
+                }
+            }),
+        }
+    }
+
+    pub(super) fn fmt_lit(&self, l: Lit, t: &[i64]) -> String {
+        let p = self.cat.pred(l.pred);
+        let args: Vec<String> = p
+            .params
+            .iter()
+            .zip(t)
+            .map(|(ty, v)| fmt_value(&self.value(*ty, *v)))
+            .collect();
+        format!("{}({})", self.cat.lit_name(l), args.join(", "))
+    }
+
+    fn term(&self, t: &Term, b: &Binding) -> Option<i64> {
+        match t {
+            Term::Var(v) => b.get(*v as usize).copied().flatten(),
+            Term::Value(v) => self.store.encode(v),
+        }
+    }
+
+    fn show_term(&self, t: &Term, ty: Ty, b: &Binding) -> String {
+        match t {
+            Term::Value(v) => fmt_value(v),
+            Term::Var(_) => match self.term(t, b) {
+                Some(v) => fmt_value(&self.value(ty, v)),
+                None => "_".to_owned(),
+            },
+        }
+    }
+
+    fn fmt_atom(&self, a: &SourceAtom, b: &Binding) -> String {
+        let p = self.cat.pred(a.lit.pred);
+        let args: Vec<String> = a
+            .args
+            .iter()
+            .zip(&p.params)
+            .map(|(t, ty)| self.show_term(t, *ty, b))
+            .collect();
+        format!("{}({})", self.cat.lit_name(a.lit), args.join(", "))
+    }
+
+    fn ground(&self, a: &SourceAtom, b: &Binding) -> Option<Tuple> {
+        a.args.iter().map(|t| self.term(t, b)).collect()
+    }
+
+    // -- matching rule bodies against the store ---------------------------------
+
+    /// Ground instances of program rule `ri` whose head is `head`, up to
+    /// `limit`, or where the match stops.
+    fn instances(&self, ri: usize, head: &[i64], limit: usize) -> Search {
+        let rule = &self.prog.rules[ri];
+        let nvars = rule
+            .vars
+            .len()
+            .max(max_var(rule).map_or(0, |v| v as usize + 1));
+        let mut b: Binding = vec![None; nvars];
+        let mut search = Search {
+            found: Vec::new(),
+            fail: None,
+        };
+        for (t, v) in rule.head.args.iter().zip(head) {
+            match t {
+                Term::Var(x) => match b[*x as usize] {
+                    Some(old) if old != *v => return search,
+                    _ => b[*x as usize] = Some(*v),
+                },
+                Term::Value(_) => {
+                    if self.term(t, &b) != Some(*v) {
+                        return search;
+                    }
+                }
+            }
+        }
+        let left: Vec<usize> = (0..rule.body.len()).collect();
+        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        search
+    }
+
+    /// Depth-first match in body order, except that an item whose variables
+    /// are not bound yet waits for the positive atoms after it.
+    fn search(
+        &self,
+        ri: usize,
+        left: &[usize],
+        depth: usize,
+        b: &mut Binding,
+        limit: usize,
+        out: &mut Search,
+    ) {
+        if out.found.len() >= limit {
+            return;
+        }
+        let rule = &self.prog.rules[ri];
+        let bound = |it: &Item, b: &Binding| {
+            it.terms()
+                .iter()
+                .all(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
+        };
+        // Filters as soon as their variables are bound (in body order), then
+        // the positive atom with the most bound arguments (the first of
+        // equals), so a failure names as many values as it can.
+        let filter = left
+            .iter()
+            .position(|&i| !matches!(rule.body[i], Item::Pos(_)) && bound(&rule.body[i], b));
+        let atom = || {
+            left.iter()
+                .enumerate()
+                .filter(|(_, &i)| matches!(rule.body[i], Item::Pos(_)))
+                .max_by_key(|(k, &i)| {
+                    let known = rule.body[i]
+                        .terms()
+                        .iter()
+                        .filter(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
+                        .count();
+                    (known, std::cmp::Reverse(*k))
+                })
+                .map(|(k, _)| k)
+        };
+        let Some(pos) = filter.or_else(atom) else {
+            if left.is_empty() {
+                out.found.push(b.clone());
+            }
+            return;
+        };
+        let i = left[pos];
+        let mut rest = left.to_vec();
+        rest.remove(pos);
+        let fail = |out: &mut Search, b: &Binding| {
+            if out.fail.as_ref().is_none_or(|f| depth > f.depth) {
+                out.fail = Some(Failure {
+                    depth,
+                    item: i,
+                    binding: b.clone(),
+                });
+            }
+        };
+        match &rule.body[i] {
+            Item::Pos(a) => {
+                let mut any = false;
+                for t in self.store.tuples(a.rel) {
+                    let saved = b.clone();
+                    if self.unify(&a.args, t, b) {
+                        any = true;
+                        self.search(ri, &rest, depth + 1, b, limit, out);
+                    }
+                    *b = saved;
+                    if out.found.len() >= limit {
+                        return;
+                    }
+                }
+                if !any {
+                    fail(out, b);
+                }
+            }
+            Item::Neg(a) => {
+                let t: Option<Tuple> = a.args.iter().map(|t| self.term(t, b)).collect();
+                if t.is_some_and(|t| self.contains(a.rel, &t)) {
+                    fail(out, b);
+                } else {
+                    self.search(ri, &rest, depth + 1, b, limit, out);
+                }
+            }
+            Item::Cmp(l, op, r) => {
+                let holds = match (self.term(l, b), self.term(r, b)) {
+                    (Some(x), Some(y)) => match op {
+                        crate::program::CmpOp::Eq => x == y,
+                        crate::program::CmpOp::Ne => x != y,
+                        o => o.holds_int(x, y),
+                    },
+                    _ => false,
+                };
+                if holds {
+                    self.search(ri, &rest, depth + 1, b, limit, out);
+                } else {
+                    fail(out, b);
+                }
+            }
+        }
+    }
+
+    fn unify(&self, args: &[Term], t: &[i64], b: &mut Binding) -> bool {
+        for (a, v) in args.iter().zip(t) {
+            match a {
+                Term::Var(x) => match b[*x as usize] {
+                    Some(old) if old != *v => return false,
+                    Some(_) => {}
+                    None => b[*x as usize] = Some(*v),
+                },
+                Term::Value(_) => {
+                    if self.term(a, b) != Some(*v) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The program rule instance that derived `t` into `rel`, well-founded
+    /// by round (see the module docs).
+    fn derivation(&self, rel: RelId, t: &[i64]) -> Option<(usize, Binding)> {
+        let round = self.store.round(rel, t)?;
+        let mut fallback = None;
+        for &ri in self.heads.get(&rel).map_or(&[][..], Vec::as_slice) {
+            for b in self.instances(ri, t, INSTANCE_LIMIT).found {
+                let earlier = self.prog.rules[ri].body.iter().all(|it| match it {
+                    Item::Pos(a) => {
+                        let at: Option<Tuple> = a.args.iter().map(|x| self.term(x, &b)).collect();
+                        at.and_then(|at| self.store.round(a.rel, &at))
+                            .is_some_and(|r| r < round)
+                    }
+                    _ => true,
+                });
+                if earlier {
+                    return Some((ri, b));
+                }
+                if fallback.is_none() {
+                    fallback = Some((ri, b));
+                }
+            }
+        }
+        fallback
+    }
+
+    /// The tuple of body atom `k` of program rule `ri` under `b`.
+    fn body_tuple(&self, ri: usize, k: usize, b: &Binding) -> Option<(RelId, Tuple)> {
+        match &self.prog.rules[ri].body.get(k)? {
+            Item::Pos(a) | Item::Neg(a) => {
+                let t = a
+                    .args
+                    .iter()
+                    .map(|x| self.term(x, b))
+                    .collect::<Option<_>>()?;
+                Some((a.rel, t))
+            }
+            Item::Cmp(..) => None,
+        }
+    }
+
+    fn meaning(&self, ri: usize) -> &Meaning {
+        &self.prog.rules[ri].meaning
+    }
+
+    /// The program rule that computes package rule `rule`'s body at `lv` in
+    /// `w`: its applicability rule, or — for literals whose tags coincide —
+    /// the strict rule itself.
+    fn rule_at(&self, rule: u32, lv: Level, w: World) -> Option<usize> {
+        let mut strict = None;
+        for (i, r) in self.prog.rules.iter().enumerate() {
+            match r.meaning {
+                Meaning::Applicable {
+                    rule: x,
+                    level,
+                    world,
+                } if x == rule && level == lv && world == w => return Some(i),
+                Meaning::Strict { rule: x, world } if x == rule && world == w => {
+                    strict.get_or_insert(i);
+                }
+                _ => {}
+            }
+        }
+        strict
+    }
+
+    // -- references -------------------------------------------------------------
+
+    pub(super) fn rule_ref(&self, r: u32) -> RuleRef {
+        let rule = self.cat.rule(r);
+        let label = label_in(&rule.labels, self.lang).map(str::to_owned);
+        let anchors = rule
+            .anchors
+            .iter()
+            .map(|a| Anchor {
+                fragment: a.fragment.clone(),
+                locator: a.locator.clone(),
+                quote: label_in(&a.texts, self.lang)
+                    .and_then(|t| super::quote::cited_paragraph(t, label.as_deref()?)),
+            })
+            .collect();
+        RuleRef {
+            id: rule.id.clone(),
+            name: rule.local.clone(),
+            strength: rule.strength,
+            label,
+            anchors,
+        }
+    }
+
+    fn priority_ref(&self, higher: u32, lower: u32) -> Option<PriorityRef> {
+        self.cat.priority(higher, lower).map(|p| PriorityRef {
+            id: p.id.clone(),
+            name: p.local.clone(),
+            reason: p.reason.as_deref().map(|r| local_name(r).to_owned()),
+            label: label_in(&p.labels, self.lang).map(str::to_owned),
+        })
+    }
+
+    // -- derivations ------------------------------------------------------------
+
+    /// Why `l(t)` holds at `need` (or stronger) in `w`. The caller knows it does.
+    pub(super) fn derive(&self, l: Lit, t: &[i64], need: Level, w: World, depth: usize) -> Node {
+        let literal = (depth > 0).then(|| self.fmt_lit(l, t));
+        if depth > MAX_DEPTH {
+            return Node::leaf(literal, NodeKind::Elided);
+        }
+        // The certain world when it suffices, the strongest level that holds.
+        let w = if w == World::Possible && self.holds(l, t, need, World::Certain) {
+            World::Certain
+        } else {
+            w
+        };
+        let lv = [Level::Definite, Level::Defeasible, Level::Supported]
+            .into_iter()
+            .find(|&lv| lv <= need && self.holds(l, t, lv, w))
+            .unwrap_or(need);
+        let Some(rel) = self.view(l, lv, w).filter(|r| self.contains(*r, t)) else {
+            return Node::note(literal, Phrase::NotConcluded);
+        };
+        if matches!(self.prog.relation(rel).role, Role::Facts(_)) {
+            return Node::leaf(literal, NodeKind::Fact);
+        }
+        let Some((ri, b)) = self.derivation(rel, t) else {
+            return Node::note(literal, Phrase::NoDerivation);
+        };
+        let mut node = match self.meaning(ri).clone() {
+            Meaning::Facts => Node::leaf(None, NodeKind::Fact),
+            Meaning::Closure { closure } => self.closure_node(closure, l, t, w, depth),
+            Meaning::UndecidedHolds => self.judgment_node(l.pred),
+            Meaning::FromDefinite => return self.derive(l, t, Level::Definite, w, depth),
+            Meaning::Strict { rule, .. } => self.rule_node(ri, &b, rule, Level::Definite, w, depth),
+            Meaning::Supports { rule } => match self.through(ri, &b, 0) {
+                Some((ai, ab)) => self.rule_node(ai, &ab, rule, Level::Supported, w, depth),
+                None => Node::note(None, Phrase::NoDerivation),
+            },
+            Meaning::Established => self.established(ri, &b, l, w, depth),
+            _ => Node::note(None, Phrase::NoDerivation),
+        };
+        node.literal = literal;
+        node
+    }
+
+    /// The derivation of body atom `k` of instance (`ri`, `b`).
+    fn through(&self, ri: usize, b: &Binding, k: usize) -> Option<(usize, Binding)> {
+        let (rel, t) = self.body_tuple(ri, k, b)?;
+        self.derivation(rel, &t)
+    }
+
+    /// +∂ by `P[L] :- cand[L], !D[~L], ok[L, s]…`: the applicable rule behind
+    /// `cand`, then how each attacker lost (its `ok` atom's derivation).
+    fn established(&self, ri: usize, b: &Binding, l: Lit, w: World, depth: usize) -> Node {
+        let Some((ci, cb)) = self.through(ri, b, 0) else {
+            return Node::note(None, Phrase::NoDerivation);
+        };
+        let Meaning::Candidate { rule } = *self.meaning(ci) else {
+            return Node::note(None, Phrase::NoDerivation);
+        };
+        let Some((ai, ab)) = self.through(ci, &cb, 0) else {
+            return Node::note(None, Phrase::NoDerivation);
+        };
+        let mut node = self.rule_node(ai, &ab, rule, Level::Defeasible, w, depth);
+        let mut attackers = Vec::new();
+        for k in 1..self.prog.rules[ri].body.len() {
+            if !matches!(self.prog.rules[ri].body[k], Item::Pos(_)) {
+                continue; // `!D[~L]`: the complement is not definite
+            }
+            let Some((oi, ob)) = self.ok_reason(ri, b, k) else {
+                continue;
+            };
+            let (attacker, outcome) = match *self.meaning(oi) {
+                Meaning::Discarded { attacker, level } => {
+                    // No failing item: the attacker's head cannot be this
+                    // tuple, so it does not attack it.
+                    let Some((item, reason)) = self
+                        .body_tuple(oi, 1, &ob)
+                        .and_then(|(app, at)| self.first_failure(app, &at, level))
+                    else {
+                        continue;
+                    };
+                    (attacker, Outcome::Discarded { item, reason })
+                }
+                Meaning::Defeated { attacker, by } => match self.priority_ref(by, attacker) {
+                    Some(priority) => (
+                        attacker,
+                        Outcome::Defeated {
+                            by: self.rule_ref(by),
+                            priority,
+                        },
+                    ),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            attackers.push(Node::leaf(
+                None,
+                NodeKind::Attacker {
+                    rule: self.rule_ref(attacker),
+                    outcome,
+                },
+            ));
+        }
+        if !attackers.is_empty() {
+            node.children.push(Node {
+                literal: None,
+                kind: NodeKind::Group {
+                    title: Title::Attackers {
+                        complement: self.cat.lit_name(l.complement()),
+                    },
+                },
+                children: attackers,
+            });
+        }
+        node
+    }
+
+    /// Why attacker atom `k` (an `ok[L, s]`) of the `+∂` instance holds. Of
+    /// the rules that derive it, the one a reader expects: discarded at the
+    /// policy's level (blocking: not established; propagating: not
+    /// supported), then discarded at the other, then defeated.
+    fn ok_reason(&self, ri: usize, b: &Binding, k: usize) -> Option<(usize, Binding)> {
+        let (rel, t) = self.body_tuple(ri, k, b)?;
+        let policy_level = match self.policy {
+            Policy::Blocking => Level::Defeasible,
+            Policy::Propagating => Level::Supported,
+        };
+        let rank = |m: &Meaning| match m {
+            Meaning::Discarded { level, .. } if *level == policy_level => 0,
+            Meaning::Discarded { .. } => 1,
+            _ => 2,
+        };
+        let mut best: Option<(usize, Binding)> = None;
+        for &oi in self.heads.get(&rel).map_or(&[][..], Vec::as_slice) {
+            if best
+                .as_ref()
+                .is_some_and(|(bi, _)| rank(self.meaning(*bi)) <= rank(self.meaning(oi)))
+            {
+                continue;
+            }
+            if let Some(found) = self.instances(oi, &t, 1).found.into_iter().next() {
+                best = Some((oi, found));
+            }
+        }
+        best
+    }
+
+    /// Where package rule `rule`'s body, as computed by the applicability
+    /// relation `app` (at `lv`), stops matching for head `t`.
+    fn first_failure(&self, app: RelId, t: &[i64], lv: Level) -> Option<(String, Reason)> {
+        let ai = *self.heads.get(&app)?.first()?;
+        let (rule, w) = match *self.meaning(ai) {
+            Meaning::Applicable { rule, world, .. } | Meaning::Strict { rule, world } => {
+                (rule, world)
+            }
+            _ => return None,
+        };
+        let s = self.instances(ai, t, 1);
+        if !s.found.is_empty() {
+            return None;
+        }
+        // No failure recorded: the head cannot be `t`.
+        s.fail.as_ref().map(|f| self.failure_text(rule, f, lv, w))
+    }
+
+    fn failure_text(&self, rule: u32, f: &Failure, lv: Level, w: World) -> (String, Reason) {
+        match &self.cat.rule(rule).body[f.item] {
+            SourceItem::Status { status, atom } => {
+                let level = match status {
+                    crate::program::Status::Supported => Level::Supported,
+                    crate::program::Status::Established => lv,
+                };
+                (
+                    self.fmt_atom(atom, &f.binding),
+                    Reason::NotAt { level, world: w },
+                )
+            }
+            SourceItem::Compare { left, op, right } => (
+                self.fmt_compare(rule, left, *op, right, &f.binding),
+                Reason::False,
+            ),
+            SourceItem::Not { status, atom } => (
+                format!(
+                    "not {} {}",
+                    status.as_str(),
+                    self.fmt_atom(atom, &f.binding)
+                ),
+                Reason::InnerHolds {
+                    status: status.as_str(),
+                },
+            ),
+        }
+    }
+
+    fn fmt_compare(
+        &self,
+        rule: u32,
+        left: &Term,
+        op: crate::program::CmpOp,
+        right: &Term,
+        b: &Binding,
+    ) -> String {
+        // An entity-typed comparison: the type of the other side, or of the
+        // rule variable (both sides are typed alike by the checker).
+        let ty = |t: &Term| match t {
+            Term::Value(Value::Int(_)) => Ty::Int,
+            _ => self
+                .var_type(rule, left)
+                .or(self.var_type(rule, right))
+                .unwrap_or(Ty::Int),
+        };
+        format!(
+            "{} {} {}",
+            self.show_term(left, ty(left), b),
+            op.symbol(),
+            self.show_term(right, ty(right), b)
+        )
+    }
+
+    /// The type of a variable, from where it occurs in the rule's atoms.
+    fn var_type(&self, rule: u32, t: &Term) -> Option<Ty> {
+        let Term::Var(v) = t else { return None };
+        let r = self.cat.rule(rule);
+        let atoms = std::iter::once(&r.head).chain(r.body.iter().filter_map(|i| match i {
+            SourceItem::Status { atom, .. } | SourceItem::Not { atom, .. } => Some(atom),
+            SourceItem::Compare { .. } => None,
+        }));
+        for a in atoms {
+            let p = self.cat.pred(a.lit.pred);
+            for (x, ty) in a.args.iter().zip(&p.params) {
+                if matches!(x, Term::Var(y) if y == v) {
+                    return Some(*ty);
+                }
+            }
+        }
+        None
+    }
+
+    /// Package rule `rule` applied at `lv` in `w` through program instance
+    /// (`ri`, `b`): a node per body item, in the package's order.
+    fn rule_node(
+        &self,
+        ri: usize,
+        b: &Binding,
+        rule: u32,
+        lv: Level,
+        w: World,
+        depth: usize,
+    ) -> Node {
+        let src = self.cat.rule(rule);
+        let mut children = Vec::new();
+        for (k, item) in src.body.iter().enumerate() {
+            match item {
+                SourceItem::Status { status, atom } => {
+                    let item_lv = match status {
+                        crate::program::Status::Supported => Level::Supported,
+                        crate::program::Status::Established => lv,
+                    };
+                    // The relation lowering read this item from.
+                    let world = self
+                        .body_tuple(ri, k, b)
+                        .and_then(|(rel, _)| {
+                            self.prog
+                                .views
+                                .iter()
+                                .find(|v| v.rel == rel && v.lit == atom.lit)
+                        })
+                        .map_or(w, |v| v.world);
+                    match self.ground(atom, b) {
+                        Some(t) => {
+                            children.push(self.derive(atom.lit, &t, item_lv, world, depth + 1))
+                        }
+                        None => children.push(Node::note(
+                            Some(self.fmt_atom(atom, b)),
+                            Phrase::NotConcluded,
+                        )),
+                    }
+                }
+                SourceItem::Compare { left, op, right } => children.push(Node::leaf(
+                    None,
+                    NodeKind::Compare {
+                        text: self.fmt_compare(rule, left, *op, right, b),
+                        holds: true,
+                    },
+                )),
+                SourceItem::Not { status, atom } => children.push(Node::leaf(
+                    None,
+                    NodeKind::Absent {
+                        atom: self.fmt_atom(atom, b),
+                        status: status.as_str(),
+                    },
+                )),
+            }
+        }
+        Node {
+            literal: None,
+            kind: NodeKind::Rule {
+                rule: self.rule_ref(rule),
+                level: lv,
+                world: w,
+            },
+            children,
+        }
+    }
+
+    fn closure_node(&self, c: u32, l: Lit, t: &[i64], w: World, depth: usize) -> Node {
+        let cl = &self.cat.closures[c as usize];
+        let dom = Lit {
+            pred: cl.domain,
+            negative: false,
+        };
+        Node {
+            literal: None,
+            kind: NodeKind::Closure {
+                id: cl.id.clone(),
+                name: cl.local.clone(),
+                label: label_in(&cl.labels, self.lang).map(str::to_owned),
+                snapshot: cl.snapshot.clone(),
+                complete_as_of: cl.complete_as_of.clone(),
+                absent: self.fmt_lit(l.complement(), t),
+            },
+            children: vec![self.derive(dom, t, Level::Definite, w, depth + 1)],
+        }
+    }
+
+    pub(super) fn judgment_node(&self, p: PredId) -> Node {
+        let (authority, capability) = match &self.cat.pred(p).external {
+            Some(e) => (e.authority.clone(), e.capability.clone()),
+            None => (String::new(), String::new()),
+        };
+        Node::leaf(
+            None,
+            NodeKind::Judgment {
+                authority,
+                capability,
+            },
+        )
+    }
+
+    // -- why not --------------------------------------------------------------
+
+    /// The `+∂` rule of `l` in C, if `l` has the full overlay.
+    fn established_rule(&self, l: Lit) -> Option<usize> {
+        let rel = self.view(l, Level::Defeasible, World::Certain)?;
+        self.heads
+            .get(&rel)?
+            .iter()
+            .copied()
+            .find(|&ri| self.prog.rules[ri].meaning == Meaning::Established)
+    }
+
+    /// For a literal that is supported but not established in C: which
+    /// condition of its `+∂` rule fails, read off the relations.
+    pub(super) fn why_not_established(&self, l: Lit, t: &[i64]) -> Node {
+        let mut children = Vec::new();
+        let group = |title, children| Node {
+            literal: None,
+            kind: NodeKind::Group { title },
+            children,
+        };
+        let Some(pi) = self.established_rule(l) else {
+            // Strict rules only (the tags coincide): each rule's first item
+            // that fails in the certain model.
+            for r in self.concluding_rules(l) {
+                let Some(ri) = self.rule_at(r, Level::Defeasible, World::Certain) else {
+                    continue;
+                };
+                let s = self.instances(ri, t, 1);
+                if let (true, Some(f)) = (s.found.is_empty(), &s.fail) {
+                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    children.push(Node::leaf(
+                        None,
+                        NodeKind::Unsatisfied {
+                            rule: self.rule_ref(r),
+                            item,
+                            reason,
+                        },
+                    ));
+                }
+            }
+            if children.is_empty() {
+                children.push(Node::note(None, Phrase::NoDerivation));
+            }
+            return group(Title::WhyNotEstablished, children);
+        };
+        let body = &self.prog.rules[pi].body;
+        let head_b = self.head_binding(pi, t);
+        let atom = |k: usize| self.body_tuple(pi, k, &head_b);
+        match atom(0) {
+            // No rule for `l` applies at ∂: each one's first failing item.
+            Some((cand, _)) if !self.contains(cand, t) => {
+                for &ci in self.heads.get(&cand).map_or(&[][..], Vec::as_slice) {
+                    let Meaning::Candidate { rule } = *self.meaning(ci) else {
+                        continue;
+                    };
+                    let Some((app, _)) = self.body_tuple(ci, 0, &self.head_binding(ci, t)) else {
+                        continue;
+                    };
+                    if let Some((item, reason)) = self.first_failure(app, t, Level::Defeasible) {
+                        children.push(Node::leaf(
+                            None,
+                            NodeKind::Unsatisfied {
+                                rule: self.rule_ref(rule),
+                                item,
+                                reason,
+                            },
+                        ));
+                    }
+                }
+            }
+            _ => {
+                for (k, item) in body.iter().enumerate().skip(1) {
+                    let Some((rel, at)) = atom(k) else { continue };
+                    match item {
+                        // `!D[~L]`, read in the other world: the complement is definite.
+                        Item::Neg(_) if self.contains(rel, &at) => {
+                            let comp = l.complement();
+                            let world = if self.holds(comp, t, Level::Definite, World::Certain) {
+                                World::Certain
+                            } else {
+                                World::Possible
+                            };
+                            let n = self.derive(comp, t, Level::Definite, world, 1);
+                            return group(
+                                Title::ComplementDefinite {
+                                    lit: self.fmt_lit(comp, t),
+                                    world,
+                                },
+                                vec![n],
+                            );
+                        }
+                        // `ok[L, s]` fails: attacker `s` applies and is not beaten.
+                        Item::Pos(_) if !self.contains(rel, &at) => {
+                            if let Some(n) = self.prevailing(rel, t) {
+                                children.push(n);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if children.is_empty() {
+            children.push(Node::note(None, Phrase::NoDerivation));
+        }
+        group(Title::WhyNotEstablished, children)
+    }
+
+    /// The package rules that can conclude `l` (strict or defeasible), in order.
+    fn concluding_rules(&self, l: Lit) -> Vec<u32> {
+        self.cat
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.head.lit == l && r.strength != Strength::Defeater)
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
+    /// A binding of program rule `ri` with only its head bound to `t`.
+    fn head_binding(&self, ri: usize, t: &[i64]) -> Binding {
+        let rule = &self.prog.rules[ri];
+        let n = rule
+            .vars
+            .len()
+            .max(max_var(rule).map_or(0, |v| v as usize + 1));
+        let mut b = vec![None; n];
+        for (a, v) in rule.head.args.iter().zip(t) {
+            if let Term::Var(x) = a {
+                b[*x as usize] = Some(*v);
+            }
+        }
+        b
+    }
+
+    /// `ok[L, s](t)` does not hold: attacker `s` applies (in the other world,
+    /// at the level the policy asks) and no rule for `L` beats it.
+    fn prevailing(&self, ok: RelId, t: &[i64]) -> Option<Node> {
+        let mut attacker = None;
+        let mut apps = Vec::new();
+        for &oi in self.heads.get(&ok)? {
+            if let Meaning::Discarded { attacker: s, level } = *self.meaning(oi) {
+                attacker = Some(s);
+                if let Some((app, _)) = self.body_tuple(oi, 1, &self.head_binding(oi, t)) {
+                    apps.push((level, app));
+                }
+            }
+        }
+        let s = attacker?;
+        // Show the strongest applicability the store has for it.
+        apps.sort_by_key(|(lv, _)| *lv);
+        let shown = apps
+            .iter()
+            .find(|(_, app)| self.contains(*app, t))
+            .and_then(|(lv, app)| {
+                let (ai, ab) = self.derivation(*app, t)?;
+                let w = match *self.meaning(ai) {
+                    Meaning::Applicable { world, .. } | Meaning::Strict { world, .. } => world,
+                    _ => World::Certain,
+                };
+                Some(self.rule_node(ai, &ab, s, *lv, w, 1).children)
+            })
+            .unwrap_or_default();
+        let ours: Vec<u32> = self
+            .cat
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                r.head.lit == self.cat.rule(s).head.lit.complement()
+                    && r.strength != Strength::Defeater
+            })
+            .map(|(i, _)| i as u32)
+            .collect();
+        let defeats = ours
+            .iter()
+            .filter_map(|&r| {
+                self.priority_ref(s, r)
+                    .map(|p| (self.cat.rule(r).local.clone(), p))
+            })
+            .collect();
+        Some(Node {
+            literal: None,
+            kind: NodeKind::Attacker {
+                rule: self.rule_ref(s),
+                outcome: Outcome::Prevails { defeats },
+            },
+            children: shown,
+        })
+    }
+
+    /// Why `l(t)` is not concluded: per rule, the first body item that fails
+    /// (at Σ in C: nothing supports it), and (`budget` more levels) why.
+    pub(super) fn why_not(&self, l: Lit, t: &[i64], budget: usize) -> Vec<Node> {
+        let pred = self.cat.pred(l.pred);
+        match pred.kind {
+            RelationKind::Empirical => return self.why_not_fact(l, t),
+            RelationKind::Judgment => {
+                return vec![if self.is_fact(l.complement(), t) {
+                    Node::note(
+                        None,
+                        Phrase::DecidedOtherWay {
+                            lit: self.fmt_lit(l.complement(), t),
+                        },
+                    )
+                } else {
+                    Node::note(None, Phrase::NotDecided)
+                }];
+            }
+            RelationKind::Institutional => {}
+        }
+        let rules = self.concluding_rules(l);
+        if rules.is_empty() {
+            return vec![Node::note(None, Phrase::NoRule)];
+        }
+        let mut out = Vec::new();
+        for r in rules {
+            let Some(pi) = self.rule_at(r, Level::Supported, World::Certain) else {
+                continue;
+            };
+            let s = self.instances(pi, t, 1);
+            if !s.found.is_empty() {
+                continue;
+            }
+            let (item, reason, sub) = match &s.fail {
+                Some(f) => {
+                    // Checked at Σ (nothing supports it), worded as the rule reads.
+                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    let sub = if budget > 0 {
+                        self.why_item_fails(r, f, budget - 1)
+                    } else {
+                        Vec::new()
+                    };
+                    (item, reason, sub)
+                }
+                // Its head cannot be this tuple (a constant differs): not a
+                // rule for it.
+                None => continue,
+            };
+            out.push(Node {
+                literal: None,
+                kind: NodeKind::Unsatisfied {
+                    rule: self.rule_ref(r),
+                    item,
+                    reason,
+                },
+                children: sub,
+            });
+        }
+        out
+    }
+
+    fn why_not_fact(&self, l: Lit, t: &[i64]) -> Vec<Node> {
+        if l.negative && self.is_fact(l.complement(), t) {
+            return vec![Node::note(
+                None,
+                Phrase::ComplementIsFact {
+                    lit: self.fmt_lit(l.complement(), t),
+                },
+            )];
+        }
+        let mut out = vec![Node::note(None, Phrase::NotGiven)];
+        if l.negative {
+            let closures: Vec<_> = self
+                .cat
+                .closures
+                .iter()
+                .filter(|c| c.pred == l.pred && c.derive_negative)
+                .collect();
+            if closures.is_empty() {
+                out.push(Node::note(
+                    None,
+                    Phrase::NoClosure {
+                        pred: self.cat.pred(l.pred).local.clone(),
+                    },
+                ));
+            }
+            for c in closures {
+                let dom = Lit {
+                    pred: c.domain,
+                    negative: false,
+                };
+                out.push(Node::note(
+                    None,
+                    Phrase::ClosureCoversOnly {
+                        closure: c.local.clone(),
+                        domain: self.fmt_lit(dom, t),
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    fn why_item_fails(&self, r: u32, f: &Failure, budget: usize) -> Vec<Node> {
+        let SourceItem::Status { atom, .. } = &self.cat.rule(r).body[f.item] else {
+            return Vec::new();
+        };
+        let l = atom.lit;
+        match self.ground(atom, &f.binding) {
+            Some(t) => {
+                let phrase = if self.holds(l, &t, Level::Defeasible, World::Possible)
+                    && !self.holds(l, &t, Level::Defeasible, World::Certain)
+                {
+                    if self.is_undecided(l.pred, &t) {
+                        Phrase::UndecidedJudgment
+                    } else {
+                        Phrase::Pending
+                    }
+                } else if self.holds(l, &t, Level::Supported, World::Certain) {
+                    Phrase::OnlySupported
+                } else {
+                    Phrase::NotConcluded
+                };
+                let mut n = Node::note(Some(self.fmt_lit(l, &t)), phrase);
+                n.children = self.why_not(l, &t, budget);
+                vec![n]
+            }
+            None => {
+                // Some argument is `_`: which values would have matched, if
+                // only a pending judgment were decided for them?
+                let pending: Vec<String> = self
+                    .view(l, Level::Defeasible, World::Possible)
+                    .map(|rel| {
+                        let mut b = f.binding.clone();
+                        self.store
+                            .tuples(rel)
+                            .filter(|t| {
+                                let saved = b.clone();
+                                let ok = self.unify(&atom.args, t, &mut b);
+                                b = saved;
+                                ok
+                            })
+                            .map(|t| self.fmt_lit(l, t))
+                            .collect::<BTreeSet<_>>()
+                            .into_iter()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                vec![Node::note(
+                    Some(self.fmt_atom(atom, &f.binding)),
+                    Phrase::NoValue {
+                        institutional: self.cat.pred(l.pred).kind == RelationKind::Institutional,
+                        pending,
+                    },
+                )]
+            }
+        }
+    }
+
+    // -- requests ---------------------------------------------------------------
+
+    /// Every open request (decoded), sorted.
+    pub(super) fn requests(&self) -> Vec<Request> {
+        let mut out = Vec::new();
+        for rv in &self.prog.requests {
+            let p = self.cat.pred(rv.lit.pred);
+            for t in self.store.tuples(rv.rel) {
+                out.push(Request {
+                    predicate: p.local.clone(),
+                    args: p
+                        .params
+                        .iter()
+                        .zip(t)
+                        .map(|(ty, v)| self.value(*ty, *v))
+                        .collect(),
+                    authority: rv.authority.clone(),
+                    capability: rv.capability.clone(),
+                });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+fn max_var(rule: &crate::program::Rule) -> Option<u32> {
+    rule.body
+        .iter()
+        .flat_map(|i| i.terms())
+        .chain(rule.head.args.iter())
+        .filter_map(|t| match t {
+            Term::Var(v) => Some(*v),
+            Term::Value(_) => None,
+        })
+        .max()
+}
+
+/// A value as explanations print it: bare when it reads as a name, quoted otherwise.
+pub fn fmt_value(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Entity(e) => {
+            if !e.is_empty()
+                && e.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+            {
+                e.clone()
+            } else {
+                let mut s = String::new();
+                crate::formats::write_string(&mut s, e);
+                s
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! Rendering an explanation: an indented tree for people, stable JSON for
+//! programs. Both word lawgen's own phrases in the explanation's language.
+
+use super::proof::fmt_value;
+use super::tree::*;
+use super::words::{self, Lang};
+use serde_json::{json, Value as J};
+
+/// An indented tree for people.
+pub fn text(e: &Explanation) -> String {
+    let lang = Lang::of(&e.lang);
+    let mut out = format!("{}: {}\n", e.literal, words::headline(lang, e.verdict()));
+    let n = e.tree.len();
+    for (i, node) in e.tree.iter().enumerate() {
+        text_node(lang, &mut out, node, "", i + 1 == n);
+    }
+    if !e.requests.is_empty() {
+        out.push_str(words::word(lang, "requests"));
+        out.push('\n');
+        let n = e.requests.len();
+        for (i, r) in e.requests.iter().enumerate() {
+            let branch = if i + 1 == n { "└─ " } else { "├─ " };
+            out.push_str(&format!(
+                "{branch}{}({}) — {} {} ({})\n",
+                r.predicate,
+                r.args.iter().map(fmt_value).collect::<Vec<_>>().join(", "),
+                words::word(lang, "to be decided by"),
+                r.authority,
+                r.capability
+            ));
+        }
+    }
+    out
+}
+
+fn rule_title(r: &RuleRef) -> String {
+    match &r.label {
+        Some(l) => format!("{} ({}) — {}", r.name, r.strength.as_str(), l),
+        None => format!("{} ({})", r.name, r.strength.as_str()),
+    }
+}
+
+fn anchor_lines(lang: Lang, r: &RuleRef) -> Vec<String> {
+    let word = words::word(lang, "anchor");
+    r.anchors
+        .iter()
+        .map(|a| match &a.quote {
+            Some(q) => format!("{word}: {} — \"{}\"", a.locator, q),
+            None => format!("{word}: {}", a.locator),
+        })
+        .collect()
+}
+
+fn priority_text(lang: Lang, p: &PriorityRef) -> String {
+    let mut s = format!("{} {}", words::word(lang, "priority"), p.name);
+    if let Some(r) = &p.reason {
+        s.push_str(&format!(" ({r})"));
+    }
+    if let Some(l) = &p.label {
+        s.push_str(&format!(" — {l}"));
+    }
+    s
+}
+
+fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
+    let lit = |s: String| match &n.literal {
+        Some(l) => format!("{l}: {s}"),
+        None => s,
+    };
+    let w = |k| words::word(lang, k);
+    match &n.kind {
+        NodeKind::Fact => vec![lit(w("fact").into())],
+        NodeKind::Closure {
+            name,
+            label,
+            snapshot,
+            complete_as_of,
+            absent,
+            ..
+        } => {
+            let mut s = format!("{} {name}", w("by closure"));
+            if let Some(l) = label {
+                s.push_str(&format!(" — \"{l}\""));
+            }
+            vec![
+                lit(s),
+                format!(
+                    "{} {}, {} {}; {absent} {}",
+                    w("snapshot"),
+                    snapshot.as_deref().unwrap_or(w("none")),
+                    w("complete as of"),
+                    complete_as_of.as_deref().unwrap_or(w("not stated")),
+                    w("not among facts"),
+                ),
+            ]
+        }
+        NodeKind::Rule { rule, level, world } => {
+            let mut v = vec![match &n.literal {
+                Some(_) => lit(format!(
+                    "{} {} {}",
+                    words::level(lang, *level, *world),
+                    w("by rule"),
+                    rule_title(rule)
+                )),
+                None => format!("{} {}", w("rule"), rule_title(rule)),
+            }];
+            v.extend(anchor_lines(lang, rule));
+            v
+        }
+        NodeKind::Compare { text, holds } => {
+            if *holds {
+                vec![text.clone()]
+            } else {
+                vec![format!("{text} {}", w("is false"))]
+            }
+        }
+        NodeKind::Absent { atom, status } => vec![match lang {
+            Lang::En => format!("{atom} is not {status}"),
+            Lang::Ru => format!(
+                "{atom} не {}",
+                if *status == "established" {
+                    "установлено"
+                } else {
+                    "обосновано"
+                }
+            ),
+        }],
+        NodeKind::Judgment {
+            authority,
+            capability,
+        } => vec![lit(format!(
+            "{} {authority} ({capability})",
+            w("requested from")
+        ))],
+        NodeKind::Group { title } => vec![words::title(lang, title)],
+        NodeKind::Attacker { rule, outcome } => {
+            let head = format!("{} ({})", rule.name, rule.strength.as_str());
+            let mut v = vec![match outcome {
+                Outcome::Discarded { item, reason } => format!(
+                    "{head}: {} — {item} {}",
+                    w("discarded"),
+                    words::reason(lang, reason)
+                ),
+                Outcome::Defeated { by, priority } => format!(
+                    "{head}: {} {} {} {}",
+                    w("defeated by"),
+                    by.name,
+                    w("under"),
+                    priority_text(lang, priority)
+                ),
+                Outcome::Prevails { defeats }
+                    if defeats.is_empty()
+                        && rule.strength == crate::program::Strength::Defeater =>
+                {
+                    format!("{head}: {}", w("blocks"))
+                }
+                Outcome::Prevails { defeats } if defeats.is_empty() => {
+                    format!("{head}: {}", w("ambiguous"))
+                }
+                Outcome::Prevails { defeats } => {
+                    let parts: Vec<String> = defeats
+                        .iter()
+                        .map(|(r, p)| {
+                            format!(
+                                "{r} {} {} {} {}",
+                                w("is defeated by"),
+                                rule.name,
+                                w("under"),
+                                priority_text(lang, p)
+                            )
+                        })
+                        .collect();
+                    format!("{head}: {}; {}", w("applies"), parts.join("; "))
+                }
+            }];
+            if let Some(l) = &rule.label {
+                v.push(format!("{}: {l}", w("label")));
+            }
+            if !matches!(outcome, Outcome::Discarded { .. }) {
+                v.extend(anchor_lines(lang, rule));
+            }
+            v
+        }
+        NodeKind::Unsatisfied { rule, item, reason } => {
+            let mut v = vec![format!(
+                "{} {}: {} — {item} {}",
+                w("rule"),
+                rule_title(rule),
+                w("does not apply"),
+                words::reason(lang, reason)
+            )];
+            v.extend(anchor_lines(lang, rule));
+            v
+        }
+        NodeKind::Note { phrase } => vec![lit(words::phrase(lang, phrase))],
+        NodeKind::Elided => vec![lit(w("too deep").into())],
+    }
+}
+
+fn text_node(lang: Lang, out: &mut String, n: &Node, prefix: &str, last: bool) {
+    let lines = node_lines(lang, n);
+    let (branch, cont) = if last {
+        ("└─ ", "   ")
+    } else {
+        ("├─ ", "│  ")
+    };
+    let child_prefix = format!("{prefix}{cont}");
+    for (i, l) in lines.iter().enumerate() {
+        if i == 0 {
+            out.push_str(&format!("{prefix}{branch}{l}\n"));
+        } else {
+            out.push_str(&format!("{child_prefix}{l}\n"));
+        }
+    }
+    let k = n.children.len();
+    for (i, c) in n.children.iter().enumerate() {
+        text_node(lang, out, c, &child_prefix, i + 1 == k);
+    }
+}
+
+/// Stable, pretty JSON (object keys sorted).
+pub fn json(e: &Explanation) -> String {
+    let lang = Lang::of(&e.lang);
+    let v = json!({
+        "literal": e.literal,
+        "verdict": e.verdict(),
+        "policy": e.policy.as_str(),
+        "language": e.lang,
+        "tree": e.tree.iter().map(|n| json_node(lang, n)).collect::<Vec<_>>(),
+        "requests": e.requests.iter().map(|r| json!({
+            "predicate": r.predicate,
+            "args": r.args.iter().map(json_value).collect::<Vec<_>>(),
+            "authority": r.authority,
+            "capability": r.capability,
+        })).collect::<Vec<_>>(),
+    });
+    let mut s = serde_json::to_string_pretty(&v).expect("JSON values always serialize");
+    s.push('\n');
+    s
+}
+
+fn json_value(v: &crate::program::Value) -> J {
+    match v {
+        crate::program::Value::Int(i) => J::from(*i),
+        crate::program::Value::Entity(e) => J::from(e.as_str()),
+    }
+}
+
+fn json_rule(r: &RuleRef) -> J {
+    json!({
+        "id": r.id,
+        "name": r.name,
+        "strength": r.strength.as_str(),
+        "label": r.label,
+        "anchors": r.anchors.iter().map(|a| json!({
+            "fragment": a.fragment,
+            "locator": a.locator,
+            "quote": a.quote,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn json_priority(p: &PriorityRef) -> J {
+    json!({ "id": p.id, "name": p.name, "reason": p.reason, "label": p.label })
+}
+
+fn json_node(lang: Lang, n: &Node) -> J {
+    let mut o = match &n.kind {
+        NodeKind::Fact => json!({ "kind": "fact" }),
+        NodeKind::Closure {
+            id,
+            name,
+            label,
+            snapshot,
+            complete_as_of,
+            absent,
+        } => json!({
+            "kind": "closure", "id": id, "name": name, "label": label,
+            "snapshot": snapshot, "completeAsOf": complete_as_of, "absent": absent,
+        }),
+        NodeKind::Rule { rule, level, world } => json!({
+            "kind": "rule", "rule": json_rule(rule),
+            "level": words::level_key(*level), "world": words::world_key(*world),
+        }),
+        NodeKind::Compare { text, holds } => {
+            json!({ "kind": "comparison", "text": text, "holds": holds })
+        }
+        NodeKind::Absent { atom, status } => json!({
+            "kind": "absent", "atom": atom, "status": status,
+            "text": node_lines(lang, n).join(" "),
+        }),
+        NodeKind::Judgment {
+            authority,
+            capability,
+        } => json!({ "kind": "judgment", "authority": authority, "capability": capability }),
+        NodeKind::Group { title } => {
+            json!({ "kind": "group", "title": words::title(lang, title) })
+        }
+        NodeKind::Attacker { rule, outcome } => {
+            let out = match outcome {
+                Outcome::Discarded { item, reason } => json!({
+                    "kind": "discarded", "item": item, "reason": words::reason(lang, reason),
+                }),
+                Outcome::Defeated { by, priority } => json!({
+                    "kind": "defeated", "by": json_rule(by), "priority": json_priority(priority),
+                }),
+                Outcome::Prevails { defeats } => json!({
+                    "kind": "prevails",
+                    "defeats": defeats.iter().map(|(r, p)| json!({
+                        "rule": r, "priority": json_priority(p),
+                    })).collect::<Vec<_>>(),
+                }),
+            };
+            json!({ "kind": "attacker", "rule": json_rule(rule), "outcome": out })
+        }
+        NodeKind::Unsatisfied { rule, item, reason } => json!({
+            "kind": "unsatisfied", "rule": json_rule(rule), "item": item,
+            "reason": words::reason(lang, reason),
+        }),
+        NodeKind::Note { phrase } => json!({ "kind": "note", "text": words::phrase(lang, phrase) }),
+        NodeKind::Elided => json!({ "kind": "elided", "reason": words::word(lang, "too deep") }),
+    };
+    if let Some(m) = o.as_object_mut() {
+        if let Some(l) = &n.literal {
+            m.insert("literal".into(), J::from(l.as_str()));
+        }
+        if !n.children.is_empty() {
+            m.insert(
+                "children".into(),
+                J::Array(n.children.iter().map(|c| json_node(lang, c)).collect()),
+            );
+        }
+    }
+    o
+}

@@ -1,0 +1,255 @@
+//! The explanation tree: what an explanation says, before it is worded.
+//!
+//! Everything lawgen itself says is a [`Phrase`] (worded per language by
+//! `words`); everything the package says (labels, article texts) was picked
+//! in the explanation's language when the tree was built.
+
+use crate::program::{Level, Strength, World};
+use crate::{Policy, Request, Verdict};
+
+/// The cited law text of a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    /// Fragment id.
+    pub fragment: String,
+    /// Article locator, e.g. `article/9`.
+    pub locator: String,
+    /// The paragraph of the fragment text the label cites (trimmed), if found.
+    pub quote: Option<String>,
+}
+
+/// A rule as an explanation names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleRef {
+    pub id: String,
+    /// Local name, e.g. `SeventyFiveAutomaticDraw`.
+    pub name: String,
+    pub strength: Strength,
+    pub label: Option<String>,
+    pub anchors: Vec<Anchor>,
+}
+
+/// A priority rule as an explanation names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PriorityRef {
+    pub id: String,
+    pub name: String,
+    /// Local name of the reason, e.g. `lex_specialis`.
+    pub reason: Option<String>,
+    pub label: Option<String>,
+}
+
+/// Why a body item does not hold, as lawgen words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A status item that is not concluded at `level` in `world`.
+    NotAt { level: Level, world: World },
+    /// A comparison that is false on the bound values.
+    False,
+    /// A `not` item whose inner item holds (`status` is "established" or "supported").
+    InnerHolds { status: &'static str },
+}
+
+/// How an attacking rule (a rule for the complement) fared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not applicable under the conflict policy: `item` fails for `reason`
+    /// (e.g. `checkmate_delivered(g1, _)` / not established).
+    Discarded { item: String, reason: Reason },
+    /// Applicable, but a higher rule for the explained literal applies.
+    Defeated { by: RuleRef, priority: PriorityRef },
+    /// Applicable and not defeated, so the explained literal is not
+    /// established; `defeats` lists the explained side's rules it beats by
+    /// priority (empty: neither side has priority — the conflict is ambiguous).
+    Prevails { defeats: Vec<(String, PriorityRef)> },
+}
+
+/// A plain statement lawgen makes about a literal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phrase {
+    /// The literal is not concluded.
+    NotConcluded,
+    /// The complement of an empirical literal is a fact (`lit`).
+    ComplementIsFact {
+        lit: String,
+    },
+    /// An empirical literal that is not among the facts.
+    NotGiven,
+    /// No closure policy makes the facts of `pred` exhaustive.
+    NoClosure {
+        pred: String,
+    },
+    /// Closure `closure` covers only `domain`, which does not hold definitely.
+    ClosureCoversOnly {
+        closure: String,
+        domain: String,
+    },
+    /// A judgment decided the other way (`lit` is given).
+    DecidedOtherWay {
+        lit: String,
+    },
+    /// A judgment nobody decided.
+    NotDecided,
+    /// An institutional literal no rule concludes.
+    NoRule,
+    /// Verdict words of a failing sub-literal.
+    OnlySupported,
+    Pending,
+    UndecidedJudgment,
+    /// A status item with unbound (`_`) arguments holds for no value in the
+    /// certain model; `pending` lists the tuples for which it is pending.
+    NoValue {
+        institutional: bool,
+        pending: Vec<String>,
+    },
+    /// Lowering left no derivation to show (a lawgen bug).
+    NoDerivation,
+}
+
+/// What a heading says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Title {
+    /// `attackers (rules for ~p):`.
+    Attackers { complement: String },
+    /// `why it is not established:`.
+    WhyNotEstablished,
+    /// Not established because the complement `lit` is definitely
+    /// concluded (in `world`: possible = only once judgments are decided).
+    ComplementDefinite { lit: String, world: World },
+}
+
+/// What a node of the explanation says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The literal is an input fact.
+    Fact,
+    /// The explicit negative was derived by a closure policy; the child is
+    /// the domain fact.
+    Closure {
+        id: String,
+        name: String,
+        label: Option<String>,
+        snapshot: Option<String>,
+        complete_as_of: Option<String>,
+        /// The positive atom that is not a fact.
+        absent: String,
+    },
+    /// The literal is concluded by a ground instance of `rule` at `level` in
+    /// `world`; children are the body items (then the attackers, if any).
+    Rule {
+        rule: RuleRef,
+        level: Level,
+        world: World,
+    },
+    /// A comparison of the rule body, evaluated.
+    Compare { text: String, holds: bool },
+    /// A `not` item of the rule body that is satisfied: `atom` is not `status`.
+    Absent { atom: String, status: &'static str },
+    /// An undecided judgment atom (requested).
+    Judgment {
+        authority: String,
+        capability: String,
+    },
+    /// A heading grouping its children.
+    Group { title: Title },
+    /// A rule for the complement and how it fared.
+    Attacker { rule: RuleRef, outcome: Outcome },
+    /// A rule for the literal that does not apply: `item` fails for `reason`.
+    Unsatisfied {
+        rule: RuleRef,
+        item: String,
+        reason: Reason,
+    },
+    /// A plain statement.
+    Note { phrase: Phrase },
+    /// Cut: the explanation is too deep.
+    Elided,
+}
+
+/// One node of the explanation tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The ground literal this node is about, when it is about one.
+    pub literal: Option<String>,
+    pub kind: NodeKind,
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    pub(crate) fn leaf(literal: Option<String>, kind: NodeKind) -> Node {
+        Node {
+            literal,
+            kind,
+            children: Vec::new(),
+        }
+    }
+
+    pub(crate) fn note(literal: Option<String>, phrase: Phrase) -> Node {
+        Node::leaf(literal, NodeKind::Note { phrase })
+    }
+
+    /// This node and every node below it, depth first.
+    pub fn walk(&self) -> Vec<&Node> {
+        let mut out = vec![self];
+        for c in &self.children {
+            out.extend(c.walk());
+        }
+        out
+    }
+}
+
+/// The explanation of one ground literal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// The literal, e.g. `game_drawn(g1)`.
+    pub literal: String,
+    /// Its verdict. An undecided judgment atom is pending on its own request.
+    pub verdict: Verdict,
+    /// The literal is a judgment atom nobody decided.
+    pub undecided: bool,
+    pub policy: Policy,
+    /// Top-level nodes (the derivation, the reasons).
+    pub tree: Vec<Node>,
+    /// The judgment requests the explanation cites.
+    pub requests: Vec<Request>,
+    /// The language labels were picked in and lawgen's words are rendered in.
+    pub lang: String,
+}
+
+impl Explanation {
+    /// The explained literal, e.g. `game_drawn(g1)`.
+    pub fn literal(&self) -> &str {
+        &self.literal
+    }
+
+    /// `definitely`, `defeasibly`, `pending`, `supported`, `undecided` or
+    /// `not_concluded`.
+    pub fn verdict(&self) -> &'static str {
+        if self.undecided {
+            "undecided"
+        } else {
+            self.verdict.as_str()
+        }
+    }
+
+    /// Every node of the tree, depth first.
+    pub fn nodes(&self) -> Vec<&Node> {
+        self.tree.iter().flat_map(Node::walk).collect()
+    }
+
+    /// The tree as text (what `lawgen explain` prints).
+    pub fn text(&self) -> String {
+        super::render::text(self)
+    }
+
+    /// The tree as JSON (what `lawgen explain --format json` prints).
+    pub fn to_json(&self) -> String {
+        super::render::json(self)
+    }
+}
+
+impl std::fmt::Display for Explanation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}

@@ -1,0 +1,794 @@
+//! The lowered program: plain stratified Datalog with negation as failure and
+//! comparisons. Every backend (the reference interpreter, the ascent and direct
+//! engines) consumes this and nothing else; all of defeasible logic has been
+//! compiled away by lawgen's `lower` stage into ordinary relations and rules.
+//!
+//! A [`Program`] also carries what run time needs to talk about the package:
+//! its [`Catalog`] (names, types, labels, anchors with their article text,
+//! priorities, closures) and, per rule and per relation, what it *means* in
+//! the overlay ([`Meaning`], [`View`]). Generated code embeds the program it
+//! was built from, so facts, canonical output and explanations need neither
+//! the package text nor the compiler at run time.
+//!
+//! `Display` prints a stable text dump (`lawgen lower`) that snapshot tests hold.
+
+use std::collections::HashSet;
+use std::fmt;
+
+#[cfg(feature = "data")]
+use serde::{Deserialize, Serialize};
+
+/// Index into [`Catalog::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct TypeId(pub u32);
+
+/// Index into [`Catalog::preds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct PredId(pub u32);
+
+/// A column type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Ty {
+    /// `urn:law:std#Integer`, an `i64`.
+    Int,
+    Entity(TypeId),
+}
+
+/// A ground value. Entities are identified by name: a constant is the entity
+/// named by its local name (constants are written by local name in facts).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Value {
+    Int(i64),
+    Entity(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Entity(e) => f.write_str(e),
+        }
+    }
+}
+
+/// A literal kind: a predicate and a polarity. `~p` is `Lit { pred: p, negative: true }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Lit {
+    pub pred: PredId,
+    pub negative: bool,
+}
+
+impl Lit {
+    pub fn complement(self) -> Lit {
+        Lit {
+            pred: self.pred,
+            negative: !self.negative,
+        }
+    }
+}
+
+/// What a predicate is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum RelationKind {
+    /// Input facts.
+    Empirical,
+    /// Derived by rules; the outputs.
+    Institutional,
+    /// An input an authority decides (three-valued until decided).
+    Judgment,
+}
+
+/// How strong a rule is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Strength {
+    Strict,
+    Defeasible,
+    Defeater,
+}
+
+impl Strength {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strength::Strict => "strict",
+            Strength::Defeasible => "defeasible",
+            Strength::Defeater => "defeater",
+        }
+    }
+}
+
+/// The status a body item asks of its literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Status {
+    Established,
+    Supported,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Established => "established",
+            Status::Supported => "supported",
+        }
+    }
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+
+    /// The operator as mathematics writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "≠",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "≤",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => "≥",
+        }
+    }
+
+    /// Order comparisons are defined on integers only.
+    pub fn is_order(self) -> bool {
+        matches!(self, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)
+    }
+
+    /// Applies the operator to two integers.
+    pub fn holds_int(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+/// A proof tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Level {
+    /// +Δ, definitely.
+    Definite,
+    /// +∂, defeasibly (established).
+    Defeasible,
+    /// +Σ, supported.
+    Supported,
+}
+
+/// The certain model C or the possible model P of the three-valued
+/// evaluation of judgments (see `docs/reference.md`, "Judgments").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum World {
+    Certain,
+    Possible,
+}
+
+impl World {
+    pub fn other(self) -> World {
+        match self {
+            World::Certain => World::Possible,
+            World::Possible => World::Certain,
+        }
+    }
+}
+
+/// A human label or text in one language (BCP 47 tag; may be empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Label {
+    pub language: String,
+    pub text: String,
+}
+
+/// The label to show in `lang`: one in that language, else the node's first.
+pub fn label_in<'a>(labels: &'a [Label], lang: &str) -> Option<&'a str> {
+    labels
+        .iter()
+        .find(|l| l.language == lang)
+        .or_else(|| labels.first())
+        .map(|l| l.text.as_str())
+}
+
+/// The local name of an id: the part after its first `#`, or the whole id.
+pub fn local_name(id: &str) -> &str {
+    id.split_once('#').map_or(id, |(_, l)| l)
+}
+
+/// What run time needs to know of the package a program was lowered from.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Catalog {
+    pub namespace: String,
+    pub semantic_hash: Option<String>,
+    pub types: Vec<TypeInfo>,
+    pub preds: Vec<PredInfo>,
+    pub constants: Vec<ConstInfo>,
+    pub rules: Vec<RuleInfo>,
+    pub priorities: Vec<PriorityInfo>,
+    pub closures: Vec<ClosureInfo>,
+    /// Predicates by local name and by full id (first wins), for readers of
+    /// facts and queries: built on first use.
+    #[cfg_attr(feature = "data", serde(skip))]
+    by_name: std::sync::OnceLock<std::collections::HashMap<String, PredId>>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct TypeInfo {
+    pub id: String,
+    pub name: String,
+    pub labels: Vec<Label>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct PredInfo {
+    pub id: String,
+    /// The id after its first `#` (what facts files and the output use).
+    pub local: String,
+    pub kind: RelationKind,
+    pub params: Vec<Ty>,
+    pub param_names: Vec<Option<String>>,
+    pub labels: Vec<Label>,
+    /// For judgment predicates: who decides.
+    pub external: Option<External>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct External {
+    /// Local name of the authority (e.g. `FIDEArbiter`).
+    pub authority: String,
+    pub capability: String,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct ConstInfo {
+    pub id: String,
+    pub local: String,
+    pub ty: TypeId,
+}
+
+/// A package rule as written (after name resolution): what explanations cite
+/// and how they print its body.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct RuleInfo {
+    pub id: String,
+    pub local: String,
+    pub strength: Strength,
+    pub head: SourceAtom,
+    pub body: Vec<SourceItem>,
+    /// Variable names, indexed like the program rules lowered from it.
+    pub vars: Vec<String>,
+    pub labels: Vec<Label>,
+    pub anchors: Vec<AnchorInfo>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct SourceAtom {
+    pub lit: Lit,
+    pub args: Vec<Term>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum SourceItem {
+    Status { status: Status, atom: SourceAtom },
+    Compare { left: Term, op: CmpOp, right: Term },
+    Not { status: Status, atom: SourceAtom },
+}
+
+/// A fragment of the law a rule is anchored to.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct AnchorInfo {
+    pub fragment: String,
+    /// Article locator, e.g. `article/9`.
+    pub locator: String,
+    /// The article text, per language.
+    pub texts: Vec<Label>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct PriorityInfo {
+    pub id: String,
+    pub local: String,
+    /// Indices into [`Catalog::rules`].
+    pub higher: u32,
+    pub lower: u32,
+    /// Local name of the reason, e.g. `lex_specialis`.
+    pub reason: Option<String>,
+    pub labels: Vec<Label>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct ClosureInfo {
+    pub id: String,
+    pub local: String,
+    pub pred: PredId,
+    pub domain: PredId,
+    pub derive_negative: bool,
+    pub snapshot: Option<String>,
+    pub complete_as_of: Option<String>,
+    pub labels: Vec<Label>,
+}
+
+impl Catalog {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        namespace: String,
+        semantic_hash: Option<String>,
+        types: Vec<TypeInfo>,
+        preds: Vec<PredInfo>,
+        constants: Vec<ConstInfo>,
+        rules: Vec<RuleInfo>,
+        priorities: Vec<PriorityInfo>,
+        closures: Vec<ClosureInfo>,
+    ) -> Catalog {
+        Catalog {
+            namespace,
+            semantic_hash,
+            types,
+            preds,
+            constants,
+            rules,
+            priorities,
+            closures,
+            by_name: Default::default(),
+        }
+    }
+
+    pub fn pred(&self, p: PredId) -> &PredInfo {
+        &self.preds[p.0 as usize]
+    }
+
+    pub fn rule(&self, r: u32) -> &RuleInfo {
+        &self.rules[r as usize]
+    }
+
+    /// `p` or `~p`, by local name.
+    pub fn lit_name(&self, l: Lit) -> String {
+        let p = &self.pred(l.pred).local;
+        if l.negative {
+            format!("~{p}")
+        } else {
+            p.clone()
+        }
+    }
+
+    pub fn type_name(&self, t: Ty) -> &str {
+        match t {
+            Ty::Int => "Integer",
+            Ty::Entity(id) => &self.types[id.0 as usize].name,
+        }
+    }
+
+    /// Looks a predicate up by local name or full id.
+    pub fn pred_by_name(&self, name: &str) -> Option<PredId> {
+        self.by_name
+            .get_or_init(|| {
+                let mut m = std::collections::HashMap::new();
+                for (i, p) in self.preds.iter().enumerate() {
+                    m.entry(p.local.clone()).or_insert(PredId(i as u32));
+                    m.entry(p.id.clone()).or_insert(PredId(i as u32));
+                }
+                m
+            })
+            .get(name)
+            .copied()
+    }
+
+    /// `p` / `~p` by output name.
+    pub fn lit_of(&self, name: &str) -> Option<Lit> {
+        let (negative, n) = match name.strip_prefix('~') {
+            Some(r) => (true, r),
+            None => (false, name),
+        };
+        self.pred_by_name(n).map(|pred| Lit { pred, negative })
+    }
+
+    /// Priorities whose lower side is rule `r`.
+    pub fn priorities_over(&self, r: u32) -> impl Iterator<Item = &PriorityInfo> + '_ {
+        self.priorities.iter().filter(move |p| p.lower == r)
+    }
+
+    /// The priority `higher > lower`, if declared.
+    pub fn priority(&self, higher: u32, lower: u32) -> Option<&PriorityInfo> {
+        self.priorities
+            .iter()
+            .find(|p| p.higher == higher && p.lower == lower)
+    }
+}
+
+/// What a program rule stands for in the defeasible overlay. Explanations
+/// read evaluated relations through these; they never re-derive them.
+/// `rule`, `attacker` and `by` index [`Catalog::rules`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Meaning {
+    /// The head copies the facts of its literal.
+    Facts,
+    /// The head's explicit negative comes from closure policy `closure`.
+    Closure { closure: u32 },
+    /// `undecided[j]`: an atom of judgment `pred` nobody decided.
+    Undecided { pred: PredId },
+    /// An undecided judgment atom holds (both ways) in the possible model.
+    UndecidedHolds,
+    /// The values a judgment ranges over (`dom[T]`).
+    Domain,
+    /// A strict rule concludes its head definitely (in `world`).
+    Strict { rule: u32, world: World },
+    /// A rule's body holds at `level` in `world` (`app[r]`).
+    Applicable {
+        rule: u32,
+        level: Level,
+        world: World,
+    },
+    /// +Δ implies +∂ and +Σ.
+    FromDefinite,
+    /// A rule's body holds at Σ: its head is supported.
+    Supports { rule: u32 },
+    /// A rule for the literal applies at ∂ (`cand[L]`).
+    Candidate { rule: u32 },
+    /// Attacker `attacker` does not apply at `level` in the other world:
+    /// not supported (`Supported`, both policies) or not established
+    /// (`Defeasible`, blocking only).
+    Discarded { attacker: u32, level: Level },
+    /// Attacker `attacker` is beaten by rule `by`, which applies at ∂.
+    Defeated { attacker: u32, by: u32 },
+    /// +∂: some rule applies, the complement is not +Δ, every attacker is
+    /// discarded or defeated.
+    Established,
+    /// The projection `∃Y a(X, Y)` behind item `item` (a `not`) of `rule`.
+    Projection { rule: u32, item: u32 },
+    /// A request for the judgment atom at item `item` of `rule`.
+    Request { rule: u32, item: u32 },
+}
+
+/// The relation holding literal `lit` at `level` in `world`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct View {
+    pub lit: Lit,
+    pub level: Level,
+    pub world: World,
+    pub rel: RelId,
+}
+
+/// Index into [`Program::relations`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct RelId(pub u32);
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Program {
+    pub package: String,
+    pub version: String,
+    pub catalog: Catalog,
+    /// Every (literal, level, world) that has a relation, after collapsing:
+    /// a literal whose three tags coincide, or that no judgment reaches,
+    /// shares one relation among several entries.
+    pub views: Vec<View>,
+    pub relations: Vec<Relation>,
+    pub rules: Vec<Rule>,
+    /// Rule indices per program stratum, lowest first. Negated relations are
+    /// always complete in an earlier stratum.
+    pub strata: Vec<Vec<usize>>,
+    /// How the canonical output is read off the relations.
+    pub outputs: Vec<Output>,
+    /// Judgment requests: one relation per judgment predicate.
+    pub requests: Vec<RequestView>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Relation {
+    pub name: String,
+    pub columns: Vec<Ty>,
+    pub role: Role,
+}
+
+/// Where a relation's tuples come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Role {
+    /// Rows of the facts file for a literal (`p` or `~p`).
+    Facts(Lit),
+    /// Entities of a type listed under `entities` in the facts file.
+    Entities(Ty),
+    /// The 0-ary flag set when evaluating under the `propagating` policy.
+    PolicyPropagating,
+    /// Derived by rules.
+    Derived,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Rule {
+    pub head: Atom,
+    pub body: Vec<Item>,
+    /// Variable names, indexed by the `u32` in [`Term::Var`] (for dumps and codegen).
+    pub vars: Vec<String>,
+    /// Why this rule exists, for people: the source rule and its role.
+    pub origin: String,
+    /// The same, for explanations.
+    pub meaning: Meaning,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Atom {
+    pub rel: RelId,
+    pub args: Vec<Term>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Term {
+    Var(u32),
+    Value(Value),
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Item {
+    Pos(Atom),
+    /// Negation as failure; every variable is bound by earlier positive atoms.
+    Neg(Atom),
+    Cmp(Term, CmpOp, Term),
+}
+
+/// Sections of the canonical output (SPEC §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Section {
+    Definitely,
+    Defeasibly,
+    Supported,
+    Pending,
+}
+
+impl Section {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Definitely => "definitely",
+            Section::Defeasibly => "defeasibly",
+            Section::Supported => "supported",
+            Section::Pending => "pending",
+        }
+    }
+}
+
+/// `section[lit] = rel \ minus`.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Output {
+    pub section: Section,
+    pub lit: Lit,
+    pub rel: RelId,
+    pub minus: Option<RelId>,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct RequestView {
+    /// The judgment predicate (positive literal).
+    pub lit: Lit,
+    pub rel: RelId,
+    pub authority: String,
+    pub capability: String,
+}
+
+impl Item {
+    /// The terms an item mentions, in order.
+    pub fn terms(&self) -> Vec<&Term> {
+        match self {
+            Item::Pos(a) | Item::Neg(a) => a.args.iter().collect(),
+            Item::Cmp(a, _, b) => vec![a, b],
+        }
+    }
+}
+
+impl Program {
+    pub fn relation(&self, r: RelId) -> &Relation {
+        &self.relations[r.0 as usize]
+    }
+
+    /// The relation holding `lit` at `level` in `world`, if any rule or
+    /// input can fill it (none: the literal never holds there).
+    pub fn view(&self, lit: Lit, level: Level, world: World) -> Option<RelId> {
+        self.views
+            .iter()
+            .find(|v| v.lit == lit && v.level == level && v.world == world)
+            .map(|v| v.rel)
+    }
+}
+
+#[cfg(feature = "data")]
+impl Program {
+    /// The program as data, for generated modules to embed.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).expect("a program always serializes")
+    }
+
+    /// The inverse of [`Program::encode`] (by the same runtime version).
+    pub fn decode(text: &str) -> Result<Program, String> {
+        serde_json::from_str(text).map_err(|e| format!("the embedded program does not decode: {e}"))
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "% lowered program of {} {}", self.package, self.version)?;
+        writeln!(
+            f,
+            "% {} relations, {} rules, {} strata",
+            self.relations.len(),
+            self.rules.len(),
+            self.strata.len()
+        )?;
+        writeln!(f)?;
+        for r in &self.relations {
+            let cols: Vec<_> = r
+                .columns
+                .iter()
+                .map(|c| match c {
+                    Ty::Int => "int".to_owned(),
+                    Ty::Entity(t) => format!("e{}", t.0),
+                })
+                .collect();
+            let role = match &r.role {
+                Role::Facts(_) => " input",
+                Role::Entities(_) => " input(entities)",
+                Role::PolicyPropagating => " input(policy)",
+                Role::Derived => "",
+            };
+            writeln!(f, ".decl {}({}){role}", r.name, cols.join(", "))?;
+        }
+        for (si, s) in self.strata.iter().enumerate() {
+            writeln!(f, "\n% stratum {si}")?;
+            for &ri in s {
+                let r = &self.rules[ri];
+                write!(f, "{}", self.show_atom(&r.head, r))?;
+                if !r.body.is_empty() {
+                    write!(f, " :- ")?;
+                    for (i, it) in r.body.iter().enumerate() {
+                        if i > 0 {
+                            write!(f, ", ")?;
+                        }
+                        match it {
+                            Item::Pos(a) => write!(f, "{}", self.show_atom(a, r))?,
+                            Item::Neg(a) => write!(f, "!{}", self.show_atom(a, r))?,
+                            Item::Cmp(a, op, b) => write!(
+                                f,
+                                "{} {} {}",
+                                show_term(a, r),
+                                op.symbol(),
+                                show_term(b, r)
+                            )?,
+                        }
+                    }
+                }
+                writeln!(f, ".  % {}", r.origin)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Program {
+    fn show_atom(&self, a: &Atom, r: &Rule) -> String {
+        let args: Vec<_> = a.args.iter().map(|t| show_term(t, r)).collect();
+        format!("{}({})", self.relation(a.rel).name, args.join(", "))
+    }
+}
+
+fn show_term(t: &Term, r: &Rule) -> String {
+    match t {
+        Term::Var(v) => r
+            .vars
+            .get(*v as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("_{v}")),
+        Term::Value(Value::Int(i)) => i.to_string(),
+        Term::Value(Value::Entity(e)) => format!("{e:?}"),
+    }
+}
+
+/// Join order shared by every backend (the body order in a package is not an
+/// execution plan): the delta atom first (if any), then positive atoms that share the most
+/// bound variables; filters as soon as their variables are bound.
+pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
+    let mut bound: HashSet<u32> = HashSet::new();
+    let mut order = Vec::new();
+    let mut left: Vec<usize> = (0..body.len()).collect();
+    let vars = |it: &Item| -> Vec<u32> {
+        Item::terms(it)
+            .into_iter()
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(*v),
+                Term::Value(_) => None,
+            })
+            .collect()
+    };
+    if let Some(d) = delta {
+        order.push(d);
+        bound.extend(vars(&body[d]));
+        left.retain(|&i| i != d);
+    }
+    while !left.is_empty() {
+        // Filters whose variables are all bound go first.
+        if let Some(p) = left.iter().position(|&i| {
+            !matches!(body[i], Item::Pos(_)) && vars(&body[i]).iter().all(|v| bound.contains(v))
+        }) {
+            order.push(left.remove(p));
+            continue;
+        }
+        let best = left
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
+            .max_by_key(|(_, &i)| {
+                let vs = vars(&body[i]);
+                let consts = Item::terms(&body[i])
+                    .iter()
+                    .filter(|t| matches!(t, Term::Value(_)))
+                    .count();
+                (
+                    vs.iter().filter(|v| bound.contains(v)).count() + consts,
+                    std::cmp::Reverse(i),
+                )
+            })
+            .map(|(p, _)| p);
+        match best {
+            Some(p) => {
+                let i = left.remove(p);
+                bound.extend(vars(&body[i]));
+                order.push(i);
+            }
+            // Only unsafe filters remain (checked packages never get here).
+            None => {
+                order.append(&mut left);
+            }
+        }
+    }
+    order
+}

@@ -1,0 +1,507 @@
+//! Every claim an explanation makes, checked against the evaluation it
+//! explains, on random packages with judgments (both policies) and on the
+//! chess scenarios:
+//!
+//! - a literal shown as concluded at a level in a world (a rule node, a
+//!   fact) holds at that level in that world;
+//! - a literal shown "definitely" in the certain model is in the
+//!   `definitely` section (a pending literal's derivation never claims more
+//!   than the possible model has);
+//! - "the complement is definitely concluded" names the world it holds in:
+//!   never the certain model when it holds only in the possible one;
+//! - an attacker "discarded" does not apply at the policy's level (in the
+//!   other world); "defeated" names a declared priority and a rule that
+//!   applies;
+//! - "not concluded for any value of `_`" lists every pending match.
+//!
+//! `LAWGEN_CLAIMS_PACKAGES` sets how many random packages (default 150).
+
+mod support;
+
+use lawgen::driver::{self, Evaluated, Loaded};
+use lawgen::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
+use lawgen::interp::Policy;
+use lawgen::program::{Catalog, Level, Lit, Meaning, RelationKind, Value, World};
+use lawgen::syntax::facts::read_facts;
+use std::collections::BTreeSet;
+use support::gen::{generate, package_seed, GenConfig};
+
+const SEED: u64 = 0x0c1a_1a5e_ed00_0000;
+
+struct Check<'a> {
+    ev: &'a Evaluated,
+    cat: &'a Catalog,
+    checked: usize,
+    /// "no value of `_`" notes checked, and how many of them list pending matches.
+    no_values: (usize, usize),
+}
+
+impl Check<'_> {
+    fn tuple(&self, args: &[Value]) -> Option<Vec<i64>> {
+        args.iter().map(|v| self.ev.store.encode(v)).collect()
+    }
+
+    fn holds(&self, l: Lit, args: &[Value], lv: Level, w: World) -> bool {
+        let Some(t) = self.tuple(args) else {
+            return false;
+        };
+        self.ev
+            .program
+            .view(l, lv, w)
+            .is_some_and(|r| self.ev.store.contains(r, &t))
+    }
+
+    fn in_section(&self, section: &str, text: &str) -> bool {
+        let Ok(q) = explain::parse_query(self.cat, text) else {
+            return false;
+        };
+        let s = match section {
+            "definitely" => lawgen::program::Section::Definitely,
+            _ => lawgen::program::Section::Defeasibly,
+        };
+        self.ev.conclusions.sections[&s]
+            .get(&self.cat.lit_name(q.lit))
+            .is_some_and(|rows| rows.contains(&q.args))
+    }
+
+    /// The literal a node is about, parsed back (names with escapes that do
+    /// not round-trip through the query syntax are skipped).
+    fn query(&self, text: &str) -> Option<explain::Query> {
+        let q = explain::parse_query(self.cat, text).ok()?;
+        let back = format!(
+            "{}({})",
+            self.cat.lit_name(q.lit),
+            q.args
+                .iter()
+                .map(explain::fmt_value)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        (back == text).then_some(q)
+    }
+
+    fn node(&mut self, e: &Explanation, n: &Node, about: Option<&str>, world: World) {
+        let literal = n.literal.as_deref().or(about);
+        let where_ = || format!("{}\n{}", e.literal, e.text());
+        match &n.kind {
+            NodeKind::Rule { level, world, .. } => {
+                if let Some(q) = literal.and_then(|l| self.query(l)) {
+                    assert!(
+                        self.holds(q.lit, &q.args, *level, *world),
+                        "claimed {level:?} in {world:?}: {}\n{}",
+                        literal.unwrap_or_default(),
+                        where_()
+                    );
+                    if *level == Level::Definite && *world == World::Certain {
+                        assert!(
+                            self.in_section("definitely", literal.unwrap_or_default()),
+                            "claimed definitely: {}\n{}",
+                            literal.unwrap_or_default(),
+                            where_()
+                        );
+                    }
+                    self.checked += 1;
+                }
+            }
+            NodeKind::Fact => {
+                if let Some(q) = literal.and_then(|l| self.query(l)) {
+                    let facts = self
+                        .ev
+                        .program
+                        .relations
+                        .iter()
+                        .enumerate()
+                        .find(|(_, r)| r.role == lawgen::program::Role::Facts(q.lit));
+                    let t = self.tuple(&q.args);
+                    let is_fact = facts.zip(t).is_some_and(|((i, _), t)| {
+                        self.ev.store.contains(lawgen::program::RelId(i as u32), &t)
+                    });
+                    assert!(
+                        is_fact,
+                        "claimed a fact: {}\n{}",
+                        literal.unwrap(),
+                        where_()
+                    );
+                    self.checked += 1;
+                }
+            }
+            NodeKind::Group {
+                title: Title::ComplementDefinite { lit, world },
+            } => {
+                if let Some(q) = self.query(lit) {
+                    assert!(
+                        self.holds(q.lit, &q.args, Level::Definite, *world),
+                        "complement claimed definite in {world:?}: {lit}\n{}",
+                        where_()
+                    );
+                    if *world == World::Possible {
+                        assert!(
+                            !self.holds(q.lit, &q.args, Level::Definite, World::Certain),
+                            "complement said possible only, but it is certain: {lit}\n{}",
+                            where_()
+                        );
+                    } else {
+                        assert!(
+                            self.in_section("definitely", lit),
+                            "complement claimed definitely: {lit}\n{}",
+                            where_()
+                        );
+                    }
+                    self.checked += 1;
+                }
+            }
+            NodeKind::Attacker { rule, outcome } => {
+                let s = self
+                    .cat
+                    .rules
+                    .iter()
+                    .position(|r| r.id == rule.id)
+                    .expect("attackers are package rules") as u32;
+                if let Some(q) = literal.and_then(|l| self.query(l)) {
+                    let t = self.tuple(&q.args);
+                    match outcome {
+                        Outcome::Discarded { .. } => {
+                            // The attacker's applicability at the policy's
+                            // level, in the other world, lacks the tuple.
+                            let level = match e.policy {
+                                Policy::Blocking => Level::Defeasible,
+                                Policy::Propagating => Level::Supported,
+                            };
+                            let app = self.app(s, level, world.other());
+                            let applies = app
+                                .zip(t)
+                                .is_some_and(|(r, t)| self.ev.store.contains(r, &t));
+                            assert!(
+                                !applies,
+                                "discarded, yet it applies: {}\n{}",
+                                rule.name,
+                                where_()
+                            );
+                            self.checked += 1;
+                        }
+                        Outcome::Defeated { by, priority } => {
+                            let b =
+                                self.cat.rules.iter().position(|r| r.id == by.id).unwrap() as u32;
+                            let p = self.cat.priority(b, s).expect("a declared priority");
+                            assert_eq!(p.id, priority.id);
+                            let app = self.app(b, Level::Defeasible, world);
+                            let applies = app
+                                .zip(t)
+                                .is_some_and(|(r, t)| self.ev.store.contains(r, &t));
+                            assert!(
+                                applies,
+                                "defeated by a rule that does not apply: {}\n{}",
+                                by.name,
+                                where_()
+                            );
+                            self.checked += 1;
+                        }
+                        Outcome::Prevails { .. } => {}
+                    }
+                }
+            }
+            NodeKind::Note {
+                phrase:
+                    Phrase::NoValue {
+                        institutional: true,
+                        pending,
+                    },
+            } => {
+                // Every pending tuple that matches the pattern is listed.
+                if let Some(pattern) = literal {
+                    self.no_value(pattern, pending, &where_());
+                }
+            }
+            _ => {}
+        }
+        // Children are about their own literal; a rule node's attackers are
+        // about the rule node's literal.
+        let here = match &n.kind {
+            NodeKind::Rule { world, .. } => *world,
+            _ => world,
+        };
+        for c in &n.children {
+            self.node(e, c, literal, here);
+        }
+    }
+
+    fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen::program::RelId> {
+        let prog = &self.ev.program;
+        prog.rules
+            .iter()
+            .find(|r| r.meaning == Meaning::Applicable { rule, level, world })
+            .or_else(|| {
+                // An attacker's head world collapses to C when no judgment
+                // reaches it.
+                prog.rules.iter().find(|r| {
+                    r.meaning
+                        == Meaning::Applicable {
+                            rule,
+                            level,
+                            world: World::Certain,
+                        }
+                })
+            })
+            .map(|r| r.head.rel)
+    }
+
+    fn no_value(&mut self, pattern: &str, listed: &[String], where_: &str) {
+        let Some((name, args)) = pattern.strip_suffix(')').and_then(|p| p.split_once('(')) else {
+            return;
+        };
+        let Some(l) = self.cat.lit_of(name) else {
+            return;
+        };
+        let pat: Vec<&str> = if args.is_empty() {
+            vec![]
+        } else {
+            args.split(", ").collect()
+        };
+        let Some(rel) = self.ev.program.view(l, Level::Defeasible, World::Possible) else {
+            return;
+        };
+        let p = self.cat.pred(l.pred);
+        if pat.len() != p.params.len() {
+            return;
+        }
+        let mut pending = BTreeSet::new();
+        for t in self.ev.store.tuples(rel) {
+            let vals: Vec<String> = p
+                .params
+                .iter()
+                .zip(t)
+                .map(|(ty, v)| explain::fmt_value(&self.ev.store.decode(*ty, *v)))
+                .collect();
+            if vals.iter().zip(&pat).all(|(v, p)| *p == "_" || v == p) {
+                pending.insert(format!("{name}({})", vals.join(", ")));
+            }
+        }
+        let listed: BTreeSet<String> = listed.iter().cloned().collect();
+        self.no_values.0 += 1;
+        if !listed.is_empty() {
+            self.no_values.1 += 1;
+        }
+        assert_eq!(
+            pending, listed,
+            "`{pattern}`: pending matches not listed\n{where_}"
+        );
+        self.checked += 1;
+    }
+}
+
+/// Explains every institutional literal (both polarities) over the tuples
+/// any relation of it holds, plus its complement's, and checks each tree.
+fn check_all(loaded: &Loaded, ev: &Evaluated, limit: usize) -> (usize, (usize, usize)) {
+    let cat = &loaded.catalog;
+    let mut c = Check {
+        ev,
+        cat,
+        checked: 0,
+        no_values: (0, 0),
+    };
+    let mut queries = BTreeSet::new();
+    for v in &ev.program.views {
+        if cat.pred(v.lit.pred).kind != RelationKind::Institutional {
+            continue;
+        }
+        let params = &cat.pred(v.lit.pred).params;
+        for t in ev.store.tuples(v.rel) {
+            let args: Vec<Value> = params
+                .iter()
+                .zip(t)
+                .map(|(ty, x)| ev.store.decode(*ty, *x))
+                .collect();
+            queries.insert((v.lit, args.clone()));
+            queries.insert((v.lit.complement(), args));
+        }
+    }
+    for (lit, args) in queries.into_iter().take(limit) {
+        let q = explain::Query { lit, args };
+        let e = explain::explain(&ev.program, &ev.store, ev.conclusions.policy, &q, "en");
+        let text = e.text();
+        assert!(!text.contains("please report"), "{text}");
+        // The verdict agrees with the canonical sections.
+        let name = cat.lit_name(lit);
+        let has = |s| {
+            ev.conclusions.sections[&s]
+                .get(&name)
+                .is_some_and(|rows| rows.contains(&q.args))
+        };
+        use lawgen::program::Section::*;
+        let expect = if has(Definitely) {
+            "definitely"
+        } else if has(Defeasibly) {
+            "defeasibly"
+        } else if has(Pending) {
+            "pending"
+        } else if has(Supported) {
+            "supported"
+        } else {
+            "not_concluded"
+        };
+        assert_eq!(e.verdict(), expect, "{text}");
+        for n in &e.tree {
+            c.node(&e, n, Some(&e.literal), World::Certain);
+        }
+        if e.verdict() == "pending" {
+            assert!(
+                matches!(
+                    e.tree[0].kind,
+                    NodeKind::Rule {
+                        world: World::Possible,
+                        ..
+                    }
+                ),
+                "a pending literal's derivation is in the possible model:\n{text}"
+            );
+        }
+        // Reasons name the world they were checked in.
+        for n in e.nodes() {
+            if let NodeKind::Unsatisfied {
+                reason: Reason::NotAt { world, .. },
+                ..
+            } = &n.kind
+            {
+                assert_eq!(*world, World::Certain, "{text}");
+            }
+        }
+    }
+    (c.checked, c.no_values)
+}
+
+#[test]
+fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
+    let n: u64 = std::env::var("LAWGEN_CLAIMS_PACKAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    let (mut packages, mut claims, mut with_pending) = (0, 0, 0);
+    let mut no_values = (0, 0);
+    for i in 0..n {
+        let mut cfg = GenConfig::new(package_seed(SEED, i));
+        cfg.predicates = [(2, 4), (1, 2), (3, 5)];
+        cfg.facts_files = 2;
+        let g = generate(&cfg);
+        let Ok(loaded) = driver::load_bytes(&g.package, &Default::default()) else {
+            continue; // the generator may write an unstratifiable package
+        };
+        packages += 1;
+        for facts in &g.facts {
+            let facts = read_facts(facts, &loaded.catalog).expect("generated facts are valid");
+            for policy in [Policy::Blocking, Policy::Propagating] {
+                let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
+                if !ev.conclusions.sections[&lawgen::program::Section::Pending].is_empty() {
+                    with_pending += 1;
+                }
+                let (k, nv) = check_all(&loaded, &ev, 80);
+                claims += k;
+                no_values = (no_values.0 + nv.0, no_values.1 + nv.1);
+            }
+        }
+    }
+    println!(
+        "{packages} packages, {claims} claims checked, {with_pending} evaluations with pending \
+         literals, {} `_` notes ({} listing pending matches)",
+        no_values.0, no_values.1
+    );
+    assert!(
+        packages >= n as usize / 2,
+        "too few valid packages: {packages}"
+    );
+    assert!(with_pending > 0, "no evaluation had a pending literal");
+    assert!(claims > 1000, "too few claims checked: {claims}");
+}
+
+#[test]
+fn every_claim_of_explanations_on_the_chess_scenarios_holds() {
+    let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+    let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
+    let mut claims = 0;
+    let mut names: Vec<_> = std::fs::read_dir("../tests/scenarios/chess")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
+        .collect();
+    names.sort();
+    for path in names {
+        let facts = read_facts(&std::fs::read(&path).unwrap(), &loaded.catalog).unwrap();
+        for policy in [Policy::Blocking, Policy::Propagating] {
+            let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
+            claims += check_all(&loaded, &ev, 400).0;
+        }
+    }
+    assert!(claims > 1000, "{claims}");
+}
+
+/// A literal that is not concluded because an item with an unbound
+/// argument holds for no value in the certain model — while it is pending
+/// for one: the explanation must say so, not just "for no value of `_`".
+#[test]
+fn no_value_of_an_argument_names_the_pending_matches() {
+    let text = std::fs::read_to_string("../tests/ui/valid/minimal.json").unwrap();
+    let mut pkg: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let label = |t: &str| serde_json::json!([{"language": "en", "status": "official", "text": t}]);
+    let lit = |p: &str, args: &[&str]| {
+        let args: Vec<_> = args
+            .iter()
+            .map(|a| serde_json::json!({"kind": "var", "var": a}))
+            .collect();
+        serde_json::json!({"kind": "literal", "predicate": p, "polarity": "positive", "args": args})
+    };
+    let est = |f: serde_json::Value| serde_json::json!({"kind": "status", "status": "established", "formula": f});
+    let nodes = pkg["nodes"].as_array_mut().unwrap();
+    nodes.push(
+        serde_json::json!({"id": "urn:t#banned", "kind": "symbol_decl", "package": "urn:t",
+        "labels": label("banned"), "name": "banned", "symbolKind": "relation",
+        "relationKind": "empirical",
+        "parameters": [{"name": "player", "type": {"name": "urn:t#Player"}}]}),
+    );
+    nodes.push(
+        serde_json::json!({"id": "urn:t#alarm", "kind": "symbol_decl", "package": "urn:t",
+        "labels": label("alarm"), "name": "alarm", "symbolKind": "relation",
+        "relationKind": "institutional",
+        "parameters": [{"name": "game", "type": {"name": "urn:t#Game"}}]}),
+    );
+    nodes.push(
+        serde_json::json!({"id": "urn:t#Alarm", "kind": "rule", "package": "urn:t",
+        "labels": label("Alarm"),
+        "head": lit("urn:t#alarm", &["g"]),
+        "body": {"kind": "and", "items": [
+            est(lit("urn:t#move_count", &["g", "n"])),
+            est(lit("urn:t#must_move", &["p"])),
+            est(lit("urn:t#banned", &["p"]))]},
+        "variables": [{"id": "g", "type": {"name": "urn:t#Game"}},
+                      {"id": "n", "type": {"name": "urn:law:std#Integer"}},
+                      {"id": "p", "type": {"name": "urn:t#Player"}}],
+        "strength": "strict", "anchors": [], "scope": {"kind": "boolean", "value": true}}),
+    );
+    for n in nodes.iter_mut() {
+        let hash = lawgen::syntax::node_hash(n.as_object().unwrap());
+        n["contentHash"] = serde_json::Value::from(hash);
+    }
+    let loaded = driver::load_bytes(&serde_json::to_vec(&pkg).unwrap(), &Default::default())
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let facts = br#"{"entities": {"Player": ["white"]}, "facts": {"move_count": [["g1", 3]]}}"#;
+    let facts = read_facts(facts, &loaded.catalog).unwrap();
+    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+    let q = explain::parse_query(&loaded.catalog, "alarm(g1)").unwrap();
+    let e = explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "en");
+    let text = e.text();
+    assert_eq!(e.verdict(), "not_concluded", "{text}");
+    assert!(
+        text.contains(
+            "must_move(_): not concluded for any value of `_`; pending for must_move(White), must_move(white)"
+        ),
+        "{text}"
+    );
+    let mut c = Check {
+        ev: &ev,
+        cat: &loaded.catalog,
+        checked: 0,
+        no_values: (0, 0),
+    };
+    for n in &e.tree {
+        c.node(&e, n, Some(&e.literal), World::Certain);
+    }
+    assert_eq!(c.no_values, (1, 1), "{text}");
+}

@@ -1,0 +1,160 @@
+//! A crate written by `lawgen build` stands on its own: written in one
+//! directory, moved to another, it still builds (its runtime dependency is
+//! what `--runtime` said, not a path relative to where it was written), and
+//! at run time it needs nothing of the compiler — not even the limits the
+//! package was built with: this package needs a raised `max_arity`, and its
+//! module reads facts, writes the canonical output and explains a verdict
+//! from the program it embeds.
+
+mod support;
+
+use lawgen::builder::{write_crate, RuntimeDep};
+use lawgen::emit::{emit, EmitOptions};
+use lawgen::syntax::ReadLimits;
+use serde_json::{json, Value};
+use std::path::Path;
+use support::harness::{cargo, seed_lock_file, RunLock};
+
+/// More columns than `ReadLimits::default().max_arity` allows.
+const WIDE: usize = 40;
+
+/// `tests/ui/valid/minimal.json` plus a predicate of arity [`WIDE`] and a
+/// rule reading it, every node hash recomputed.
+fn wide_package() -> Vec<u8> {
+    let text = std::fs::read_to_string("../tests/ui/valid/minimal.json").unwrap();
+    let mut pkg: Value = serde_json::from_str(&text).unwrap();
+    let label = |t: &str| json!([{"language": "en", "status": "official", "text": t}]);
+    let params: Vec<Value> = (0..WIDE)
+        .map(|i| json!({"name": format!("c{i}"), "type": {"name": "urn:t#Game"}}))
+        .collect();
+    let args: Vec<Value> = (0..WIDE)
+        .map(|_| json!({"kind": "var", "var": "g"}))
+        .collect();
+    let nodes = pkg["nodes"].as_array_mut().unwrap();
+    nodes.push(
+        json!({"id": "urn:t#wide", "kind": "symbol_decl", "package": "urn:t",
+        "labels": label("wide"), "name": "wide", "symbolKind": "relation",
+        "relationKind": "empirical", "parameters": params}),
+    );
+    nodes.push(
+        json!({"id": "urn:t#wide_ok", "kind": "symbol_decl", "package": "urn:t",
+        "labels": label("wide ok"), "name": "wide_ok", "symbolKind": "relation",
+        "relationKind": "institutional",
+        "parameters": [{"name": "game", "type": {"name": "urn:t#Game"}}]}),
+    );
+    nodes.push(
+        json!({"id": "urn:t#WideOk", "kind": "rule", "package": "urn:t",
+        "labels": label("Article 1. A wide game is ok"),
+        "head": {"kind": "literal", "predicate": "urn:t#wide_ok", "polarity": "positive",
+                 "args": [{"kind": "var", "var": "g"}]},
+        "body": {"kind": "status", "status": "established",
+                 "formula": {"kind": "literal", "predicate": "urn:t#wide",
+                             "polarity": "positive", "args": args}},
+        "variables": [{"id": "g", "type": {"name": "urn:t#Game"}}],
+        "strength": "defeasible", "anchors": ["urn:t#ART_1"],
+        "scope": {"kind": "boolean", "value": true}}),
+    );
+    for n in nodes.iter_mut() {
+        let hash = lawgen::syntax::node_hash(n.as_object().unwrap());
+        n["contentHash"] = Value::from(hash);
+    }
+    serde_json::to_vec(&pkg).unwrap()
+}
+
+const MAIN: &str = r#"
+fn main() {
+    let facts = std::env::args().nth(1).expect("a facts file");
+    let bytes = std::fs::read(facts).unwrap();
+    let facts = wide::Facts::from_json(&bytes).unwrap();
+    let c = facts.evaluate(lawgen_runtime::Policy::Blocking).unwrap();
+    print!("{}", c.to_json().unwrap());
+    println!("---");
+    print!("{}", c.explain("wide_ok(g1)").unwrap());
+}
+"#;
+
+#[test]
+fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
+    let package = wide_package();
+    // Default limits refuse it, so a run time that re-read the package
+    // would fail.
+    let refused = lawgen::driver::load_bytes(&package, &ReadLimits::default());
+    assert!(
+        refused.is_err(),
+        "the package should need a raised max_arity"
+    );
+    let limits = ReadLimits {
+        max_arity: 64,
+        ..ReadLimits::default()
+    };
+    let loaded = lawgen::driver::load_bytes(&package, &limits).unwrap();
+    let emitted = emit(
+        &loaded,
+        &EmitOptions {
+            module_name: Some("wide".into()),
+        },
+    )
+    .unwrap();
+    assert!(
+        !emitted.source.contains("law.core.ir") && !emitted.source.contains("contentHash"),
+        "the module embeds no package JSON"
+    );
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/standalone");
+    std::fs::create_dir_all(&root).unwrap();
+    let _lock = RunLock::acquire(&root.join("lock"), "the standalone test");
+    let (first, moved) = (root.join("written"), root.join("moved/elsewhere"));
+    let _ = std::fs::remove_dir_all(&first);
+    let _ = std::fs::remove_dir_all(root.join("moved"));
+    let runtime: RuntimeDep = format!("path={}/../lawgen-runtime", env!("CARGO_MANIFEST_DIR"))
+        .parse()
+        .unwrap();
+    let name = write_crate(&first, Some("wide"), &emitted, &runtime, false).unwrap();
+    assert_eq!(name, "wide");
+    let manifest = std::fs::read_to_string(first.join("Cargo.toml")).unwrap();
+    std::fs::write(
+        first.join("Cargo.toml"),
+        format!("{manifest}\n[[bin]]\nname = \"wide-demo\"\npath = \"src/demo.rs\"\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        first.join("src/demo.rs"),
+        MAIN.replace("wide::", "::wide::"),
+    )
+    .unwrap();
+    let args: Vec<Value> = (0..WIDE).map(|_| json!("g1")).collect();
+    let facts = json!({"facts": {"wide": [args]}}).to_string();
+    std::fs::write(first.join("facts.json"), &facts).unwrap();
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&first, &moved).unwrap();
+    seed_lock_file(&moved);
+
+    let target = root.join("target");
+    let built = cargo(&moved, &target, &["build", "-q", "--bin", "wide-demo"], &[]);
+    assert!(
+        built.success,
+        "the moved crate does not build:\n{}",
+        built.stderr
+    );
+    let run = std::process::Command::new(target.join("debug/wide-demo"))
+        .arg(moved.join("facts.json"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (json, explanation) = stdout.split_once("---\n").unwrap();
+    assert!(json.contains("\"wide_ok\": [\n      [\"g1\"]"), "{json}");
+    assert!(
+        explanation.starts_with("wide_ok(g1): DEFEASIBLY holds"),
+        "{explanation}"
+    );
+    assert!(
+        explanation.contains("rule WideOk (defeasible)"),
+        "{explanation}"
+    );
+    assert!(explanation.contains("anchor: article/1"), "{explanation}");
+}
