@@ -62,6 +62,24 @@ fn every_node_of_the_russian_package_is_its_own() {
     }
 }
 
+/// The file is serialised like the FIDE package: compact JSON, keys sorted,
+/// nodes sorted by id (serde_json's map is ordered by key).
+#[test]
+fn the_russian_package_is_serialised_like_the_fide_package() {
+    for path in [FIDE, RU] {
+        let raw = std::fs::read_to_string(path).unwrap();
+        let value: J = serde_json::from_str(&raw).unwrap();
+        assert!(serde_json::to_string(&value).unwrap() == raw, "{path}");
+        let ids: Vec<&str> = value["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["id"].as_str().unwrap())
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{path}");
+    }
+}
+
 #[test]
 fn every_russian_scenario_matches_its_hand_derived_expectation() {
     let loaded = driver::load_bytes(&union_of_closure(), &Default::default())
