@@ -1,0 +1,165 @@
+//! The hand-derived scenarios of the Russian competition rules
+//! (tests/scenarios/ru): the reference evaluator's institutional conclusions
+//! must equal the expectations exactly.
+//!
+//! `ru.chess.competition` imports `fide.laws.chess`. SPEC §6 defines the
+//! meaning of an importing package as the §4 meaning of the union of its
+//! import closure, so this test evaluates that union: the nodes of both files
+//! in one package with `imports` emptied (tests/scenarios/ru/flatten.md).
+//! Every node keeps its own `contentHash`, which the reader verifies.
+
+use lawgen::driver;
+use lawgen::interp::Policy;
+use lawgen::model::Value;
+use lawgen::syntax::facts::read_facts;
+use lawgen::syntax::RelationKind;
+use serde_json::Value as J;
+use std::path::Path;
+
+const FIDE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+const RU: &str = "../packages/ru.chess.competition/ru.chess.competition-0.1.0.ir.json";
+
+fn read_json(path: &str) -> J {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The import closure of the Russian package as one package: its own header,
+/// no imports, the nodes of both packages.
+fn union_of_closure() -> Vec<u8> {
+    let fide = read_json(FIDE);
+    let mut ru = read_json(RU);
+    let entry = &ru["imports"][0];
+    assert_eq!(entry["name"], fide["package"]["name"]);
+    assert_eq!(entry["namespace"], fide["package"]["namespace"]);
+    assert_eq!(entry["version"], fide["package"]["version"]);
+    assert_eq!(entry["semanticHash"], fide["semanticHash"]);
+    let mut nodes = fide["nodes"].as_array().unwrap().clone();
+    nodes.extend(ru["nodes"].as_array().unwrap().iter().cloned());
+    ru["imports"] = J::Array(vec![]);
+    ru["nodes"] = J::Array(nodes);
+    serde_json::to_vec(&ru).unwrap()
+}
+
+fn row_json(row: &[Value]) -> J {
+    J::Array(
+        row.iter()
+            .map(|v| match v {
+                Value::Int(i) => J::from(*i),
+                Value::Entity(e) => J::from(e.as_str()),
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn every_node_of_the_russian_package_is_its_own() {
+    let ru = read_json(RU);
+    let ns = ru["package"]["namespace"].as_str().unwrap();
+    for node in ru["nodes"].as_array().unwrap() {
+        let id = node["id"].as_str().unwrap();
+        assert!(id.starts_with(&format!("{ns}#")), "{id}");
+        assert_eq!(node["package"], ns, "{id}");
+    }
+}
+
+/// The file is serialised like the FIDE package: compact JSON, keys sorted,
+/// nodes sorted by id (serde_json's map is ordered by key).
+#[test]
+fn the_russian_package_is_serialised_like_the_fide_package() {
+    for path in [FIDE, RU] {
+        let raw = std::fs::read_to_string(path).unwrap();
+        let value: J = serde_json::from_str(&raw).unwrap();
+        assert!(serde_json::to_string(&value).unwrap() == raw, "{path}");
+        let ids: Vec<&str> = value["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["id"].as_str().unwrap())
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{path}");
+    }
+}
+
+#[test]
+fn every_russian_scenario_matches_its_hand_derived_expectation() {
+    let loaded = driver::load_bytes(&union_of_closure(), &Default::default())
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let dir = Path::new("../tests/scenarios/ru");
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            n.strip_suffix(".expected.json").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 15, "only {} scenarios", names.len());
+    let mut failures = Vec::new();
+    for name in &names {
+        let expected: J = serde_json::from_slice(
+            &std::fs::read(dir.join(format!("{name}.expected.json"))).unwrap(),
+        )
+        .unwrap();
+        let facts_bytes = std::fs::read(dir.join(format!("{name}.facts.json"))).unwrap();
+        let facts = read_facts(&facts_bytes, &loaded.model)
+            .unwrap_or_else(|d| panic!("{name}: {}", d.render()));
+        let policy = match expected["policy"].as_str() {
+            Some("propagating") => Policy::Propagating,
+            _ => Policy::Blocking,
+        };
+        let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
+        let mut actual = serde_json::Map::new();
+        for (sec, preds) in &ev.conclusions.sections {
+            let mut m = serde_json::Map::new();
+            for (lit, rows) in preds {
+                let p = loaded
+                    .model
+                    .pred_by_name(lit.trim_start_matches('~'))
+                    .unwrap();
+                if loaded.model.pred(p).kind != RelationKind::Institutional {
+                    continue;
+                }
+                m.insert(
+                    lit.clone(),
+                    J::Array(rows.iter().map(|r| row_json(r)).collect()),
+                );
+            }
+            actual.insert(sec.as_str().to_owned(), J::Object(m));
+        }
+        let reqs: Vec<J> = ev
+            .conclusions
+            .requests
+            .iter()
+            .map(|r| {
+                serde_json::json!({"predicate": r.predicate, "args": row_json(&r.args),
+                                   "authority": r.authority, "capability": r.capability})
+            })
+            .collect();
+        actual.insert("requests".into(), J::Array(reqs));
+        for key in [
+            "definitely",
+            "defeasibly",
+            "supported",
+            "pending",
+            "requests",
+        ] {
+            let want = match expected.get(key) {
+                Some(v) if !v.is_null() => v.clone(),
+                _ if key == "requests" => J::Array(vec![]),
+                _ => J::Object(Default::default()),
+            };
+            if actual[key] != want {
+                failures.push(format!(
+                    "{name} [{key}]\n  expected: {want}\n  actual:   {}",
+                    actual[key]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
