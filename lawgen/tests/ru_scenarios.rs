@@ -101,7 +101,7 @@ fn every_russian_scenario_matches_its_hand_derived_expectation() {
         )
         .unwrap();
         let facts_bytes = std::fs::read(dir.join(format!("{name}.facts.json"))).unwrap();
-        let facts = read_facts(&facts_bytes, &loaded.model)
+        let facts = read_facts(&facts_bytes, &loaded.catalog)
             .unwrap_or_else(|d| panic!("{name}: {}", d.render()));
         let policy = match expected["policy"].as_str() {
             Some("propagating") => Policy::Propagating,
