@@ -12,7 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 cargo build -q -p lawgen || exit 1
-LAWGEN=target/debug/lawgen
+LAWGEN="${CARGO_TARGET_DIR:-target}/debug/lawgen"
 E=docs/examples
 failed=0
 
