@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Features (both on by default): `serde` gives generated code
-//! `Facts::from_json` (SPEC §2) and `Conclusions::to_json` (SPEC §3); `explain`
+//! `Facts::from_json` and `Conclusions::to_json` (the formats of docs/reference.md); `explain`
 //! gives `Conclusions::explain*`. Both embed lawgen's reference pipeline
 //! (reader, checker, evaluator), which re-reads the package text embedded in
 //! the generated module. Without them a generated crate links only this crate
@@ -45,7 +45,7 @@ pub trait Entity: Copy {
     fn __from_id(id: Id) -> Self;
 }
 
-/// The conflict policy (SPEC §4.3), chosen per evaluation.
+/// The conflict policy (docs/reference.md#conflict-policies), chosen per evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Ambiguity blocking: a literal both sides can support is not concluded,
@@ -84,7 +84,7 @@ impl std::str::FromStr for Policy {
     }
 }
 
-/// The verdict on one ground literal, strongest first (SPEC §3, §4.6).
+/// The verdict on one ground literal, strongest first (docs/reference.md#the-canonical-output).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// +Δ: follows from facts and strict rules alone.
@@ -108,7 +108,7 @@ impl Verdict {
         matches!(self, Verdict::Definitely | Verdict::Defeasibly)
     }
 
-    /// The SPEC §3 section name (`definitely`, `defeasibly`, `pending`,
+    /// The section name of the canonical output (`definitely`, `defeasibly`, `pending`,
     /// `supported`) or `not_concluded`.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -156,7 +156,7 @@ impl fmt::Display for Arg {
 }
 
 /// A judgment an authority must decide before a pending literal can be
-/// concluded (SPEC §4.6).
+/// concluded (docs/reference.md#requests).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Request {
     /// The judgment predicate's local name.
@@ -183,7 +183,7 @@ impl fmt::Display for Request {
 /// Errors of a generated package's API.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    /// `p` and `~p` were both given for the same tuple (SPEC §2).
+    /// `p` and `~p` were both given for the same tuple (docs/reference.md#facts-files).
     Contradiction {
         predicate: &'static str,
         args: Vec<Arg>,

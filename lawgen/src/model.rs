@@ -30,7 +30,7 @@ pub enum Ty {
 }
 
 /// A ground value. Entities are identified by name: a constant is the entity
-/// named by its local name (SPEC §2: "constants are written by local name").
+/// named by its local name (docs/reference.md#facts-files).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
     Int(i64),
@@ -50,7 +50,7 @@ pub struct Model {
     pub priorities: Vec<Priority>,
     pub closures: Vec<Closure>,
     pub fragments: Vec<Fragment>,
-    /// Predicate strata, lowest first (SPEC §4.7). Every predicate is in exactly one.
+    /// Predicate strata, lowest first (docs/reference.md#stratification); each predicate in one.
     pub strata: Vec<Vec<PredId>>,
     /// Lookups by head and by name, so that lowering, checking and facts
     /// reading stay linear in the package size (a scan per predicate is

@@ -1,5 +1,5 @@
 //! Checked package → [`Program`]: the whole defeasible overlay lives here and
-//! only here (SPEC §4).
+//! only here (docs/reference.md#what-a-package-means).
 //!
 //! For each literal `L` (`p` or `~p`) and each *world* (the certain model C
 //! and, for literals with a judgment in their past, the possible model P of
@@ -56,7 +56,7 @@ pub enum Level {
     Supported,
 }
 
-/// The certain model C or the possible model P of SPEC §4.6.
+/// The certain model C or the possible model P (docs/reference.md#undecided-judgments).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum World {
     Certain,
@@ -447,7 +447,7 @@ impl<'m> Lowerer<'m> {
             vec![(true, undecided)],
             format!("undecided {name} holds both ways in P"),
         );
-        // Judgment atoms are never pending themselves (SPEC §3): no pending output.
+        // Judgment atoms are never pending themselves: no pending output.
         self.output(l, false);
     }
 

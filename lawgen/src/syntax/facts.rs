@@ -1,4 +1,4 @@
-//! Facts files (SPEC §2): JSON → typed rows, every error naming key and row.
+//! Facts files (docs/reference.md#facts-files): JSON → typed rows, every error naming key and row.
 
 use super::read::json_error;
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
@@ -78,7 +78,7 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     }
 }
 
-/// p and ~p for the same tuple (SPEC §2).
+/// p and ~p for the same tuple (docs/reference.md#facts-files).
 fn check_contradictions(model: &Model, out: &Facts, diags: &mut Diagnostics) {
     for (lit, rows) in &out.rows {
         if lit.negative {

@@ -1,4 +1,4 @@
-//! The canonical output of `lawgen eval` (SPEC §3): one JSON object, keys and
+//! `lawgen eval`'s output (docs/reference.md#the-canonical-output): one JSON object, keys and
 //! rows sorted, one row per line so diffs stay readable.
 
 use super::hash::write_string;
