@@ -4,7 +4,7 @@
 //!
 //! A case is one compact [`ChessCase`]; adapters turn it into the inputs of
 //! each engine: [`to_facts`] (the generated module's typed `Facts`),
-//! [`to_json`] (a SPEC §2 facts file, for the reference interpreter), and the
+//! [`to_json`] (a facts file, docs/reference.md#facts-files, for the reference interpreter), and the
 //! plain-Rust evaluator reads a `ChessCase` directly (`crate::plain`).
 //!
 //! Every case names the same entities (`g`, `white`, `black`, ...): cases are
@@ -24,7 +24,7 @@ pub enum Tri {
 }
 
 impl Tri {
-    /// Whether `~p` is definitely true when the closure over `p` (SPEC §4.5)
+    /// Whether `~p` is definitely true when the closure over `p` (docs/reference.md#closures)
     /// applies exactly when `checked`: stated, or closed and `p` not stated.
     #[inline]
     pub fn negated(self, checked: bool) -> bool {
@@ -32,7 +32,7 @@ impl Tri {
     }
 }
 
-/// An authority's decision on a judgment atom (SPEC §4.6).
+/// An authority's decision on a judgment atom (docs/reference.md#undecided-judgments).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Judgment {
@@ -710,7 +710,7 @@ impl Json {
     }
 }
 
-/// The case as a SPEC §2 facts file: the same facts as [`to_facts`], and the
+/// The case as a facts file (docs/reference.md#facts-files): the same facts as [`to_facts`], and the
 /// same declared entities (players, pieces, the situation).
 pub fn to_json(c: &ChessCase) -> String {
     let mut j = Json::default();

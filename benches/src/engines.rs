@@ -103,14 +103,14 @@ impl Interpreter {
         }
     }
 
-    /// The case as the interpreter's input (read from a SPEC §2 facts file).
+    /// The case as the interpreter's input (read from a facts file, docs/reference.md#facts-files).
     pub fn facts(&self, c: &ChessCase) -> lawgen::syntax::facts::Facts {
         let json = cases::to_json(c);
         lawgen::syntax::facts::read_facts(json.as_bytes(), &self.loaded.catalog)
             .unwrap_or_else(|d| panic!("facts of a generated case:\n{}\n{json}", d.render()))
     }
 
-    /// The canonical conclusions (SPEC §3) of one case's facts.
+    /// The canonical conclusions (docs/reference.md#the-canonical-output) of one case's facts.
     pub fn conclusions(
         &self,
         facts: &lawgen::syntax::facts::Facts,

@@ -2,11 +2,11 @@
 //! the practical limit a compiled rule engine can approach (issue 5).
 //!
 //! Written from the package's rules (not from lawgen's lowered program), under
-//! SPEC §4 restricted to what the package uses:
+//! The semantics of docs/reference.md#what-a-package-means restricted to what the package uses:
 //!
 //! * Strict rules whose bodies are facts (or conclusions of such rules) are
 //!   plain boolean conditions: +Δ = +∂ = +Σ.
-//! * Closures (SPEC §4.5) make "not stated and in the checked domain" an
+//! * Closures (docs/reference.md#closures) make "not stated and in the checked domain" an
 //!   explicit negative: [`Tri::negated`].
 //! * `game_drawn` is the one contested predicate. Eight strict rules and the
 //!   defeasible `SeventyFiveAutomaticDraw` support it; the defeasible
@@ -21,7 +21,7 @@
 //!   as *supported* items: `entered_state` holds (+Δ) as soon as the
 //!   transition that enters the state is +Σ, and `ConcludeByDrawnClaim` is
 //!   +∂ / +Σ exactly when `game_drawn` is.
-//! * Judgments (SPEC §4.6): an undecided atom holds in neither direction in
+//! * Judgments (docs/reference.md#undecided-judgments): an undecided atom holds in neither direction in
 //!   the certain model, so what depends on it is pending, not concluded; only
 //!   a decided "yes" concludes.
 //!

@@ -1,4 +1,4 @@
-//! Structure-aware mutation of a valid package (SPEC §1), driven by the
+//! Structure-aware mutation of a valid package (docs/reference.md#a-package), driven by the
 //! fuzzer's bytes through `arbitrary::Unstructured`.
 //!
 //! A mutant starts from one of [`crate::SEEDS`], goes through a few
@@ -244,7 +244,7 @@ pub fn mutant(data: &[u8], flavour: Flavour) -> Result<Mutant> {
     })
 }
 
-/// Recomputes every hash the reader verifies (SPEC §1 "Integrity").
+/// Recomputes every hash the reader verifies (docs/reference.md#integrity).
 pub fn rehash(doc: &mut Value) {
     let Some(nodes) = doc.get_mut("nodes").and_then(Value::as_array_mut) else {
         return;

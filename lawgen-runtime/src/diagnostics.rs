@@ -83,7 +83,7 @@ pub enum Code {
     BadExternal,
     /// No stratification exists.
     Unstratifiable,
-    /// The facts file is not a JSON object of the SPEC §2 shape.
+    /// The facts file is not a JSON object of the shape of docs/reference.md#facts-files.
     FactsShape,
     /// A facts key names no predicate of the package.
     FactsUnknownPredicate,

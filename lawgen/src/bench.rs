@@ -710,7 +710,7 @@ impl Tally {
 /// would push for the equivalent facts file. Entities are interned through
 /// their type's constructor; for an entity that is not declared under
 /// `entities` this also lists it as an entity of the type of the column it
-/// occurs in, which changes nothing (SPEC §4.6: an entity mentioned at a
+/// occurs in, which changes nothing (docs/reference.md#undecided-judgments: an entity mentioned at a
 /// column of type T is already an entity of T).
 fn push_case<P: CompiledPackage>(
     pkg: &P,

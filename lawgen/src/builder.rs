@@ -336,7 +336,7 @@ impl BenchHooks {
 }
 
 /// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
-/// SPEC §3 output (`lawgen eval --backend compiled`); with `bench`,
+/// canonical output (`lawgen eval --backend compiled`); with `bench`,
 /// `BIN --bench key=value…` runs `lawgen bench`'s compiled backend through
 /// [`crate::bench::child_main`].
 pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
@@ -439,7 +439,7 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
 
 /// Writes a standalone library crate for `emitted` into `dir`: `Cargo.toml`
 /// and `src/lib.rs` including `src/<module>.rs`. With `main`, also a binary
-/// `src/main.rs` that evaluates a facts file and prints the SPEC §3 output
+/// `src/main.rs` that evaluates a facts file and prints the canonical output
 /// (see [`main_rs`]). The crate is named `crate_name`, or after the module
 /// (`fide-laws-chess`). Returns the name.
 pub fn write_crate(

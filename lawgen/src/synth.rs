@@ -881,7 +881,7 @@ mod tests {
         load("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")
     }
 
-    /// Writes facts as a SPEC §2 facts file.
+    /// Writes facts as a facts file (docs/reference.md#facts-files).
     fn to_json(m: &Model, f: &Facts) -> Vec<u8> {
         use serde_json::{json, Map, Value as J};
         let mut facts = Map::new();

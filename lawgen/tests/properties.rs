@@ -1,4 +1,4 @@
-//! Property tests over random packages with judgments (SPEC §4.6 soundness and
+//! Property tests, random packages with judgments (docs/reference.md#undecided-judgments: soundness and
 //! consistency), through the whole pipeline: JSON → check → lower → interp.
 //!
 //! The random packages come from the shared generator in `support/gen.rs`

@@ -1,7 +1,7 @@
 //! Prints the generated chess games for other tools (`compare-clingo.sh`).
 //!
 //! ```text
-//! cases N            # N lines, each a SPEC §2 facts file (case 0, 1, ...)
+//! cases N            # N lines, each a facts file (docs/reference.md#facts-files) (case 0, 1, ...)
 //! cases N --totals   # the plain-Rust evaluator's concluded counts summed over
 //!                    # the N games, as one JSON object {literal: count}
 //! ```

@@ -1,7 +1,7 @@
 //! A tournament arbiter's assistant built on the FIDE Laws of Chess, compiled
 //! by lawgen from `build.rs` into the typed module [`fide_laws_chess`].
 //!
-//! [`evaluate`] runs the compiled (ascent) program on a SPEC §2 facts file;
+//! [`evaluate`] runs the compiled (ascent) program on a facts file;
 //! [`findings`] walks every institutional predicate through the typed API —
 //! the `*_all()` iterators, the verdict functions and the `explain_*`
 //! methods — and [`render`] prints what an arbiter reads.
@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 pub struct Scenario {
     pub name: &'static str,
     pub description: &'static str,
-    /// The SPEC §2 facts file.
+    /// The facts file (docs/reference.md#facts-files).
     pub facts: &'static str,
 }
 
@@ -53,7 +53,7 @@ pub fn scenario(name: &str) -> Option<&'static Scenario> {
     SCENARIOS.iter().find(|s| s.name == name)
 }
 
-/// Reads a SPEC §2 facts file and evaluates it with the compiled program.
+/// Reads a facts file and evaluates it with the compiled program.
 /// The facts are returned too: they name the entities of the conclusions.
 pub fn evaluate(facts_json: &[u8], policy: Policy) -> Result<(Facts, Conclusions), Error> {
     let facts = Facts::from_json(facts_json)?;

@@ -1,7 +1,7 @@
 //! `chess-arbiter [--json] [--policy blocking|propagating] SCENARIO`
 //!
 //! SCENARIO is the name of a bundled scenario (`chess-arbiter --list`) or the
-//! path of a SPEC §2 facts file. Exit codes: 0 success, 1 unreadable or
+//! path of a facts file (docs/reference.md#facts-files). Exit codes: 0 success, 1 unreadable or
 //! invalid facts, 2 usage.
 
 use chess_arbiter::{evaluate, findings, render, scenario, SCENARIOS};

@@ -66,10 +66,10 @@ enum Command {
     },
     /// Print the lowered Datalog program (the defeasible overlay made explicit).
     Lower { package: PathBuf },
-    /// Evaluate a package on facts and print the canonical conclusions (SPEC §3).
+    /// Evaluate a package on facts and print the canonical conclusions.
     Eval {
         package: PathBuf,
-        /// The facts file (SPEC §2).
+        /// The facts file (JSON: `{"facts": {"predicate": [[value, ...]]}}`).
         #[arg(long)]
         facts: PathBuf,
         #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
@@ -151,7 +151,7 @@ enum Command {
         /// Mean chance, 0 to 1, that each rule is instantiated in a case.
         #[arg(long, default_value_t = 0.5)]
         density: f64,
-        /// Evaluate this facts file (SPEC §2) as every case instead of synthetic ones.
+        /// Evaluate this facts file as every case instead of synthetic ones.
         #[arg(long)]
         template: Option<PathBuf>,
         /// Timed runs over all cases (the report gives their median, min and max).

@@ -1,4 +1,4 @@
-//! Validation (SPEC §1 "Validation"): the surface tree in, a [`Model`] out.
+//! Validation (docs/reference.md#validation): the surface tree in, a [`Model`] out.
 //!
 //! Passes run in a fixed order, each collecting all of its errors:
 //!
@@ -8,7 +8,7 @@
 //! 4. `priorities`— pairs of conflicting rules, no cycle.
 //! 5. `closures`  — over empirical predicates, domain of the right type.
 //! 6. `judgments` — every judgment predicate has exactly one `external_decl`.
-//! 7. `strata`    — a stratification exists (SPEC §4.7).
+//! 7. `strata`    — a stratification exists.
 //! 8. `size`      — lowering would not explode (rule bodies, program size);
 //!    run by the driver on the finished model, with the read limits.
 //!

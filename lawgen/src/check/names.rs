@@ -277,7 +277,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
             _ => {}
         }
     }
-    // Facts files and conclusions name predicates by local name (SPEC §2, §3):
+    // Facts files and conclusions name predicates by local name (docs/reference.md):
     // two predicates with one local name would be silently conflated there.
     let mut locals: HashMap<&str, &str> = HashMap::new();
     for p in &model.preds {

@@ -3,7 +3,7 @@
 //! A variable is bound when it occurs in a status item (of either polarity:
 //! `~p(X)` is an explicit-negation literal, a positive occurrence for
 //! binding). Head and comparison variables must be bound. A variable of a
-//! `not` item that occurs nowhere else in the rule is existential (SPEC §4.2);
+//! `not` item that occurs nowhere else in the rule is existential (docs/reference.md#bodies-and-items);
 //! one that does occur elsewhere must be bound by a status item.
 
 use crate::diagnostics::{Code, Diagnostics, Location};

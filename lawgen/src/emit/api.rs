@@ -1,5 +1,5 @@
 //! The typed API around the engine: entity types, `Facts`, batch
-//! evaluation, `Conclusions` (SPEC §5). Built as tokens; every package
+//! evaluation, `Conclusions` (docs/reference.md#generated-code). Built as tokens; every package
 //! string is either a `Literal::string` or has gone through `names`.
 
 use super::preload::LoadArg;
@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-/// An output relation and the relation subtracted from it (SPEC §3 pending).
+/// An output relation and the relation subtracted from it (for `pending`).
 type OutputRel = (RelId, Option<RelId>);
 
 fn rel_ident(r: RelId) -> Ident {
@@ -468,7 +468,7 @@ impl Gen<'_> {
                 RelationKind::Institutional => {}
             }
         }
-        // Contradictions: p and ~p for the same tuple (SPEC §2).
+        // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
         let mut negation_arms = Vec::new();
         let mut describe_arms = Vec::new();
         for (i, p) in m.preds.iter().enumerate() {

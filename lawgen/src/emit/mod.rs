@@ -1,6 +1,6 @@
 //! The ascent backend: a checked package → one Rust module (source text).
 //!
-//! The module holds (SPEC §5):
+//! The module holds (docs/reference.md#generated-code):
 //! - one typed id per entity type (`Game(u32)`), package constants as
 //!   associated constants with fixed ids;
 //! - `Facts`: interns entity names, one method per input literal (`p`, `not_p`)

@@ -1,4 +1,4 @@
-//! Content hashes (SPEC §1 "Integrity").
+//! Content hashes (docs/reference.md#integrity).
 //!
 //! A node's `contentHash` is `sha256:` + hex SHA-256 of the node without its
 //! `contentHash` field, serialized as compact JSON with object keys sorted,
