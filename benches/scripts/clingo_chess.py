@@ -3,7 +3,7 @@
 
 Called by benches/compare-clingo.sh, which installs clingo into a venv and
 produces the inputs. The ASP encoding is generated from the rule package, so
-it covers every rule of the chess package; what it implements of SPEC §4:
+it covers every rule of the chess package; what it implements of docs/reference.md#what-a-package-means:
 
 * +Δ (`def`), +∂ (`dfs`) and +Σ (`sup`) per ground literal `p(A)` / `n(A)`
   (`n` is the explicit negation `~`), with one "applicable" predicate per
@@ -65,7 +65,7 @@ def literal(lit):
 
 
 GENERIC = """
-% ---- defeasible logic, generic part (SPEC §4) ----
+% ---- defeasible logic, generic part (docs/reference.md#what-a-package-means) ----
 def(C,L) :- fact(C,L).
 def(C,H) :- appD(C,R,H), strict(R).
 sup(C,L) :- fact(C,L).

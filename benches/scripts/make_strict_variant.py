@@ -11,7 +11,7 @@ defeasible overlay costs (issue 5):
   predicate is contested and no overlay is needed at all: the floor.
 
 Every node keeps its id; the edited rule nodes get a recomputed `contentHash`
-(SPEC §1 "Integrity": sha256 of the node without `contentHash`, compact JSON,
+(docs/reference.md#integrity: sha256 of the node without `contentHash`, compact JSON,
 sorted keys, ensure_ascii=False).
 
     python3 benches/scripts/make_strict_variant.py

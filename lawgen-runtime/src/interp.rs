@@ -484,7 +484,7 @@ pub fn conclusions(prog: &Program, store: &Store, policy: Policy) -> Conclusions
 /// Reads the canonical conclusions off any backend: `rows(r)` gives the
 /// decoded tuples of relation `r` (only output and request relations are
 /// asked for). The compiled backend uses this, so both backends share one
-/// definition of SPEC §3.
+/// definition of docs/reference.md#the-canonical-output.
 pub fn conclusions_from(
     prog: &Program,
     policy: Policy,

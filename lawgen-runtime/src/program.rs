@@ -576,7 +576,7 @@ pub enum Item {
     Cmp(Term, CmpOp, Term),
 }
 
-/// Sections of the canonical output (SPEC §3).
+/// Sections of the canonical output (docs/reference.md#the-canonical-output).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Section {

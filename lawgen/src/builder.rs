@@ -342,7 +342,7 @@ impl BenchHooks {
 pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
     let c = crate_ident;
     let mut s =
-        format!("//! `{name} FACTS.json [blocking|propagating]`: prints the SPEC §3 output.\n");
+        format!("//! `{name} FACTS.json [blocking|propagating]`: prints the docs/reference.md#the-canonical-output output.\n");
     if bench.is_some() {
         s.push_str(&format!(
             "//! `{name} --bench key=value…`: `lawgen bench --backend compiled`, cases drawn in this process.\n"

@@ -30,7 +30,7 @@ pub struct Model {
     pub priorities: Vec<Priority>,
     pub closures: Vec<Closure>,
     pub fragments: Vec<Fragment>,
-    /// Predicate strata, lowest first (SPEC §4.7). Every predicate is in exactly one.
+    /// Predicate strata, lowest first (docs/reference.md#stratification). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
     /// Lookups by head and by name, so that lowering, checking and facts
     /// reading stay linear in the package size (a scan per predicate is

@@ -2,7 +2,7 @@
 //! (tests/scenarios/ru): the reference evaluator's institutional conclusions
 //! must equal the expectations exactly.
 //!
-//! `ru.chess.competition` imports `fide.laws.chess`. SPEC §6 defines the
+//! `ru.chess.competition` imports `fide.laws.chess`. docs/reference.md#imports defines the
 //! meaning of an importing package as the §4 meaning of the union of its
 //! import closure, so this test evaluates that union: the nodes of both files
 //! in one package with `imports` emptied (tests/scenarios/ru/flatten.md).

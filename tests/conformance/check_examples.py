@@ -3,7 +3,7 @@
     python tests/conformance/check_examples.py [PACKAGE.json ...]
 
 With no arguments: the seed package (all 140 nodes must verify, proving the hash rule is
-implemented as SPEC §1 states it) and every examples/*/package.ir.json (+ facts.json).
+implemented as docs/reference.md#a-package states it) and every examples/*/package.ir.json (+ facts.json).
 Needs only the standard library.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 HERE = Path(__file__).resolve().parent
-SEED = HERE.parents[2] / "shared" / "seeds" / "fide.laws.chess-0.1.0.ir.json"
+SEED = HERE.parents[1] / "packages" / "fide.laws.chess" / "fide.laws.chess-0.1.0.ir.json"
 INTEGER = "urn:law:std#Integer"
 
 

@@ -12,7 +12,7 @@ function, plus the scope decisions of this adapter (README.md):
   ``propagating``.  The suite's expectations were written for blocking, so the full
   expectation is asserted only where the two policies provably agree (the theory has no
   literal with rules or facts on both sides, hence no attacks); elsewhere the test checks
-  what SPEC §4 fixes for every policy: ``definitely`` as expected and equal to blocking's,
+  what docs/reference.md#what-a-package-means fixes for every policy: ``definitely`` as expected and equal to blocking's,
   ``supported`` equal to blocking's, and (without ``not`` items) +∂ under propagation ⊆
   +∂ under blocking (ambiguity propagation is the more sceptical policy).
 """

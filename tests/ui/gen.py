@@ -4,7 +4,7 @@
 Each case starts from `base()`, a small valid package (two entity types, a few
 empirical / institutional / judgment predicates, a conflict with a priority,
 a closure, a judgment with its authority, provenance), applies one mutation,
-re-hashes every node (SPEC §1 "Integrity": sha256 of the node without
+re-hashes every node (docs/reference.md#integrity: sha256 of the node without
 `contentHash`, compact JSON, sorted keys, ensure_ascii=False) and writes
 `tests/ui/<code>_<what>.json`. The file name's code is the code the case's
 FIRST diagnostic must have (checked by lawgen/tests/ui.rs).

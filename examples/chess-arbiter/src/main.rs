@@ -13,9 +13,9 @@ usage: chess-arbiter [--json] [--policy blocking|propagating] SCENARIO
        chess-arbiter [--list]
 
 SCENARIO is a bundled scenario (see --list) or the path of a facts file
-(SPEC §2; write ./NAME for a file named like a bundled scenario).
+(docs/reference.md#facts-files; write ./NAME for a file named like a bundled scenario).
 
-  --json                 print the canonical conclusions (SPEC §3) instead of the report
+  --json                 print the canonical conclusions (docs/reference.md#the-canonical-output) instead of the report
   --policy POLICY        conflict policy: blocking (default) or propagating
   --list                 list the bundled scenarios
   -h, --help             print this help";

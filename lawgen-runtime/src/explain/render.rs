@@ -33,10 +33,11 @@ pub fn text(e: &Explanation) -> String {
     out
 }
 
-fn rule_title(r: &RuleRef) -> String {
+fn rule_title(lang: Lang, r: &RuleRef) -> String {
+    let strength = words::strength(lang, r.strength);
     match &r.label {
-        Some(l) => format!("{} ({}) — {}", r.name, r.strength.as_str(), l),
-        None => format!("{} ({})", r.name, r.strength.as_str()),
+        Some(l) => format!("{} ({strength}) — {l}", r.name),
+        None => format!("{} ({strength})", r.name),
     }
 }
 
@@ -100,9 +101,9 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                     "{} {} {}",
                     words::level(lang, *level, *world),
                     w("by rule"),
-                    rule_title(rule)
+                    rule_title(lang, rule)
                 )),
-                None => format!("{} {}", w("rule"), rule_title(rule)),
+                None => format!("{} {}", w("rule"), rule_title(lang, rule)),
             }];
             v.extend(anchor_lines(lang, rule));
             v
@@ -134,7 +135,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         ))],
         NodeKind::Group { title } => vec![words::title(lang, title)],
         NodeKind::Attacker { rule, outcome } => {
-            let head = format!("{} ({})", rule.name, rule.strength.as_str());
+            let head = format!("{} ({})", rule.name, words::strength(lang, rule.strength));
             let mut v = vec![match outcome {
                 Outcome::Discarded { item, reason } => format!(
                     "{head}: {} — {item} {}",
@@ -185,7 +186,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             let mut v = vec![format!(
                 "{} {}: {} — {item} {}",
                 w("rule"),
-                rule_title(rule),
+                rule_title(lang, rule),
                 w("does not apply"),
                 words::reason(lang, reason)
             )];

@@ -3,7 +3,7 @@
 //! the requested language when the package has them).
 
 use super::tree::{Phrase, Reason, Title};
-use crate::program::{Level, World};
+use crate::program::{Level, Strength, World};
 
 /// The languages lawgen words explanations in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,15 @@ pub fn level(lang: Lang, l: Level, w: World) -> &'static str {
         (Lang::Ru, World::Possible, Level::Definite) => "возможно, определённо",
         (Lang::Ru, World::Possible, Level::Defeasible) => "возможно, оспоримо",
         (Lang::Ru, World::Possible, Level::Supported) => "возможно, обосновано",
+    }
+}
+
+pub fn strength(lang: Lang, s: Strength) -> &'static str {
+    match (lang, s) {
+        (Lang::En, s) => s.as_str(),
+        (Lang::Ru, Strength::Strict) => "строгое",
+        (Lang::Ru, Strength::Defeasible) => "оспоримое",
+        (Lang::Ru, Strength::Defeater) => "опровергающее",
     }
 }
 

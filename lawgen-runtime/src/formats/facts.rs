@@ -67,7 +67,7 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     }
 }
 
-/// p and ~p for the same tuple (SPEC §2).
+/// p and ~p for the same tuple (docs/reference.md#facts-files).
 fn check_contradictions(model: &Model, out: &Facts, diags: &mut Diagnostics) {
     for (lit, rows) in &out.rows {
         if lit.negative {

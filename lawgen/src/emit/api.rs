@@ -539,7 +539,7 @@ impl Gen<'_> {
                         .unwrap_or_else(|| Err(__rt::Error::Internal("a batch of one gave no result".into())))
                 }
 
-                /// SPEC §2: facts are sets, and `p` and `~p` for the same
+                /// docs/reference.md#facts-files: facts are sets, and `p` and `~p` for the same
                 /// tuple is an input error.
                 fn normalize(&mut self) -> Result<(), __rt::Error> {
                     self.rows.sort_unstable();
@@ -581,7 +581,7 @@ impl Gen<'_> {
 
             ::lawgen_runtime::__if_serde! {
                 impl Facts {
-                    /// Reads a facts file (SPEC §2): keys are predicate names,
+                    /// Reads a facts file (docs/reference.md#facts-files): keys are predicate names,
                     /// `~p` states an explicit negation; errors name the key and row.
                     pub fn from_json(bytes: &[u8]) -> Result<Facts, __rt::Error> {
                         let mut facts = Facts::new();
@@ -993,7 +993,7 @@ impl Gen<'_> {
 
             ::lawgen_runtime::__if_serde! {
                 impl Conclusions {
-                    /// The canonical output of SPEC §3 (what `lawgen eval` prints).
+                    /// The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints).
                     pub fn to_json(&self) -> Result<String, __rt::Error> {
                         __rt::canonical_json(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r))
                     }

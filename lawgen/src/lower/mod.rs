@@ -1,5 +1,5 @@
 //! Checked package → [`Program`]: the whole defeasible overlay lives here and
-//! only here (SPEC §4).
+//! only here (docs/reference.md#what-a-package-means).
 //!
 //! For each literal `L` (`p` or `~p`) and each *world* (the certain model C
 //! and, for literals with a judgment in their past, the possible model P of
@@ -490,7 +490,7 @@ impl<'m> Lowerer<'m> {
             format!("undecided {name} holds both ways in P"),
             Meaning::UndecidedHolds,
         );
-        // Judgment atoms are never pending themselves (SPEC §3): no pending output.
+        // Judgment atoms are never pending themselves (docs/reference.md#the-canonical-output): no pending output.
         self.output(l, false);
     }
 

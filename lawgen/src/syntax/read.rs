@@ -202,7 +202,7 @@ impl Reader<'_> {
                     Code::BadField,
                     ptr,
                     format!("missing field `{key}`"),
-                    format!("add the `{key}` field (see SPEC §1 and the reference package)"),
+                    format!("add the `{key}` field (see docs/reference.md#a-package and the reference package)"),
                 );
                 None
             }
@@ -364,7 +364,7 @@ impl Reader<'_> {
                     format!("non-empty `{key}` is not supported by this version of lawgen"),
                     match key {
                         "imports" => "inline the imported package's nodes, or leave `imports` empty",
-                        _ => "leave `strata` empty: lawgen computes the stratification itself (SPEC §4.7)",
+                        _ => "leave `strata` empty: lawgen computes the stratification itself (docs/reference.md#stratification)",
                     },
                 );
             }

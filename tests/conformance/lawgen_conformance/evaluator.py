@@ -1,4 +1,4 @@
-"""Run `lawgen eval` on translated cases and map its SPEC §3 output to the suite's models."""
+"""Run `lawgen eval` on translated cases and map its docs/reference.md#the-canonical-output output to the suite's models."""
 
 from __future__ import annotations
 

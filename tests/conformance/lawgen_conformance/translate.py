@@ -1,4 +1,4 @@
-"""Translate a suite program/theory into a law.core.ir/0.2 package plus a SPEC §2 facts file.
+"""Translate a suite program/theory into a law.core.ir/0.2 package plus a docs/reference.md#facts-files facts file.
 
 See ../README.md ("Translation") for the rules in prose.  In short:
 
@@ -362,7 +362,7 @@ def translate(
             ha.predicate == hb.predicate and ha.negative != hb.negative
         ):
             # In DL `>` only ever compares a rule for q with a rule for ~q, so a pair of
-            # rules whose heads cannot conflict is inert; SPEC §1 rejects it (E040), so the
+            # rules whose heads cannot conflict is inert; docs/reference.md#a-package rejects it (E040), so the
             # adapter leaves it out rather than change the package's meaning.
             notes.append(f"superiority {a} > {b} dropped: heads {ha.predicate} and {hb.predicate} cannot conflict")
             continue

@@ -293,7 +293,7 @@ impl Facts {
                 __rt::Error::Internal("a batch of one gave no result".into()),
             ))
     }
-    /// SPEC §2: facts are sets, and `p` and `~p` for the same
+    /// docs/reference.md#facts-files: facts are sets, and `p` and `~p` for the same
     /// tuple is an input error.
     fn normalize(&mut self) -> Result<(), __rt::Error> {
         self.rows.sort_unstable();
@@ -376,7 +376,8 @@ impl Facts {
     }
 }
 ::lawgen_runtime::__if_serde! {
-    impl Facts { #[doc = r" Reads a facts file (SPEC §2): keys are predicate names,"]
+    impl Facts { #[doc =
+    r" Reads a facts file (docs/reference.md#facts-files): keys are predicate names,"]
     #[doc = r" `~p` states an explicit negation; errors name the key and row."] pub fn
     from_json(bytes : & [u8]) -> Result < Facts, __rt::Error > { let mut facts =
     Facts::new(); let mut rows : Vec < (usize, Vec < i64 >) > = Vec::new();
@@ -1204,9 +1205,9 @@ impl Conclusions {
 }
 ::lawgen_runtime::__if_serde! {
     impl Conclusions { #[doc =
-    r" The canonical output of SPEC §3 (what `lawgen eval` prints)."] pub fn to_json(&
-    self) -> Result < String, __rt::Error > { __rt::canonical_json(& PACKAGE, self
-    .policy, & self.facts().interner, & | r | self.__rows(r)) } }
+    r" The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints)."]
+    pub fn to_json(& self) -> Result < String, __rt::Error > { __rt::canonical_json(&
+    PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
