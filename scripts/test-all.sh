@@ -24,6 +24,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test (unit, ui diagnostics, chess scenarios, explanations)"
 cargo test --workspace
 
+step "reference examples: every command docs/reference.md quotes, as committed"
+bash docs/examples/check.sh
+
 step "fuzz smoke: every cargo-fuzz target for 10 s (fuzz/smoke.sh)"
 # cargo-fuzz from crates.io when missing; the targets build on stable (no
 # sanitizer), unoptimized (FUZZ_DEV) since they run for seconds.
