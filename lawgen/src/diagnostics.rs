@@ -14,7 +14,7 @@ use std::fmt;
 
 /// A stable error code. The numbering groups codes by the stage that reports them:
 /// `E00x` reading, `E01x` names, `E02x` types, `E03x` safety, `E04x` priorities,
-/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits.
+/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits, `E10x` the text form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
@@ -97,6 +97,8 @@ pub enum Code {
     FactsContradiction,
     /// A resource limit (string length, arity, …) is exceeded.
     Limit,
+    /// The text form (`.law`) does not parse.
+    TextSyntax,
 }
 
 impl Code {
@@ -144,6 +146,7 @@ impl Code {
             FactsInstitutional => "E084",
             FactsContradiction => "E085",
             Limit => "E090",
+            TextSyntax => "E100",
         }
     }
 }
@@ -163,6 +166,10 @@ pub struct Location {
     pub pointer: String,
     /// The id of the enclosing node (or facts key), when there is one.
     pub node: Option<String>,
+    /// Line and column (1-based) in a text-form (`.law`) file, when the
+    /// package was read from one: the pointer then names the part of the
+    /// package JSON the text stands for.
+    pub line: Option<(usize, usize)>,
 }
 
 impl Location {
@@ -170,6 +177,7 @@ impl Location {
         Location {
             pointer: pointer.into(),
             node: node.map(str::to_owned),
+            line: None,
         }
     }
 }
@@ -215,9 +223,18 @@ impl fmt::Display for Diagnostic {
         } else {
             self.location.pointer.clone()
         };
+        let line = match self.location.line {
+            Some((l, c)) => format!(" (line {l}, column {c})"),
+            None => String::new(),
+        };
         match &self.location.node {
-            Some(node) => writeln!(f, "  --> node `{}` at {}", escape_for_display(node), at)?,
-            None => writeln!(f, "  --> {at}")?,
+            Some(node) => writeln!(
+                f,
+                "  --> node `{}` at {}{line}",
+                escape_for_display(node),
+                at
+            )?,
+            None => writeln!(f, "  --> {at}{line}")?,
         }
         write!(f, "  = help: {}", escape_for_display(&self.help))
     }

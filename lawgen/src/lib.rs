@@ -24,6 +24,7 @@ pub mod driver;
 #[cfg(feature = "emit")]
 pub mod emit;
 pub mod explain;
+pub mod fmt;
 pub mod graph;
 pub mod interp;
 pub mod lower;

@@ -6,10 +6,12 @@
 //! where a problem is. Names are not resolved here (that is `check`'s job), so
 //! a `Ref` is just the id string as written plus where it was written.
 
+pub mod canon;
 pub mod facts;
 pub mod hash;
 pub mod output;
 mod read;
+pub mod text;
 
 pub use hash::{canonical_json, node_hash, sha256_hex};
 pub use read::{read_package, ReadLimits};
