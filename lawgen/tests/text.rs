@@ -134,3 +134,262 @@ fn hostile_packages_round_trip_as_the_same_json_value() {
     cfg.hostile = true;
     random_round_trips(&cfg, 150);
 }
+
+fn bless() -> bool {
+    std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1")
+}
+
+/// What `lawgen check tests/text/<name>.law` prints on stderr, run from the
+/// workspace root.
+fn check_rendered(rel: &Path) -> Option<String> {
+    let bytes = std::fs::read(root().join(rel)).unwrap();
+    let limits = lawgen::syntax::ReadLimits::default();
+    let err = match lawgen::driver::package_json(rel, bytes, &limits) {
+        Err(e) => e,
+        Ok(file) => match lawgen::driver::load_bytes(&file.json, &limits) {
+            Ok(_) => return None,
+            Err(d) => lawgen::driver::LoadError::Invalid {
+                path: rel.to_owned(),
+                diagnostics: file.locate(d),
+            },
+        },
+    };
+    Some(format!("{err}\n"))
+}
+
+#[test]
+fn broken_text_files_are_refused_with_their_exact_errors() {
+    let dir = root().join("tests/text");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".law"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    let mut failures = Vec::new();
+    for name in names {
+        let rel = Path::new("tests/text").join(&name);
+        let code = name.split('_').next().unwrap().to_uppercase();
+        let Some(got) = check_rendered(&rel) else {
+            failures.push(format!("{name}: accepted"));
+            continue;
+        };
+        assert!(
+            got.starts_with(&format!("error[{code}]")),
+            "{name}: the first error is not {code}:\n{got}"
+        );
+        let expected_path = dir.join(name.replace(".law", ".stderr"));
+        if bless() {
+            std::fs::write(&expected_path, &got).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if got != expected {
+            failures.push(format!("{name}:\n--- expected\n{expected}--- got\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lawgen-text-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The chess package in the text form, as `lawgen convert` writes it.
+fn chess_law(dir: &Path) -> PathBuf {
+    let json = root().join(CHESS);
+    let law = dir.join("fide.laws.chess-0.1.0.law");
+    let r = lawgen::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
+    assert!(r.changes.is_empty(), "the seed's hashes are right");
+    std::fs::write(&law, r.output).unwrap();
+    law
+}
+
+/// What `build.rs` of `examples/chess-arbiter` generates, from either form:
+/// the Builder reads the `.law` file and writes the same module, byte for
+/// byte (the module embeds the package JSON, which is the seed's bytes).
+#[test]
+fn the_builder_generates_the_same_module_from_the_text_form() {
+    let dir = temp_dir("builder");
+    let law = chess_law(&dir);
+    let build = |package: &Path, out: &str| {
+        let out = dir.join(out);
+        let files = lawgen::Builder::new()
+            .package(package)
+            .out_dir(&out)
+            .emit_rerun_if_changed(false)
+            .compile()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(files.len(), 1);
+        std::fs::read_to_string(&files[0]).unwrap()
+    };
+    let from_json = build(&root().join(CHESS), "json");
+    let from_text = build(&law, "text");
+    assert!(from_json.contains("pub fn game_drawn"));
+    assert!(from_json == from_text, "the modules differ");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every command loads a `.law` file as it loads the JSON: same model.
+#[test]
+fn a_text_form_package_loads_like_its_json() {
+    let dir = temp_dir("load");
+    let law = chess_law(&dir);
+    let limits = lawgen::syntax::ReadLimits::default();
+    let a = lawgen::driver::load_file(&root().join(CHESS), &limits).unwrap();
+    let b = lawgen::driver::load_file(&law, &limits).unwrap();
+    assert_eq!(a.source, b.source);
+    assert_eq!(lawgen::summary::render(&a), lawgen::summary::render(&b));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_text_form_expresses_imports() {
+    let src = r#"schema "law.core.ir/0.2"
+package "fide.laws.chess.blitz" namespace "urn:fide:laws:clir:blitz" version "0.1.0"
+import "fide.laws.chess" version "0.1.0" namespace "urn:fide:laws:clir:chess" semantic_hash "sha256:4c92"
+import "other" version "1.0.0"
+  with optional = true
+"#;
+    let p = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("x.law")));
+    assert_eq!(
+        p.json["imports"],
+        serde_json::json!([
+            {"name": "fide.laws.chess", "version": "0.1.0", "namespace": "urn:fide:laws:clir:chess", "semanticHash": "sha256:4c92"},
+            {"name": "other", "version": "1.0.0", "optional": true}
+        ])
+    );
+    let (t, back) = round_trip(&p.json);
+    assert_eq!(back, p.json);
+    assert!(t.contains("\nimport \"fide.laws.chess\""), "{t}");
+}
+
+/// Unknown fields are carried, at the top, in nodes, and in whole unknown nodes.
+#[test]
+fn extension_fields_and_unknown_nodes_are_carried() {
+    let v = serde_json::json!({
+        "schemaVersion": "law.core.ir/0.2",
+        "package": {"name": "x", "namespace": "urn:x", "version": "1", "vendor": {"a": [1, 2.5]}},
+        "x-extension": {"k": null},
+        "nodes": [
+            {"id": "urn:x#T", "kind": "type_decl", "name": "T", "typeKind": "entity", "x-note": "kept"},
+            {"id": "urn:x#W", "kind": "widget", "parts": [1, "two"]},
+            {"id": "urn:x#r", "kind": "rule", "strength": "strict",
+             "head": {"kind": "literal", "predicate": "urn:x#p", "polarity": "positive", "args": []},
+             "body": {"kind": "status", "status": "established", "formula":
+                {"kind": "literal", "predicate": "urn:x#q", "polarity": "positive", "args": [], "x-extra": 1}}}
+        ]
+    });
+    let (t, back) = round_trip(&v);
+    let mut expected = v.clone();
+    canon::rehash(&mut expected);
+    let mut got = back.clone();
+    canon::rehash(&mut got);
+    assert_eq!(got, expected, "{t}");
+    assert!(t.contains("with \"x-note\" = \"kept\""), "{t}");
+    assert!(t.contains("node {\"id\":\"urn:x#W\""), "{t}");
+    assert!(t.contains("set \"x-extension\""), "{t}");
+}
+
+/// The reader never panics, and whatever it accepts prints back as text
+/// that reads as the same package: 2,000 mutants of the chess text form
+/// (bytes flipped, deleted, duplicated, keywords and punctuation inserted,
+/// truncations). The fuzz target `text` does the same without bounds.
+#[test]
+fn mutated_text_never_panics_and_what_parses_round_trips() {
+    let dir = temp_dir("mutants");
+    let law = std::fs::read_to_string(chess_law(&dir)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    // A slice of it (a whole number of statements) keeps a debug run short.
+    let mut end = 20_000;
+    while !law.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = law[..end].rfind("\nrule ").unwrap();
+    let law = law[..cut].as_bytes();
+    let inserts: &[&[u8]] = &[
+        b"(",
+        b")",
+        b"[",
+        b"]",
+        b",",
+        b":-",
+        b"~",
+        b"?",
+        b"\"",
+        b"\"\"\"\n",
+        b"{",
+        b"}",
+        b"//",
+        b"rule ",
+        b"node ",
+        b"with x = ",
+        b"not ",
+        b"supported ",
+        b"value(",
+        b"\n",
+        b"\xff",
+        b"-9",
+        b"99999999999999999999",
+        b"\"\\u",
+        b"package ",
+        b"default label ",
+        b"text ",
+        b"unhashed ",
+    ];
+    let mut rng = support::gen::Rng::new(0x1a3);
+    let (mut parsed, mut refused) = (0, 0);
+    for _ in 0..2000 {
+        let mut m = law.to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(m.len() + 1);
+            match rng.below(5) {
+                0 if at < m.len() => m[at] = (rng.next() & 0xff) as u8,
+                1 if at < m.len() => {
+                    let n = (1 + rng.below(40)).min(m.len() - at);
+                    m.drain(at..at + n);
+                }
+                2 => {
+                    let ins = *rng.pick(inserts);
+                    m.splice(at..at, ins.iter().copied());
+                }
+                3 => m.truncate(at),
+                _ => {
+                    let n = (1 + rng.below(80)).min(m.len() - at.min(m.len()));
+                    let copy = m[at.min(m.len())..at.min(m.len()) + n].to_vec();
+                    m.splice(at..at, copy);
+                }
+            }
+        }
+        let src = match std::str::from_utf8(&m) {
+            Ok(s) => s,
+            Err(_) => {
+                assert!(text::to_json(&m).is_err());
+                refused += 1;
+                continue;
+            }
+        };
+        match text::parse(src) {
+            Ok(p) => {
+                parsed += 1;
+                let printed = text::print(&p.json).unwrap();
+                let again = text::parse(&printed)
+                    .unwrap_or_else(|e| panic!("{}\n{printed}", e.render("printed.law")));
+                assert_eq!(again.json, p.json);
+            }
+            Err(e) => {
+                refused += 1;
+                let r = e.render("m.law");
+                assert!(r.contains("error[E100]"), "{r}");
+            }
+        }
+    }
+    assert!(
+        parsed > 100 && refused > 100,
+        "{parsed} parsed, {refused} refused"
+    );
+}

@@ -44,6 +44,8 @@ pub(super) fn parse(src: &str) -> Result<Output, Vec<TextError>> {
                     comments.header.extend(pending);
                 }
                 let ptr = format!("/nodes/{}", nodes.len());
+                p.lex_error = false;
+                let lex_errors = p.errors.len();
                 let r = match kw.as_str() {
                     "schema" => p.schema(&mut top, nodes.is_empty()),
                     "package" => p.package(&mut top, nodes.is_empty()),
@@ -56,7 +58,11 @@ pub(super) fn parse(src: &str) -> Result<Output, Vec<TextError>> {
                     }),
                 };
                 if let Err(e) = r {
-                    p.errors.push(e);
+                    // A token the lexer refused is reported already; what the
+                    // parser then misses is a consequence, not a second error.
+                    if p.errors.len() == lex_errors {
+                        p.errors.push(e);
+                    }
                     p.recover();
                 }
             }
@@ -110,6 +116,10 @@ pub(super) struct Parser<'s> {
     errors: Vec<TextError>,
     ctx: Ctx,
     map: SourceMap,
+    /// A lexer error was reported in the current statement.
+    lex_error: bool,
+    /// Recovering: lexer errors are not reported.
+    quiet: bool,
 }
 
 type R<T> = Result<T, TextError>;
@@ -155,6 +165,8 @@ impl<'s> Parser<'s> {
             errors: Vec::new(),
             ctx,
             map: SourceMap::default(),
+            lex_error: false,
+            quiet: false,
         }
     }
 
@@ -172,7 +184,12 @@ impl<'s> Parser<'s> {
                     }
                     Err(e) => {
                         let end = next_char_boundary(self.src, e.span.end.max(at + 1));
-                        self.errors.push(e);
+                        // One per statement: what follows a bad token in the
+                        // same statement is mostly its echo.
+                        if !self.quiet && !self.lex_error {
+                            self.errors.push(e);
+                        }
+                        self.lex_error = true;
                         at = end;
                     }
                 }
@@ -214,6 +231,12 @@ impl<'s> Parser<'s> {
 
     /// Skips to the next statement keyword at the start of a line.
     fn recover(&mut self) {
+        self.quiet = true;
+        self.recover_quietly();
+        self.quiet = false;
+    }
+
+    fn recover_quietly(&mut self) {
         loop {
             let t = self.peek().clone();
             match &t.tok {
@@ -725,10 +748,15 @@ impl<'s> Parser<'s> {
                 }
                 other => {
                     let Some(field) = spec.fields.iter().find(|f| f.kw == other) else {
+                        let help = if spec.kw == "rule" && self.peek2().tok == Tok::Punct("(") {
+                            "the body follows `:-`: write `head :- item, item`".to_owned()
+                        } else {
+                            clause_help(spec)
+                        };
                         return Err(self.err_at(
                             &t,
                             format!("`{other}` is not a clause of `{}`", spec.kw),
-                            clause_help(spec),
+                            help,
                         ));
                     };
                     self.advance();
@@ -934,7 +962,12 @@ impl<'s> Parser<'s> {
                 if self.eat_punct(")") {
                     break;
                 }
-                self.punct(",", "separate the arguments with commas and close with `)`")?;
+                if !self.eat_punct(",") {
+                    return Err(self.expected(
+                        "`,` or `)` after an argument",
+                        "separate the arguments with commas and close the literal with `)`",
+                    ));
+                }
             }
         }
         Ok(ProtoLit {
@@ -1004,6 +1037,20 @@ impl<'s> Parser<'s> {
             items.push((at, self.item()?));
             if !self.eat_punct(",") {
                 break;
+            }
+            let t = self.peek().clone();
+            if let Tok::Ident(k) = &t.tok {
+                let keyword = STATEMENTS.contains(&k.as_str())
+                    || spec::COMMON_CLAUSES.contains(&k.as_str())
+                    || k == "vars"
+                    || k == "anchors";
+                if keyword && self.peek2().tok != Tok::Punct("(") {
+                    return Err(self.err_at(
+                        &t,
+                        format!("expected another body item after `,`, found `{k}`"),
+                        "remove the comma after the last item of the body",
+                    ));
+                }
             }
         }
         let and = items.len() > 1;
