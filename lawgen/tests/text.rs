@@ -310,7 +310,7 @@ fn mutated_text_never_panics_and_what_parses_round_trips() {
         end -= 1;
     }
     let cut = law[..end].rfind("\nrule ").unwrap();
-    let law = law[..cut].as_bytes();
+    let law = &law.as_bytes()[..cut];
     let inserts: &[&[u8]] = &[
         b"(",
         b")",
