@@ -27,6 +27,7 @@ pub mod explain;
 pub mod fmt;
 pub mod graph;
 pub mod interp;
+pub mod lint;
 pub mod lower;
 pub mod model;
 pub mod program;

@@ -169,6 +169,17 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Warnings about a package that checks: cross-case leaks, dropped
+    /// cases, rules that never fire, unused declarations and judgments,
+    /// priorities over strict rules, closures that close nothing (docs/lints.md).
+    Lint {
+        package: PathBuf,
+        /// `--deny warnings`: exit 1 when there is any warning.
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+        #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+        format: LintFormat,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
@@ -202,6 +213,17 @@ enum Backend {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Deny {
+    Warnings,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormat {
     Text,
     Json,
 }
@@ -498,6 +520,40 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     message: format!("error: cannot write {}: {e}", file.display()),
                 })?;
                 eprintln!("lawgen: rewrote {}", file.display());
+            }
+        }
+        Command::Lint {
+            package,
+            deny,
+            format,
+        } => {
+            let bytes = read_input(&package)?;
+            let file = driver::package_json(&package, bytes, limits())?;
+            let loaded = driver::load_bytes(&file.json, limits()).map_err(|diagnostics| {
+                Failure::from(driver::LoadError::Invalid {
+                    path: package.clone(),
+                    diagnostics: file.locate(diagnostics),
+                })
+            })?;
+            let warnings = file.locate(lawgen::lint::lint(&loaded));
+            match format {
+                LintFormat::Json => {
+                    print!("{}", lawgen::syntax::canon::diagnostics_json(&warnings))
+                }
+                LintFormat::Text if warnings.is_empty() => {
+                    println!("{}: no warnings", package.display())
+                }
+                LintFormat::Text => print!("{}", warnings.render()),
+            }
+            if deny.is_some() && !warnings.is_empty() {
+                return Err(Failure {
+                    code: 1,
+                    message: format!(
+                        "error: {} has {} warning(s) and warnings are denied",
+                        package.display(),
+                        warnings.len()
+                    ),
+                });
             }
         }
         Command::Graph { package, format } => {

@@ -74,3 +74,61 @@ pub fn rehash(package: &mut Value) -> Vec<HashChange> {
     }
     out
 }
+
+/// The strings that occur in some node of the package other than the node
+/// whose `id` they are: the ids that something refers to (`lawgen lint`'s
+/// "declared but unused"). Unparsable input gives the empty set.
+pub fn mentioned_elsewhere(bytes: &[u8]) -> std::collections::HashSet<String> {
+    fn strings<'a>(v: &'a Value, out: &mut std::collections::HashSet<&'a str>) {
+        match v {
+            Value::String(s) => {
+                out.insert(s);
+            }
+            Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+        return out;
+    };
+    let Some(nodes) = v.get("nodes").and_then(Value::as_array) else {
+        return out;
+    };
+    for n in nodes {
+        let own = n.get("id").and_then(Value::as_str);
+        let mut seen = std::collections::HashSet::new();
+        strings(n, &mut seen);
+        for s in seen {
+            if Some(s) != own {
+                out.insert(s.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Diagnostics as a JSON array (`lawgen lint --format json`): one object per
+/// diagnostic with `code`, `severity`, `message`, `node`, `pointer`, `line`,
+/// `column` (null when not read from a `.law` file) and `help`.
+pub fn diagnostics_json(d: &Diagnostics) -> String {
+    let list: Vec<Value> = d
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "code": d.code.as_str(),
+                "severity": d.code.severity(),
+                "message": d.message,
+                "node": d.location.node,
+                "pointer": d.location.pointer,
+                "line": d.location.line.map(|l| l.0),
+                "column": d.location.line.map(|l| l.1),
+                "help": d.help,
+            })
+        })
+        .collect();
+    let mut s = canonical_json(&Value::Array(list));
+    s.push('\n');
+    s
+}

@@ -1067,13 +1067,10 @@ impl<'s> Parser<'s> {
                 let lit = self.literal()?;
                 return Ok(ProtoItem::Not { status, lit });
             }
-            if k == "supported" && !next_paren {
-                self.advance();
+            if (k == "supported" || k == "established") && !next_paren {
+                let status = self.status();
                 let lit = self.literal()?;
-                return Ok(ProtoItem::Status {
-                    status: "supported",
-                    lit,
-                });
+                return Ok(ProtoItem::Status { status, lit });
             }
         }
         let is_lit = match &t.tok {
@@ -1109,11 +1106,16 @@ impl<'s> Parser<'s> {
         Ok(ProtoItem::Cmp { left, op, right })
     }
 
+    /// `supported`, or `established` (written or not).
     fn status(&mut self) -> &'static str {
-        if self.is_kw("supported") && self.peek2().tok != Tok::Punct("(") {
+        let next_paren = self.peek2().tok == Tok::Punct("(");
+        if self.is_kw("supported") && !next_paren {
             self.advance();
             "supported"
         } else {
+            if self.is_kw("established") && !next_paren {
+                self.advance();
+            }
             "established"
         }
     }
