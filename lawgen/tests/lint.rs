@@ -206,3 +206,39 @@ rule R strict
     check("x = A, y = A, x != y", true);
     check("n >= -9223372036854775808, n <= 9223372036854775807", false);
 }
+
+/// docs/lints.md quotes the real outputs and the real example packages.
+#[test]
+fn the_lint_doc_quotes_real_warnings() {
+    let doc = std::fs::read_to_string(root().join("docs/lints.md")).unwrap();
+    let mut outputs = String::new();
+    let mut sources = String::new();
+    for e in std::fs::read_dir(root().join("tests/lint")).unwrap() {
+        let p = e.unwrap().path();
+        let s = std::fs::read_to_string(&p).unwrap();
+        match p.extension().and_then(|x| x.to_str()) {
+            Some("stdout") => outputs.push_str(&s),
+            Some("law") => sources.push_str(&s),
+            _ => {}
+        }
+    }
+    let blocks = |fence: &str| -> Vec<String> {
+        doc.split(fence)
+            .skip(1)
+            .map(|b| b.split("```").next().unwrap().to_owned())
+            .collect()
+    };
+    let warnings: Vec<String> = blocks("```text\n")
+        .into_iter()
+        .filter(|b| b.starts_with("warning["))
+        .collect();
+    assert!(warnings.len() >= 7);
+    for w in &warnings {
+        assert!(outputs.contains(w.as_str()), "not a real warning:\n{w}");
+    }
+    let examples = blocks("```law\n");
+    assert!(examples.len() >= 7);
+    for x in &examples {
+        assert!(sources.contains(x.as_str()), "not a tested package:\n{x}");
+    }
+}

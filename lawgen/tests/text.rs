@@ -393,3 +393,68 @@ fn mutated_text_never_panics_and_what_parses_round_trips() {
         "{parsed} parsed, {refused} refused"
     );
 }
+
+/// `tests/text/valid/*.law` check, are in canonical layout, and round-trip.
+#[test]
+fn valid_text_files_check_and_are_canonical() {
+    let dir = root().join("tests/text/valid");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "law") {
+            continue;
+        }
+        n += 1;
+        let loaded =
+            lawgen::driver::load_file(&p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+        let src = std::fs::read(&p).unwrap();
+        let f = lawgen::fmt::format(&p, &src).unwrap();
+        assert_eq!(
+            f.output.as_bytes(),
+            src.as_slice(),
+            "{} is not canonical",
+            p.display()
+        );
+        let (_, back) = round_trip(
+            &text::parse(std::str::from_utf8(&src).unwrap())
+                .unwrap()
+                .json,
+        );
+        assert_eq!(canon::serialize(&back), loaded.source);
+    }
+    assert!(n >= 1);
+}
+
+/// docs/text-form.md: the worked example is `tests/text/valid/blitz.law`,
+/// every `law` block parses, and the quoted errors are the real ones.
+#[test]
+fn the_reference_doc_shows_real_text_and_real_errors() {
+    let doc = std::fs::read_to_string(root().join("docs/text-form.md")).unwrap();
+    let blocks: Vec<&str> = doc
+        .split("```law\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert!(blocks.len() >= 2);
+    let example = std::fs::read_to_string(root().join("tests/text/valid/blitz.law")).unwrap();
+    assert_eq!(blocks[0], example);
+    for b in &blocks {
+        text::parse(b).unwrap_or_else(|e| panic!("{}", e.render("doc.law")));
+    }
+    let quoted: Vec<&str> = doc
+        .split("```text\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .filter(|b| b.starts_with("error["))
+        .collect();
+    assert_eq!(quoted.len(), 2);
+    let outputs: String = std::fs::read_dir(root().join("tests/text"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "stderr"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    for q in quoted {
+        assert!(outputs.contains(q), "not a real error:\n{q}");
+    }
+}

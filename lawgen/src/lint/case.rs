@@ -1,8 +1,8 @@
 //! W001 and W002: rules and the case they decide.
 //!
 //! A package's *case type* is the entity type that the most predicates take
-//! as their first parameter (chess: `Game`, first in 34 of 54 predicates;
-//! `Player` is first in 9): the unit its facts are keyed by, and that a facts
+//! as their first parameter (chess: `Game`, first in 35 of 54 predicates;
+//! `Player` is first in 10): the unit its facts are keyed by, and that a facts
 //! file may hold several of, as a tournament holds several games. Ties make
 //! every tied type a case type; a type first in fewer than two predicates is
 //! never one. The first parameter, rather than any, because membership
