@@ -71,8 +71,9 @@ impl std::error::Error for LoadError {
 pub struct Loaded {
     pub package: Package,
     pub model: Model,
-    /// The package file as read (valid UTF-8: it parsed as JSON). The emitter
-    /// embeds it so generated code can explain itself.
+    /// The package JSON as read (valid UTF-8: it parsed as JSON; for a `.law`
+    /// file, the JSON it converts to). The emitter embeds it so generated
+    /// code can explain itself.
     pub source: String,
 }
 

@@ -242,3 +242,66 @@ fn the_lint_doc_quotes_real_warnings() {
         assert!(sources.contains(x.as_str()), "not a tested package:\n{x}");
     }
 }
+
+#[test]
+fn lint_on_the_command_line_json_and_deny() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+            .current_dir(root())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let chess = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+    let (code, out, _) = run(&["lint", chess]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("warning[W002]: `MustMoveFirstTouchedPiece`"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["lint", chess, "--deny", "warnings"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("10 warning(s) and warnings are denied"),
+        "{err}"
+    );
+    let (code, out, _) = run(&["lint", chess, "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 10);
+    assert_eq!(list[2]["code"], "W002");
+    assert_eq!(list[2]["severity"], "warning");
+    assert_eq!(list[2]["pointer"], "/nodes/63/body/items/3", "{}", list[2]);
+    assert!(list[2]["line"].is_null());
+    let (code, out, _) = run(&[
+        "lint",
+        "tests/lint/w005_priority_over_a_strict_rule.law",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["line"], 18);
+    assert_eq!(v[0]["column"], 1);
+    let (code, out, _) = run(&[
+        "lint",
+        "tests/lint/ok_w005_priority_over_a_defeasible_rule.law",
+        "--deny",
+        "warnings",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with(": no warnings\n"), "{out}");
+    // check stays errors-only.
+    let (code, out, err) = run(&["check", "tests/lint/w005_priority_over_a_strict_rule.law"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.contains("warning") && !err.contains("warning"),
+        "{out}{err}"
+    );
+}

@@ -284,3 +284,87 @@ pub(crate) fn rehash_node(m: &mut Map<String, Value>) -> Vec<Option<usize>> {
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clause keyword that is also a statement keyword would end the
+    /// statement instead of being read as the clause.
+    #[test]
+    fn no_clause_keyword_starts_a_statement() {
+        for k in spec::KINDS {
+            for f in k.fields {
+                assert!(
+                    !spec::STATEMENTS.contains(&f.kw),
+                    "`{}` of `{}`",
+                    f.kw,
+                    k.kw
+                );
+            }
+        }
+        for c in spec::COMMON_CLAUSES {
+            assert!(!spec::STATEMENTS.contains(c), "{c}");
+        }
+    }
+
+    /// What the printer writes bare, the lexer reads as one name.
+    #[test]
+    fn bare_names_lex_as_one_token() {
+        for s in ["a", "GamePlay/StartPlay/valid", "j0/external", "x_1/2", "_"] {
+            assert!(lex::is_ident(s), "{s}");
+            let t = lex::lex(s, 0).unwrap();
+            assert_eq!(t.tok, lex::Tok::Ident(s.to_owned()));
+            assert_eq!(t.end, s.len());
+        }
+        for s in ["", "1a", "a/", "a//b", "/a", "a-b", "a.b", "ж", "a b"] {
+            assert!(!lex::is_ident(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn names_resolve_back_to_their_ids() {
+        let ctx = Ctx {
+            ns: Some("urn:x".to_owned()),
+            ..Ctx::default()
+        };
+        for id in [
+            "urn:x#game",
+            "urn:law:std#Integer",
+            "urn:x#Integer",
+            "urn:x#rule",
+            "urn:y#game",
+            "urn:x#has space",
+            "urn:x#a/b",
+            "urn:x#",
+            "plain",
+        ] {
+            let n = ctx.name(id);
+            let back = if let Some(q) = n.strip_prefix('"') {
+                serde_json::from_str::<String>(&format!("\"{q}")).unwrap()
+            } else {
+                ctx.resolve(&n)
+            };
+            assert_eq!(back, id, "{id} written as {n}");
+        }
+        assert_eq!(ctx.name("urn:x#game"), "game");
+        assert_eq!(ctx.name("urn:law:std#Integer"), "Integer");
+        assert_eq!(ctx.name("urn:x#rule"), "\"urn:x#rule\"");
+    }
+
+    #[test]
+    fn text_blocks_strip_the_closing_indentation_exactly() {
+        let src = "fragment F\n  text \"\"\"\n    line one\n\n      indented\n    \"\"\"\n";
+        let p = parse(src).unwrap();
+        assert_eq!(
+            p.json["nodes"][0]["texts"][0]["text"],
+            "line one\n\n  indented"
+        );
+    }
+
+    #[test]
+    fn line_and_column_count_characters() {
+        assert_eq!(line_col("ab\nжx", 5), (2, 2));
+        assert_eq!(line_col("ab", 99), (1, 3));
+    }
+}
