@@ -123,7 +123,9 @@ relation empirical resigned(who: Player)
 relation empirical player_of(game: Game, who: Player)
 relation institutional game_lost_by(game: Game, who: Player)
 // Article 5.1.2, first sentence.
-rule ResignationLoses strict game_lost_by(g,p):-player_of(g,p),resigned(p) vars [g: Game, p: Player]
+rule ResignationLoses strict game_lost_by(g,p):-player_of(g,p),
+  // the player of this game
+  resigned(p) vars [g: Game, p: Player] // keyed by player
 // end
 "#;
     std::fs::write(&law, messy).unwrap();
@@ -143,6 +145,8 @@ relation empirical player_of(game: Game, who: Player)
 relation institutional game_lost_by(game: Game, who: Player)
 
 // Article 5.1.2, first sentence.
+// the player of this game
+// keyed by player
 rule ResignationLoses strict
   game_lost_by(g, p) :- player_of(g, p), resigned(p)
   vars [g: Game, p: Player]

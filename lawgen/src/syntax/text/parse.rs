@@ -57,13 +57,33 @@ pub(super) fn parse(src: &str) -> Result<Output, Vec<TextError>> {
                         nodes.push(n)
                     }),
                 };
-                if let Err(e) = r {
-                    // A token the lexer refused is reported already; what the
-                    // parser then misses is a consequence, not a second error.
-                    if p.errors.len() == lex_errors {
-                        p.errors.push(e);
+                match r {
+                    Ok(()) => {
+                        // Comments inside the statement, and one after it
+                        // on its last line, go before it.
+                        let eol = p.src[p.pos..].find('\n').map_or(p.src.len(), |i| p.pos + i);
+                        let inner = p.comments_before(eol);
+                        if !inner.is_empty() {
+                            if is_node {
+                                comments
+                                    .nodes
+                                    .entry(nodes.len() - 1)
+                                    .or_default()
+                                    .extend(inner);
+                            } else {
+                                comments.header.extend(inner);
+                            }
+                        }
                     }
-                    p.recover();
+                    Err(e) => {
+                        // A token the lexer refused is reported already; what
+                        // the parser then misses is a consequence, not a
+                        // second error.
+                        if p.errors.len() == lex_errors {
+                            p.errors.push(e);
+                        }
+                        p.recover();
+                    }
                 }
             }
             _ => {
@@ -220,8 +240,12 @@ impl<'s> Parser<'s> {
 
     fn take_comments(&mut self) -> Vec<String> {
         // Comments seen so far precede the peeked token.
-        let _ = self.peek();
-        let limit = self.peeked[0].start;
+        let limit = self.peek().start;
+        self.comments_before(limit)
+    }
+
+    /// Takes the comments that start before byte `limit`.
+    fn comments_before(&mut self, limit: usize) -> Vec<String> {
         let (before, after): (Vec<_>, Vec<_>) = std::mem::take(&mut self.comments)
             .into_iter()
             .partition(|(o, _)| *o < limit);

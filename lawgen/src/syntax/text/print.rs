@@ -209,13 +209,19 @@ fn choose_defaults(ctx: &mut Ctx, nodes: &[Value]) {
         .flat_map(|n| attrs(n.get("labels"), &["text"]))
         .collect();
     let n = labels.len();
-    ctx.label = majority(labels.into_iter(), n).and_then(|s| serde_json::from_str(&s).ok());
+    // An empty default says nothing: leave it out.
+    let object = |s: String| -> Option<Map<String, Value>> {
+        serde_json::from_str::<Map<String, Value>>(&s)
+            .ok()
+            .filter(|m| !m.is_empty())
+    };
+    ctx.label = majority(labels.into_iter(), n).and_then(object);
     let texts: Vec<String> = objs
         .iter()
         .flat_map(|n| attrs(n.get("texts"), &["text", "contentHash"]))
         .collect();
     let n = texts.len();
-    ctx.text = majority(texts.into_iter(), n).and_then(|s| serde_json::from_str(&s).ok());
+    ctx.text = majority(texts.into_iter(), n).and_then(object);
     let (mut with_ids, mut named) = (0, 0);
     for n in &objs {
         let (Some(id), Some(Value::Array(ps))) =
