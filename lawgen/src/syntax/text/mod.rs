@@ -3,9 +3,9 @@
 //! JSON exactly. The grammar and a worked example are in `docs/text-form.md`.
 //!
 //! The text form is a second *syntax* of the same JSON document, not a
-//! second model: [`parse`] turns text into the package JSON (computing every
+//! second model: [`parse()`] turns text into the package JSON (computing every
 //! content hash), which the one JSON reader then reads, so every later stage
-//! and every diagnostic is shared. [`print`] goes the other way; it checks
+//! and every diagnostic is shared. [`print()`] goes the other way; it checks
 //! each node it prints by reading it back, and writes a node it cannot
 //! express faithfully as a raw `node {…}` statement, so that JSON → text →
 //! JSON is the identity on every package (hashes recomputed).
