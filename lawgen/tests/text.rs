@@ -279,6 +279,8 @@ fn extension_fields_and_unknown_nodes_are_carried() {
         "nodes": [
             {"id": "urn:x#T", "kind": "type_decl", "name": "T", "typeKind": "entity", "x-note": "kept"},
             {"id": "urn:x#W", "kind": "widget", "parts": [1, "two"]},
+            ["not", "an", "object"],
+            7,
             {"id": "urn:x#r", "kind": "rule", "strength": "strict",
              "head": {"kind": "literal", "predicate": "urn:x#p", "polarity": "positive", "args": []},
              "body": {"kind": "status", "status": "established", "formula":

@@ -154,7 +154,7 @@ enum Command {
         cache_dir: Option<PathBuf>,
     },
     /// Convert a package between package JSON and the text form (by
-    /// extension: `.law` is the text form, anything else JSON; `-` for stdout as JSON? no: OUT names the form).
+    /// extension: `.law` is the text form, anything else JSON).
     Convert {
         /// The package to read (`.json` or `.law`).
         input: PathBuf,

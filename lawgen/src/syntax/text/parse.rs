@@ -574,13 +574,11 @@ impl<'s> Parser<'s> {
             ));
         };
         if kw == "node" {
-            let t = self.peek().clone();
-            let Value::Object(mut m) = self.json()? else {
-                return Err(self.err_at(
-                    &t,
-                    "a raw node must be a JSON object",
-                    "write `node {\"id\": …, \"kind\": …}`",
-                ));
+            let mut m = match self.json()? {
+                Value::Object(m) => m,
+                // Not a node at all: carried as written, for the JSON reader
+                // to refuse with its own message.
+                other => return Ok(other),
             };
             let hashed = !self.is_kw("unhashed");
             if !hashed {
