@@ -20,6 +20,7 @@ case $t in
   package_structured | emit) extra=(-max_len=512 -len_control=0) ;;
   package) extra=(-dict=dict/package.dict) ;;
   facts) extra=(-dict=dict/facts.dict) ;;
+  text) extra=(-dict=dict/text.dict) ;;
 esac
 mkdir -p "corpus/$t" "artifacts/$t" target/long-logs
 log="target/long-logs/$t.log"

@@ -4,6 +4,7 @@
 #   fuzz/seed-corpus.sh [DIR]
 #   package            packages/**/*.ir.json, tests/ui/*.json (broken), tests/ui/valid/*.json
 #   facts              tests/scenarios/chess/*.facts.json
+#   text               tests/text/*.law (broken), tests/text/valid/*.law
 #   package_structured, emit
 #                      a few byte strings (their input is a mutation recipe:
 #                      the valid packages are embedded in the targets)
@@ -11,11 +12,13 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 c="${1:-$here/corpus}"
-mkdir -p "$c/package" "$c/facts" "$c/package_structured" "$c/emit"
+mkdir -p "$c/package" "$c/facts" "$c/package_structured" "$c/emit" "$c/text"
 cp "$root"/packages/*/*.ir.json "$c/package/"
 for f in "$root"/tests/ui/*.json; do cp "$f" "$c/package/ui_$(basename "$f")"; done
 for f in "$root"/tests/ui/valid/*.json; do cp "$f" "$c/package/valid_$(basename "$f")"; done
 cp "$root"/tests/scenarios/chess/*.facts.json "$c/facts/"
+for f in "$root"/tests/text/*.law; do cp "$f" "$c/text/ui_$(basename "$f")"; done
+for f in "$root"/tests/text/valid/*.law; do cp "$f" "$c/text/valid_$(basename "$f")"; done
 for t in package_structured emit; do
   # byte 0 picks the seed package (0-2 minimal, 3-5 hostile names, 6-7 chess, mod 8), byte 1 the number of mutations, the rest
   # the mutations themselves.

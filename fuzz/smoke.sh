@@ -19,7 +19,7 @@ set -euo pipefail
 secs="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-targets=(package facts package_structured emit)
+targets=(package facts package_structured emit text)
 dir_args=()
 if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")
@@ -57,6 +57,7 @@ run() {
     package_structured | emit) extra=(-max_len=512 -len_control=0) ;;
     package) extra=(-dict=dict/package.dict) ;;
     facts) extra=(-dict=dict/facts.dict) ;;
+    text) extra=(-dict=dict/text.dict) ;;
   esac
   mkdir -p "artifacts/$t"
   if "${fuzz[@]}" run -s none "${dir_args[@]}" "$t" "$corpus/$t" -- \

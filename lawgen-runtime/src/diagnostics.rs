@@ -14,7 +14,8 @@ use std::fmt;
 
 /// A stable error code. The numbering groups codes by the stage that reports them:
 /// `E00x` reading, `E01x` names, `E02x` types, `E03x` safety, `E04x` priorities,
-/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits.
+/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits, `E10x` the text form;
+/// `W0xx` are the warnings of `lawgen lint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
@@ -97,6 +98,22 @@ pub enum Code {
     FactsContradiction,
     /// A resource limit (string length, arity, …) is exceeded.
     Limit,
+    /// The text form (`.law`) does not parse.
+    TextSyntax,
+    /// Lint: a rule for one case reads a fact that does not name the case.
+    CrossCaseLeak,
+    /// Lint: a rule's head drops the case every body item hangs off.
+    HeadDropsCase,
+    /// Lint: a rule whose body can never hold.
+    NeverFires,
+    /// Lint: a declaration nothing refers to.
+    UnusedDeclaration,
+    /// Lint: a priority over a strict rule.
+    PriorityOverStrict,
+    /// Lint: a closure whose domain nothing can establish definitely.
+    ClosureDomainEmpty,
+    /// Lint: a judgment no rule reads.
+    JudgmentNeverRead,
 }
 
 impl Code {
@@ -144,7 +161,30 @@ impl Code {
             FactsInstitutional => "E084",
             FactsContradiction => "E085",
             Limit => "E090",
+            TextSyntax => "E100",
+            CrossCaseLeak => "W001",
+            HeadDropsCase => "W002",
+            NeverFires => "W003",
+            UnusedDeclaration => "W004",
+            PriorityOverStrict => "W005",
+            ClosureDomainEmpty => "W006",
+            JudgmentNeverRead => "W007",
         }
+    }
+}
+
+impl Code {
+    /// `warning` for the `W0xx` codes of `lawgen lint`, `error` otherwise.
+    pub fn severity(self) -> &'static str {
+        if self.as_str().starts_with('W') {
+            "warning"
+        } else {
+            "error"
+        }
+    }
+
+    pub fn is_warning(self) -> bool {
+        self.severity() == "warning"
     }
 }
 
@@ -163,6 +203,10 @@ pub struct Location {
     pub pointer: String,
     /// The id of the enclosing node (or facts key), when there is one.
     pub node: Option<String>,
+    /// Line and column (1-based) in a text-form (`.law`) file, when the
+    /// package was read from one: the pointer then names the part of the
+    /// package JSON the text stands for.
+    pub line: Option<(usize, usize)>,
 }
 
 impl Location {
@@ -170,6 +214,7 @@ impl Location {
         Location {
             pointer: pointer.into(),
             node: node.map(str::to_owned),
+            line: None,
         }
     }
 }
@@ -206,7 +251,8 @@ impl fmt::Display for Diagnostic {
         // Messages and help quote ids from the package: escape them too.
         writeln!(
             f,
-            "error[{}]: {}",
+            "{}[{}]: {}",
+            self.code.severity(),
             self.code,
             escape_for_display(&self.message)
         )?;
@@ -215,9 +261,18 @@ impl fmt::Display for Diagnostic {
         } else {
             self.location.pointer.clone()
         };
+        let line = match self.location.line {
+            Some((l, c)) => format!(" (line {l}, column {c})"),
+            None => String::new(),
+        };
         match &self.location.node {
-            Some(node) => writeln!(f, "  --> node `{}` at {}", escape_for_display(node), at)?,
-            None => writeln!(f, "  --> {at}")?,
+            Some(node) => writeln!(
+                f,
+                "  --> node `{}` at {}{line}",
+                escape_for_display(node),
+                at
+            )?,
+            None => writeln!(f, "  --> {at}{line}")?,
         }
         write!(f, "  = help: {}", escape_for_display(&self.help))
     }
@@ -297,12 +352,18 @@ impl Diagnostics {
             out.push_str(&d.to_string());
             out.push_str("\n\n");
         }
-        let n = self.0.len();
-        out.push_str(&format!(
-            "error: {} error{} found\n",
-            n,
-            if n == 1 { "" } else { "s" }
-        ));
+        let warnings = self.0.iter().filter(|d| d.code.is_warning()).count();
+        let errors = self.0.len() - warnings;
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if errors > 0 || warnings == 0 {
+            out.push_str(&format!("error: {errors} error{} found\n", plural(errors)));
+        }
+        if warnings > 0 {
+            out.push_str(&format!(
+                "warning: {warnings} warning{} found\n",
+                plural(warnings)
+            ));
+        }
         out
     }
 }

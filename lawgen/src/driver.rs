@@ -22,6 +22,11 @@ pub enum LoadError {
         path: PathBuf,
         diagnostics: Diagnostics,
     },
+    /// A text-form (`.law`) file does not parse.
+    Syntax {
+        path: PathBuf,
+        errors: syntax::text::SyntaxErrors,
+    },
 }
 
 impl LoadError {
@@ -29,7 +34,7 @@ impl LoadError {
     pub fn exit_code(&self) -> i32 {
         match self {
             LoadError::Io { .. } => 2,
-            LoadError::Invalid { .. } => 1,
+            LoadError::Invalid { .. } | LoadError::Syntax { .. } => 1,
         }
     }
 }
@@ -44,6 +49,10 @@ impl fmt::Display for LoadError {
                 write!(f, "{}", diagnostics.render())?;
                 write!(f, "error: {} is not a valid rule package", path.display())
             }
+            LoadError::Syntax { path, errors } => {
+                write!(f, "{}", errors.render(&path.display().to_string()))?;
+                write!(f, "error: {} is not a valid rule package", path.display())
+            }
         }
     }
 }
@@ -52,7 +61,7 @@ impl std::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LoadError::Io { source, .. } => Some(source),
-            LoadError::Invalid { .. } => None,
+            LoadError::Invalid { .. } | LoadError::Syntax { .. } => None,
         }
     }
 }
@@ -65,8 +74,9 @@ pub struct Loaded {
     /// What run time needs of the package (names, labels, anchors); facts
     /// files are read against it.
     pub catalog: crate::program::Catalog,
-    /// The package file as read (valid UTF-8: it parsed as JSON). The emitter
-    /// embeds it so generated code can explain itself.
+    /// The package JSON as read (valid UTF-8: it parsed as JSON; for a `.law`
+    /// file, the JSON it converts to). `lawgen bench` gives its compiled
+    /// child a copy.
     pub source: String,
 }
 
@@ -87,15 +97,95 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
     })
 }
 
-/// Reads a package file and checks it.
+/// Reads a package file of either form and checks it.
 pub fn load_file(path: &Path, limits: &ReadLimits) -> Result<Loaded, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_owned(),
         source,
     })?;
-    load_bytes(&bytes, limits).map_err(|diagnostics| LoadError::Invalid {
+    let file = package_json(path, bytes, limits)?;
+    load_bytes(&file.json, limits).map_err(|diagnostics| LoadError::Invalid {
         path: path.to_owned(),
-        diagnostics,
+        diagnostics: file.locate(diagnostics),
+    })
+}
+
+/// Is `path` a text-form package (`.law`)? Every other file is package JSON.
+pub fn is_text_form(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == syntax::text::EXTENSION)
+}
+
+/// A package file as package JSON, whichever form it is written in.
+#[derive(Debug, Clone)]
+pub struct PackageJson {
+    /// The package JSON: the file's bytes, or a `.law` file converted.
+    pub json: Vec<u8>,
+    /// For a `.law` file, where each part of the JSON came from.
+    pub map: Option<(syntax::text::SourceMap, String)>,
+}
+
+impl PackageJson {
+    /// Adds the line and column in the `.law` file to each diagnostic.
+    pub fn locate(&self, diagnostics: Diagnostics) -> Diagnostics {
+        let Some((map, src)) = &self.map else {
+            return diagnostics;
+        };
+        let mut out = Diagnostics::new();
+        for mut d in diagnostics {
+            d.location.line = map
+                .offset(&d.location.pointer)
+                .map(|o| syntax::text::line_col(src, o));
+            out.push(d);
+        }
+        out
+    }
+}
+
+/// The one place that dispatches on a package file's form: a `.law` file is
+/// parsed into package JSON (hashes computed), anything else is taken as
+/// package JSON. What every command, the Builder, and an import resolver
+/// call to read a package file of either form.
+pub fn package_json(
+    path: &Path,
+    bytes: Vec<u8>,
+    limits: &ReadLimits,
+) -> Result<PackageJson, LoadError> {
+    if !is_text_form(path) {
+        return Ok(PackageJson {
+            json: bytes,
+            map: None,
+        });
+    }
+    if bytes.len() > limits.max_bytes {
+        // Refused by the JSON reader with the same message as a JSON file.
+        return Ok(PackageJson {
+            json: bytes,
+            map: None,
+        });
+    }
+    let syntax_error = |errors| LoadError::Syntax {
+        path: path.to_owned(),
+        errors,
+    };
+    let src = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            return Err(syntax_error(syntax::text::SyntaxErrors {
+                errors: vec![syntax::text::TextError::new(
+                    at..at + 1,
+                    "the file is not valid UTF-8",
+                    "save the file as UTF-8",
+                )],
+                source: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            }));
+        }
+    };
+    let parsed = syntax::text::parse(&src).map_err(syntax_error)?;
+    Ok(PackageJson {
+        json: syntax::canon::serialize(&parsed.json).into_bytes(),
+        map: Some((parsed.map, src)),
     })
 }
 

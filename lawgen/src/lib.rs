@@ -8,6 +8,10 @@
 //! → interp (reference evaluator) → canonical output / explanations
 //! ```
 //!
+//! A package may also be written in the text form (`.law`, `syntax::text`),
+//! which is read by converting it to package JSON; `fmt` rewrites either form
+//! canonically and `lint` gives warnings on a package that checks.
+//!
 //! ```
 //! let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
 //! let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
@@ -24,8 +28,10 @@ pub mod driver;
 #[cfg(feature = "emit")]
 pub mod emit;
 pub use lawgen_runtime::explain;
+pub mod fmt;
 pub mod graph;
 pub use lawgen_runtime::interp;
+pub mod lint;
 pub mod lower;
 pub mod model;
 pub use lawgen_runtime::program;

@@ -164,6 +164,33 @@ enum Command {
         #[arg(long)]
         cache_dir: Option<PathBuf>,
     },
+    /// Convert a package between package JSON and the text form (by
+    /// extension: `.law` is the text form, anything else JSON).
+    Convert {
+        /// The package to read (`.json` or `.law`).
+        input: PathBuf,
+        /// The file to write; its extension picks the form.
+        output: PathBuf,
+    },
+    /// Rewrite a package file in canonical form: JSON compact with sorted
+    /// keys and every hash recomputed, the text form in its canonical layout.
+    Fmt {
+        file: PathBuf,
+        /// Write nothing; exit 1 if the file is not in canonical form.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Warnings about a package that checks: cross-case leaks, dropped
+    /// cases, rules that never fire, unused declarations and judgments,
+    /// priorities over strict rules, closures that close nothing (docs/lints.md).
+    Lint {
+        package: PathBuf,
+        /// `--deny warnings`: exit 1 when there is any warning.
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+        #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+        format: LintFormat,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
@@ -197,6 +224,17 @@ enum Backend {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Deny {
+    Warnings,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormat {
     Text,
     Json,
 }
@@ -244,6 +282,13 @@ impl From<driver::LoadError> for Failure {
 
 fn load(path: &Path) -> Result<Loaded, Failure> {
     Ok(driver::load_file(path, limits())?)
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure {
+        code: 2,
+        message: format!("error: cannot read {}: {e}", path.display()),
+    })
 }
 
 /// Reads a facts file streaming (never the whole file in memory).
@@ -446,6 +491,83 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 println!("{:#}", result.to_json());
             } else {
                 print!("{}", result.render_text());
+            }
+        }
+        Command::Convert { input, output } => {
+            let bytes = read_input(&input)?;
+            let r = lawgen::fmt::convert(&input, &bytes, &output).map_err(|e| Failure {
+                code: 1,
+                message: e.render(&input),
+            })?;
+            eprint!("{}", lawgen::fmt::describe_changes(&r.changes));
+            std::fs::write(&output, r.output.as_bytes()).map_err(|e| Failure {
+                code: 2,
+                message: format!("error: cannot write {}: {e}", output.display()),
+            })?;
+            eprintln!("lawgen: wrote {}", output.display());
+        }
+        Command::Fmt { file, check } => {
+            let bytes = read_input(&file)?;
+            let r = lawgen::fmt::format(&file, &bytes).map_err(|e| Failure {
+                code: 1,
+                message: e.render(&file),
+            })?;
+            let canonical = r.output.as_bytes() == bytes.as_slice();
+            eprint!("{}", lawgen::fmt::describe_changes(&r.changes));
+            if check {
+                if !canonical {
+                    return Err(Failure {
+                        code: 1,
+                        message: format!(
+                            "error: {} is not in canonical form
+  = help: run `lawgen fmt {}`",
+                            file.display(),
+                            file.display()
+                        ),
+                    });
+                }
+            } else if canonical {
+                eprintln!("lawgen: {} is already in canonical form", file.display());
+            } else {
+                std::fs::write(&file, r.output.as_bytes()).map_err(|e| Failure {
+                    code: 2,
+                    message: format!("error: cannot write {}: {e}", file.display()),
+                })?;
+                eprintln!("lawgen: rewrote {}", file.display());
+            }
+        }
+        Command::Lint {
+            package,
+            deny,
+            format,
+        } => {
+            let bytes = read_input(&package)?;
+            let file = driver::package_json(&package, bytes, limits())?;
+            let loaded = driver::load_bytes(&file.json, limits()).map_err(|diagnostics| {
+                Failure::from(driver::LoadError::Invalid {
+                    path: package.clone(),
+                    diagnostics: file.locate(diagnostics),
+                })
+            })?;
+            let warnings = file.locate(lawgen::lint::lint(&loaded));
+            match format {
+                LintFormat::Json => {
+                    print!("{}", lawgen::syntax::canon::diagnostics_json(&warnings))
+                }
+                LintFormat::Text if warnings.is_empty() => {
+                    println!("{}: no warnings", package.display())
+                }
+                LintFormat::Text => print!("{}", warnings.render()),
+            }
+            if deny.is_some() && !warnings.is_empty() {
+                return Err(Failure {
+                    code: 1,
+                    message: format!(
+                        "error: {} has {} warning(s) and warnings are denied",
+                        package.display(),
+                        warnings.len()
+                    ),
+                });
             }
         }
         Command::Graph { package, format } => {

@@ -6,8 +6,10 @@
 //! where a problem is. Names are not resolved here (that is `check`'s job), so
 //! a `Ref` is just the id string as written plus where it was written.
 
+pub mod canon;
 pub mod hash;
 mod read;
+pub mod text;
 
 /// Facts files and the canonical output are the runtime's formats.
 pub use lawgen_runtime::formats::{facts, output};

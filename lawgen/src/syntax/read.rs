@@ -421,7 +421,7 @@ impl Reader<'_> {
                 Code::BadField,
                 ptr,
                 "missing field `contentHash`",
-                "add `contentHash`: `sha256:` + hex SHA-256 of the node without that field, as compact JSON with sorted keys",
+                "add `contentHash` (`lawgen fmt FILE` computes it): `sha256:` + hex SHA-256 of the node without that field, as compact JSON with sorted keys",
             ),
             Some(Value::String(expected)) => {
                 let actual = node_hash(m);
@@ -430,7 +430,7 @@ impl Reader<'_> {
                         Code::HashMismatch,
                         &pointer_push(ptr, "contentHash"),
                         format!("content hash mismatch: the node says {expected}, its content hashes to {actual}"),
-                        "the node was changed after hashing: restore it, or re-hash it with the package tooling if the change is intended",
+                        "the node was changed after hashing: restore it, or run `lawgen fmt FILE` to recompute every hash if the change is intended",
                     );
                     return None;
                 }
@@ -945,7 +945,7 @@ impl Reader<'_> {
                         Code::TextHashMismatch,
                         &hp,
                         format!("fragment text hash mismatch: the text says {expected}, it hashes to {actual}"),
-                        "the article text was changed after hashing: restore the official text, or re-hash it if the change is intended",
+                        "the article text was changed after hashing: restore the official text, or run `lawgen fmt FILE` to recompute every hash if the change is intended",
                     );
                 }
             }
