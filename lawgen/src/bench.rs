@@ -438,7 +438,9 @@ fn strata_profile(
     out.push(StratumTime {
         label: "read".to_owned(),
         rules: 0,
-        heads: vec!["(the docs/reference.md#the-canonical-output sections off the store)".to_owned()],
+        heads: vec![
+            "(the docs/reference.md#the-canonical-output sections off the store)".to_owned(),
+        ],
         us_per_case: reading,
     });
     out

@@ -282,21 +282,24 @@ impl RuntimeDep {
                 let lawgen = p.parent().map(|d| d.join("lawgen"));
                 match lawgen {
                     Some(l) if l.join("Cargo.toml").exists() => format!(
-                        "{{ path = {}, default-features = false }}",
+                        "{{ path = {}, default-features = false, features = [\"bench\"] }}",
                         toml_string(&l.to_string_lossy())
                     ),
                     _ => format!(
-                        "{{ version = {}, default-features = false }}",
+                        "{{ version = {}, default-features = false, features = [\"bench\"] }}",
                         toml_string(env!("CARGO_PKG_VERSION"))
                     ),
                 }
             }
             RuntimeDep::Git(url) => {
-                format!("{{ git = {}, default-features = false }}", toml_string(url))
+                format!(
+                    "{{ git = {}, default-features = false, features = [\"bench\"] }}",
+                    toml_string(url)
+                )
             }
             RuntimeDep::Version(v) => {
                 format!(
-                    "{{ version = {}, default-features = false }}",
+                    "{{ version = {}, default-features = false, features = [\"bench\"] }}",
                     toml_string(v)
                 )
             }

@@ -1,43 +1,84 @@
-//! lawgen: compile `law.core.ir` rule packages into Rust, and evaluate them.
+//! lawgen compiles rule packages — law written as code in the `law.core.ir`
+//! schema, or in its text form (`.law`) — into typed Rust, and evaluates them.
 //!
-//! The pipeline, one module per stage (see ARCHITECTURE.md):
+//! Most users need two things, both documented here:
 //!
-//! ```text
-//! syntax (read JSON, verify hashes) → check (names, types, safety, priorities,
-//! closures, judgments, strata) → lower (Datalog + defeasible overlay)
-//! → interp (reference evaluator) → canonical output / explanations
+//! - [`Builder`], for `build.rs`: it reads and checks a package and writes a
+//!   Rust module that `lawgen_runtime::include_package!` includes. A broken
+//!   package fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
+//! - [`driver`], for tools: [`driver::load_file`] reads and checks a package
+//!   and returns every problem at once as [`diagnostics::Diagnostics`].
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), lawgen::BuildError> {
+//!     lawgen::Builder::new()
+//!         .package("laws/fide.laws.chess-0.1.0.ir.json")
+//!         .compile()?;
+//!     Ok(())
+//! }
 //! ```
 //!
-//! A package may also be written in the text form (`.law`, `syntax::text`),
-//! which is read by converting it to package JSON; `fmt` rewrites either form
-//! canonically and `lint` gives warnings on a package that checks.
-//!
 //! ```
-//! let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
-//! let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
+//! let loaded = lawgen::driver::load_file(
+//!     "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json".as_ref(),
+//!     &Default::default(),
+//! )
+//! .unwrap();
 //! assert_eq!(loaded.model.rules.len(), 47);
 //! ```
-pub mod bench;
+//!
+//! The other modules are the compiler's stages — `syntax` (read, verify
+//! hashes, the text form) → `check` → `lower` (the defeasible overlay) →
+//! `emit` — and the tools of the `lawgen` command (`fmt`, `lint`, and behind
+//! the `cli` feature the benchmark, the compiled-package cache, the graph
+//! and the check summary). They are public for lawgen's own tests and tools,
+//! hidden from the documentation, and not a stable API; ARCHITECTURE.md in
+//! the repository describes them. What compiled packages need at run time
+//! (the lowered program, the reference evaluator, facts and output formats,
+//! explanations) is `lawgen_runtime`'s, re-exported here under the same names.
+
 #[cfg(feature = "emit")]
 pub mod builder;
-pub mod check;
-#[cfg(feature = "emit")]
-pub mod compiled;
 pub use lawgen_runtime::diagnostics;
 pub mod driver;
+
+#[cfg(feature = "bench")]
+#[doc(hidden)]
+pub mod bench;
+#[doc(hidden)]
+pub mod check;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod compiled;
 #[cfg(feature = "emit")]
+#[doc(hidden)]
 pub mod emit;
+#[doc(hidden)]
 pub use lawgen_runtime::explain;
+#[doc(hidden)]
 pub mod fmt;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod graph;
+#[doc(hidden)]
 pub use lawgen_runtime::interp;
+#[doc(hidden)]
 pub mod lint;
+#[doc(hidden)]
 pub mod lower;
+#[doc(hidden)]
 pub mod model;
+#[doc(hidden)]
 pub use lawgen_runtime::program;
 use lawgen_runtime::scc;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod summary;
+#[doc(hidden)]
 pub mod syntax;
+#[cfg(feature = "bench")]
+#[doc(hidden)]
 pub mod synth;
 
 #[cfg(feature = "emit")]

@@ -38,7 +38,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Diagnostics> {
     match serde_json::from_slice(bytes) {
         Ok(v) => Ok(v),
         Err(e) => {
-            diags.push(super::read::json_error(&e));
+            diags.push(lawgen_runtime::formats::json_error(&e));
             Err(diags)
         }
     }
