@@ -25,6 +25,7 @@ pub mod driver;
 pub mod emit;
 pub mod explain;
 pub mod graph;
+pub mod imports;
 pub mod interp;
 pub mod lower;
 pub mod model;

@@ -388,17 +388,18 @@ impl Reader<'_> {
             None => (None, None, None),
         };
         let semantic_hash = self.opt_str_field(m, "", "semanticHash");
-        for key in ["imports", "strata"] {
-            if !self.opt_array(m, "", key).is_empty() {
-                self.err(
-                    Code::Unsupported,
-                    &format!("/{key}"),
-                    format!("non-empty `{key}` is not supported by this version of lawgen"),
-                    match key {
-                        "imports" => "inline the imported package's nodes, or leave `imports` empty",
-                        _ => "leave `strata` empty: lawgen computes the stratification itself (SPEC §4.7)",
-                    },
-                );
+        if !self.opt_array(m, "", "strata").is_empty() {
+            self.err(
+                Code::Unsupported,
+                "/strata",
+                "non-empty `strata` is not supported by this version of lawgen",
+                "leave `strata` empty: lawgen computes the stratification itself (SPEC §4.7)",
+            );
+        }
+        let mut imports = Vec::new();
+        for (i, v) in self.opt_array(m, "", "imports").iter().enumerate() {
+            if let Some(entry) = self.import(v, &format!("/imports/{i}")) {
+                imports.push(entry);
             }
         }
         let nodes_v = self.array_field(m, "", "nodes")?;
@@ -438,7 +439,25 @@ impl Reader<'_> {
             namespace: namespace.unwrap_or_default(),
             version: version?,
             semantic_hash,
+            imports,
             nodes,
+        })
+    }
+
+    /// One `imports` entry (SPEC §6): every field is required, since each
+    /// takes part in finding or verifying the imported package.
+    fn import(&mut self, v: &Value, ptr: &str) -> Option<Import> {
+        let m = self.obj(v, ptr, "an import entry")?;
+        let name = self.str_field(m, ptr, "name");
+        let namespace = self.str_field(m, ptr, "namespace");
+        let version = self.str_field(m, ptr, "version");
+        let semantic_hash = self.str_field(m, ptr, "semanticHash");
+        Some(Import {
+            name: name?,
+            namespace: namespace?,
+            version: version?,
+            semantic_hash: semantic_hash?,
+            ptr: ptr.to_owned(),
         })
     }
 
@@ -475,6 +494,7 @@ impl Reader<'_> {
             ),
         }
         let labels = self.labels(m, ptr);
+        let package = self.opt_str_field(m, ptr, "package");
         let kind = match kind.as_str() {
             "type_decl" => self.type_decl(m, ptr)?,
             "symbol_decl" => self.symbol_decl(m, ptr)?,
@@ -507,6 +527,7 @@ impl Reader<'_> {
         Some(Node {
             id,
             ptr: ptr.to_owned(),
+            package,
             labels,
             kind,
         })
