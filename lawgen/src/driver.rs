@@ -114,7 +114,10 @@ fn finish(closure: imports::Closure, limits: &ReadLimits) -> Result<Loaded, Diag
     let model = imports::check_closure(&closure)?;
     // Before anything lowers it: would lowering explode?
     check::size::check(&model, limits)?;
-    let root = closure.root();
+    // check_closure refused an empty closure, so there is a root.
+    let Some(root) = closure.root() else {
+        return Err(Diagnostics::new());
+    };
     let source = if closure.layers.len() == 1 {
         String::from_utf8_lossy(&root.bytes).into_owned()
     } else {

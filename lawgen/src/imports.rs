@@ -60,8 +60,9 @@ pub struct Closure {
 }
 
 impl Closure {
-    pub fn root(&self) -> &Layer {
-        self.layers.last().expect("a closure holds its root")
+    /// The root package (`None` only for a closure built by hand without layers).
+    pub fn root(&self) -> Option<&Layer> {
+        self.layers.last()
     }
 }
 
@@ -419,6 +420,16 @@ impl Resolver<'_> {
 /// [`Model`] of its root.
 pub fn check_closure(closure: &Closure) -> Result<Model, Diagnostics> {
     let n = closure.layers.len();
+    if n == 0 {
+        let mut d = Diagnostics::new();
+        d.error(
+            Code::BadField,
+            Location::default(),
+            "an import closure without packages",
+            "resolve a package with `imports::resolve` first",
+        );
+        return Err(d);
+    }
     let root = n - 1;
     if n == 1 {
         let mut model = crate::check::check(&closure.layers[0].package)?;

@@ -1,7 +1,7 @@
 //! The one-screen summary `lawgen check` prints for a valid package.
 //!
-//! Deterministic (names sorted, rules counted, no timing or paths), so it can
-//! be snapshot-tested, and safe for hostile packages: every string taken from
+//! Deterministic (names sorted, rules counted, no timing; paths only of the
+//! files of an import closure, as given), so it can be snapshot-tested, and safe for hostile packages: every string taken from
 //! the package goes through [`escape_for_display`], so an id with a newline or
 //! a terminal escape cannot forge extra lines.
 

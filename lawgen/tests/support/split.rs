@@ -3,7 +3,8 @@
 //! unsplit package's canonical output byte for byte.
 //!
 //! Nodes are put in a random topological order (each after the nodes it
-//! refers to) and the order is cut into layers at random points, so a node
+//! refers to) and the order is cut into layers at random points (mostly
+//! just before a rule), so a node
 //! only refers to its own layer or lower ones (an `external_decl` goes with
 //! its judgment predicate, so that each layer checks on its own). Layer `k < top` gets the namespace
 //! `<ns>:layer<k>`, the name `<name>.layer<k>` and its ids rewritten
@@ -79,7 +80,20 @@ pub fn split(package: &[u8], layers: usize, rng: &mut Rng) -> (Vec<Layer>, Renam
     }
     let placed: std::collections::HashSet<usize> = order.iter().copied().collect();
     order.extend((0..n).filter(|i| !placed.contains(i)));
-    let mut cuts: Vec<usize> = (0..layers - 1).map(|_| rng.below(n + 1)).collect();
+    // Mostly cut between rules, so that layers hold rules of their own
+    // (declarations come early in the order, rules later, priorities last).
+    let rule_positions: Vec<usize> = (0..n)
+        .filter(|&pos| nodes[order[pos]]["kind"] == "rule")
+        .collect();
+    let mut cuts: Vec<usize> = (0..layers - 1)
+        .map(|_| {
+            if rule_positions.len() >= 2 && rng.chance(75) {
+                rule_positions[1 + rng.below(rule_positions.len() - 1)]
+            } else {
+                rng.below(n + 1)
+            }
+        })
+        .collect();
     cuts.sort();
     let mut layer = vec![0usize; n];
     for (pos, &i) in order.iter().enumerate() {
