@@ -266,10 +266,8 @@ impl Resolver<'_> {
         if !ok {
             return None;
         }
-        // Reached again through another path while this one was being read?
-        if let Some(&i) = self.by_name.get(&package.name) {
-            return Some(i);
-        }
+        // Not loaded yet: `import` reuses a loaded package, and refuses one
+        // that is still on the stack.
         self.by_name.insert(package.name.clone(), self.layers.len());
         self.layers.push(Layer {
             package,

@@ -520,3 +520,38 @@ fn a_shared_local_name_is_a_full_id_at_the_edges_and_unique_in_the_api() {
         .source
         .contains("// imports: ui.base 1.0.0 (semantic hash sha256:"));
 }
+
+/// The Builder takes an import path; the module covers the closure.
+#[test]
+fn the_builder_generates_the_module_of_an_importing_package() {
+    let out = scratch("builder");
+    let written = lawgen::Builder::new()
+        .package(example().join("club/example.club-1.0.0.json"))
+        .import_path(example())
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let source = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(written[0].ends_with("example_club.rs"));
+    assert!(source.contains("// imports: example.laws 1.0.0 (semantic hash sha256:7509"));
+    // Both layers' predicates are in the typed API.
+    assert!(
+        source.contains("pub fn decide_claim_upheld("),
+        "club judgment"
+    );
+    assert!(
+        source.contains("pub fn moves_without_capture("),
+        "imported input"
+    );
+    // Without the import path the build fails with the search path named.
+    let err = lawgen::Builder::new()
+        .package(example().join("club/example.club-1.0.0.json"))
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .compile()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("error[E100]"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}

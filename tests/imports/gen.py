@@ -384,6 +384,19 @@ def _(d):
             "facts.json": json.dumps({"facts": {"seen": [["x"]]}}) + "\n"}, []
 
 
+@case("e086_ambiguous_constant_in_facts")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    base.node("Nobody", "symbol_decl", "nobody", name="Nobody", symbolKind="constant", parameters=[],
+              returnType={"name": base.ref("Thing")}, value={"id": base.ref("Nobody"), "kind": "entity_ref"})
+    top = layer("ui.top", "urn:ui:top", base)
+    # The top package's own `Nobody`, of the same type: a facts value must say which.
+    top.node("Nobody", "symbol_decl", "nobody", name="Nobody", symbolKind="constant", parameters=[],
+             returnType={"name": base.ref("Thing")}, value={"id": top.ref("Nobody"), "kind": "entity_ref"})
+    return {"root.json": top.json(), "base.json": base.json(),
+            "facts.json": json.dumps({"facts": {"seen": [["Nobody"], ["urn:ui:top#Nobody"]]}}) + "\n"}, []
+
+
 def write_ui():
     for name, make in CASES.items():
         d = os.path.join(UI, name)
