@@ -14,8 +14,8 @@ use std::fmt;
 
 /// A stable error code. The numbering groups codes by the stage that reports them:
 /// `E00x` reading, `E01x` names, `E02x` types, `E03x` safety, `E04x` priorities,
-/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits, `E10x` the text form;
-/// `W0xx` are the warnings of `lawgen lint`.
+/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits,
+/// `E10x` imports, `E11x` the text form; `W0xx` are the warnings of `lawgen lint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
@@ -96,8 +96,22 @@ pub enum Code {
     FactsInstitutional,
     /// Both `p(t)` and `~p(t)` are given.
     FactsContradiction,
+    /// A facts key or constant names a local name two packages of the closure share.
+    FactsAmbiguousName,
     /// A resource limit (string length, arity, …) is exceeded.
     Limit,
+    /// No package on the import search path has the imported name and version.
+    ImportNotFound,
+    /// The imported package has another namespace than its import entry says.
+    ImportNamespace,
+    /// The imported package has another `semanticHash` than its import entry pins.
+    ImportSemanticHash,
+    /// A package imports itself, directly or through others.
+    ImportCycle,
+    /// Two versions of one package name in one import closure.
+    ImportVersionClash,
+    /// A node of a layered package whose `package` field or id is not its package's namespace.
+    ImportForeignNode,
     /// The text form (`.law`) does not parse.
     TextSyntax,
     /// Lint: a rule for one case reads a fact that does not name the case.
@@ -160,8 +174,15 @@ impl Code {
             FactsType => "E083",
             FactsInstitutional => "E084",
             FactsContradiction => "E085",
+            FactsAmbiguousName => "E086",
             Limit => "E090",
-            TextSyntax => "E100",
+            ImportNotFound => "E100",
+            ImportNamespace => "E101",
+            ImportSemanticHash => "E102",
+            ImportCycle => "E103",
+            ImportVersionClash => "E104",
+            ImportForeignNode => "E105",
+            TextSyntax => "E110",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
             NeverFires => "W003",
@@ -207,6 +228,10 @@ pub struct Location {
     /// package was read from one: the pointer then names the part of the
     /// package JSON the text stands for.
     pub line: Option<(usize, usize)>,
+    /// For a problem inside an imported package: that package and its
+    /// file, e.g. `` `fide.laws.chess` 0.1.0 (fide.laws.chess-0.1.0.ir.json) ``.
+    /// `None` for the file being checked itself.
+    pub package: Option<String>,
 }
 
 impl Location {
@@ -215,7 +240,14 @@ impl Location {
             pointer: pointer.into(),
             node: node.map(str::to_owned),
             line: None,
+            package: None,
         }
+    }
+
+    /// The same place, inside the imported package `package`.
+    pub fn in_package(mut self, package: impl Into<String>) -> Self {
+        self.package = Some(package.into());
+        self
     }
 }
 
@@ -265,14 +297,18 @@ impl fmt::Display for Diagnostic {
             Some((l, c)) => format!(" (line {l}, column {c})"),
             None => String::new(),
         };
+        let package = match &self.location.package {
+            Some(p) => format!("package {}, ", escape_for_display(p)),
+            None => String::new(),
+        };
         match &self.location.node {
             Some(node) => writeln!(
                 f,
-                "  --> node `{}` at {}{line}",
+                "  --> {package}node `{}` at {}{line}",
                 escape_for_display(node),
                 at
             )?,
-            None => writeln!(f, "  --> {at}{line}")?,
+            None => writeln!(f, "  --> {package}{at}{line}")?,
         }
         write!(f, "  = help: {}", escape_for_display(&self.help))
     }
@@ -333,12 +369,26 @@ impl Diagnostics {
         self.0.extend(other.0);
     }
 
+    /// Marks every diagnostic that names no package yet as being inside
+    /// `package` (an imported package and its file).
+    pub fn in_package(mut self, package: &str) -> Diagnostics {
+        for d in &mut self.0 {
+            if d.location.package.is_none() {
+                d.location.package = Some(package.to_owned());
+            }
+        }
+        self
+    }
+
     /// Sorts by location in the document (JSON pointer order, numeric
     /// segments compared as numbers), then by code, and drops exact duplicates.
     pub fn sort(&mut self) {
         self.0.sort_by(|a, b| {
-            pointer_key(&a.location.pointer)
-                .cmp(&pointer_key(&b.location.pointer))
+            // The checked file's own problems first, then each imported package's.
+            (a.location.package.cmp(&b.location.package))
+                .then_with(|| {
+                    pointer_key(&a.location.pointer).cmp(&pointer_key(&b.location.pointer))
+                })
                 .then(a.code.cmp(&b.code))
                 .then(a.message.cmp(&b.message))
         });

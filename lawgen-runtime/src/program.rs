@@ -238,6 +238,11 @@ pub struct Catalog {
     pub rules: Vec<RuleInfo>,
     pub priorities: Vec<PriorityInfo>,
     pub closures: Vec<ClosureInfo>,
+    /// Local names that packages of an import closure share, with the full
+    /// ids they stand for: such predicates and constants are named by full
+    /// id at the edges, and the short name is refused as ambiguous.
+    pub ambiguous_preds: std::collections::BTreeMap<String, Vec<String>>,
+    pub ambiguous_consts: std::collections::BTreeMap<String, Vec<String>>,
     /// Predicates by local name and by full id (first wins), for readers of
     /// facts and queries: built on first use.
     #[cfg_attr(feature = "data", serde(skip))]
@@ -371,8 +376,20 @@ impl Catalog {
             rules,
             priorities,
             closures,
+            ambiguous_preds: Default::default(),
+            ambiguous_consts: Default::default(),
             by_name: Default::default(),
         }
+    }
+
+    /// The full ids a local name shared by packages of the closure stands for.
+    pub fn ambiguous_pred(&self, local: &str) -> Option<&[String]> {
+        self.ambiguous_preds.get(local).map(Vec::as_slice)
+    }
+
+    /// Likewise for constants.
+    pub fn ambiguous_constant(&self, local: &str) -> Option<&[String]> {
+        self.ambiguous_consts.get(local).map(Vec::as_slice)
     }
 
     pub fn pred(&self, p: PredId) -> &PredInfo {

@@ -18,7 +18,7 @@
 //! macros expand to `::ascent::…` paths), and on `lawgen` as a build-dependency.
 
 use crate::diagnostics::Diagnostics;
-use crate::driver::{load_file, LoadError};
+use crate::driver::{load_file_with, LoadError, Loaded};
 use crate::emit::{emit, EmitError, EmitOptions, Emitted};
 use crate::syntax::ReadLimits;
 use std::fmt;
@@ -91,6 +91,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     limits: ReadLimits,
     emit_rerun: bool,
+    import_path: Vec<PathBuf>,
 }
 
 impl Builder {
@@ -129,6 +130,24 @@ impl Builder {
         self
     }
 
+    /// Adds a directory to search for imported packages (docs/reference.md#imports), after
+    /// the importing file's own directory; directories are searched in the
+    /// order they are added. The generated module covers the whole import
+    /// closure.
+    ///
+    /// ```no_run
+    /// // club/example.club-1.0.0.json imports example.laws, one directory up.
+    /// lawgen::Builder::new()
+    ///     .package("tests/imports/example/club/example.club-1.0.0.json")
+    ///     .import_path("tests/imports/example")
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn import_path(mut self, dir: impl AsRef<Path>) -> Self {
+        self.import_path.push(dir.as_ref().to_owned());
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
     pub fn emit_rerun_if_changed(mut self, yes: bool) -> Self {
         self.emit_rerun = yes;
@@ -149,10 +168,20 @@ impl Builder {
         let mut written = Vec::new();
         let mut modules = std::collections::BTreeSet::new();
         for (path, module) in &self.packages {
+            let loaded = load_file_with(path, &self.limits, &self.import_path);
             if self.emit_rerun {
-                println!("cargo:rerun-if-changed={}", path.display());
+                // Every file of the import closure; the package itself even
+                // when it does not load, so fixing it reruns the build.
+                let files = match &loaded {
+                    Ok(l) => l.files.clone(),
+                    Err(_) => vec![path.clone()],
+                };
+                for f in files {
+                    println!("cargo:rerun-if-changed={}", f.display());
+                }
             }
-            let e = generate(path, module.as_deref(), &self.limits)?;
+            let loaded = loaded.map_err(BuildError::Package)?;
+            let e = emit_loaded(path, &loaded, module.as_deref())?;
             if !modules.insert(e.module_name.clone()) {
                 return Err(BuildError::DuplicateModule(e.module_name));
             }
@@ -164,15 +193,30 @@ impl Builder {
     }
 }
 
-/// Loads, checks and emits one package.
+/// Loads, checks and emits one package (imports searched for in its own directory).
 pub fn generate(
     path: &Path,
     module: Option<&str>,
     limits: &ReadLimits,
 ) -> Result<Emitted, BuildError> {
-    let loaded = load_file(path, limits).map_err(BuildError::Package)?;
+    generate_with(path, module, limits, &[])
+}
+
+/// Loads, checks and emits one package with its import closure, imports
+/// searched for in its own directory, then in `import_path`.
+pub fn generate_with(
+    path: &Path,
+    module: Option<&str>,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Emitted, BuildError> {
+    let loaded = load_file_with(path, limits, import_path).map_err(BuildError::Package)?;
+    emit_loaded(path, &loaded, module)
+}
+
+fn emit_loaded(path: &Path, loaded: &Loaded, module: Option<&str>) -> Result<Emitted, BuildError> {
     emit(
-        &loaded,
+        loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
         },

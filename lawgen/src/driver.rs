@@ -1,8 +1,10 @@
-//! The one function that runs the front of the pipeline: read → check, with a
-//! gate after each stage, so no stage ever sees input an earlier one refused.
+//! The one function that runs the front of the pipeline: read (with the
+//! import closure) → check → size, with a gate after each stage, so no
+//! stage ever sees input an earlier one refused.
 
 use crate::check;
 use crate::diagnostics::Diagnostics;
+use crate::imports;
 use crate::model::Model;
 use crate::syntax::{self, Package, ReadLimits};
 use std::fmt;
@@ -69,46 +71,121 @@ impl std::error::Error for LoadError {
 /// A package that passed every check.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The root package as read (its own nodes; the model covers its closure).
     pub package: Package,
     pub model: Model,
     /// What run time needs of the package (names, labels, anchors); facts
     /// files are read against it.
     pub catalog: crate::program::Catalog,
-    /// The package JSON as read (valid UTF-8: it parsed as JSON; for a `.law`
-    /// file, the JSON it converts to). `lawgen bench` gives its compiled
-    /// child a copy.
+    /// The package JSON as read (for a `.law` file, the JSON it converts to)
+    /// or, for a package with imports, a closure bundle holding every file of
+    /// its closure (`syntax::files::write_bundle`); [`load_bytes`] reads
+    /// either. `lawgen bench` gives its compiled child a copy.
     pub source: String,
+    /// Every file of the import closure, the root first (empty for a
+    /// package read from bytes without imports). A build script reruns
+    /// when any of them changes.
+    pub files: Vec<PathBuf>,
 }
 
-/// Reads and checks package bytes (no IO).
+/// Reads and checks package bytes (no IO): a package without imports, or a
+/// closure bundle as generated code embeds it. Imports of a package read
+/// this way are searched for on no path (use [`load_file_with`]).
 pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnostics> {
-    let package = syntax::read_package(bytes, limits)?;
-    // After this point every node is well-formed and its hash verified.
-    let model = check::check(&package)?;
+    if let Some(files) = syntax::files::read_bundle(bytes, limits) {
+        let mut files: Vec<(PathBuf, Vec<u8>)> = files?
+            .into_iter()
+            .map(|(name, b)| (PathBuf::from(name), b))
+            .collect();
+        let (root, root_bytes) = files.remove(0);
+        let closure =
+            imports::resolve(&root, root_bytes, &mut imports::InMemory { files }, limits)?;
+        let mut loaded = finish(closure, limits)?;
+        loaded.source = String::from_utf8_lossy(bytes).into_owned();
+        return Ok(loaded);
+    }
+    load_from(Path::new(""), bytes.to_vec(), limits, &[])
+}
+
+/// Reads and checks the package `bytes` read from `path`, resolving its
+/// imports on `path`'s directory and then `import_path` (docs/reference.md#imports).
+fn load_from(
+    path: &Path,
+    bytes: Vec<u8>,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Loaded, Diagnostics> {
+    let mut files = imports::SearchPath::new(import_path);
+    // After this point every file of the closure is read, its hashes verified.
+    let closure = imports::resolve(path, bytes, &mut files, limits)?;
+    finish(closure, limits)
+}
+
+/// Checks a resolved closure and sizes it.
+fn finish(closure: imports::Closure, limits: &ReadLimits) -> Result<Loaded, Diagnostics> {
+    let model = imports::check_closure(&closure)?;
     // Before anything lowers it: would lowering explode?
     check::size::check(&model, limits)?;
-    let source = String::from_utf8_lossy(bytes).into_owned();
+    // check_closure refused an empty closure, so there is a root.
+    let Some(root) = closure.root() else {
+        return Err(Diagnostics::new());
+    };
+    let source = if closure.layers.len() == 1 {
+        String::from_utf8_lossy(&root.bytes).into_owned()
+    } else {
+        // Root first, then the imports in closure order.
+        let mut files: Vec<(String, &[u8])> = Vec::new();
+        for l in closure.layers.iter().rev() {
+            let name = l
+                .file
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            files.push((name, &l.bytes));
+        }
+        syntax::files::write_bundle(&files)
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    for l in closure.layers.iter().rev() {
+        if !l.file.as_os_str().is_empty() {
+            files.push(l.file.clone());
+        }
+    }
     let catalog = crate::lower::catalog(&model);
     Ok(Loaded {
-        package,
+        package: root.package.clone(),
         model,
         catalog,
         source,
+        files,
     })
 }
 
-/// Reads a package file of either form and checks it.
+/// Reads a package file and checks it; imports are searched for in the
+/// file's own directory only.
 pub fn load_file(path: &Path, limits: &ReadLimits) -> Result<Loaded, LoadError> {
+    load_file_with(path, limits, &[])
+}
+
+/// Reads a package file and checks it, with its import closure: imports are
+/// searched for in the file's own directory, then in each of `import_path`,
+/// in order (docs/reference.md#imports; `--import-path`, `Builder::import_path`).
+pub fn load_file_with(
+    path: &Path,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Loaded, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_owned(),
         source,
     })?;
     let file = package_json(path, bytes, limits)?;
-    load_bytes(&file.json, limits).map_err(|diagnostics| LoadError::Invalid {
+    let json = file.json.clone();
+    load_from(path, json, limits, import_path).map_err(|diagnostics| LoadError::Invalid {
         path: path.to_owned(),
         diagnostics: file.locate(diagnostics),
     })
 }
+
 
 /// Is `path` a text-form package (`.law`)? Every other file is package JSON.
 pub fn is_text_form(path: &Path) -> bool {

@@ -1,6 +1,7 @@
 //! `lawgen graph`: the predicate dependency graph as Graphviz DOT.
 //!
-//! One cluster per stratum; one node per predicate, labelled by its local
+//! One cluster per stratum (for a package with imports, one per package of
+//! its closure instead); one node per predicate, labelled by its local
 //! name and styled by kind (institutional: filled bold box; empirical: plain
 //! ellipse; judgment: filled diamond); one edge per dependency of
 //! [`dependency_edges`], merged when several rules make the same edge with
@@ -39,7 +40,30 @@ pub fn dot(model: &Model) -> String {
     s.push_str("  labelloc=t;\n  rankdir=LR;\n  compound=true;\n");
     s.push_str("  node [fontname=\"Helvetica\", fontsize=11];\n");
     s.push_str("  edge [fontname=\"Helvetica\", fontsize=9];\n");
+    if model.is_layered() {
+        // One cluster per package of the import closure (docs/reference.md#imports): which
+        // layer of the law declares each predicate.
+        for (i, pkg) in model.packages.iter().enumerate() {
+            let _ = writeln!(s, "  subgraph \"cluster_pkg{i}\" {{");
+            let _ = writeln!(
+                s,
+                "    label=\"{} {}\";",
+                escape(&pkg.name),
+                escape(&pkg.version)
+            );
+            s.push_str("    style=rounded;\n    color=grey40;\n");
+            for (p, pred) in model.preds.iter().enumerate() {
+                if model.package_index_of(&pred.id) == i {
+                    let _ = writeln!(s, "    {};", node(model, PredId(p as u32)));
+                }
+            }
+            s.push_str("  }\n");
+        }
+    }
     for (n, preds) in model.strata.iter().enumerate() {
+        if model.is_layered() {
+            break;
+        }
         let _ = writeln!(s, "  subgraph cluster_{n} {{");
         let _ = writeln!(s, "    label=\"stratum {n}\";");
         s.push_str("    style=rounded;\n    color=grey60;\n");

@@ -62,6 +62,8 @@ pub mod fmt;
 #[doc(hidden)]
 pub mod graph;
 #[doc(hidden)]
+pub mod imports;
+#[doc(hidden)]
 pub use lawgen_runtime::interp;
 #[doc(hidden)]
 pub mod lint;

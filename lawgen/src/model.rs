@@ -32,6 +32,16 @@ pub struct Model {
     pub fragments: Vec<Fragment>,
     /// Predicate strata, lowest first (docs/reference.md#stratification). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
+    /// The packages of the import closure (docs/reference.md#imports), the root (this
+    /// package) first; a package without imports has only itself.
+    pub packages: Vec<PackageInfo>,
+    /// Which package each node comes from, by node id (absent: the root).
+    pub(crate) origin: std::collections::HashMap<String, u32>,
+    /// Local names that two or more predicates of the closure share, with
+    /// their full ids: facts and output name those by full id (docs/reference.md#imports).
+    pub(crate) ambiguous_preds: std::collections::BTreeMap<String, Vec<String>>,
+    /// Likewise for constants.
+    pub(crate) ambiguous_consts: std::collections::BTreeMap<String, Vec<String>>,
     /// Lookups by head and by name, so that lowering, checking and facts
     /// reading stay linear in the package size (a scan per predicate is
     /// quadratic, and packages may have 10⁵ nodes). Built by `check`.
@@ -47,6 +57,31 @@ pub(crate) struct Index {
     by_head: std::collections::HashMap<Lit, Vec<RuleId>>,
     preds: usize,
     by_name: std::collections::HashMap<String, PredId>,
+}
+
+/// One package of an import closure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageInfo {
+    pub name: String,
+    pub namespace: String,
+    pub version: String,
+    pub semantic_hash: Option<String>,
+    /// The file it was read from, as found on the search path (for a
+    /// package read from bytes, empty).
+    pub file: String,
+    /// Indices into [`Model::packages`] of the packages it imports directly.
+    pub imports: Vec<usize>,
+}
+
+impl PackageInfo {
+    /// `` `name` version (file) ``, as diagnostics and explanations name a package.
+    pub fn describe(&self) -> String {
+        if self.file.is_empty() {
+            format!("`{}` {}", self.name, self.version)
+        } else {
+            format!("`{}` {} ({})", self.name, self.version, self.file)
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -281,6 +316,65 @@ impl Model {
         self.priorities
             .iter()
             .any(|p| p.higher == higher && p.lower == lower)
+    }
+
+    /// The package the node `id` comes from.
+    pub fn package_of(&self, id: &str) -> &PackageInfo {
+        let i = self.origin.get(id).copied().unwrap_or(0) as usize;
+        &self.packages[i.min(self.packages.len() - 1)]
+    }
+
+    /// Index into [`Model::packages`] of the package the node `id` comes from.
+    pub fn package_index_of(&self, id: &str) -> usize {
+        self.origin.get(id).copied().unwrap_or(0) as usize
+    }
+
+    pub fn package_of_rule(&self, r: RuleId) -> &PackageInfo {
+        self.package_of(&self.rule(r).id)
+    }
+
+    pub fn package_of_pred(&self, p: PredId) -> &PackageInfo {
+        self.package_of(&self.pred(p).id)
+    }
+
+    /// The package of `priorities[i]`.
+    pub fn package_of_priority(&self, i: usize) -> &PackageInfo {
+        self.package_of(&self.priorities[i].id)
+    }
+
+    /// The package of `closures[i]`.
+    pub fn package_of_closure(&self, i: usize) -> &PackageInfo {
+        self.package_of(&self.closures[i].id)
+    }
+
+    pub fn package_of_fragment(&self, f: FragId) -> &PackageInfo {
+        self.package_of(&self.fragments[f.0 as usize].id)
+    }
+
+    /// The package of `constants[i]`.
+    pub fn package_of_constant(&self, i: usize) -> &PackageInfo {
+        self.package_of(&self.constants[i].id)
+    }
+
+    /// The package of `types[t]`.
+    pub fn package_of_type(&self, t: TypeId) -> &PackageInfo {
+        self.package_of(&self.types[t.0 as usize].id)
+    }
+
+    /// Does the model span more than one package?
+    pub fn is_layered(&self) -> bool {
+        self.packages.len() > 1
+    }
+
+    /// The full ids of the predicates that share the local name `local`,
+    /// when two or more do (then facts must name them by full id).
+    pub fn ambiguous_pred(&self, local: &str) -> Option<&[String]> {
+        self.ambiguous_preds.get(local).map(Vec::as_slice)
+    }
+
+    /// Likewise for constants.
+    pub fn ambiguous_constant(&self, local: &str) -> Option<&[String]> {
+        self.ambiguous_consts.get(local).map(Vec::as_slice)
     }
 
     /// Looks a predicate up by local name or full id.

@@ -1,7 +1,7 @@
 //! The one-screen summary `lawgen check` prints for a valid package.
 //!
-//! Deterministic (names sorted, rules counted, no timing or paths), so it can
-//! be snapshot-tested, and safe for hostile packages: every string taken from
+//! Deterministic (names sorted, rules counted, no timing; paths only of the
+//! files of an import closure, as given), so it can be snapshot-tested, and safe for hostile packages: every string taken from
 //! the package goes through [`escape_for_display`], so an id with a newline or
 //! a terminal escape cannot forge extra lines.
 
@@ -12,6 +12,55 @@ use crate::model::{local_name, Model, PredId};
 use crate::syntax::{RelationKind, Strength};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+
+/// The packages of an import closure, each with its file and what it declares.
+fn closure(out: &mut String, m: &Model) {
+    let e = escape_for_display;
+    let n = m.packages.len();
+    let mut counts = vec![[0usize; 7]; n];
+    let mut add = |id: &str, what: usize| counts[m.package_index_of(id).min(n - 1)][what] += 1;
+    m.types.iter().for_each(|x| add(&x.id, 0));
+    m.preds.iter().for_each(|x| add(&x.id, 1));
+    m.constants.iter().for_each(|x| add(&x.id, 2));
+    m.rules.iter().for_each(|x| add(&x.id, 3));
+    m.priorities.iter().for_each(|x| add(&x.id, 4));
+    m.closures.iter().for_each(|x| add(&x.id, 5));
+    m.fragments.iter().for_each(|x| add(&x.id, 6));
+    let _ = writeln!(out, "closure ({n} packages, the root first):");
+    for (i, p) in m.packages.iter().enumerate() {
+        let words = [
+            ("type", "types"),
+            ("predicate", "predicates"),
+            ("constant", "constants"),
+            ("rule", "rules"),
+            ("priority", "priorities"),
+            ("closure", "closures"),
+            ("fragment", "fragments"),
+        ];
+        let parts: Vec<String> = counts[i]
+            .iter()
+            .zip(words)
+            .map(|(&c, (one, many))| format!("{c} {}", if c == 1 { one } else { many }))
+            .collect();
+        let _ = write!(
+            out,
+            "  {} {} ({}): {}",
+            e(&p.name),
+            e(&p.version),
+            e(&p.file),
+            parts.join(", ")
+        );
+        if !p.imports.is_empty() {
+            let imports: Vec<String> = p
+                .imports
+                .iter()
+                .map(|&j| format!("{} {}", e(&m.packages[j].name), e(&m.packages[j].version)))
+                .collect();
+            let _ = write!(out, "; imports {}", imports.join(", "));
+        }
+        out.push('\n');
+    }
+}
 
 /// Lines are wrapped at this width where a list can be wrapped.
 const WIDTH: usize = 100;
@@ -37,6 +86,10 @@ pub fn render(loaded: &Loaded) -> String {
         "semantic hash {}",
         m.semantic_hash.as_deref().map_or("none".to_owned(), e)
     );
+
+    if m.is_layered() {
+        closure(&mut out, m);
+    }
 
     let mut types: Vec<String> = m.types.iter().map(|t| e(&t.name)).collect();
     types.sort();

@@ -387,7 +387,7 @@ fn mutated_text_never_panics_and_what_parses_round_trips() {
             Err(e) => {
                 refused += 1;
                 let r = e.render("m.law");
-                assert!(r.contains("error[E100]"), "{r}");
+                assert!(r.contains("error[E110]"), "{r}");
             }
         }
     }

@@ -421,9 +421,24 @@ def _(p):
     return p
 
 
-@case("e009_non_empty_imports")
+@case("e004_import_entry_incomplete")
 def _(p):
     p["imports"] = [{"package": "fide.laws.chess", "version": "0.1.0"}]
+    return p
+
+
+@case("e100_import_read_without_a_file")
+def _(p):
+    # Read from bytes (as this harness does), a package has no directory to
+    # search: the import is not found, and the error says why.
+    p["imports"] = [
+        {
+            "name": "fide.laws.chess",
+            "namespace": "urn:fide:laws:clir:chess",
+            "version": "0.1.0",
+            "semanticHash": "sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c",
+        }
+    ]
     return p
 
 

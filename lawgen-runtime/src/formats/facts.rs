@@ -419,6 +419,19 @@ fn resolve_key(key: &str, st: &mut State) -> Option<Lit> {
         None => (false, key),
     };
     let Some(pred) = model.pred_by_name(name) else {
+        if let Some(ids) = model.ambiguous_pred(name) {
+            let ids: Vec<String> = ids.iter().map(|i| format!("`{i}`")).collect();
+            st.error(
+                Code::FactsAmbiguousName,
+                Location::new(Some(key), ptr),
+                format!(
+                    "`{name}` is ambiguous: packages of the import closure declare {}",
+                    ids.join(" and ")
+                ),
+                "name the predicate by its full id",
+            );
+            return None;
+        }
         st.error(
             Code::FactsUnknownPredicate,
             Location::new(Some(key), ptr),
@@ -441,6 +454,18 @@ fn resolve_key(key: &str, st: &mut State) -> Option<Lit> {
         return None;
     }
     Some(Lit { pred, negative })
+}
+
+/// The full ids (quoted) of the constants of type `t` whose shared local name is `name`.
+fn ambiguous_constant(model: &Model, t: TypeId, name: &str) -> Option<Vec<String>> {
+    let ids = model.ambiguous_constant(name)?;
+    let of_type: Vec<String> = model
+        .constants
+        .iter()
+        .filter(|c| c.ty == t && ids.contains(&c.id))
+        .map(|c| format!("`{}`", c.id))
+        .collect();
+    (!of_type.is_empty()).then_some(of_type)
 }
 
 /// Checks and stores row `i` of `key`.
@@ -476,7 +501,21 @@ fn read_row(key: &str, lit: Lit, i: usize, row: &J, st: &mut State) {
     for (j, (v, t)) in vals.iter().zip(&decl.params).enumerate() {
         let ok = match (t, v) {
             (Ty::Int, J::Number(n)) => n.as_i64().map(Value::Int),
-            (Ty::Entity(_), J::String(s)) => Some(Value::Entity(s.clone())),
+            (Ty::Entity(t), J::String(s)) => {
+                if let Some(ids) = ambiguous_constant(model, *t, s) {
+                    st.error(
+                        Code::FactsAmbiguousName,
+                        Location::new(Some(key), pointer_push(&rptr, j)),
+                        format!(
+                            "`{s}` is ambiguous: packages of the import closure declare the constants {}",
+                            ids.join(" and ")
+                        ),
+                        "name the constant by its full id",
+                    );
+                    return;
+                }
+                Some(Value::Entity(s.clone()))
+            }
             _ => None,
         };
         match ok {

@@ -22,6 +22,10 @@ struct Cli {
     command: Command,
     #[command(flatten)]
     limits: LimitArgs,
+    /// A directory to search for imported packages, after the importing
+    /// file's own directory (repeatable; searched in order).
+    #[arg(long = "import-path", value_name = "DIR", global = true)]
+    import_path: Vec<PathBuf>,
 }
 
 /// Resource limits on packages (docs/security.md).
@@ -55,6 +59,13 @@ static LIMITS: std::sync::OnceLock<ReadLimits> = std::sync::OnceLock::new();
 
 fn limits() -> &'static ReadLimits {
     LIMITS.get_or_init(ReadLimits::default)
+}
+
+/// The `--import-path` directories of this invocation (set once in `main`).
+static IMPORT_PATH: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+
+fn import_path() -> &'static [PathBuf] {
+    IMPORT_PATH.get_or_init(Vec::new)
 }
 
 #[derive(Subcommand)]
@@ -257,6 +268,7 @@ fn main() -> ExitCode {
         max_rule_body: l.max_rule_body,
         max_program_size: l.max_program_size,
     });
+    let _ = IMPORT_PATH.set(cli.import_path.clone());
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { message, code }) => {
@@ -281,7 +293,7 @@ impl From<driver::LoadError> for Failure {
 }
 
 fn load(path: &Path) -> Result<Loaded, Failure> {
-    Ok(driver::load_file(path, limits())?)
+    Ok(driver::load_file_with(path, limits(), import_path())?)
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
@@ -371,8 +383,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 message: e.to_string(),
             };
-            let emitted = lawgen::builder::generate(&package, module_name.as_deref(), limits())
-                .map_err(fail)?;
+            let emitted = lawgen::builder::generate_with(
+                &package,
+                module_name.as_deref(),
+                limits(),
+                import_path(),
+            )
+            .map_err(fail)?;
             let name = lawgen::builder::write_crate(
                 &out,
                 None,

@@ -31,9 +31,21 @@ use crate::syntax::Package;
 
 /// Checks a package and builds its [`Model`], or returns every problem found.
 pub fn check(pkg: &Package) -> Result<Model, Diagnostics> {
+    check_nodes(pkg, None)
+}
+
+/// Checks the union of an import closure's nodes as one program (docs/reference.md#imports):
+/// `layer_of[i]` is the package node `i` comes from, which decides where a
+/// shared local name is an error (within one package) and where it makes
+/// the names at the edges full ids (across packages).
+pub fn check_layered(pkg: &Package, layer_of: &[u32]) -> Result<Model, Diagnostics> {
+    check_nodes(pkg, Some(layer_of))
+}
+
+fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnostics> {
     let mut diags = Diagnostics::new();
     // After this point every declaration is in the scope, dangling ids reported.
-    let (mut scope, mut model) = names::declarations(pkg, &mut diags);
+    let (mut scope, mut model) = names::declarations(pkg, layer_of, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
     // Every predicate and rule is in: later passes and stages look them up.

@@ -146,7 +146,14 @@ impl Scope {
     }
 }
 
-pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Model) {
+/// `layer_of[i]` is the package (of an import closure) node `i` of `pkg`
+/// comes from; `None` when `pkg` is one package on its own.
+pub(super) fn declarations(
+    pkg: &Package,
+    layer_of: Option<&[u32]>,
+    diags: &mut Diagnostics,
+) -> (Scope, Model) {
+    let layer = |i: usize| layer_of.map_or(0, |l| l.get(i).copied().unwrap_or(0));
     let mut scope = Scope::default();
     let mut model = Model {
         name: pkg.name.clone(),
@@ -161,8 +168,21 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
         closures: Vec::new(),
         fragments: Vec::new(),
         strata: Vec::new(),
+        packages: vec![model::PackageInfo {
+            name: pkg.name.clone(),
+            namespace: pkg.namespace.clone(),
+            version: pkg.version.clone(),
+            semantic_hash: pkg.semantic_hash.clone(),
+            file: String::new(),
+            imports: Vec::new(),
+        }],
+        origin: Default::default(),
+        ambiguous_preds: Default::default(),
+        ambiguous_consts: Default::default(),
         index: Default::default(),
     };
+    // The package of each predicate, for the local-name rule below.
+    let mut pred_layer: Vec<u32> = Vec::new();
     // Declarations first, so references may point forward.
     for n in &pkg.nodes {
         let decl = match &n.kind {
@@ -197,7 +217,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
         // Duplicate ids were reported by the reader; the first one wins.
         scope.decls.entry(n.id.clone()).or_insert(decl);
     }
-    for n in &pkg.nodes {
+    for (ni, n) in pkg.nodes.iter().enumerate() {
         let node = n.id.as_str();
         match &n.kind {
             NodeKind::Relation(r) => {
@@ -227,6 +247,7 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                     stratum: 0,
                     ptr: n.ptr.clone(),
                 });
+                pred_layer.push(layer(ni));
             }
             NodeKind::Constant { ty, .. } => {
                 let Some(t) = scope.ty(ty, node, diags) else {
@@ -278,11 +299,15 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
         }
     }
     // Facts files and conclusions name predicates by local name (docs/reference.md):
-    // two predicates with one local name would be silently conflated there.
-    let mut locals: HashMap<&str, &str> = HashMap::new();
-    for p in &model.preds {
-        if let Some(&first) = locals.get(p.local.as_str()) {
-            diags.error(
+    // two predicates of one package with one local name would be silently
+    // conflated there. Across the packages of an import closure a shared
+    // local name is allowed, and those predicates are named by full id
+    // (docs/reference.md#imports).
+    let mut locals: HashMap<&str, (&str, u32)> = HashMap::new();
+    let mut shared: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (p, &l) in model.preds.iter().zip(&pred_layer) {
+        match locals.get(p.local.as_str()) {
+            Some(&(first, fl)) if fl == l => diags.error(
                 Code::DuplicateId,
                 Location::new(Some(&p.id), crate::diagnostics::pointer_push(&p.ptr, "id")),
                 format!(
@@ -290,12 +315,43 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                     p.id, p.local
                 ),
                 "facts files and conclusions name a predicate by its local name (the part after the first `#`): rename one of them",
-            );
-        } else {
-            locals.insert(&p.local, &p.id);
+            ),
+            Some(&(first, _)) => {
+                let ids = shared.entry(p.local.clone()).or_default();
+                if ids.is_empty() {
+                    ids.push(first.to_owned());
+                }
+                ids.push(p.id.clone());
+            }
+            None => {
+                locals.insert(&p.local, (&p.id, l));
+            }
         }
     }
+    for p in &mut model.preds {
+        if shared.contains_key(&p.local) {
+            p.local = p.id.clone();
+        }
+    }
+    model.ambiguous_preds = shared;
+    // Constants likewise (their local name is the entity they denote), but a
+    // shared local name is never an error: the full id then denotes it.
+    let mut consts: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for c in &model.constants {
+        consts
+            .entry(c.local.clone())
+            .or_default()
+            .push(c.id.clone());
+    }
+    consts.retain(|_, ids| ids.len() > 1);
+    for c in &mut model.constants {
+        if consts.contains_key(&c.local) {
+            c.local = c.id.clone();
+        }
+    }
+    model.ambiguous_consts = consts;
     // Likewise entity types, by name, in the facts' `entities` and in generated code.
+    // This holds across the packages of an import closure too (docs/imports.md).
     let mut names: HashMap<&str, &str> = HashMap::new();
     for n in &pkg.nodes {
         let NodeKind::TypeDecl { name } = &n.kind else {
@@ -306,7 +362,11 @@ pub(super) fn declarations(pkg: &Package, diags: &mut Diagnostics) -> (Scope, Mo
                 Code::DuplicateId,
                 Location::new(Some(&n.id), crate::diagnostics::pointer_push(&n.ptr, "name")),
                 format!("types `{first}` and `{}` share the name `{name}`", n.id),
-                "facts files (`entities`) and generated code name a type by its name: rename one of them",
+                if layer_of.is_some() {
+                    "facts files (`entities`) and generated code name a type by its name, in every package of an import closure: rename one of them, or use the imported type"
+                } else {
+                    "facts files (`entities`) and generated code name a type by its name: rename one of them"
+                },
             );
         } else {
             names.insert(name, &n.id);

@@ -81,7 +81,7 @@ impl<'a> Cx<'a> {
 /// W005. A `priority_rule` whose lower rule is strict.
 ///
 /// Condition: `lower` is a strict rule. Why it is a mistake: priorities only
-/// decide between rules at the defeasible level (SPEC §4.1, +∂ condition 3);
+/// decide between rules at the defeasible level (docs/reference.md#proof-tags, +∂ condition 3);
 /// a strict rule concludes definitely whenever its body holds definitely, and
 /// +Δ ignores priorities, so the "lower" rule still wins exactly when its
 /// facts are given. Correct packages make a rule they mean to override
@@ -115,7 +115,7 @@ fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
 ///
 /// Condition: the domain predicate is institutional and has no strict rule
 /// concluding it positively. Why: a closure derives `~p(t)` for every `t`
-/// with `+Δ domain(t)` (SPEC §4.5); an empirical or judgment domain is filled
+/// with `+Δ domain(t)` (docs/reference.md#closures); an empirical or judgment domain is filled
 /// by facts, an institutional one only by strict rules (defeasible rules
 /// never give +Δ), so without one the closure derives nothing, ever.
 fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {

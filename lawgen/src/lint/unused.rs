@@ -67,7 +67,7 @@ pub(super) fn unused_declarations(cx: &Cx, out: &mut Diagnostics) {
 
 /// W007. Condition: a judgment predicate that no rule body reads (its
 /// `external_decl` does not count). Why: judgments are requested only when
-/// they occur in a rule (SPEC §4.6), so nobody is ever asked to decide it,
+/// they occur in a rule (docs/reference.md#undecided-judgments), so nobody is ever asked to decide it,
 /// and a decision given in the facts changes no conclusion.
 pub(super) fn judgments_never_read(cx: &Cx, out: &mut Diagnostics) {
     let read = read_by_rules(cx);

@@ -1064,7 +1064,7 @@ pub fn catalog(m: &Model) -> Catalog {
         lit: a.lit(),
         args: terms(&a.args),
     };
-    Catalog::new(
+    let mut c = Catalog::new(
         m.namespace.clone(),
         m.semantic_hash.clone(),
         m.types
@@ -1164,5 +1164,8 @@ pub fn catalog(m: &Model) -> Catalog {
                 labels: c.labels.clone(),
             })
             .collect(),
-    )
+    );
+    c.ambiguous_preds = m.ambiguous_preds.clone();
+    c.ambiguous_consts = m.ambiguous_consts.clone();
+    c
 }

@@ -7,6 +7,7 @@
 //! a `Ref` is just the id string as written plus where it was written.
 
 pub mod canon;
+pub mod files;
 pub mod hash;
 mod read;
 pub mod text;
@@ -32,7 +33,21 @@ pub struct Package {
     pub version: String,
     /// The package-level `semanticHash`, shown in summaries and generated headers.
     pub semantic_hash: Option<String>,
+    /// The packages this one builds on (docs/reference.md#imports), as written.
+    pub imports: Vec<Import>,
     pub nodes: Vec<Node>,
+}
+
+/// An `imports` entry: which package, and the identity it must have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    pub name: String,
+    pub namespace: String,
+    pub version: String,
+    /// The imported package's top-level `semanticHash`, pinned.
+    pub semantic_hash: String,
+    /// JSON pointer of the entry, e.g. `/imports/0`.
+    pub ptr: String,
 }
 
 /// One entry of `nodes`.
@@ -41,6 +56,8 @@ pub struct Node {
     pub id: String,
     /// JSON pointer of the node object, e.g. `/nodes/12`.
     pub ptr: String,
+    /// The node's `package` field (its package's namespace), if written.
+    pub package: Option<String>,
     pub labels: Vec<Label>,
     pub kind: NodeKind,
 }

@@ -356,17 +356,18 @@ impl Reader<'_> {
             None => (None, None, None),
         };
         let semantic_hash = self.opt_str_field(m, "", "semanticHash");
-        for key in ["imports", "strata"] {
-            if !self.opt_array(m, "", key).is_empty() {
-                self.err(
-                    Code::Unsupported,
-                    &format!("/{key}"),
-                    format!("non-empty `{key}` is not supported by this version of lawgen"),
-                    match key {
-                        "imports" => "inline the imported package's nodes, or leave `imports` empty",
-                        _ => "leave `strata` empty: lawgen computes the stratification itself (docs/reference.md#stratification)",
-                    },
-                );
+        if !self.opt_array(m, "", "strata").is_empty() {
+            self.err(
+                Code::Unsupported,
+                "/strata",
+                "non-empty `strata` is not supported by this version of lawgen",
+                "leave `strata` empty: lawgen computes the stratification itself (docs/reference.md#stratification)",
+            );
+        }
+        let mut imports = Vec::new();
+        for (i, v) in self.opt_array(m, "", "imports").iter().enumerate() {
+            if let Some(entry) = self.import(v, &format!("/imports/{i}")) {
+                imports.push(entry);
             }
         }
         let nodes_v = self.array_field(m, "", "nodes")?;
@@ -406,7 +407,25 @@ impl Reader<'_> {
             namespace: namespace.unwrap_or_default(),
             version: version?,
             semantic_hash,
+            imports,
             nodes,
+        })
+    }
+
+    /// One `imports` entry (docs/reference.md#imports): every field is required, since each
+    /// takes part in finding or verifying the imported package.
+    fn import(&mut self, v: &Value, ptr: &str) -> Option<Import> {
+        let m = self.obj(v, ptr, "an import entry")?;
+        let name = self.str_field(m, ptr, "name");
+        let namespace = self.str_field(m, ptr, "namespace");
+        let version = self.str_field(m, ptr, "version");
+        let semantic_hash = self.str_field(m, ptr, "semanticHash");
+        Some(Import {
+            name: name?,
+            namespace: namespace?,
+            version: version?,
+            semantic_hash: semantic_hash?,
+            ptr: ptr.to_owned(),
         })
     }
 
@@ -443,6 +462,7 @@ impl Reader<'_> {
             ),
         }
         let labels = self.labels(m, ptr);
+        let package = self.opt_str_field(m, ptr, "package");
         let kind = match kind.as_str() {
             "type_decl" => self.type_decl(m, ptr)?,
             "symbol_decl" => self.symbol_decl(m, ptr)?,
@@ -475,6 +495,7 @@ impl Reader<'_> {
         Some(Node {
             id,
             ptr: ptr.to_owned(),
+            package,
             labels,
             kind,
         })

@@ -5,3 +5,4 @@
 
 pub mod gen;
 pub mod harness;
+pub mod split;

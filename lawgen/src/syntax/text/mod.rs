@@ -54,7 +54,7 @@ pub struct SyntaxErrors {
 }
 
 impl SyntaxErrors {
-    /// rustc-style rendering: `error[E100]: …`, `--> path:line:col`, the
+    /// rustc-style rendering: `error[E110]: …`, `--> path:line:col`, the
     /// line with carets under the span, and a help line.
     pub fn render(&self, path: &str) -> String {
         use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
