@@ -238,6 +238,10 @@ pub struct Catalog {
     pub rules: Vec<RuleInfo>,
     pub priorities: Vec<PriorityInfo>,
     pub closures: Vec<ClosureInfo>,
+    /// The packages of the import closure, the root first (one for a
+    /// package without imports): `name version`, as explanations name the
+    /// layer of the law a rule, priority, closure or anchor comes from.
+    pub packages: Vec<String>,
     /// Local names that packages of an import closure share, with the full
     /// ids they stand for: such predicates and constants are named by full
     /// id at the edges, and the short name is refused as ambiguous.
@@ -301,6 +305,8 @@ pub struct RuleInfo {
     pub vars: Vec<String>,
     pub labels: Vec<Label>,
     pub anchors: Vec<AnchorInfo>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -327,6 +333,8 @@ pub struct AnchorInfo {
     pub locator: String,
     /// The article text, per language.
     pub texts: Vec<Label>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -340,6 +348,8 @@ pub struct PriorityInfo {
     /// Local name of the reason, e.g. `lex_specialis`.
     pub reason: Option<String>,
     pub labels: Vec<Label>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -353,6 +363,8 @@ pub struct ClosureInfo {
     pub snapshot: Option<String>,
     pub complete_as_of: Option<String>,
     pub labels: Vec<Label>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
 }
 
 impl Catalog {
@@ -376,6 +388,7 @@ impl Catalog {
             rules,
             priorities,
             closures,
+            packages: Vec::new(),
             ambiguous_preds: Default::default(),
             ambiguous_consts: Default::default(),
             by_name: Default::default(),
@@ -439,6 +452,14 @@ impl Catalog {
             None => (false, name),
         };
         self.pred_by_name(n).map(|pred| Lit { pred, negative })
+    }
+
+    /// The package `packages[i]` names, when the closure has more than one
+    /// (a package without imports names none).
+    pub fn layer(&self, i: u32) -> Option<&str> {
+        (self.packages.len() > 1)
+            .then(|| self.packages.get(i as usize).map(String::as_str))
+            .flatten()
     }
 
     /// Priorities whose lower side is rule `r`.

@@ -186,7 +186,6 @@ pub fn load_file_with(
     })
 }
 
-
 /// Is `path` a text-form package (`.law`)? Every other file is package JSON.
 pub fn is_text_form(path: &Path) -> bool {
     path.extension()

@@ -163,3 +163,58 @@ fn every_russian_scenario_matches_its_hand_derived_expectation() {
         failures.join("\n")
     );
 }
+
+/// The importing package, resolved on the import path, means exactly what
+/// the union means: byte-equal canonical output on every scenario, both
+/// policies. And its explanations, in Russian, say which layer decided.
+#[test]
+fn the_importing_package_means_its_union_and_explains_in_russian() {
+    let union = driver::load_bytes(&union_of_closure(), &Default::default()).unwrap();
+    let layered = driver::load_file_with(
+        Path::new(RU),
+        &Default::default(),
+        &[Path::new(FIDE).parent().unwrap().to_owned()],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(layered.model.packages.len(), 2);
+    let dir = Path::new("../tests/scenarios/ru");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if !path.to_string_lossy().ends_with(".facts.json") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        for policy in [Policy::Blocking, Policy::Propagating] {
+            let out = |l: &driver::Loaded| {
+                let facts = read_facts(&bytes, &l.catalog).unwrap();
+                let ev = driver::evaluate(l, &facts, policy).unwrap();
+                lawgen::syntax::output::canonical_json(&ev.conclusions)
+            };
+            assert_eq!(out(&union), out(&layered), "{}", path.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 30);
+    let facts = read_facts(
+        &std::fs::read(dir.join("seventy_five_moves_no_automatic_draw.facts.json")).unwrap(),
+        &layered.catalog,
+    )
+    .unwrap();
+    let ev = driver::evaluate(&layered, &facts, Policy::Blocking).unwrap();
+    let q = lawgen::explain::parse_query(&layered.catalog, "game_drawn(g1)").unwrap();
+    let text = lawgen::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    assert!(
+        text.starts_with("game_drawn(g1): только ОБОСНОВАНО"),
+        "{text}"
+    );
+    assert!(
+        text.contains("правило [fide.laws.chess 0.1.0] SeventyFiveAutomaticDraw (оспоримое)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[ru.chess.competition 0.1.0] NoSeventyFiveMoveDraw (опровергающее): применимо и не побеждено"),
+        "{text}"
+    );
+    assert!(text.contains("Партия заканчивается вничью"), "{text}");
+}

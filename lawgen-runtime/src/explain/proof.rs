@@ -429,6 +429,7 @@ impl<'a> Prover<'a> {
                 locator: a.locator.clone(),
                 quote: label_in(&a.texts, self.lang)
                     .and_then(|t| super::quote::cited_paragraph(t, label.as_deref()?)),
+                package: self.cat.layer(a.package).map(str::to_owned),
             })
             .collect();
         RuleRef {
@@ -437,6 +438,7 @@ impl<'a> Prover<'a> {
             strength: rule.strength,
             label,
             anchors,
+            package: self.cat.layer(rule.package).map(str::to_owned),
         }
     }
 
@@ -446,6 +448,7 @@ impl<'a> Prover<'a> {
             name: p.local.clone(),
             reason: p.reason.as_deref().map(|r| local_name(r).to_owned()),
             label: label_in(&p.labels, self.lang).map(str::to_owned),
+            package: self.cat.layer(p.package).map(str::to_owned),
         })
     }
 
@@ -765,6 +768,7 @@ impl<'a> Prover<'a> {
             kind: NodeKind::Closure {
                 id: cl.id.clone(),
                 name: cl.local.clone(),
+                package: self.cat.layer(cl.package).map(str::to_owned),
                 label: label_in(&cl.labels, self.lang).map(str::to_owned),
                 snapshot: cl.snapshot.clone(),
                 complete_as_of: cl.complete_as_of.clone(),

@@ -33,11 +33,18 @@ pub fn text(e: &Explanation) -> String {
     out
 }
 
+/// `[fide.laws.chess 0.1.0] ` before what a layer of the law says, when the
+/// law comes in layers.
+fn layer(p: &Option<String>) -> String {
+    p.as_ref().map_or_else(String::new, |p| format!("[{p}] "))
+}
+
 fn rule_title(lang: Lang, r: &RuleRef) -> String {
     let strength = words::strength(lang, r.strength);
+    let layer = layer(&r.package);
     match &r.label {
-        Some(l) => format!("{} ({strength}) — {l}", r.name),
-        None => format!("{} ({strength})", r.name),
+        Some(l) => format!("{layer}{} ({strength}) — {l}", r.name),
+        None => format!("{layer}{} ({strength})", r.name),
     }
 }
 
@@ -46,14 +53,19 @@ fn anchor_lines(lang: Lang, r: &RuleRef) -> Vec<String> {
     r.anchors
         .iter()
         .map(|a| match &a.quote {
-            Some(q) => format!("{word}: {} — \"{}\"", a.locator, q),
-            None => format!("{word}: {}", a.locator),
+            Some(q) => format!("{word}: {}{} — \"{}\"", layer(&a.package), a.locator, q),
+            None => format!("{word}: {}{}", layer(&a.package), a.locator),
         })
         .collect()
 }
 
 fn priority_text(lang: Lang, p: &PriorityRef) -> String {
-    let mut s = format!("{} {}", words::word(lang, "priority"), p.name);
+    let mut s = format!(
+        "{} {}{}",
+        words::word(lang, "priority"),
+        layer(&p.package),
+        p.name
+    );
     if let Some(r) = &p.reason {
         s.push_str(&format!(" ({r})"));
     }
@@ -73,13 +85,14 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         NodeKind::Fact => vec![lit(w("fact").into())],
         NodeKind::Closure {
             name,
+            package,
             label,
             snapshot,
             complete_as_of,
             absent,
             ..
         } => {
-            let mut s = format!("{} {name}", w("by closure"));
+            let mut s = format!("{} {}{name}", w("by closure"), layer(package));
             if let Some(l) = label {
                 s.push_str(&format!(" — \"{l}\""));
             }
@@ -135,7 +148,12 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         ))],
         NodeKind::Group { title } => vec![words::title(lang, title)],
         NodeKind::Attacker { rule, outcome } => {
-            let head = format!("{} ({})", rule.name, words::strength(lang, rule.strength));
+            let head = format!(
+                "{}{} ({})",
+                layer(&rule.package),
+                rule.name,
+                words::strength(lang, rule.strength)
+            );
             let mut v = vec![match outcome {
                 Outcome::Discarded { item, reason } => format!(
                     "{head}: {} — {item} {}",
@@ -250,19 +268,21 @@ fn json_value(v: &crate::program::Value) -> J {
 fn json_rule(r: &RuleRef) -> J {
     json!({
         "id": r.id,
+        "package": r.package,
         "name": r.name,
         "strength": r.strength.as_str(),
         "label": r.label,
         "anchors": r.anchors.iter().map(|a| json!({
             "fragment": a.fragment,
             "locator": a.locator,
+            "package": a.package,
             "quote": a.quote,
         })).collect::<Vec<_>>(),
     })
 }
 
 fn json_priority(p: &PriorityRef) -> J {
-    json!({ "id": p.id, "name": p.name, "reason": p.reason, "label": p.label })
+    json!({ "id": p.id, "package": p.package, "name": p.name, "reason": p.reason, "label": p.label })
 }
 
 fn json_node(lang: Lang, n: &Node) -> J {
@@ -271,12 +291,13 @@ fn json_node(lang: Lang, n: &Node) -> J {
         NodeKind::Closure {
             id,
             name,
+            package,
             label,
             snapshot,
             complete_as_of,
             absent,
         } => json!({
-            "kind": "closure", "id": id, "name": name, "label": label,
+            "kind": "closure", "id": id, "package": package, "name": name, "label": label,
             "snapshot": snapshot, "completeAsOf": complete_as_of, "absent": absent,
         }),
         NodeKind::Rule { rule, level, world } => json!({

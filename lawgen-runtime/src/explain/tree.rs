@@ -16,6 +16,8 @@ pub struct Anchor {
     pub locator: String,
     /// The paragraph of the fragment text the label cites (trimmed), if found.
     pub quote: Option<String>,
+    /// The package the fragment belongs to, when the law comes in layers.
+    pub package: Option<String>,
 }
 
 /// A rule as an explanation names it.
@@ -27,6 +29,8 @@ pub struct RuleRef {
     pub strength: Strength,
     pub label: Option<String>,
     pub anchors: Vec<Anchor>,
+    /// The package the rule belongs to, when the law comes in layers.
+    pub package: Option<String>,
 }
 
 /// A priority rule as an explanation names it.
@@ -37,6 +41,8 @@ pub struct PriorityRef {
     /// Local name of the reason, e.g. `lex_specialis`.
     pub reason: Option<String>,
     pub label: Option<String>,
+    /// The package the priority belongs to, when the law comes in layers.
+    pub package: Option<String>,
 }
 
 /// Why a body item does not hold, as lawgen words it.
@@ -128,6 +134,8 @@ pub enum NodeKind {
     Closure {
         id: String,
         name: String,
+        /// The package the closure policy belongs to, when the law comes in layers.
+        package: Option<String>,
         label: Option<String>,
         snapshot: Option<String>,
         complete_as_of: Option<String>,

@@ -1135,9 +1135,11 @@ pub fn catalog(m: &Model) -> Catalog {
                             fragment: frag.id.clone(),
                             locator: frag.locator.clone(),
                             texts: frag.texts.clone(),
+                            package: m.package_index_of(&frag.id) as u32,
                         }
                     })
                     .collect(),
+                package: m.package_index_of(&r.id) as u32,
             })
             .collect(),
         m.priorities
@@ -1149,6 +1151,7 @@ pub fn catalog(m: &Model) -> Catalog {
                 lower: p.lower.0,
                 reason: p.reason.clone(),
                 labels: p.labels.clone(),
+                package: m.package_index_of(&p.id) as u32,
             })
             .collect(),
         m.closures
@@ -1162,9 +1165,15 @@ pub fn catalog(m: &Model) -> Catalog {
                 snapshot: c.snapshot.clone(),
                 complete_as_of: c.complete_as_of.clone(),
                 labels: c.labels.clone(),
+                package: m.package_index_of(&c.id) as u32,
             })
             .collect(),
     );
+    c.packages = m
+        .packages
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.version))
+        .collect();
     c.ambiguous_preds = m.ambiguous_preds.clone();
     c.ambiguous_consts = m.ambiguous_consts.clone();
     c
