@@ -42,6 +42,8 @@ pub enum BuildError {
     NoOutDir,
     /// Two packages would be written to the same module file.
     DuplicateModule(String),
+    /// The package cannot become a Python module as asked (see `python`).
+    Python(String),
 }
 
 impl fmt::Display for BuildError {
@@ -68,6 +70,7 @@ impl fmt::Display for BuildError {
                 f,
                 "lawgen: two packages generate the module `{m}`; give one a different Builder::module_name"
             ),
+            BuildError::Python(m) => write!(f, "lawgen: {m}"),
         }
     }
 }
@@ -91,6 +94,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     limits: ReadLimits,
     emit_rerun: bool,
+    python: bool,
 }
 
 impl Builder {
@@ -135,6 +139,16 @@ impl Builder {
         self
     }
 
+    /// Also writes `<module>_python.rs` next to each module: its PyO3
+    /// bindings (see [`crate::python`]), for a crate of one's own that
+    /// builds a Python module: `lawgen_runtime::include_package!(NAME);`
+    /// and `include!(concat!(env!("OUT_DIR"), "/NAME_python.rs"));` in its
+    /// `lib.rs`, with the dependencies of a `lawgen build --python` project.
+    pub fn python(mut self, yes: bool) -> Self {
+        self.python = yes;
+        self
+    }
+
     /// Generates every package's module. Files are rewritten only when their
     /// bytes change (their modification times then stay put for tools that
     /// watch them; cargo itself recompiles the including crate whenever the
@@ -152,13 +166,19 @@ impl Builder {
             if self.emit_rerun {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            let e = generate(path, module.as_deref(), &self.limits)?;
+            let (loaded, e) = load_and_emit(path, module.as_deref(), &self.limits)?;
             if !modules.insert(e.module_name.clone()) {
                 return Err(BuildError::DuplicateModule(e.module_name));
             }
             let file = out_dir.join(format!("{}.rs", e.module_name));
             write_if_changed(&file, e.source.as_bytes())?;
             written.push(file);
+            if self.python {
+                let file = out_dir.join(format!("{}_python.rs", e.module_name));
+                let bindings = crate::python::bindings(&loaded.model, &e)?;
+                write_if_changed(&file, bindings.as_bytes())?;
+                written.push(file);
+            }
         }
         Ok(written)
     }
@@ -170,8 +190,17 @@ pub fn generate(
     module: Option<&str>,
     limits: &ReadLimits,
 ) -> Result<Emitted, BuildError> {
+    load_and_emit(path, module, limits).map(|(_, e)| e)
+}
+
+/// [`generate`], and the loaded package (what the Python bindings document).
+pub fn load_and_emit(
+    path: &Path,
+    module: Option<&str>,
+    limits: &ReadLimits,
+) -> Result<(crate::driver::Loaded, Emitted), BuildError> {
     let loaded = load_file(path, limits).map_err(BuildError::Package)?;
-    emit(
+    let emitted = emit(
         &loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
@@ -180,7 +209,8 @@ pub fn generate(
     .map_err(|error| BuildError::Emit {
         package: path.to_owned(),
         error,
-    })
+    })?;
+    Ok((loaded, emitted))
 }
 
 /// Writes `bytes` to `path` unless it already holds exactly them.
@@ -222,7 +252,7 @@ impl RuntimeDep {
         }
     }
 
-    fn toml(&self) -> String {
+    pub(crate) fn toml(&self) -> String {
         match self {
             RuntimeDep::Path(p) => format!("{{ path = {} }}", toml_string(&p.to_string_lossy())),
             RuntimeDep::Version(v) => toml_string(v),
@@ -231,7 +261,7 @@ impl RuntimeDep {
 
     /// `lawgen` from the same place, without its CLI and code generation
     /// (the features `lawgen-runtime` enables, so cargo builds it once).
-    fn lawgen_toml(&self) -> String {
+    pub(crate) fn lawgen_toml(&self) -> String {
         match self {
             RuntimeDep::Path(p) => {
                 let lawgen = p.parent().map(|d| d.join("lawgen"));
@@ -256,7 +286,7 @@ impl RuntimeDep {
     }
 }
 
-fn toml_string(s: &str) -> String {
+pub(crate) fn toml_string(s: &str) -> String {
     // serde_json's string escaping is valid TOML basic-string escaping.
     serde_json::to_string(s).expect("strings serialize")
 }

@@ -29,6 +29,8 @@ pub mod interp;
 pub mod lower;
 pub mod model;
 pub mod program;
+#[cfg(feature = "emit")]
+pub mod python;
 mod scc;
 pub mod summary;
 pub mod syntax;

@@ -91,6 +91,9 @@ enum Command {
         /// The module/crate name (default: the package name in snake case).
         #[arg(long)]
         module_name: Option<String>,
+        /// Write a maturin project for a Python module instead (`pip install DIR`; docs/python.md).
+        #[arg(long)]
+        python: bool,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -306,6 +309,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             out,
             module_name,
+            python,
         } => {
             let fail = |e: lawgen::BuildError| Failure {
                 code: match &e {
@@ -314,6 +318,25 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 message: e.to_string(),
             };
+            if python {
+                let (loaded, emitted) =
+                    lawgen::builder::load_and_emit(&package, module_name.as_deref(), limits())
+                        .map_err(fail)?;
+                let name = lawgen::python::write_project(
+                    &out,
+                    &loaded.model,
+                    &emitted,
+                    &lawgen::builder::RuntimeDep::default_for_this_build(),
+                )
+                .map_err(fail)?;
+                eprintln!(
+                    "wrote the Python project `{name}` (module `{}`) to {}; `pip install {}` builds it",
+                    emitted.module_name,
+                    out.display(),
+                    out.display()
+                );
+                return Ok(());
+            }
             let emitted = lawgen::builder::generate(&package, module_name.as_deref(), limits())
                 .map_err(fail)?;
             let name = lawgen::builder::write_crate(

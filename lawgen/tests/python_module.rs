@@ -1,0 +1,135 @@
+//! The Python modules of random packages (`support::gen`) against `lawgen
+//! eval`: each package's `lawgen build --python` project is compiled (debug,
+//! one shared target directory), and `tests/python/check_random.py` compares
+//! `evaluate_json` byte for byte with the interpreter's canonical output for
+//! every facts file and both policies, and `evaluate_many` and
+//! `evaluate_arrow` with it after parsing.
+//!
+//! Needs a Python with pyarrow: `LAWGEN_PYTHON` names it (scripts/test-python.sh
+//! sets it up); without it the test is ignored. `LAWGEN_PY_PACKAGES` (default 3)
+//! and `LAWGEN_PY_SEED` choose the packages.
+
+mod support;
+
+use lawgen::builder::RuntimeDep;
+use lawgen::driver;
+use lawgen::emit::{emit, EmitOptions};
+use lawgen::interp::Policy;
+use lawgen::syntax::facts::read_facts;
+use lawgen::syntax::output::canonical_json;
+use std::path::Path;
+use std::process::Command;
+use support::gen::{generate, package_seed, GenConfig};
+use support::harness::{cargo, env_num, tail, RunLock};
+
+const DEFAULT_PACKAGES: usize = 3;
+const DEFAULT_SEED: u64 = 0x5079;
+
+#[test]
+#[ignore = "needs LAWGEN_PYTHON, a Python with pyarrow (scripts/test-python.sh)"]
+fn python_modules_of_random_packages_agree_with_lawgen_eval() {
+    let python = std::env::var("LAWGEN_PYTHON").expect("LAWGEN_PYTHON names a Python with pyarrow");
+    let wanted = env_num("LAWGEN_PY_PACKAGES").map_or(DEFAULT_PACKAGES, |n| n as usize);
+    let base = env_num("LAWGEN_PY_SEED").unwrap_or(DEFAULT_SEED);
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = workspace.join("target/python-random");
+    let target = workspace.join("target/python-target");
+    let lib = root.join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    let _lock = RunLock::acquire(&root.join(".lock"), "python_module");
+    let checker = workspace.join("tests/python/check_random.py");
+
+    let (mut built, mut tried) = (0usize, 0u64);
+    while built < wanted {
+        assert!(
+            tried < 3 * wanted as u64 + 20,
+            "the checker refused most generated packages"
+        );
+        let seed = package_seed(base, tried);
+        tried += 1;
+        let mut cfg = GenConfig::new(seed);
+        cfg.facts_files = 6;
+        let g = generate(&cfg);
+        let Ok(loaded) = driver::load_bytes(&g.package, &Default::default()) else {
+            continue;
+        };
+        let module = format!("p{built}");
+        let dir = root.join(&module);
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        for (k, f) in g.facts.iter().enumerate() {
+            std::fs::write(data.join(format!("facts-{k}.json")), f).unwrap();
+            let facts = read_facts(f, &loaded.model).expect("the generator writes valid facts");
+            for (policy, name) in [
+                (Policy::Blocking, "blocking"),
+                (Policy::Propagating, "propagating"),
+            ] {
+                let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
+                std::fs::write(
+                    data.join(format!("expected-{k}-{name}.json")),
+                    canonical_json(&ev.conclusions),
+                )
+                .unwrap();
+            }
+        }
+        let emitted = emit(
+            &loaded,
+            &EmitOptions {
+                module_name: Some(module.clone()),
+            },
+        )
+        .unwrap();
+        lawgen::python::write_project(
+            &dir,
+            &loaded.model,
+            &emitted,
+            &RuntimeDep::default_for_this_build(),
+        )
+        .unwrap();
+        let out = cargo(
+            &dir,
+            &target,
+            &["build", "--lib", "--message-format=short"],
+            &[("PYO3_PYTHON", python.as_str())],
+        );
+        assert!(
+            out.success,
+            "{module} (seed {seed:#x}: {}) does not build:\n{}",
+            g.description,
+            tail(&out.stderr, 60)
+        );
+        let warnings: Vec<&str> = out
+            .stderr
+            .lines()
+            .filter(|l| l.contains("warning") && l.contains(module.as_str()))
+            .collect();
+        assert!(
+            warnings.is_empty(),
+            "{module} builds with warnings:\n{}",
+            warnings.join("\n")
+        );
+        // What maturin does for a pure-Rust abi3 module: the cdylib renamed.
+        std::fs::copy(
+            target.join(format!("debug/lib{module}.so")),
+            lib.join(format!("{module}.abi3.so")),
+        )
+        .unwrap();
+        let run = Command::new(&python)
+            .arg(&checker)
+            .arg(&module)
+            .arg(&data)
+            .env("PYTHONPATH", &lib)
+            .output()
+            .expect("running python");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{module} (seed {seed:#x}: {}) disagrees with lawgen eval:\n{}\n{}",
+            g.description,
+            tail(&stdout, 80),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        eprintln!("{}", stdout.trim_end());
+        built += 1;
+    }
+}
