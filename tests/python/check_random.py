@@ -37,7 +37,7 @@ def main():
             failures.append(f"{module} {policy}: evaluate_many differs")
         cases = [json.loads(t) for t in texts]
         batch = facts_to_batch(cases, m.ARITY)
-        got = verdicts_to_outputs(m.evaluate_arrow(batch, policy, threads=2))
+        got = verdicts_to_outputs(m.evaluate_arrow(batch, policy, threads=2, include_empirical=True))
         present = [i for i, c in enumerate(cases) if has_rows(c)]
         if sorted(got) != present:
             failures.append(f"{module} {policy}: evaluate_arrow gave cases {sorted(got)}, not {present}")

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401
 import pytest
 
 import fide_laws_chess as chess
@@ -152,7 +153,7 @@ def test_arrow_round_trip_equals_evaluate(policy, strings, dictionary):
     cases = all_cases()
     keys = [1000 - 7 * i for i in range(len(cases))]
     batch = facts_to_batch(cases, chess.ARITY, keys=keys, strings=strings, dictionary=dictionary)
-    out = chess.evaluate_arrow(batch, policy, threads=2)
+    out = chess.evaluate_arrow(batch, policy, threads=2, include_empirical=True)
     assert isinstance(out, pa.RecordBatch)
     assert out.schema.metadata[b"lawgen.policy"] == policy.encode()
     got = verdicts_to_outputs(out)
@@ -164,11 +165,39 @@ def test_arrow_round_trip_equals_evaluate(policy, strings, dictionary):
             assert got[k] == chess.evaluate(c, policy)
 
 
+def institutional_only(out):
+    return {
+        k: ({lit: rows for lit, rows in v.items() if lit.lstrip("~") in INSTITUTIONAL} if isinstance(v, dict) else v)
+        for k, v in out.items()
+    }
+
+
+@pytest.mark.parametrize("policy", ["blocking", "propagating"])
+def test_arrow_verdicts_are_the_institutional_conclusions_by_default(policy):
+    cases = all_cases()
+    out = chess.evaluate_arrow(facts_to_batch(cases, chess.ARITY), policy)
+    assert set(out.column("literal").to_pylist()) - {None} <= INSTITUTIONAL | {"~" + p for p in INSTITUTIONAL} | {
+        "piece_touched_intentionally",
+        "case_not_precisely_regulated",
+    }
+    got = verdicts_to_outputs(out)
+    assert list(got) == [i for i, c in enumerate(cases) if has_rows(c)]
+    for i, c in enumerate(cases):
+        if has_rows(c):
+            assert got[i] == institutional_only(chess.evaluate(c, policy)), NAMES[i]
+    # A case that concludes nothing still has a row.
+    none = out.filter(pa.compute.equal(out.column("section"), "none"))
+    assert none.num_rows > 0
+    for k in none.column("case").to_pylist():
+        mine = institutional_only(chess.evaluate(cases[k], policy))
+        assert not mine["requests"] and not any(mine[s] for s in ["definitely", "defeasibly", "supported", "pending"])
+
+
 def test_arrow_rows_of_a_case_may_be_interleaved():
     cases = all_cases()[:6]
     batch = facts_to_batch(cases, chess.ARITY)
     shuffled = batch.take(pa.array(list(range(batch.num_rows))[::-1]))
-    got = verdicts_to_outputs(chess.evaluate_arrow(shuffled, threads=1))
+    got = verdicts_to_outputs(chess.evaluate_arrow(shuffled, threads=1, include_empirical=True))
     assert sorted(got) == list(range(6))
     for i, c in enumerate(cases):
         assert got[i] == chess.evaluate(c)
@@ -184,7 +213,7 @@ def test_arrow_columns_may_be_left_out():
             "n1": pa.array([None, None, None, 75], pa.int64()),
         }
     )
-    got = verdicts_to_outputs(chess.evaluate_arrow(batch))
+    got = verdicts_to_outputs(chess.evaluate_arrow(batch, include_empirical=True))
     assert got[7] == chess.evaluate(
         {
             "facts": {
@@ -208,7 +237,7 @@ def test_a_malformed_case_fails_alone_with_lawgen_message():
         {"entities": {"NoSuchType": ["x"]}, "facts": {}},
     ]
     cases = good[:1] + bad + good[1:]
-    got = verdicts_to_outputs(chess.evaluate_arrow(facts_to_batch(cases, chess.ARITY)))
+    got = verdicts_to_outputs(chess.evaluate_arrow(facts_to_batch(cases, chess.ARITY), include_empirical=True))
     for i, c in enumerate(cases):
         if c in bad:
             with pytest.raises(chess.FactsError) as e:
@@ -223,7 +252,7 @@ def test_entities_are_declared_with_at_type_rows():
     c = {"entities": {"Situation": ["s1"]}, "facts": {}}
     want = chess.evaluate(c)
     assert want["requests"]
-    got = verdicts_to_outputs(chess.evaluate_arrow(facts_to_batch([c], chess.ARITY)))
+    got = verdicts_to_outputs(chess.evaluate_arrow(facts_to_batch([c], chess.ARITY), include_empirical=True))
     assert got[0] == want
 
 

@@ -191,19 +191,20 @@ pub fn module_doc(model: &Model, module: &str) -> String {
          \x20   evaluate_json(facts, policy, engine) -> str: the same, as the text `lawgen eval` prints\n\
          \x20   evaluate_many(cases, policy, threads, engine) -> list[dict]: all cores, without the GIL\n\
          \x20   explain(facts, literal, lang, format, policy, engine) -> str | dict\n\
-         \x20   evaluate_arrow(batch, policy, threads, engine) -> pyarrow.RecordBatch\n\
+         \x20   evaluate_arrow(batch, policy, threads, engine, include_empirical) -> pyarrow.RecordBatch\n\
          Errors: FactsError and QueryError (both LawgenError) carry lawgen's diagnostics.\n\n\
          Columnar layout (evaluate_arrow; ARITY = {arity} value columns per kind):\n\
          \x20   facts in, one row per fact: case int64, predicate string (a SPEC §2 key: name,\n\
          \x20   ~name, or @Type to declare the entity in e0){pairs}; value i of a row is\n\
          \x20   in e<i> (string: an entity or constant name) or n<i> (int64), the other null.\n\
          \x20   Absent columns are all null; strings may be utf8, large_utf8, utf8_view or dictionaries.\n\
-         \x20   verdicts out, one row per conclusion: case, section (definitely, defeasibly, supported,\n\
+         \x20   verdicts out, one row per institutional conclusion and request (include_empirical=True: every\n\
+         \x20   SPEC §3 conclusion): case, section (definitely, defeasibly, supported,\n\
          \x20   pending, request, error, or none for a case with no conclusion), literal (p or ~p; the judgment of a request){pairs},\n\
          \x20   authority, capability (requests), message (the error of a case whose facts do not fit).\n\
          \x20   Cases in order of first appearance, each case's rows in the order of the SPEC §3\n\
          \x20   output; schema metadata lawgen.package, lawgen.version, lawgen.policy.\n\
-         \x20   A case's verdict rows are its SPEC §3 output: `{module}.evaluate` of the same facts.\n"
+         \x20   With include_empirical=True a case's rows are `{module}.evaluate` of the same facts.\n"
     ));
     s
 }
@@ -266,9 +267,15 @@ pub fn stub(model: &Model, emitted: &Emitted) -> String {
          \x20   prints, format=\"json\" the same as a dict. Raises QueryError for a literal that names\n\
          \x20   no predicate or has wrong arguments.\"\"\"\n\n\
          def evaluate_arrow(\n\
-         \x20   batch: pyarrow.RecordBatch, policy: Policy = \"blocking\", threads: Optional[int] = None, engine: str = \"ascent\"\n\
+         \x20   batch: pyarrow.RecordBatch,\n\
+         \x20   policy: Policy = \"blocking\",\n\
+         \x20   threads: Optional[int] = None,\n\
+         \x20   engine: str = \"ascent\",\n\
+         \x20   include_empirical: bool = False,\n\
          ) -> pyarrow.RecordBatch:\n\
          \x20   \"\"\"Verdicts of a batch of cases in the columnar layout of the module docstring, without JSON.\n\n\
+         \x20   The conclusions on institutional literals and the requests; with include_empirical=True\n\
+         \x20   also the other literals (the facts given, closure-derived negatives): the SPEC §3 output.\n\
          \x20   A case whose facts do not fit gets one row with section \"error\" and lawgen's message.\"\"\"\n",
         doc = py_docstring(&doc),
         version = env!("CARGO_PKG_VERSION"),
