@@ -134,3 +134,97 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
         built += 1;
     }
 }
+
+const CHESS: &str = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+
+fn chess() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(CHESS)
+}
+
+#[test]
+fn builder_writes_the_bindings_next_to_the_module() {
+    let out = tempdir("builder");
+    let written = lawgen::Builder::new()
+        .package(chess())
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .python(true)
+        .compile()
+        .unwrap();
+    assert_eq!(
+        written,
+        vec![
+            out.join("fide_laws_chess.rs"),
+            out.join("fide_laws_chess_python.rs")
+        ]
+    );
+    // The same bindings as the `lawgen build --python` project holds.
+    let project = tempdir("project");
+    let (loaded, emitted) =
+        lawgen::builder::load_and_emit(&chess(), None, &Default::default()).unwrap();
+    let dist = lawgen::python::write_project(
+        &project,
+        &loaded.model,
+        &emitted,
+        &RuntimeDep::default_for_this_build(),
+    )
+    .unwrap();
+    assert_eq!(dist, "fide-laws-chess");
+    let read = |p: std::path::PathBuf| std::fs::read_to_string(p).unwrap();
+    assert_eq!(
+        read(out.join("fide_laws_chess_python.rs")),
+        read(project.join("src/fide_laws_chess_python.rs"))
+    );
+    assert_eq!(
+        read(out.join("fide_laws_chess.rs")),
+        read(project.join("src/fide_laws_chess.rs"))
+    );
+    let bindings = read(project.join("src/fide_laws_chess_python.rs"));
+    assert!(bindings.contains("#[pyo3(name = \"fide_laws_chess\")]"));
+    assert!(!bindings.contains("__LAWGEN_MODULE__"));
+    let stub = read(project.join("fide_laws_chess.pyi"));
+    assert!(
+        stub.contains("game_drawn(game: Game) -- the game is drawn"),
+        "the stub documents predicates with their labels"
+    );
+    let pyproject = read(project.join("pyproject.toml"));
+    assert!(pyproject.contains("module-name = \"fide_laws_chess\""));
+    let cargo = read(project.join("Cargo.toml"));
+    assert!(cargo.contains("crate-type = [\"cdylib\"]") && cargo.contains("abi3-py39"));
+}
+
+#[test]
+fn a_module_name_python_cannot_import_is_refused() {
+    let out = tempdir("refused");
+    let e = lawgen::Builder::new()
+        .package(chess())
+        .module_name("lambda")
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .python(true)
+        .compile()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "lawgen: the module name `lambda` is not a Python identifier; give one with --module-name (Builder::module_name)"
+    );
+    // Without Python bindings the name is fine for Rust.
+    lawgen::Builder::new()
+        .package(chess())
+        .module_name("lambda")
+        .out_dir(&out)
+        .emit_rerun_if_changed(false)
+        .compile()
+        .unwrap();
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("target/python-builder-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
