@@ -37,9 +37,9 @@ def evaluate_partition(src, dst, policy):
 
     import fide_laws_chess
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     if os.path.exists(dst):
-        return {"dst": dst, "written": False, "seconds": 0.0, "cases": None, "errors": None}
+        return {"dst": dst, "written": False, "seconds": 0.0, "cpu_seconds": 0.0}
     facts = pq.read_table(src, read_dictionary=["predicate"]).combine_chunks()
     # One batch: a case's rows must not be split between two calls.
     batch = facts.to_batches()[0] if facts.num_rows else pa.RecordBatch.from_pylist([], facts.schema)
@@ -62,6 +62,8 @@ def evaluate_partition(src, dst, policy):
         "errors": sum(1 for s in sections.to_pylist() if s == "error"),
         "evaluate_seconds": t1 - t0,
         "seconds": time.perf_counter() - t0,
+        # The worker process's CPU time (pyarrow's IO threads included).
+        "cpu_seconds": time.process_time() - cpu0,
         "pid": os.getpid(),
     }
 
@@ -222,6 +224,11 @@ def main():
             raise RuntimeError(f"{len(pending)} partitions did not finish in time")
         results = client.gather(futures)
         seconds = time.perf_counter() - t0
+        busy = sum(r["cpu_seconds"] for r in results)
+        print(
+            f"tasks: {busy:.1f} CPU-seconds in {seconds:.1f} s, {busy / seconds:.2f} CPUs busy on average "
+            f"({a.cases / busy:,.0f} cases per CPU-second of the workers)"
+        )
         if killed:
             print(
                 f"killed worker process {killed['pid']} ({killed['address']}) with {killed['in_flight']} partition(s) "
