@@ -27,9 +27,6 @@ if ! cmp -s "$REQ" "$VENV/.requirements"; then
 fi
 cargo build -q -p lawgen
 LAWGEN="$ROOT/target/debug/lawgen"
-# One cargo target directory for every Python module built here, so the
-# dependencies (pyo3, arrow, lawgen, ascent) compile once.
-export CARGO_TARGET_DIR="$ROOT/target/python-target"
 "$LAWGEN" build "$ROOT/packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json" --python \
   --out "$ROOT/target/python/fide_laws_chess" 2>/dev/null
 profile=()
@@ -37,6 +34,9 @@ if [ "${LAWGEN_PYTHON_DEV:-0}" = 1 ]; then
   profile=(--config-settings=build-args=--profile=dev)
 fi
 # maturin is in the venv: no isolated build environment to set up each time.
-"$PY" -m pip install -q --no-build-isolation --force-reinstall --no-deps "${profile[@]}" \
+# One cargo target directory for every Python module built here (this one and
+# lawgen/tests/python_module.rs's), so pyo3, arrow, lawgen and ascent compile
+# once; set for this command only, not for the workspace's own builds.
+CARGO_TARGET_DIR="$ROOT/target/python-target" "$PY" -m pip install -q --no-build-isolation --force-reinstall --no-deps "${profile[@]}" \
   "$ROOT/target/python/fide_laws_chess"
 export PY LAWGEN LAWGEN_PYTHON_ENV="$ROOT"
