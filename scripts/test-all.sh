@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, the Rust test suites, and
-# the external datalog-conformance suite against `lawgen eval`.
+# the Python modules (scripts/test-python.sh), and the external
+# datalog-conformance suite against `lawgen eval`.
 # Set-up-free: it installs what it needs (a Python venv under target/) itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,11 @@ cargo test --workspace
 
 step "reference examples: every command docs/reference.md quotes, as committed"
 bash docs/examples/check.sh
+
+step "Python modules and the distributed example (scripts/test-python.sh)"
+# A venv under target/ and the chess module built by pip (release); the
+# module's first build is most of this step's time.
+bash scripts/test-python.sh
 
 step "fuzz smoke: every cargo-fuzz target for 10 s (fuzz/smoke.sh)"
 # cargo-fuzz from crates.io when missing; the targets build on stable (no

@@ -12,7 +12,8 @@ use crate::program::{Program, RelId, Role, Ty, Value};
 use crate::{Error, Policy};
 use std::collections::BTreeSet;
 
-fn program(pkg: &'static Embedded) -> Result<&'static Program, Error> {
+/// The lowered program a generated module embeds, decoded on first use.
+pub fn embedded_program(pkg: &'static Embedded) -> Result<&'static Program, Error> {
     pkg.cell
         .get_or_init(|| {
             let ours = env!("CARGO_PKG_VERSION");
@@ -50,7 +51,7 @@ pub fn read_facts_json(
     interner: &mut Interner,
     push: &mut dyn FnMut(usize, &[i64]),
 ) -> Result<(), Error> {
-    let prog = program(pkg)?;
+    let prog = embedded_program(pkg)?;
     let facts = crate::formats::facts::read_facts(bytes, &prog.catalog)
         .map_err(|d| Error::Facts(d.render()))?;
     let mut encode = |v: &Value| match v {
@@ -88,7 +89,7 @@ pub fn canonical_json(
     interner: &Interner,
     rows: Rows<'_>,
 ) -> Result<String, Error> {
-    let prog = program(pkg)?;
+    let prog = embedded_program(pkg)?;
     let c = interp::conclusions_from(prog, p, &mut |rel| {
         rows(rel.0 as usize)
             .iter()
@@ -134,7 +135,7 @@ pub fn explain(
     query: &str,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
-    let prog = program(pkg)?;
+    let prog = embedded_program(pkg)?;
     let q = crate::explain::parse_query(&prog.catalog, query).map_err(Error::Query)?;
     explain_query(prog, p, interner, rows, q, None, lang)
 }
@@ -181,7 +182,7 @@ pub fn explain_literal(
     compiled: Option<&str>,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
-    let prog = program(pkg)?;
+    let prog = embedded_program(pkg)?;
     let pred = prog
         .catalog
         .pred_by_name(predicate)

@@ -42,6 +42,8 @@ pub enum BuildError {
     NoOutDir,
     /// Two packages would be written to the same module file.
     DuplicateModule(String),
+    /// The package cannot become a Python module as asked (see `python`).
+    Python(String),
 }
 
 impl fmt::Display for BuildError {
@@ -68,6 +70,7 @@ impl fmt::Display for BuildError {
                 f,
                 "lawgen: two packages generate the module `{m}`; give one a different Builder::module_name"
             ),
+            BuildError::Python(m) => write!(f, "lawgen: {m}"),
         }
     }
 }
@@ -92,6 +95,7 @@ pub struct Builder {
     limits: ReadLimits,
     emit_rerun: bool,
     import_path: Vec<PathBuf>,
+    python: bool,
 }
 
 impl Builder {
@@ -154,6 +158,16 @@ impl Builder {
         self
     }
 
+    /// Also writes `<module>_python.rs` next to each module: its PyO3
+    /// bindings (see [`crate::python`]), for a crate of one's own that
+    /// builds a Python module: `lawgen_runtime::include_package!(NAME);`
+    /// and `include!(concat!(env!("OUT_DIR"), "/NAME_python.rs"));` in its
+    /// `lib.rs`, with the dependencies of a `lawgen build --python` project.
+    pub fn python(mut self, yes: bool) -> Self {
+        self.python = yes;
+        self
+    }
+
     /// Generates every package's module. Files are rewritten only when their
     /// bytes change (their modification times then stay put for tools that
     /// watch them; cargo itself recompiles the including crate whenever the
@@ -188,6 +202,12 @@ impl Builder {
             let file = out_dir.join(format!("{}.rs", e.module_name));
             write_if_changed(&file, e.source.as_bytes())?;
             written.push(file);
+            if self.python {
+                let file = out_dir.join(format!("{}_python.rs", e.module_name));
+                let bindings = crate::python::bindings(&loaded.model, &e)?;
+                write_if_changed(&file, bindings.as_bytes())?;
+                written.push(file);
+            }
         }
         Ok(written)
     }
@@ -210,8 +230,19 @@ pub fn generate_with(
     limits: &ReadLimits,
     import_path: &[PathBuf],
 ) -> Result<Emitted, BuildError> {
+    load_and_emit(path, module, limits, import_path).map(|(_, e)| e)
+}
+
+/// [`generate_with`], and the loaded package (what the Python bindings document).
+pub fn load_and_emit(
+    path: &Path,
+    module: Option<&str>,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<(crate::driver::Loaded, Emitted), BuildError> {
     let loaded = load_file_with(path, limits, import_path).map_err(BuildError::Package)?;
-    emit_loaded(path, &loaded, module)
+    let emitted = emit_loaded(path, &loaded, module)?;
+    Ok((loaded, emitted))
 }
 
 fn emit_loaded(path: &Path, loaded: &Loaded, module: Option<&str>) -> Result<Emitted, BuildError> {
@@ -310,7 +341,7 @@ impl RuntimeDep {
         }
     }
 
-    fn toml(&self) -> String {
+    pub(crate) fn toml(&self) -> String {
         match self {
             RuntimeDep::Path(p) => format!("{{ path = {} }}", toml_string(&p.to_string_lossy())),
             RuntimeDep::Git(url) => format!("{{ git = {} }}", toml_string(url)),
@@ -320,7 +351,7 @@ impl RuntimeDep {
 
     /// `lawgen` from the same place, without its CLI and code generation
     /// (the features `lawgen-runtime` enables, so cargo builds it once).
-    fn lawgen_toml(&self) -> String {
+    pub(crate) fn lawgen_toml(&self) -> String {
         match self {
             RuntimeDep::Path(p) => {
                 let lawgen = p.parent().map(|d| d.join("lawgen"));
@@ -351,7 +382,7 @@ impl RuntimeDep {
     }
 }
 
-fn toml_string(s: &str) -> String {
+pub(crate) fn toml_string(s: &str) -> String {
     // serde_json's string escaping is valid TOML basic-string escaping.
     serde_json::to_string(s).expect("strings serialize")
 }

@@ -74,6 +74,9 @@ pub mod model;
 #[doc(hidden)]
 pub use lawgen_runtime::program;
 use lawgen_runtime::scc;
+#[cfg(feature = "emit")]
+#[doc(hidden)]
+pub mod python;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod summary;

@@ -106,6 +106,9 @@ enum Command {
         /// `version=X` (default: the lawgen-runtime of this lawgen's source tree).
         #[arg(long, value_parser = clap::value_parser!(lawgen::builder::RuntimeDep))]
         runtime: Option<lawgen::builder::RuntimeDep>,
+        /// Write a maturin project for a Python module instead (`pip install DIR`; docs/python.md).
+        #[arg(long)]
+        python: bool,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -375,6 +378,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             module_name,
             runtime,
+            python,
         } => {
             let fail = |e: lawgen::BuildError| Failure {
                 code: match &e {
@@ -383,6 +387,26 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 message: e.to_string(),
             };
+            let runtime =
+                runtime.unwrap_or_else(lawgen::builder::RuntimeDep::default_for_this_build);
+            if python {
+                let (loaded, emitted) = lawgen::builder::load_and_emit(
+                    &package,
+                    module_name.as_deref(),
+                    limits(),
+                    import_path(),
+                )
+                .map_err(fail)?;
+                let name = lawgen::python::write_project(&out, &loaded.model, &emitted, &runtime)
+                    .map_err(fail)?;
+                eprintln!(
+                    "wrote the Python project `{name}` (module `{}`) to {}; `pip install {}` builds it",
+                    emitted.module_name,
+                    out.display(),
+                    out.display()
+                );
+                return Ok(());
+            }
             let emitted = lawgen::builder::generate_with(
                 &package,
                 module_name.as_deref(),
@@ -390,14 +414,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 import_path(),
             )
             .map_err(fail)?;
-            let name = lawgen::builder::write_crate(
-                &out,
-                None,
-                &emitted,
-                &runtime.unwrap_or_else(lawgen::builder::RuntimeDep::default_for_this_build),
-                false,
-            )
-            .map_err(fail)?;
+            let name = lawgen::builder::write_crate(&out, None, &emitted, &runtime, false)
+                .map_err(fail)?;
             eprintln!(
                 "wrote crate `{name}` to {} ({} relations, {} rules); it depends on lawgen-runtime and ascent {}",
                 out.display(),
