@@ -19,7 +19,7 @@
 
 use crate::diagnostics::Diagnostics;
 use crate::driver::{load_file, LoadError};
-use crate::emit::{emit, EmitError, EmitOptions, Emitted};
+use crate::emit::{emit, EmitError, EmitOptions, Emitted, Engine};
 use crate::syntax::ReadLimits;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -87,7 +87,10 @@ impl std::error::Error for BuildError {}
 /// Configures and runs code generation from a build script.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
-    packages: Vec<(PathBuf, Option<String>)>,
+    /// Each package with its module name and engine.
+    packages: Vec<(PathBuf, Option<String>, Engine)>,
+    /// The engine of packages added from now on.
+    engine: Engine,
     out_dir: Option<PathBuf>,
     limits: ReadLimits,
     emit_rerun: bool,
@@ -105,7 +108,33 @@ impl Builder {
     /// (`fide.laws.chess` → `fide_laws_chess`) unless [`Builder::module_name`]
     /// follows.
     pub fn package(mut self, path: impl AsRef<Path>) -> Self {
-        self.packages.push((path.as_ref().to_owned(), None));
+        self.packages
+            .push((path.as_ref().to_owned(), None, self.engine));
+        self
+    }
+
+    /// The engine behind the generated API (default [`Engine::Ascent`]):
+    /// for the package added last, and for the packages added after this
+    /// call. With [`Builder::module_name`], one crate can include the same
+    /// package compiled by both engines:
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), lawgen::BuildError> {
+    /// let chess = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+    /// lawgen::Builder::new()
+    ///     .package(chess)
+    ///     .package(chess)
+    ///     .module_name("chess_direct")
+    ///     .engine(lawgen::Engine::Direct)
+    ///     .compile()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
+        if let Some(last) = self.packages.last_mut() {
+            last.2 = engine;
+        }
         self
     }
 
@@ -148,11 +177,11 @@ impl Builder {
         };
         let mut written = Vec::new();
         let mut modules = std::collections::BTreeSet::new();
-        for (path, module) in &self.packages {
+        for (path, module, engine) in &self.packages {
             if self.emit_rerun {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            let e = generate(path, module.as_deref(), &self.limits)?;
+            let e = generate_with(path, module.as_deref(), *engine, &self.limits)?;
             if !modules.insert(e.module_name.clone()) {
                 return Err(BuildError::DuplicateModule(e.module_name));
             }
@@ -164,10 +193,20 @@ impl Builder {
     }
 }
 
-/// Loads, checks and emits one package.
+/// Loads, checks and emits one package for the default engine.
 pub fn generate(
     path: &Path,
     module: Option<&str>,
+    limits: &ReadLimits,
+) -> Result<Emitted, BuildError> {
+    generate_with(path, module, Engine::default(), limits)
+}
+
+/// Loads, checks and emits one package for `engine`.
+pub fn generate_with(
+    path: &Path,
+    module: Option<&str>,
+    engine: Engine,
     limits: &ReadLimits,
 ) -> Result<Emitted, BuildError> {
     let loaded = load_file(path, limits).map_err(BuildError::Package)?;
@@ -175,6 +214,7 @@ pub fn generate(
         &loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
+            engine,
         },
     )
     .map_err(|error| BuildError::Emit {

@@ -78,6 +78,9 @@ enum Command {
         /// build it once with cargo (cached by package), run it through ascent.
         #[arg(long, value_enum, default_value_t = Backend::Interp)]
         backend: Backend,
+        /// The compiled backend's engine (the generated API is the same).
+        #[arg(long, value_enum, default_value_t = EngineArg::Ascent)]
+        engine: EngineArg,
         /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
@@ -91,6 +94,9 @@ enum Command {
         /// The module/crate name (default: the package name in snake case).
         #[arg(long)]
         module_name: Option<String>,
+        /// The engine behind the generated API.
+        #[arg(long, value_enum, default_value_t = EngineArg::Ascent)]
+        engine: EngineArg,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -119,10 +125,14 @@ enum Command {
         /// How many cases to evaluate per run.
         #[arg(long, default_value_t = 10_000)]
         cases: usize,
-        /// `compiled`: the package's cached ascent crate, cases drawn in its
+        /// `compiled`: the package's cached crate, cases drawn in its
         /// process. `interp`: the reference evaluator.
         #[arg(long, value_enum, default_value_t = Backend::Compiled)]
         backend: Backend,
+        /// `ascent` or `direct`: the compiled backend with that engine;
+        /// `interp`: the reference evaluator (as `--backend interp`).
+        #[arg(long, value_enum)]
+        engine: Option<BenchEngine>,
         /// Worker threads (default: the available cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -182,6 +192,30 @@ impl From<PolicyArg> for Policy {
 enum Backend {
     Interp,
     Compiled,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    /// Every rule in one `ascent!` program per batch (default).
+    Ascent,
+    /// Per-case Rust with small typed tables.
+    Direct,
+}
+
+impl From<EngineArg> for lawgen::Engine {
+    fn from(e: EngineArg) -> lawgen::Engine {
+        match e {
+            EngineArg::Ascent => lawgen::Engine::Ascent,
+            EngineArg::Direct => lawgen::Engine::Direct,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchEngine {
+    Ascent,
+    Direct,
+    Interp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -279,6 +313,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             facts,
             policy,
             backend: Backend::Compiled,
+            engine,
             cache_dir,
         } => {
             let loaded = load(&package)?;
@@ -289,9 +324,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 code: 3,
                 message: format!("error: {e}"),
             };
-            let built =
-                lawgen::compiled::ensure_built(&loaded, &cache, &mut |m| eprintln!("lawgen: {m}"))
-                    .map_err(fail)?;
+            let built = lawgen::compiled::ensure_built_with(
+                &loaded,
+                engine.into(),
+                &cache,
+                &mut |m| eprintln!("lawgen: {m}"),
+                false,
+            )
+            .map_err(fail)?;
             let out = lawgen::compiled::run(&built, &facts, Policy::from(policy).as_str())
                 .map_err(fail)?;
             if out.code != 0 {
@@ -306,6 +346,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             out,
             module_name,
+            engine,
         } => {
             let fail = |e: lawgen::BuildError| Failure {
                 code: match &e {
@@ -314,8 +355,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 message: e.to_string(),
             };
-            let emitted = lawgen::builder::generate(&package, module_name.as_deref(), limits())
-                .map_err(fail)?;
+            let emitted = lawgen::builder::generate_with(
+                &package,
+                module_name.as_deref(),
+                engine.into(),
+                limits(),
+            )
+            .map_err(fail)?;
             let name = lawgen::builder::write_crate(
                 &out,
                 None,
@@ -386,6 +432,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             cases,
             backend,
+            engine,
             threads,
             batch,
             policy,
@@ -418,11 +465,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 code: e.code,
                 message: e.message,
             };
-            let result = match backend {
-                Backend::Interp => lawgen::bench::run_interp(&loaded, &cfg),
-                Backend::Compiled => {
+            // `--engine interp` is `--backend interp`; `--engine ascent|direct`
+            // the compiled backend with that engine.
+            let engine = match (engine, backend) {
+                (Some(BenchEngine::Interp), _) | (None, Backend::Interp) => None,
+                (Some(BenchEngine::Direct), _) => Some(lawgen::Engine::Direct),
+                (Some(BenchEngine::Ascent), _) | (None, Backend::Compiled) => {
+                    Some(lawgen::Engine::Ascent)
+                }
+            };
+            let result = match engine {
+                None => lawgen::bench::run_interp(&loaded, &cfg),
+                Some(engine) => {
                     let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
-                    lawgen::bench::run_compiled(&loaded, &cfg, &cache, &mut |m| {
+                    lawgen::bench::run_compiled_with(&loaded, &cfg, engine, &cache, &mut |m| {
                         eprintln!("lawgen: {m}")
                     })
                 }
