@@ -188,307 +188,160 @@ impl ::lawgen_runtime::Entity for Situation {
     }
 }
 mod __engine {
-    /// One case's relations, typed rows each; reused case after case.
+    // One case's relations, typed rows each; reused case after case.
     #[derive(Default)]
     pub(super) struct Tables {
-        /// `D[agreed_draw_has_ended_the_game]`
-        pub(super) r0: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[both_players_have_moved]`
-        pub(super) r1: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[draw_agreed]`
-        pub(super) r2: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[arbiter_competent_to_decide]`
-        pub(super) r3: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[case_not_precisely_regulated]`
-        pub(super) r4: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D'[arbiter_competent_to_decide]`
-        pub(super) r5: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D'[case_not_precisely_regulated]`
-        pub(super) r6: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[arbiter_of]`
-        pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~arbiter_of]`
-        pub(super) r8: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[arbiter_shall_see_laws_observed]`
-        pub(super) r9: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[play_started]`
-        pub(super) r10: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[attempted_transition]`
-        pub(super) r11: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~attempted_transition]`
-        pub(super) r12: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~both_players_have_moved]`
-        pub(super) r13: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[capturing_pawn_on_adjacent_file]`
-        pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~capturing_pawn_on_adjacent_file]`
-        pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `undecided[case_not_precisely_regulated]`
-        pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `dom[Situation]`
-        pub(super) r17: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~case_not_precisely_regulated]`
-        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `entities[Situation]`
-        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[castling_legal]`
-        pub(super) r21: ::lawgen_runtime::__private::Table<(u32, u32, u32)>,
-        /// `facts[castling_side_of]`
-        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
-        /// `facts[king_of]`
-        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~piece_has_moved]`
-        pub(super) r24: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~castling_path_blocked]`
-        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[rook_of]`
-        pub(super) r26: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~castling_path_attacked]`
-        pub(super) r27: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[player_has_the_move]`
-        pub(super) r28: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[castling_path_attacked]`
-        pub(super) r29: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~castling_path_attacked]`
-        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_castling_side]`
-        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[castling_path_blocked]`
-        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~castling_path_blocked]`
-        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~castling_side_of]`
-        pub(super) r34: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
-        /// `facts[~checked_castling_side]`
-        pub(super) r35: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_game]`
-        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_game]`
-        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_piece]`
-        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_piece]`
-        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_player]`
-        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_player]`
-        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checkmate_delivered]`
-        pub(super) r42: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~checkmate_delivered]`
-        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[checkmate_has_been_delivered]`
-        pub(super) r44: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[completed_illegal_move_count]`
-        pub(super) r45: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[~completed_illegal_move_count]`
-        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[dead_position_arisen]`
-        pub(super) r47: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~dead_position_arisen]`
-        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[dead_position_has_ended_the_game]`
-        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~draw_agreed]`
-        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[draw_claimed]`
-        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~draw_claimed]`
-        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[en_passant_capture_legal]`
-        pub(super) r53: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[en_passant_right_open]`
-        pub(super) r54: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~en_passant_right_open]`
-        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~en_passant_right_open]`
-        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[entered_state]`
-        pub(super) r57: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `P[entered_state]`
-        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `S[entered_state]`
-        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `S[valid_transition]`
-        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[procedure_instance]`
-        pub(super) r61: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `cand[entered_state]`
-        pub(super) r72: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[fifty_move_claim_correct]`
-        pub(super) r83: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[moves_by_each_without_pawn_or_capture]`
-        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `D[game_drawn]`
-        pub(super) r85: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `P[game_drawn]`
-        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `S[game_drawn]`
-        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[position_occurrence_count]`
-        pub(super) r88: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[king_cannot_be_checkmated]`
-        pub(super) r89: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[player_of]`
-        pub(super) r90: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[player_resigned]`
-        pub(super) r91: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[stalemate_arisen]`
-        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[threefold_claim_correct]`
-        pub(super) r93: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `app\u{3a3}[AgreedDraw]`
-        pub(super) r94: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[FiftyMoveClaimDraws]`
-        pub(super) r96: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[FivefoldAutomaticDraw]`
-        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[ResignationDrawnIfMateImpossible]`
-        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[SeventyFiveAutomaticDraw]`
-        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[ThreefoldClaimDraws]`
-        pub(super) r102: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `cand[game_drawn]`
-        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[AgreedDraw]`
-        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FiftyMoveClaimDraws]`
-        pub(super) r106: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FivefoldAutomaticDraw]`
-        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ResignationDrawnIfMateImpossible]`
-        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SeventyFiveAutomaticDraw]`
-        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ThreefoldClaimDraws]`
-        pub(super) r112: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `policy_propagating`
-        pub(super) r116: ::lawgen_runtime::__private::Table<()>,
-        /// `D[~game_drawn]`
-        pub(super) r117: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `P[~game_drawn]`
-        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `S[~game_drawn]`
-        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs AgreedDraw]`
-        pub(super) r121: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs DeadPositionDraws]`
-        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs FiftyMoveClaimDraws]`
-        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs FivefoldAutomaticDraw]`
-        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
-        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs SeventyFiveAutomaticDraw]`
-        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs StalemateDraws]`
-        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs ThreefoldClaimDraws]`
-        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[game_lost_by]`
-        pub(super) r130: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~king_cannot_be_checkmated]`
-        pub(super) r131: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[game_won_by]`
-        pub(super) r132: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[illegal_move]`
-        pub(super) r133: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~move_meets_articles_3_1_to_3_9]`
-        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~king_cannot_be_checkmated]`
-        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~king_of]`
-        pub(super) r136: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[legal_move]`
-        pub(super) r137: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[move_meets_articles_3_1_to_3_9]`
-        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~move_meets_articles_3_1_to_3_9]`
-        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~moves_by_each_without_pawn_or_capture]`
-        pub(super) r140: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `D[must_move_first_touched_piece]`
-        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[own_piece_of]`
-        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[piece_touched_intentionally]`
-        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[piece_can_be_moved]`
-        pub(super) r144: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D'[must_move_first_touched_piece]`
-        pub(super) r145: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D'[piece_touched_intentionally]`
-        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~own_piece_of]`
-        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~piece_can_be_moved]`
-        pub(super) r148: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[piece_has_moved]`
-        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~piece_has_moved]`
-        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `undecided[piece_touched_intentionally]`
-        pub(super) r151: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `dom[Player]`
-        pub(super) r152: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~piece_touched_intentionally]`
-        pub(super) r153: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~player_has_the_move]`
-        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~player_of]`
-        pub(super) r155: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~player_resigned]`
-        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~rook_of]`
-        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `entities[Player]`
-        pub(super) r158: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `dom[Piece]`
-        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `entities[Piece]`
-        pub(super) r160: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~play_started]`
-        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~position_occurrence_count]`
-        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[~procedure_instance]`
-        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[resignation_has_ended_the_game]`
-        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[second_illegal_move_has_ended_the_game]`
-        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~stalemate_arisen]`
-        pub(super) r167: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[stalemate_has_ended_the_game]`
-        pub(super) r168: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[valid_transition]`
-        pub(super) r169: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `P[valid_transition]`
-        pub(super) r170: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `cand[valid_transition]`
-        pub(super) r180: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `request[piece_touched_intentionally]`
-        pub(super) r190: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `request[case_not_precisely_regulated]`
-        pub(super) r191: ::lawgen_runtime::__private::Table<(u32,)>,
+        pub(super) r0: ::lawgen_runtime::__private::Table<(u32,)>, // D[agreed_draw_has_ended_the_game]
+        pub(super) r1: ::lawgen_runtime::__private::Table<(u32,)>, // facts[both_players_have_moved]
+        pub(super) r2: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_agreed]
+        pub(super) r3: ::lawgen_runtime::__private::Table<(u32,)>, // D[arbiter_competent_to_decide]
+        pub(super) r4: ::lawgen_runtime::__private::Table<(u32,)>, // facts[case_not_precisely_regulated]
+        pub(super) r5: ::lawgen_runtime::__private::Table<(u32,)>, // D'[arbiter_competent_to_decide]
+        pub(super) r6: ::lawgen_runtime::__private::Table<(u32,)>, // D'[case_not_precisely_regulated]
+        pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[arbiter_of]
+        pub(super) r8: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~arbiter_of]
+        pub(super) r9: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[arbiter_shall_see_laws_observed]
+        pub(super) r10: ::lawgen_runtime::__private::Table<(u32,)>, // facts[play_started]
+        pub(super) r11: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[attempted_transition]
+        pub(super) r12: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~attempted_transition]
+        pub(super) r13: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~both_players_have_moved]
+        pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[capturing_pawn_on_adjacent_file]
+        pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~capturing_pawn_on_adjacent_file]
+        pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>, // undecided[case_not_precisely_regulated]
+        pub(super) r17: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Situation]
+        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~case_not_precisely_regulated]
+        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Situation]
+        pub(super) r21: ::lawgen_runtime::__private::Table<(u32, u32, u32)>, // D[castling_legal]
+        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[castling_side_of]
+        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[king_of]
+        pub(super) r24: ::lawgen_runtime::__private::Table<(u32,)>, // D[~piece_has_moved]
+        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_blocked]
+        pub(super) r26: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[rook_of]
+        pub(super) r27: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_attacked]
+        pub(super) r28: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_has_the_move]
+        pub(super) r29: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_attacked]
+        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_attacked]
+        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_castling_side]
+        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_blocked]
+        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_blocked]
+        pub(super) r34: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[~castling_side_of]
+        pub(super) r35: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_castling_side]
+        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_game]
+        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_game]
+        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_piece]
+        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_piece]
+        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_player]
+        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_player]
+        pub(super) r42: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[checkmate_delivered]
+        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~checkmate_delivered]
+        pub(super) r44: ::lawgen_runtime::__private::Table<(u32,)>, // D[checkmate_has_been_delivered]
+        pub(super) r45: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[completed_illegal_move_count]
+        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~completed_illegal_move_count]
+        pub(super) r47: ::lawgen_runtime::__private::Table<(u32,)>, // facts[dead_position_arisen]
+        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~dead_position_arisen]
+        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>, // D[dead_position_has_ended_the_game]
+        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_agreed]
+        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_claimed]
+        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_claimed]
+        pub(super) r53: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[en_passant_capture_legal]
+        pub(super) r54: ::lawgen_runtime::__private::Table<(u32,)>, // facts[en_passant_right_open]
+        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>, // D[~en_passant_right_open]
+        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~en_passant_right_open]
+        pub(super) r57: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[entered_state]
+        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[entered_state]
+        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[entered_state]
+        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[valid_transition]
+        pub(super) r61: ::lawgen_runtime::__private::Table<(u32,)>, // facts[procedure_instance]
+        pub(super) r72: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[entered_state]
+        pub(super) r83: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[fifty_move_claim_correct]
+        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[moves_by_each_without_pawn_or_capture]
+        pub(super) r85: ::lawgen_runtime::__private::Table<(u32,)>, // D[game_drawn]
+        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>, // P[game_drawn]
+        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>, // S[game_drawn]
+        pub(super) r88: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[position_occurrence_count]
+        pub(super) r89: ::lawgen_runtime::__private::Table<(u32,)>, // facts[king_cannot_be_checkmated]
+        pub(super) r90: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_of]
+        pub(super) r91: ::lawgen_runtime::__private::Table<(u32,)>, // facts[player_resigned]
+        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>, // facts[stalemate_arisen]
+        pub(super) r93: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[threefold_claim_correct]
+        pub(super) r94: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[AgreedDraw]
+        pub(super) r96: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FiftyMoveClaimDraws]
+        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FivefoldAutomaticDraw]
+        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ResignationDrawnIfMateImpossible]
+        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SeventyFiveAutomaticDraw]
+        pub(super) r102: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ThreefoldClaimDraws]
+        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>, // cand[game_drawn]
+        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>, // app[AgreedDraw]
+        pub(super) r106: ::lawgen_runtime::__private::Table<(u32,)>, // app[FiftyMoveClaimDraws]
+        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>, // app[FivefoldAutomaticDraw]
+        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>, // app[ResignationDrawnIfMateImpossible]
+        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>, // app[SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>, // app[SeventyFiveAutomaticDraw]
+        pub(super) r112: ::lawgen_runtime::__private::Table<(u32,)>, // app[ThreefoldClaimDraws]
+        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>, // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>, // app[CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r116: ::lawgen_runtime::__private::Table<()>, // policy_propagating
+        pub(super) r117: ::lawgen_runtime::__private::Table<(u32,)>, // D[~game_drawn]
+        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>, // P[~game_drawn]
+        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>, // S[~game_drawn]
+        pub(super) r121: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs AgreedDraw]
+        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs DeadPositionDraws]
+        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FiftyMoveClaimDraws]
+        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FivefoldAutomaticDraw]
+        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ResignationDrawnIfMateImpossible]
+        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SeventyFiveAutomaticDraw]
+        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs StalemateDraws]
+        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ThreefoldClaimDraws]
+        pub(super) r130: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_lost_by]
+        pub(super) r131: ::lawgen_runtime::__private::Table<(u32,)>, // D[~king_cannot_be_checkmated]
+        pub(super) r132: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_won_by]
+        pub(super) r133: ::lawgen_runtime::__private::Table<(u32,)>, // D[illegal_move]
+        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>, // D[~move_meets_articles_3_1_to_3_9]
+        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~king_cannot_be_checkmated]
+        pub(super) r136: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~king_of]
+        pub(super) r137: ::lawgen_runtime::__private::Table<(u32,)>, // D[legal_move]
+        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>, // facts[move_meets_articles_3_1_to_3_9]
+        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~move_meets_articles_3_1_to_3_9]
+        pub(super) r140: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~moves_by_each_without_pawn_or_capture]
+        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[must_move_first_touched_piece]
+        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[own_piece_of]
+        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[piece_touched_intentionally]
+        pub(super) r144: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_can_be_moved]
+        pub(super) r145: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[must_move_first_touched_piece]
+        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[piece_touched_intentionally]
+        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~own_piece_of]
+        pub(super) r148: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_can_be_moved]
+        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_has_moved]
+        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_has_moved]
+        pub(super) r151: ::lawgen_runtime::__private::Table<(u32, u32)>, // undecided[piece_touched_intentionally]
+        pub(super) r152: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Player]
+        pub(super) r153: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~piece_touched_intentionally]
+        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_has_the_move]
+        pub(super) r155: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_of]
+        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~player_resigned]
+        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~rook_of]
+        pub(super) r158: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Player]
+        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Piece]
+        pub(super) r160: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Piece]
+        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~play_started]
+        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~position_occurrence_count]
+        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~procedure_instance]
+        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>, // D[resignation_has_ended_the_game]
+        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>, // D[second_illegal_move_has_ended_the_game]
+        pub(super) r167: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~stalemate_arisen]
+        pub(super) r168: ::lawgen_runtime::__private::Table<(u32,)>, // D[stalemate_has_ended_the_game]
+        pub(super) r169: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[valid_transition]
+        pub(super) r170: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[valid_transition]
+        pub(super) r180: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[valid_transition]
+        pub(super) r190: ::lawgen_runtime::__private::Table<(u32, u32)>, // request[piece_touched_intentionally]
+        pub(super) r191: ::lawgen_runtime::__private::Table<(u32,)>, // request[case_not_precisely_regulated]
     }
 
     impl Tables {
-        /// Empties every table (keeping its allocation) for the next case.
+        // Empties every table (keeping its allocation) for the next case.
         pub(super) fn clear(&mut self) {
             self.r0.clear();
             self.r1.clear();
@@ -639,7 +492,7 @@ mod __engine {
             self.r191.clear();
         }
 
-        /// Runs every rule on the loaded case, component by component.
+        // Runs every rule on the loaded case, component by component.
         pub(super) fn run(&mut self) {
             c0(self);
             c1(self);
@@ -705,11 +558,11 @@ mod __engine {
     }
 
     ::std::thread_local! {
-        /// This worker thread's tables.
+        // This worker thread's tables.
         static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::default());
     }
 
-    /// Runs `f` on this thread's tables (fresh ones if they are in use).
+    // Runs `f` on this thread's tables (fresh ones if they are in use).
     pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {
         TABLES.with(|t| match t.try_borrow_mut() {
             Ok(mut t) => f(&mut t),
