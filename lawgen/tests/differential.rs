@@ -488,7 +488,7 @@ fn compiled_packages_agree_with_the_interpreter() {
         let bins = write_crate(&krate, &live, batch, opt, on);
         builds += 1;
         eprintln!(
-            "differential: cargo build of {} packages, one module per engine, in {} binaries ({})",
+            "differential: cargo build of {} packages, a module per engine compared ({engines_on}), in {} binaries ({})",
             live.len(),
             bins.iter().map(Vec::len).sum::<usize>(),
             krate.dir.display()
