@@ -1,4 +1,5 @@
-//! Compiles the FIDE chess package into `$OUT_DIR/fide_laws_chess.rs`, and the
+//! Compiles the FIDE chess package into `$OUT_DIR/fide_laws_chess.rs` (the
+//! Ascent engine) and `fide_laws_chess_direct.rs` (the Direct engine), and the
 //! two variants that measure the defeasible overlay's cost (written by
 //! `scripts/make_strict_variant.py`) into `fide_laws_chess_strict.rs` and
 //! `fide_laws_chess_uncontested.rs`.
@@ -12,9 +13,8 @@ fn path(rel: &str) -> PathBuf {
 
 fn main() -> Result<(), lawgen::BuildError> {
     let mut b = lawgen::Builder::new();
-    b = b.package(path(
-        "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
-    ));
+    let chess = path("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+    b = b.package(&chess);
     // The variants only with the `overlay-variants` feature (see lib.rs).
     if std::env::var_os("CARGO_FEATURE_OVERLAY_VARIANTS").is_some() {
         b = b
@@ -23,6 +23,11 @@ fn main() -> Result<(), lawgen::BuildError> {
             .package(path("fide.laws.chess-uncontested.ir.json"))
             .module_name("fide_laws_chess_uncontested");
     }
+    // Last: `engine` applies to the package added last and to those after it.
+    b = b
+        .package(&chess)
+        .module_name("fide_laws_chess_direct")
+        .engine(lawgen::Engine::Direct);
     b.compile()?;
     Ok(())
 }

@@ -21,6 +21,8 @@ COLORS = {
     "plain": "#222222",
     "generated-all": "#1f77b4",
     "generated-1t": "#6baed6",
+    "direct-all": "#ff7f0e",
+    "direct-1t": "#fdae6b",
     "strict-1t": "#2ca02c",
     "uncontested-1t": "#98df8a",
     "interpreter": "#d62728",
@@ -104,7 +106,7 @@ def main():
         f'<text x="18" y="{top + ph / 2}" text-anchor="middle" '
         f'transform="rotate(-90 18 {top + ph / 2})">games per second (log scale)</text>'
     )
-    order = ["plain", "generated-all", "generated-1t", "uncontested-1t", "strict-1t", "interpreter", "clingo"]
+    order = ["plain", "direct-all", "direct-1t", "generated-all", "generated-1t", "uncontested-1t", "strict-1t", "interpreter", "clingo"]
     ly = top + 10
     for eng in sorted(series, key=lambda e: order.index(e) if e in order else 99):
         pts = series[eng]

@@ -666,6 +666,11 @@ facts_adapter!(
     to_facts,
     fide_laws_chess
 );
+facts_adapter!(
+    /// [`to_facts`] for the module of the Direct engine (the same API).
+    to_facts_direct,
+    fide_laws_chess_direct
+);
 #[cfg(feature = "overlay-variants")]
 facts_adapter!(
     /// [`to_facts`] for the variant with no priority and strict rules only.

@@ -46,6 +46,12 @@ generated_engine!(
     fide_laws_chess,
     cases::to_facts
 );
+generated_engine!(
+    /// [`generated`] with the module of the Direct engine.
+    generated_direct,
+    fide_laws_chess_direct,
+    cases::to_facts_direct
+);
 #[cfg(feature = "overlay-variants")]
 generated_engine!(
     /// [`generated`] on the variant with strict rules only and no priority.

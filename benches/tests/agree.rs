@@ -85,6 +85,44 @@ fn plain_agrees_with_generated_code_on_every_case() {
     }
 }
 
+/// The Direct engine's module concludes what plain Rust concludes, case by
+/// case, and what the Ascent module concludes in sum.
+#[test]
+fn plain_agrees_with_the_direct_engine_on_every_case() {
+    let all = cases::cases(SEED, GENERATED_CASES);
+    for policy in [Policy::Blocking, Policy::Propagating] {
+        let mut per_case = vec![None; all.len()];
+        lawgen_benches::fide_laws_chess_direct::evaluate_indexed(
+            all.len(),
+            policy,
+            &Batching {
+                batch_size: 300,
+                ..Batching::default()
+            },
+            |i| cases::to_facts_direct(&all[i]),
+            |_, c| counts_of(&c.expect("consistent facts").concluded_counts()),
+            |i, counts| per_case[i] = Some(counts),
+        );
+        for (i, (c, got)) in all.iter().zip(&per_case).enumerate() {
+            let got = got.expect("every case reached the sink");
+            let want = plain::evaluate(c);
+            assert!(
+                want == got,
+                "{policy}: {}",
+                show(c, i, "direct", &want, &got)
+            );
+        }
+        let one = Batching {
+            threads: 1,
+            ..Batching::default()
+        };
+        assert_eq!(
+            engines::generated_direct(&all[..2000], policy, &one),
+            engines::generated(&all[..2000], policy, &one)
+        );
+    }
+}
+
 #[test]
 fn plain_and_generated_agree_with_the_reference_interpreter() {
     let interp = Interpreter::new();

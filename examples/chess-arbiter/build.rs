@@ -13,6 +13,16 @@ fn main() -> Result<(), lawgen::BuildError> {
         .join("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
     // A clean path for messages; a missing file is reported by lawgen.
     let package = package.canonicalize().unwrap_or(package);
-    lawgen::Builder::new().package(package).compile()?;
+    // `LAWGEN_ENGINE=direct` compiles the package with the Direct engine
+    // (the same API; benches/scripts/rebuild-time.sh times both).
+    println!("cargo:rerun-if-env-changed=LAWGEN_ENGINE");
+    let engine = match std::env::var("LAWGEN_ENGINE").as_deref() {
+        Ok("direct") => lawgen::Engine::Direct,
+        _ => lawgen::Engine::Ascent,
+    };
+    lawgen::Builder::new()
+        .package(package)
+        .engine(engine)
+        .compile()?;
     Ok(())
 }

@@ -314,9 +314,14 @@ macro_rules! __if_explain {
 #[doc(hidden)]
 pub mod ds;
 
+// The tables of Direct engines, reached as `__private::Table`.
+#[doc(hidden)]
+pub mod direct;
+
 /// What only generated code uses. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::direct::Table;
     #[cfg(feature = "ascent")]
     pub use crate::ds;
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
@@ -549,6 +554,25 @@ pub mod __private {
             }
         }
 
+        /// An empty batch to be filled case by case with
+        /// [`ByCase::push_case`] (room for `cases` cases).
+        pub fn with_cases(cases: usize) -> Self {
+            let mut offsets = Vec::with_capacity(cases + 1);
+            offsets.push(0);
+            ByCase {
+                rows: Vec::new(),
+                offsets,
+            }
+        }
+
+        /// Appends the next case's rows, already sorted (case numbers are
+        /// given by the order of the calls, from 0).
+        pub fn push_case(&mut self, rows: impl IntoIterator<Item = T>) {
+            self.rows.extend(rows);
+            let end = u32::try_from(self.rows.len()).expect("fewer than 2^32 rows in one batch");
+            self.offsets.push(end);
+        }
+
         /// Case `c`'s rows (empty for a case not in the batch).
         pub fn case(&self, c: u32) -> &[T] {
             let c = c as usize;
@@ -748,6 +772,18 @@ mod tests {
         assert_eq!(b.case(2), &[(2, 1), (2, 1), (2, 5)]);
         assert_eq!(b.case(3), &[(3, 0)]);
         assert_eq!(b.case(4), &[] as &[(u32, i64)]);
+    }
+
+    #[test]
+    fn by_case_filled_case_by_case() {
+        let mut b: ByCase<(u32, i64)> = ByCase::with_cases(3);
+        b.push_case([(0, 1), (0, 4)]);
+        b.push_case([]);
+        b.push_case([(2, 0)]);
+        assert_eq!(b.case(0), &[(0, 1), (0, 4)]);
+        assert_eq!(b.case(1), &[] as &[(u32, i64)]);
+        assert_eq!(b.case(2), &[(2, 0)]);
+        assert_eq!(b.case(3), &[] as &[(u32, i64)]);
     }
 
     #[test]

@@ -761,12 +761,24 @@ pub fn run_compiled(
     cache: &std::path::Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<BenchResult, BenchError> {
+    run_compiled_with(loaded, cfg, crate::emit::Engine::default(), cache, progress)
+}
+
+/// [`run_compiled`] with the package compiled by `engine`.
+#[cfg(feature = "emit")]
+pub fn run_compiled_with(
+    loaded: &Loaded,
+    cfg: &BenchConfig,
+    engine: crate::emit::Engine,
+    cache: &std::path::Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<BenchResult, BenchError> {
     use std::process::{Command, Stdio};
     cfg.validate()?;
     // The same errors as the interp backend, before any build.
     make_synth(&loaded.model, cfg)?;
     let load_before = load_average();
-    let built = crate::compiled::ensure_built_for_bench(loaded, cache, progress)
+    let built = crate::compiled::ensure_built_with(loaded, engine, cache, progress, true)
         .map_err(BenchError::internal)?;
     let out = Command::new(&built.binary)
         .arg("--bench")
@@ -812,6 +824,7 @@ pub fn run_compiled(
     r.load_before = load_before;
     r.load_after = load_average();
     r.coverage(&loaded.model);
+    r.notes.push(format!("engine: {engine}"));
     if !built.cached && built.build_secs > 0.0 {
         r.notes.push(format!(
             "the package was compiled first ({:.1} s, not included)",

@@ -19,7 +19,7 @@
 
 use crate::diagnostics::Diagnostics;
 use crate::driver::{load_file_with, LoadError, Loaded};
-use crate::emit::{emit, EmitError, EmitOptions, Emitted};
+use crate::emit::{emit, EmitError, EmitOptions, Emitted, Engine};
 use crate::syntax::ReadLimits;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -90,7 +90,10 @@ impl std::error::Error for BuildError {}
 /// Configures and runs code generation from a build script.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
-    packages: Vec<(PathBuf, Option<String>)>,
+    /// Each package with its module name and engine.
+    packages: Vec<(PathBuf, Option<String>, Engine)>,
+    /// The engine of packages added from now on.
+    engine: Engine,
     out_dir: Option<PathBuf>,
     limits: ReadLimits,
     emit_rerun: bool,
@@ -110,7 +113,33 @@ impl Builder {
     /// (`fide.laws.chess` → `fide_laws_chess`) unless [`Builder::module_name`]
     /// follows.
     pub fn package(mut self, path: impl AsRef<Path>) -> Self {
-        self.packages.push((path.as_ref().to_owned(), None));
+        self.packages
+            .push((path.as_ref().to_owned(), None, self.engine));
+        self
+    }
+
+    /// The engine behind the generated API (default [`Engine::Ascent`]):
+    /// for the package added last, and for the packages added after this
+    /// call. With [`Builder::module_name`], one crate can include the same
+    /// package compiled by both engines:
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), lawgen::BuildError> {
+    /// let chess = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+    /// lawgen::Builder::new()
+    ///     .package(chess)
+    ///     .package(chess)
+    ///     .module_name("chess_direct")
+    ///     .engine(lawgen::Engine::Direct)
+    ///     .compile()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
+        if let Some(last) = self.packages.last_mut() {
+            last.2 = engine;
+        }
         self
     }
 
@@ -181,7 +210,7 @@ impl Builder {
         };
         let mut written = Vec::new();
         let mut modules = std::collections::BTreeSet::new();
-        for (path, module) in &self.packages {
+        for (path, module, engine) in &self.packages {
             let loaded = load_file_with(path, &self.limits, &self.import_path);
             if self.emit_rerun {
                 // Every file of the import closure; the package itself even
@@ -195,7 +224,7 @@ impl Builder {
                 }
             }
             let loaded = loaded.map_err(BuildError::Package)?;
-            let e = emit_loaded(path, &loaded, module.as_deref())?;
+            let e = emit_loaded(path, &loaded, module.as_deref(), *engine)?;
             if !modules.insert(e.module_name.clone()) {
                 return Err(BuildError::DuplicateModule(e.module_name));
             }
@@ -213,43 +242,52 @@ impl Builder {
     }
 }
 
-/// Loads, checks and emits one package (imports searched for in its own directory).
+/// Loads, checks and emits one package for the default engine (imports
+/// searched for in its own directory).
 pub fn generate(
     path: &Path,
     module: Option<&str>,
     limits: &ReadLimits,
 ) -> Result<Emitted, BuildError> {
-    generate_with(path, module, limits, &[])
+    generate_with(path, module, Engine::default(), limits, &[])
 }
 
-/// Loads, checks and emits one package with its import closure, imports
-/// searched for in its own directory, then in `import_path`.
+/// Loads, checks and emits one package for `engine`, with its import
+/// closure: imports searched for in its own directory, then in `import_path`.
 pub fn generate_with(
     path: &Path,
     module: Option<&str>,
+    engine: Engine,
     limits: &ReadLimits,
     import_path: &[PathBuf],
 ) -> Result<Emitted, BuildError> {
-    load_and_emit(path, module, limits, import_path).map(|(_, e)| e)
+    load_and_emit(path, module, engine, limits, import_path).map(|(_, e)| e)
 }
 
 /// [`generate_with`], and the loaded package (what the Python bindings document).
 pub fn load_and_emit(
     path: &Path,
     module: Option<&str>,
+    engine: Engine,
     limits: &ReadLimits,
     import_path: &[PathBuf],
 ) -> Result<(crate::driver::Loaded, Emitted), BuildError> {
     let loaded = load_file_with(path, limits, import_path).map_err(BuildError::Package)?;
-    let emitted = emit_loaded(path, &loaded, module)?;
+    let emitted = emit_loaded(path, &loaded, module, engine)?;
     Ok((loaded, emitted))
 }
 
-fn emit_loaded(path: &Path, loaded: &Loaded, module: Option<&str>) -> Result<Emitted, BuildError> {
+fn emit_loaded(
+    path: &Path,
+    loaded: &Loaded,
+    module: Option<&str>,
+    engine: Engine,
+) -> Result<Emitted, BuildError> {
     emit(
         loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
+            engine,
         },
     )
     .map_err(|error| BuildError::Emit {

@@ -8,7 +8,7 @@
 
 use crate::builder::{main_rs, write_crate_with, BenchHooks, BuildError, RuntimeDep};
 use crate::driver::Loaded;
-use crate::emit::{emit, EmitError, EmitOptions};
+use crate::emit::{emit, EmitError, EmitOptions, Engine};
 use crate::syntax::hash::sha256_hex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,7 +79,7 @@ pub fn ensure_built(
     cache: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Built, CompiledError> {
-    build(loaded, cache, progress, false)
+    ensure_built_with(loaded, Engine::default(), cache, progress, false)
 }
 
 /// [`ensure_built`] for `lawgen bench`: the crate's `main.rs` must have its
@@ -92,16 +92,24 @@ pub fn ensure_built_for_bench(
     cache: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Built, CompiledError> {
-    build(loaded, cache, progress, true)
+    ensure_built_with(loaded, Engine::default(), cache, progress, true)
 }
 
-fn build(
+/// [`ensure_built`] (or, with `bench`, [`ensure_built_for_bench`]) with the
+/// package compiled by `engine`. Each engine's crate is cached on its own
+/// (the key is the generated source, which names the engine).
+pub fn ensure_built_with(
     loaded: &Loaded,
+    engine: Engine,
     cache: &Path,
     progress: &mut dyn FnMut(&str),
     bench: bool,
 ) -> Result<Built, CompiledError> {
-    let emitted = emit(loaded, &EmitOptions::default()).map_err(CompiledError::Emit)?;
+    let opts = EmitOptions {
+        engine,
+        ..EmitOptions::default()
+    };
+    let emitted = emit(loaded, &opts).map_err(CompiledError::Emit)?;
     let hooks = BenchHooks::for_package(loaded, &emitted);
     // The key covers everything written: the module, the main.rs template
     // and the package copy the bench child reads.
@@ -144,7 +152,7 @@ fn build(
     .map_err(|e: BuildError| CompiledError::Write(e.to_string()))?;
     if !fresh {
         progress(&format!(
-            "compiling {} {} with ascent ({} relations, {} rules) into {} — once per package version",
+            "compiling {} {} with the {engine} engine ({} relations, {} rules) into {} — once per package version",
             loaded.model.name,
             loaded.model.version,
             emitted.relations,

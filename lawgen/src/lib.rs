@@ -88,3 +88,5 @@ pub mod synth;
 
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder};
+#[cfg(feature = "emit")]
+pub use emit::Engine;

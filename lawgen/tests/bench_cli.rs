@@ -145,6 +145,81 @@ fn minimal_package_backends_agree() {
     assert!(total(&r["counts"]) > 0);
 }
 
+/// `--engine ascent|direct|interp`: the same count table from each engine
+/// (the report names the compiled engine), and `eval --backend compiled
+/// --engine direct` prints the interpreter's canonical output.
+#[test]
+fn minimal_package_engines_agree() {
+    let pkg = root().join("tests/ui/valid/minimal.json");
+    let extra = ["--cases", "300", "--entities", "1"];
+    let run = |engine: &str| {
+        let mut args = extra.to_vec();
+        args.extend(["--engine", engine]);
+        // `--engine` decides; `--backend` is left at a value it overrides.
+        bench(
+            &pkg,
+            if engine == "interp" {
+                "compiled"
+            } else {
+                "interp"
+            },
+            &args,
+        )
+    };
+    let interp = run("interp");
+    assert!(
+        interp["strata"].is_array(),
+        "--engine interp is the interpreter"
+    );
+    for engine in ["ascent", "direct"] {
+        let r = run(engine);
+        assert_eq!(r["counts"], interp["counts"], "engine {engine}");
+        assert_eq!(r["backend"], "compiled");
+        let note = format!("engine: {engine}");
+        assert!(
+            r["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n == &J::from(note.as_str())),
+            "{engine}: {}",
+            r["notes"]
+        );
+    }
+    assert!(total(&interp["counts"]) > 0);
+
+    let facts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("minimal-engines.facts.json");
+    std::fs::write(&facts, br#"{"facts": {}}"#).unwrap();
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            pkg.to_str().unwrap(),
+            "--facts",
+            facts.to_str().unwrap(),
+            "--cache-dir",
+        ];
+        let cache = cache();
+        let cache = cache.to_str().unwrap().to_owned();
+        args.push(&cache);
+        args.extend_from_slice(extra);
+        let out = lawgen(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let want = eval(&[]);
+    for engine in ["ascent", "direct"] {
+        assert_eq!(
+            eval(&["--backend", "compiled", "--engine", engine]),
+            want,
+            "engine {engine}"
+        );
+    }
+}
+
 #[test]
 fn random_packages_backends_agree() {
     use support::gen::{generate, GenConfig};

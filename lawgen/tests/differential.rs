@@ -1,14 +1,18 @@
-//! Differential test: compiled (ascent) against interpreted evaluation.
+//! Differential test: three backends — the reference interpreter and the
+//! compiled module of each engine (Ascent, Direct) — byte for byte.
 //!
-//! Random valid packages from `support/gen.rs` are emitted by
-//! `lawgen::emit::emit` into one generated Cargo package under
-//! `target/differential/` (its own `[workspace]`, its own target dir
-//! `target/differential/target`, so dependencies are built once and reused).
-//! The package has a few binaries (`batchN`), each including a slice of the
-//! package modules with `lawgen_runtime::include_package!`; cargo builds them
-//! in parallel. Each binary reads every facts file of its packages and prints
-//! `Conclusions::to_json()` for both policies; the output is compared byte for
-//! byte with `canonical_json` of the reference interpreter.
+//! Random valid packages from `support/gen.rs`, and the chess package with
+//! every hand-derived scenario of `tests/scenarios/chess` as its facts files,
+//! are emitted by `lawgen::emit::emit` once per engine into one generated
+//! Cargo package under `target/differential/` (its own `[workspace]`, its
+//! own target dir `target/differential/target`, so dependencies are built
+//! once and reused). The package has a few binaries per engine (`batchN`
+//! with the Ascent modules `src/gen/pI.rs`, `directN` with the Direct
+//! modules `src/direct/gen/pI.rs`), each including a slice of the package
+//! modules with `lawgen_runtime::include_package!`; cargo builds them in
+//! parallel. Each binary reads every facts file of its packages and prints
+//! `Conclusions::to_json()` for both policies; each engine's output is
+//! compared byte for byte with `canonical_json` of the reference interpreter.
 //!
 //! Environment:
 //! - `LAWGEN_DIFF_PACKAGES` — how many accepted packages (default 200);
@@ -16,6 +20,8 @@
 //!   seed `seed + i` (`support::gen::package_seed`);
 //! - `LAWGEN_DIFF_BATCH` — package modules per generated binary (default 20);
 //! - `LAWGEN_DIFF_OPT` — opt-level of the generated crate (default 0);
+//! - `LAWGEN_DIFF_ENGINES` — `ascent`, `direct` or `ascent,direct` (the
+//!   default): the engines whose modules are built and compared;
 //! - `LAWGEN_DIFF_REPEAT_VARS=0` — no variable twice in one literal
 //!   (`p(X, X)`), to look past a failure that needs one.
 //!
@@ -32,6 +38,7 @@ use lawgen::program::Section;
 use lawgen::syntax::facts::read_facts;
 use lawgen::syntax::output::canonical_json;
 use lawgen::syntax::RelationKind;
+use lawgen::Engine;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,6 +55,15 @@ const DEFAULT_BATCH: usize = 20;
 const FACTS_PER_PACKAGE: usize = 4;
 /// Rules per package (`GenConfig::min_rules`, `max_rules`).
 const RULES: (usize, usize) = (3, 8);
+/// The engines, with the directory of their modules and the prefix of
+/// their binaries in the generated crate.
+const ENGINES: [(Engine, &str, &str); 2] = [
+    (Engine::Ascent, "src/gen", "batch"),
+    (Engine::Direct, "src/direct/gen", "direct"),
+];
+/// The chess package's case (its index and module name: it follows the
+/// random packages' numbering far out of their range).
+const CHESS_INDEX: usize = 9_000_000;
 const POLICIES: [(Policy, &str); 2] = [
     (Policy::Blocking, "blocking"),
     (Policy::Propagating, "propagating"),
@@ -61,7 +77,8 @@ struct Case {
     package: Vec<u8>,
     facts: Vec<Vec<u8>>,
     module: String,
-    source: String,
+    /// The module of each engine (`ENGINES` order).
+    sources: [String; 2],
     /// `expected[facts file][policy]`.
     expected: Vec<[String; 2]>,
 }
@@ -131,7 +148,9 @@ fn save_failure(krate: &Crate, c: &Case, what: &str, files: &[(String, String)])
     for (k, f) in c.facts.iter().enumerate() {
         std::fs::write(dir.join(format!("facts{k}.json")), f).unwrap();
     }
-    std::fs::write(dir.join(format!("{}.rs", c.module)), &c.source).unwrap();
+    for ((engine, ..), source) in ENGINES.iter().zip(&c.sources) {
+        std::fs::write(dir.join(format!("{}.{engine}.rs", c.module)), source).unwrap();
+    }
     let readme = format!(
         "package {} of a differential run; regenerate it alone with\n\
          GenConfig {{ seed: {:#x}, facts_files: {FACTS_PER_PACKAGE}, ..GenConfig::new(seed) }}\n\
@@ -151,14 +170,27 @@ fn save_failure(krate: &Crate, c: &Case, what: &str, files: &[(String, String)])
     dir
 }
 
-fn write_crate(krate: &Crate, cases: &[&Case], batch: usize, opt: u64) -> Vec<String> {
+/// Writes the generated crate; returns the binaries of each engine
+/// (`ENGINES` order; none for an engine not `on`).
+fn write_crate(
+    krate: &Crate,
+    cases: &[&Case],
+    batch: usize,
+    opt: u64,
+    on: [bool; 2],
+) -> [Vec<String>; 2] {
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../lawgen-runtime")
         .canonicalize()
         .unwrap();
-    let bins: Vec<String> = (0..cases.len().div_ceil(batch))
-        .map(|b| format!("batch{b}"))
-        .collect();
+    let chunks = cases.len().div_ceil(batch);
+    let mut bins: [Vec<String>; 2] =
+        ENGINES.map(|(_, _, prefix)| (0..chunks).map(|b| format!("{prefix}{b}")).collect());
+    for (b, on) in bins.iter_mut().zip(on) {
+        if !on {
+            b.clear();
+        }
+    }
     let mut manifest = format!(
         r#"# Generated by lawgen/tests/differential.rs; rewritten on every run.
 [package]
@@ -182,7 +214,7 @@ codegen-units = 16
 "#,
         runtime.display().to_string()
     );
-    for b in &bins {
+    for b in bins.iter().flatten() {
         let _ = write!(
             manifest,
             "\n[[bin]]\nname = \"{b}\"\npath = \"src/bin/{b}.rs\"\n"
@@ -196,64 +228,155 @@ codegen-units = 16
     put(krate.dir.join("Cargo.toml"), manifest.as_bytes());
     // Resolve offline against the versions the workspace already uses.
     seed_lock_file(&krate.dir);
-    for (b, chunk) in bins.iter().zip(cases.chunks(batch)) {
-        let mut main = String::from(
-            "// Generated by lawgen/tests/differential.rs.\n\
-             use std::io::Write as _;\n\n\
-             trait Out { fn out(self) -> String; }\n\
-             impl Out for String { fn out(self) -> String { self } }\n\
-             impl<E: std::fmt::Display> Out for Result<String, E> {\n    \
-                 fn out(self) -> String { match self { Ok(s) => s, Err(e) => format!(\"ERROR to_json: {e}\\n\") } }\n\
-             }\n\n\
-             macro_rules! case {\n    \
-                 ($m:ident, $files:expr) => {{\n        \
-                     let mut out = std::io::stdout().lock();\n        \
-                     for k in 0..$files {\n            \
-                         let path = format!(\"{}/data/{}/facts{k}.json\", env!(\"CARGO_MANIFEST_DIR\"), stringify!($m));\n            \
-                         let bytes = std::fs::read(&path).unwrap();\n            \
-                         for (policy, pname) in [(lawgen_runtime::Policy::Blocking, \"blocking\"), (lawgen_runtime::Policy::Propagating, \"propagating\")] {\n                \
-                             let text = match $m::Facts::from_json(&bytes) {\n                    \
-                                 Ok(f) => match f.evaluate(policy) {\n                        \
-                                     Ok(c) => c.to_json().out(),\n                        \
-                                     Err(e) => format!(\"ERROR evaluate: {e}\\n\"),\n                    \
-                                 },\n                    \
-                                 Err(e) => format!(\"ERROR from_json: {e}\\n\"),\n                \
-                             };\n                \
-                             write!(out, \"\\u{1e}{} {k} {pname}\\n{text}\", stringify!($m)).unwrap();\n            \
-                         }\n        \
-                     }\n    \
-                 }};\n\
-             }\n\n",
-        );
-        for c in chunk {
-            let _ = writeln!(
-                main,
-                "lawgen_runtime::include_package!({}, \"../gen/{}.rs\");",
-                c.module, c.module
+    for (e, (_, gen_dir, _)) in ENGINES.iter().enumerate() {
+        // From src/bin/ to the modules.
+        let rel = gen_dir.trim_start_matches("src/");
+        for (b, chunk) in bins[e].iter().zip(cases.chunks(batch)) {
+            let mut main = String::from(
+                "// Generated by lawgen/tests/differential.rs.\n\
+                 use std::io::Write as _;\n\n\
+                 trait Out { fn out(self) -> String; }\n\
+                 impl Out for String { fn out(self) -> String { self } }\n\
+                 impl<E: std::fmt::Display> Out for Result<String, E> {\n    \
+                     fn out(self) -> String { match self { Ok(s) => s, Err(e) => format!(\"ERROR to_json: {e}\\n\") } }\n\
+                 }\n\n\
+                 macro_rules! case {\n    \
+                     ($m:ident, $files:expr) => {{\n        \
+                         let mut out = std::io::stdout().lock();\n        \
+                         for k in 0..$files {\n            \
+                             let path = format!(\"{}/data/{}/facts{k}.json\", env!(\"CARGO_MANIFEST_DIR\"), stringify!($m));\n            \
+                             let bytes = std::fs::read(&path).unwrap();\n            \
+                             for (policy, pname) in [(lawgen_runtime::Policy::Blocking, \"blocking\"), (lawgen_runtime::Policy::Propagating, \"propagating\")] {\n                \
+                                 let text = match $m::Facts::from_json(&bytes) {\n                    \
+                                     Ok(f) => match f.evaluate(policy) {\n                        \
+                                         Ok(c) => c.to_json().out(),\n                        \
+                                         Err(e) => format!(\"ERROR evaluate: {e}\\n\"),\n                    \
+                                     },\n                    \
+                                     Err(e) => format!(\"ERROR from_json: {e}\\n\"),\n                \
+                                 };\n                \
+                                 write!(out, \"\\u{1e}{} {k} {pname}\\n{text}\", stringify!($m)).unwrap();\n            \
+                             }\n        \
+                         }\n    \
+                     }};\n\
+                 }\n\n",
             );
-        }
-        main.push_str("\nfn main() {\n");
-        for c in chunk {
-            let _ = writeln!(main, "    case!({}, {});", c.module, c.facts.len());
-        }
-        main.push_str("}\n");
-        put(krate.dir.join(format!("src/bin/{b}.rs")), main.as_bytes());
-        for c in chunk {
-            put(
-                krate.dir.join(format!("src/gen/{}.rs", c.module)),
-                c.source.as_bytes(),
-            );
-            for (k, f) in c.facts.iter().enumerate() {
-                put(
-                    krate.dir.join(format!("data/{}/facts{k}.json", c.module)),
-                    f,
+            for c in chunk {
+                let _ = writeln!(
+                    main,
+                    "lawgen_runtime::include_package!({}, \"../{rel}/{}.rs\");",
+                    c.module, c.module
                 );
             }
+            main.push_str("\nfn main() {\n");
+            for c in chunk {
+                let _ = writeln!(main, "    case!({}, {});", c.module, c.facts.len());
+            }
+            main.push_str("}\n");
+            put(krate.dir.join(format!("src/bin/{b}.rs")), main.as_bytes());
+            for c in chunk {
+                put(
+                    krate.dir.join(format!("{gen_dir}/{}.rs", c.module)),
+                    c.sources[e].as_bytes(),
+                );
+            }
+        }
+    }
+    for c in cases {
+        for (k, f) in c.facts.iter().enumerate() {
+            put(
+                krate.dir.join(format!("data/{}/facts{k}.json", c.module)),
+                f,
+            );
         }
     }
     remove_stale(&krate.dir.join("src"), &keep);
     remove_stale(&krate.dir.join("data"), &keep);
     bins
+}
+
+/// The chess package, with every hand-derived scenario as a facts file.
+fn chess_case() -> (Loaded, Case) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let package =
+        std::fs::read(root.join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")).unwrap();
+    let loaded = driver::load_bytes(&package, &Default::default()).unwrap();
+    let dir = root.join("tests/scenarios/chess");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "only {} chess scenarios", names.len());
+    let facts: Vec<Vec<u8>> = names.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let case = Case {
+        index: CHESS_INDEX,
+        seed: 0,
+        description: format!("the chess package, {} scenarios", facts.len()),
+        package,
+        facts,
+        module: format!("p{CHESS_INDEX}"),
+        sources: Default::default(),
+        expected: Vec::new(),
+    };
+    (loaded, case)
+}
+
+/// Fills `case.expected` (the interpreter's output for every facts file and
+/// policy) and `case.sources` (the module of each engine); an emitter
+/// error is a failure of case number `at`.
+fn interpret_and_emit(
+    loaded: &Loaded,
+    mut case: Case,
+    on: [bool; 2],
+    sections: &mut BTreeMap<&'static str, usize>,
+    at: usize,
+    failures: &mut Vec<Failure>,
+) -> Case {
+    for f in &case.facts {
+        let mut both: [String; 2] = Default::default();
+        for (slot, (policy, _)) in both.iter_mut().zip(POLICIES) {
+            let c = interpret(loaded, f, policy);
+            for s in nonempty_sections(&c, loaded) {
+                *sections.entry(s).or_default() += 1;
+            }
+            *slot = canonical_json(&c);
+        }
+        case.expected.push(both);
+    }
+    for ((slot, (engine, ..)), _) in case
+        .sources
+        .iter_mut()
+        .zip(ENGINES)
+        .zip(on)
+        .filter(|(_, on)| *on)
+    {
+        let opts = EmitOptions {
+            module_name: Some(case.module.clone()),
+            engine,
+        };
+        match emit(loaded, &opts) {
+            Ok(e) => {
+                let again = emit(loaded, &opts).expect("emitting twice");
+                assert!(
+                    again.source == e.source,
+                    "emitting package {} twice for {engine} gave different code",
+                    case.index
+                );
+                assert_eq!(
+                    e.module_name, case.module,
+                    "the module name option was not kept"
+                );
+                *slot = e.source;
+            }
+            Err(e) => failures.push(Failure {
+                case: at,
+                what: format!("emit failed for {engine}: {e}"),
+                files: Vec::new(),
+            }),
+        }
+    }
+    case
 }
 
 #[test]
@@ -263,6 +386,21 @@ fn compiled_packages_agree_with_the_interpreter() {
     let batch = env_num("LAWGEN_DIFF_BATCH").map_or(DEFAULT_BATCH, |n| n.max(1) as usize);
     let opt = env_num("LAWGEN_DIFF_OPT").unwrap_or(0);
     let repeat_vars = env_num("LAWGEN_DIFF_REPEAT_VARS") != Some(0);
+    let on: [bool; 2] = match std::env::var("LAWGEN_DIFF_ENGINES") {
+        Ok(v) => {
+            let names: Vec<&str> = v.split(',').map(str::trim).collect();
+            for n in &names {
+                assert!(
+                    ENGINES.iter().any(|(e, ..)| e.as_str() == *n),
+                    "LAWGEN_DIFF_ENGINES: unknown engine `{n}` (ascent, direct)"
+                );
+            }
+            ENGINES.map(|(e, ..)| names.contains(&e.as_str()))
+        }
+        Err(_) => [true; 2],
+    };
+    let engines_on = on.iter().filter(|o| **o).count();
+    assert!(engines_on > 0, "LAWGEN_DIFF_ENGINES names no engine");
     assert!(wanted > 0, "LAWGEN_DIFF_PACKAGES must be positive");
     let krate = Crate {
         dir: Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -302,50 +440,32 @@ fn compiled_packages_agree_with_the_interpreter() {
             rejected += 1;
             continue;
         };
-        let mut expected = Vec::new();
-        for f in &g.facts {
-            let mut both: [String; 2] = Default::default();
-            for (slot, (policy, _)) in both.iter_mut().zip(POLICIES) {
-                let c = interpret(&loaded, f, policy);
-                for s in nonempty_sections(&c, &loaded) {
-                    *sections.entry(s).or_default() += 1;
-                }
-                *slot = canonical_json(&c);
-            }
-            expected.push(both);
-        }
-        let module = format!("p{index}");
-        let opts = EmitOptions {
-            module_name: Some(module.clone()),
-        };
-        let mut case = Case {
+        let case = Case {
             index,
             seed,
             description: g.description,
             package: g.package,
             facts: g.facts,
-            module: module.clone(),
-            source: String::new(),
-            expected,
+            module: format!("p{index}"),
+            sources: Default::default(),
+            expected: Vec::new(),
         };
-        match emit(&loaded, &opts) {
-            Ok(e) => {
-                let again = emit(&loaded, &opts).expect("emitting twice");
-                assert!(
-                    again.source == e.source,
-                    "emitting package {index} twice gave different code"
-                );
-                assert_eq!(e.module_name, module, "the module name option was not kept");
-                case.source = e.source;
-            }
-            Err(e) => failures.push(Failure {
-                case: cases.len(),
-                what: format!("emit failed: {e}"),
-                files: Vec::new(),
-            }),
-        }
+        let case = interpret_and_emit(&loaded, case, on, &mut sections, cases.len(), &mut failures);
         cases.push(case);
     }
+    // Every chess scenario, through the same pipeline (its sections are not
+    // counted: the random packages must cover every section on their own).
+    let (chess, case) = chess_case();
+    let case = interpret_and_emit(
+        &chess,
+        case,
+        on,
+        &mut BTreeMap::new(),
+        cases.len(),
+        &mut failures,
+    );
+    let chess_outputs = case.facts.len() * POLICIES.len() * engines_on;
+    cases.push(case);
     let t_gen = t0.elapsed();
     eprintln!(
         "differential: {} packages generated, interpreted and emitted in {}",
@@ -365,12 +485,12 @@ fn compiled_packages_agree_with_the_interpreter() {
             .filter(|(i, _)| !excluded.contains(i))
             .map(|(_, c)| c)
             .collect();
-        let bins = write_crate(&krate, &live, batch, opt);
+        let bins = write_crate(&krate, &live, batch, opt, on);
         builds += 1;
         eprintln!(
-            "differential: cargo build of {} modules in {} binaries ({})",
+            "differential: cargo build of {} packages, a module per engine compared ({engines_on}), in {} binaries ({})",
             live.len(),
-            bins.len(),
+            bins.iter().map(Vec::len).sum::<usize>(),
             krate.dir.display()
         );
         let out = cargo(
@@ -428,9 +548,12 @@ fn compiled_packages_agree_with_the_interpreter() {
 
     // 3. Run the binaries and collect their outputs.
     let t2 = Instant::now();
-    let mut actual: BTreeMap<(String, usize, String), String> = BTreeMap::new();
-    for b in &bins {
-        actual.extend(run_results(&krate.target().join("release").join(b)));
+    // Per engine: (module, facts file, policy) → output.
+    let mut actual: [BTreeMap<(String, usize, String), String>; 2] = Default::default();
+    for (e, engine_bins) in bins.iter().enumerate() {
+        for b in engine_bins {
+            actual[e].extend(run_results(&krate.target().join("release").join(b)));
+        }
     }
     let t_run = t2.elapsed();
 
@@ -443,29 +566,39 @@ fn compiled_packages_agree_with_the_interpreter() {
         }
         compared_packages += 1;
         let mut mismatches = Vec::new();
-        for (k, both) in c.expected.iter().enumerate() {
-            for (want, (_, pname)) in both.iter().zip(POLICIES) {
-                let key = (c.module.clone(), k, pname.to_owned());
-                let Some(got) = actual.get(&key) else {
-                    panic!("no output for {} facts{k} {pname}", c.module);
-                };
-                compared_outputs += 1;
-                if got != want {
-                    mismatches.push((k, pname, want.clone(), got.clone()));
+        for (((engine, ..), outputs), _) in
+            ENGINES.iter().zip(&actual).zip(on).filter(|(_, on)| *on)
+        {
+            for (k, both) in c.expected.iter().enumerate() {
+                for (want, (_, pname)) in both.iter().zip(POLICIES) {
+                    let key = (c.module.clone(), k, pname.to_owned());
+                    let Some(got) = outputs.get(&key) else {
+                        panic!("no output for {} ({engine}) facts{k} {pname}", c.module);
+                    };
+                    compared_outputs += 1;
+                    if got != want {
+                        mismatches.push((*engine, k, pname, want.clone(), got.clone()));
+                    }
                 }
             }
         }
         if !mismatches.is_empty() {
             let mut files = Vec::new();
             let mut what = String::new();
-            for (k, pname, want, got) in &mismatches {
-                let _ = writeln!(what, "facts{k}.json, policy {pname}: outputs differ");
+            for (engine, k, pname, want, got) in &mismatches {
+                let _ = writeln!(
+                    what,
+                    "facts{k}.json, policy {pname}, engine {engine}: outputs differ"
+                );
                 files.push((format!("expected-facts{k}-{pname}.json"), want.clone()));
-                files.push((format!("actual-facts{k}-{pname}.json"), got.clone()));
+                files.push((
+                    format!("actual-facts{k}-{pname}-{engine}.json"),
+                    got.clone(),
+                ));
             }
-            let (k, pname, want, got) = &mismatches[0];
+            let (engine, k, pname, want, got) = &mismatches[0];
             eprintln!(
-                "MISMATCH package {} (seed {:#x}), facts{k}, policy {pname}\n{}\n--- interpreter ---\n{want}--- compiled ---\n{got}",
+                "MISMATCH package {} (seed {:#x}), facts{k}, policy {pname}, engine {engine}\n{}\n--- interpreter ---\n{want}--- compiled ({engine}) ---\n{got}",
                 c.index, c.seed, c.description
             );
             failures.push(Failure {
@@ -497,7 +630,7 @@ fn compiled_packages_agree_with_the_interpreter() {
         failures.len(),
         secs(t_gen),
         secs(t_build),
-        bins.len(),
+        bins.iter().map(Vec::len).sum::<usize>(),
         secs(t_run),
     );
     assert!(
@@ -506,13 +639,14 @@ fn compiled_packages_agree_with_the_interpreter() {
         failures.len(),
         dirs.join("\n")
     );
+    // The random packages and the chess package.
     assert!(
-        compared_packages >= wanted,
-        "compared {compared_packages} packages, wanted {wanted}"
+        compared_packages > wanted,
+        "compared {compared_packages} packages, wanted {wanted} and chess"
     );
     assert_eq!(
         compared_outputs,
-        wanted * FACTS_PER_PACKAGE * POLICIES.len()
+        wanted * FACTS_PER_PACKAGE * POLICIES.len() * engines_on + chess_outputs
     );
     // Institutional conclusions in every section, and requests, somewhere in
     // the run (a handful of packages may legitimately have none).

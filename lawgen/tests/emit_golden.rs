@@ -5,35 +5,43 @@
 //! generated code fails `cargo test --workspace`.
 
 use lawgen::emit::{emit, EmitOptions};
+use lawgen::Engine;
 
-/// (package file, module name) — the chess package and the ui corpus's valid
-/// packages (every node kind; hostile but valid names).
-const GOLDEN: &[(&str, &str)] = &[
-    (
-        "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
-        "fide_laws_chess",
-    ),
-    ("../tests/ui/valid/minimal.json", "minimal"),
+const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+
+/// (package file, module name, engine) — the chess package (both engines)
+/// and the ui corpus's valid packages (every node kind; hostile but valid
+/// names).
+const GOLDEN: &[(&str, &str, Engine)] = &[
+    (CHESS, "fide_laws_chess", Engine::Ascent),
+    ("../tests/ui/valid/minimal.json", "minimal", Engine::Ascent),
     (
         "../tests/ui/valid/hostile_but_valid_names.json",
         "hostile_names",
+        Engine::Ascent,
     ),
+    (CHESS, "fide_laws_chess_direct", Engine::Direct),
 ];
 
-fn generate(path: &str, module: &str) -> String {
+fn generate_with(path: &str, module: &str, engine: Engine) -> String {
     let bytes = std::fs::read(path).unwrap();
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),
+        engine,
     };
     emit(&loaded, &opts).unwrap().source
+}
+
+fn generate(path: &str, module: &str) -> String {
+    generate_with(path, module, Engine::Ascent)
 }
 
 #[test]
 fn generated_sources_match_their_golden_files() {
     let mut changed = Vec::new();
-    for (path, module) in GOLDEN {
-        let actual = generate(path, module);
+    for &(path, module, engine) in GOLDEN {
+        let actual = generate_with(path, module, engine);
         let golden = format!("../tests/golden/generated/{module}.rs");
         if std::env::var_os("LAWGEN_BLESS").is_some() {
             std::fs::write(&golden, &actual).unwrap();
@@ -63,8 +71,12 @@ fn generated_sources_match_their_golden_files() {
 
 #[test]
 fn emitting_is_deterministic() {
-    for (path, module) in GOLDEN {
-        assert_eq!(generate(path, module), generate(path, module), "{path}");
+    for &(path, module, engine) in GOLDEN {
+        assert_eq!(
+            generate_with(path, module, engine),
+            generate_with(path, module, engine),
+            "{path}"
+        );
     }
 }
 
@@ -80,6 +92,38 @@ fn the_header_names_lawgen_the_package_and_its_hash() {
     assert!(header[2].starts_with("// semantic hash: sha256:"));
     // Every ascent rule carries the package rule it comes from.
     assert!(src.contains("// SeventyFiveAutomaticDraw (defeasible)"));
+    // So does every rule of the Direct engine, whose header names it.
+    let direct = generate_with(CHESS, "fide_laws_chess_direct", Engine::Direct);
+    assert!(
+        direct.lines().nth(5) == Some("// engine: direct"),
+        "{}",
+        &direct[..400]
+    );
+    assert!(direct.contains("// SeventyFiveAutomaticDraw (defeasible)"));
+    assert!(!direct.contains("ascent!"));
+}
+
+/// The API part of a module is the same for both engines: only
+/// `evaluate_batch` and `mod __engine` differ.
+#[test]
+fn both_engines_share_every_api_item() {
+    let strip = |src: &str| -> Vec<String> {
+        let file = syn::parse_file(src).unwrap();
+        file.items
+            .iter()
+            .filter(|it| {
+                !matches!(it, syn::Item::Mod(m) if m.ident == "__engine")
+                    && !matches!(it, syn::Item::Fn(f) if f.sig.ident == "evaluate_batch")
+            })
+            .map(|it| quote::ToTokens::to_token_stream(it).to_string())
+            .collect()
+    };
+    let ascent = strip(&generate_with(CHESS, "chess", Engine::Ascent));
+    let direct = strip(&generate_with(CHESS, "chess", Engine::Direct));
+    assert_eq!(ascent.len(), direct.len());
+    for (a, d) in ascent.iter().zip(&direct) {
+        assert_eq!(a, d);
+    }
 }
 
 #[test]

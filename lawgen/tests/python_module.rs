@@ -77,6 +77,7 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
             &loaded,
             &EmitOptions {
                 module_name: Some(module.clone()),
+                ..EmitOptions::default()
             },
         )
         .unwrap();
@@ -160,8 +161,14 @@ fn builder_writes_the_bindings_next_to_the_module() {
     );
     // The same bindings as the `lawgen build --python` project holds.
     let project = tempdir("project");
-    let (loaded, emitted) =
-        lawgen::builder::load_and_emit(&chess(), None, &Default::default(), &[]).unwrap();
+    let (loaded, emitted) = lawgen::builder::load_and_emit(
+        &chess(),
+        None,
+        Default::default(),
+        &Default::default(),
+        &[],
+    )
+    .unwrap();
     let dist = lawgen::python::write_project(
         &project,
         &loaded.model,

@@ -92,6 +92,7 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
         &loaded,
         &EmitOptions {
             module_name: Some("wide".into()),
+            ..EmitOptions::default()
         },
     )
     .unwrap();

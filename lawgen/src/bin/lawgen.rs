@@ -89,6 +89,9 @@ enum Command {
         /// build it once with cargo (cached by package), run it through ascent.
         #[arg(long, value_enum, default_value_t = Backend::Interp)]
         backend: Backend,
+        /// The compiled backend's engine (the generated API is the same).
+        #[arg(long, value_enum, default_value_t = EngineArg::Ascent)]
+        engine: EngineArg,
         /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
@@ -109,6 +112,9 @@ enum Command {
         /// Write a maturin project for a Python module instead (`pip install DIR`; docs/python.md).
         #[arg(long)]
         python: bool,
+        /// The engine behind the generated API.
+        #[arg(long, value_enum, default_value_t = EngineArg::Ascent)]
+        engine: EngineArg,
     },
     /// Explain one literal: the derivation, the rules that lost and why, or why it does not hold.
     Explain {
@@ -144,10 +150,14 @@ enum Command {
         /// How many cases to evaluate per run.
         #[arg(long, default_value_t = 10_000)]
         cases: usize,
-        /// `compiled`: the package's cached ascent crate, cases drawn in its
+        /// `compiled`: the package's cached crate, cases drawn in its
         /// process. `interp`: the reference evaluator.
         #[arg(long, value_enum, default_value_t = Backend::Compiled)]
         backend: Backend,
+        /// `ascent` or `direct`: the compiled backend with that engine;
+        /// `interp`: the reference evaluator (as `--backend interp`).
+        #[arg(long, value_enum)]
+        engine: Option<BenchEngine>,
         /// Worker threads (default: the available cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -234,6 +244,30 @@ impl From<PolicyArg> for Policy {
 enum Backend {
     Interp,
     Compiled,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    /// Every rule in one `ascent!` program per batch (default).
+    Ascent,
+    /// Per-case Rust with small typed tables.
+    Direct,
+}
+
+impl From<EngineArg> for lawgen::Engine {
+    fn from(e: EngineArg) -> lawgen::Engine {
+        match e {
+            EngineArg::Ascent => lawgen::Engine::Ascent,
+            EngineArg::Direct => lawgen::Engine::Direct,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchEngine {
+    Ascent,
+    Direct,
+    Interp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -350,6 +384,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             facts,
             policy,
             backend: Backend::Compiled,
+            engine,
             cache_dir,
         } => {
             let loaded = load(&package)?;
@@ -360,9 +395,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 code: 3,
                 message: format!("error: {e}"),
             };
-            let built =
-                lawgen::compiled::ensure_built(&loaded, &cache, &mut |m| eprintln!("lawgen: {m}"))
-                    .map_err(fail)?;
+            let built = lawgen::compiled::ensure_built_with(
+                &loaded,
+                engine.into(),
+                &cache,
+                &mut |m| eprintln!("lawgen: {m}"),
+                false,
+            )
+            .map_err(fail)?;
             let out = lawgen::compiled::run(&built, &facts, Policy::from(policy).as_str())
                 .map_err(fail)?;
             if out.code != 0 {
@@ -379,6 +419,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             module_name,
             runtime,
             python,
+            engine,
         } => {
             let fail = |e: lawgen::BuildError| Failure {
                 code: match &e {
@@ -393,6 +434,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 let (loaded, emitted) = lawgen::builder::load_and_emit(
                     &package,
                     module_name.as_deref(),
+                    engine.into(),
                     limits(),
                     import_path(),
                 )
@@ -410,6 +452,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let emitted = lawgen::builder::generate_with(
                 &package,
                 module_name.as_deref(),
+                engine.into(),
                 limits(),
                 import_path(),
             )
@@ -480,6 +523,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             package,
             cases,
             backend,
+            engine,
             threads,
             batch,
             policy,
@@ -512,11 +556,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 code: e.code,
                 message: e.message,
             };
-            let result = match backend {
-                Backend::Interp => lawgen::bench::run_interp(&loaded, &cfg),
-                Backend::Compiled => {
+            // `--engine interp` is `--backend interp`; `--engine ascent|direct`
+            // the compiled backend with that engine.
+            let engine = match (engine, backend) {
+                (Some(BenchEngine::Interp), _) | (None, Backend::Interp) => None,
+                (Some(BenchEngine::Direct), _) => Some(lawgen::Engine::Direct),
+                (Some(BenchEngine::Ascent), _) | (None, Backend::Compiled) => {
+                    Some(lawgen::Engine::Ascent)
+                }
+            };
+            let result = match engine {
+                None => lawgen::bench::run_interp(&loaded, &cfg),
+                Some(engine) => {
                     let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
-                    lawgen::bench::run_compiled(&loaded, &cfg, &cache, &mut |m| {
+                    lawgen::bench::run_compiled_with(&loaded, &cfg, engine, &cache, &mut |m| {
                         eprintln!("lawgen: {m}")
                     })
                 }

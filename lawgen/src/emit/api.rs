@@ -3,7 +3,7 @@
 //! string is either a `Literal::string` or has gone through `names`.
 
 use super::preload::LoadArg;
-use super::{code, doc_attrs, is_input_role, names, Gen};
+use super::{code, doc_attrs, is_input_role, names, Engine, Gen};
 use crate::model::{Lit, PredId, Ty, TypeId, Value};
 use crate::program::{RelId, Section};
 use crate::syntax::{RelationKind, Strength};
@@ -15,11 +15,11 @@ use std::fmt::Write as _;
 /// An output relation and the relation subtracted from it (for `pending`).
 type OutputRel = (RelId, Option<RelId>);
 
-fn rel_ident(r: RelId) -> Ident {
+pub(super) fn rel_ident(r: RelId) -> Ident {
     format_ident!("r{}", r.0)
 }
 
-fn out_ident(r: RelId) -> Ident {
+pub(super) fn out_ident(r: RelId) -> Ident {
     format_ident!("o{}", r.0)
 }
 
@@ -141,7 +141,7 @@ impl Gen<'_> {
     }
 
     /// Input relations (facts and declared entities), in index order.
-    fn inputs(&self) -> Vec<RelId> {
+    pub(super) fn inputs(&self) -> Vec<RelId> {
         self.prog
             .relations
             .iter()
@@ -320,7 +320,12 @@ impl Gen<'_> {
 
     /// The pushes of the rules applied while loading a row of `source`
     /// (`v`, case `c`), or once per case for `None` (`emit::preload`).
-    fn preloaded_from(&self, source: Option<RelId>) -> Vec<TokenStream> {
+    /// `push(relation field, columns)` writes one row.
+    pub(super) fn preloaded_from(
+        &self,
+        source: Option<RelId>,
+        push: &dyn Fn(&Ident, Vec<TokenStream>) -> TokenStream,
+    ) -> Vec<TokenStream> {
         self.preload
             .iter()
             .filter(|l| l.source == source)
@@ -346,15 +351,15 @@ impl Gen<'_> {
                             let id = Literal::u32_suffixed(self.constant_ids[e]);
                             quote!(#id)
                         }
-                    });
-                let f = rel_ident(l.head);
-                quote!(engine.#f.push((c, #(#cols,)*));)
+                    })
+                    .collect();
+                push(&rel_ident(l.head), cols)
             })
             .collect()
     }
 
     /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
-    fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
+    pub(super) fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
         let cols = self
             .prog
             .relation(r)
@@ -598,37 +603,7 @@ impl Gen<'_> {
     }
 
     fn batch_items(&self) -> TokenStream {
-        let inputs = self.inputs();
         let kept = self.kept();
-        let load = inputs.iter().map(|&r| {
-            let f = rel_ident(r);
-            let t = self.row_tuple(r, true);
-            let rel = r.0;
-            let derived = self.preloaded_from(Some(r));
-            quote!(#rel => { engine.#f.push(#t); #(#derived)* })
-        });
-        let policy = self.policy_rel.map(|r| {
-            let f = rel_ident(r);
-            let derived = self.preloaded_from(Some(r));
-            quote!(if policy == __rt::Policy::Propagating { engine.#f.push((c,)); #(#derived)* })
-        });
-        // Relations the batch preloads (`emit::preload`): each case's rows
-        // are deduplicated once the case is loaded.
-        let preload_heads: Vec<(Ident, Ident)> = self
-            .preload
-            .iter()
-            .map(|l| l.head)
-            .collect::<BTreeSet<RelId>>()
-            .into_iter()
-            .map(|h| (rel_ident(h), format_ident!("__mark_{}", rel_ident(h))))
-            .collect();
-        let marks = preload_heads
-            .iter()
-            .map(|(f, mark)| quote!(let #mark = engine.#f.len();));
-        let dedup = preload_heads
-            .iter()
-            .map(|(f, mark)| quote!(__rt::dedup_tail(&mut engine.#f, #mark);));
-        let constants = self.preloaded_from(None);
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);
             let mut cols = vec![quote!(u32)];
@@ -641,11 +616,11 @@ impl Gen<'_> {
             );
             quote!(#o: __rt::ByCase<(#(#cols,)*)>)
         });
-        let take = kept.iter().map(|&r| {
-            let f = rel_ident(r);
-            let o = out_ident(r);
-            quote!(#o: __rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
-        });
+        // The one engine-specific item of the API: how a batch is run.
+        let evaluate_batch = match self.engine_kind {
+            Engine::Ascent => self.ascent_batch(),
+            Engine::Direct => self.direct_batch(),
+        };
         quote! {
             /// The derived relations a batch's conclusions read, with the
             /// case column, sorted: a case's rows are one contiguous range.
@@ -662,47 +637,7 @@ impl Gen<'_> {
                 out: Outputs,
             }
 
-            /// Evaluates independent cases in one engine run: every tuple
-            /// carries its case's index, so cases never meet.
-            fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
-                let mut engine = __engine::Engine::default();
-                let mut facts = Vec::with_capacity(cases.len());
-                let mut errors = Vec::with_capacity(cases.len());
-                for (i, mut f) in cases.into_iter().enumerate() {
-                    let c = i as u32;
-                    match f.normalize() {
-                        Ok(()) => {
-                            #(#marks)*
-                            engine.__case.push((c,));
-                            #(#constants)*
-                            for (rel, v) in &f.rows {
-                                match *rel {
-                                    #(#load)*
-                                    _ => {}
-                                }
-                            }
-                            #policy
-                            #(#dedup)*
-                            errors.push(None);
-                        }
-                        Err(e) => errors.push(Some(e)),
-                    }
-                    facts.push(f);
-                }
-                engine.run();
-                let n = facts.len();
-                let out = Outputs { #(#take,)* };
-                drop(engine);
-                let batch = ::std::sync::Arc::new(Batch { facts, out });
-                errors
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, e)| match e {
-                        Some(e) => Err(e),
-                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
-                    })
-                    .collect()
-            }
+            #evaluate_batch
 
             /// Evaluates many independent cases (one `Facts` each) in bounded
             /// batches on `batching.threads` threads, streaming: `sink`

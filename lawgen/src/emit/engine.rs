@@ -7,10 +7,13 @@
 //! and a batch computes exactly what separate runs would, while the hash
 //! tables stay small (bounded batches) and the fixed cost of a run is shared.
 
+use super::api::{out_ident, rel_ident};
 use super::{names, Gen};
 use crate::model::{Ty, Value};
 use crate::program::{join_order, Atom, Item, RelId, Role, Rule, Term};
 use crate::syntax::CmpOp;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
@@ -178,5 +181,92 @@ impl Gen<'_> {
             });
         }
         format!("{head} <-- {};", items.join(", "))
+    }
+}
+
+impl Gen<'_> {
+    /// `evaluate_batch` for the ascent engine: one `ascent!` run per batch,
+    /// every tuple carrying its case's index.
+    pub(super) fn ascent_batch(&self) -> TokenStream {
+        let inputs = self.inputs();
+        let kept = self.kept();
+        let push = |f: &Ident, cols: Vec<TokenStream>| quote!(engine.#f.push((c, #(#cols,)*)););
+        let load = inputs.iter().map(|&r| {
+            let f = rel_ident(r);
+            let t = self.row_tuple(r, true);
+            let rel = r.0;
+            let derived = self.preloaded_from(Some(r), &push);
+            quote!(#rel => { engine.#f.push(#t); #(#derived)* })
+        });
+        let policy = self.policy_rel.map(|r| {
+            let f = rel_ident(r);
+            let derived = self.preloaded_from(Some(r), &push);
+            quote!(if policy == __rt::Policy::Propagating { engine.#f.push((c,)); #(#derived)* })
+        });
+        // Relations the batch preloads (`emit::preload`): each case's rows
+        // are deduplicated once the case is loaded.
+        let preload_heads: Vec<(Ident, Ident)> = self
+            .preload
+            .iter()
+            .map(|l| l.head)
+            .collect::<BTreeSet<RelId>>()
+            .into_iter()
+            .map(|h| (rel_ident(h), format_ident!("__mark_{}", rel_ident(h))))
+            .collect();
+        let marks = preload_heads
+            .iter()
+            .map(|(f, mark)| quote!(let #mark = engine.#f.len();));
+        let dedup = preload_heads
+            .iter()
+            .map(|(f, mark)| quote!(__rt::dedup_tail(&mut engine.#f, #mark);));
+        let constants = self.preloaded_from(None, &push);
+        let take = kept.iter().map(|&r| {
+            let f = rel_ident(r);
+            let o = out_ident(r);
+            quote!(#o: __rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
+        });
+        quote! {
+            /// Evaluates independent cases in one engine run: every tuple
+            /// carries its case's index, so cases never meet.
+            fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+                let mut engine = __engine::Engine::default();
+                let mut facts = Vec::with_capacity(cases.len());
+                let mut errors = Vec::with_capacity(cases.len());
+                for (i, mut f) in cases.into_iter().enumerate() {
+                    let c = i as u32;
+                    match f.normalize() {
+                        Ok(()) => {
+                            #(#marks)*
+                            engine.__case.push((c,));
+                            #(#constants)*
+                            for (rel, v) in &f.rows {
+                                match *rel {
+                                    #(#load)*
+                                    _ => {}
+                                }
+                            }
+                            #policy
+                            #(#dedup)*
+                            errors.push(None);
+                        }
+                        Err(e) => errors.push(Some(e)),
+                    }
+                    facts.push(f);
+                }
+                engine.run();
+                let n = facts.len();
+                let out = Outputs { #(#take,)* };
+                drop(engine);
+                let batch = ::std::sync::Arc::new(Batch { facts, out });
+                errors
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, e)| match e {
+                        Some(e) => Err(e),
+                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
+                    })
+                    .collect()
+            }
+        }
     }
 }

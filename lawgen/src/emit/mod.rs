@@ -20,6 +20,7 @@
 //! package rule it comes from (token streams cannot carry comments).
 
 mod api;
+mod direct;
 mod engine;
 mod names;
 pub mod preload;
@@ -37,12 +38,60 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub use names::{camel, snake};
 
+/// Which compiled engine runs a package's rules. The generated API —
+/// `Facts`, `evaluate`, `evaluate_many`, `evaluate_indexed`, `Conclusions`
+/// and every verdict function — is the same for every engine, and so are
+/// its results; only the code behind `evaluate_batch` differs.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Every rule of the lowered program runs as one `ascent!` program over
+    /// a batch of cases (the design's engine; the default).
+    #[default]
+    Ascent,
+    /// Per-case Rust: small typed tables per relation, nested loops per rule
+    /// in a join order chosen from the bodies, a semi-naive loop per
+    /// recursive component, one scratch arena per worker thread.
+    Direct,
+}
+
+impl Engine {
+    /// The name the CLI uses (`ascent`, `direct`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Ascent => "ascent",
+            Engine::Direct => "direct",
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ascent" => Ok(Engine::Ascent),
+            "direct" => Ok(Engine::Direct),
+            other => Err(format!(
+                "unknown engine `{other}`: expected `ascent` or `direct`"
+            )),
+        }
+    }
+}
+
 /// Options of [`emit`].
 #[derive(Clone, Debug, Default)]
 pub struct EmitOptions {
     /// The module name; by default the package name in snake case
     /// (`fide.laws.chess` → `fide_laws_chess`).
     pub module_name: Option<String>,
+    /// The engine behind the generated API (default [`Engine::Ascent`]).
+    pub engine: Engine,
 }
 
 /// A generated module.
@@ -90,7 +139,7 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
         Some(m) => snake(m),
         None => snake(&loaded.model.name),
     };
-    let g = Gen::new(loaded, &program);
+    let g = Gen::new(loaded, &program, opts.engine);
     let items = g.items();
     let file: syn::File =
         syn::parse2(items).map_err(|e| EmitError::Format(format!("{e} at {:?}", e.span())))?;
@@ -101,10 +150,14 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
             "the engine placeholder went missing".into(),
         ));
     }
+    let engine = match opts.engine {
+        Engine::Ascent => g.engine(),
+        Engine::Direct => g.direct_engine().map_err(EmitError::Format)?,
+    };
     let source = format!(
         "{}\n{}",
         g.header(),
-        formatted.replacen(placeholder, &g.engine(), 1)
+        formatted.replacen(placeholder, &engine, 1)
     );
     Ok(Emitted {
         module_name,
@@ -143,6 +196,8 @@ struct Gen<'a> {
     /// rules applied while loading) and the rules applied while loading.
     engine: Program,
     preload: Vec<preload::LoadRule>,
+    /// Which engine's code `evaluate_batch` and `mod __engine` hold.
+    engine_kind: Engine,
 }
 
 /// A package string inside backticks in generated docs: backticks and line
@@ -174,7 +229,7 @@ fn doc_attrs(text: &str) -> TokenStream {
 }
 
 impl<'a> Gen<'a> {
-    fn new(loaded: &'a Loaded, prog: &'a Program) -> Self {
+    fn new(loaded: &'a Loaded, prog: &'a Program, engine_kind: Engine) -> Self {
         let m = &loaded.model;
         // Constant ids: the package's constants, then any other entity named
         // in a rule, in first-appearance order.
@@ -454,6 +509,7 @@ impl<'a> Gen<'a> {
             judgments_before,
             engine,
             preload,
+            engine_kind,
         }
     }
 
@@ -474,7 +530,7 @@ impl<'a> Gen<'a> {
              // package: {} {} (namespace {})\n\
              // semantic hash: {}\n\
              // source sha256: {}\n\
-             // lowered program: {} relations, {} rules, {} strata\n",
+             // lowered program: {} relations, {} rules, {} strata\n{}",
             env!("CARGO_PKG_VERSION"),
             names::comment(&m.name),
             names::comment(&m.version),
@@ -484,6 +540,11 @@ impl<'a> Gen<'a> {
             self.prog.relations.len(),
             self.prog.rules.len(),
             self.prog.strata.len(),
+            // The default engine's modules keep the header they always had.
+            match self.engine_kind {
+                Engine::Ascent => String::new(),
+                other => format!("// engine: {other}\n"),
+            },
         );
         head + &imports
     }

@@ -5,3 +5,7 @@
 lawgen_runtime::include_package!(fide_laws_chess, "../../generated/fide_laws_chess.rs");
 lawgen_runtime::include_package!(minimal, "../../generated/minimal.rs");
 lawgen_runtime::include_package!(hostile_names, "../../generated/hostile_names.rs");
+lawgen_runtime::include_package!(
+    fide_laws_chess_direct,
+    "../../generated/fide_laws_chess_direct.rs"
+);
