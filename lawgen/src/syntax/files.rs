@@ -96,8 +96,10 @@ fn law_to_json(bytes: &[u8]) -> Result<Vec<u8>, Diagnostics> {
         Err(errors) => {
             let mut d = Diagnostics::new();
             for e in &errors.errors {
-                let mut at = Location::default();
-                at.line = Some(super::text::line_col(&src, e.span.start));
+                let at = Location {
+                    line: Some(super::text::line_col(&src, e.span.start)),
+                    ..Location::default()
+                };
                 d.error(Code::TextSyntax, at, e.message.clone(), e.help.clone());
             }
             Err(d)
