@@ -7,6 +7,7 @@
 //! methods — and [`render`] prints what an arbiter reads.
 
 lawgen_runtime::include_package!(fide_laws_chess);
+lawgen_runtime::include_package!(ru_chess_competition);
 
 use fide_laws_chess::{
     Arbiter, CastlingSide, Conclusions, Facts, Game, GamePlayState, GamePlayTransition, Piece,
@@ -48,9 +49,79 @@ scenarios! {
     "touched-piece-pending": "White may have touched the knight: the touch-move duty is pending the arbiter's judgment (Art. 4.3.1)";
 }
 
-/// The bundled scenario called `name`.
+/// Scenarios of the Russian competition rules (`--package ru`).
+pub const RU_SCENARIOS: &[Scenario] = &[Scenario {
+    name: "ru-seventy-five-moves",
+    description: "75 moves by each player without a pawn move or capture: the competition rules know no automatic 75-move draw (Art. 9.6), so the FIDE rule is set aside",
+    facts: include_str!("../scenarios/ru-seventy-five-moves.facts.json"),
+}];
+
+/// The bundled scenario called `name` (of either package).
 pub fn scenario(name: &str) -> Option<&'static Scenario> {
-    SCENARIOS.iter().find(|s| s.name == name)
+    SCENARIOS
+        .iter()
+        .chain(RU_SCENARIOS)
+        .find(|s| s.name == name)
+}
+
+/// The report for the Russian competition rules, explained in `lang`
+/// (`ru` or `en`): every institutional literal that is concluded, pending
+/// or only supported, through the generic API (`concluded_counts` names the
+/// institutional literals, `explain_in` explains one by its text). Each step
+/// of an explanation names the layer of the law — the FIDE Laws or the
+/// competition rules — that decided it.
+pub fn render_competition(
+    title: &str,
+    facts_json: &[u8],
+    policy: Policy,
+    lang: &str,
+) -> Result<String, Error> {
+    let c = ru_chess_competition::Facts::from_json(facts_json)?.evaluate(policy)?;
+    let institutional: BTreeSet<&str> = c.concluded_counts().iter().map(|(l, _)| *l).collect();
+    let out_json: serde_json::Value = serde_json::from_str(&c.to_json()?)
+        .map_err(|e| Error::Internal(format!("the canonical output is not JSON: {e}")))?;
+    let mut out = format!(
+        "{} ({} {}, imports fide.laws.chess 0.1.0), policy: {}\n{title}\n",
+        if lang == "ru" {
+            "Правила соревнований по шахматам"
+        } else {
+            "Russian chess competition rules"
+        },
+        ru_chess_competition::PACKAGE_NAME,
+        ru_chess_competition::PACKAGE_VERSION,
+        policy.as_str()
+    );
+    let mut seen = BTreeSet::new();
+    for section in ["defeasibly", "pending", "supported"] {
+        let Some(lits) = out_json[section].as_object() else {
+            continue;
+        };
+        for (lit, rows) in lits {
+            if !institutional.contains(lit.as_str()) {
+                continue;
+            }
+            for row in rows.as_array().into_iter().flatten() {
+                let args: Vec<String> = row
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| match v {
+                        serde_json::Value::String(s) => format!("{s:?}"),
+                        other => other.to_string(),
+                    })
+                    .collect();
+                let query = format!("{lit}({})", args.join(", "));
+                if seen.insert(query.clone()) {
+                    out.push('\n');
+                    out.push_str(&c.explain_in(&query, lang)?.text());
+                }
+            }
+        }
+    }
+    if seen.is_empty() {
+        out.push_str("\nThe rules conclude nothing on these facts.\n");
+    }
+    Ok(out)
 }
 
 /// Reads a facts file and evaluates it with the compiled program.

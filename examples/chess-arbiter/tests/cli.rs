@@ -97,7 +97,11 @@ fn every_scenario_is_bundled_and_described() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter_map(|n| n.strip_suffix(".facts.json").map(str::to_owned))
         .collect();
-    let bundled: BTreeSet<String> = SCENARIOS.iter().map(|s| s.name.to_owned()).collect();
+    let bundled: BTreeSet<String> = SCENARIOS
+        .iter()
+        .chain(chess_arbiter::RU_SCENARIOS)
+        .map(|s| s.name.to_owned())
+        .collect();
     assert_eq!(on_disk, bundled);
 
     for args in [&[][..], &["--list"][..]] {
@@ -369,4 +373,33 @@ fn usage_errors_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains("usage: chess-arbiter"), "{args:?}");
     }
+}
+
+/// The Russian competition rules import the FIDE Laws; their bundled
+/// scenario is explained in Russian, each step naming the layer of the law
+/// that decided it: here a competition rule sets the FIDE 75-move draw aside.
+#[test]
+fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
+    let out = arbiter(&["ru-seventy-five-moves"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("game_drawn(g1): только ОБОСНОВАНО"), "{text}");
+    assert!(
+        text.contains("правило [fide.laws.chess 0.1.0] SeventyFiveAutomaticDraw (оспоримое)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "[ru.chess.competition 0.1.0] NoSeventyFiveMoveDraw (опровергающее): применимо и не побеждено"
+        ),
+        "{text}"
+    );
+    // The same in English on request, and the canonical output has no draw.
+    let en = stdout(&arbiter(&["--lang", "en", "ru-seventy-five-moves"]));
+    assert!(en.contains("game_drawn(g1): only SUPPORTED"), "{en}");
+    let json = stdout(&arbiter(&["--json", "ru-seventy-five-moves"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["package"], "ru.chess.competition");
+    assert!(v["defeasibly"].get("game_drawn").is_none(), "{json}");
+    assert_eq!(v["supported"]["game_drawn"][0][0], "g1");
 }
