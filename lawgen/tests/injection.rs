@@ -367,8 +367,8 @@ type Shape = BTreeMap<&'static str, i64>;
 /// `Entity` impl per entity type, an associated constant per package
 /// constant, a typed `Facts` constructor per entity type, two `Facts` methods
 /// per empirical predicate (`p`, `not_p`) and one per judgment (`decide_p`),
-/// and six `Conclusions` methods per institutional predicate (verdict, `_all`
-/// and `explain_` for `p` and `~p`).
+/// and eight `Conclusions` methods per institutional predicate (verdict,
+/// `_all`, `explain_` and `explain_…_in` for `p` and `~p`).
 fn variable(m: &Model) -> Shape {
     let kinds = |k: RelationKind| m.preds.iter().filter(|p| p.kind == k).count() as i64;
     let types = m.types.len() as i64;
@@ -382,7 +382,7 @@ fn variable(m: &Model) -> Shape {
         ),
         (
             "Conclusions methods",
-            6 * kinds(RelationKind::Institutional),
+            8 * kinds(RelationKind::Institutional),
         ),
     ])
 }
