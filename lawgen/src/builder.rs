@@ -99,6 +99,8 @@ pub struct Builder {
     emit_rerun: bool,
     import_path: Vec<PathBuf>,
     python: bool,
+    /// See [`Builder::doc_language`].
+    doc_language: Option<String>,
 }
 
 impl Builder {
@@ -140,6 +142,23 @@ impl Builder {
         if let Some(last) = self.packages.last_mut() {
             last.2 = engine;
         }
+        self
+    }
+
+    /// The language of the generated rustdoc (`en`, `ru`, …): each label and
+    /// article text in that language where the package has one, otherwise
+    /// the node's first. Applies to every package of this Builder.
+    ///
+    /// ```no_run
+    /// lawgen::Builder::new()
+    ///     .package("laws/ru.chess.competition-0.1.0.ir.json")
+    ///     .import_path("laws")
+    ///     .doc_language("ru")
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn doc_language(mut self, lang: &str) -> Self {
+        self.doc_language = Some(lang.to_owned());
         self
     }
 
@@ -224,7 +243,13 @@ impl Builder {
                 }
             }
             let loaded = loaded.map_err(BuildError::Package)?;
-            let e = emit_loaded(path, &loaded, module.as_deref(), *engine)?;
+            let e = emit_with(
+                path,
+                &loaded,
+                module.as_deref(),
+                *engine,
+                self.doc_language.clone(),
+            )?;
             if !modules.insert(e.module_name.clone()) {
                 return Err(BuildError::DuplicateModule(e.module_name));
             }
@@ -283,11 +308,22 @@ fn emit_loaded(
     module: Option<&str>,
     engine: Engine,
 ) -> Result<Emitted, BuildError> {
+    emit_with(path, loaded, module, engine, None)
+}
+
+fn emit_with(
+    path: &Path,
+    loaded: &Loaded,
+    module: Option<&str>,
+    engine: Engine,
+    doc_language: Option<String>,
+) -> Result<Emitted, BuildError> {
     emit(
         loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
             engine,
+            doc_language,
         },
     )
     .map_err(|error| BuildError::Emit {

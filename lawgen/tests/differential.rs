@@ -354,6 +354,7 @@ fn interpret_and_emit(
         let opts = EmitOptions {
             module_name: Some(case.module.clone()),
             engine,
+            ..EmitOptions::default()
         };
         match emit(loaded, &opts) {
             Ok(e) => {

@@ -29,6 +29,7 @@ fn generate_with(path: &str, module: &str, engine: Engine) -> String {
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),
         engine,
+        ..EmitOptions::default()
     };
     emit(&loaded, &opts).unwrap().source
 }

@@ -906,6 +906,7 @@ fn emit_and_inspect(
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),
         engine,
+        ..EmitOptions::default()
     };
     let source = match emit(loaded, &opts) {
         Ok(e) => {

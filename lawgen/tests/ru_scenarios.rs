@@ -218,3 +218,37 @@ fn the_importing_package_means_its_union_and_explains_in_russian() {
     );
     assert!(text.contains("Партия заканчивается вничью"), "{text}");
 }
+
+/// `doc_language` picks the rustdoc of the generated module: the Russian
+/// labels of the competition rules with `ru`, their English ones by default.
+#[test]
+fn the_generated_rustdoc_follows_the_doc_language() {
+    let layered = driver::load_file_with(
+        Path::new(RU),
+        &Default::default(),
+        &[Path::new(FIDE).parent().unwrap().to_owned()],
+    )
+    .unwrap();
+    let emit = |lang: Option<&str>| {
+        lawgen::emit::emit(
+            &layered,
+            &lawgen::emit::EmitOptions {
+                doc_language: lang.map(str::to_owned),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .source
+    };
+    // Only the doc comments: the embedded program carries every label.
+    let docs = |src: String| {
+        src.lines()
+            .filter(|l| l.trim_start().starts_with("///"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (ru, en) = (docs(emit(Some("ru"))), docs(emit(None)));
+    let russian = "Правила не знают автоматической ничьей после 75 ходов";
+    assert!(ru.contains(russian), "{ru}");
+    assert!(!en.contains(russian));
+}

@@ -99,6 +99,19 @@ impl Gen<'_> {
         }
     }
 
+    /// The label rustdoc shows: in the module's doc language when asked
+    /// for and the node has one, else `default` (English, else the first).
+    fn doc_label<'l>(
+        &self,
+        labels: &'l [crate::syntax::Label],
+        default: Option<&'l str>,
+    ) -> Option<&'l str> {
+        match &self.doc_language {
+            Some(lang) => crate::program::label_in(labels, lang),
+            None => default,
+        }
+    }
+
     fn pred_doc(&self, p: PredId) -> String {
         let pred = self.m.pred(p);
         let sig: Vec<String> = pred
@@ -107,7 +120,7 @@ impl Gen<'_> {
             .map(|t| self.m.type_name(*t).to_owned())
             .collect();
         let mut d = format!("`{}({})`", code(&pred.local), code(&sig.join(", ")));
-        if let Some(l) = &pred.label {
+        if let Some(l) = self.doc_label(&pred.labels, pred.label.as_deref()) {
             d.push_str(" — ");
             d.push_str(&names::doc(l));
         }
@@ -125,14 +138,15 @@ impl Gen<'_> {
                 Strength::Defeater => "defeater",
             };
             let _ = write!(d, "\n\n- rule `{}` ({strength})", code(&rule.local));
-            if let Some(label) = &rule.label {
+            let label = self.doc_label(&rule.labels, rule.label.as_deref());
+            if let Some(label) = label {
                 let _ = write!(d, ": {}", names::doc(label));
             }
             for f in &rule.anchors {
                 let frag = &self.m.fragments[f.0 as usize];
                 let _ = write!(d, "\n\n  anchor {}", names::doc(&frag.locator));
-                if let Some(t) = &frag.text {
-                    let q = crate::explain::anchor_quote(t, rule.label.as_deref());
+                if let Some(t) = self.doc_label(&frag.texts, frag.text.as_deref()) {
+                    let q = crate::explain::anchor_quote(t, label);
                     let _ = write!(d, ": “{}”", names::doc(&q.replace('\n', " ")));
                 }
             }
@@ -265,7 +279,7 @@ impl Gen<'_> {
         for (i, t) in m.types.iter().enumerate() {
             let id = &self.type_idents[i];
             let mut d = format!("Entity type `{}`", code(&t.name));
-            if let Some(l) = &t.label {
+            if let Some(l) = self.doc_label(&t.labels, t.label.as_deref()) {
                 d.push_str(" — ");
                 d.push_str(&names::doc(l));
             }

@@ -92,6 +92,10 @@ pub struct EmitOptions {
     pub module_name: Option<String>,
     /// The engine behind the generated API (default [`Engine::Ascent`]).
     pub engine: Engine,
+    /// The language of the rustdoc taken from labels and article texts
+    /// (`en`, `ru`, …): a label in that language where the node has one,
+    /// otherwise its first. `None`: English where present, else the first.
+    pub doc_language: Option<String>,
 }
 
 /// A generated module.
@@ -139,7 +143,8 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
         Some(m) => snake(m),
         None => snake(&loaded.model.name),
     };
-    let g = Gen::new(loaded, &program, opts.engine);
+    let mut g = Gen::new(loaded, &program, opts.engine);
+    g.doc_language = opts.doc_language.clone();
     let items = g.items();
     let file: syn::File =
         syn::parse2(items).map_err(|e| EmitError::Format(format!("{e} at {:?}", e.span())))?;
@@ -198,6 +203,8 @@ struct Gen<'a> {
     preload: Vec<preload::LoadRule>,
     /// Which engine's code `evaluate_batch` and `mod __engine` hold.
     engine_kind: Engine,
+    /// See [`EmitOptions::doc_language`].
+    doc_language: Option<String>,
 }
 
 /// A package string inside backticks in generated docs: backticks and line
@@ -510,6 +517,7 @@ impl<'a> Gen<'a> {
             engine,
             preload,
             engine_kind,
+            doc_language: None,
         }
     }
 
