@@ -13,8 +13,62 @@ use crate::syntax::{RelationKind, Strength};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
+/// The words of the summary: English, or Russian for `ru` (`lawgen check
+/// --lang ru`); names from the package are never translated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    En,
+    Ru,
+}
+
+impl Lang {
+    fn of(tag: &str) -> Lang {
+        if tag.split(['-', '_']).next() == Some("ru") {
+            Lang::Ru
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The Russian for one of the summary's fixed words.
+    fn w(self, en: &'static str) -> &'static str {
+        if self == Lang::En {
+            return en;
+        }
+        match en {
+            "package" => "пакет",
+            "namespace" => "пространство имён",
+            "none" => "нет",
+            "semantic hash" => "семантический хеш",
+            "entity types" => "типы сущностей",
+            "predicates" => "предикаты",
+            "empirical" => "эмпирические",
+            "institutional" => "институциональные",
+            "judgment" => "решения",
+            "rules" => "правила",
+            "strict" => "строгих",
+            "defeasible" => "оспоримых",
+            "defeaters" => "опровергающих",
+            "priorities" => "приоритеты",
+            "closures" => "правила полноты",
+            "over" => "над",
+            "snapshot" => "срез",
+            "complete as of" => "полно на",
+            "judgments" => "решения",
+            "decided by" => "решает",
+            "capability" => "полномочие",
+            "strata" => "страты",
+            "stratum" => "страта",
+            "imports" => "импортирует",
+            "reads" => "читает",
+            "lifted" => "поднят",
+            _ => en,
+        }
+    }
+}
+
 /// The packages of an import closure, each with its file and what it declares.
-fn closure(out: &mut String, m: &Model) {
+fn closure(out: &mut String, m: &Model, lang: Lang) {
     let e = escape_for_display;
     let n = m.packages.len();
     let mut counts = vec![[0usize; 7]; n];
@@ -26,7 +80,10 @@ fn closure(out: &mut String, m: &Model) {
     m.priorities.iter().for_each(|x| add(&x.id, 4));
     m.closures.iter().for_each(|x| add(&x.id, 5));
     m.fragments.iter().for_each(|x| add(&x.id, 6));
-    let _ = writeln!(out, "closure ({n} packages, the root first):");
+    let _ = match lang {
+        Lang::En => writeln!(out, "closure ({n} packages, the root first):"),
+        Lang::Ru => writeln!(out, "замыкание импортов (пакетов: {n}, корневой первым):"),
+    };
     for (i, p) in m.packages.iter().enumerate() {
         let words = [
             ("type", "types"),
@@ -40,7 +97,10 @@ fn closure(out: &mut String, m: &Model) {
         let parts: Vec<String> = counts[i]
             .iter()
             .zip(words)
-            .map(|(&c, (one, many))| format!("{c} {}", if c == 1 { one } else { many }))
+            .map(|(&c, (one, many))| match lang {
+                Lang::En => format!("{c} {}", if c == 1 { one } else { many }),
+                Lang::Ru => format!("{}: {c}", ru_count(many)),
+            })
             .collect();
         let _ = write!(
             out,
@@ -56,7 +116,7 @@ fn closure(out: &mut String, m: &Model) {
                 .iter()
                 .map(|&j| format!("{} {}", e(&m.packages[j].name), e(&m.packages[j].version)))
                 .collect();
-            let _ = write!(out, "; imports {}", imports.join(", "));
+            let _ = write!(out, "; {} {}", lang.w("imports"), imports.join(", "));
         }
         out.push('\n');
     }
@@ -65,30 +125,54 @@ fn closure(out: &mut String, m: &Model) {
 /// Lines are wrapped at this width where a list can be wrapped.
 const WIDTH: usize = 100;
 
-/// Renders the summary of a checked package.
+/// The Russian heading of a per-package count.
+fn ru_count(many: &str) -> &'static str {
+    match many {
+        "types" => "типов",
+        "predicates" => "предикатов",
+        "constants" => "констант",
+        "rules" => "правил",
+        "priorities" => "приоритетов",
+        "closures" => "правил полноты",
+        _ => "фрагментов",
+    }
+}
+
+/// Renders the summary of a checked package (in English).
 pub fn render(loaded: &Loaded) -> String {
+    render_in(loaded, "en")
+}
+
+/// Renders the summary in language `lang` (`en`, `ru`; others get English).
+pub fn render_in(loaded: &Loaded, lang: &str) -> String {
+    let lang = Lang::of(lang);
     let m = &loaded.model;
     let e = escape_for_display;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "package {} {} (namespace {})",
+        "{} {} {} ({} {})",
+        lang.w("package"),
         e(&m.name),
         e(&m.version),
+        lang.w("namespace"),
         if m.namespace.is_empty() {
-            "none".to_owned()
+            lang.w("none").to_owned()
         } else {
             e(&m.namespace)
         }
     );
     let _ = writeln!(
         out,
-        "semantic hash {}",
-        m.semantic_hash.as_deref().map_or("none".to_owned(), e)
+        "{} {}",
+        lang.w("semantic hash"),
+        m.semantic_hash
+            .as_deref()
+            .map_or(lang.w("none").to_owned(), e)
     );
 
     if m.is_layered() {
-        closure(&mut out, m);
+        closure(&mut out, m, lang);
     }
 
     let mut types: Vec<String> = m.types.iter().map(|t| e(&t.name)).collect();
@@ -96,33 +180,50 @@ pub fn render(loaded: &Loaded) -> String {
     list(
         &mut out,
         "",
-        &format!("entity types ({})", types.len()),
+        &format!("{} ({})", lang.w("entity types"), types.len()),
         &types,
+        lang,
     );
 
-    let _ = writeln!(out, "predicates ({}):", m.preds.len());
+    let _ = writeln!(out, "{} ({}):", lang.w("predicates"), m.preds.len());
     for (kind, word) in [
         (RelationKind::Empirical, "empirical"),
         (RelationKind::Institutional, "institutional"),
         (RelationKind::Judgment, "judgment"),
     ] {
         let names = sorted_names(m.preds.iter().filter(|p| p.kind == kind));
-        list(&mut out, "  ", &format!("{word} ({})", names.len()), &names);
+        list(
+            &mut out,
+            "  ",
+            &format!("{} ({})", lang.w(word), names.len()),
+            &names,
+            lang,
+        );
     }
 
     let count = |s: Strength| m.rules.iter().filter(|r| r.strength == s).count();
     let defeaters = count(Strength::Defeater);
-    let _ = writeln!(
-        out,
-        "rules ({}): {} strict, {} defeasible, {} defeater{}",
-        m.rules.len(),
-        count(Strength::Strict),
-        count(Strength::Defeasible),
-        defeaters,
-        if defeaters == 1 { "" } else { "s" }
-    );
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "rules ({}): {} strict, {} defeasible, {} defeater{}",
+            m.rules.len(),
+            count(Strength::Strict),
+            count(Strength::Defeasible),
+            defeaters,
+            if defeaters == 1 { "" } else { "s" }
+        ),
+        Lang::Ru => writeln!(
+            out,
+            "правила ({}): строгих {}, оспоримых {}, опровергающих {}",
+            m.rules.len(),
+            count(Strength::Strict),
+            count(Strength::Defeasible),
+            defeaters,
+        ),
+    };
 
-    let _ = writeln!(out, "priorities ({}):", m.priorities.len());
+    let _ = writeln!(out, "{} ({}):", lang.w("priorities"), m.priorities.len());
     for p in &m.priorities {
         let _ = write!(
             out,
@@ -148,36 +249,51 @@ pub fn render(loaded: &Loaded) -> String {
     };
     match shared {
         Some(d) => {
-            let _ = writeln!(
-                out,
-                "closures ({}), all complete as of {}:",
-                m.closures.len(),
-                e(d)
-            );
+            let _ = match lang {
+                Lang::En => writeln!(
+                    out,
+                    "closures ({}), all complete as of {}:",
+                    m.closures.len(),
+                    e(d)
+                ),
+                Lang::Ru => writeln!(
+                    out,
+                    "правила полноты ({}), все полны на {}:",
+                    m.closures.len(),
+                    e(d)
+                ),
+            };
         }
         None => {
-            let _ = writeln!(out, "closures ({}):", m.closures.len());
+            let _ = writeln!(out, "{} ({}):", lang.w("closures"), m.closures.len());
         }
     }
     for c in &m.closures {
         let _ = write!(
             out,
-            "  {} over {}",
+            "  {} {} {}",
             e(&m.pred(c.pred).local),
+            lang.w("over"),
             e(&m.pred(c.domain).local)
         );
         let mut notes = Vec::new();
         if let Some(s) = &c.snapshot {
-            notes.push(format!("snapshot {}", e(s)));
+            notes.push(format!("{} {}", lang.w("snapshot"), e(s)));
         }
         if shared.is_none() {
             match &c.complete_as_of {
-                Some(d) => notes.push(format!("complete as of {}", e(d))),
-                None => notes.push("no completeAsOf".to_owned()),
+                Some(d) => notes.push(format!("{} {}", lang.w("complete as of"), e(d))),
+                None => notes.push(match lang {
+                    Lang::En => "no completeAsOf".to_owned(),
+                    Lang::Ru => "completeAsOf не указано".to_owned(),
+                }),
             }
         }
         if !c.derive_negative {
-            notes.push("derives nothing: deriveExplicitNegative is false".to_owned());
+            notes.push(match lang {
+                Lang::En => "derives nothing: deriveExplicitNegative is false".to_owned(),
+                Lang::Ru => "ничего не выводит: deriveExplicitNegative ложно".to_owned(),
+            });
         }
         if !notes.is_empty() {
             let _ = write!(out, " ({})", notes.join(", "));
@@ -191,26 +307,31 @@ pub fn render(loaded: &Loaded) -> String {
         .filter(|p| p.kind == RelationKind::Judgment)
         .collect();
     judgments.sort_by(|a, b| a.local.cmp(&b.local));
-    let _ = writeln!(out, "judgments ({}):", judgments.len());
+    let _ = writeln!(out, "{} ({}):", lang.w("judgments"), judgments.len());
     for p in judgments {
         match &p.external {
             Some(x) => {
                 let _ = writeln!(
                     out,
-                    "  {}: decided by {} (capability {})",
+                    "  {}: {} {} ({} {})",
                     e(&p.local),
+                    lang.w("decided by"),
                     e(&x.authority),
+                    lang.w("capability"),
                     e(&x.capability)
                 );
             }
             None => {
-                let _ = writeln!(out, "  {}: no external_decl", e(&p.local));
+                let _ = match lang {
+                    Lang::En => writeln!(out, "  {}: no external_decl", e(&p.local)),
+                    Lang::Ru => writeln!(out, "  {}: нет external_decl", e(&p.local)),
+                };
             }
         }
     }
 
-    let _ = writeln!(out, "strata ({}):", m.strata.len());
-    for line in strata_lines(m) {
+    let _ = writeln!(out, "{} ({}):", lang.w("strata"), m.strata.len());
+    for line in strata_lines(m, lang) {
         let _ = writeln!(out, "  {line}");
     }
     out
@@ -225,10 +346,10 @@ fn sorted_names<'a>(preds: impl Iterator<Item = &'a crate::model::Pred>) -> Vec<
 
 /// `indent head: a, b, c` wrapped at [`WIDTH`], continuation lines indented
 /// under the first name.
-fn list(out: &mut String, indent: &str, head: &str, names: &[String]) {
+fn list(out: &mut String, indent: &str, head: &str, names: &[String], lang: Lang) {
     let first = format!("{indent}{head}:");
     if names.is_empty() {
-        let _ = writeln!(out, "{first} none");
+        let _ = writeln!(out, "{first} {}", lang.w("none"));
         return;
     }
     let cont = " ".repeat(indent.len() + 4);
@@ -258,7 +379,7 @@ fn list(out: &mut String, indent: &str, head: &str, names: &[String]) {
 /// conflict; a predicate sits higher either because a non-monotonic edge
 /// lifts it (its rules are contested, or it reads a `not` item) or because
 /// it reads, positively, a predicate so lifted.
-fn strata_lines(m: &Model) -> Vec<String> {
+fn strata_lines(m: &Model, lang: Lang) -> Vec<String> {
     let edges = dependency_edges(m);
     let stratum = |p: PredId| m.pred(p).stratum;
     let mut lines = Vec::new();
@@ -271,15 +392,22 @@ fn strata_lines(m: &Model) -> Vec<String> {
                     .filter(|p| p.kind == RelationKind::Institutional),
             );
             let n = names.len();
-            let what = if m.strata.len() == 1 {
-                format!(
+            let what = match (lang, m.strata.len() == 1) {
+                (Lang::En, true) => format!(
                     "stratum 0: every predicate, {n} institutional (no conflicts, no `not` items)"
-                )
-            } else {
-                format!(
+                ),
+                (Lang::En, false) => format!(
                     "stratum 0: the inputs and the other {n} institutional predicate{}",
                     if n == 1 { "" } else { "s" }
-                )
+                ),
+                (Lang::Ru, true) => format!(
+                    "страта 0: все предикаты, институциональных {n} (конфликтов и `not` нет)"
+                ),
+                (Lang::Ru, false) => {
+                    format!(
+                        "страта 0: входные данные и остальные институциональные предикаты ({n})"
+                    )
+                }
             };
             // The full list is in `predicates` above; repeat it only when short.
             if n > 0 && n <= 6 {
@@ -296,7 +424,7 @@ fn strata_lines(m: &Model) -> Vec<String> {
                 .iter()
                 .find(|e| e.to == p && e.non_monotonic && stratum(e.from) + 1 == s)
             {
-                groups.push((p, lift_reason(m, edge), Vec::new()));
+                groups.push((p, lift_reason(m, edge, lang), Vec::new()));
             }
         }
         // Every other predicate here reads a lifted one (through positive edges).
@@ -307,7 +435,7 @@ fn strata_lines(m: &Model) -> Vec<String> {
             let root = lifted_root(m, &edges, p, s, &groups);
             match root.and_then(|r| groups.iter_mut().find(|g| g.0 == r)) {
                 Some(g) => g.2.push(p),
-                None => groups.push((p, "lifted".to_owned(), Vec::new())),
+                None => groups.push((p, lang.w("lifted").to_owned(), Vec::new())),
             }
         }
         let mut parts: Vec<String> = groups
@@ -323,14 +451,21 @@ fn strata_lines(m: &Model) -> Vec<String> {
                 .map(|&f| escape_for_display(&m.pred(f).local))
                 .collect();
             names.sort();
-            parts.push(format!(
-                "{} (read{} {})",
-                names.join(", "),
-                if names.len() == 1 { "s" } else { "" },
-                escape_for_display(&m.pred(*p).local)
-            ));
+            parts.push(match lang {
+                Lang::En => format!(
+                    "{} (read{} {})",
+                    names.join(", "),
+                    if names.len() == 1 { "s" } else { "" },
+                    escape_for_display(&m.pred(*p).local)
+                ),
+                Lang::Ru => format!(
+                    "{} (читают {})",
+                    names.join(", "),
+                    escape_for_display(&m.pred(*p).local)
+                ),
+            });
         }
-        let head = format!("stratum {s}:");
+        let head = format!("{} {s}:", lang.w("stratum"));
         let one = format!("{head} {}", parts.join("; "));
         if one.chars().count() + 2 <= WIDTH {
             lines.push(one);
@@ -343,14 +478,14 @@ fn strata_lines(m: &Model) -> Vec<String> {
 }
 
 /// Why a non-monotonic edge lifts its head predicate.
-fn lift_reason(m: &Model, edge: &Edge) -> String {
+fn lift_reason(m: &Model, edge: &Edge, lang: Lang) -> String {
     let from = escape_for_display(&m.pred(edge.from).local);
     if edge.kind == EdgeKind::NotItem {
-        return format!("`not` over {from}");
+        return format!("`not` {} {from}", lang.w("over"));
     }
     // The rule is in a conflict: say what contests it.
     let Some(r) = edge.rule else {
-        return format!("reads {from}");
+        return format!("{} {from}", lang.w("reads"));
     };
     let head = m.rule(r).head.lit();
     let (other, holder) = if head.negative {
@@ -361,18 +496,20 @@ fn lift_reason(m: &Model, edge: &Edge) -> String {
         let strongest = m.rules_for(c).min_by_key(|&x| m.rule(x).strength);
         match strongest {
             Some(x) => (c, x),
-            None => return format!("reads {from}"),
+            None => return format!("{} {from}", lang.w("reads")),
         }
     };
-    format!(
-        "contested: {} has a {}",
-        escape_for_display(&m.lit_name(other)),
-        match m.rule(holder).strength {
-            Strength::Strict => "strict rule",
-            Strength::Defeasible => "defeasible rule",
-            Strength::Defeater => "defeater",
+    let lit = escape_for_display(&m.lit_name(other));
+    match (lang, m.rule(holder).strength) {
+        (Lang::En, Strength::Strict) => format!("contested: {lit} has a strict rule"),
+        (Lang::En, Strength::Defeasible) => format!("contested: {lit} has a defeasible rule"),
+        (Lang::En, Strength::Defeater) => format!("contested: {lit} has a defeater"),
+        (Lang::Ru, Strength::Strict) => format!("оспаривается: у {lit} есть строгое правило"),
+        (Lang::Ru, Strength::Defeasible) => format!("оспаривается: у {lit} есть оспоримое правило"),
+        (Lang::Ru, Strength::Defeater) => {
+            format!("оспаривается: у {lit} есть опровергающее правило")
         }
-    )
+    }
 }
 
 /// The lifted predicate of stratum `s` that `p` reads through positive

@@ -252,3 +252,37 @@ fn the_generated_rustdoc_follows_the_doc_language() {
     assert!(ru.contains(russian), "{ru}");
     assert!(!en.contains(russian));
 }
+
+/// `lawgen check --lang ru`: the summary in lawgen's Russian words (the
+/// package's names untranslated); English is unchanged by default.
+#[test]
+fn the_check_summary_speaks_russian() {
+    let layered = driver::load_file_with(
+        Path::new(RU),
+        &Default::default(),
+        &[Path::new(FIDE).parent().unwrap().to_owned()],
+    )
+    .unwrap();
+    let ru = lawgen::summary::render_in(&layered, "ru");
+    assert!(
+        ru.starts_with(
+            "пакет ru.chess.competition 0.1.0 (пространство имён urn:ru:chess:competition)"
+        ),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("замыкание импортов (пакетов: 2, корневой первым):"),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("правила (81): строгих 67, оспоримых 7, опровергающих 7"),
+        "{ru}"
+    );
+    assert!(ru.contains("\nстраты ("), "{ru}");
+    let en = lawgen::summary::render(&layered);
+    assert!(
+        en.contains("rules (81): 67 strict, 7 defeasible, 7 defeaters"),
+        "{en}"
+    );
+    assert_eq!(en, lawgen::summary::render_in(&layered, "en"));
+}

@@ -74,6 +74,9 @@ enum Command {
     Check {
         /// The package JSON (law.core.ir/0.2).
         package: PathBuf,
+        /// Language of the summary (`en`, `ru`).
+        #[arg(long, default_value = "en")]
+        lang: String,
     },
     /// Print the lowered Datalog program (the defeasible overlay made explicit).
     Lower { package: PathBuf },
@@ -482,9 +485,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 lawgen::syntax::output::canonical_json(&ev.conclusions)
             );
         }
-        Command::Check { package } => {
+        Command::Check { package, lang } => {
             let loaded = load(&package)?;
-            print!("{}", lawgen::summary::render(&loaded));
+            print!("{}", lawgen::summary::render_in(&loaded, &lang));
         }
         Command::Explain {
             package,
