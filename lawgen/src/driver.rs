@@ -179,10 +179,23 @@ pub fn load_file_with(
         source,
     })?;
     let file = package_json(path, bytes, limits)?;
-    let json = file.json.clone();
-    load_from(path, json, limits, import_path).map_err(|diagnostics| LoadError::Invalid {
-        path: path.to_owned(),
-        diagnostics: file.locate(diagnostics),
+    load_package_json(path, &file, limits, import_path)
+}
+
+/// Checks a package file already read as package JSON (see
+/// [`package_json`]), with its import closure; diagnostics of a `.law` file
+/// carry their lines.
+pub fn load_package_json(
+    path: &Path,
+    file: &PackageJson,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Loaded, LoadError> {
+    load_from(path, file.json.clone(), limits, import_path).map_err(|diagnostics| {
+        LoadError::Invalid {
+            path: path.to_owned(),
+            diagnostics: file.locate(diagnostics),
+        }
     })
 }
 

@@ -2,9 +2,9 @@
 //! directory, moved to another, it still builds (its runtime dependency is
 //! what `--runtime` said, not a path relative to where it was written), and
 //! at run time it needs nothing of the compiler — not even the limits the
-//! package was built with: this package needs a raised `max_arity`, and its
-//! module reads facts, writes the canonical output and explains a verdict
-//! from the program it embeds.
+//! package was built with: this package needs a raised `max_string_bytes`
+//! (an article text of 1.5 MB), and its module reads facts, writes the
+//! canonical output and explains a verdict from the program it embeds.
 
 mod support;
 
@@ -15,22 +15,32 @@ use serde_json::{json, Value};
 use std::path::Path;
 use support::harness::{cargo, seed_lock_file, RunLock};
 
-/// More columns than `ReadLimits::default().max_arity` allows.
-const WIDE: usize = 40;
+/// Columns of the wide predicate: as many as compiled engines take.
+const WIDE: usize = lawgen::emit::MAX_COMPILED_ARITY;
 
-/// `tests/ui/valid/minimal.json` plus a predicate of arity [`WIDE`] and a
-/// rule reading it, every node hash recomputed.
-fn wide_package() -> Vec<u8> {
+/// `tests/ui/valid/minimal.json` plus a predicate of arity `arity` and a
+/// rule reading it (anchored to an article `article_bytes` long, when
+/// given), every hash recomputed.
+fn wide_package(arity: usize, article_bytes: Option<usize>) -> Vec<u8> {
     let text = std::fs::read_to_string("../tests/ui/valid/minimal.json").unwrap();
     let mut pkg: Value = serde_json::from_str(&text).unwrap();
     let label = |t: &str| json!([{"language": "en", "status": "official", "text": t}]);
-    let params: Vec<Value> = (0..WIDE)
+    let params: Vec<Value> = (0..arity)
         .map(|i| json!({"name": format!("c{i}"), "type": {"name": "urn:t#Game"}}))
         .collect();
-    let args: Vec<Value> = (0..WIDE)
+    let args: Vec<Value> = (0..arity)
         .map(|_| json!({"kind": "var", "var": "g"}))
         .collect();
     let nodes = pkg["nodes"].as_array_mut().unwrap();
+    if let Some(n) = article_bytes {
+        let art = nodes.iter_mut().find(|x| x["id"] == "urn:t#ART_1").unwrap();
+        let body = "Article 1. A wide game is ok. ".repeat(n / 30 + 1);
+        art["texts"][0]["text"] = Value::from(body.as_str());
+        art["texts"][0]["contentHash"] = Value::from(format!(
+            "sha256:{}",
+            lawgen::syntax::sha256_hex(body.as_bytes())
+        ));
+    }
     nodes.push(
         json!({"id": "urn:t#wide", "kind": "symbol_decl", "package": "urn:t",
         "labels": label("wide"), "name": "wide", "symbolKind": "relation",
@@ -75,16 +85,16 @@ fn main() {
 
 #[test]
 fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
-    let package = wide_package();
+    let package = wide_package(WIDE, Some(3 << 19));
     // Default limits refuse it, so a run time that re-read the package
     // would fail.
     let refused = lawgen::driver::load_bytes(&package, &ReadLimits::default());
     assert!(
         refused.is_err(),
-        "the package should need a raised max_arity"
+        "the package should need a raised max_string_bytes"
     );
     let limits = ReadLimits {
-        max_arity: 64,
+        max_string_bytes: 4 << 20,
         ..ReadLimits::default()
     };
     let loaded = lawgen::driver::load_bytes(&package, &limits).unwrap();
@@ -124,6 +134,7 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
     )
     .unwrap();
     let args: Vec<Value> = (0..WIDE).map(|_| json!("g1")).collect();
+    assert!(WIDE <= ReadLimits::default().max_arity);
     let facts = json!({"facts": {"wide": [args]}}).to_string();
     std::fs::write(first.join("facts.json"), &facts).unwrap();
     std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
@@ -158,4 +169,36 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
         "{explanation}"
     );
     assert!(explanation.contains("anchor: article/1"), "{explanation}");
+}
+
+/// A predicate wider than compiled engines take (rows are Rust tuples) is
+/// refused by the emitter with a message naming it — never a rustc error
+/// inside generated code. The reference evaluator still takes it.
+#[test]
+fn a_predicate_too_wide_for_compiled_engines_is_refused_by_name() {
+    let wide = lawgen::emit::MAX_COMPILED_ARITY + 1;
+    let limits = ReadLimits::default();
+    let loaded = lawgen::driver::load_bytes(&wide_package(wide, None), &limits).unwrap();
+    for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
+        let err = emit(
+            &loaded,
+            &EmitOptions {
+                engine,
+                ..EmitOptions::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            "predicate `wide` has 12 parameters, and compiled engines support at most 11 \
+             (a case's rows are Rust tuples): split it into narrower predicates, or evaluate \
+             the package with the reference evaluator (`lawgen eval`)"
+        );
+    }
+    let args: Vec<Value> = (0..wide).map(|_| json!("g1")).collect();
+    let facts = json!({"facts": {"wide": [args]}}).to_string();
+    let facts = lawgen::syntax::facts::read_facts(facts.as_bytes(), &loaded.catalog).unwrap();
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
+    assert!(lawgen::syntax::output::canonical_json(&ev.conclusions).contains("\"wide_ok\""));
 }

@@ -54,18 +54,21 @@ struct LimitArgs {
     max_program_size: usize,
 }
 
-/// The limits of this invocation (set once in `main`).
-static LIMITS: std::sync::OnceLock<ReadLimits> = std::sync::OnceLock::new();
-
-fn limits() -> &'static ReadLimits {
-    LIMITS.get_or_init(ReadLimits::default)
+/// How this invocation reads packages: its limits and its `--import-path`
+/// directories (from the global options, passed to every command).
+struct Inputs {
+    limits: ReadLimits,
+    import_path: Vec<PathBuf>,
 }
 
-/// The `--import-path` directories of this invocation (set once in `main`).
-static IMPORT_PATH: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
-
-fn import_path() -> &'static [PathBuf] {
-    IMPORT_PATH.get_or_init(Vec::new)
+impl Inputs {
+    fn load(&self, path: &Path) -> Result<Loaded, Failure> {
+        Ok(driver::load_file_with(
+            path,
+            &self.limits,
+            &self.import_path,
+        )?)
+    }
 }
 
 #[derive(Subcommand)]
@@ -299,17 +302,19 @@ enum GraphFormat {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let l = &cli.limits;
-    let _ = LIMITS.set(ReadLimits {
-        max_bytes: l.max_package_bytes,
-        max_nodes: l.max_nodes,
-        max_depth: l.max_depth,
-        max_string_bytes: l.max_string_bytes,
-        max_arity: l.max_arity,
-        max_rule_body: l.max_rule_body,
-        max_program_size: l.max_program_size,
-    });
-    let _ = IMPORT_PATH.set(cli.import_path.clone());
-    match run(cli) {
+    let inputs = Inputs {
+        limits: ReadLimits {
+            max_bytes: l.max_package_bytes,
+            max_nodes: l.max_nodes,
+            max_depth: l.max_depth,
+            max_string_bytes: l.max_string_bytes,
+            max_arity: l.max_arity,
+            max_rule_body: l.max_rule_body,
+            max_program_size: l.max_program_size,
+        },
+        import_path: cli.import_path.clone(),
+    };
+    match run(cli.command, &inputs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { message, code }) => {
             eprintln!("{message}");
@@ -330,10 +335,6 @@ impl From<driver::LoadError> for Failure {
             message: e.to_string(),
         }
     }
-}
-
-fn load(path: &Path) -> Result<Loaded, Failure> {
-    Ok(driver::load_file_with(path, limits(), import_path())?)
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
@@ -375,10 +376,10 @@ fn internal(e: lawgen::lower::InternalError) -> Failure {
     }
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
+fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
+    match command {
         Command::Lower { package } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let program = lawgen::lower::lower(&loaded.model).map_err(internal)?;
             print!("{program}");
         }
@@ -390,7 +391,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             engine,
             cache_dir,
         } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             // Read the facts here too, so errors look the same on both backends.
             read_facts_file(&facts, &loaded)?;
             let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
@@ -438,8 +439,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     &package,
                     module_name.as_deref(),
                     engine.into(),
-                    limits(),
-                    import_path(),
+                    &inputs.limits,
+                    &inputs.import_path,
                 )
                 .map_err(fail)?;
                 let name = lawgen::python::write_project(&out, &loaded.model, &emitted, &runtime)
@@ -456,8 +457,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 &package,
                 module_name.as_deref(),
                 engine.into(),
-                limits(),
-                import_path(),
+                &inputs.limits,
+                &inputs.import_path,
             )
             .map_err(fail)?;
             let name = lawgen::builder::write_crate(&out, None, &emitted, &runtime, false)
@@ -477,7 +478,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             backend: Backend::Interp,
             ..
         } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let facts = read_facts_file(&facts, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
             print!(
@@ -486,7 +487,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             );
         }
         Command::Check { package, lang } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             print!("{}", lawgen::summary::render_in(&loaded, &lang));
         }
         Command::Explain {
@@ -497,7 +498,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             policy,
             lang,
         } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let facts = read_facts_file(&facts, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
             let q = explain::parse_query(&loaded.catalog, &literal).map_err(|m| Failure {
@@ -516,7 +517,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             policy,
             lang,
         } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let facts_path = facts;
             let facts = read_facts_file(&facts_path, &loaded)?;
             let ev = driver::evaluate(&loaded, &facts, policy.into()).map_err(internal)?;
@@ -538,7 +539,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             cache_dir,
         } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let cfg = lawgen::bench::BenchConfig {
                 cases,
                 threads: threads
@@ -633,13 +634,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             format,
         } => {
             let bytes = read_input(&package)?;
-            let file = driver::package_json(&package, bytes, limits())?;
-            let loaded = driver::load_bytes(&file.json, limits()).map_err(|diagnostics| {
-                Failure::from(driver::LoadError::Invalid {
-                    path: package.clone(),
-                    diagnostics: file.locate(diagnostics),
-                })
-            })?;
+            let file = driver::package_json(&package, bytes, &inputs.limits)?;
+            let loaded =
+                driver::load_package_json(&package, &file, &inputs.limits, &inputs.import_path)?;
             let warnings = file.locate(lawgen::lint::lint(&loaded));
             match format {
                 LintFormat::Json => {
@@ -662,7 +659,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
         }
         Command::Graph { package, format } => {
-            let loaded = load(&package)?;
+            let loaded = inputs.load(&package)?;
             let dot = lawgen::graph::dot(&loaded.model);
             match format {
                 GraphFormat::Dot => print!("{dot}"),

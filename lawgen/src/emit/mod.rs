@@ -84,6 +84,10 @@ impl std::str::FromStr for Engine {
     }
 }
 
+/// The widest predicate a compiled engine takes: 11 columns and the case
+/// make the 12 fields Rust's tuple traits go up to.
+pub const MAX_COMPILED_ARITY: usize = 11;
+
 /// Options of [`emit`].
 #[derive(Clone, Debug, Default)]
 pub struct EmitOptions {
@@ -120,6 +124,9 @@ pub enum EmitError {
     Lower(crate::lower::InternalError),
     /// The generated tokens did not parse back (a lawgen bug).
     Format(String),
+    /// The package uses something the compiled engines cannot represent
+    /// (the message names it and what to do instead).
+    Unsupported(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -130,6 +137,7 @@ impl std::fmt::Display for EmitError {
                 f,
                 "internal error: generated code does not parse ({e}); please report it with the package"
             ),
+            EmitError::Unsupported(e) => f.write_str(e),
         }
     }
 }
@@ -139,6 +147,24 @@ impl std::error::Error for EmitError {}
 /// Generates the module for a checked package.
 pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
     let program = crate::lower::lower(&loaded.model).map_err(EmitError::Lower)?;
+    // Both engines keep rows as Rust tuples (with the case column, for
+    // ascent), and Rust implements comparison and hashing for tuples of at
+    // most 12 fields: a wider predicate would be a rustc error inside the
+    // generated code. Refuse it here, naming the predicate.
+    if let Some(p) = loaded
+        .model
+        .preds
+        .iter()
+        .find(|p| p.params.len() > MAX_COMPILED_ARITY)
+    {
+        return Err(EmitError::Unsupported(format!(
+            "predicate `{}` has {} parameters, and compiled engines support at most {MAX_COMPILED_ARITY} \
+             (a case's rows are Rust tuples): split it into narrower predicates, or evaluate the \
+             package with the reference evaluator (`lawgen eval`)",
+            names::comment(&p.local),
+            p.params.len()
+        )));
+    }
     let module_name = match &opts.module_name {
         Some(m) => snake(m),
         None => snake(&loaded.model.name),
