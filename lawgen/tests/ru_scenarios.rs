@@ -8,11 +8,11 @@
 //! in one package with `imports` emptied (tests/scenarios/ru/flatten.md).
 //! Every node keeps its own `contentHash`, which the reader verifies.
 
+mod support;
+
 use lawgen::driver;
 use lawgen::interp::Policy;
-use lawgen::model::Value;
 use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::RelationKind;
 use serde_json::Value as J;
 use std::path::Path;
 
@@ -38,17 +38,6 @@ fn union_of_closure() -> Vec<u8> {
     ru["imports"] = J::Array(vec![]);
     ru["nodes"] = J::Array(nodes);
     serde_json::to_vec(&ru).unwrap()
-}
-
-fn row_json(row: &[Value]) -> J {
-    J::Array(
-        row.iter()
-            .map(|v| match v {
-                Value::Int(i) => J::from(*i),
-                Value::Entity(e) => J::from(e.as_str()),
-            })
-            .collect(),
-    )
 }
 
 #[test]
@@ -84,84 +73,7 @@ fn the_russian_package_is_serialised_like_the_fide_package() {
 fn every_russian_scenario_matches_its_hand_derived_expectation() {
     let loaded = driver::load_bytes(&union_of_closure(), &Default::default())
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    let dir = Path::new("../tests/scenarios/ru");
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().into_string().unwrap();
-            n.strip_suffix(".expected.json").map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    assert!(names.len() >= 15, "only {} scenarios", names.len());
-    let mut failures = Vec::new();
-    for name in &names {
-        let expected: J = serde_json::from_slice(
-            &std::fs::read(dir.join(format!("{name}.expected.json"))).unwrap(),
-        )
-        .unwrap();
-        let facts_bytes = std::fs::read(dir.join(format!("{name}.facts.json"))).unwrap();
-        let facts = read_facts(&facts_bytes, &loaded.catalog)
-            .unwrap_or_else(|d| panic!("{name}: {}", d.render()));
-        let policy = match expected["policy"].as_str() {
-            Some("propagating") => Policy::Propagating,
-            _ => Policy::Blocking,
-        };
-        let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
-        let mut actual = serde_json::Map::new();
-        for (sec, preds) in &ev.conclusions.sections {
-            let mut m = serde_json::Map::new();
-            for (lit, rows) in preds {
-                let p = loaded
-                    .model
-                    .pred_by_name(lit.trim_start_matches('~'))
-                    .unwrap();
-                if loaded.model.pred(p).kind != RelationKind::Institutional {
-                    continue;
-                }
-                m.insert(
-                    lit.clone(),
-                    J::Array(rows.iter().map(|r| row_json(r)).collect()),
-                );
-            }
-            actual.insert(sec.as_str().to_owned(), J::Object(m));
-        }
-        let reqs: Vec<J> = ev
-            .conclusions
-            .requests
-            .iter()
-            .map(|r| {
-                serde_json::json!({"predicate": r.predicate, "args": row_json(&r.args),
-                                   "authority": r.authority, "capability": r.capability})
-            })
-            .collect();
-        actual.insert("requests".into(), J::Array(reqs));
-        for key in [
-            "definitely",
-            "defeasibly",
-            "supported",
-            "pending",
-            "requests",
-        ] {
-            let want = match expected.get(key) {
-                Some(v) if !v.is_null() => v.clone(),
-                _ if key == "requests" => J::Array(vec![]),
-                _ => J::Object(Default::default()),
-            };
-            if actual[key] != want {
-                failures.push(format!(
-                    "{name} [{key}]\n  expected: {want}\n  actual:   {}",
-                    actual[key]
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    support::scenarios::check_all(&loaded, Path::new("../tests/scenarios/ru"), 15);
 }
 
 /// The importing package, resolved on the import path, means exactly what

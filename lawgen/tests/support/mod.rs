@@ -5,4 +5,5 @@
 
 pub mod gen;
 pub mod harness;
+pub mod scenarios;
 pub mod split;
