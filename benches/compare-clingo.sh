@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs N generated chess games through clingo (ASP), for the record (issue 5).
+# Runs N generated chess games through clingo (ASP), for the record.
 # Not run in CI.
 #
 #   benches/compare-clingo.sh [N] [blocking|propagating]     (default: 10000 blocking)

@@ -1,5 +1,5 @@
-//! Criterion benches of the chess package at 1k, 10k, 100k and 1M games
-//! (issue 5): the generated code on all threads and on one, the reference
+//! Criterion benches of the chess package at 1k, 10k, 100k and 1M games:
+//! the generated code on all threads and on one, the reference
 //! interpreter (1k and 10k only: it is slow), and the plain-Rust evaluator.
 //!
 //! ```text

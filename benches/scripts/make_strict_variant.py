@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the two variants of the chess package that measure what the
-defeasible overlay costs (issue 5):
+defeasible overlay costs:
 
 * benches/fide.laws.chess-strict.ir.json: the package with its one priority
-  removed and its two defeasible rules made strict, as issue 5 words it. Note
+  removed and its two defeasible rules made strict, as the overlay-cost comparison needs. Note
   that `~game_drawn` still has a (now strict) rule, so `game_drawn` stays
   contested and lawgen still lowers it with the conflict overlay.
 * benches/fide.laws.chess-uncontested.ir.json: as above, and the rule for

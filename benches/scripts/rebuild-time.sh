@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the release rebuild of the chess example (examples/chess-arbiter, which
-# compiles the package from build.rs) after a real package change, as issue 5
+# compiles the package from build.rs) after a real package change, as the rebuild target
 # asks ("incremental rebuild ... after a package change").
 #
 # The change: the threshold of SeventyFiveAutomaticDraw (`moves >= 75`) is

@@ -1,4 +1,4 @@
-//! Throughput benchmarks of lawgen on the FIDE Laws of Chess (issue 5).
+//! Throughput benchmarks of lawgen on the FIDE Laws of Chess.
 //!
 //! * [`fide_laws_chess`]: the package compiled by `build.rs` (the generated
 //!   code under test, Ascent engine); [`fide_laws_chess_direct`]: the same

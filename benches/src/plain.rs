@@ -1,5 +1,5 @@
 //! The chess package's 47 rules written by hand in plain Rust, for one game:
-//! the practical limit a compiled rule engine can approach (issue 5).
+//! the practical limit a compiled rule engine can approach.
 //!
 //! Written from the package's rules (not from lawgen's lowered program), under
 //! The semantics of docs/reference.md#what-a-package-means restricted to what the package uses:

@@ -1,4 +1,4 @@
-//! Inputs the fuzzer (`fuzz/`, issue 6) once crashed on, fed again through the
+//! Inputs the fuzzer (`fuzz/`) once crashed on, fed again through the
 //! same code path as the target that found them. Every one must return — Ok
 //! or a diagnostic — without panicking.
 //!

@@ -1,4 +1,4 @@
-//! Injection safety (issue 6), as a property test.
+//! Injection safety, as a property test.
 //!
 //! Hostile packages from `support/gen.rs` (`GenConfig::hostile`: predicate,
 //! type, constant, rule, variable and parameter names and labels drawn from

@@ -1,4 +1,4 @@
-//! Resource limits and facts robustness (issue 6): every limit refuses with
+//! Resource limits and facts robustness: every limit refuses with
 //! its own clear error instead of exhausting memory or the stack, and the
 //! facts reader is insensitive to row order and repetition.
 

@@ -1,4 +1,4 @@
-//! How each compiler stage scales with the package (issue 6: nothing may
+//! How each compiler stage scales with the package (nothing may
 //! explode). Builds synthetic packages of size k, 2k and 4k, times load
 //! (read + check + size check), lower, the interpreter on one entity, and
 //! emit, and prints each stage's time ratio 4k/k: about 4 is linear, about 16

@@ -1,5 +1,5 @@
 //! Throughput of each engine on the chess package, as a markdown table and
-//! `benches/results.json` (issue 5).
+//! `benches/results.json`.
 //!
 //! ```text
 //! cargo run --release -p lawgen-benches --features overlay-variants --bin throughput [-- --quick] [-- --out FILE]

@@ -1,6 +1,6 @@
 //! Pass 8, run once the model is complete: would lowering this package
 //! explode? Reported with the rule or literal responsible, before `lower`
-//! spends the time and memory (issue 6).
+//! spends the time and memory.
 //!
 //! Lowering is linear in the package except in two places, and both have a
 //! limit in [`ReadLimits`]:
