@@ -132,14 +132,22 @@ def test_bad_arguments_raise_value_errors():
         chess.evaluate({"facts": {}}, policy="skeptical")
     with pytest.raises(ValueError, match=r'unknown engine `direct`: this module was compiled with the engine\(s\) "ascent"'):
         chess.evaluate({"facts": {}}, engine="direct")
-    with pytest.raises(ValueError, match="explanations in `ru` are not available"):
-        chess.explain({"facts": {}}, "game_drawn(g1)", lang="ru")
+    with pytest.raises(ValueError, match="explanations in `de` are not available: this version of lawgen renders them in en, ru"):
+        chess.explain({"facts": {}}, "game_drawn(g1)", lang="de")
     with pytest.raises(ValueError, match='unknown format `html`: use "text" or "json"'):
         chess.explain({"facts": {}}, "game_drawn(g1)", format="html")
     with pytest.raises(ValueError, match="threads must be at least 1"):
         chess.evaluate_many([], threads=0)
     with pytest.raises(TypeError, match="facts must be a dict, a JSON str or bytes"):
         chess.evaluate(42)
+
+
+def test_explain_speaks_russian():
+    facts = {"facts": {"moves_by_each_without_pawn_or_capture": [["g1", 75]]}}
+    text = chess.explain(facts, "game_drawn(g1)", lang="ru")
+    assert text.startswith("game_drawn(g1): установлено ОСПОРИМО"), text
+    assert "дано как факт" in text, text
+    assert chess.EXPLAIN_LANGUAGES == ("en", "ru")
 
 
 def all_cases():
