@@ -202,3 +202,41 @@ fn a_predicate_too_wide_for_compiled_engines_is_refused_by_name() {
     let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
     assert!(lawgen::syntax::output::canonical_json(&ev.conclusions).contains("\"wide_ok\""));
 }
+
+/// `--runtime` says where the runtime comes from, or why it cannot.
+#[test]
+fn runtime_sources_parse_or_say_what_to_write() {
+    let help = "write `path=DIR` (a lawgen-runtime source directory), `git=URL` (a \
+                repository holding lawgen-runtime) or `version=X` (a registry version)";
+    let err = |s: &str| s.parse::<RuntimeDep>().unwrap_err();
+    assert_eq!(
+        err("../lawgen-runtime"),
+        format!("`../lawgen-runtime` does not say where lawgen-runtime is; {help}")
+    );
+    assert_eq!(
+        err("version="),
+        format!("`version=` has an empty version; {help}")
+    );
+    assert_eq!(
+        err("crate=x"),
+        format!("unknown runtime source `crate`; {help}")
+    );
+    assert_eq!(
+        err("path=."),
+        ". is not the lawgen-runtime crate (no Cargo.toml naming `lawgen-runtime`); \
+         give the directory of lawgen-runtime's Cargo.toml"
+    );
+    assert_eq!(
+        "git=https://example.org/lawgen".parse::<RuntimeDep>(),
+        Ok(RuntimeDep::Git("https://example.org/lawgen".into()))
+    );
+    assert_eq!(
+        "version=0.1.0".parse::<RuntimeDep>(),
+        Ok(RuntimeDep::Version("0.1.0".into()))
+    );
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lawgen-runtime");
+    match format!("path={}", here.display()).parse::<RuntimeDep>() {
+        Ok(RuntimeDep::Path(p)) => assert!(p.is_absolute() && p.join("Cargo.toml").exists()),
+        other => panic!("{other:?}"),
+    }
+}

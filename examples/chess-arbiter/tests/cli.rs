@@ -402,4 +402,18 @@ fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
     assert_eq!(v["package"], "ru.chess.competition");
     assert!(v["defeasibly"].get("game_drawn").is_none(), "{json}");
     assert_eq!(v["supported"]["game_drawn"][0][0], "g1");
+    // Bad uses of the new options say what to write.
+    let bad = arbiter(&["--package", "uscf", "checkmate"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).starts_with("error: unknown package `uscf`: fide or ru"),
+        "{}",
+        stderr(&bad)
+    );
+    let bad = arbiter(&["--lang", "ru", "checkmate"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        stderr(&bad),
+        "error: the FIDE report is in English; --lang applies to the competition rules (--package ru)\n"
+    );
 }
