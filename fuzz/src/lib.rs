@@ -7,7 +7,7 @@
 pub mod mutate;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::{self, Policy};
+use lawgen::interp::Policy;
 use lawgen::syntax::facts::Facts;
 use std::sync::OnceLock;
 

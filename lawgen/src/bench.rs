@@ -754,7 +754,7 @@ fn push_case<P: CompiledPackage>(
 
 /// Runs the benchmark through the package's compiled crate (built in `cache`
 /// if needed; `progress` gets one-line build messages).
-#[cfg(feature = "emit")]
+#[cfg(feature = "cli")]
 pub fn run_compiled(
     loaded: &Loaded,
     cfg: &BenchConfig,
@@ -765,7 +765,7 @@ pub fn run_compiled(
 }
 
 /// [`run_compiled`] with the package compiled by `engine`.
-#[cfg(feature = "emit")]
+#[cfg(feature = "cli")]
 pub fn run_compiled_with(
     loaded: &Loaded,
     cfg: &BenchConfig,
