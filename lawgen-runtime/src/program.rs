@@ -462,11 +462,6 @@ impl Catalog {
             .flatten()
     }
 
-    /// Priorities whose lower side is rule `r`.
-    pub fn priorities_over(&self, r: u32) -> impl Iterator<Item = &PriorityInfo> + '_ {
-        self.priorities.iter().filter(move |p| p.lower == r)
-    }
-
     /// The priority `higher > lower`, if declared.
     pub fn priority(&self, higher: u32, lower: u32) -> Option<&PriorityInfo> {
         self.priorities
