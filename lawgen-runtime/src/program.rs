@@ -480,8 +480,15 @@ pub enum Meaning {
     Facts,
     /// The head's explicit negative comes from closure policy `closure`.
     Closure { closure: u32 },
-    /// `undecided[j]`: an atom of judgment `pred` nobody decided.
+    /// `undecided[j]`: an atom of judgment `pred` nobody decided (that some
+    /// rule instance could read).
     Undecided { pred: PredId },
+    /// `demand[j]`: the atoms of a judgment that item `item` of `rule` could
+    /// read (the instances whose other items may hold).
+    Demand { rule: u32, item: u32 },
+    /// `demand[j]`: closure policy `closure`, whose domain is the judgment,
+    /// reads every atom of it.
+    DemandOfClosure { closure: u32 },
     /// An undecided judgment atom holds (both ways) in the possible model.
     UndecidedHolds,
     /// The values a judgment ranges over (`dom[T]`).

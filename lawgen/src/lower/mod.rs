@@ -35,6 +35,27 @@
 //! still be recursive. Checking (§4.7) guarantees every negated relation is
 //! complete in a lower stratum; [`stratify`] recomputes that order for the
 //! program and reports an internal error if it ever does not hold.
+//!
+//! An undecided judgment atom matters only where a rule reads it, so it is
+//! materialised on demand (§4.6 ranges it over the whole domain, which for a
+//! facts file of many games is quadratic or worse):
+//!
+//! ```text
+//! demand[j](a)    :- (the other items of r at Σ, those with no judgment in their past), dom[T](x)…
+//! undecided[j](x) :- demand[j](x), !facts[j](x), !facts[~j](x)
+//! ```
+//!
+//! with one `demand` rule per occurrence `j(a)` in the body of a rule `r` (of
+//! any strength, either polarity, `not` items included), and `dom` for every
+//! argument of `a` no input column among the kept items binds; a closure
+//! whose domain is `j` demands all of `j`'s domain. Every body at every level
+//! in either world implies the same body at Σ in P, and dropping items only
+//! widens it, so `demand` holds of every atom any rule instance joins with
+//! (positively, or under a `not`): the relations the rest of the program reads
+//! are the same as with the whole domain. Kept items have no judgment in
+//! their past, so `demand` sits below every judgment's relations and adds no
+//! cycle. [`Options::judgments`] keeps the whole-domain form, which the tests
+//! compare against.
 
 mod stratify;
 
@@ -64,9 +85,31 @@ impl std::fmt::Display for InternalError {
     }
 }
 
+/// How undecided judgment atoms are materialised (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Judgments {
+    /// Only the atoms some rule instance could read (the default).
+    #[default]
+    OnDemand,
+    /// Every atom over the domain of §4.6: the reference the on-demand form
+    /// is tested against.
+    WholeDomain,
+}
+
+/// Choices of the lowering that do not change what a program concludes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub judgments: Judgments,
+}
+
 /// Lowers a checked package.
 pub fn lower(model: &Model) -> Result<Program, InternalError> {
-    let mut l = Lowerer::new(model);
+    lower_with(model, Options::default())
+}
+
+/// [`lower`] with explicit [`Options`].
+pub fn lower_with(model: &Model, opts: Options) -> Result<Program, InternalError> {
+    let mut l = Lowerer::new(model, opts);
     l.define_all();
     l.record_views();
     let Lowerer { mut prog, .. } = l;
@@ -77,6 +120,7 @@ pub fn lower(model: &Model) -> Result<Program, InternalError> {
 
 struct Lowerer<'m> {
     m: &'m Model,
+    opts: Options,
     prog: Program,
     tainted: Vec<bool>,
     collapsed: HashMap<Lit, bool>,
@@ -96,9 +140,10 @@ struct Lowerer<'m> {
 }
 
 impl<'m> Lowerer<'m> {
-    fn new(m: &'m Model) -> Self {
+    fn new(m: &'m Model, opts: Options) -> Self {
         let mut l = Lowerer {
             m,
+            opts,
             prog: Program {
                 package: m.name.clone(),
                 version: m.version.clone(),
@@ -494,7 +539,8 @@ impl<'m> Lowerer<'m> {
         self.output(l, false);
     }
 
-    /// `undecided[j](x…) :- dom[T1](x1), …, !facts[j](x…), !facts[~j](x…)`.
+    /// `undecided[j](x…) :- demand[j](x…), !facts[j](x…), !facts[~j](x…)`
+    /// (with [`Judgments::WholeDomain`], `dom[T1](x1), …` instead of `demand`).
     fn undecided_rel(&mut self, p: PredId) -> RelId {
         if let Some(r) = self.undecided.get(&p) {
             return *r;
@@ -505,12 +551,20 @@ impl<'m> Lowerer<'m> {
         self.undecided.insert(p, rel);
         let args: Vec<Term> = (0..params.len() as u32).map(Term::Var).collect();
         let mut body = Vec::new();
-        for (i, t) in params.iter().enumerate() {
-            let dom = self.domain_rel(*t);
-            body.push(Item::Pos(Atom {
-                rel: dom,
-                args: vec![Term::Var(i as u32)],
-            }));
+        match self.opts.judgments {
+            Judgments::OnDemand => body.push(Item::Pos(Atom {
+                rel: self.demand_rel(p),
+                args: args.clone(),
+            })),
+            Judgments::WholeDomain => {
+                for (i, t) in params.iter().enumerate() {
+                    let dom = self.domain_rel(*t);
+                    body.push(Item::Pos(Atom {
+                        rel: dom,
+                        args: vec![Term::Var(i as u32)],
+                    }));
+                }
+            }
         }
         for negative in [false, true] {
             let f = self.facts_rel(Lit { pred: p, negative });
@@ -528,6 +582,135 @@ impl<'m> Lowerer<'m> {
             Meaning::Undecided { pred: p },
         );
         rel
+    }
+
+    /// `demand[j]`: the atoms of judgment `p` that some rule instance could
+    /// read, one rule per occurrence of `p` in a rule body (module docs).
+    fn demand_rel(&mut self, p: PredId) -> RelId {
+        let m = self.m;
+        let pred = m.pred(p);
+        let rel = self.new_relation(
+            format!("demand[{}]", pred.local),
+            pred.params.clone(),
+            Role::Derived,
+        );
+        for (ri, r) in m.rules.iter().enumerate() {
+            for (i, item) in r.body.iter().enumerate() {
+                let atom = match item {
+                    MItem::Status { atom, .. } | MItem::Not { atom, .. } => atom,
+                    MItem::Compare { .. } => continue,
+                };
+                if atom.pred == p {
+                    self.demand_rule(rel, RuleId(ri as u32), i);
+                }
+            }
+        }
+        // A closure over the judgment reads every atom of its domain.
+        for (ci, c) in m.closures.iter().enumerate() {
+            if c.domain != p || !c.derive_negative {
+                continue;
+            }
+            let body = pred
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    Item::Pos(Atom {
+                        rel: self.domain_rel(*t),
+                        args: vec![Term::Var(i as u32)],
+                    })
+                })
+                .collect();
+            let arity = pred.params.len();
+            self.push(
+                Atom {
+                    rel,
+                    args: (0..arity as u32).map(Term::Var).collect(),
+                },
+                body,
+                (0..arity).map(|i| format!("x{i}")).collect(),
+                format!("closure {} reads every atom", model::local_name(&c.id)),
+                Meaning::DemandOfClosure { closure: ci as u32 },
+            );
+        }
+        rel
+    }
+
+    /// The `demand` rule of item `at` (an atom of a judgment) of rule `rid`.
+    fn demand_rule(&mut self, rel: RelId, rid: RuleId, at: usize) {
+        let m = self.m;
+        let r = m.rule(rid);
+        let (MItem::Status { atom, .. } | MItem::Not { atom, .. }) = &r.body[at] else {
+            return;
+        };
+        let mut body = Vec::new();
+        let mut bound: Vec<model::Var> = Vec::new();
+        // Variables bound by an input column, whose values are in the
+        // domain by definition (§4.6: mentioned in the input).
+        let mut mentioned: Vec<model::Var> = Vec::new();
+        // Positive items with no judgment in their past, at Σ (which every
+        // level implies; such items are the same in both worlds). `not`
+        // items are dropped: dropping only widens the demand.
+        for (k, item) in r.body.iter().enumerate() {
+            let MItem::Status { atom: a, .. } = item else {
+                continue;
+            };
+            if k == at || self.tainted[a.pred.0 as usize] {
+                continue;
+            }
+            let view = self.view(a.lit(), Level::Supported, World::Possible);
+            body.push(Item::Pos(Atom {
+                rel: view,
+                args: terms(&a.args),
+            }));
+            bound.extend(a.args.iter().filter_map(model::Term::var));
+            if matches!(self.prog.relation(view).role, Role::Facts(_)) {
+                mentioned.extend(a.args.iter().filter_map(model::Term::var));
+            }
+        }
+        // The judgment's variables nothing kept binds range over its domain.
+        // Every other argument is checked against the domain too, unless an
+        // input column binds it: a constant of a rule, or a value a derived
+        // item carries (maybe from a rule's head), need not be in it.
+        let params = &m.pred(atom.pred).params;
+        for (a, ty) in atom.args.iter().zip(params) {
+            let free = a.var().filter(|v| !bound.contains(v));
+            if a.var().is_none_or(|v| !mentioned.contains(&v)) {
+                let dom = self.domain_rel(*ty);
+                body.push(Item::Pos(Atom {
+                    rel: dom,
+                    args: vec![term(a)],
+                }));
+                bound.extend(free);
+            }
+        }
+        // Comparisons whose values are all bound by now.
+        for item in &r.body {
+            if let MItem::Compare { left, op, right } = item {
+                if item.vars().iter().all(|v| bound.contains(v)) {
+                    body.push(Item::Cmp(term(left), *op, term(right)));
+                }
+            }
+        }
+        let vars = self.rule_vars(rid);
+        let origin = format!(
+            "{}: the judgment atom {} could be read",
+            r.local,
+            m.pred(atom.pred).local
+        );
+        self.push(
+            Atom {
+                rel,
+                args: terms(&atom.args),
+            },
+            body,
+            vars,
+            origin,
+            Meaning::Demand {
+                rule: rid.0,
+                item: at as u32,
+            },
+        );
     }
 
     /// Values of type `t` the input mentions, plus the package's constants of that type.

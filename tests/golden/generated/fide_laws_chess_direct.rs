@@ -2,7 +2,7 @@
 // package: fide.laws.chess 0.1.0 (namespace urn:fide:laws:clir:chess)
 // semantic hash: sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c
 // source sha256: bbae5f143f1103a18fccd4e4c3f3ce617ba2ec2353050085a513f77fd2c28868
-// lowered program: 192 relations, 269 rules, 2 strata
+// lowered program: 190 relations, 225 rules, 2 strata
 // engine: direct
 
 use ::lawgen_runtime::__private as __rt;
@@ -17,7 +17,7 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The lowered program this module runs, encoded by `lawgen-runtime`
 /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
-const PROGRAM: &str = "{\"package\":\"fide.laws.chess\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:fide:laws:clir:chess\",\"semantic_hash\":\"sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c\",\"types\":[{\"id\":\"urn:fide:laws:clir:chess#Arbiter\",\"name\":\"Arbiter\",\"labels\":[{\"language\":\"en\",\"text\":\"arbiter\"}]},{\"id\":\"urn:fide:laws:clir:chess#CastlingSide\",\"name\":\"CastlingSide\",\"labels\":[{\"language\":\"en\",\"text\":\"side of castling\"}]},{\"id\":\"urn:fide:laws:clir:chess#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game of chess\"}]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayState\",\"name\":\"GamePlayState\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayTransition\",\"name\":\"GamePlayTransition\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#Piece\",\"name\":\"Piece\",\"labels\":[{\"language\":\"en\",\"text\":\"chess piece\"}]},{\"id\":\"urn:fide:laws:clir:chess#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]},{\"id\":\"urn:fide:laws:clir:chess#Situation\",\"name\":\"Situation\",\"labels\":[{\"language\":\"en\",\"text\":\"situation arising during a game\"}]}],\"preds\":[{\"id\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\",\"local\":\"agreed_draw_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an agreed draw has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide\",\"local\":\"arbiter_competent_to_decide\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is competent to reach a correct decision\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_of\",\"local\":\"arbiter_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":0}],\"param_names\":[\"game\",\"arb\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is appointed for the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed\",\"local\":\"arbiter_shall_see_laws_observed\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":2}],\"param_names\":[\"arb\",\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter shall see that the Laws of Chess are observed\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#attempted_transition\",\"local\":\"attempted_transition\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#both_players_have_moved\",\"local\":\"both_players_have_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"both players have made at least one move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file\",\"local\":\"capturing_pawn_on_adjacent_file\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\",\"local\":\"case_not_precisely_regulated\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the case is not precisely regulated by an Article of the Laws\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_legal\",\"local\":\"castling_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"param_names\":[\"game\",\"who\",\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"castling on that side is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_attacked\",\"local\":\"castling_path_attacked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the king's square, the square it must cross, or the square it is to occupy is attacked\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_blocked\",\"local\":\"castling_path_blocked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"there is a piece between the king and the rook with which castling is to be effected\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of\",\"local\":\"castling_side_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"param_names\":[\"game\",\"who\",\"side\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is considering castling with that rook on that side\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"local\":\"checked_castling_side\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the castling side is in the closed domain of path facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"local\":\"checked_game\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is in the closed domain of protocol facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_piece\",\"local\":\"checked_piece\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is in the closed domain of move history\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is in the closed domain of mate-possibility facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered\",\"local\":\"checkmate_delivered\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has checkmated the opponent's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\",\"local\":\"checkmate_has_been_delivered\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"checkmate has been delivered and the game has ended\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\",\"local\":\"completed_illegal_move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},\"Int\"],\"param_names\":[\"who\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"number of completed illegal moves by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_arisen\",\"local\":\"dead_position_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\",\"local\":\"dead_position_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a dead position has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_agreed\",\"local\":\"draw_agreed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the two players have agreed a draw during the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_claimed\",\"local\":\"draw_claimed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has claimed a draw\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal\",\"local\":\"en_passant_capture_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture by this pawn is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_right_open\",\"local\":\"en_passant_right_open\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture is available on this move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#entered_state\",\"local\":\"entered_state\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":3}],\"param_names\":[\"instance\",\"state\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\",\"local\":\"fifty_move_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's fifty-move claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_drawn\",\"local\":\"game_drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is drawn\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is lost by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_won_by\",\"local\":\"game_won_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is won by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#illegal_move\",\"local\":\"illegal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is illegal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\",\"local\":\"king_cannot_be_checkmated\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the opponent cannot checkmate this player's king by any possible series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_of\",\"local\":\"king_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"king\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#legal_move\",\"local\":\"legal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\",\"local\":\"move_meets_articles_3_1_to_3_9\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move meets the relevant requirements of Articles 3.1 to 3.9\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\",\"local\":\"moves_by_each_without_pawn_or_capture\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"this many moves by each player have been made without the movement of any pawn and without any capture\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece\",\"local\":\"must_move_first_touched_piece\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player must move the first piece touched that can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#own_piece_of\",\"local\":\"own_piece_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece belongs to the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_can_be_moved\",\"local\":\"piece_can_be_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_has_moved\",\"local\":\"piece_has_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece has already moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\",\"local\":\"piece_touched_intentionally\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player having the move touched the piece with the intention of moving or capturing\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#play_started\",\"local\":\"play_started\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has been started\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_has_the_move\",\"local\":\"player_has_the_move\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has the move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player takes part in the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_resigned\",\"local\":\"player_resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has declared that he/she resigns\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count\",\"local\":\"position_occurrence_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"the same position has appeared this many times\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#procedure_instance\",\"local\":\"procedure_instance\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"instance\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\",\"local\":\"resignation_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a resignation has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#rook_of\",\"local\":\"rook_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's rook\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\",\"local\":\"second_illegal_move_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the second completed illegal move has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_arisen\",\"local\":\"stalemate_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player to move has no legal move and his/her king is not in check\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\",\"local\":\"stalemate_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"stalemate has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct\",\"local\":\"threefold_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's threefold-repetition claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#valid_transition\",\"local\":\"valid_transition\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null}],\"constants\":[{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"local\":\"ConcludeByAgreement\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"local\":\"ConcludeByCheckmate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"local\":\"ConcludeByDeadPosition\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"local\":\"ConcludeByDrawnClaim\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"local\":\"ConcludeByResignation\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"local\":\"ConcludeBySecondIllegalMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"local\":\"ConcludeByStalemate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"local\":\"Ended\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"local\":\"NotStarted\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"local\":\"PlayMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"local\":\"Playing\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"local\":\"StartPlay\",\"ty\":4}],\"rules\":[{\"id\":\"urn:fide:laws:clir:chess#AgreedDraw\",\"local\":\"AgreedDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame\",\"local\":\"AgreedDrawEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. An agreed draw immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved\",\"local\":\"ArbiterSeesLawsObserved\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":3,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":2,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 12.1. The arbiter shall see that the Laws of Chess are observed\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_12\",\"locator\":\"article/12\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 12: The Role of the Arbiter (see Preface)\\n\\n12.1 The arbiter shall see that the Laws of Chess are observed.\\n\\n12.2 The arbiter shall:\\n\\n12.2.1 ensure fair play,\\n\\n12.2.2 act in the best interest of the competition,\\n\\n12.2.3 ensure that a good playing environment is maintained,\\n\\n12.2.4 ensure that the players are not disturbed,\\n\\n12.2.5 supervise the progress of the competition,\\n\\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\\n\\n12.2.7 follow the Fair-Play Rules or Guidelines\\n\\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\\n\\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\\n\\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\\n\\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\\n\\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\\n\\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\\n\\n12.9 Options available to the arbiter concerning penalties:\\n\\n12.9.1 warning,\\n\\n12.9.2 increasing the remaining time of the opponent,\\n\\n12.9.3 reducing the remaining time of the offending player,\\n\\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\\n\\n12.9.5 reducing the points scored in the game by the offending person,\\n\\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\\n\\n12.9.7 a fine announced in advance,\\n\\n12.9.8 exclusion from one or more rounds,\\n\\n12.9.9 expulsion from the competition.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingLegal\",\"local\":\"CastlingLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":11,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":32,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":3}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":10,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":48,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":9,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":3}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateEndsTheGame\",\"local\":\"CheckmateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. Checkmate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive\",\"local\":\"CheckmateTakesPrecedenceOverSeventyFive\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateWins\",\"local\":\"CheckmateWins\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":29,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionDraws\",\"local\":\"DeadPositionDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionEndsTheGame\",\"local\":\"DeadPositionEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. A dead position immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantCaptureLegal\",\"local\":\"EnPassantCaptureLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":23,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":24,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect\",\"local\":\"FiftyMoveClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":50}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimDraws\",\"local\":\"FiftyMoveClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FivefoldAutomaticDraw\",\"local\":\"FivefoldAutomaticDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":5}}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.1. The game is drawn if the same position has appeared at least five times\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters\",\"local\":\"GamePlay/ConcludeByAgreement/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid\",\"local\":\"GamePlay/ConcludeByAgreement/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters\",\"local\":\"GamePlay/ConcludeByCheckmate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/valid\",\"local\":\"GamePlay/ConcludeByCheckmate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/enters\",\"local\":\"GamePlay/ConcludeByDeadPosition/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/valid\",\"local\":\"GamePlay/ConcludeByDeadPosition/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/enters\",\"local\":\"GamePlay/ConcludeByDrawnClaim/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/valid\",\"local\":\"GamePlay/ConcludeByDrawnClaim/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/enters\",\"local\":\"GamePlay/ConcludeByResignation/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/valid\",\"local\":\"GamePlay/ConcludeByResignation/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/enters\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/valid\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/enters\",\"local\":\"GamePlay/ConcludeByStalemate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/valid\",\"local\":\"GamePlay/ConcludeByStalemate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/enters\",\"local\":\"GamePlay/PlayMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/valid\",\"local\":\"GamePlay/PlayMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters\",\"local\":\"GamePlay/StartPlay/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid\",\"local\":\"GamePlay/StartPlay/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/initial\",\"local\":\"GamePlay/initial\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":46,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has not started\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsIllegal\",\"local\":\"MoveIsIllegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":30,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":13,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":true},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsLegal\",\"local\":\"MoveIsLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece\",\"local\":\"MustMoveFirstTouchedPiece\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":36,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":37,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":40,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":38,\"negative\":false},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_4\",\"locator\":\"article/4\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 4: The Act of Moving the Pieces\\n\\n4.1 Each move must be played with one hand only.\\n\\n4.2 Adjusting the pieces or other physical contact with a piece:\\n\\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\\n\\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\\n\\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\\n\\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\\n\\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\\n\\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\\n\\n4.4 If a player having the move:\\n\\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\\n\\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\\n\\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\\n\\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\\n\\n4.6 The act of promotion may be performed in various ways:\\n\\n4.6.1 the pawn does not have to be placed on the square of arrival.\\n\\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\\n\\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\\n\\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\\n\\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\\n\\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\\n\\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\\n\\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible\",\"local\":\"ResignationDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationEndsTheGame\",\"local\":\"ResignationEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. Resignation immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible\",\"local\":\"SecondIllegalMoveDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame\",\"local\":\"SecondIllegalMoveEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The second completed illegal move immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveLoses\",\"local\":\"SecondIllegalMoveLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw\",\"local\":\"SeventyFiveAutomaticDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateDraws\",\"local\":\"StalemateDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateEndsTheGame\",\"local\":\"StalemateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. Stalemate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimCorrect\",\"local\":\"ThreefoldClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":3}}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimDraws\",\"local\":\"ThreefoldClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter\",\"local\":\"UnregulatedCaseDecidedByArbiter\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_PREFACE\",\"locator\":\"preface/0.2\",\"texts\":[{\"language\":\"en\",\"text\":\"0.2 Preface\\n\\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\\n\\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\\n\\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\\n\\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\\n\\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves\",\"local\":\"CheckmateOverSeventyFiveMoves\",\"higher\":5,\"lower\":41,\"reason\":\"urn:fide:laws:clir:chess#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. Checkmate takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:fide:laws:clir:chess#CastlingAttackClosure\",\"local\":\"CastlingAttackClosure\",\"pred\":9,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-attack:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as attacked is not attacked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingBlockClosure\",\"local\":\"CastlingBlockClosure\",\"pred\":10,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-block:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as blocked is not blocked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantFlagClosure\",\"local\":\"EnPassantFlagClosure\",\"pred\":24,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:en-passant:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"an en passant right not recorded on this frame is not open\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MateImpossibilityClosure\",\"local\":\"MateImpossibilityClosure\",\"pred\":31,\"domain\":15,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:mate-possibility:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a king not recorded as unable to be checkmated can be checkmated\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveLegalityClosure\",\"local\":\"MoveLegalityClosure\",\"pred\":34,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-legality:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a move not recorded as meeting Articles 3.1 to 3.9 does not meet them\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#PieceMovedClosure\",\"local\":\"PieceMovedClosure\",\"pred\":39,\"domain\":14,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-history:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a piece that is not recorded as having moved has not moved\"}],\"package\":0}],\"packages\":[\"fide.laws.chess 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":34},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":34},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":34},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":34},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":34},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":34},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":57},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":59},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":57},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":59},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":83},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":83},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":83},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":83},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":83},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":83},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":117},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":119},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":117},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":119},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":130},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":130},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":130},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":130},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":130},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":130},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":136},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":136},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":136},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":136},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":136},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":136},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":140},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":140},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":140},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":140},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":140},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":140},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":142},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":147},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":147},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":147},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":144},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":153},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":153},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":153},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":154},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":154},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":154},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":155},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":155},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":155},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":88},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":61},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":167},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":167},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":167},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":167},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":167},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":167},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":168},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":168},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":168},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":168},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":168},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":168},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":169},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":170},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":60},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":169},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":170},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":60}],\"relations\":[{\"name\":\"D[agreed_draw_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"facts[draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":false}}},{\"name\":\"D[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":false}}},{\"name\":\"D'[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D'[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"D[arbiter_shall_see_laws_observed]\",\"columns\":[{\"Entity\":0},{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":false}}},{\"name\":\"facts[attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[~both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"facts[capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":false}}},{\"name\":\"facts[~capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":true}}},{\"name\":\"undecided[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"dom[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":true}}},{\"name\":\"entities[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Entities\":{\"Entity\":7}}},{\"name\":\"D'[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D[castling_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":false}}},{\"name\":\"facts[king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":false}}},{\"name\":\"D[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":false}}},{\"name\":\"D[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":false}}},{\"name\":\"facts[castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":false}}},{\"name\":\"facts[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":true}}},{\"name\":\"facts[checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":false}}},{\"name\":\"facts[castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":false}}},{\"name\":\"facts[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":true}}},{\"name\":\"facts[~castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":true}}},{\"name\":\"facts[~checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":true}}},{\"name\":\"facts[checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":false}}},{\"name\":\"facts[~checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":true}}},{\"name\":\"facts[checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":false}}},{\"name\":\"facts[~checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":true}}},{\"name\":\"facts[checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":false}}},{\"name\":\"facts[~checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":true}}},{\"name\":\"D[checkmate_has_been_delivered]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":false}}},{\"name\":\"facts[~completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":true}}},{\"name\":\"facts[dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":false}}},{\"name\":\"facts[~dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":true}}},{\"name\":\"D[dead_position_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":true}}},{\"name\":\"facts[draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":false}}},{\"name\":\"facts[~draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":true}}},{\"name\":\"D[en_passant_capture_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":false}}},{\"name\":\"D[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":true}}},{\"name\":\"D[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"P[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"facts[procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":false}}},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"cand[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"D[fifty_move_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"facts[moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":false}}},{\"name\":\"D[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":false}}},{\"name\":\"facts[king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":false}}},{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":false}}},{\"name\":\"facts[player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":false}}},{\"name\":\"facts[stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":false}}},{\"name\":\"D[threefold_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"appΣ[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[game_won_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[illegal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":true}}},{\"name\":\"facts[~king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":true}}},{\"name\":\"D[legal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":false}}},{\"name\":\"facts[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":true}}},{\"name\":\"facts[~moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":true}}},{\"name\":\"D[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":false}}},{\"name\":\"facts[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":false}}},{\"name\":\"facts[piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":false}}},{\"name\":\"D'[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D'[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":true}}},{\"name\":\"facts[~piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":true}}},{\"name\":\"facts[piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":false}}},{\"name\":\"facts[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":true}}},{\"name\":\"undecided[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"dom[Player]\",\"columns\":[{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"facts[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":true}}},{\"name\":\"facts[~player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":true}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":true}}},{\"name\":\"facts[~player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":true}}},{\"name\":\"facts[~rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":true}}},{\"name\":\"entities[Player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Entities\":{\"Entity\":6}}},{\"name\":\"dom[Piece]\",\"columns\":[{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"entities[Piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Entities\":{\"Entity\":5}}},{\"name\":\"D'[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":true}}},{\"name\":\"facts[~position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":true}}},{\"name\":\"facts[~procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":true}}},{\"name\":\"D[resignation_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[second_illegal_move_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":true}}},{\"name\":\"D[stalemate_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"P[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"cand[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"request[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"request[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":0,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDrawEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":3,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Certain\"}}},{\"head\":{\"rel\":5,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Possible\"}}},{\"head\":{\"rel\":9,\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ArbiterSeesLawsObserved (strict)\",\"meaning\":{\"Strict\":{\"rule\":2,\"world\":\"Certain\"}}},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":18,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":16,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":17,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":18,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"case_not_precisely_regulated is undecided\",\"meaning\":{\"Undecided\":{\"pred\":7}}},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":20,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":18,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":20,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":22,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}},{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":1},{\"Var\":3}]}},{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":4}]}},{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":1},{\"Var\":4}]}},{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":3}]}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"origin\":\"CastlingLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":3,\"world\":\"Certain\"}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":30,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_attacked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":29,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingAttackClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":33,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_blocked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":32,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingBlockClosure\",\"meaning\":{\"Closure\":{\"closure\":1}}},{\"head\":{\"rel\":44,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":42,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":49,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":47,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":8,\"world\":\"Certain\"}}},{\"head\":{\"rel\":53,\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":54,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"EnPassantCaptureLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":9,\"world\":\"Certain\"}}},{\"head\":{\"rel\":55,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":56,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~en_passant_right_open\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":55,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":36,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":54,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure EnPassantFlagClosure\",\"meaning\":{\"Closure\":{\"closure\":2}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":13,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":15,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":17,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":19,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":21,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":23,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":25,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":27,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":29,\"world\":\"Certain\"}}},{\"head\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":31,\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":57,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":62,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":13}}},{\"head\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":15}}},{\"head\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":17}}},{\"head\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":19}}},{\"head\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":21}}},{\"head\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":23}}},{\"head\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":25}}},{\"head\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":27}}},{\"head\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":29}}},{\"head\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":31}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":13}}},{\"head\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":15}}},{\"head\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":17}}},{\"head\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":19}}},{\"head\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":21}}},{\"head\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":23}}},{\"head\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":25}}},{\"head\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":27}}},{\"head\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":29}}},{\"head\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":31}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ entered_state: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":50}}]},{\"Pos\":{\"rel\":51,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"FiftyMoveClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":10,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":47,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":7,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":11,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":12,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":35,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":38,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":42,\"world\":\"Certain\"}}},{\"head\":{\"rel\":85,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":45,\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":94,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":0}}},{\"head\":{\"rel\":95,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":47,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":7}}},{\"head\":{\"rel\":96,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":11}}},{\"head\":{\"rel\":97,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":12}}},{\"head\":{\"rel\":98,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":35}}},{\"head\":{\"rel\":99,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":38}}},{\"head\":{\"rel\":100,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":41}}},{\"head\":{\"rel\":101,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":42}}},{\"head\":{\"rel\":102,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":45}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":0}}},{\"head\":{\"rel\":105,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":47,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":105,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":7}}},{\"head\":{\"rel\":106,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":106,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":11}}},{\"head\":{\"rel\":107,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":107,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":12}}},{\"head\":{\"rel\":108,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":108,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":35}}},{\"head\":{\"rel\":109,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":109,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":38}}},{\"head\":{\"rel\":110,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":110,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":41}}},{\"head\":{\"rel\":111,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":111,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":42}}},{\"head\":{\"rel\":112,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":112,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":45}}},{\"head\":{\"rel\":114,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":42,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":113,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":103,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":114,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Supported\"}}},{\"head\":{\"rel\":115,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":42,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":113,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":103,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":115,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":103,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":113,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":117,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":118,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":117,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":114,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn\",\"meaning\":{\"Supports\":{\"rule\":5}}},{\"head\":{\"rel\":120,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":5}}},{\"head\":{\"rel\":121,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":94,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Supported\"}}},{\"head\":{\"rel\":121,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Supported\"}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":105,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Supported\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":106,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Supported\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":107,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Supported\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":108,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Supported\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":109,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Supported\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":110,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive\",\"meaning\":{\"Defeated\":{\"attacker\":41,\"by\":5}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Supported\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":111,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Supported\"}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":112,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":118,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":120,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":85,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":122,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":123,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":124,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":125,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":126,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":127,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":128,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":129,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":131,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":37,\"world\":\"Certain\"}}},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":131,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":40,\"world\":\"Certain\"}}},{\"head\":{\"rel\":132,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":42,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateWins (strict)\",\"meaning\":{\"Strict\":{\"rule\":6,\"world\":\"Certain\"}}},{\"head\":{\"rel\":133,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":36,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":134,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsIllegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":32,\"world\":\"Certain\"}}},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":135,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~king_cannot_be_checkmated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":40,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":89,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateImpossibilityClosure\",\"meaning\":{\"Closure\":{\"closure\":3}}},{\"head\":{\"rel\":137,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":33,\"world\":\"Certain\"}}},{\"head\":{\"rel\":134,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":139,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~move_meets_articles_3_1_to_3_9\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":134,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":36,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MoveLegalityClosure\",\"meaning\":{\"Closure\":{\"closure\":4}}},{\"head\":{\"rel\":141,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":142,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Certain\"}}},{\"head\":{\"rel\":145,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":142,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":146,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Possible\"}}},{\"head\":{\"rel\":24,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":150,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~piece_has_moved\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":24,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":38,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":149,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure PieceMovedClosure\",\"meaning\":{\"Closure\":{\"closure\":5}}},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":22,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":3}]}}],\"vars\":[\"x0\",\"x1\",\"x2\",\"x3\"],\"origin\":\"mentioned in castling_side_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":3}]}}],\"vars\":[\"x0\",\"x1\",\"x2\",\"x3\"],\"origin\":\"mentioned in ~castling_side_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":40,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":41,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":42,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in checkmate_delivered column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~checkmate_delivered column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in completed_illegal_move_count column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~completed_illegal_move_count column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":51,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in draw_claimed column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":52,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~draw_claimed column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in king_cannot_be_checkmated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":135,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~king_cannot_be_checkmated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in king_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":136,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~king_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":142,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in own_piece_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~own_piece_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in piece_touched_intentionally column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~piece_touched_intentionally column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in player_has_the_move column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":154,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~player_has_the_move column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":155,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in player_resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":156,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~player_resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in rook_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":157,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~rook_of column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":158,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in capturing_pawn_on_adjacent_file column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~capturing_pawn_on_adjacent_file column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":3}]},\"body\":[{\"Pos\":{\"rel\":22,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":3}]}}],\"vars\":[\"x0\",\"x1\",\"x2\",\"x3\"],\"origin\":\"mentioned in castling_side_of column 4\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":3}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":3}]}}],\"vars\":[\"x0\",\"x1\",\"x2\",\"x3\"],\"origin\":\"mentioned in ~castling_side_of column 4\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":38,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in checked_piece column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":39,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~checked_piece column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in king_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":136,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~king_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":142,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in own_piece_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~own_piece_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in piece_can_be_moved column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":148,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~piece_can_be_moved column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":149,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in piece_has_moved column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":150,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~piece_has_moved column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in piece_touched_intentionally column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~piece_touched_intentionally column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in rook_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":157,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~rook_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":159,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":160,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":151,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":159,\"args\":[{\"Var\":1}]}},{\"Neg\":{\"rel\":143,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Neg\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"piece_touched_intentionally is undecided\",\"meaning\":{\"Undecided\":{\"pred\":40}}},{\"head\":{\"rel\":146,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":146,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":151,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":161,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided ~piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":161,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":151,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided ~piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":165,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":36,\"world\":\"Certain\"}}},{\"head\":{\"rel\":166,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":39,\"world\":\"Certain\"}}},{\"head\":{\"rel\":168,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":43,\"world\":\"Certain\"}}},{\"head\":{\"rel\":93,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0},{\"Var\":2}]}},{\"Pos\":{\"rel\":51,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":3}}]}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"ThreefoldClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":44,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":14,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":44,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":16,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":49,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":18,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":20,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":165,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":22,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":24,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":168,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":26,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":137,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":28,\"world\":\"Certain\"}}},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":30,\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":14}}},{\"head\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":44,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":16}}},{\"head\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":49,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":18}}},{\"head\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":87,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":20}}},{\"head\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":165,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":22}}},{\"head\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":24}}},{\"head\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":168,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":26}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":137,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":28}}},{\"head\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":30}}},{\"head\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":14}}},{\"head\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":44,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":16}}},{\"head\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":49,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":18}}},{\"head\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":20}}},{\"head\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":165,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":22}}},{\"head\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":24}}},{\"head\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":168,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":26}}},{\"head\":{\"rel\":188,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":137,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":188,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":28}}},{\"head\":{\"rel\":189,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":189,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":30}}},{\"head\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":190,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":142,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":151,\"args\":[{\"Var\":1},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided\",\"meaning\":{\"Request\":{\"rule\":34,\"item\":1}}},{\"head\":{\"rel\":191,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided\",\"meaning\":{\"Request\":{\"rule\":46,\"item\":0}}}],\"strata\":[[0,1,3,4,5,6,17,18,19,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,124,127,129,130,153,157,160,164,165,166,167,168,169,170,171,172,173,174,175,176,177,178,179,180,181,182,183,184,185,186,187,188,189,190,191,192,193,194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,215,216,217,218,219,220,221,222,223,224,225,226,227,228,230,231,232,233,234,235,236,237,238,239,240,241,242,243,244,245,246,247,248,250,252,256,258,260,262,264],[2,7,8,9,10,11,12,13,14,15,16,20,21,85,123,125,126,128,131,132,133,134,135,136,137,138,139,140,141,142,143,144,145,146,147,148,149,150,151,152,154,155,156,158,159,161,162,163,210,211,212,213,214,229,249,251,253,254,255,257,259,261,263,265,266,267,268]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":5,\"minus\":3},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":18,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":18,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":18,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":27,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":27,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":27,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":34,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":34,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":34,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":31,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":31,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":31,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":37,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":37,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":37,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":39,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":39,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":39,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":40,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":40,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":40,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":41,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":41,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":41,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":42,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":42,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":42,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":43,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":43,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":43,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":44,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":44,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":44,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":46,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":46,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":46,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":47,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":47,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":47,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":48,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":48,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":48,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":49,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":49,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":49,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":50,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":50,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":50,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":51,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":51,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":51,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":52,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":52,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":52,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":53,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":53,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":53,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":55,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":55,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":55,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":57,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":58,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":59,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":83,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":83,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":83,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":86,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":87,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":117,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":118,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":119,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":130,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":130,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":130,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":132,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":132,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":132,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":131,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":131,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":131,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":136,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":136,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":136,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":137,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":137,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":137,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":134,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":134,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":134,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":140,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":140,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":140,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":141,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":141,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":141,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":145,\"minus\":141},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":147,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":147,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":147,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":149,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":149,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":149,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":24,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":24,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":24,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":153,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":153,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":153,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":162,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":162,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":162,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":28,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":28,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":28,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":155,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":155,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":155,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":88,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":88,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":88,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":61,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":61,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":61,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":164,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":164,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":164,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":165,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":165,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":165,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":26,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":26,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":26,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":167,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":167,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":167,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":168,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":168,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":168,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":169,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":170,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":60,\"minus\":null}],\"requests\":[{\"lit\":{\"pred\":40,\"negative\":false},\"rel\":190,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"},{\"lit\":{\"pred\":7,\"negative\":false},\"rel\":191,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}]}";
+const PROGRAM: &str = "{\"package\":\"fide.laws.chess\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:fide:laws:clir:chess\",\"semantic_hash\":\"sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c\",\"types\":[{\"id\":\"urn:fide:laws:clir:chess#Arbiter\",\"name\":\"Arbiter\",\"labels\":[{\"language\":\"en\",\"text\":\"arbiter\"}]},{\"id\":\"urn:fide:laws:clir:chess#CastlingSide\",\"name\":\"CastlingSide\",\"labels\":[{\"language\":\"en\",\"text\":\"side of castling\"}]},{\"id\":\"urn:fide:laws:clir:chess#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game of chess\"}]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayState\",\"name\":\"GamePlayState\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayTransition\",\"name\":\"GamePlayTransition\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#Piece\",\"name\":\"Piece\",\"labels\":[{\"language\":\"en\",\"text\":\"chess piece\"}]},{\"id\":\"urn:fide:laws:clir:chess#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]},{\"id\":\"urn:fide:laws:clir:chess#Situation\",\"name\":\"Situation\",\"labels\":[{\"language\":\"en\",\"text\":\"situation arising during a game\"}]}],\"preds\":[{\"id\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\",\"local\":\"agreed_draw_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an agreed draw has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide\",\"local\":\"arbiter_competent_to_decide\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is competent to reach a correct decision\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_of\",\"local\":\"arbiter_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":0}],\"param_names\":[\"game\",\"arb\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is appointed for the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed\",\"local\":\"arbiter_shall_see_laws_observed\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":2}],\"param_names\":[\"arb\",\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter shall see that the Laws of Chess are observed\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#attempted_transition\",\"local\":\"attempted_transition\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#both_players_have_moved\",\"local\":\"both_players_have_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"both players have made at least one move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file\",\"local\":\"capturing_pawn_on_adjacent_file\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\",\"local\":\"case_not_precisely_regulated\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the case is not precisely regulated by an Article of the Laws\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_legal\",\"local\":\"castling_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"param_names\":[\"game\",\"who\",\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"castling on that side is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_attacked\",\"local\":\"castling_path_attacked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the king's square, the square it must cross, or the square it is to occupy is attacked\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_blocked\",\"local\":\"castling_path_blocked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"there is a piece between the king and the rook with which castling is to be effected\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of\",\"local\":\"castling_side_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"param_names\":[\"game\",\"who\",\"side\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is considering castling with that rook on that side\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"local\":\"checked_castling_side\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the castling side is in the closed domain of path facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"local\":\"checked_game\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is in the closed domain of protocol facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_piece\",\"local\":\"checked_piece\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is in the closed domain of move history\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is in the closed domain of mate-possibility facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered\",\"local\":\"checkmate_delivered\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has checkmated the opponent's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\",\"local\":\"checkmate_has_been_delivered\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"checkmate has been delivered and the game has ended\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\",\"local\":\"completed_illegal_move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},\"Int\"],\"param_names\":[\"who\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"number of completed illegal moves by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_arisen\",\"local\":\"dead_position_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\",\"local\":\"dead_position_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a dead position has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_agreed\",\"local\":\"draw_agreed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the two players have agreed a draw during the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_claimed\",\"local\":\"draw_claimed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has claimed a draw\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal\",\"local\":\"en_passant_capture_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture by this pawn is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_right_open\",\"local\":\"en_passant_right_open\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture is available on this move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#entered_state\",\"local\":\"entered_state\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":3}],\"param_names\":[\"instance\",\"state\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\",\"local\":\"fifty_move_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's fifty-move claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_drawn\",\"local\":\"game_drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is drawn\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is lost by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_won_by\",\"local\":\"game_won_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is won by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#illegal_move\",\"local\":\"illegal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is illegal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\",\"local\":\"king_cannot_be_checkmated\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the opponent cannot checkmate this player's king by any possible series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_of\",\"local\":\"king_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"king\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#legal_move\",\"local\":\"legal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\",\"local\":\"move_meets_articles_3_1_to_3_9\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move meets the relevant requirements of Articles 3.1 to 3.9\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\",\"local\":\"moves_by_each_without_pawn_or_capture\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"this many moves by each player have been made without the movement of any pawn and without any capture\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece\",\"local\":\"must_move_first_touched_piece\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player must move the first piece touched that can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#own_piece_of\",\"local\":\"own_piece_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece belongs to the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_can_be_moved\",\"local\":\"piece_can_be_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_has_moved\",\"local\":\"piece_has_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece has already moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\",\"local\":\"piece_touched_intentionally\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player having the move touched the piece with the intention of moving or capturing\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#play_started\",\"local\":\"play_started\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has been started\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_has_the_move\",\"local\":\"player_has_the_move\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has the move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player takes part in the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_resigned\",\"local\":\"player_resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has declared that he/she resigns\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count\",\"local\":\"position_occurrence_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"the same position has appeared this many times\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#procedure_instance\",\"local\":\"procedure_instance\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"instance\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\",\"local\":\"resignation_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a resignation has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#rook_of\",\"local\":\"rook_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's rook\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\",\"local\":\"second_illegal_move_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the second completed illegal move has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_arisen\",\"local\":\"stalemate_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player to move has no legal move and his/her king is not in check\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\",\"local\":\"stalemate_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"stalemate has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct\",\"local\":\"threefold_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's threefold-repetition claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#valid_transition\",\"local\":\"valid_transition\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null}],\"constants\":[{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"local\":\"ConcludeByAgreement\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"local\":\"ConcludeByCheckmate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"local\":\"ConcludeByDeadPosition\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"local\":\"ConcludeByDrawnClaim\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"local\":\"ConcludeByResignation\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"local\":\"ConcludeBySecondIllegalMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"local\":\"ConcludeByStalemate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"local\":\"Ended\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"local\":\"NotStarted\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"local\":\"PlayMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"local\":\"Playing\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"local\":\"StartPlay\",\"ty\":4}],\"rules\":[{\"id\":\"urn:fide:laws:clir:chess#AgreedDraw\",\"local\":\"AgreedDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame\",\"local\":\"AgreedDrawEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. An agreed draw immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved\",\"local\":\"ArbiterSeesLawsObserved\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":3,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":2,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 12.1. The arbiter shall see that the Laws of Chess are observed\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_12\",\"locator\":\"article/12\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 12: The Role of the Arbiter (see Preface)\\n\\n12.1 The arbiter shall see that the Laws of Chess are observed.\\n\\n12.2 The arbiter shall:\\n\\n12.2.1 ensure fair play,\\n\\n12.2.2 act in the best interest of the competition,\\n\\n12.2.3 ensure that a good playing environment is maintained,\\n\\n12.2.4 ensure that the players are not disturbed,\\n\\n12.2.5 supervise the progress of the competition,\\n\\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\\n\\n12.2.7 follow the Fair-Play Rules or Guidelines\\n\\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\\n\\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\\n\\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\\n\\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\\n\\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\\n\\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\\n\\n12.9 Options available to the arbiter concerning penalties:\\n\\n12.9.1 warning,\\n\\n12.9.2 increasing the remaining time of the opponent,\\n\\n12.9.3 reducing the remaining time of the offending player,\\n\\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\\n\\n12.9.5 reducing the points scored in the game by the offending person,\\n\\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\\n\\n12.9.7 a fine announced in advance,\\n\\n12.9.8 exclusion from one or more rounds,\\n\\n12.9.9 expulsion from the competition.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingLegal\",\"local\":\"CastlingLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":11,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":32,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":3}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":10,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":48,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":9,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":3}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateEndsTheGame\",\"local\":\"CheckmateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. Checkmate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive\",\"local\":\"CheckmateTakesPrecedenceOverSeventyFive\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateWins\",\"local\":\"CheckmateWins\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":29,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionDraws\",\"local\":\"DeadPositionDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionEndsTheGame\",\"local\":\"DeadPositionEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. A dead position immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantCaptureLegal\",\"local\":\"EnPassantCaptureLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":23,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":24,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect\",\"local\":\"FiftyMoveClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":50}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimDraws\",\"local\":\"FiftyMoveClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FivefoldAutomaticDraw\",\"local\":\"FivefoldAutomaticDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":5}}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.1. The game is drawn if the same position has appeared at least five times\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters\",\"local\":\"GamePlay/ConcludeByAgreement/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid\",\"local\":\"GamePlay/ConcludeByAgreement/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters\",\"local\":\"GamePlay/ConcludeByCheckmate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/valid\",\"local\":\"GamePlay/ConcludeByCheckmate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/enters\",\"local\":\"GamePlay/ConcludeByDeadPosition/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/valid\",\"local\":\"GamePlay/ConcludeByDeadPosition/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/enters\",\"local\":\"GamePlay/ConcludeByDrawnClaim/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/valid\",\"local\":\"GamePlay/ConcludeByDrawnClaim/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/enters\",\"local\":\"GamePlay/ConcludeByResignation/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/valid\",\"local\":\"GamePlay/ConcludeByResignation/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/enters\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/valid\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/enters\",\"local\":\"GamePlay/ConcludeByStalemate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/valid\",\"local\":\"GamePlay/ConcludeByStalemate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/enters\",\"local\":\"GamePlay/PlayMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/valid\",\"local\":\"GamePlay/PlayMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters\",\"local\":\"GamePlay/StartPlay/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid\",\"local\":\"GamePlay/StartPlay/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/initial\",\"local\":\"GamePlay/initial\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":46,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has not started\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsIllegal\",\"local\":\"MoveIsIllegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":30,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":13,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":true},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsLegal\",\"local\":\"MoveIsLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece\",\"local\":\"MustMoveFirstTouchedPiece\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":36,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":37,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":40,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":38,\"negative\":false},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_4\",\"locator\":\"article/4\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 4: The Act of Moving the Pieces\\n\\n4.1 Each move must be played with one hand only.\\n\\n4.2 Adjusting the pieces or other physical contact with a piece:\\n\\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\\n\\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\\n\\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\\n\\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\\n\\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\\n\\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\\n\\n4.4 If a player having the move:\\n\\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\\n\\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\\n\\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\\n\\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\\n\\n4.6 The act of promotion may be performed in various ways:\\n\\n4.6.1 the pawn does not have to be placed on the square of arrival.\\n\\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\\n\\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\\n\\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\\n\\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\\n\\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\\n\\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\\n\\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible\",\"local\":\"ResignationDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationEndsTheGame\",\"local\":\"ResignationEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. Resignation immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible\",\"local\":\"SecondIllegalMoveDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame\",\"local\":\"SecondIllegalMoveEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The second completed illegal move immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveLoses\",\"local\":\"SecondIllegalMoveLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw\",\"local\":\"SeventyFiveAutomaticDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateDraws\",\"local\":\"StalemateDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateEndsTheGame\",\"local\":\"StalemateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. Stalemate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimCorrect\",\"local\":\"ThreefoldClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":3}}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimDraws\",\"local\":\"ThreefoldClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter\",\"local\":\"UnregulatedCaseDecidedByArbiter\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_PREFACE\",\"locator\":\"preface/0.2\",\"texts\":[{\"language\":\"en\",\"text\":\"0.2 Preface\\n\\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\\n\\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\\n\\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\\n\\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\\n\\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves\",\"local\":\"CheckmateOverSeventyFiveMoves\",\"higher\":5,\"lower\":41,\"reason\":\"urn:fide:laws:clir:chess#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. Checkmate takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:fide:laws:clir:chess#CastlingAttackClosure\",\"local\":\"CastlingAttackClosure\",\"pred\":9,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-attack:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as attacked is not attacked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingBlockClosure\",\"local\":\"CastlingBlockClosure\",\"pred\":10,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-block:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as blocked is not blocked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantFlagClosure\",\"local\":\"EnPassantFlagClosure\",\"pred\":24,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:en-passant:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"an en passant right not recorded on this frame is not open\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MateImpossibilityClosure\",\"local\":\"MateImpossibilityClosure\",\"pred\":31,\"domain\":15,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:mate-possibility:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a king not recorded as unable to be checkmated can be checkmated\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveLegalityClosure\",\"local\":\"MoveLegalityClosure\",\"pred\":34,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-legality:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a move not recorded as meeting Articles 3.1 to 3.9 does not meet them\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#PieceMovedClosure\",\"local\":\"PieceMovedClosure\",\"pred\":39,\"domain\":14,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-history:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a piece that is not recorded as having moved has not moved\"}],\"package\":0}],\"packages\":[\"fide.laws.chess 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":59},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":60},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":59},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":60},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":88},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":88},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":119},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":120},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":119},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":120},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":167},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":168},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":61},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":167},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":168},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":61}],\"relations\":[{\"name\":\"D[agreed_draw_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"facts[draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":false}}},{\"name\":\"D[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":false}}},{\"name\":\"D'[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D'[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"D[arbiter_shall_see_laws_observed]\",\"columns\":[{\"Entity\":0},{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":false}}},{\"name\":\"facts[attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[~both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"facts[capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":false}}},{\"name\":\"facts[~capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":true}}},{\"name\":\"undecided[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"demand[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"dom[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":true}}},{\"name\":\"entities[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Entities\":{\"Entity\":7}}},{\"name\":\"D'[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D[castling_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":false}}},{\"name\":\"facts[king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":false}}},{\"name\":\"D[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":false}}},{\"name\":\"D[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":false}}},{\"name\":\"facts[castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":false}}},{\"name\":\"facts[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":true}}},{\"name\":\"facts[checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":false}}},{\"name\":\"facts[castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":false}}},{\"name\":\"facts[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":true}}},{\"name\":\"facts[~castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":true}}},{\"name\":\"facts[~checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":true}}},{\"name\":\"facts[checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":false}}},{\"name\":\"facts[~checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":true}}},{\"name\":\"facts[checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":false}}},{\"name\":\"facts[~checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":true}}},{\"name\":\"facts[checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":false}}},{\"name\":\"facts[~checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":true}}},{\"name\":\"D[checkmate_has_been_delivered]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":false}}},{\"name\":\"facts[~completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":true}}},{\"name\":\"facts[dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":false}}},{\"name\":\"facts[~dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":true}}},{\"name\":\"D[dead_position_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":true}}},{\"name\":\"facts[draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":false}}},{\"name\":\"facts[~draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":true}}},{\"name\":\"D[en_passant_capture_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":false}}},{\"name\":\"D[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":true}}},{\"name\":\"D[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"P[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"facts[procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":false}}},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"cand[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"D[fifty_move_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"facts[moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":false}}},{\"name\":\"D[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":false}}},{\"name\":\"facts[king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":false}}},{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":false}}},{\"name\":\"facts[player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":false}}},{\"name\":\"facts[stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":false}}},{\"name\":\"D[threefold_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"appΣ[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[game_won_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[illegal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":true}}},{\"name\":\"facts[~king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":true}}},{\"name\":\"D[legal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":false}}},{\"name\":\"facts[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":true}}},{\"name\":\"facts[~moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":true}}},{\"name\":\"D[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":false}}},{\"name\":\"facts[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":false}}},{\"name\":\"facts[piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":false}}},{\"name\":\"D'[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D'[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":true}}},{\"name\":\"facts[~piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":true}}},{\"name\":\"facts[piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":false}}},{\"name\":\"facts[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":true}}},{\"name\":\"undecided[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"demand[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":true}}},{\"name\":\"D'[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":true}}},{\"name\":\"facts[~player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":true}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":true}}},{\"name\":\"facts[~player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":true}}},{\"name\":\"facts[~position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":true}}},{\"name\":\"facts[~procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":true}}},{\"name\":\"D[resignation_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":true}}},{\"name\":\"D[second_illegal_move_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":true}}},{\"name\":\"D[stalemate_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"P[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"cand[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"request[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"request[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":0,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDrawEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":3,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Certain\"}}},{\"head\":{\"rel\":5,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Possible\"}}},{\"head\":{\"rel\":9,\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ArbiterSeesLawsObserved (strict)\",\"meaning\":{\"Strict\":{\"rule\":2,\"world\":\"Certain\"}}},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":18,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read\",\"meaning\":{\"Demand\":{\"rule\":46,\"item\":0}}},{\"head\":{\"rel\":16,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":17,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"case_not_precisely_regulated is undecided\",\"meaning\":{\"Undecided\":{\"pred\":7}}},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}},{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":1},{\"Var\":3}]}},{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":4}]}},{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":1},{\"Var\":4}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":3}]}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"origin\":\"CastlingLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":3,\"world\":\"Certain\"}}},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_attacked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":32,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingAttackClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_blocked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":32,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":33,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingBlockClosure\",\"meaning\":{\"Closure\":{\"closure\":1}}},{\"head\":{\"rel\":45,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":50,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":8,\"world\":\"Certain\"}}},{\"head\":{\"rel\":54,\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":55,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"EnPassantCaptureLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":9,\"world\":\"Certain\"}}},{\"head\":{\"rel\":56,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":57,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~en_passant_right_open\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":56,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":55,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure EnPassantFlagClosure\",\"meaning\":{\"Closure\":{\"closure\":2}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":13,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":15,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":17,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":19,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":21,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":23,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":25,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":27,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":29,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":31,\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":13}}},{\"head\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":15}}},{\"head\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":17}}},{\"head\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":19}}},{\"head\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":21}}},{\"head\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":23}}},{\"head\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":25}}},{\"head\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":27}}},{\"head\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":29}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":31}}},{\"head\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":13}}},{\"head\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":15}}},{\"head\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":17}}},{\"head\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":19}}},{\"head\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":21}}},{\"head\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":23}}},{\"head\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":25}}},{\"head\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":27}}},{\"head\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":29}}},{\"head\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":31}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ entered_state: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":50}}]},{\"Pos\":{\"rel\":52,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"FiftyMoveClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":10,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":7,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":11,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":12,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":35,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":38,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":42,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":45,\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":95,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":0}}},{\"head\":{\"rel\":96,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":7}}},{\"head\":{\"rel\":97,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":11}}},{\"head\":{\"rel\":98,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":12}}},{\"head\":{\"rel\":99,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":35}}},{\"head\":{\"rel\":100,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":38}}},{\"head\":{\"rel\":101,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":41}}},{\"head\":{\"rel\":102,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":42}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":103,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":45}}},{\"head\":{\"rel\":105,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":105,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":0}}},{\"head\":{\"rel\":106,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":106,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":7}}},{\"head\":{\"rel\":107,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":107,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":11}}},{\"head\":{\"rel\":108,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":108,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":12}}},{\"head\":{\"rel\":109,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":109,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":35}}},{\"head\":{\"rel\":110,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":110,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":38}}},{\"head\":{\"rel\":111,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":111,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":41}}},{\"head\":{\"rel\":112,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":112,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":42}}},{\"head\":{\"rel\":113,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":113,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":45}}},{\"head\":{\"rel\":115,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":114,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Supported\"}}},{\"head\":{\"rel\":116,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":114,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":114,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":120,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":118,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":118,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":120,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn\",\"meaning\":{\"Supports\":{\"rule\":5}}},{\"head\":{\"rel\":121,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":116,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":5}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Supported\"}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":105,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Supported\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":106,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Supported\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":107,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Supported\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":108,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Supported\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":109,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Supported\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":110,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Supported\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":111,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":116,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive\",\"meaning\":{\"Defeated\":{\"attacker\":41,\"by\":5}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Supported\"}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":112,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":103,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Supported\"}}},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":113,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":86,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":122,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":123,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":124,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":125,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":126,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":127,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":128,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":129,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":130,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":132,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":37,\"world\":\"Certain\"}}},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":132,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":40,\"world\":\"Certain\"}}},{\"head\":{\"rel\":133,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateWins (strict)\",\"meaning\":{\"Strict\":{\"rule\":6,\"world\":\"Certain\"}}},{\"head\":{\"rel\":134,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":135,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsIllegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":32,\"world\":\"Certain\"}}},{\"head\":{\"rel\":132,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":136,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~king_cannot_be_checkmated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":132,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":41,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":90,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateImpossibilityClosure\",\"meaning\":{\"Closure\":{\"closure\":3}}},{\"head\":{\"rel\":138,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":139,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":33,\"world\":\"Certain\"}}},{\"head\":{\"rel\":135,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":140,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~move_meets_articles_3_1_to_3_9\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":135,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":139,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MoveLegalityClosure\",\"meaning\":{\"Closure\":{\"closure\":4}}},{\"head\":{\"rel\":142,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Certain\"}}},{\"head\":{\"rel\":146,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":147,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Possible\"}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":151,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~piece_has_moved\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":39,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":150,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure PieceMovedClosure\",\"meaning\":{\"Closure\":{\"closure\":5}}},{\"head\":{\"rel\":153,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read\",\"meaning\":{\"Demand\":{\"rule\":34,\"item\":1}}},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Neg\":{\"rel\":144,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Neg\":{\"rel\":154,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"piece_touched_intentionally is undecided\",\"meaning\":{\"Undecided\":{\"pred\":40}}},{\"head\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":155,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":154,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided ~piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":155,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided ~piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":162,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":36,\"world\":\"Certain\"}}},{\"head\":{\"rel\":164,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":39,\"world\":\"Certain\"}}},{\"head\":{\"rel\":166,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":43,\"world\":\"Certain\"}}},{\"head\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":2}]}},{\"Pos\":{\"rel\":52,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":3}}]}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"ThreefoldClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":44,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":14,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":16,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":18,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":20,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":22,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":24,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":26,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":28,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":30,\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":168,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":14}}},{\"head\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":16}}},{\"head\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":18}}},{\"head\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":20}}},{\"head\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":22}}},{\"head\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":24}}},{\"head\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":26}}},{\"head\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":28}}},{\"head\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":30}}},{\"head\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":14}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":16}}},{\"head\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":18}}},{\"head\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":87,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":20}}},{\"head\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":22}}},{\"head\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":24}}},{\"head\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":26}}},{\"head\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":28}}},{\"head\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":30}}},{\"head\":{\"rel\":168,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":188,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":1},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided\",\"meaning\":{\"Request\":{\"rule\":34,\"item\":1}}},{\"head\":{\"rel\":189,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided\",\"meaning\":{\"Request\":{\"rule\":46,\"item\":0}}}],\"strata\":[[0,1,3,4,5,6,7,18,19,20,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,125,128,130,131,154,158,161,165,171,172,173,174,175,176,177,178,179,180,181,182,183,184,186,187,188,189,190,191,192,193,194,195,196,197,198,199,200,201,202,203,204,206,208,212,214,216,218,220],[2,8,9,10,11,12,13,14,15,16,17,21,22,86,124,126,127,129,132,133,134,135,136,137,138,139,140,141,142,143,144,145,146,147,148,149,150,151,152,153,155,156,157,159,160,162,163,164,166,167,168,169,170,185,205,207,209,210,211,213,215,217,219,221,222,223,224]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":5,\"minus\":3},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":58,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":59,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":60,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":86,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":87,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":88,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":118,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":119,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":120,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":146,\"minus\":142},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":167,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":168,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":61,\"minus\":null}],\"requests\":[{\"lit\":{\"pred\":40,\"negative\":false},\"rel\":188,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"},{\"lit\":{\"pred\":7,\"negative\":false},\"rel\":189,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}]}";
 /// The package's name.
 pub const PACKAGE_NAME: &str = "fide.laws.chess";
 /// The package's version.
@@ -208,136 +208,132 @@ mod __engine {
         pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[capturing_pawn_on_adjacent_file]
         pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~capturing_pawn_on_adjacent_file]
         pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>, // undecided[case_not_precisely_regulated]
-        pub(super) r17: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Situation]
-        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~case_not_precisely_regulated]
-        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Situation]
-        pub(super) r21: ::lawgen_runtime::__private::Table<(u32, u32, u32)>, // D[castling_legal]
-        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[castling_side_of]
-        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[king_of]
-        pub(super) r24: ::lawgen_runtime::__private::Table<(u32,)>, // D[~piece_has_moved]
-        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_blocked]
-        pub(super) r26: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[rook_of]
-        pub(super) r27: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_attacked]
-        pub(super) r28: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_has_the_move]
-        pub(super) r29: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_attacked]
-        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_attacked]
-        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_castling_side]
-        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_blocked]
-        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_blocked]
-        pub(super) r34: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[~castling_side_of]
-        pub(super) r35: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_castling_side]
-        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_game]
-        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_game]
-        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_piece]
-        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_piece]
-        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_player]
-        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_player]
-        pub(super) r42: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[checkmate_delivered]
-        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~checkmate_delivered]
-        pub(super) r44: ::lawgen_runtime::__private::Table<(u32,)>, // D[checkmate_has_been_delivered]
-        pub(super) r45: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[completed_illegal_move_count]
-        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~completed_illegal_move_count]
-        pub(super) r47: ::lawgen_runtime::__private::Table<(u32,)>, // facts[dead_position_arisen]
-        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~dead_position_arisen]
-        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>, // D[dead_position_has_ended_the_game]
-        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_agreed]
-        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_claimed]
-        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_claimed]
-        pub(super) r53: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[en_passant_capture_legal]
-        pub(super) r54: ::lawgen_runtime::__private::Table<(u32,)>, // facts[en_passant_right_open]
-        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>, // D[~en_passant_right_open]
-        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~en_passant_right_open]
-        pub(super) r57: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[entered_state]
-        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[entered_state]
-        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[entered_state]
-        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[valid_transition]
-        pub(super) r61: ::lawgen_runtime::__private::Table<(u32,)>, // facts[procedure_instance]
-        pub(super) r72: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[entered_state]
-        pub(super) r83: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[fifty_move_claim_correct]
-        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[moves_by_each_without_pawn_or_capture]
-        pub(super) r85: ::lawgen_runtime::__private::Table<(u32,)>, // D[game_drawn]
-        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>, // P[game_drawn]
-        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>, // S[game_drawn]
-        pub(super) r88: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[position_occurrence_count]
-        pub(super) r89: ::lawgen_runtime::__private::Table<(u32,)>, // facts[king_cannot_be_checkmated]
-        pub(super) r90: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_of]
-        pub(super) r91: ::lawgen_runtime::__private::Table<(u32,)>, // facts[player_resigned]
-        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>, // facts[stalemate_arisen]
-        pub(super) r93: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[threefold_claim_correct]
-        pub(super) r94: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[AgreedDraw]
-        pub(super) r96: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FiftyMoveClaimDraws]
-        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FivefoldAutomaticDraw]
-        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ResignationDrawnIfMateImpossible]
-        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SeventyFiveAutomaticDraw]
-        pub(super) r102: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ThreefoldClaimDraws]
-        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>, // cand[game_drawn]
-        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>, // app[AgreedDraw]
-        pub(super) r106: ::lawgen_runtime::__private::Table<(u32,)>, // app[FiftyMoveClaimDraws]
-        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>, // app[FivefoldAutomaticDraw]
-        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>, // app[ResignationDrawnIfMateImpossible]
-        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>, // app[SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>, // app[SeventyFiveAutomaticDraw]
-        pub(super) r112: ::lawgen_runtime::__private::Table<(u32,)>, // app[ThreefoldClaimDraws]
-        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>, // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>, // app[CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r116: ::lawgen_runtime::__private::Table<()>, // policy_propagating
-        pub(super) r117: ::lawgen_runtime::__private::Table<(u32,)>, // D[~game_drawn]
-        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>, // P[~game_drawn]
-        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>, // S[~game_drawn]
-        pub(super) r121: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs AgreedDraw]
-        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs DeadPositionDraws]
-        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FiftyMoveClaimDraws]
-        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FivefoldAutomaticDraw]
-        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ResignationDrawnIfMateImpossible]
-        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SeventyFiveAutomaticDraw]
-        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs StalemateDraws]
-        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ThreefoldClaimDraws]
-        pub(super) r130: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_lost_by]
-        pub(super) r131: ::lawgen_runtime::__private::Table<(u32,)>, // D[~king_cannot_be_checkmated]
-        pub(super) r132: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_won_by]
-        pub(super) r133: ::lawgen_runtime::__private::Table<(u32,)>, // D[illegal_move]
-        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>, // D[~move_meets_articles_3_1_to_3_9]
-        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~king_cannot_be_checkmated]
-        pub(super) r136: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~king_of]
-        pub(super) r137: ::lawgen_runtime::__private::Table<(u32,)>, // D[legal_move]
-        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>, // facts[move_meets_articles_3_1_to_3_9]
-        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~move_meets_articles_3_1_to_3_9]
-        pub(super) r140: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~moves_by_each_without_pawn_or_capture]
-        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[must_move_first_touched_piece]
-        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[own_piece_of]
-        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[piece_touched_intentionally]
-        pub(super) r144: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_can_be_moved]
-        pub(super) r145: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[must_move_first_touched_piece]
-        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[piece_touched_intentionally]
-        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~own_piece_of]
-        pub(super) r148: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_can_be_moved]
-        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_has_moved]
-        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_has_moved]
-        pub(super) r151: ::lawgen_runtime::__private::Table<(u32, u32)>, // undecided[piece_touched_intentionally]
-        pub(super) r152: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Player]
-        pub(super) r153: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~piece_touched_intentionally]
-        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_has_the_move]
-        pub(super) r155: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_of]
-        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~player_resigned]
-        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~rook_of]
-        pub(super) r158: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Player]
-        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Piece]
-        pub(super) r160: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Piece]
-        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~play_started]
-        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~position_occurrence_count]
-        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~procedure_instance]
-        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>, // D[resignation_has_ended_the_game]
-        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>, // D[second_illegal_move_has_ended_the_game]
-        pub(super) r167: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~stalemate_arisen]
-        pub(super) r168: ::lawgen_runtime::__private::Table<(u32,)>, // D[stalemate_has_ended_the_game]
-        pub(super) r169: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[valid_transition]
-        pub(super) r170: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[valid_transition]
-        pub(super) r180: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[valid_transition]
-        pub(super) r190: ::lawgen_runtime::__private::Table<(u32, u32)>, // request[piece_touched_intentionally]
-        pub(super) r191: ::lawgen_runtime::__private::Table<(u32,)>, // request[case_not_precisely_regulated]
+        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Situation]
+        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~case_not_precisely_regulated]
+        pub(super) r20: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Situation]
+        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32)>, // D[castling_legal]
+        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[castling_side_of]
+        pub(super) r24: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[king_of]
+        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>, // D[~piece_has_moved]
+        pub(super) r26: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_blocked]
+        pub(super) r27: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[rook_of]
+        pub(super) r28: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_attacked]
+        pub(super) r29: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_has_the_move]
+        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_attacked]
+        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_attacked]
+        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_castling_side]
+        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_blocked]
+        pub(super) r34: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_blocked]
+        pub(super) r35: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[~castling_side_of]
+        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_castling_side]
+        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_game]
+        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_game]
+        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_piece]
+        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_piece]
+        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_player]
+        pub(super) r42: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_player]
+        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[checkmate_delivered]
+        pub(super) r44: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~checkmate_delivered]
+        pub(super) r45: ::lawgen_runtime::__private::Table<(u32,)>, // D[checkmate_has_been_delivered]
+        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[completed_illegal_move_count]
+        pub(super) r47: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~completed_illegal_move_count]
+        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>, // facts[dead_position_arisen]
+        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~dead_position_arisen]
+        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>, // D[dead_position_has_ended_the_game]
+        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_agreed]
+        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_claimed]
+        pub(super) r53: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_claimed]
+        pub(super) r54: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[en_passant_capture_legal]
+        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>, // facts[en_passant_right_open]
+        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>, // D[~en_passant_right_open]
+        pub(super) r57: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~en_passant_right_open]
+        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[entered_state]
+        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[entered_state]
+        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[entered_state]
+        pub(super) r61: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[valid_transition]
+        pub(super) r62: ::lawgen_runtime::__private::Table<(u32,)>, // facts[procedure_instance]
+        pub(super) r73: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[entered_state]
+        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[fifty_move_claim_correct]
+        pub(super) r85: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[moves_by_each_without_pawn_or_capture]
+        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>, // D[game_drawn]
+        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>, // P[game_drawn]
+        pub(super) r88: ::lawgen_runtime::__private::Table<(u32,)>, // S[game_drawn]
+        pub(super) r89: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[position_occurrence_count]
+        pub(super) r90: ::lawgen_runtime::__private::Table<(u32,)>, // facts[king_cannot_be_checkmated]
+        pub(super) r91: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_of]
+        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>, // facts[player_resigned]
+        pub(super) r93: ::lawgen_runtime::__private::Table<(u32,)>, // facts[stalemate_arisen]
+        pub(super) r94: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[threefold_claim_correct]
+        pub(super) r95: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[AgreedDraw]
+        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FiftyMoveClaimDraws]
+        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FivefoldAutomaticDraw]
+        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ResignationDrawnIfMateImpossible]
+        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r101: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SeventyFiveAutomaticDraw]
+        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ThreefoldClaimDraws]
+        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>, // cand[game_drawn]
+        pub(super) r105: ::lawgen_runtime::__private::Table<(u32,)>, // app[AgreedDraw]
+        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>, // app[FiftyMoveClaimDraws]
+        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>, // app[FivefoldAutomaticDraw]
+        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>, // app[ResignationDrawnIfMateImpossible]
+        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>, // app[SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r111: ::lawgen_runtime::__private::Table<(u32,)>, // app[SeventyFiveAutomaticDraw]
+        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>, // app[ThreefoldClaimDraws]
+        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>, // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r116: ::lawgen_runtime::__private::Table<(u32,)>, // app[CheckmateTakesPrecedenceOverSeventyFive]
+        pub(super) r117: ::lawgen_runtime::__private::Table<()>, // policy_propagating
+        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>, // D[~game_drawn]
+        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>, // P[~game_drawn]
+        pub(super) r120: ::lawgen_runtime::__private::Table<(u32,)>, // S[~game_drawn]
+        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs AgreedDraw]
+        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs DeadPositionDraws]
+        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FiftyMoveClaimDraws]
+        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FivefoldAutomaticDraw]
+        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ResignationDrawnIfMateImpossible]
+        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
+        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SeventyFiveAutomaticDraw]
+        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs StalemateDraws]
+        pub(super) r130: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ThreefoldClaimDraws]
+        pub(super) r131: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_lost_by]
+        pub(super) r132: ::lawgen_runtime::__private::Table<(u32,)>, // D[~king_cannot_be_checkmated]
+        pub(super) r133: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_won_by]
+        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>, // D[illegal_move]
+        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>, // D[~move_meets_articles_3_1_to_3_9]
+        pub(super) r136: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~king_cannot_be_checkmated]
+        pub(super) r137: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~king_of]
+        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>, // D[legal_move]
+        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>, // facts[move_meets_articles_3_1_to_3_9]
+        pub(super) r140: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~move_meets_articles_3_1_to_3_9]
+        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~moves_by_each_without_pawn_or_capture]
+        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[must_move_first_touched_piece]
+        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[own_piece_of]
+        pub(super) r144: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[piece_touched_intentionally]
+        pub(super) r145: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_can_be_moved]
+        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[must_move_first_touched_piece]
+        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[piece_touched_intentionally]
+        pub(super) r148: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~own_piece_of]
+        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_can_be_moved]
+        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_has_moved]
+        pub(super) r151: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_has_moved]
+        pub(super) r152: ::lawgen_runtime::__private::Table<(u32, u32)>, // undecided[piece_touched_intentionally]
+        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~piece_touched_intentionally]
+        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~play_started]
+        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_has_the_move]
+        pub(super) r158: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_of]
+        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~player_resigned]
+        pub(super) r160: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~position_occurrence_count]
+        pub(super) r161: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~procedure_instance]
+        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>, // D[resignation_has_ended_the_game]
+        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~rook_of]
+        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>, // D[second_illegal_move_has_ended_the_game]
+        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~stalemate_arisen]
+        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>, // D[stalemate_has_ended_the_game]
+        pub(super) r167: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[valid_transition]
+        pub(super) r168: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[valid_transition]
+        pub(super) r178: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[valid_transition]
+        pub(super) r188: ::lawgen_runtime::__private::Table<(u32, u32)>, // request[piece_touched_intentionally]
+        pub(super) r189: ::lawgen_runtime::__private::Table<(u32,)>, // request[case_not_precisely_regulated]
     }
 
     impl Tables {
@@ -360,10 +356,9 @@ mod __engine {
             self.r14.clear();
             self.r15.clear();
             self.r16.clear();
-            self.r17.clear();
             self.r18.clear();
             self.r19.clear();
-            self.r21.clear();
+            self.r20.clear();
             self.r22.clear();
             self.r23.clear();
             self.r24.clear();
@@ -404,8 +399,8 @@ mod __engine {
             self.r59.clear();
             self.r60.clear();
             self.r61.clear();
-            self.r72.clear();
-            self.r83.clear();
+            self.r62.clear();
+            self.r73.clear();
             self.r84.clear();
             self.r85.clear();
             self.r86.clear();
@@ -417,20 +412,20 @@ mod __engine {
             self.r92.clear();
             self.r93.clear();
             self.r94.clear();
-            self.r96.clear();
+            self.r95.clear();
             self.r97.clear();
             self.r98.clear();
             self.r99.clear();
             self.r100.clear();
-            self.r102.clear();
+            self.r101.clear();
             self.r103.clear();
             self.r104.clear();
-            self.r106.clear();
+            self.r105.clear();
             self.r107.clear();
             self.r108.clear();
             self.r109.clear();
             self.r110.clear();
-            self.r112.clear();
+            self.r111.clear();
             self.r113.clear();
             self.r114.clear();
             self.r115.clear();
@@ -438,7 +433,7 @@ mod __engine {
             self.r117.clear();
             self.r118.clear();
             self.r119.clear();
-            self.r121.clear();
+            self.r120.clear();
             self.r122.clear();
             self.r123.clear();
             self.r124.clear();
@@ -470,14 +465,13 @@ mod __engine {
             self.r150.clear();
             self.r151.clear();
             self.r152.clear();
-            self.r153.clear();
             self.r154.clear();
-            self.r155.clear();
             self.r156.clear();
             self.r157.clear();
             self.r158.clear();
             self.r159.clear();
             self.r160.clear();
+            self.r161.clear();
             self.r162.clear();
             self.r163.clear();
             self.r164.clear();
@@ -485,11 +479,9 @@ mod __engine {
             self.r166.clear();
             self.r167.clear();
             self.r168.clear();
-            self.r169.clear();
-            self.r170.clear();
-            self.r180.clear();
-            self.r190.clear();
-            self.r191.clear();
+            self.r178.clear();
+            self.r188.clear();
+            self.r189.clear();
         }
 
         // Runs every rule on the loaded case, component by component.
@@ -570,273 +562,85 @@ mod __engine {
         })
     }
 
-    // component 0: r151 undecided[piece_touched_intentionally]
+    // component 0: r120 S[~game_drawn]
     fn c0(s: &mut Tables) {
-        // piece_touched_intentionally is undecided
-        for &(v0,) in s.r152.rows() {
-            for &(v1,) in s.r159.rows() {
-                if !s.r143.contains(&(v0, v1)) {
-                    if !s.r153.contains(&(v0, v1)) {
-                        s.r151.insert((v0, v1));
-                    }
-                }
-            }
-        }
-    }
-
-    // component 1: r146 D'[piece_touched_intentionally]
-    fn c1(s: &mut Tables) {
-        // undecided piece_touched_intentionally holds both ways in P
-        for &(v0, v1) in s.r151.rows() {
-            s.r146.insert((v0, v1));
-        }
-    }
-
-    // component 2: r119 S[~game_drawn]
-    fn c2(s: &mut Tables) {
         // +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-        for &(v0,) in s.r117.rows() {
-            s.r119.insert((v0,));
+        for &(v0,) in s.r118.rows() {
+            s.r120.insert((v0,));
         }
         // CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-        for &(v0,) in s.r114.rows() {
-            s.r119.insert((v0,));
+        for &(v0,) in s.r115.rows() {
+            s.r120.insert((v0,));
         }
     }
 
-    // component 3: r128 ok[~game_drawn vs StalemateDraws]
-    fn c3(s: &mut Tables) {
+    // component 1: r129 ok[~game_drawn vs StalemateDraws]
+    fn c1(s: &mut Tables) {
         // StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r92.contains(&(v0,)) {
-                s.r128.insert((v0,));
+        for &(v0,) in s.r116.rows() {
+            if !s.r93.contains(&(v0,)) {
+                s.r129.insert((v0,));
             }
         }
         // StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r92.contains(&(v0,)) {
-                    s.r128.insert((v0,));
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r93.contains(&(v0,)) {
+                    s.r129.insert((v0,));
                 }
             }
         }
     }
 
-    // component 4: r165 D[resignation_has_ended_the_game]
-    fn c4(s: &mut Tables) {
+    // component 2: r162 D[resignation_has_ended_the_game]
+    fn c2(s: &mut Tables) {
         // ResignationEndsTheGame (strict)
-        for &(v0, v1) in s.r90.rows() {
-            if s.r91.contains(&(v1,)) {
-                s.r165.insert((v0,));
+        for &(v0, v1) in s.r91.rows() {
+            if s.r92.contains(&(v1,)) {
+                s.r162.insert((v0,));
             }
         }
     }
 
-    // component 5: r108 app[ResignationDrawnIfMateImpossible]
-    fn c5(s: &mut Tables) {
+    // component 3: r109 app[ResignationDrawnIfMateImpossible]
+    fn c3(s: &mut Tables) {
         // ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r89.rows() {
-            for &(v0, w0) in s.r90.rows() {
+        for &(v1,) in s.r90.rows() {
+            for &(v0, w0) in s.r91.rows() {
                 if w0 == v1 {
-                    if s.r91.contains(&(v1,)) {
-                        s.r108.insert((v0,));
+                    if s.r92.contains(&(v1,)) {
+                        s.r109.insert((v0,));
                     }
                 }
             }
         }
     }
 
-    // component 6: r98 app\u{3a3}[ResignationDrawnIfMateImpossible]
-    fn c6(s: &mut Tables) {
+    // component 4: r99 app\u{3a3}[ResignationDrawnIfMateImpossible]
+    fn c4(s: &mut Tables) {
         // ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
-        for &(v1,) in s.r89.rows() {
-            for &(v0, w0) in s.r90.rows() {
+        for &(v1,) in s.r90.rows() {
+            for &(v0, w0) in s.r91.rows() {
                 if w0 == v1 {
-                    if s.r91.contains(&(v1,)) {
-                        s.r98.insert((v0,));
+                    if s.r92.contains(&(v1,)) {
+                        s.r99.insert((v0,));
                     }
                 }
             }
         }
     }
 
-    // component 7: r125 ok[~game_drawn vs ResignationDrawnIfMateImpossible]
-    fn c7(s: &mut Tables) {
+    // component 5: r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]
+    fn c5(s: &mut Tables) {
         // ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r98.contains(&(v0,)) {
-                s.r125.insert((v0,));
-            }
-        }
-        // ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r108.contains(&(v0,)) {
-                    s.r125.insert((v0,));
-                }
-            }
-        }
-    }
-
-    // component 8: r107 app[FivefoldAutomaticDraw]
-    fn c8(s: &mut Tables) {
-        // FivefoldAutomaticDraw (strict) applicable at \u{2202}
-        for &(v0, v1) in s.r88.rows() {
-            if v1 >= 5i64 {
-                s.r107.insert((v0,));
-            }
-        }
-    }
-
-    // component 9: r97 app\u{3a3}[FivefoldAutomaticDraw]
-    fn c9(s: &mut Tables) {
-        // FivefoldAutomaticDraw (strict) applicable at \u{3a3}
-        for &(v0, v1) in s.r88.rows() {
-            if v1 >= 5i64 {
-                s.r97.insert((v0,));
-            }
-        }
-    }
-
-    // component 10: r124 ok[~game_drawn vs FivefoldAutomaticDraw]
-    fn c10(s: &mut Tables) {
-        // FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r97.contains(&(v0,)) {
-                s.r124.insert((v0,));
-            }
-        }
-        // FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r107.contains(&(v0,)) {
-                    s.r124.insert((v0,));
-                }
-            }
-        }
-    }
-
-    // component 11: r110 app[SeventyFiveAutomaticDraw]
-    fn c11(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
-        for &(v0, v1) in s.r84.rows() {
-            if v1 >= 75i64 {
-                s.r110.insert((v0,));
-            }
-        }
-    }
-
-    // component 12: r100 app\u{3a3}[SeventyFiveAutomaticDraw]
-    fn c12(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
-        for &(v0, v1) in s.r84.rows() {
-            if v1 >= 75i64 {
-                s.r100.insert((v0,));
-            }
-        }
-    }
-
-    // component 13: r127 ok[~game_drawn vs SeventyFiveAutomaticDraw]
-    fn c13(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r100.contains(&(v0,)) {
-                s.r127.insert((v0,));
-            }
-        }
-        // SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r110.contains(&(v0,)) {
-                    s.r127.insert((v0,));
-                }
-            }
-        }
-        // SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-        for &(v0,) in s.r115.rows() {
-            s.r127.insert((v0,));
-        }
-    }
-
-    // component 14: r122 ok[~game_drawn vs DeadPositionDraws]
-    fn c14(s: &mut Tables) {
-        // DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r47.contains(&(v0,)) {
-                s.r122.insert((v0,));
-            }
-        }
-        // DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r47.contains(&(v0,)) {
-                    s.r122.insert((v0,));
-                }
-            }
-        }
-    }
-
-    // component 15: r166 D[second_illegal_move_has_ended_the_game]
-    fn c15(s: &mut Tables) {
-        // SecondIllegalMoveEndsTheGame (strict)
-        for &(v1, v2) in s.r45.rows() {
-            if v2 >= 2i64 {
-                for &(v0, w0) in s.r90.rows() {
-                    if w0 == v1 {
-                        s.r166.insert((v0,));
-                    }
-                }
-            }
-        }
-    }
-
-    // component 16: r109 app[SecondIllegalMoveDrawnIfMateImpossible]
-    fn c16(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r89.rows() {
-            for &(w0, v2) in s.r45.rows() {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r90.rows() {
-                            if w1 == v1 {
-                                s.r109.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    // component 17: r99 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
-    fn c17(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
-        for &(v1,) in s.r89.rows() {
-            for &(w0, v2) in s.r45.rows() {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r90.rows() {
-                            if w1 == v1 {
-                                s.r99.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    // component 18: r126 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
-    fn c18(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
+        for &(v0,) in s.r116.rows() {
             if !s.r99.contains(&(v0,)) {
                 s.r126.insert((v0,));
             }
         }
-        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
+        // ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
                 if !s.r109.contains(&(v0,)) {
                     s.r126.insert((v0,));
                 }
@@ -844,267 +648,459 @@ mod __engine {
         }
     }
 
-    // component 19: r131 D[~king_cannot_be_checkmated]
-    fn c19(s: &mut Tables) {
-        // closure MateImpossibilityClosure
-        for &(v0,) in s.r40.rows() {
-            if !s.r89.contains(&(v0,)) {
-                s.r131.insert((v0,));
+    // component 6: r108 app[FivefoldAutomaticDraw]
+    fn c6(s: &mut Tables) {
+        // FivefoldAutomaticDraw (strict) applicable at \u{2202}
+        for &(v0, v1) in s.r89.rows() {
+            if v1 >= 5i64 {
+                s.r108.insert((v0,));
             }
         }
     }
 
-    // component 20: r130 D[game_lost_by]
-    fn c20(s: &mut Tables) {
-        // ResignationLoses (strict)
-        for &(v1,) in s.r131.rows() {
-            for &(v0, w0) in s.r90.rows() {
-                if w0 == v1 {
-                    if s.r91.contains(&(v1,)) {
-                        s.r130.insert((v0, v1));
-                    }
-                }
-            }
-        }
-        // SecondIllegalMoveLoses (strict)
-        for &(v1,) in s.r131.rows() {
-            for &(w0, v2) in s.r45.rows() {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r90.rows() {
-                            if w1 == v1 {
-                                s.r130.insert((v0, v1));
-                            }
-                        }
-                    }
-                }
+    // component 7: r98 app\u{3a3}[FivefoldAutomaticDraw]
+    fn c7(s: &mut Tables) {
+        // FivefoldAutomaticDraw (strict) applicable at \u{3a3}
+        for &(v0, v1) in s.r89.rows() {
+            if v1 >= 5i64 {
+                s.r98.insert((v0,));
             }
         }
     }
 
-    // component 21: r134 D[~move_meets_articles_3_1_to_3_9]
-    fn c21(s: &mut Tables) {
-        // closure MoveLegalityClosure
-        for &(v0,) in s.r36.rows() {
-            if !s.r138.contains(&(v0,)) {
-                s.r134.insert((v0,));
+    // component 8: r125 ok[~game_drawn vs FivefoldAutomaticDraw]
+    fn c8(s: &mut Tables) {
+        // FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r98.contains(&(v0,)) {
+                s.r125.insert((v0,));
             }
         }
-    }
-
-    // component 22: r133 D[illegal_move]
-    fn c22(s: &mut Tables) {
-        // MoveIsIllegal (strict)
-        for &(v0,) in s.r36.rows() {
-            if s.r134.contains(&(v0,)) {
-                s.r133.insert((v0,));
-            }
-        }
-    }
-
-    // component 23: r55 D[~en_passant_right_open]
-    fn c23(s: &mut Tables) {
-        // closure EnPassantFlagClosure
-        for &(v0,) in s.r36.rows() {
-            if !s.r54.contains(&(v0,)) {
-                s.r55.insert((v0,));
-            }
-        }
-    }
-
-    // component 24: r190 request[piece_touched_intentionally]
-    fn c24(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
-        for &(v1, v2) in s.r142.rows() {
-            if s.r151.contains(&(v1, v2)) {
-                if s.r144.contains(&(v2,)) {
-                    for &(_, w0) in s.r28.rows() {
-                        if w0 == v1 {
-                            s.r190.insert((v1, v2));
-                        }
-                    }
+        // FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r108.contains(&(v0,)) {
+                    s.r125.insert((v0,));
                 }
             }
         }
     }
 
-    // component 25: r145 D'[must_move_first_touched_piece]
-    fn c25(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece (strict)
-        for &(v1, v2) in s.r142.rows() {
-            if s.r146.contains(&(v1, v2)) {
-                if s.r144.contains(&(v2,)) {
-                    for &(_, w0) in s.r28.rows() {
-                        if w0 == v1 {
-                            s.r145.insert((v1, v2));
-                        }
-                    }
+    // component 9: r111 app[SeventyFiveAutomaticDraw]
+    fn c9(s: &mut Tables) {
+        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
+        for &(v0, v1) in s.r85.rows() {
+            if v1 >= 75i64 {
+                s.r111.insert((v0,));
+            }
+        }
+    }
+
+    // component 10: r101 app\u{3a3}[SeventyFiveAutomaticDraw]
+    fn c10(s: &mut Tables) {
+        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
+        for &(v0, v1) in s.r85.rows() {
+            if v1 >= 75i64 {
+                s.r101.insert((v0,));
+            }
+        }
+    }
+
+    // component 11: r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]
+    fn c11(s: &mut Tables) {
+        // SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r101.contains(&(v0,)) {
+                s.r128.insert((v0,));
+            }
+        }
+        // SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r111.contains(&(v0,)) {
+                    s.r128.insert((v0,));
                 }
             }
         }
-    }
-
-    // component 26: r141 D[must_move_first_touched_piece]
-    fn c26(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece (strict)
-        for &(v1, v2) in s.r142.rows() {
-            if s.r143.contains(&(v1, v2)) {
-                if s.r144.contains(&(v2,)) {
-                    for &(_, w0) in s.r28.rows() {
-                        if w0 == v1 {
-                            s.r141.insert((v1, v2));
-                        }
-                    }
-                }
-            }
+        // SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
+        for &(v0,) in s.r116.rows() {
+            s.r128.insert((v0,));
         }
     }
 
-    // component 27: r93 D[threefold_claim_correct]
-    fn c27(s: &mut Tables) {
-        // ThreefoldClaimCorrect (strict)
-        for &(v0, v2) in s.r88.rows() {
-            if v2 >= 3i64 {
-                for &(w0, v1) in s.r28.rows() {
-                    if w0 == v0 {
-                        if s.r51.contains(&(v1,)) {
-                            s.r93.insert((v0, v1));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    // component 28: r112 app[ThreefoldClaimDraws]
-    fn c28(s: &mut Tables) {
-        // ThreefoldClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r93.rows() {
-            s.r112.insert((v0,));
-        }
-    }
-
-    // component 29: r102 app\u{3a3}[ThreefoldClaimDraws]
-    fn c29(s: &mut Tables) {
-        // ThreefoldClaimDraws (strict) applicable at \u{3a3}
-        for &(v0, _) in s.r93.rows() {
-            s.r102.insert((v0,));
-        }
-    }
-
-    // component 30: r129 ok[~game_drawn vs ThreefoldClaimDraws]
-    fn c30(s: &mut Tables) {
-        // ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r102.contains(&(v0,)) {
-                s.r129.insert((v0,));
-            }
-        }
-        // ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r112.contains(&(v0,)) {
-                    s.r129.insert((v0,));
-                }
-            }
-        }
-    }
-
-    // component 31: r83 D[fifty_move_claim_correct]
-    fn c31(s: &mut Tables) {
-        // FiftyMoveClaimCorrect (strict)
-        for &(v1,) in s.r51.rows() {
-            for &(v0, w0) in s.r28.rows() {
-                if w0 == v1 {
-                    for &(w1, v2) in s.r84.rows() {
-                        if w1 == v0 {
-                            if v2 >= 50i64 {
-                                s.r83.insert((v0, v1));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    // component 32: r106 app[FiftyMoveClaimDraws]
-    fn c32(s: &mut Tables) {
-        // FiftyMoveClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r83.rows() {
-            s.r106.insert((v0,));
-        }
-    }
-
-    // component 33: r96 app\u{3a3}[FiftyMoveClaimDraws]
-    fn c33(s: &mut Tables) {
-        // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
-        for &(v0, _) in s.r83.rows() {
-            s.r96.insert((v0,));
-        }
-    }
-
-    // component 34: r123 ok[~game_drawn vs FiftyMoveClaimDraws]
-    fn c34(s: &mut Tables) {
-        // FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r96.contains(&(v0,)) {
+    // component 12: r123 ok[~game_drawn vs DeadPositionDraws]
+    fn c12(s: &mut Tables) {
+        // DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r48.contains(&(v0,)) {
                 s.r123.insert((v0,));
             }
         }
-        // FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r106.contains(&(v0,)) {
+        // DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r48.contains(&(v0,)) {
                     s.r123.insert((v0,));
                 }
             }
         }
     }
 
-    // component 35: r27 D[~castling_path_attacked]
-    fn c35(s: &mut Tables) {
-        // closure CastlingAttackClosure
-        for &(v0,) in s.r31.rows() {
-            if !s.r29.contains(&(v0,)) {
-                s.r27.insert((v0,));
+    // component 13: r164 D[second_illegal_move_has_ended_the_game]
+    fn c13(s: &mut Tables) {
+        // SecondIllegalMoveEndsTheGame (strict)
+        for &(v1, v2) in s.r46.rows() {
+            if v2 >= 2i64 {
+                for &(v0, w0) in s.r91.rows() {
+                    if w0 == v1 {
+                        s.r164.insert((v0,));
+                    }
+                }
             }
         }
     }
 
-    // component 36: r25 D[~castling_path_blocked]
+    // component 14: r110 app[SecondIllegalMoveDrawnIfMateImpossible]
+    fn c14(s: &mut Tables) {
+        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
+        for &(v1,) in s.r90.rows() {
+            for &(w0, v2) in s.r46.rows() {
+                if w0 == v1 {
+                    if v2 >= 2i64 {
+                        for &(v0, w1) in s.r91.rows() {
+                            if w1 == v1 {
+                                s.r110.insert((v0,));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 15: r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
+    fn c15(s: &mut Tables) {
+        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
+        for &(v1,) in s.r90.rows() {
+            for &(w0, v2) in s.r46.rows() {
+                if w0 == v1 {
+                    if v2 >= 2i64 {
+                        for &(v0, w1) in s.r91.rows() {
+                            if w1 == v1 {
+                                s.r100.insert((v0,));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 16: r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
+    fn c16(s: &mut Tables) {
+        // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r100.contains(&(v0,)) {
+                s.r127.insert((v0,));
+            }
+        }
+        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r110.contains(&(v0,)) {
+                    s.r127.insert((v0,));
+                }
+            }
+        }
+    }
+
+    // component 17: r132 D[~king_cannot_be_checkmated]
+    fn c17(s: &mut Tables) {
+        // closure MateImpossibilityClosure
+        for &(v0,) in s.r41.rows() {
+            if !s.r90.contains(&(v0,)) {
+                s.r132.insert((v0,));
+            }
+        }
+    }
+
+    // component 18: r131 D[game_lost_by]
+    fn c18(s: &mut Tables) {
+        // ResignationLoses (strict)
+        for &(v1,) in s.r132.rows() {
+            for &(v0, w0) in s.r91.rows() {
+                if w0 == v1 {
+                    if s.r92.contains(&(v1,)) {
+                        s.r131.insert((v0, v1));
+                    }
+                }
+            }
+        }
+        // SecondIllegalMoveLoses (strict)
+        for &(v1,) in s.r132.rows() {
+            for &(w0, v2) in s.r46.rows() {
+                if w0 == v1 {
+                    if v2 >= 2i64 {
+                        for &(v0, w1) in s.r91.rows() {
+                            if w1 == v1 {
+                                s.r131.insert((v0, v1));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 19: r135 D[~move_meets_articles_3_1_to_3_9]
+    fn c19(s: &mut Tables) {
+        // closure MoveLegalityClosure
+        for &(v0,) in s.r37.rows() {
+            if !s.r139.contains(&(v0,)) {
+                s.r135.insert((v0,));
+            }
+        }
+    }
+
+    // component 20: r134 D[illegal_move]
+    fn c20(s: &mut Tables) {
+        // MoveIsIllegal (strict)
+        for &(v0,) in s.r37.rows() {
+            if s.r135.contains(&(v0,)) {
+                s.r134.insert((v0,));
+            }
+        }
+    }
+
+    // component 21: r56 D[~en_passant_right_open]
+    fn c21(s: &mut Tables) {
+        // closure EnPassantFlagClosure
+        for &(v0,) in s.r37.rows() {
+            if !s.r55.contains(&(v0,)) {
+                s.r56.insert((v0,));
+            }
+        }
+    }
+
+    // component 22: r152 undecided[piece_touched_intentionally]
+    fn c22(s: &mut Tables) {
+        // piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
+        for &(v0, v1) in s.r143.rows() {
+            if !s.r144.contains(&(v0, v1)) {
+                if !s.r154.contains(&(v0, v1)) {
+                    if s.r145.contains(&(v1,)) {
+                        for &(_, w0) in s.r29.rows() {
+                            if w0 == v0 {
+                                s.r152.insert((v0, v1));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 23: r188 request[piece_touched_intentionally]
+    fn c23(s: &mut Tables) {
+        // MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
+        for &(v1, v2) in s.r143.rows() {
+            if s.r152.contains(&(v1, v2)) {
+                if s.r145.contains(&(v2,)) {
+                    for &(_, w0) in s.r29.rows() {
+                        if w0 == v1 {
+                            s.r188.insert((v1, v2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 24: r147 D'[piece_touched_intentionally]
+    fn c24(s: &mut Tables) {
+        // undecided piece_touched_intentionally holds both ways in P
+        for &(v0, v1) in s.r152.rows() {
+            s.r147.insert((v0, v1));
+        }
+    }
+
+    // component 25: r146 D'[must_move_first_touched_piece]
+    fn c25(s: &mut Tables) {
+        // MustMoveFirstTouchedPiece (strict)
+        for &(v1, v2) in s.r143.rows() {
+            if s.r147.contains(&(v1, v2)) {
+                if s.r145.contains(&(v2,)) {
+                    for &(_, w0) in s.r29.rows() {
+                        if w0 == v1 {
+                            s.r146.insert((v1, v2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 26: r142 D[must_move_first_touched_piece]
+    fn c26(s: &mut Tables) {
+        // MustMoveFirstTouchedPiece (strict)
+        for &(v1, v2) in s.r143.rows() {
+            if s.r144.contains(&(v1, v2)) {
+                if s.r145.contains(&(v2,)) {
+                    for &(_, w0) in s.r29.rows() {
+                        if w0 == v1 {
+                            s.r142.insert((v1, v2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 27: r94 D[threefold_claim_correct]
+    fn c27(s: &mut Tables) {
+        // ThreefoldClaimCorrect (strict)
+        for &(v0, v2) in s.r89.rows() {
+            if v2 >= 3i64 {
+                for &(w0, v1) in s.r29.rows() {
+                    if w0 == v0 {
+                        if s.r52.contains(&(v1,)) {
+                            s.r94.insert((v0, v1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 28: r113 app[ThreefoldClaimDraws]
+    fn c28(s: &mut Tables) {
+        // ThreefoldClaimDraws (strict) applicable at \u{2202}
+        for &(v0, _) in s.r94.rows() {
+            s.r113.insert((v0,));
+        }
+    }
+
+    // component 29: r103 app\u{3a3}[ThreefoldClaimDraws]
+    fn c29(s: &mut Tables) {
+        // ThreefoldClaimDraws (strict) applicable at \u{3a3}
+        for &(v0, _) in s.r94.rows() {
+            s.r103.insert((v0,));
+        }
+    }
+
+    // component 30: r130 ok[~game_drawn vs ThreefoldClaimDraws]
+    fn c30(s: &mut Tables) {
+        // ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r103.contains(&(v0,)) {
+                s.r130.insert((v0,));
+            }
+        }
+        // ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r113.contains(&(v0,)) {
+                    s.r130.insert((v0,));
+                }
+            }
+        }
+    }
+
+    // component 31: r84 D[fifty_move_claim_correct]
+    fn c31(s: &mut Tables) {
+        // FiftyMoveClaimCorrect (strict)
+        for &(v1,) in s.r52.rows() {
+            for &(v0, w0) in s.r29.rows() {
+                if w0 == v1 {
+                    for &(w1, v2) in s.r85.rows() {
+                        if w1 == v0 {
+                            if v2 >= 50i64 {
+                                s.r84.insert((v0, v1));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // component 32: r107 app[FiftyMoveClaimDraws]
+    fn c32(s: &mut Tables) {
+        // FiftyMoveClaimDraws (strict) applicable at \u{2202}
+        for &(v0, _) in s.r84.rows() {
+            s.r107.insert((v0,));
+        }
+    }
+
+    // component 33: r97 app\u{3a3}[FiftyMoveClaimDraws]
+    fn c33(s: &mut Tables) {
+        // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
+        for &(v0, _) in s.r84.rows() {
+            s.r97.insert((v0,));
+        }
+    }
+
+    // component 34: r124 ok[~game_drawn vs FiftyMoveClaimDraws]
+    fn c34(s: &mut Tables) {
+        // FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r116.rows() {
+            if !s.r97.contains(&(v0,)) {
+                s.r124.insert((v0,));
+            }
+        }
+        // FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r107.contains(&(v0,)) {
+                    s.r124.insert((v0,));
+                }
+            }
+        }
+    }
+
+    // component 35: r28 D[~castling_path_attacked]
+    fn c35(s: &mut Tables) {
+        // closure CastlingAttackClosure
+        for &(v0,) in s.r32.rows() {
+            if !s.r30.contains(&(v0,)) {
+                s.r28.insert((v0,));
+            }
+        }
+    }
+
+    // component 36: r26 D[~castling_path_blocked]
     fn c36(s: &mut Tables) {
         // closure CastlingBlockClosure
-        for &(v0,) in s.r31.rows() {
-            if !s.r32.contains(&(v0,)) {
+        for &(v0,) in s.r32.rows() {
+            if !s.r33.contains(&(v0,)) {
+                s.r26.insert((v0,));
+            }
+        }
+    }
+
+    // component 37: r25 D[~piece_has_moved]
+    fn c37(s: &mut Tables) {
+        // closure PieceMovedClosure
+        for &(v0,) in s.r39.rows() {
+            if !s.r150.contains(&(v0,)) {
                 s.r25.insert((v0,));
             }
         }
     }
 
-    // component 37: r24 D[~piece_has_moved]
-    fn c37(s: &mut Tables) {
-        // closure PieceMovedClosure
-        for &(v0,) in s.r38.rows() {
-            if !s.r149.contains(&(v0,)) {
-                s.r24.insert((v0,));
-            }
-        }
-    }
-
-    // component 38: r21 D[castling_legal]
+    // component 38: r22 D[castling_legal]
     fn c38(s: &mut Tables) {
         // CastlingLegal (strict)
-        for &(v0, v1, v2, v4) in s.r22.rows() {
-            if s.r26.contains(&(v1, v4)) {
-                if s.r28.contains(&(v0, v1)) {
-                    for &(w0, v3) in s.r23.rows() {
+        for &(v0, v1, v2, v4) in s.r23.rows() {
+            if s.r27.contains(&(v1, v4)) {
+                if s.r29.contains(&(v0, v1)) {
+                    for &(w0, v3) in s.r24.rows() {
                         if w0 == v1 {
-                            if s.r24.contains(&(v4,)) {
-                                if s.r25.contains(&(v2,)) {
-                                    if s.r27.contains(&(v2,)) {
-                                        if s.r24.contains(&(v3,)) {
-                                            s.r21.insert((v0, v1, v2));
+                            if s.r25.contains(&(v4,)) {
+                                if s.r26.contains(&(v2,)) {
+                                    if s.r28.contains(&(v2,)) {
+                                        if s.r25.contains(&(v3,)) {
+                                            s.r22.insert((v0, v1, v2));
                                         }
                                     }
                                 }
@@ -1116,15 +1112,15 @@ mod __engine {
         }
     }
 
-    // component 39: r53 D[en_passant_capture_legal]
+    // component 39: r54 D[en_passant_capture_legal]
     fn c39(s: &mut Tables) {
         // EnPassantCaptureLegal (strict)
-        for &(v0,) in s.r54.rows() {
-            for &(w0, _) in s.r28.rows() {
+        for &(v0,) in s.r55.rows() {
+            for &(w0, _) in s.r29.rows() {
                 if w0 == v0 {
                     for &(w1, v2) in s.r14.rows() {
                         if w1 == v0 {
-                            s.r53.insert((v0, v2));
+                            s.r54.insert((v0, v2));
                         }
                     }
                 }
@@ -1144,21 +1140,21 @@ mod __engine {
 
     // component 41: r16 undecided[case_not_precisely_regulated]
     fn c41(s: &mut Tables) {
-        // case_not_precisely_regulated is undecided
-        for &(v0,) in s.r17.rows() {
+        // case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
+        for &(v0,) in s.r18.rows() {
             if !s.r4.contains(&(v0,)) {
-                if !s.r18.contains(&(v0,)) {
+                if !s.r19.contains(&(v0,)) {
                     s.r16.insert((v0,));
                 }
             }
         }
     }
 
-    // component 42: r191 request[case_not_precisely_regulated]
+    // component 42: r189 request[case_not_precisely_regulated]
     fn c42(s: &mut Tables) {
         // UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
         for &(v0,) in s.r16.rows() {
-            s.r191.insert((v0,));
+            s.r189.insert((v0,));
         }
     }
 
@@ -1178,130 +1174,130 @@ mod __engine {
         }
     }
 
-    // component 45: r104 app[AgreedDraw]
+    // component 45: r105 app[AgreedDraw]
     fn c45(s: &mut Tables) {
         // AgreedDraw (strict) applicable at \u{2202}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
-                s.r104.insert((v0,));
+                s.r105.insert((v0,));
             }
         }
     }
 
-    // component 46: r103 cand[game_drawn]
+    // component 46: r104 cand[game_drawn]
     fn c46(s: &mut Tables) {
         // AgreedDraw applicable for game_drawn
-        for &(v0,) in s.r104.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r105.rows() {
+            s.r104.insert((v0,));
         }
         // FiftyMoveClaimDraws applicable for game_drawn
-        for &(v0,) in s.r106.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r107.rows() {
+            s.r104.insert((v0,));
         }
         // FivefoldAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r107.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r108.rows() {
+            s.r104.insert((v0,));
         }
         // ResignationDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r108.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r109.rows() {
+            s.r104.insert((v0,));
         }
         // SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r109.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r110.rows() {
+            s.r104.insert((v0,));
         }
         // SeventyFiveAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r110.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r111.rows() {
+            s.r104.insert((v0,));
         }
         // ThreefoldClaimDraws applicable for game_drawn
-        for &(v0,) in s.r112.rows() {
-            s.r103.insert((v0,));
+        for &(v0,) in s.r113.rows() {
+            s.r104.insert((v0,));
         }
     }
 
-    // component 47: r113 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
+    // component 47: r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
     fn c47(s: &mut Tables) {
         // CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-        for &(v0,) in s.r103.rows() {
-            if !s.r114.contains(&(v0,)) {
-                s.r113.insert((v0,));
+        for &(v0,) in s.r104.rows() {
+            if !s.r115.contains(&(v0,)) {
+                s.r114.insert((v0,));
             }
         }
         // CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r103.rows() {
-                if !s.r115.contains(&(v0,)) {
-                    s.r113.insert((v0,));
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r104.rows() {
+                if !s.r116.contains(&(v0,)) {
+                    s.r114.insert((v0,));
                 }
             }
         }
     }
 
-    // component 48: r94 app\u{3a3}[AgreedDraw]
+    // component 48: r95 app\u{3a3}[AgreedDraw]
     fn c48(s: &mut Tables) {
         // AgreedDraw (strict) applicable at \u{3a3}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
-                s.r94.insert((v0,));
+                s.r95.insert((v0,));
             }
         }
     }
 
-    // component 49: r121 ok[~game_drawn vs AgreedDraw]
+    // component 49: r122 ok[~game_drawn vs AgreedDraw]
     fn c49(s: &mut Tables) {
         // AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r94.contains(&(v0,)) {
-                s.r121.insert((v0,));
+        for &(v0,) in s.r116.rows() {
+            if !s.r95.contains(&(v0,)) {
+                s.r122.insert((v0,));
             }
         }
         // AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r116.contains(&()) {
-            for &(v0,) in s.r115.rows() {
-                if !s.r104.contains(&(v0,)) {
-                    s.r121.insert((v0,));
+        if !s.r117.contains(&()) {
+            for &(v0,) in s.r116.rows() {
+                if !s.r105.contains(&(v0,)) {
+                    s.r122.insert((v0,));
                 }
             }
         }
     }
 
-    // component 50: r85 D[game_drawn]
+    // component 50: r86 D[game_drawn]
     fn c50(s: &mut Tables) {
         // AgreedDraw (strict) at \u{394}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
-                s.r85.insert((v0,));
+                s.r86.insert((v0,));
             }
         }
         // FiftyMoveClaimDraws (strict) at \u{394}
-        for &(v0, _) in s.r83.rows() {
-            s.r85.insert((v0,));
+        for &(v0, _) in s.r84.rows() {
+            s.r86.insert((v0,));
         }
         // FivefoldAutomaticDraw (strict) at \u{394}
-        for &(v0, v1) in s.r88.rows() {
+        for &(v0, v1) in s.r89.rows() {
             if v1 >= 5i64 {
-                s.r85.insert((v0,));
+                s.r86.insert((v0,));
             }
         }
         // ResignationDrawnIfMateImpossible (strict) at \u{394}
-        for &(v1,) in s.r89.rows() {
-            for &(v0, w0) in s.r90.rows() {
+        for &(v1,) in s.r90.rows() {
+            for &(v0, w0) in s.r91.rows() {
                 if w0 == v1 {
-                    if s.r91.contains(&(v1,)) {
-                        s.r85.insert((v0,));
+                    if s.r92.contains(&(v1,)) {
+                        s.r86.insert((v0,));
                     }
                 }
             }
         }
         // SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
-        for &(v1,) in s.r89.rows() {
-            for &(w0, v2) in s.r45.rows() {
+        for &(v1,) in s.r90.rows() {
+            for &(w0, v2) in s.r46.rows() {
                 if w0 == v1 {
                     if v2 >= 2i64 {
-                        for &(v0, w1) in s.r90.rows() {
+                        for &(v0, w1) in s.r91.rows() {
                             if w1 == v1 {
-                                s.r85.insert((v0,));
+                                s.r86.insert((v0,));
                             }
                         }
                     }
@@ -1309,30 +1305,30 @@ mod __engine {
             }
         }
         // ThreefoldClaimDraws (strict) at \u{394}
-        for &(v0, _) in s.r93.rows() {
-            s.r85.insert((v0,));
+        for &(v0, _) in s.r94.rows() {
+            s.r86.insert((v0,));
         }
     }
 
-    // component 51: r118 P[~game_drawn]
+    // component 51: r119 P[~game_drawn]
     fn c51(s: &mut Tables) {
         // +\u{394} ~game_drawn \u{21d2} +\u{2202}
-        for &(v0,) in s.r117.rows() {
-            s.r118.insert((v0,));
+        for &(v0,) in s.r118.rows() {
+            s.r119.insert((v0,));
         }
         // +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            if !s.r85.contains(&(v0,)) {
-                if s.r121.contains(&(v0,)) {
-                    if s.r122.contains(&(v0,)) {
-                        if s.r123.contains(&(v0,)) {
-                            if s.r124.contains(&(v0,)) {
-                                if s.r125.contains(&(v0,)) {
-                                    if s.r126.contains(&(v0,)) {
-                                        if s.r127.contains(&(v0,)) {
-                                            if s.r128.contains(&(v0,)) {
-                                                if s.r129.contains(&(v0,)) {
-                                                    s.r118.insert((v0,));
+        for &(v0,) in s.r116.rows() {
+            if !s.r86.contains(&(v0,)) {
+                if s.r122.contains(&(v0,)) {
+                    if s.r123.contains(&(v0,)) {
+                        if s.r124.contains(&(v0,)) {
+                            if s.r125.contains(&(v0,)) {
+                                if s.r126.contains(&(v0,)) {
+                                    if s.r127.contains(&(v0,)) {
+                                        if s.r128.contains(&(v0,)) {
+                                            if s.r129.contains(&(v0,)) {
+                                                if s.r130.contains(&(v0,)) {
+                                                    s.r119.insert((v0,));
                                                 }
                                             }
                                         }
@@ -1346,52 +1342,52 @@ mod __engine {
         }
     }
 
-    // component 52: r87 S[game_drawn]
+    // component 52: r88 S[game_drawn]
     fn c52(s: &mut Tables) {
         // +\u{394} game_drawn \u{21d2} +\u{3a3}
-        for &(v0,) in s.r85.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r86.rows() {
+            s.r88.insert((v0,));
         }
         // AgreedDraw supports game_drawn
-        for &(v0,) in s.r94.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r95.rows() {
+            s.r88.insert((v0,));
         }
         // FiftyMoveClaimDraws supports game_drawn
-        for &(v0,) in s.r96.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r97.rows() {
+            s.r88.insert((v0,));
         }
         // FivefoldAutomaticDraw supports game_drawn
-        for &(v0,) in s.r97.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r98.rows() {
+            s.r88.insert((v0,));
         }
         // ResignationDrawnIfMateImpossible supports game_drawn
-        for &(v0,) in s.r98.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r99.rows() {
+            s.r88.insert((v0,));
         }
         // SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
-        for &(v0,) in s.r99.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r100.rows() {
+            s.r88.insert((v0,));
         }
         // SeventyFiveAutomaticDraw supports game_drawn
-        for &(v0,) in s.r100.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r101.rows() {
+            s.r88.insert((v0,));
         }
         // ThreefoldClaimDraws supports game_drawn
-        for &(v0,) in s.r102.rows() {
-            s.r87.insert((v0,));
+        for &(v0,) in s.r103.rows() {
+            s.r88.insert((v0,));
         }
     }
 
-    // component 53: r86 P[game_drawn]
+    // component 53: r87 P[game_drawn]
     fn c53(s: &mut Tables) {
         // +\u{394} game_drawn \u{21d2} +\u{2202}
-        for &(v0,) in s.r85.rows() {
-            s.r86.insert((v0,));
+        for &(v0,) in s.r86.rows() {
+            s.r87.insert((v0,));
         }
         // +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-        for &(v0,) in s.r103.rows() {
-            if s.r113.contains(&(v0,)) {
-                s.r86.insert((v0,));
+        for &(v0,) in s.r104.rows() {
+            if s.r114.contains(&(v0,)) {
+                s.r87.insert((v0,));
             }
         }
     }
@@ -1406,420 +1402,420 @@ mod __engine {
         }
     }
 
-    // component 55 (recursive): r57 D[entered_state], r59 S[entered_state], r60 S[valid_transition], r169 D[valid_transition]
+    // component 55 (recursive): r58 D[entered_state], r60 S[entered_state], r61 S[valid_transition], r167 D[valid_transition]
     fn c55(s: &mut Tables) {
-        let (mut l57, mut h57) = (0, s.r57.len());
-        let (mut l59, mut h59) = (0, s.r59.len());
+        let (mut l58, mut h58) = (0, s.r58.len());
         let (mut l60, mut h60) = (0, s.r60.len());
-        let (mut l169, mut h169) = (0, s.r169.len());
-        while l57 < h57 || l59 < h59 || l60 < h60 || l169 < h169 {
+        let (mut l61, mut h61) = (0, s.r61.len());
+        let (mut l167, mut h167) = (0, s.r167.len());
+        while l58 < h58 || l60 < h60 || l61 < h61 || l167 < h167 {
             // GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 0u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 1u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 2u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 3u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByResignation/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 4u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 5u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 6u32 {
-                    s.r57.insert((v0, 7u32));
+                    s.r58.insert((v0, 7u32));
                 }
             }
             // GamePlay/PlayMove/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 9u32 {
-                    s.r57.insert((v0, 10u32));
+                    s.r58.insert((v0, 10u32));
                 }
             }
             // GamePlay/StartPlay/enters (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 11u32 {
-                    s.r57.insert((v0, 10u32));
+                    s.r58.insert((v0, 10u32));
                 }
             }
             // +\u{394} entered_state \u{21d2} +\u{3a3}
-            for i0 in l57..h57 {
-                let (v0, v1) = s.r57.rows()[i0];
-                s.r59.insert((v0, v1));
+            for i0 in l58..h58 {
+                let (v0, v1) = s.r58.rows()[i0];
+                s.r60.insert((v0, v1));
             }
             // GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 0u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 1u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 2u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 3u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 4u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 5u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 6u32 {
-                    s.r59.insert((v0, 7u32));
+                    s.r60.insert((v0, 7u32));
                 }
             }
             // GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 9u32 {
-                    s.r59.insert((v0, 10u32));
+                    s.r60.insert((v0, 10u32));
                 }
             }
             // GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l61..h61 {
+                let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 11u32 {
-                    s.r59.insert((v0, 10u32));
+                    s.r60.insert((v0, 10u32));
                 }
             }
             // GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 0u32)) {
                         if s.r0.contains(&(v0,)) {
-                            s.r169.insert((v0, 0u32));
+                            s.r167.insert((v0, 0u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 1u32)) {
-                        if s.r44.contains(&(v0,)) {
-                            s.r169.insert((v0, 1u32));
+                        if s.r45.contains(&(v0,)) {
+                            s.r167.insert((v0, 1u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 2u32)) {
-                        if s.r49.contains(&(v0,)) {
-                            s.r169.insert((v0, 2u32));
+                        if s.r50.contains(&(v0,)) {
+                            s.r167.insert((v0, 2u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 3u32)) {
-                        if s.r85.contains(&(v0,)) {
-                            s.r169.insert((v0, 3u32));
+                        if s.r86.contains(&(v0,)) {
+                            s.r167.insert((v0, 3u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 4u32)) {
-                        if s.r165.contains(&(v0,)) {
-                            s.r169.insert((v0, 4u32));
+                        if s.r162.contains(&(v0,)) {
+                            s.r167.insert((v0, 4u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 5u32)) {
-                        if s.r166.contains(&(v0,)) {
-                            s.r169.insert((v0, 5u32));
+                        if s.r164.contains(&(v0,)) {
+                            s.r167.insert((v0, 5u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 6u32)) {
-                        if s.r168.contains(&(v0,)) {
-                            s.r169.insert((v0, 6u32));
+                        if s.r166.contains(&(v0,)) {
+                            s.r167.insert((v0, 6u32));
                         }
                     }
                 }
             }
             // GamePlay/PlayMove/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 9u32)) {
-                        if s.r137.contains(&(v0,)) {
-                            s.r169.insert((v0, 9u32));
+                        if s.r138.contains(&(v0,)) {
+                            s.r167.insert((v0, 9u32));
                         }
                     }
                 }
             }
             // GamePlay/StartPlay/valid (strict) at \u{394}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 8u32 {
                     if s.r11.contains(&(v0, 11u32)) {
                         if s.r10.contains(&(v0,)) {
-                            s.r169.insert((v0, 11u32));
+                            s.r167.insert((v0, 11u32));
                         }
                     }
                 }
             }
             // +\u{394} valid_transition \u{21d2} +\u{3a3}
-            for i0 in l169..h169 {
-                let (v0, v1) = s.r169.rows()[i0];
-                s.r60.insert((v0, v1));
+            for i0 in l167..h167 {
+                let (v0, v1) = s.r167.rows()[i0];
+                s.r61.insert((v0, v1));
             }
             // GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 0u32)) {
                         if s.r0.contains(&(v0,)) {
-                            s.r60.insert((v0, 0u32));
+                            s.r61.insert((v0, 0u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 1u32)) {
-                        if s.r44.contains(&(v0,)) {
-                            s.r60.insert((v0, 1u32));
+                        if s.r45.contains(&(v0,)) {
+                            s.r61.insert((v0, 1u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 2u32)) {
-                        if s.r49.contains(&(v0,)) {
-                            s.r60.insert((v0, 2u32));
+                        if s.r50.contains(&(v0,)) {
+                            s.r61.insert((v0, 2u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 3u32)) {
-                        if s.r87.contains(&(v0,)) {
-                            s.r60.insert((v0, 3u32));
+                        if s.r88.contains(&(v0,)) {
+                            s.r61.insert((v0, 3u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 4u32)) {
-                        if s.r165.contains(&(v0,)) {
-                            s.r60.insert((v0, 4u32));
+                        if s.r162.contains(&(v0,)) {
+                            s.r61.insert((v0, 4u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 5u32)) {
-                        if s.r166.contains(&(v0,)) {
-                            s.r60.insert((v0, 5u32));
+                        if s.r164.contains(&(v0,)) {
+                            s.r61.insert((v0, 5u32));
                         }
                     }
                 }
             }
             // GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 6u32)) {
-                        if s.r168.contains(&(v0,)) {
-                            s.r60.insert((v0, 6u32));
+                        if s.r166.contains(&(v0,)) {
+                            s.r61.insert((v0, 6u32));
                         }
                     }
                 }
             }
             // GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 9u32)) {
-                        if s.r137.contains(&(v0,)) {
-                            s.r60.insert((v0, 9u32));
+                        if s.r138.contains(&(v0,)) {
+                            s.r61.insert((v0, 9u32));
                         }
                     }
                 }
             }
             // GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-            for i0 in l59..h59 {
-                let (v0, w0) = s.r59.rows()[i0];
+            for i0 in l60..h60 {
+                let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 8u32 {
                     if s.r11.contains(&(v0, 11u32)) {
                         if s.r10.contains(&(v0,)) {
-                            s.r60.insert((v0, 11u32));
+                            s.r61.insert((v0, 11u32));
                         }
                     }
                 }
             }
-            (l57, h57) = (h57, s.r57.len());
-            (l59, h59) = (h59, s.r59.len());
+            (l58, h58) = (h58, s.r58.len());
             (l60, h60) = (h60, s.r60.len());
-            (l169, h169) = (h169, s.r169.len());
+            (l61, h61) = (h61, s.r61.len());
+            (l167, h167) = (h167, s.r167.len());
         }
     }
 
-    // component 56: r72 cand[entered_state]
+    // component 56: r73 cand[entered_state]
     fn c56(s: &mut Tables) {
         // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 0u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 1u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 2u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 3u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 4u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 5u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 6u32 {
-                s.r72.insert((v0, 7u32));
+                s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 9u32 {
-                s.r72.insert((v0, 10u32));
+                s.r73.insert((v0, 10u32));
             }
         }
         // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r60.rows() {
+        for &(v0, w0) in s.r61.rows() {
             if w0 == 11u32 {
-                s.r72.insert((v0, 10u32));
+                s.r73.insert((v0, 10u32));
             }
         }
     }
 
-    // component 57: r180 cand[valid_transition]
+    // component 57: r178 cand[valid_transition]
     fn c57(s: &mut Tables) {
         // GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 0u32 {
-                if s.r59.contains(&(v0, 10u32)) {
+                if s.r60.contains(&(v0, 10u32)) {
                     if s.r0.contains(&(v0,)) {
-                        s.r180.insert((v0, 0u32));
+                        s.r178.insert((v0, 0u32));
                     }
                 }
             }
@@ -1827,9 +1823,9 @@ mod __engine {
         // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 1u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r44.contains(&(v0,)) {
-                        s.r180.insert((v0, 1u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r45.contains(&(v0,)) {
+                        s.r178.insert((v0, 1u32));
                     }
                 }
             }
@@ -1837,9 +1833,9 @@ mod __engine {
         // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 2u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r49.contains(&(v0,)) {
-                        s.r180.insert((v0, 2u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r50.contains(&(v0,)) {
+                        s.r178.insert((v0, 2u32));
                     }
                 }
             }
@@ -1847,9 +1843,9 @@ mod __engine {
         // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 3u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r86.contains(&(v0,)) {
-                        s.r180.insert((v0, 3u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r87.contains(&(v0,)) {
+                        s.r178.insert((v0, 3u32));
                     }
                 }
             }
@@ -1857,9 +1853,9 @@ mod __engine {
         // GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 4u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r165.contains(&(v0,)) {
-                        s.r180.insert((v0, 4u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r162.contains(&(v0,)) {
+                        s.r178.insert((v0, 4u32));
                     }
                 }
             }
@@ -1867,9 +1863,9 @@ mod __engine {
         // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 5u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r166.contains(&(v0,)) {
-                        s.r180.insert((v0, 5u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r164.contains(&(v0,)) {
+                        s.r178.insert((v0, 5u32));
                     }
                 }
             }
@@ -1877,9 +1873,9 @@ mod __engine {
         // GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 6u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r168.contains(&(v0,)) {
-                        s.r180.insert((v0, 6u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r166.contains(&(v0,)) {
+                        s.r178.insert((v0, 6u32));
                     }
                 }
             }
@@ -1887,9 +1883,9 @@ mod __engine {
         // GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 9u32 {
-                if s.r59.contains(&(v0, 10u32)) {
-                    if s.r137.contains(&(v0,)) {
-                        s.r180.insert((v0, 9u32));
+                if s.r60.contains(&(v0, 10u32)) {
+                    if s.r138.contains(&(v0,)) {
+                        s.r178.insert((v0, 9u32));
                     }
                 }
             }
@@ -1897,36 +1893,36 @@ mod __engine {
         // GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.rows() {
             if w0 == 11u32 {
-                if s.r59.contains(&(v0, 8u32)) {
+                if s.r60.contains(&(v0, 8u32)) {
                     if s.r10.contains(&(v0,)) {
-                        s.r180.insert((v0, 11u32));
+                        s.r178.insert((v0, 11u32));
                     }
                 }
             }
         }
     }
 
-    // component 58: r170 P[valid_transition]
+    // component 58: r168 P[valid_transition]
     fn c58(s: &mut Tables) {
         // +\u{394} valid_transition \u{21d2} +\u{2202}
-        for &(v0, v1) in s.r169.rows() {
-            s.r170.insert((v0, v1));
+        for &(v0, v1) in s.r167.rows() {
+            s.r168.insert((v0, v1));
         }
         // +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
-        for &(v0, v1) in s.r180.rows() {
-            s.r170.insert((v0, v1));
+        for &(v0, v1) in s.r178.rows() {
+            s.r168.insert((v0, v1));
         }
     }
 
-    // component 59: r58 P[entered_state]
+    // component 59: r59 P[entered_state]
     fn c59(s: &mut Tables) {
         // +\u{394} entered_state \u{21d2} +\u{2202}
-        for &(v0, v1) in s.r57.rows() {
-            s.r58.insert((v0, v1));
+        for &(v0, v1) in s.r58.rows() {
+            s.r59.insert((v0, v1));
         }
         // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
-        for &(v0, v1) in s.r72.rows() {
-            s.r58.insert((v0, v1));
+        for &(v0, v1) in s.r73.rows() {
+            s.r59.insert((v0, v1));
         }
     }
 }
@@ -1989,19 +1985,17 @@ impl Facts {
     /// The `Piece` entity named `name` (interned; declared as an entity of the input).
     pub fn piece(&mut self, name: &str) -> Piece {
         let id = self.interner.intern(name);
-        self.rows.push((160u32, [i64::from(id), 0, 0, 0]));
         Piece(id)
     }
     /// The `Player` entity named `name` (interned; declared as an entity of the input).
     pub fn player(&mut self, name: &str) -> Player {
         let id = self.interner.intern(name);
-        self.rows.push((158u32, [i64::from(id), 0, 0, 0]));
         Player(id)
     }
     /// The `Situation` entity named `name` (interned; declared as an entity of the input).
     pub fn situation(&mut self, name: &str) -> Situation {
         let id = self.interner.intern(name);
-        self.rows.push((19u32, [i64::from(id), 0, 0, 0]));
+        self.rows.push((20u32, [i64::from(id), 0, 0, 0]));
         Situation(id)
     }
     /// States the fact `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
@@ -2071,29 +2065,29 @@ impl Facts {
                 if holds {
                     (4u32, [i64::from(situation.0), 0, 0, 0])
                 } else {
-                    (18u32, [i64::from(situation.0), 0, 0, 0])
+                    (19u32, [i64::from(situation.0), 0, 0, 0])
                 },
             );
         self
     }
     /// States the fact `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
     pub fn castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((29u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((30u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~castling_path_attacked`: `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
     pub fn not_castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((30u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((31u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
     pub fn castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((32u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((33u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~castling_path_blocked`: `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
     pub fn not_castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((33u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((34u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
@@ -2106,7 +2100,7 @@ impl Facts {
     ) -> &mut Self {
         self.rows
             .push((
-                22u32,
+                23u32,
                 [
                     i64::from(game.0),
                     i64::from(who.0),
@@ -2126,7 +2120,7 @@ impl Facts {
     ) -> &mut Self {
         self.rows
             .push((
-                34u32,
+                35u32,
                 [
                     i64::from(game.0),
                     i64::from(who.0),
@@ -2138,57 +2132,57 @@ impl Facts {
     }
     /// States the fact `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
     pub fn checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((31u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((32u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_castling_side`: `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
     pub fn not_checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((35u32, [i64::from(side.0), 0, 0, 0]));
+        self.rows.push((36u32, [i64::from(side.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_game(Game)` — the game is in the closed domain of protocol facts
     pub fn checked_game(&mut self, game: Game) -> &mut Self {
-        self.rows.push((36u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((37u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_game`: `checked_game(Game)` — the game is in the closed domain of protocol facts
     pub fn not_checked_game(&mut self, game: Game) -> &mut Self {
-        self.rows.push((37u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((38u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_piece(Piece)` — the piece is in the closed domain of move history
     pub fn checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((38u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((39u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_piece`: `checked_piece(Piece)` — the piece is in the closed domain of move history
     pub fn not_checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((39u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((40u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the fact `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
     pub fn checked_player(&mut self, who: Player) -> &mut Self {
-        self.rows.push((40u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((41u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~checked_player`: `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
     pub fn not_checked_player(&mut self, who: Player) -> &mut Self {
-        self.rows.push((41u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((42u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
     pub fn checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((42u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((43u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~checkmate_delivered`: `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
     pub fn not_checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((43u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((44u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
     pub fn completed_illegal_move_count(&mut self, who: Player, n: i64) -> &mut Self {
-        self.rows.push((45u32, [i64::from(who.0), n, 0, 0]));
+        self.rows.push((46u32, [i64::from(who.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~completed_illegal_move_count`: `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
@@ -2197,17 +2191,17 @@ impl Facts {
         who: Player,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((46u32, [i64::from(who.0), n, 0, 0]));
+        self.rows.push((47u32, [i64::from(who.0), n, 0, 0]));
         self
     }
     /// States the fact `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
     pub fn dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((47u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((48u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~dead_position_arisen`: `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
     pub fn not_dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((48u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((49u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `draw_agreed(Game)` — the two players have agreed a draw during the game
@@ -2217,57 +2211,57 @@ impl Facts {
     }
     /// States the explicit negation `~draw_agreed`: `draw_agreed(Game)` — the two players have agreed a draw during the game
     pub fn not_draw_agreed(&mut self, game: Game) -> &mut Self {
-        self.rows.push((50u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((51u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `draw_claimed(Player)` — the player has claimed a draw
     pub fn draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.rows.push((51u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((52u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~draw_claimed`: `draw_claimed(Player)` — the player has claimed a draw
     pub fn not_draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.rows.push((52u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((53u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `en_passant_right_open(Game)` — an en passant capture is available on this move
     pub fn en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.rows.push((54u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((55u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~en_passant_right_open`: `en_passant_right_open(Game)` — an en passant capture is available on this move
     pub fn not_en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.rows.push((56u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((57u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
     pub fn king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.rows.push((89u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((90u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~king_cannot_be_checkmated`: `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
     pub fn not_king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.rows.push((135u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((136u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `king_of(Player, Piece)` — the piece is that player's king
     pub fn king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.rows.push((23u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.rows.push((24u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
         self
     }
     /// States the explicit negation `~king_of`: `king_of(Player, Piece)` — the piece is that player's king
     pub fn not_king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.rows.push((136u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.rows.push((137u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
         self
     }
     /// States the fact `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
     pub fn move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.rows.push((138u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((139u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~move_meets_articles_3_1_to_3_9`: `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
     pub fn not_move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.rows.push((139u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((140u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
@@ -2276,7 +2270,7 @@ impl Facts {
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((84u32, [i64::from(game.0), n, 0, 0]));
+        self.rows.push((85u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~moves_by_each_without_pawn_or_capture`: `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
@@ -2285,37 +2279,37 @@ impl Facts {
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((140u32, [i64::from(game.0), n, 0, 0]));
+        self.rows.push((141u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the fact `own_piece_of(Player, Piece)` — the piece belongs to the player
     pub fn own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.rows.push((142u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.rows.push((143u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
         self
     }
     /// States the explicit negation `~own_piece_of`: `own_piece_of(Player, Piece)` — the piece belongs to the player
     pub fn not_own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.rows.push((147u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.rows.push((148u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
         self
     }
     /// States the fact `piece_can_be_moved(Piece)` — the piece can be moved
     pub fn piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((144u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((145u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~piece_can_be_moved`: `piece_can_be_moved(Piece)` — the piece can be moved
     pub fn not_piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((148u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((149u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the fact `piece_has_moved(Piece)` — the piece has already moved
     pub fn piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((149u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((150u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~piece_has_moved`: `piece_has_moved(Piece)` — the piece has already moved
     pub fn not_piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((150u32, [i64::from(piece.0), 0, 0, 0]));
+        self.rows.push((151u32, [i64::from(piece.0), 0, 0, 0]));
         self
     }
     /// Records the decision of FIDEArbiter on the judgment `piece_touched_intentionally(Player, Piece)` — the player having the move touched the piece with the intention of moving or capturing: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
@@ -2328,9 +2322,9 @@ impl Facts {
         self.rows
             .push(
                 if holds {
-                    (143u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                    (144u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
                 } else {
-                    (153u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                    (154u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
                 },
             );
         self
@@ -2342,77 +2336,77 @@ impl Facts {
     }
     /// States the explicit negation `~play_started`: `play_started(Game)` — the game has been started
     pub fn not_play_started(&mut self, game: Game) -> &mut Self {
-        self.rows.push((162u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((156u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the fact `player_has_the_move(Game, Player)` — the player has the move
     pub fn player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((28u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((29u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~player_has_the_move`: `player_has_the_move(Game, Player)` — the player has the move
     pub fn not_player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((154u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((157u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `player_of(Game, Player)` — the player takes part in the game
     pub fn player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((90u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((91u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the explicit negation `~player_of`: `player_of(Game, Player)` — the player takes part in the game
     pub fn not_player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((155u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.rows.push((158u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
         self
     }
     /// States the fact `player_resigned(Player)` — the player has declared that he\/she resigns
     pub fn player_resigned(&mut self, who: Player) -> &mut Self {
-        self.rows.push((91u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((92u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~player_resigned`: `player_resigned(Player)` — the player has declared that he\/she resigns
     pub fn not_player_resigned(&mut self, who: Player) -> &mut Self {
-        self.rows.push((156u32, [i64::from(who.0), 0, 0, 0]));
+        self.rows.push((159u32, [i64::from(who.0), 0, 0, 0]));
         self
     }
     /// States the fact `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
     pub fn position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.rows.push((88u32, [i64::from(game.0), n, 0, 0]));
+        self.rows.push((89u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the explicit negation `~position_occurrence_count`: `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
     pub fn not_position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.rows.push((163u32, [i64::from(game.0), n, 0, 0]));
+        self.rows.push((160u32, [i64::from(game.0), n, 0, 0]));
         self
     }
     /// States the fact `procedure_instance(Game)`
     pub fn procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.rows.push((61u32, [i64::from(instance.0), 0, 0, 0]));
+        self.rows.push((62u32, [i64::from(instance.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~procedure_instance`: `procedure_instance(Game)`
     pub fn not_procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.rows.push((164u32, [i64::from(instance.0), 0, 0, 0]));
+        self.rows.push((161u32, [i64::from(instance.0), 0, 0, 0]));
         self
     }
     /// States the fact `rook_of(Player, Piece)` — the piece is that player's rook
     pub fn rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.rows.push((26u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.rows.push((27u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
         self
     }
     /// States the explicit negation `~rook_of`: `rook_of(Player, Piece)` — the piece is that player's rook
     pub fn not_rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.rows.push((157u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.rows.push((163u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
         self
     }
     /// States the fact `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
     pub fn stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((92u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((93u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// States the explicit negation `~stalemate_arisen`: `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
     pub fn not_stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((167u32, [i64::from(game.0), 0, 0, 0]));
+        self.rows.push((165u32, [i64::from(game.0), 0, 0, 0]));
         self
     }
     /// Evaluates the package on these facts under `policy`.
@@ -2436,36 +2430,36 @@ impl Facts {
                 11u32 => 12u32,
                 1u32 => 13u32,
                 14u32 => 15u32,
-                4u32 => 18u32,
-                29u32 => 30u32,
-                32u32 => 33u32,
-                22u32 => 34u32,
-                31u32 => 35u32,
-                36u32 => 37u32,
-                38u32 => 39u32,
-                40u32 => 41u32,
-                42u32 => 43u32,
-                45u32 => 46u32,
-                47u32 => 48u32,
-                2u32 => 50u32,
-                51u32 => 52u32,
-                54u32 => 56u32,
-                89u32 => 135u32,
-                23u32 => 136u32,
-                138u32 => 139u32,
-                84u32 => 140u32,
-                142u32 => 147u32,
-                144u32 => 148u32,
-                149u32 => 150u32,
-                143u32 => 153u32,
-                10u32 => 162u32,
-                28u32 => 154u32,
-                90u32 => 155u32,
-                91u32 => 156u32,
-                88u32 => 163u32,
-                61u32 => 164u32,
-                26u32 => 157u32,
-                92u32 => 167u32,
+                4u32 => 19u32,
+                30u32 => 31u32,
+                33u32 => 34u32,
+                23u32 => 35u32,
+                32u32 => 36u32,
+                37u32 => 38u32,
+                39u32 => 40u32,
+                41u32 => 42u32,
+                43u32 => 44u32,
+                46u32 => 47u32,
+                48u32 => 49u32,
+                2u32 => 51u32,
+                52u32 => 53u32,
+                55u32 => 57u32,
+                90u32 => 136u32,
+                24u32 => 137u32,
+                139u32 => 140u32,
+                85u32 => 141u32,
+                143u32 => 148u32,
+                145u32 => 149u32,
+                150u32 => 151u32,
+                144u32 => 154u32,
+                10u32 => 156u32,
+                29u32 => 157u32,
+                91u32 => 158u32,
+                92u32 => 159u32,
+                89u32 => 160u32,
+                62u32 => 161u32,
+                27u32 => 163u32,
+                93u32 => 165u32,
                 _ => continue,
             };
             if self.rows.binary_search(&(negation, *v)).is_ok() {
@@ -2515,19 +2509,19 @@ impl Facts {
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            29u32 => {
+            30u32 => {
                 __rt::Error::Contradiction {
                     predicate: "castling_path_attacked",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            32u32 => {
+            33u32 => {
                 __rt::Error::Contradiction {
                     predicate: "castling_path_blocked",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            22u32 => {
+            23u32 => {
                 __rt::Error::Contradiction {
                     predicate: "castling_side_of",
                     args: vec![
@@ -2538,31 +2532,31 @@ impl Facts {
                     ],
                 }
             }
-            31u32 => {
+            32u32 => {
                 __rt::Error::Contradiction {
                     predicate: "checked_castling_side",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            36u32 => {
+            37u32 => {
                 __rt::Error::Contradiction {
                     predicate: "checked_game",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            38u32 => {
+            39u32 => {
                 __rt::Error::Contradiction {
                     predicate: "checked_piece",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            40u32 => {
+            41u32 => {
                 __rt::Error::Contradiction {
                     predicate: "checked_player",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            42u32 => {
+            43u32 => {
                 __rt::Error::Contradiction {
                     predicate: "checkmate_delivered",
                     args: vec![
@@ -2571,7 +2565,7 @@ impl Facts {
                     ],
                 }
             }
-            45u32 => {
+            46u32 => {
                 __rt::Error::Contradiction {
                     predicate: "completed_illegal_move_count",
                     args: vec![
@@ -2580,7 +2574,7 @@ impl Facts {
                     ],
                 }
             }
-            47u32 => {
+            48u32 => {
                 __rt::Error::Contradiction {
                     predicate: "dead_position_arisen",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
@@ -2592,25 +2586,25 @@ impl Facts {
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            51u32 => {
+            52u32 => {
                 __rt::Error::Contradiction {
                     predicate: "draw_claimed",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            54u32 => {
+            55u32 => {
                 __rt::Error::Contradiction {
                     predicate: "en_passant_right_open",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            89u32 => {
+            90u32 => {
                 __rt::Error::Contradiction {
                     predicate: "king_cannot_be_checkmated",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            23u32 => {
+            24u32 => {
                 __rt::Error::Contradiction {
                     predicate: "king_of",
                     args: vec![
@@ -2619,13 +2613,13 @@ impl Facts {
                     ],
                 }
             }
-            138u32 => {
+            139u32 => {
                 __rt::Error::Contradiction {
                     predicate: "move_meets_articles_3_1_to_3_9",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            84u32 => {
+            85u32 => {
                 __rt::Error::Contradiction {
                     predicate: "moves_by_each_without_pawn_or_capture",
                     args: vec![
@@ -2634,7 +2628,7 @@ impl Facts {
                     ],
                 }
             }
-            142u32 => {
+            143u32 => {
                 __rt::Error::Contradiction {
                     predicate: "own_piece_of",
                     args: vec![
@@ -2643,19 +2637,19 @@ impl Facts {
                     ],
                 }
             }
-            144u32 => {
+            145u32 => {
                 __rt::Error::Contradiction {
                     predicate: "piece_can_be_moved",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            149u32 => {
+            150u32 => {
                 __rt::Error::Contradiction {
                     predicate: "piece_has_moved",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            143u32 => {
+            144u32 => {
                 __rt::Error::Contradiction {
                     predicate: "piece_touched_intentionally",
                     args: vec![
@@ -2670,7 +2664,7 @@ impl Facts {
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            28u32 => {
+            29u32 => {
                 __rt::Error::Contradiction {
                     predicate: "player_has_the_move",
                     args: vec![
@@ -2679,7 +2673,7 @@ impl Facts {
                     ],
                 }
             }
-            90u32 => {
+            91u32 => {
                 __rt::Error::Contradiction {
                     predicate: "player_of",
                     args: vec![
@@ -2688,13 +2682,13 @@ impl Facts {
                     ],
                 }
             }
-            91u32 => {
+            92u32 => {
                 __rt::Error::Contradiction {
                     predicate: "player_resigned",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            88u32 => {
+            89u32 => {
                 __rt::Error::Contradiction {
                     predicate: "position_occurrence_count",
                     args: vec![
@@ -2703,13 +2697,13 @@ impl Facts {
                     ],
                 }
             }
-            61u32 => {
+            62u32 => {
                 __rt::Error::Contradiction {
                     predicate: "procedure_instance",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
                 }
             }
-            26u32 => {
+            27u32 => {
                 __rt::Error::Contradiction {
                     predicate: "rook_of",
                     args: vec![
@@ -2718,7 +2712,7 @@ impl Facts {
                     ],
                 }
             }
-            92u32 => {
+            93u32 => {
                 __rt::Error::Contradiction {
                     predicate: "stalemate_arisen",
                     args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
@@ -2760,41 +2754,41 @@ pub struct Outputs {
     o3: __rt::ByCase<(u32, u32)>,
     o5: __rt::ByCase<(u32, u32)>,
     o9: __rt::ByCase<(u32, u32, u32)>,
-    o21: __rt::ByCase<(u32, u32, u32, u32)>,
-    o24: __rt::ByCase<(u32, u32)>,
+    o22: __rt::ByCase<(u32, u32, u32, u32)>,
     o25: __rt::ByCase<(u32, u32)>,
-    o27: __rt::ByCase<(u32, u32)>,
-    o44: __rt::ByCase<(u32, u32)>,
-    o49: __rt::ByCase<(u32, u32)>,
-    o53: __rt::ByCase<(u32, u32, u32)>,
-    o55: __rt::ByCase<(u32, u32)>,
-    o57: __rt::ByCase<(u32, u32, u32)>,
+    o26: __rt::ByCase<(u32, u32)>,
+    o28: __rt::ByCase<(u32, u32)>,
+    o45: __rt::ByCase<(u32, u32)>,
+    o50: __rt::ByCase<(u32, u32)>,
+    o54: __rt::ByCase<(u32, u32, u32)>,
+    o56: __rt::ByCase<(u32, u32)>,
     o58: __rt::ByCase<(u32, u32, u32)>,
     o59: __rt::ByCase<(u32, u32, u32)>,
     o60: __rt::ByCase<(u32, u32, u32)>,
-    o83: __rt::ByCase<(u32, u32, u32)>,
-    o85: __rt::ByCase<(u32, u32)>,
+    o61: __rt::ByCase<(u32, u32, u32)>,
+    o84: __rt::ByCase<(u32, u32, u32)>,
     o86: __rt::ByCase<(u32, u32)>,
     o87: __rt::ByCase<(u32, u32)>,
-    o93: __rt::ByCase<(u32, u32, u32)>,
-    o117: __rt::ByCase<(u32, u32)>,
+    o88: __rt::ByCase<(u32, u32)>,
+    o94: __rt::ByCase<(u32, u32, u32)>,
     o118: __rt::ByCase<(u32, u32)>,
     o119: __rt::ByCase<(u32, u32)>,
-    o130: __rt::ByCase<(u32, u32, u32)>,
-    o131: __rt::ByCase<(u32, u32)>,
-    o132: __rt::ByCase<(u32, u32, u32)>,
-    o133: __rt::ByCase<(u32, u32)>,
+    o120: __rt::ByCase<(u32, u32)>,
+    o131: __rt::ByCase<(u32, u32, u32)>,
+    o132: __rt::ByCase<(u32, u32)>,
+    o133: __rt::ByCase<(u32, u32, u32)>,
     o134: __rt::ByCase<(u32, u32)>,
-    o137: __rt::ByCase<(u32, u32)>,
-    o141: __rt::ByCase<(u32, u32, u32)>,
-    o145: __rt::ByCase<(u32, u32, u32)>,
-    o165: __rt::ByCase<(u32, u32)>,
+    o135: __rt::ByCase<(u32, u32)>,
+    o138: __rt::ByCase<(u32, u32)>,
+    o142: __rt::ByCase<(u32, u32, u32)>,
+    o146: __rt::ByCase<(u32, u32, u32)>,
+    o162: __rt::ByCase<(u32, u32)>,
+    o164: __rt::ByCase<(u32, u32)>,
     o166: __rt::ByCase<(u32, u32)>,
-    o168: __rt::ByCase<(u32, u32)>,
-    o169: __rt::ByCase<(u32, u32, u32)>,
-    o170: __rt::ByCase<(u32, u32, u32)>,
-    o190: __rt::ByCase<(u32, u32, u32)>,
-    o191: __rt::ByCase<(u32, u32)>,
+    o167: __rt::ByCase<(u32, u32, u32)>,
+    o168: __rt::ByCase<(u32, u32, u32)>,
+    o188: __rt::ByCase<(u32, u32, u32)>,
+    o189: __rt::ByCase<(u32, u32)>,
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -2814,41 +2808,41 @@ fn evaluate_batch(
         o3: __rt::ByCase::with_cases(n),
         o5: __rt::ByCase::with_cases(n),
         o9: __rt::ByCase::with_cases(n),
-        o21: __rt::ByCase::with_cases(n),
-        o24: __rt::ByCase::with_cases(n),
+        o22: __rt::ByCase::with_cases(n),
         o25: __rt::ByCase::with_cases(n),
-        o27: __rt::ByCase::with_cases(n),
-        o44: __rt::ByCase::with_cases(n),
-        o49: __rt::ByCase::with_cases(n),
-        o53: __rt::ByCase::with_cases(n),
-        o55: __rt::ByCase::with_cases(n),
-        o57: __rt::ByCase::with_cases(n),
+        o26: __rt::ByCase::with_cases(n),
+        o28: __rt::ByCase::with_cases(n),
+        o45: __rt::ByCase::with_cases(n),
+        o50: __rt::ByCase::with_cases(n),
+        o54: __rt::ByCase::with_cases(n),
+        o56: __rt::ByCase::with_cases(n),
         o58: __rt::ByCase::with_cases(n),
         o59: __rt::ByCase::with_cases(n),
         o60: __rt::ByCase::with_cases(n),
-        o83: __rt::ByCase::with_cases(n),
-        o85: __rt::ByCase::with_cases(n),
+        o61: __rt::ByCase::with_cases(n),
+        o84: __rt::ByCase::with_cases(n),
         o86: __rt::ByCase::with_cases(n),
         o87: __rt::ByCase::with_cases(n),
-        o93: __rt::ByCase::with_cases(n),
-        o117: __rt::ByCase::with_cases(n),
+        o88: __rt::ByCase::with_cases(n),
+        o94: __rt::ByCase::with_cases(n),
         o118: __rt::ByCase::with_cases(n),
         o119: __rt::ByCase::with_cases(n),
-        o130: __rt::ByCase::with_cases(n),
+        o120: __rt::ByCase::with_cases(n),
         o131: __rt::ByCase::with_cases(n),
         o132: __rt::ByCase::with_cases(n),
         o133: __rt::ByCase::with_cases(n),
         o134: __rt::ByCase::with_cases(n),
-        o137: __rt::ByCase::with_cases(n),
-        o141: __rt::ByCase::with_cases(n),
-        o145: __rt::ByCase::with_cases(n),
-        o165: __rt::ByCase::with_cases(n),
+        o135: __rt::ByCase::with_cases(n),
+        o138: __rt::ByCase::with_cases(n),
+        o142: __rt::ByCase::with_cases(n),
+        o146: __rt::ByCase::with_cases(n),
+        o162: __rt::ByCase::with_cases(n),
+        o164: __rt::ByCase::with_cases(n),
         o166: __rt::ByCase::with_cases(n),
+        o167: __rt::ByCase::with_cases(n),
         o168: __rt::ByCase::with_cases(n),
-        o169: __rt::ByCase::with_cases(n),
-        o170: __rt::ByCase::with_cases(n),
-        o190: __rt::ByCase::with_cases(n),
-        o191: __rt::ByCase::with_cases(n),
+        o188: __rt::ByCase::with_cases(n),
+        o189: __rt::ByCase::with_cases(n),
     };
     let mut facts = Vec::with_capacity(n);
     let mut errors = Vec::with_capacity(n);
@@ -2868,7 +2862,7 @@ fn evaluate_batch(
                             4u32 => {
                                 s.r4.insert((v[0usize] as u32,));
                                 s.r3.insert((v[0usize] as u32,));
-                                s.r17.insert((v[0usize] as u32,));
+                                s.r18.insert((v[0usize] as u32,));
                                 s.r6.insert((v[0usize] as u32,));
                             }
                             7u32 => {
@@ -2891,75 +2885,61 @@ fn evaluate_batch(
                             }
                             14u32 => {
                                 s.r14.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r159.insert((v[1usize] as u32,));
                             }
                             15u32 => {
                                 s.r15.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r159.insert((v[1usize] as u32,));
-                            }
-                            18u32 => {
-                                s.r18.insert((v[0usize] as u32,));
-                                s.r17.insert((v[0usize] as u32,));
                             }
                             19u32 => {
                                 s.r19.insert((v[0usize] as u32,));
-                                s.r17.insert((v[0usize] as u32,));
+                                s.r18.insert((v[0usize] as u32,));
                             }
-                            22u32 => {
-                                s.r22
+                            20u32 => {
+                                s.r20.insert((v[0usize] as u32,));
+                                s.r18.insert((v[0usize] as u32,));
+                            }
+                            23u32 => {
+                                s.r23
                                     .insert((
                                         v[0usize] as u32,
                                         v[1usize] as u32,
                                         v[2usize] as u32,
                                         v[3usize] as u32,
                                     ));
-                                s.r152.insert((v[1usize] as u32,));
-                                s.r159.insert((v[3usize] as u32,));
                             }
-                            23u32 => {
-                                s.r23.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
+                            24u32 => {
+                                s.r24.insert((v[0usize] as u32, v[1usize] as u32));
                             }
-                            26u32 => {
-                                s.r26.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
-                            }
-                            28u32 => {
-                                s.r28.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
+                            27u32 => {
+                                s.r27.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             29u32 => {
-                                s.r29.insert((v[0usize] as u32,));
+                                s.r29.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             30u32 => {
                                 s.r30.insert((v[0usize] as u32,));
-                                s.r27.insert((v[0usize] as u32,));
                             }
                             31u32 => {
                                 s.r31.insert((v[0usize] as u32,));
+                                s.r28.insert((v[0usize] as u32,));
                             }
                             32u32 => {
                                 s.r32.insert((v[0usize] as u32,));
                             }
                             33u32 => {
                                 s.r33.insert((v[0usize] as u32,));
-                                s.r25.insert((v[0usize] as u32,));
                             }
                             34u32 => {
-                                s.r34
+                                s.r34.insert((v[0usize] as u32,));
+                                s.r26.insert((v[0usize] as u32,));
+                            }
+                            35u32 => {
+                                s.r35
                                     .insert((
                                         v[0usize] as u32,
                                         v[1usize] as u32,
                                         v[2usize] as u32,
                                         v[3usize] as u32,
                                     ));
-                                s.r152.insert((v[1usize] as u32,));
-                                s.r159.insert((v[3usize] as u32,));
-                            }
-                            35u32 => {
-                                s.r35.insert((v[0usize] as u32,));
                             }
                             36u32 => {
                                 s.r36.insert((v[0usize] as u32,));
@@ -2969,200 +2949,162 @@ fn evaluate_batch(
                             }
                             38u32 => {
                                 s.r38.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
                             }
                             39u32 => {
                                 s.r39.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
                             }
                             40u32 => {
                                 s.r40.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
                             }
                             41u32 => {
                                 s.r41.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
                             }
                             42u32 => {
-                                s.r42.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r44.insert((v[0usize] as u32,));
-                                s.r114.insert((v[0usize] as u32,));
-                                s.r115.insert((v[0usize] as u32,));
-                                s.r132.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
+                                s.r42.insert((v[0usize] as u32,));
                             }
                             43u32 => {
                                 s.r43.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
+                                s.r45.insert((v[0usize] as u32,));
+                                s.r115.insert((v[0usize] as u32,));
+                                s.r116.insert((v[0usize] as u32,));
+                                s.r133.insert((v[0usize] as u32, v[1usize] as u32));
                             }
-                            45u32 => {
-                                s.r45.insert((v[0usize] as u32, v[1usize]));
-                                s.r152.insert((v[0usize] as u32,));
+                            44u32 => {
+                                s.r44.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             46u32 => {
                                 s.r46.insert((v[0usize] as u32, v[1usize]));
-                                s.r152.insert((v[0usize] as u32,));
                             }
                             47u32 => {
-                                s.r47.insert((v[0usize] as u32,));
-                                s.r49.insert((v[0usize] as u32,));
-                                s.r85.insert((v[0usize] as u32,));
-                                s.r87.insert((v[0usize] as u32,));
-                                s.r103.insert((v[0usize] as u32,));
+                                s.r47.insert((v[0usize] as u32, v[1usize]));
                             }
                             48u32 => {
                                 s.r48.insert((v[0usize] as u32,));
-                            }
-                            50u32 => {
                                 s.r50.insert((v[0usize] as u32,));
+                                s.r86.insert((v[0usize] as u32,));
+                                s.r88.insert((v[0usize] as u32,));
+                                s.r104.insert((v[0usize] as u32,));
+                            }
+                            49u32 => {
+                                s.r49.insert((v[0usize] as u32,));
                             }
                             51u32 => {
                                 s.r51.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
                             }
                             52u32 => {
                                 s.r52.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
                             }
-                            54u32 => {
-                                s.r54.insert((v[0usize] as u32,));
+                            53u32 => {
+                                s.r53.insert((v[0usize] as u32,));
                             }
-                            56u32 => {
-                                s.r56.insert((v[0usize] as u32,));
+                            55u32 => {
                                 s.r55.insert((v[0usize] as u32,));
                             }
-                            61u32 => {
-                                s.r61.insert((v[0usize] as u32,));
-                                s.r57.insert((v[0usize] as u32, 8u32));
-                                s.r59.insert((v[0usize] as u32, 8u32));
-                                s.r72.insert((v[0usize] as u32, 8u32));
+                            57u32 => {
+                                s.r57.insert((v[0usize] as u32,));
+                                s.r56.insert((v[0usize] as u32,));
                             }
-                            84u32 => {
-                                s.r84.insert((v[0usize] as u32, v[1usize]));
+                            62u32 => {
+                                s.r62.insert((v[0usize] as u32,));
+                                s.r58.insert((v[0usize] as u32, 8u32));
+                                s.r60.insert((v[0usize] as u32, 8u32));
+                                s.r73.insert((v[0usize] as u32, 8u32));
                             }
-                            88u32 => {
-                                s.r88.insert((v[0usize] as u32, v[1usize]));
+                            85u32 => {
+                                s.r85.insert((v[0usize] as u32, v[1usize]));
                             }
                             89u32 => {
-                                s.r89.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
+                                s.r89.insert((v[0usize] as u32, v[1usize]));
                             }
                             90u32 => {
-                                s.r90.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
+                                s.r90.insert((v[0usize] as u32,));
                             }
                             91u32 => {
-                                s.r91.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
+                                s.r91.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             92u32 => {
                                 s.r92.insert((v[0usize] as u32,));
-                                s.r85.insert((v[0usize] as u32,));
-                                s.r87.insert((v[0usize] as u32,));
-                                s.r103.insert((v[0usize] as u32,));
-                                s.r168.insert((v[0usize] as u32,));
                             }
-                            135u32 => {
-                                s.r135.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r131.insert((v[0usize] as u32,));
+                            93u32 => {
+                                s.r93.insert((v[0usize] as u32,));
+                                s.r86.insert((v[0usize] as u32,));
+                                s.r88.insert((v[0usize] as u32,));
+                                s.r104.insert((v[0usize] as u32,));
+                                s.r166.insert((v[0usize] as u32,));
                             }
                             136u32 => {
-                                s.r136.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
+                                s.r136.insert((v[0usize] as u32,));
+                                s.r132.insert((v[0usize] as u32,));
                             }
-                            138u32 => {
-                                s.r138.insert((v[0usize] as u32,));
-                                s.r137.insert((v[0usize] as u32,));
+                            137u32 => {
+                                s.r137.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             139u32 => {
                                 s.r139.insert((v[0usize] as u32,));
-                                s.r134.insert((v[0usize] as u32,));
+                                s.r138.insert((v[0usize] as u32,));
                             }
                             140u32 => {
-                                s.r140.insert((v[0usize] as u32, v[1usize]));
+                                s.r140.insert((v[0usize] as u32,));
+                                s.r135.insert((v[0usize] as u32,));
                             }
-                            142u32 => {
-                                s.r142.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
+                            141u32 => {
+                                s.r141.insert((v[0usize] as u32, v[1usize]));
                             }
                             143u32 => {
                                 s.r143.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
-                                s.r146.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             144u32 => {
-                                s.r144.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
-                            }
-                            147u32 => {
+                                s.r144.insert((v[0usize] as u32, v[1usize] as u32));
                                 s.r147.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
+                            }
+                            145u32 => {
+                                s.r145.insert((v[0usize] as u32,));
                             }
                             148u32 => {
-                                s.r148.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
+                                s.r148.insert((v[0usize] as u32, v[1usize] as u32));
                             }
                             149u32 => {
                                 s.r149.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
                             }
                             150u32 => {
                                 s.r150.insert((v[0usize] as u32,));
-                                s.r159.insert((v[0usize] as u32,));
-                                s.r24.insert((v[0usize] as u32,));
                             }
-                            153u32 => {
-                                s.r153.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
+                            151u32 => {
+                                s.r151.insert((v[0usize] as u32,));
+                                s.r25.insert((v[0usize] as u32,));
                             }
                             154u32 => {
                                 s.r154.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
-                            }
-                            155u32 => {
-                                s.r155.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[1usize] as u32,));
                             }
                             156u32 => {
                                 s.r156.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
                             }
                             157u32 => {
                                 s.r157.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r152.insert((v[0usize] as u32,));
-                                s.r159.insert((v[1usize] as u32,));
                             }
                             158u32 => {
-                                s.r158.insert((v[0usize] as u32,));
-                                s.r152.insert((v[0usize] as u32,));
+                                s.r158.insert((v[0usize] as u32, v[1usize] as u32));
                             }
-                            160u32 => {
-                                s.r160.insert((v[0usize] as u32,));
+                            159u32 => {
                                 s.r159.insert((v[0usize] as u32,));
                             }
-                            162u32 => {
-                                s.r162.insert((v[0usize] as u32,));
+                            160u32 => {
+                                s.r160.insert((v[0usize] as u32, v[1usize]));
+                            }
+                            161u32 => {
+                                s.r161.insert((v[0usize] as u32,));
                             }
                             163u32 => {
-                                s.r163.insert((v[0usize] as u32, v[1usize]));
+                                s.r163.insert((v[0usize] as u32, v[1usize] as u32));
                             }
-                            164u32 => {
-                                s.r164.insert((v[0usize] as u32,));
-                            }
-                            167u32 => {
-                                s.r167.insert((v[0usize] as u32,));
+                            165u32 => {
+                                s.r165.insert((v[0usize] as u32,));
                             }
                             _ => {}
                         }
                     }
                     if policy == __rt::Policy::Propagating {
-                        s.r116.insert(());
+                        s.r117.insert(());
                     }
                     s.run();
                     s.r0.sort();
@@ -3173,86 +3115,86 @@ fn evaluate_batch(
                     out.o5.push_case(s.r5.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r9.sort();
                     out.o9.push_case(s.r9.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r21.sort();
-                    out.o21
+                    s.r22.sort();
+                    out.o22
                         .push_case(
-                            s.r21.rows().iter().map(|&(x0, x1, x2)| (c, x0, x1, x2)),
+                            s.r22.rows().iter().map(|&(x0, x1, x2)| (c, x0, x1, x2)),
                         );
-                    s.r24.sort();
-                    out.o24.push_case(s.r24.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r25.sort();
                     out.o25.push_case(s.r25.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r27.sort();
-                    out.o27.push_case(s.r27.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r44.sort();
-                    out.o44.push_case(s.r44.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r49.sort();
-                    out.o49.push_case(s.r49.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r53.sort();
-                    out.o53.push_case(s.r53.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r55.sort();
-                    out.o55.push_case(s.r55.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r57.sort();
-                    out.o57.push_case(s.r57.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r26.sort();
+                    out.o26.push_case(s.r26.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r28.sort();
+                    out.o28.push_case(s.r28.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r45.sort();
+                    out.o45.push_case(s.r45.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r50.sort();
+                    out.o50.push_case(s.r50.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r54.sort();
+                    out.o54.push_case(s.r54.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r56.sort();
+                    out.o56.push_case(s.r56.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r58.sort();
                     out.o58.push_case(s.r58.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r59.sort();
                     out.o59.push_case(s.r59.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r60.sort();
                     out.o60.push_case(s.r60.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r83.sort();
-                    out.o83.push_case(s.r83.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r85.sort();
-                    out.o85.push_case(s.r85.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r61.sort();
+                    out.o61.push_case(s.r61.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r84.sort();
+                    out.o84.push_case(s.r84.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r86.sort();
                     out.o86.push_case(s.r86.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r87.sort();
                     out.o87.push_case(s.r87.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r93.sort();
-                    out.o93.push_case(s.r93.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r117.sort();
-                    out.o117.push_case(s.r117.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r88.sort();
+                    out.o88.push_case(s.r88.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r94.sort();
+                    out.o94.push_case(s.r94.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r118.sort();
                     out.o118.push_case(s.r118.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r119.sort();
                     out.o119.push_case(s.r119.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r130.sort();
-                    out.o130
-                        .push_case(s.r130.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r120.sort();
+                    out.o120.push_case(s.r120.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r131.sort();
-                    out.o131.push_case(s.r131.rows().iter().map(|&(x0,)| (c, x0)));
+                    out.o131
+                        .push_case(s.r131.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r132.sort();
-                    out.o132
-                        .push_case(s.r132.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    out.o132.push_case(s.r132.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r133.sort();
-                    out.o133.push_case(s.r133.rows().iter().map(|&(x0,)| (c, x0)));
+                    out.o133
+                        .push_case(s.r133.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r134.sort();
                     out.o134.push_case(s.r134.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r137.sort();
-                    out.o137.push_case(s.r137.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r141.sort();
-                    out.o141
-                        .push_case(s.r141.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r145.sort();
-                    out.o145
-                        .push_case(s.r145.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r165.sort();
-                    out.o165.push_case(s.r165.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r135.sort();
+                    out.o135.push_case(s.r135.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r138.sort();
+                    out.o138.push_case(s.r138.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r142.sort();
+                    out.o142
+                        .push_case(s.r142.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r146.sort();
+                    out.o146
+                        .push_case(s.r146.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r162.sort();
+                    out.o162.push_case(s.r162.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r164.sort();
+                    out.o164.push_case(s.r164.rows().iter().map(|&(x0,)| (c, x0)));
                     s.r166.sort();
                     out.o166.push_case(s.r166.rows().iter().map(|&(x0,)| (c, x0)));
+                    s.r167.sort();
+                    out.o167
+                        .push_case(s.r167.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
                     s.r168.sort();
-                    out.o168.push_case(s.r168.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r169.sort();
-                    out.o169
-                        .push_case(s.r169.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r170.sort();
-                    out.o170
-                        .push_case(s.r170.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r190.sort();
-                    out.o190
-                        .push_case(s.r190.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r191.sort();
-                    out.o191.push_case(s.r191.rows().iter().map(|&(x0,)| (c, x0)));
+                    out.o168
+                        .push_case(s.r168.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r188.sort();
+                    out.o188
+                        .push_case(s.r188.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
+                    s.r189.sort();
+                    out.o189.push_case(s.r189.rows().iter().map(|&(x0,)| (c, x0)));
                     errors.push(None);
                 }
                 Err(e) => {
@@ -3260,41 +3202,41 @@ fn evaluate_batch(
                     out.o3.push_case([]);
                     out.o5.push_case([]);
                     out.o9.push_case([]);
-                    out.o21.push_case([]);
-                    out.o24.push_case([]);
+                    out.o22.push_case([]);
                     out.o25.push_case([]);
-                    out.o27.push_case([]);
-                    out.o44.push_case([]);
-                    out.o49.push_case([]);
-                    out.o53.push_case([]);
-                    out.o55.push_case([]);
-                    out.o57.push_case([]);
+                    out.o26.push_case([]);
+                    out.o28.push_case([]);
+                    out.o45.push_case([]);
+                    out.o50.push_case([]);
+                    out.o54.push_case([]);
+                    out.o56.push_case([]);
                     out.o58.push_case([]);
                     out.o59.push_case([]);
                     out.o60.push_case([]);
-                    out.o83.push_case([]);
-                    out.o85.push_case([]);
+                    out.o61.push_case([]);
+                    out.o84.push_case([]);
                     out.o86.push_case([]);
                     out.o87.push_case([]);
-                    out.o93.push_case([]);
-                    out.o117.push_case([]);
+                    out.o88.push_case([]);
+                    out.o94.push_case([]);
                     out.o118.push_case([]);
                     out.o119.push_case([]);
-                    out.o130.push_case([]);
+                    out.o120.push_case([]);
                     out.o131.push_case([]);
                     out.o132.push_case([]);
                     out.o133.push_case([]);
                     out.o134.push_case([]);
-                    out.o137.push_case([]);
-                    out.o141.push_case([]);
-                    out.o145.push_case([]);
-                    out.o165.push_case([]);
+                    out.o135.push_case([]);
+                    out.o138.push_case([]);
+                    out.o142.push_case([]);
+                    out.o146.push_case([]);
+                    out.o162.push_case([]);
+                    out.o164.push_case([]);
                     out.o166.push_case([]);
+                    out.o167.push_case([]);
                     out.o168.push_case([]);
-                    out.o169.push_case([]);
-                    out.o170.push_case([]);
-                    out.o190.push_case([]);
-                    out.o191.push_case([]);
+                    out.o188.push_case([]);
+                    out.o189.push_case([]);
                     errors.push(Some(e));
                 }
             }
@@ -3381,7 +3323,7 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in self.batch.out.o190.case(self.case).iter().map(|t| (t.1, t.2)) {
+        for t in self.batch.out.o188.case(self.case).iter().map(|t| (t.1, t.2)) {
             out.push(__rt::Request {
                 predicate: "piece_touched_intentionally".to_owned(),
                 args: vec![
@@ -3392,7 +3334,7 @@ impl Conclusions {
                 capability: "judgment:FIDEArbiter".to_owned(),
             });
         }
-        for t in self.batch.out.o191.case(self.case).iter().map(|t| (t.1,)) {
+        for t in self.batch.out.o189.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "case_not_precisely_regulated".to_owned(),
                 args: vec![__rt::entity(& self.facts().interner, t.0)],
@@ -3439,48 +3381,48 @@ impl Conclusions {
             ("~arbiter_competent_to_decide", 0),
             ("arbiter_shall_see_laws_observed", self.batch.out.o9.case(self.case).len()),
             ("~arbiter_shall_see_laws_observed", 0),
-            ("castling_legal", self.batch.out.o21.case(self.case).len()),
+            ("castling_legal", self.batch.out.o22.case(self.case).len()),
             ("~castling_legal", 0),
-            ("checkmate_has_been_delivered", self.batch.out.o44.case(self.case).len()),
+            ("checkmate_has_been_delivered", self.batch.out.o45.case(self.case).len()),
             ("~checkmate_has_been_delivered", 0),
             (
                 "dead_position_has_ended_the_game",
-                self.batch.out.o49.case(self.case).len(),
+                self.batch.out.o50.case(self.case).len(),
             ),
             ("~dead_position_has_ended_the_game", 0),
-            ("en_passant_capture_legal", self.batch.out.o53.case(self.case).len()),
+            ("en_passant_capture_legal", self.batch.out.o54.case(self.case).len()),
             ("~en_passant_capture_legal", 0),
-            ("entered_state", self.batch.out.o58.case(self.case).len()),
+            ("entered_state", self.batch.out.o59.case(self.case).len()),
             ("~entered_state", 0),
-            ("fifty_move_claim_correct", self.batch.out.o83.case(self.case).len()),
+            ("fifty_move_claim_correct", self.batch.out.o84.case(self.case).len()),
             ("~fifty_move_claim_correct", 0),
-            ("game_drawn", self.batch.out.o86.case(self.case).len()),
-            ("~game_drawn", self.batch.out.o118.case(self.case).len()),
-            ("game_lost_by", self.batch.out.o130.case(self.case).len()),
+            ("game_drawn", self.batch.out.o87.case(self.case).len()),
+            ("~game_drawn", self.batch.out.o119.case(self.case).len()),
+            ("game_lost_by", self.batch.out.o131.case(self.case).len()),
             ("~game_lost_by", 0),
-            ("game_won_by", self.batch.out.o132.case(self.case).len()),
+            ("game_won_by", self.batch.out.o133.case(self.case).len()),
             ("~game_won_by", 0),
-            ("illegal_move", self.batch.out.o133.case(self.case).len()),
+            ("illegal_move", self.batch.out.o134.case(self.case).len()),
             ("~illegal_move", 0),
-            ("legal_move", self.batch.out.o137.case(self.case).len()),
+            ("legal_move", self.batch.out.o138.case(self.case).len()),
             ("~legal_move", 0),
-            ("must_move_first_touched_piece", self.batch.out.o141.case(self.case).len()),
+            ("must_move_first_touched_piece", self.batch.out.o142.case(self.case).len()),
             ("~must_move_first_touched_piece", 0),
             (
                 "resignation_has_ended_the_game",
-                self.batch.out.o165.case(self.case).len(),
+                self.batch.out.o162.case(self.case).len(),
             ),
             ("~resignation_has_ended_the_game", 0),
             (
                 "second_illegal_move_has_ended_the_game",
-                self.batch.out.o166.case(self.case).len(),
+                self.batch.out.o164.case(self.case).len(),
             ),
             ("~second_illegal_move_has_ended_the_game", 0),
-            ("stalemate_has_ended_the_game", self.batch.out.o168.case(self.case).len()),
+            ("stalemate_has_ended_the_game", self.batch.out.o166.case(self.case).len()),
             ("~stalemate_has_ended_the_game", 0),
-            ("threefold_claim_correct", self.batch.out.o93.case(self.case).len()),
+            ("threefold_claim_correct", self.batch.out.o94.case(self.case).len()),
             ("~threefold_claim_correct", 0),
-            ("valid_transition", self.batch.out.o170.case(self.case).len()),
+            ("valid_transition", self.batch.out.o168.case(self.case).len()),
             ("~valid_transition", 0),
         ]
     }
@@ -3775,7 +3717,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o21
+            .o22
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0, side.0))
             .is_ok()
@@ -3785,7 +3727,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o21
+            .o22
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0, side.0))
             .is_ok()
@@ -3795,7 +3737,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o21
+            .o22
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0, side.0))
             .is_ok()
@@ -3810,7 +3752,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player, CastlingSide)> + '_ {
         self.batch
             .out
-            .o21
+            .o22
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2, t.3))
@@ -3869,15 +3811,15 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o44.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -3887,7 +3829,7 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o44.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o45.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -3935,15 +3877,15 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o49.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -3953,7 +3895,7 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o49.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o50.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4004,7 +3946,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o53
+            .o54
             .case(self.case)
             .binary_search(&(self.case, game.0, pawn.0))
             .is_ok()
@@ -4014,7 +3956,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o53
+            .o54
             .case(self.case)
             .binary_search(&(self.case, game.0, pawn.0))
             .is_ok()
@@ -4024,7 +3966,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o53
+            .o54
             .case(self.case)
             .binary_search(&(self.case, game.0, pawn.0))
             .is_ok()
@@ -4039,7 +3981,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
         self.batch
             .out
-            .o53
+            .o54
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4114,7 +4056,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o57
+            .o58
             .case(self.case)
             .binary_search(&(self.case, instance.0, state.0))
             .is_ok()
@@ -4124,7 +4066,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o58
+            .o59
             .case(self.case)
             .binary_search(&(self.case, instance.0, state.0))
             .is_ok()
@@ -4134,7 +4076,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o59
+            .o60
             .case(self.case)
             .binary_search(&(self.case, instance.0, state.0))
             .is_ok()
@@ -4147,7 +4089,7 @@ impl Conclusions {
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
         self.batch
             .out
-            .o58
+            .o59
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4207,7 +4149,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o83
+            .o84
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4217,7 +4159,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o83
+            .o84
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4227,7 +4169,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o83
+            .o84
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4242,7 +4184,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch
             .out
-            .o83
+            .o84
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4330,15 +4272,15 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o85.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o88.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -4346,7 +4288,7 @@ impl Conclusions {
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o86.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o87.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4371,7 +4313,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o117
+            .o118
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4381,7 +4323,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o118
+            .o119
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4391,7 +4333,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o119
+            .o120
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4402,7 +4344,7 @@ impl Conclusions {
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o118.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o119.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4431,7 +4373,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o130
+            .o131
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4441,7 +4383,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o130
+            .o131
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4451,7 +4393,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o130
+            .o131
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4464,7 +4406,7 @@ impl Conclusions {
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch
             .out
-            .o130
+            .o131
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4517,7 +4459,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o132
+            .o133
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4527,7 +4469,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o132
+            .o133
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4537,7 +4479,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o132
+            .o133
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -4550,7 +4492,7 @@ impl Conclusions {
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch
             .out
-            .o132
+            .o133
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4603,7 +4545,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o133
+            .o134
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4613,7 +4555,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o133
+            .o134
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4623,7 +4565,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o133
+            .o134
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4634,7 +4576,7 @@ impl Conclusions {
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o133.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o134.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4681,7 +4623,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o137
+            .o138
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4691,7 +4633,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o137
+            .o138
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4701,7 +4643,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o137
+            .o138
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4712,7 +4654,7 @@ impl Conclusions {
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o137.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o138.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4763,7 +4705,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o141
+            .o142
             .case(self.case)
             .binary_search(&(self.case, who.0, piece.0))
             .is_ok()
@@ -4773,7 +4715,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o141
+            .o142
             .case(self.case)
             .binary_search(&(self.case, who.0, piece.0))
             .is_ok()
@@ -4783,14 +4725,14 @@ impl Conclusions {
         if (self
             .batch
             .out
-            .o145
+            .o146
             .case(self.case)
             .binary_search(&(self.case, who.0, piece.0))
             .is_ok()
             && !self
                 .batch
                 .out
-                .o141
+                .o142
                 .case(self.case)
                 .binary_search(&(self.case, who.0, piece.0))
                 .is_ok())
@@ -4802,7 +4744,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o141
+            .o142
             .case(self.case)
             .binary_search(&(self.case, who.0, piece.0))
             .is_ok()
@@ -4817,7 +4759,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
         self.batch
             .out
-            .o141
+            .o142
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -4876,7 +4818,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o165
+            .o162
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4886,7 +4828,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o165
+            .o162
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4896,7 +4838,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o165
+            .o162
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4909,7 +4851,7 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o165.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o162.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -4960,7 +4902,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o166
+            .o164
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4970,7 +4912,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o166
+            .o164
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4980,7 +4922,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o166
+            .o164
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -4993,7 +4935,7 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o166.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o164.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -5049,7 +4991,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o168
+            .o166
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -5059,7 +5001,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o168
+            .o166
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -5069,7 +5011,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o168
+            .o166
             .case(self.case)
             .binary_search(&(self.case, game.0))
             .is_ok()
@@ -5082,7 +5024,7 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o168.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o166.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -5133,7 +5075,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o93
+            .o94
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -5143,7 +5085,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o93
+            .o94
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -5153,7 +5095,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o93
+            .o94
             .case(self.case)
             .binary_search(&(self.case, game.0, who.0))
             .is_ok()
@@ -5168,7 +5110,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch
             .out
-            .o93
+            .o94
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -5241,7 +5183,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o169
+            .o167
             .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
@@ -5251,7 +5193,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o170
+            .o168
             .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
@@ -5261,7 +5203,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o60
+            .o61
             .case(self.case)
             .binary_search(&(self.case, instance.0, transition.0))
             .is_ok()
@@ -5276,7 +5218,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, GamePlayTransition)> + '_ {
         self.batch
             .out
-            .o170
+            .o168
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -5470,15 +5412,6 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            18usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 18u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
             19usize => {
                 self.facts()
                     .rows
@@ -5488,21 +5421,30 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            21usize => {
+            20usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 20u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            22usize => {
                 self.batch
                     .out
-                    .o21
+                    .o22
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2, t.3))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1), i64::from(t.2)])
                     .collect()
             }
-            22usize => {
+            23usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 22u32)
+                    .filter(|(r, _)| *r == 23u32)
                     .map(|(_, v)| (
                         v[0usize] as u32,
                         v[1usize] as u32,
@@ -5517,23 +5459,13 @@ impl Conclusions {
                     })
                     .collect()
             }
-            23usize => {
+            24usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 23u32)
+                    .filter(|(r, _)| *r == 24u32)
                     .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            24usize => {
-                self.batch
-                    .out
-                    .o24
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             25usize => {
@@ -5547,31 +5479,32 @@ impl Conclusions {
                     .collect()
             }
             26usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 26u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            27usize => {
                 self.batch
                     .out
-                    .o27
+                    .o26
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            28usize => {
+            27usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 28u32)
+                    .filter(|(r, _)| *r == 27u32)
                     .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .collect()
+            }
+            28usize => {
+                self.batch
+                    .out
+                    .o28
+                    .case(self.case)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             29usize => {
@@ -5579,8 +5512,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 29u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             30usize => {
@@ -5624,6 +5557,15 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 34u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            35usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 35u32)
                     .map(|(_, v)| (
                         v[0usize] as u32,
                         v[1usize] as u32,
@@ -5636,15 +5578,6 @@ impl Conclusions {
                             .3)
                         ]
                     })
-                    .collect()
-            }
-            35usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 35u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             36usize => {
@@ -5706,8 +5639,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 42u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             43usize => {
@@ -5720,22 +5653,22 @@ impl Conclusions {
                     .collect()
             }
             44usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 44u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .collect()
+            }
+            45usize => {
                 self.batch
                     .out
-                    .o44
+                    .o45
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            45usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 45u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
                     .collect()
             }
             46usize => {
@@ -5752,8 +5685,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 47u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
                     .collect()
             }
             48usize => {
@@ -5766,21 +5699,21 @@ impl Conclusions {
                     .collect()
             }
             49usize => {
-                self.batch
-                    .out
-                    .o49
-                    .case(self.case)
+                self.facts()
+                    .rows
                     .iter()
-                    .map(|t| (t.1,))
+                    .filter(|(r, _)| *r == 49u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             50usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o50
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 50u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -5803,51 +5736,50 @@ impl Conclusions {
                     .collect()
             }
             53usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 53u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            54usize => {
                 self.batch
                     .out
-                    .o53
+                    .o54
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            54usize => {
+            55usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 54u32)
+                    .filter(|(r, _)| *r == 55u32)
                     .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            55usize => {
+            56usize => {
                 self.batch
                     .out
-                    .o55
+                    .o56
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            56usize => {
+            57usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 56u32)
+                    .filter(|(r, _)| *r == 57u32)
                     .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            57usize => {
-                self.batch
-                    .out
-                    .o57
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             58usize => {
@@ -5881,41 +5813,41 @@ impl Conclusions {
                     .collect()
             }
             61usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 61u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            83usize => {
                 self.batch
                     .out
-                    .o83
+                    .o61
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            84usize => {
+            62usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 84u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
+                    .filter(|(r, _)| *r == 62u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            84usize => {
+                self.batch
+                    .out
+                    .o84
+                    .case(self.case)
+                    .iter()
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             85usize => {
-                self.batch
-                    .out
-                    .o85
-                    .case(self.case)
+                self.facts()
+                    .rows
                     .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .filter(|(r, _)| *r == 85u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
                     .collect()
             }
             86usize => {
@@ -5939,12 +5871,13 @@ impl Conclusions {
                     .collect()
             }
             88usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o88
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 88u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             89usize => {
@@ -5952,8 +5885,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 89u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
                     .collect()
             }
             90usize => {
@@ -5961,8 +5894,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 90u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             91usize => {
@@ -5970,8 +5903,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 91u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             92usize => {
@@ -5984,23 +5917,22 @@ impl Conclusions {
                     .collect()
             }
             93usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 93u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            94usize => {
                 self.batch
                     .out
-                    .o93
+                    .o94
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            117usize => {
-                self.batch
-                    .out
-                    .o117
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             118usize => {
@@ -6023,14 +5955,14 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            130usize => {
+            120usize => {
                 self.batch
                     .out
-                    .o130
+                    .o120
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             131usize => {
@@ -6039,8 +5971,8 @@ impl Conclusions {
                     .o131
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             132usize => {
@@ -6049,8 +5981,8 @@ impl Conclusions {
                     .o132
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             133usize => {
@@ -6059,8 +5991,8 @@ impl Conclusions {
                     .o133
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             134usize => {
@@ -6074,11 +6006,12 @@ impl Conclusions {
                     .collect()
             }
             135usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o135
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 135u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -6087,26 +6020,26 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 136u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            137usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 137u32)
                     .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            137usize => {
+            138usize => {
                 self.batch
                     .out
-                    .o137
+                    .o138
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            138usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 138u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -6124,26 +6057,26 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 140u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            141usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 141u32)
                     .map(|(_, v)| (v[0usize] as u32, v[1usize]))
                     .map(|t| vec![i64::from(t.0), t.1])
                     .collect()
             }
-            141usize => {
+            142usize => {
                 self.batch
                     .out
-                    .o141
+                    .o142
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            142usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 142u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
@@ -6161,26 +6094,26 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 144u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .collect()
+            }
+            145usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 145u32)
                     .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            145usize => {
+            146usize => {
                 self.batch
                     .out
-                    .o145
+                    .o146
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            147usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 147u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
@@ -6189,8 +6122,8 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 148u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             149usize => {
@@ -6211,13 +6144,13 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            153usize => {
+            151usize => {
                 self.facts()
                     .rows
                     .iter()
-                    .filter(|(r, _)| *r == 153u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .filter(|(r, _)| *r == 151u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             154usize => {
@@ -6225,15 +6158,6 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 154u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            155usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 155u32)
                     .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
@@ -6261,6 +6185,15 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 158u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .collect()
+            }
+            159usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 159u32)
                     .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
@@ -6270,16 +6203,26 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 160u32)
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
+                    .map(|t| vec![i64::from(t.0), t.1])
+                    .collect()
+            }
+            161usize => {
+                self.facts()
+                    .rows
+                    .iter()
+                    .filter(|(r, _)| *r == 161u32)
                     .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             162usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o162
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 162u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -6288,26 +6231,26 @@ impl Conclusions {
                     .rows
                     .iter()
                     .filter(|(r, _)| *r == 163u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
+                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             164usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o164
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 164u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
+                    .map(|t| (t.1,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             165usize => {
-                self.batch
-                    .out
-                    .o165
-                    .case(self.case)
+                self.facts()
+                    .rows
                     .iter()
-                    .map(|t| (t.1,))
+                    .filter(|(r, _)| *r == 165u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -6322,12 +6265,13 @@ impl Conclusions {
                     .collect()
             }
             167usize => {
-                self.facts()
-                    .rows
+                self.batch
+                    .out
+                    .o167
+                    .case(self.case)
                     .iter()
-                    .filter(|(r, _)| *r == 167u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             168usize => {
@@ -6336,44 +6280,24 @@ impl Conclusions {
                     .o168
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            169usize => {
+            188usize => {
                 self.batch
                     .out
-                    .o169
+                    .o188
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1, t.2))
                     .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
-            170usize => {
+            189usize => {
                 self.batch
                     .out
-                    .o170
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            190usize => {
-                self.batch
-                    .out
-                    .o190
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            191usize => {
-                self.batch
-                    .out
-                    .o191
+                    .o189
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))

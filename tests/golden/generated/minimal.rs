@@ -2,7 +2,7 @@
 // package: t.ui 0.1.0 (namespace urn:t)
 // semantic hash: sha256:1111111111111111111111111111111111111111111111111111111111111111
 // source sha256: b5bb35487e3bcdb7ac43dc294a4ee355ebc72d50c9afb4e924c997f78e195feb
-// lowered program: 38 relations, 44 rules, 3 strata
+// lowered program: 39 relations, 45 rules, 3 strata
 
 use ::lawgen_runtime::__private as __rt;
 pub use ::lawgen_runtime::{Arg, Batching, Error, Policy, Request, Verdict};
@@ -16,7 +16,7 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The lowered program this module runs, encoded by `lawgen-runtime`
 /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
-const PROGRAM: &str = "{\"package\":\"t.ui\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:t\",\"semantic_hash\":\"sha256:1111111111111111111111111111111111111111111111111111111111111111\",\"types\":[{\"id\":\"urn:t#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game\"}]},{\"id\":\"urn:t#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]}],\"preds\":[{\"id\":\"urn:t#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"player of\"}],\"external\":null},{\"id\":\"urn:t#resigned\",\"local\":\"resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"resigned\"}],\"external\":null},{\"id\":\"urn:t#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"checked player\"}],\"external\":null},{\"id\":\"urn:t#cannot_mate\",\"local\":\"cannot_mate\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"cannot mate\"}],\"external\":null},{\"id\":\"urn:t#move_count\",\"local\":\"move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},\"Int\"],\"param_names\":[\"game\",\"urn:law:std#integer\"],\"labels\":[{\"language\":\"en\",\"text\":\"move count\"}],\"external\":null},{\"id\":\"urn:t#touched\",\"local\":\"touched\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"touched\"}],\"external\":{\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}},{\"id\":\"urn:t#game_over\",\"local\":\"game_over\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"game over\"}],\"external\":null},{\"id\":\"urn:t#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"game lost by\"}],\"external\":null},{\"id\":\"urn:t#drawn\",\"local\":\"drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"drawn\"}],\"external\":null},{\"id\":\"urn:t#must_move\",\"local\":\"must_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"must move\"}],\"external\":null}],\"constants\":[{\"id\":\"urn:t#White\",\"local\":\"White\",\"ty\":1},{\"id\":\"urn:t#Arbiter\",\"local\":\"Arbiter\",\"ty\":1}],\"rules\":[{\"id\":\"urn:t#ResignationEnds\",\"local\":\"ResignationEnds\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationEnds\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":3,\"negative\":true},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationLoses\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#SeventyFiveMoves\",\"local\":\"SeventyFiveMoves\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}}],\"vars\":[\"g\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"SeventyFiveMoves\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#LossIsNoDraw\",\"local\":\"LossIsNoDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"LossIsNoDraw\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#TouchMove\",\"local\":\"TouchMove\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":9,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Not\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Compare\":{\"left\":{\"Var\":0},\"op\":\"Ne\",\"right\":{\"Value\":{\"Entity\":\"Arbiter\"}}}}],\"vars\":[\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"TouchMove\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:t#LossOverDraw\",\"local\":\"LossOverDraw\",\"higher\":3,\"lower\":2,\"reason\":\"urn:t#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"a loss takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:t#MateClosure\",\"local\":\"MateClosure\",\"pred\":3,\"domain\":2,\"derive_negative\":true,\"snapshot\":\"urn:t:snapshot:2024-01-01\",\"complete_as_of\":\"2024-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a player not listed as unable to mate can mate\"}],\"package\":0}],\"packages\":[\"t.ui 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":16},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":16},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":16},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":36}],\"relations\":[{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":false}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":true}}},{\"name\":\"facts[resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":false}}},{\"name\":\"facts[~resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"facts[cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":false}}},{\"name\":\"D[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":true}}},{\"name\":\"facts[move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"undecided[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"dom[Player]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"entities[Player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Entities\":{\"Entity\":1}}},{\"name\":\"D'[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[game_over]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[drawn vs LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[~drawn vs SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"request[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~cannot_mate\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":13,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":3,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":5,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Value\":{\"Entity\":\"White\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant White\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Value\":{\"Entity\":\"Arbiter\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant Arbiter\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":12,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":13,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":14,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"touched is undecided\",\"meaning\":{\"Undecided\":{\"pred\":5}}},{\"head\":{\"rel\":16,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":16,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationEnds (strict)\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":19,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":23,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves supports drawn\",\"meaning\":{\"Supports\":{\"rule\":2}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":24,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves applicable for drawn\",\"meaning\":{\"Candidate\":{\"rule\":2}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":27,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Supported\"}}},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":28,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":29,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":30,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":31,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":30,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw supports ~drawn\",\"meaning\":{\"Supports\":{\"rule\":3}}},{\"head\":{\"rel\":33,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw applicable for ~drawn\",\"meaning\":{\"Candidate\":{\"rule\":3}}},{\"head\":{\"rel\":34,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":33,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":23,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Supported\"}}},{\"head\":{\"rel\":34,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":33,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":29,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":34,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves defeated by LossIsNoDraw\",\"meaning\":{\"Defeated\":{\"attacker\":2,\"by\":3}}},{\"head\":{\"rel\":31,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":33,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":36,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Possible\"}}},{\"head\":{\"rel\":37,\"args\":[{\"Var\":0}]},\"body\":[{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]},{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"p\"],\"origin\":\"TouchMove: its judgment atom touched is undecided\",\"meaning\":{\"Request\":{\"rule\":4,\"item\":0}}}],\"strata\":[[2,3,4,5,6,7,8,9,10,11,12,13,14,20,22,24,25,26,27],[0,1,15,16,17,18,19,21,28,30,33,34,35,36,37,38,39,40,41,42,43],[23,29,31,32]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":14,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":14,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":14,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":18,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":18,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":18,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":30,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":31,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":32,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":35,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":35,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":35,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":35}],\"requests\":[{\"lit\":{\"pred\":5,\"negative\":false},\"rel\":37,\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}]}";
+const PROGRAM: &str = "{\"package\":\"t.ui\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:t\",\"semantic_hash\":\"sha256:1111111111111111111111111111111111111111111111111111111111111111\",\"types\":[{\"id\":\"urn:t#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game\"}]},{\"id\":\"urn:t#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]}],\"preds\":[{\"id\":\"urn:t#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"player of\"}],\"external\":null},{\"id\":\"urn:t#resigned\",\"local\":\"resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"resigned\"}],\"external\":null},{\"id\":\"urn:t#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"checked player\"}],\"external\":null},{\"id\":\"urn:t#cannot_mate\",\"local\":\"cannot_mate\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"cannot mate\"}],\"external\":null},{\"id\":\"urn:t#move_count\",\"local\":\"move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},\"Int\"],\"param_names\":[\"game\",\"urn:law:std#integer\"],\"labels\":[{\"language\":\"en\",\"text\":\"move count\"}],\"external\":null},{\"id\":\"urn:t#touched\",\"local\":\"touched\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"touched\"}],\"external\":{\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}},{\"id\":\"urn:t#game_over\",\"local\":\"game_over\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"game over\"}],\"external\":null},{\"id\":\"urn:t#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"game lost by\"}],\"external\":null},{\"id\":\"urn:t#drawn\",\"local\":\"drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"drawn\"}],\"external\":null},{\"id\":\"urn:t#must_move\",\"local\":\"must_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"must move\"}],\"external\":null}],\"constants\":[{\"id\":\"urn:t#White\",\"local\":\"White\",\"ty\":1},{\"id\":\"urn:t#Arbiter\",\"local\":\"Arbiter\",\"ty\":1}],\"rules\":[{\"id\":\"urn:t#ResignationEnds\",\"local\":\"ResignationEnds\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationEnds\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":3,\"negative\":true},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationLoses\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#SeventyFiveMoves\",\"local\":\"SeventyFiveMoves\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}}],\"vars\":[\"g\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"SeventyFiveMoves\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#LossIsNoDraw\",\"local\":\"LossIsNoDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"LossIsNoDraw\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#TouchMove\",\"local\":\"TouchMove\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":9,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Not\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Compare\":{\"left\":{\"Var\":0},\"op\":\"Ne\",\"right\":{\"Value\":{\"Entity\":\"Arbiter\"}}}}],\"vars\":[\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"TouchMove\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:t#LossOverDraw\",\"local\":\"LossOverDraw\",\"higher\":3,\"lower\":2,\"reason\":\"urn:t#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"a loss takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:t#MateClosure\",\"local\":\"MateClosure\",\"pred\":3,\"domain\":2,\"derive_negative\":true,\"snapshot\":\"urn:t:snapshot:2024-01-01\",\"complete_as_of\":\"2024-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a player not listed as unable to mate can mate\"}],\"package\":0}],\"packages\":[\"t.ui 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":37}],\"relations\":[{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":false}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":true}}},{\"name\":\"facts[resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":false}}},{\"name\":\"facts[~resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"facts[cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":false}}},{\"name\":\"D[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":true}}},{\"name\":\"facts[move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"undecided[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"demand[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"dom[Player]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"entities[Player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Entities\":{\"Entity\":1}}},{\"name\":\"D'[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[game_over]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[drawn vs LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[~drawn vs SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"request[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~cannot_mate\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":14,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":3,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":5,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Value\":{\"Entity\":\"White\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant White\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Value\":{\"Entity\":\"Arbiter\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant Arbiter\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove: the judgment atom touched could be read\",\"meaning\":{\"Demand\":{\"rule\":4,\"item\":0}}},{\"head\":{\"rel\":12,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":13,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"touched is undecided\",\"meaning\":{\"Undecided\":{\"pred\":5}}},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":19,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationEnds (strict)\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":23,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":21,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":21,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":24,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":23,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves supports drawn\",\"meaning\":{\"Supports\":{\"rule\":2}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves applicable for drawn\",\"meaning\":{\"Candidate\":{\"rule\":2}}},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Supported\"}}},{\"head\":{\"rel\":29,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":29,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":33,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":33,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw supports ~drawn\",\"meaning\":{\"Supports\":{\"rule\":3}}},{\"head\":{\"rel\":34,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw applicable for ~drawn\",\"meaning\":{\"Candidate\":{\"rule\":3}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":24,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Supported\"}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":26,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves defeated by LossIsNoDraw\",\"meaning\":{\"Defeated\":{\"attacker\":2,\"by\":3}}},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":35,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":36,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":37,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":17,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Possible\"}}},{\"head\":{\"rel\":38,\"args\":[{\"Var\":0}]},\"body\":[{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]},{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"p\"],\"origin\":\"TouchMove: its judgment atom touched is undecided\",\"meaning\":{\"Request\":{\"rule\":4,\"item\":0}}}],\"strata\":[[2,3,4,5,6,7,8,9,10,11,12,13,14,15,21,23,25,26,27,28],[0,1,16,17,18,19,20,22,29,31,34,35,36,37,38,39,40,41,42,43,44],[24,30,32,33]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":31,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":32,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":33,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":37,\"minus\":36}],\"requests\":[{\"lit\":{\"pred\":5,\"negative\":false},\"rel\":38,\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}]}";
 /// The package's name.
 pub const PACKAGE_NAME: &str = "t.ui";
 /// The package's version.
@@ -81,102 +81,102 @@ mod __engine {
         relation r10(u32, u32, i64); // facts[~move_count]
         relation r11(u32, u32); // facts[touched]
         relation r12(u32, u32); // undecided[touched]
-        relation r13(u32, u32); // dom[Player]
-        relation r14(u32, u32); // facts[~touched]
-        relation r15(u32, u32); // entities[Player]
-        relation r16(u32, u32); // D'[touched]
-        relation r18(u32, u32); // D[game_over]
-        relation r19(u32, u32, u32); // D[game_lost_by]
-        relation r20(u32, u32); // D[drawn]
-        relation r21(u32, u32); // P[drawn]
-        relation r22(u32, u32); // S[drawn]
-        relation r23(u32, u32); // app\u{3a3}[SeventyFiveMoves]
-        relation r25(u32, u32); // app[SeventyFiveMoves]
-        relation r26(u32, u32); // ok[drawn vs LossIsNoDraw]
-        relation r27(u32, u32); // app\u{3a3}[LossIsNoDraw]
-        relation r28(u32, u32); // app[LossIsNoDraw]
-        relation r29(u32); // policy_propagating
-        relation r30(u32, u32); // D[~drawn]
-        relation r31(u32, u32); // P[~drawn]
-        relation r32(u32, u32); // S[~drawn]
-        relation r34(u32, u32); // ok[~drawn vs SeventyFiveMoves]
-        relation r35(u32, u32); // D[must_move]
-        relation r36(u32, u32); // D'[must_move]
-        relation r37(u32, u32); // request[touched]
+        relation r14(u32, u32); // dom[Player]
+        relation r15(u32, u32); // facts[~touched]
+        relation r16(u32, u32); // entities[Player]
+        relation r17(u32, u32); // D'[touched]
+        relation r19(u32, u32); // D[game_over]
+        relation r20(u32, u32, u32); // D[game_lost_by]
+        relation r21(u32, u32); // D[drawn]
+        relation r22(u32, u32); // P[drawn]
+        relation r23(u32, u32); // S[drawn]
+        relation r24(u32, u32); // app\u{3a3}[SeventyFiveMoves]
+        relation r26(u32, u32); // app[SeventyFiveMoves]
+        relation r27(u32, u32); // ok[drawn vs LossIsNoDraw]
+        relation r28(u32, u32); // app\u{3a3}[LossIsNoDraw]
+        relation r29(u32, u32); // app[LossIsNoDraw]
+        relation r30(u32); // policy_propagating
+        relation r31(u32, u32); // D[~drawn]
+        relation r32(u32, u32); // P[~drawn]
+        relation r33(u32, u32); // S[~drawn]
+        relation r35(u32, u32); // ok[~drawn vs SeventyFiveMoves]
+        relation r36(u32, u32); // D[must_move]
+        relation r37(u32, u32); // D'[must_move]
+        relation r38(u32, u32); // request[touched]
 
         // Applied while the batch is loaded, before this program runs (see
         // `evaluate_batch`): projections of loaded relations and constants.
-        //   r13 <- mentioned in player_of column 2
-        //   r13 <- mentioned in ~player_of column 2
-        //   r13 <- mentioned in resigned column 1
-        //   r13 <- mentioned in ~resigned column 1
-        //   r13 <- mentioned in checked_player column 1
-        //   r13 <- mentioned in ~checked_player column 1
-        //   r13 <- mentioned in cannot_mate column 1
-        //   r13 <- mentioned in ~cannot_mate column 1
-        //   r13 <- mentioned in touched column 1
-        //   r13 <- mentioned in ~touched column 1
-        //   r13 <- constant White
-        //   r13 <- constant Arbiter
-        //   r13 <- listed under entities
+        //   r14 <- mentioned in player_of column 2
+        //   r14 <- mentioned in ~player_of column 2
+        //   r14 <- mentioned in resigned column 1
+        //   r14 <- mentioned in ~resigned column 1
+        //   r14 <- mentioned in checked_player column 1
+        //   r14 <- mentioned in ~checked_player column 1
+        //   r14 <- mentioned in cannot_mate column 1
+        //   r14 <- mentioned in ~cannot_mate column 1
+        //   r14 <- mentioned in touched column 1
+        //   r14 <- mentioned in ~touched column 1
+        //   r14 <- constant White
+        //   r14 <- constant Arbiter
+        //   r14 <- listed under entities
         //   r7 <- facts of ~cannot_mate
-        //   r16 <- decided touched
+        //   r17 <- decided touched
 
         // stratum 0
         // ResignationEnds (strict)
-        r18(c, v0) <-- r2(c, v1), r0(c, v0, v1);
+        r19(c, v0) <-- r2(c, v1), r0(c, v0, v1);
         // +\u{394} drawn \u{21d2} +\u{3a3}
-        r22(c, v0) <-- r20(c, v0);
+        r23(c, v0) <-- r21(c, v0);
         // SeventyFiveMoves (defeasible) applicable at \u{3a3}
-        r23(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
+        r24(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveMoves supports drawn
-        r22(c, v0) <-- r23(c, v0);
+        r23(c, v0) <-- r24(c, v0);
         // SeventyFiveMoves (defeasible) applicable at \u{2202}
-        r25(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
+        r26(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
 
         // stratum 1
         // closure MateClosure
         r7(c, v0) <-- r4(c, v0), !r6(c, v0);
-        // touched is undecided
-        r12(c, v0) <-- r13(c, v0), !r11(c, v0), !r14(c, v0);
+        // touched is undecided \u{2190} TouchMove: the judgment atom touched could be read
+        r12(c, v0) <-- r14(c, v0), if *v0 != 1u32, !r11(c, v0), !r15(c, v0);
         // undecided touched holds both ways in P
-        r16(c, v0) <-- r12(c, v0);
+        r17(c, v0) <-- r12(c, v0);
         // ResignationLoses (strict)
-        r19(c, v0, v1) <-- r2(c, v1), r0(c, v0, v1), r7(c, v1);
+        r20(c, v0, v1) <-- r2(c, v1), r0(c, v0, v1), r7(c, v1);
         // LossIsNoDraw (defeasible) applicable at \u{3a3}
-        r27(c, v0) <-- r19(c, v0, _);
+        r28(c, v0) <-- r20(c, v0, _);
         // LossIsNoDraw (defeasible) applicable at \u{2202}
-        r28(c, v0) <-- r19(c, v0, _);
+        r29(c, v0) <-- r20(c, v0, _);
         // +\u{394} ~drawn \u{21d2} +\u{3a3}
-        r32(c, v0) <-- r30(c, v0);
+        r33(c, v0) <-- r31(c, v0);
         // +\u{394} ~drawn \u{21d2} +\u{2202}
-        r31(c, v0) <-- r30(c, v0);
+        r32(c, v0) <-- r31(c, v0);
         // LossIsNoDraw supports ~drawn
-        r32(c, v0) <-- r27(c, v0);
+        r33(c, v0) <-- r28(c, v0);
         // SeventyFiveMoves discarded: not supported \u{2190} LossIsNoDraw applicable for ~drawn
-        r34(c, v0) <-- r28(c, v0), !r23(c, v0);
+        r35(c, v0) <-- r29(c, v0), !r24(c, v0);
         // SeventyFiveMoves discarded under blocking: not established \u{2190} LossIsNoDraw applicable for ~drawn
-        r34(c, v0) <-- __case(c), !r29(c), r28(c, v0), !r25(c, v0);
+        r35(c, v0) <-- __case(c), !r30(c), r29(c, v0), !r26(c, v0);
         // SeventyFiveMoves defeated by LossIsNoDraw
-        r34(c, v0) <-- r28(c, v0);
+        r35(c, v0) <-- r29(c, v0);
         // +\u{2202} ~drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} LossIsNoDraw applicable for ~drawn
-        r31(c, v0) <-- r28(c, v0), r34(c, v0);
+        r32(c, v0) <-- r29(c, v0), r35(c, v0);
         // TouchMove (strict)
-        r35(c, v0) <-- r11(c, v0), !r2(c, v0), if *v0 != 1u32;
+        r36(c, v0) <-- r11(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove (strict)
-        r36(c, v0) <-- r16(c, v0), !r2(c, v0), if *v0 != 1u32;
+        r37(c, v0) <-- r17(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove: its judgment atom touched is undecided
-        r37(c, v0) <-- r12(c, v0), !r2(c, v0), if *v0 != 1u32;
+        r38(c, v0) <-- r12(c, v0), !r2(c, v0), if *v0 != 1u32;
 
         // stratum 2
         // +\u{394} drawn \u{21d2} +\u{2202}
-        r21(c, v0) <-- r20(c, v0);
+        r22(c, v0) <-- r21(c, v0);
         // LossIsNoDraw discarded: not supported \u{2190} SeventyFiveMoves applicable for drawn
-        r26(c, v0) <-- r25(c, v0), !r27(c, v0);
+        r27(c, v0) <-- r26(c, v0), !r28(c, v0);
         // LossIsNoDraw discarded under blocking: not established \u{2190} SeventyFiveMoves applicable for drawn
-        r26(c, v0) <-- __case(c), !r29(c), r25(c, v0), !r28(c, v0);
+        r27(c, v0) <-- __case(c), !r30(c), r26(c, v0), !r29(c, v0);
         // +\u{2202} drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} SeventyFiveMoves applicable for drawn
-        r21(c, v0) <-- r25(c, v0), r26(c, v0);
+        r22(c, v0) <-- r26(c, v0), r27(c, v0);
     }
 }
 /// A fact row: the input relation and its columns (entities as ids).
@@ -218,7 +218,7 @@ impl Facts {
     /// The `Player` entity named `name` (interned; declared as an entity of the input).
     pub fn player(&mut self, name: &str) -> Player {
         let id = self.interner.intern(name);
-        self.rows.push((15u32, [i64::from(id), 0]));
+        self.rows.push((16u32, [i64::from(id), 0]));
         Player(id)
     }
     /// States the fact `player_of(Game, Player)` — player of
@@ -278,7 +278,7 @@ impl Facts {
                 if holds {
                     (11u32, [i64::from(player.0), 0])
                 } else {
-                    (14u32, [i64::from(player.0), 0])
+                    (15u32, [i64::from(player.0), 0])
                 },
             );
         self
@@ -305,7 +305,7 @@ impl Facts {
                 4u32 => 5u32,
                 6u32 => 8u32,
                 9u32 => 10u32,
-                11u32 => 14u32,
+                11u32 => 15u32,
                 _ => continue,
             };
             if self.rows.binary_search(&(negation, *v)).is_ok() {
@@ -391,17 +391,17 @@ impl Facts {
 #[derive(Debug, Default)]
 pub struct Outputs {
     o7: __rt::ByCase<(u32, u32)>,
-    o18: __rt::ByCase<(u32, u32)>,
-    o19: __rt::ByCase<(u32, u32, u32)>,
-    o20: __rt::ByCase<(u32, u32)>,
+    o19: __rt::ByCase<(u32, u32)>,
+    o20: __rt::ByCase<(u32, u32, u32)>,
     o21: __rt::ByCase<(u32, u32)>,
     o22: __rt::ByCase<(u32, u32)>,
-    o30: __rt::ByCase<(u32, u32)>,
+    o23: __rt::ByCase<(u32, u32)>,
     o31: __rt::ByCase<(u32, u32)>,
     o32: __rt::ByCase<(u32, u32)>,
-    o35: __rt::ByCase<(u32, u32)>,
+    o33: __rt::ByCase<(u32, u32)>,
     o36: __rt::ByCase<(u32, u32)>,
     o37: __rt::ByCase<(u32, u32)>,
+    o38: __rt::ByCase<(u32, u32)>,
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -423,44 +423,44 @@ fn evaluate_batch(
         match f.normalize() {
             Ok(()) => {
                 let __mark_r7 = engine.r7.len();
-                let __mark_r13 = engine.r13.len();
-                let __mark_r16 = engine.r16.len();
+                let __mark_r14 = engine.r14.len();
+                let __mark_r17 = engine.r17.len();
                 engine.__case.push((c,));
-                engine.r13.push((c, 0u32));
-                engine.r13.push((c, 1u32));
+                engine.r14.push((c, 0u32));
+                engine.r14.push((c, 1u32));
                 for (rel, v) in &f.rows {
                     match *rel {
                         0u32 => {
                             engine.r0.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r13.push((c, v[1usize] as u32));
+                            engine.r14.push((c, v[1usize] as u32));
                         }
                         1u32 => {
                             engine.r1.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r13.push((c, v[1usize] as u32));
+                            engine.r14.push((c, v[1usize] as u32));
                         }
                         2u32 => {
                             engine.r2.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         3u32 => {
                             engine.r3.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         4u32 => {
                             engine.r4.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         5u32 => {
                             engine.r5.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         6u32 => {
                             engine.r6.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         8u32 => {
                             engine.r8.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                             engine.r7.push((c, v[0usize] as u32));
                         }
                         9u32 => {
@@ -471,26 +471,26 @@ fn evaluate_batch(
                         }
                         11u32 => {
                             engine.r11.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
-                            engine.r16.push((c, v[0usize] as u32));
-                        }
-                        14u32 => {
                             engine.r14.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r17.push((c, v[0usize] as u32));
                         }
                         15u32 => {
                             engine.r15.push((c, v[0usize] as u32));
-                            engine.r13.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
+                        }
+                        16u32 => {
+                            engine.r16.push((c, v[0usize] as u32));
+                            engine.r14.push((c, v[0usize] as u32));
                         }
                         _ => {}
                     }
                 }
                 if policy == __rt::Policy::Propagating {
-                    engine.r29.push((c,));
+                    engine.r30.push((c,));
                 }
                 __rt::dedup_tail(&mut engine.r7, __mark_r7);
-                __rt::dedup_tail(&mut engine.r13, __mark_r13);
-                __rt::dedup_tail(&mut engine.r16, __mark_r16);
+                __rt::dedup_tail(&mut engine.r14, __mark_r14);
+                __rt::dedup_tail(&mut engine.r17, __mark_r17);
                 errors.push(None);
             }
             Err(e) => errors.push(Some(e)),
@@ -501,17 +501,17 @@ fn evaluate_batch(
     let n = facts.len();
     let out = Outputs {
         o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
-        o18: __rt::ByCase::new(::std::mem::take(&mut engine.r18), n, |t| t.0),
         o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
         o20: __rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0),
         o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
         o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
-        o30: __rt::ByCase::new(::std::mem::take(&mut engine.r30), n, |t| t.0),
+        o23: __rt::ByCase::new(::std::mem::take(&mut engine.r23), n, |t| t.0),
         o31: __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
         o32: __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
-        o35: __rt::ByCase::new(::std::mem::take(&mut engine.r35), n, |t| t.0),
+        o33: __rt::ByCase::new(::std::mem::take(&mut engine.r33), n, |t| t.0),
         o36: __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
         o37: __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
+        o38: __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
     };
     drop(engine);
     let batch = ::std::sync::Arc::new(Batch { facts, out });
@@ -594,7 +594,7 @@ impl Conclusions {
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in self.batch.out.o37.case(self.case).iter().map(|t| (t.1,)) {
+        for t in self.batch.out.o38.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "touched".to_owned(),
                 args: vec![__rt::entity(& self.facts().interner, t.0)],
@@ -635,13 +635,13 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 8usize] {
         [
-            ("game_over", self.batch.out.o18.case(self.case).len()),
+            ("game_over", self.batch.out.o19.case(self.case).len()),
             ("~game_over", 0),
-            ("game_lost_by", self.batch.out.o19.case(self.case).len()),
+            ("game_lost_by", self.batch.out.o20.case(self.case).len()),
             ("~game_lost_by", 0),
-            ("drawn", self.batch.out.o21.case(self.case).len()),
-            ("~drawn", self.batch.out.o31.case(self.case).len()),
-            ("must_move", self.batch.out.o35.case(self.case).len()),
+            ("drawn", self.batch.out.o22.case(self.case).len()),
+            ("~drawn", self.batch.out.o32.case(self.case).len()),
+            ("must_move", self.batch.out.o36.case(self.case).len()),
             ("~must_move", 0),
         ]
     }
@@ -651,15 +651,15 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o18.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -667,7 +667,7 @@ impl Conclusions {
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o18.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o19.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -714,7 +714,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o19
+            .o20
             .case(self.case)
             .binary_search(&(self.case, game.0, player.0))
             .is_ok()
@@ -724,7 +724,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o19
+            .o20
             .case(self.case)
             .binary_search(&(self.case, game.0, player.0))
             .is_ok()
@@ -734,7 +734,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o19
+            .o20
             .case(self.case)
             .binary_search(&(self.case, game.0, player.0))
             .is_ok()
@@ -747,7 +747,7 @@ impl Conclusions {
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch
             .out
-            .o19
+            .o20
             .case(self.case)
             .iter()
             .map(|t| (t.1, t.2))
@@ -796,15 +796,15 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o20.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o21.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o21.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o22.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o22.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o23.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -812,7 +812,7 @@ impl Conclusions {
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o21.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o22.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -833,15 +833,15 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o30.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o31.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Definitely;
         }
-        if self.batch.out.o31.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o32.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::Defeasibly;
         }
-        if self.batch.out.o32.case(self.case).binary_search(&(self.case, game.0)).is_ok()
+        if self.batch.out.o33.case(self.case).binary_search(&(self.case, game.0)).is_ok()
         {
             return __rt::Verdict::SupportedOnly;
         }
@@ -849,7 +849,7 @@ impl Conclusions {
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o31.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o32.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -873,7 +873,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o35
+            .o36
             .case(self.case)
             .binary_search(&(self.case, player.0))
             .is_ok()
@@ -883,7 +883,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o35
+            .o36
             .case(self.case)
             .binary_search(&(self.case, player.0))
             .is_ok()
@@ -893,14 +893,14 @@ impl Conclusions {
         if (self
             .batch
             .out
-            .o36
+            .o37
             .case(self.case)
             .binary_search(&(self.case, player.0))
             .is_ok()
             && !self
                 .batch
                 .out
-                .o35
+                .o36
                 .case(self.case)
                 .binary_search(&(self.case, player.0))
                 .is_ok())
@@ -910,7 +910,7 @@ impl Conclusions {
         if self
             .batch
             .out
-            .o35
+            .o36
             .case(self.case)
             .binary_search(&(self.case, player.0))
             .is_ok()
@@ -921,7 +921,7 @@ impl Conclusions {
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        self.batch.out.o35.case(self.case).iter().map(|t| (t.1,)).map(|t| (Player(t.0),))
+        self.batch.out.o36.case(self.case).iter().map(|t| (t.1,)).map(|t| (Player(t.0),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1071,15 +1071,6 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            14usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 14u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
             15usize => {
                 self.facts()
                     .rows
@@ -1089,13 +1080,12 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            18usize => {
-                self.batch
-                    .out
-                    .o18
-                    .case(self.case)
+            16usize => {
+                self.facts()
+                    .rows
                     .iter()
-                    .map(|t| (t.1,))
+                    .filter(|(r, _)| *r == 16u32)
+                    .map(|(_, v)| (v[0usize] as u32,))
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
@@ -1105,8 +1095,8 @@ impl Conclusions {
                     .o19
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
             20usize => {
@@ -1115,8 +1105,8 @@ impl Conclusions {
                     .o20
                     .case(self.case)
                     .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
+                    .map(|t| (t.1, t.2))
+                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
                     .collect()
             }
             21usize => {
@@ -1139,10 +1129,10 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            30usize => {
+            23usize => {
                 self.batch
                     .out
-                    .o30
+                    .o23
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
@@ -1169,10 +1159,10 @@ impl Conclusions {
                     .map(|t| vec![i64::from(t.0)])
                     .collect()
             }
-            35usize => {
+            33usize => {
                 self.batch
                     .out
-                    .o35
+                    .o33
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
@@ -1193,6 +1183,16 @@ impl Conclusions {
                 self.batch
                     .out
                     .o37
+                    .case(self.case)
+                    .iter()
+                    .map(|t| (t.1,))
+                    .map(|t| vec![i64::from(t.0)])
+                    .collect()
+            }
+            38usize => {
+                self.batch
+                    .out
+                    .o38
                     .case(self.case)
                     .iter()
                     .map(|t| (t.1,))
