@@ -319,3 +319,43 @@ fn supported_only_because_the_complement_is_definite() {
     );
     assert!(text.contains("FivefoldAutomaticDraw"), "{text}");
 }
+
+/// An undecided judgment atom is requested only where a rule instance whose
+/// other items may hold reads it; the explanation of one that no rule needs
+/// says so instead of claiming a request (`bishop_c1` cannot be moved, so
+/// the touch-move rule never reads whether it was touched on purpose).
+#[test]
+fn an_undecided_atom_no_rule_reads_is_not_claimed_requested() {
+    let (e, text, json) = run(
+        "touch_move_decided_no",
+        "piece_touched_intentionally(white, bishop_c1)",
+    );
+    assert_eq!(e.verdict(), "undecided");
+    assert!(e.requests.is_empty(), "{:?}", e.requests);
+    assert!(text.contains("no decision is requested"), "{text}");
+    assert!(text.contains("not requested from FIDEArbiter"), "{text}");
+    assert!(json.contains("\"requested\": false"), "{json}");
+
+    // `pawn_e7` can be moved, but it is black's, and white has the move.
+    let (e, text, _) = run(
+        "touch_move_decided_no",
+        "piece_touched_intentionally(black, pawn_e7)",
+    );
+    assert!(e.requests.is_empty() && text.contains("not requested"), "{text}");
+
+    // An atom the rule does read is requested.
+    let ev = eval("touch_move_undecided", Policy::Blocking);
+    let requested = &ev.conclusions.requests;
+    assert!(!requested.is_empty(), "the scenario requests a decision");
+    let r = &requested[0];
+    let query = format!(
+        "{}({})",
+        r.predicate,
+        r.args.iter().map(explain::fmt_value).collect::<Vec<_>>().join(", ")
+    );
+    let (e, text, json) = run("touch_move_undecided", &query);
+    assert_eq!(e.requests.len(), 1, "{text}");
+    assert!(text.contains("a decision is requested"), "{text}");
+    assert!(text.contains("requested from FIDEArbiter") && !text.contains("not requested"), "{text}");
+    assert!(json.contains("\"requested\": true"), "{json}");
+}

@@ -51,7 +51,7 @@ pub fn explain(
     let t = p.encode(&q.args);
     let l = q.lit;
     let judgment = cat.pred(l.pred).kind == RelationKind::Judgment;
-    let undecided = judgment && p.is_undecided(l.pred, &t);
+    let undecided = judgment && p.is_undecided_atom(l.pred, &t);
     let pending = p.holds(l, &t, Level::Defeasible, World::Possible)
         && !p.holds(l, &t, Level::Defeasible, World::Certain);
     let (verdict, tree) = if p.holds(l, &t, Level::Definite, World::Certain) {
@@ -65,7 +65,7 @@ pub fn explain(
             vec![p.derive(l, &t, Level::Defeasible, World::Certain, 0)],
         )
     } else if undecided {
-        (Verdict::Pending(Vec::new()), vec![p.judgment_node(l.pred)])
+        (Verdict::Pending(Vec::new()), vec![p.judgment_node(l.pred, &t)])
     } else if pending {
         // How it holds in the possible model, and what keeps it from the
         // certain one (an item or an attacker that hangs on a judgment).

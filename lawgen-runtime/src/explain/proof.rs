@@ -137,8 +137,29 @@ impl<'a> Prover<'a> {
         self.facts.get(&l).is_some_and(|r| self.contains(*r, t))
     }
 
+    /// Is `p(t)` an undecided atom some rule instance could read (in the
+    /// program's `undecided` relation, which is materialised on demand)?
     pub(super) fn is_undecided(&self, p: PredId, t: &[i64]) -> bool {
         self.undecided.get(&p).is_some_and(|r| self.contains(*r, t))
+    }
+
+    /// Is judgment atom `p(t)` decided neither way, over entities the
+    /// evaluation knows? (Whether or not a rule reads it.)
+    pub(super) fn is_undecided_atom(&self, p: PredId, t: &[i64]) -> bool {
+        let known = self.cat.pred(p).params.iter().zip(t).all(|(ty, v)| match ty {
+            Ty::Int => true,
+            Ty::Entity(_) => usize::try_from(*v).is_ok_and(|v| v < self.store.interner.len()),
+        });
+        let lit = |negative| Lit { pred: p, negative };
+        known && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
+    }
+
+    /// Is `p(t)` among the requests of the evaluation?
+    fn is_requested(&self, p: PredId, t: &[i64]) -> bool {
+        self.prog
+            .requests
+            .iter()
+            .any(|rv| rv.lit.pred == p && self.contains(rv.rel, t))
     }
 
     fn value(&self, ty: Ty, v: i64) -> Value {
@@ -482,7 +503,7 @@ impl<'a> Prover<'a> {
         let mut node = match self.meaning(ri).clone() {
             Meaning::Facts => Node::leaf(None, NodeKind::Fact),
             Meaning::Closure { closure } => self.closure_node(closure, l, t, w, depth),
-            Meaning::UndecidedHolds => self.judgment_node(l.pred),
+            Meaning::UndecidedHolds => self.judgment_node(l.pred, t),
             Meaning::FromDefinite => return self.derive(l, t, Level::Definite, w, depth),
             Meaning::Strict { rule, .. } => self.rule_node(ri, &b, rule, Level::Definite, w, depth),
             Meaning::Supports { rule } => match self.through(ri, &b, 0) {
@@ -778,7 +799,7 @@ impl<'a> Prover<'a> {
         }
     }
 
-    pub(super) fn judgment_node(&self, p: PredId) -> Node {
+    pub(super) fn judgment_node(&self, p: PredId, t: &[i64]) -> Node {
         let (authority, capability) = match &self.cat.pred(p).external {
             Some(e) => (e.authority.clone(), e.capability.clone()),
             None => (String::new(), String::new()),
@@ -788,6 +809,7 @@ impl<'a> Prover<'a> {
             NodeKind::Judgment {
                 authority,
                 capability,
+                requested: self.is_requested(p, t),
             },
         )
     }

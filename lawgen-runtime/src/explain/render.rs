@@ -9,7 +9,13 @@ use serde_json::{json, Value as J};
 /// An indented tree for people.
 pub fn text(e: &Explanation) -> String {
     let lang = Lang::of(&e.lang);
-    let mut out = format!("{}: {}\n", e.literal, words::headline(lang, e.verdict()));
+    // An undecided atom no rule instance reads is not requested: its
+    // headline must not say that a decision is.
+    let headline = match e.verdict() {
+        "undecided" if e.requests.is_empty() => "undecided, not requested",
+        v => v,
+    };
+    let mut out = format!("{}: {}\n", e.literal, words::headline(lang, headline));
     let n = e.tree.len();
     for (i, node) in e.tree.iter().enumerate() {
         text_node(lang, &mut out, node, "", i + 1 == n);
@@ -142,9 +148,19 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         NodeKind::Judgment {
             authority,
             capability,
+            requested: true,
         } => vec![lit(format!(
             "{} {authority} ({capability})",
             w("requested from")
+        ))],
+        NodeKind::Judgment {
+            authority,
+            capability,
+            requested: false,
+        } => vec![lit(format!(
+            "{} {authority} ({capability}): {}",
+            w("not requested from"),
+            w("no instance reads it")
         ))],
         NodeKind::Group { title } => vec![words::title(lang, title)],
         NodeKind::Attacker { rule, outcome } => {
@@ -314,7 +330,11 @@ fn json_node(lang: Lang, n: &Node) -> J {
         NodeKind::Judgment {
             authority,
             capability,
-        } => json!({ "kind": "judgment", "authority": authority, "capability": capability }),
+            requested,
+        } => json!({
+            "kind": "judgment", "authority": authority, "capability": capability,
+            "requested": requested,
+        }),
         NodeKind::Group { title } => {
             json!({ "kind": "group", "title": words::title(lang, title) })
         }

@@ -153,10 +153,12 @@ pub enum NodeKind {
     Compare { text: String, holds: bool },
     /// A `not` item of the rule body that is satisfied: `atom` is not `status`.
     Absent { atom: String, status: &'static str },
-    /// An undecided judgment atom (requested).
+    /// An undecided judgment atom, and whether it is requested (a rule
+    /// instance whose other items hold in P reads it).
     Judgment {
         authority: String,
         capability: String,
+        requested: bool,
     },
     /// A heading grouping its children.
     Group { title: Title },

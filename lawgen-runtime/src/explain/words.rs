@@ -33,6 +33,9 @@ pub fn headline(lang: Lang, verdict: &str) -> &'static str {
         }
         (Lang::En, "pending") => "PENDING (holds only if pending judgments are decided for it)",
         (Lang::En, "undecided") => "UNDECIDED judgment (a decision is requested)",
+        (Lang::En, "undecided, not requested") => {
+            "UNDECIDED judgment (no decision is requested: no rule needs it here)"
+        }
         (Lang::En, _) => "NOT CONCLUDED",
         (Lang::Ru, "definitely") => "установлено ОПРЕДЕЛЁННО",
         (Lang::Ru, "defeasibly") => "установлено ОСПОРИМО (не определённо)",
@@ -41,6 +44,9 @@ pub fn headline(lang: Lang, verdict: &str) -> &'static str {
             "ОЖИДАЕТ РЕШЕНИЯ (выполняется, только если ожидаемые решения будут приняты в его пользу)"
         }
         (Lang::Ru, "undecided") => "НЕ РЕШЕНО (требуется решение)",
+        (Lang::Ru, "undecided, not requested") => {
+            "НЕ РЕШЕНО (решение не запрашивается: здесь оно не нужно ни одному правилу)"
+        }
         (Lang::Ru, _) => "НЕ УСТАНОВЛЕНО",
     }
 }
@@ -102,6 +108,10 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
         (Lang::En, "is false") => "is false",
         (Lang::En, "is not") => "is not",
         (Lang::En, "requested from") => "undecided judgment — requested from",
+        (Lang::En, "not requested from") => "undecided judgment — not requested from",
+        (Lang::En, "no instance reads it") => {
+            "no rule instance whose other items may hold reads it"
+        }
         (Lang::En, "discarded") => "discarded",
         (Lang::En, "defeated by") => "defeated by",
         (Lang::En, "under") => "under",
@@ -132,6 +142,10 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
         (Lang::Ru, "is false") => "ложно",
         (Lang::Ru, "is not") => "не",
         (Lang::Ru, "requested from") => "решение не принято — запрошено у",
+        (Lang::Ru, "not requested from") => "решение не принято — не запрошено у",
+        (Lang::Ru, "no instance reads it") => {
+            "его не читает ни одно применение правила, остальные условия которого могут выполниться"
+        }
         (Lang::Ru, "discarded") => "отброшено",
         (Lang::Ru, "defeated by") => "побеждено правилом",
         (Lang::Ru, "under") => "в силу",
