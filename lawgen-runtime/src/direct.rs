@@ -80,6 +80,13 @@ impl<T: Copy + Eq + Hash + Ord> Table<T> {
         true
     }
 
+    /// Does `other` hold a row of this table? (A fact and its explicit
+    /// negation: nearly always one side is empty.)
+    #[inline]
+    pub fn meets(&self, other: &Table<T>) -> bool {
+        !self.is_empty() && !other.is_empty() && self.rows.iter().any(|t| other.contains(t))
+    }
+
     /// Empties the table, keeping its allocations for the next case.
     #[inline]
     pub fn clear(&mut self) {
@@ -123,6 +130,17 @@ mod tests {
         assert!(z.insert(()));
         assert!(!z.insert(()));
         assert_eq!(z.rows(), &[()]);
+        let (mut a, mut b): (Table<(u32,)>, Table<(u32,)>) = Default::default();
+        assert!(!a.meets(&b));
+        a.insert((1,));
+        assert!(!a.meets(&b) && !b.meets(&a));
+        b.insert((2,));
+        assert!(!a.meets(&b));
+        for i in 3..40 {
+            b.insert((i,));
+        }
+        b.insert((1,));
+        assert!(a.meets(&b) && b.meets(&a));
     }
 
     #[test]

@@ -325,7 +325,6 @@ pub mod __private {
     #[cfg(feature = "ascent")]
     pub use crate::ds;
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
-    use std::collections::HashMap;
 
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::reference::*;
@@ -366,25 +365,55 @@ pub mod __private {
         }
     }
 
-    /// Up to this many entities an interner scans instead of hashing.
-    const SMALL: usize = 16;
+    /// Up to this many entities an interner scans (a hash per name, compared
+    /// before any bytes) instead of probing an index.
+    const SMALL: usize = 32;
 
     /// Entity names ↔ dense ids. Ids `0..k` are the package's constants
     /// (a static table shared by every case, so a case costs nothing until it
     /// names its own entities); later ids are this case's entities.
     ///
-    /// A case's names are stored end to end in one `String` (`ends[i]` is
-    /// where name `i` ends): two growing buffers per case rather than one
-    /// allocation per entity, which showed up in profiles of many small cases.
+    /// A case's names are stored end to end in one `String` (`names[i]`
+    /// holds where name `i` ends, and a 32-bit hash of it): a case of a few dozen
+    /// names is found by scanning the hashes, and a case with more (a facts
+    /// file of a whole tournament) gets an open-addressing index of ids
+    /// probed by a keyed SipHash (names are input: no hash flooding). No
+    /// allocation per name in either case, which profiles of many small
+    /// cases showed (a `HashMap<Box<str>, Id>` did one per name).
     #[derive(Clone, Debug)]
     pub struct Interner {
         constants: &'static [&'static str],
         /// `constants` as a lookup (a generated `match`).
         constant_id: fn(&str) -> Option<Id>,
-        /// Only once a case has more than [`SMALL`] entities.
-        ids: HashMap<Box<str>, Id>,
         text: String,
-        ends: Vec<u32>,
+        /// Per name: where it ends in `text`, and its [`scan_hash`].
+        names: Vec<(u32, u32)>,
+        /// Only past [`SMALL`] names: `index.len()` is a power of two, at
+        /// least twice the names; a slot holds a name's position + 1, or 0.
+        index: Vec<u32>,
+        keys: std::collections::hash_map::RandomState,
+    }
+
+    /// A cheap hash of a short name, for the scan (FxHash's step, 8 bytes
+    /// at a time, the length mixed in).
+    #[inline]
+    fn scan_hash(name: &[u8]) -> u32 {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let mut h = name.len() as u64;
+        let mut chunks = name.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = step(h, u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            h = step(h, u64::from_le_bytes(w));
+        }
+        (h >> 32) as u32
     }
 
     impl Default for Interner {
@@ -403,41 +432,64 @@ pub mod __private {
             Interner {
                 constants,
                 constant_id,
-                ids: HashMap::new(),
                 text: String::with_capacity(64),
-                ends: Vec::with_capacity(SMALL),
+                names: Vec::with_capacity(SMALL),
+                index: Vec::new(),
+                keys: std::collections::hash_map::RandomState::new(),
             }
         }
 
         /// This case's entity `i` (0-based, after the constants).
-        fn own(&self, i: usize) -> Option<&str> {
-            let end = *self.ends.get(i)? as usize;
+        #[inline]
+        fn own(&self, i: usize) -> &[u8] {
+            let end = self.names[i].0 as usize;
             let start = match i {
                 0 => 0,
-                _ => self.ends[i - 1] as usize,
+                _ => self.names[i - 1].0 as usize,
             };
-            self.text.get(start..end)
+            &self.text.as_bytes()[start..end]
+        }
+
+        fn slot_of(&self, name: &[u8]) -> usize {
+            use std::hash::BuildHasher;
+            self.keys.hash_one(name) as usize & (self.index.len() - 1)
+        }
+
+        /// (Re)builds the index for the names so far, with room to grow.
+        fn reindex(&mut self) {
+            let size = (self.names.len() * 4).next_power_of_two();
+            self.index.clear();
+            self.index.resize(size, 0);
+            for i in 0..self.names.len() {
+                self.place(i);
+            }
+        }
+
+        fn place(&mut self, i: usize) {
+            let mask = self.index.len() - 1;
+            let mut s = self.slot_of(self.own(i));
+            while self.index[s] != 0 {
+                s = (s + 1) & mask;
+            }
+            self.index[s] = i as u32 + 1;
         }
 
         pub fn intern(&mut self, name: &str) -> Id {
             if let Some(id) = self.get(name) {
                 return id;
             }
-            let id = Id::try_from(self.constants.len() + self.ends.len())
+            let i = self.names.len();
+            let id = Id::try_from(self.constants.len() + i)
                 .expect("more than 2^32 entities in one case");
             let end = u32::try_from(self.text.len() + name.len())
                 .expect("more than 4 GiB of entity names in one case");
             self.text.push_str(name);
-            self.ends.push(end);
-            if self.ends.len() > SMALL {
-                if self.ids.is_empty() {
-                    let k = self.constants.len();
-                    for i in 0..self.ends.len() {
-                        let n: Box<str> = self.own(i).unwrap_or_default().into();
-                        self.ids.insert(n, (k + i) as Id);
-                    }
+            self.names.push((end, scan_hash(name.as_bytes())));
+            if self.names.len() > SMALL {
+                if self.index.len() < 2 * self.names.len() {
+                    self.reindex();
                 } else {
-                    self.ids.insert(name.into(), id);
+                    self.place(i);
                 }
             }
             id
@@ -447,21 +499,33 @@ pub mod __private {
             if let Some(i) = (self.constant_id)(name) {
                 return Some(i);
             }
-            // A case usually names a handful of entities: a scan beats hashing.
-            if self.ends.len() <= SMALL {
-                let k = self.constants.len();
-                // Bytes, not `str` slices: no char-boundary checks per name.
-                let (text, name) = (self.text.as_bytes(), name.as_bytes());
-                let mut start = 0;
-                for (i, &end) in self.ends.iter().enumerate() {
-                    if text.get(start..end as usize) == Some(name) {
-                        return Some((k + i) as Id);
-                    }
-                    start = end as usize;
-                }
-                return None;
+            let k = self.constants.len();
+            let name = name.as_bytes();
+            if self.index.is_empty() {
+                // A case usually names a handful of entities: a scan of
+                // their hashes beats hashing into a table.
+                let h = scan_hash(name);
+                return self
+                    .names
+                    .iter()
+                    .enumerate()
+                    .find(|&(i, &(_, x))| x == h && self.own(i) == name)
+                    .map(|(i, _)| (k + i) as Id);
             }
-            self.ids.get(name).copied()
+            let mask = self.index.len() - 1;
+            let mut s = self.slot_of(name);
+            loop {
+                match self.index[s] {
+                    0 => return None,
+                    slot => {
+                        let i = slot as usize - 1;
+                        if self.own(i) == name {
+                            return Some((k + i) as Id);
+                        }
+                    }
+                }
+                s = (s + 1) & mask;
+            }
         }
 
         /// The name of an id this interner issued.
@@ -474,12 +538,20 @@ pub mod __private {
             let i = id as usize;
             match self.constants.get(i) {
                 Some(c) => Some(c),
-                None => self.own(i - self.constants.len()),
+                None => {
+                    let i = i - self.constants.len();
+                    let &(end, _) = self.names.get(i)?;
+                    let start = match i {
+                        0 => 0,
+                        _ => self.names[i - 1].0 as usize,
+                    };
+                    self.text.get(start..end as usize)
+                }
             }
         }
 
         pub fn len(&self) -> usize {
-            self.constants.len() + self.ends.len()
+            self.constants.len() + self.names.len()
         }
 
         pub fn is_empty(&self) -> bool {
@@ -573,6 +645,21 @@ pub mod __private {
             self.offsets.push(end);
         }
 
+        /// Appends case `c`'s rows `rows` (a Direct table's, sorted), each
+        /// with the case prepended: one instantiation per row type.
+        pub fn push_rows<R: WithCase<Out = T>>(&mut self, c: u32, rows: &[R]) {
+            self.rows.extend(rows.iter().map(|r| r.with_case(c)));
+            let end = u32::try_from(self.rows.len()).expect("fewer than 2^32 rows in one batch");
+            self.offsets.push(end);
+        }
+
+        /// Appends a case with no rows.
+        #[inline]
+        pub fn push_empty(&mut self) {
+            let end = self.offsets.last().copied().unwrap_or(0);
+            self.offsets.push(end);
+        }
+
         /// Case `c`'s rows (empty for a case not in the batch).
         pub fn case(&self, c: u32) -> &[T] {
             let c = c as usize;
@@ -581,6 +668,102 @@ pub mod __private {
                 _ => &[],
             }
         }
+    }
+
+    /// A column of a generated row: an entity id or an integer.
+    pub trait Column: Copy {
+        fn wide(self) -> i64;
+    }
+
+    impl Column for u32 {
+        #[inline]
+        fn wide(self) -> i64 {
+            i64::from(self)
+        }
+    }
+
+    impl Column for i64 {
+        #[inline]
+        fn wide(self) -> i64 {
+            self
+        }
+    }
+
+    /// A kept relation's row (the case first, then the columns), as the
+    /// reference bridge reads it: the columns widened, without the case.
+    pub trait CaseRow: Copy {
+        fn columns(&self) -> Vec<i64>;
+    }
+
+    macro_rules! case_row {
+        ($($c:ident $i:tt),*) => {
+            impl<$($c: Column),*> CaseRow for (u32, $($c,)*) {
+                fn columns(&self) -> Vec<i64> {
+                    vec![$(self.$i.wide()),*]
+                }
+            }
+        };
+    }
+    case_row!();
+    case_row!(A 1);
+    case_row!(A 1, B 2);
+    case_row!(A 1, B 2, C 3);
+    case_row!(A 1, B 2, C 3, D 4);
+    case_row!(A 1, B 2, C 3, D 4, E 5);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9, J 10);
+    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9, J 10, K 11);
+
+    /// A Direct table's row, and the same row with its case prepended (as
+    /// a batch's outputs keep it).
+    pub trait WithCase: Copy {
+        type Out: Copy;
+        fn with_case(self, c: u32) -> Self::Out;
+    }
+
+    macro_rules! with_case {
+        ($($c:ident $i:tt),*) => {
+            impl<$($c: Copy),*> WithCase for ($($c,)*) {
+                type Out = (u32, $($c,)*);
+                #[inline]
+                fn with_case(self, c: u32) -> Self::Out {
+                    (c, $(self.$i,)*)
+                }
+            }
+        };
+    }
+    with_case!();
+    with_case!(A 0);
+    with_case!(A 0, B 1);
+    with_case!(A 0, B 1, C 2);
+    with_case!(A 0, B 1, C 2, D 3);
+    with_case!(A 0, B 1, C 2, D 3, E 4);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+    with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+
+    /// One case's rows of a kept relation, for the reference bridge.
+    pub fn case_rows<T: CaseRow>(rows: &[T]) -> Vec<Vec<i64>> {
+        rows.iter().map(CaseRow::columns).collect()
+    }
+
+    /// The rows of input relation `rel` among a case's facts (`arity`
+    /// columns of each), for the reference bridge (which makes them a set).
+    pub fn input_rows<const W: usize>(
+        rows: &[(u32, [i64; W])],
+        rel: u32,
+        arity: usize,
+    ) -> Vec<Vec<i64>> {
+        rows.iter()
+            .filter(|(r, _)| *r == rel)
+            .map(|(_, v)| v[..arity.min(W)].to_vec())
+            .collect()
     }
 
     /// A row present in both sorted, deduplicated `a` and `b`, if any.
@@ -761,6 +944,36 @@ mod tests {
         assert_eq!(i.get("white"), Some(0));
         assert_eq!(i.get("nobody"), None);
         assert_eq!(i.len(), 104);
+    }
+
+    /// Names that differ in one byte, in length only, past 8 bytes, or are
+    /// not ASCII, at every size: the scan (up to 32 names), the first index,
+    /// and the index grown many times (a tournament's facts file).
+    #[test]
+    fn interner_finds_every_name_and_no_other_at_every_size() {
+        let mut i = Interner::default();
+        let name = |n: usize| match n % 5 {
+            0 => format!("p{n}"),
+            1 => format!("player_of_the_tournament_{n}"),
+            2 => format!("{}{n}", "a".repeat(n % 17)),
+            3 => format!("ферзь{n}"),
+            _ => format!("p{n}\u{0}"),
+        };
+        for n in 0..20_000 {
+            assert_eq!(i.get(&name(n)), None, "{} before it is interned", name(n));
+            assert_eq!(i.intern(&name(n)), n as u32);
+            if n.is_power_of_two() || n < 40 {
+                for m in 0..=n {
+                    assert_eq!(i.get(&name(m)), Some(m as u32), "{} among {n}", name(m));
+                }
+                assert_eq!(i.get(&format!("{}x", name(n))), None);
+                assert_eq!(i.get(&format!("x{}", name(n))), None);
+            }
+        }
+        for n in 0..20_000 {
+            assert_eq!(i.name(n as u32), name(n));
+        }
+        assert_eq!(i.len(), 20_000);
     }
 
     #[test]

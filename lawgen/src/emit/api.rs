@@ -165,6 +165,28 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// Each predicate's facts relation and that of its explicit negation
+    /// (a tuple in both is a contradiction: docs/reference.md#facts-files).
+    fn negation_pairs_of(&self) -> Vec<(PredId, RelId, RelId)> {
+        (0..self.m.preds.len() as u32)
+            .map(PredId)
+            .filter_map(|pred| {
+                let lit = |negative| Lit { pred, negative };
+                let pos = *self.facts_rel.get(&lit(false))?;
+                let neg = *self.facts_rel.get(&lit(true))?;
+                Some((pred, pos, neg))
+            })
+            .collect()
+    }
+
+    /// [`Gen::negation_pairs_of`] without the predicates.
+    pub(super) fn negation_pairs(&self) -> Vec<(RelId, RelId)> {
+        self.negation_pairs_of()
+            .into_iter()
+            .map(|(_, p, n)| (p, n))
+            .collect()
+    }
+
     fn is_input(&self, r: RelId) -> bool {
         is_input_role(&self.prog.relation(r).role)
     }
@@ -490,17 +512,8 @@ impl Gen<'_> {
         // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
         let mut negation_arms = Vec::new();
         let mut describe_arms = Vec::new();
-        for (i, p) in m.preds.iter().enumerate() {
-            let lit = |negative| Lit {
-                pred: PredId(i as u32),
-                negative,
-            };
-            let (Some(&pos), Some(&neg)) = (
-                self.facts_rel.get(&lit(false)),
-                self.facts_rel.get(&lit(true)),
-            ) else {
-                continue;
-            };
+        for (pid, pos, neg) in self.negation_pairs_of() {
+            let p = m.pred(pid);
             let (pr, nr) = (pos.0, neg.0);
             negation_arms.push(quote!(#pr => #nr,));
             let local = Literal::string(&p.local);
@@ -533,7 +546,7 @@ impl Gen<'_> {
             impl Facts {
                 /// Empty facts (the package's constants are known already).
                 pub fn new() -> Self {
-                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::with_capacity(32) }
+                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::with_capacity(48) }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -848,23 +861,18 @@ impl Gen<'_> {
         // Rows of every relation the reference bridge asks for.
         let mut row_rels: BTreeSet<RelId> = self.inputs().into_iter().collect();
         row_rels.extend(self.kept());
+        // One runtime function per row type, not a closure per relation:
+        // these arms were four tenths of the module's LLVM IR.
         let row_arms = row_rels.iter().map(|&r| {
-            let v = self.case_rows(r);
             let i = r.0 as usize;
-            let cols = self
-                .prog
-                .relation(r)
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(k, c)| {
-                    let idx = index(k);
-                    match c {
-                        Ty::Int => quote!(t.#idx),
-                        Ty::Entity(_) => quote!(i64::from(t.#idx)),
-                    }
-                });
-            quote!(#i => #v.map(|t| vec![#(#cols),*]).collect(),)
+            if self.is_input(r) {
+                let rel = r.0;
+                let arity = self.prog.relation(r).columns.len();
+                quote!(#i => __rt::input_rows(&self.facts().rows, #rel, #arity),)
+            } else {
+                let o = out_ident(r);
+                quote!(#i => __rt::case_rows(self.batch.out.#o.case(self.case)),)
+            }
         });
 
         quote! {
@@ -875,17 +883,14 @@ impl Gen<'_> {
                 batch: ::std::sync::Arc<Batch>,
                 case: u32,
                 policy: __rt::Policy,
-                requests: Vec<__rt::Request>,
+                /// Decoded on first use: most callers read verdicts or
+                /// counts, and a request owns its names.
+                requests: ::std::sync::OnceLock<Vec<__rt::Request>>,
             }
 
             impl Conclusions {
                 fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
-                    let mut c = Conclusions { batch, case, policy, requests: Vec::new() };
-                    let mut requests = c.collect_requests();
-                    requests.sort();
-                    requests.dedup();
-                    c.requests = requests;
-                    c
+                    Conclusions { batch, case, policy, requests: ::std::sync::OnceLock::new() }
                 }
 
                 fn collect_requests(&self) -> Vec<__rt::Request> {
@@ -895,7 +900,7 @@ impl Gen<'_> {
                 }
 
                 fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-                    self.requests.iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
+                    self.requests().iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
                 }
 
                 /// The conflict policy this evaluation used.
@@ -905,10 +910,15 @@ impl Gen<'_> {
 
                 /// Every judgment the authorities are asked to decide, sorted.
                 pub fn requests(&self) -> &[__rt::Request] {
-                    &self.requests
+                    self.requests.get_or_init(|| {
+                        let mut requests = self.collect_requests();
+                        requests.sort();
+                        requests.dedup();
+                        requests
+                    })
                 }
 
-                /// The facts this evaluation ran on (sorted, deduplicated).
+                /// The facts this evaluation ran on.
                 pub fn facts(&self) -> &Facts {
                     &self.batch.facts[self.case as usize]
                 }

@@ -687,7 +687,7 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::with_capacity(32),
+            rows: Vec::with_capacity(48),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -1969,21 +1969,18 @@ pub struct Conclusions {
     batch: ::std::sync::Arc<Batch>,
     case: u32,
     policy: __rt::Policy,
-    requests: Vec<__rt::Request>,
+    /// Decoded on first use: most callers read verdicts or
+    /// counts, and a request owns its names.
+    requests: ::std::sync::OnceLock<Vec<__rt::Request>>,
 }
 impl Conclusions {
     fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
-        let mut c = Conclusions {
+        Conclusions {
             batch,
             case,
             policy,
-            requests: Vec::new(),
-        };
-        let mut requests = c.collect_requests();
-        requests.sort();
-        requests.dedup();
-        c.requests = requests;
-        c
+            requests: ::std::sync::OnceLock::new(),
+        }
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
@@ -2009,7 +2006,7 @@ impl Conclusions {
         out
     }
     fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-        self.requests
+        self.requests()
             .iter()
             .filter(|r| judgments.contains(&r.predicate.as_str()))
             .cloned()
@@ -2021,9 +2018,15 @@ impl Conclusions {
     }
     /// Every judgment the authorities are asked to decide, sorted.
     pub fn requests(&self) -> &[__rt::Request] {
-        &self.requests
+        self.requests
+            .get_or_init(|| {
+                let mut requests = self.collect_requests();
+                requests.sort();
+                requests.dedup();
+                requests
+            })
     }
-    /// The facts this evaluation ran on (sorted, deduplicated).
+    /// The facts this evaluation ran on.
     pub fn facts(&self) -> &Facts {
         &self.batch.facts[self.case as usize]
     }
@@ -3937,1037 +3940,114 @@ impl Conclusions {
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
-            0usize => {
-                self.batch
-                    .out
-                    .o0
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            1usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 1u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            2usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 2u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            3usize => {
-                self.batch
-                    .out
-                    .o3
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            4usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 4u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            5usize => {
-                self.batch
-                    .out
-                    .o5
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            7usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 7u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            8usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 8u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            9usize => {
-                self.batch
-                    .out
-                    .o9
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            10usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 10u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            11usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 11u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            12usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 12u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            13usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 13u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            14usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 14u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            15usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 15u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            19usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 19u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            20usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 20u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            22usize => {
-                self.batch
-                    .out
-                    .o22
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2, t.3))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1), i64::from(t.2)])
-                    .collect()
-            }
-            23usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 23u32)
-                    .map(|(_, v)| (
-                        v[0usize] as u32,
-                        v[1usize] as u32,
-                        v[2usize] as u32,
-                        v[3usize] as u32,
-                    ))
-                    .map(|t| {
-                        vec![
-                            i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
-                            .3)
-                        ]
-                    })
-                    .collect()
-            }
-            24usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 24u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            25usize => {
-                self.batch
-                    .out
-                    .o25
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            26usize => {
-                self.batch
-                    .out
-                    .o26
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            27usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 27u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            28usize => {
-                self.batch
-                    .out
-                    .o28
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            29usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 29u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            30usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 30u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            31usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 31u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            32usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 32u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            33usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 33u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            34usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 34u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            35usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 35u32)
-                    .map(|(_, v)| (
-                        v[0usize] as u32,
-                        v[1usize] as u32,
-                        v[2usize] as u32,
-                        v[3usize] as u32,
-                    ))
-                    .map(|t| {
-                        vec![
-                            i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
-                            .3)
-                        ]
-                    })
-                    .collect()
-            }
-            36usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 36u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            37usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 37u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            38usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 38u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            39usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 39u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            40usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 40u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            41usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 41u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            42usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 42u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            43usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 43u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            44usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 44u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            45usize => {
-                self.batch
-                    .out
-                    .o45
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            46usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 46u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            47usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 47u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            48usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 48u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            49usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 49u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            50usize => {
-                self.batch
-                    .out
-                    .o50
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            51usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 51u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            52usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 52u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            53usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 53u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            54usize => {
-                self.batch
-                    .out
-                    .o54
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            55usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 55u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            56usize => {
-                self.batch
-                    .out
-                    .o56
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            57usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 57u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            58usize => {
-                self.batch
-                    .out
-                    .o58
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            59usize => {
-                self.batch
-                    .out
-                    .o59
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            60usize => {
-                self.batch
-                    .out
-                    .o60
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            61usize => {
-                self.batch
-                    .out
-                    .o61
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            62usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 62u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            84usize => {
-                self.batch
-                    .out
-                    .o84
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            85usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 85u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            86usize => {
-                self.batch
-                    .out
-                    .o86
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            87usize => {
-                self.batch
-                    .out
-                    .o87
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            88usize => {
-                self.batch
-                    .out
-                    .o88
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            89usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 89u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            90usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 90u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            91usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 91u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            92usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 92u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            93usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 93u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            94usize => {
-                self.batch
-                    .out
-                    .o94
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            118usize => {
-                self.batch
-                    .out
-                    .o118
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            119usize => {
-                self.batch
-                    .out
-                    .o119
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            120usize => {
-                self.batch
-                    .out
-                    .o120
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            131usize => {
-                self.batch
-                    .out
-                    .o131
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            132usize => {
-                self.batch
-                    .out
-                    .o132
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            133usize => {
-                self.batch
-                    .out
-                    .o133
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            134usize => {
-                self.batch
-                    .out
-                    .o134
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            135usize => {
-                self.batch
-                    .out
-                    .o135
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            136usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 136u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            137usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 137u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            138usize => {
-                self.batch
-                    .out
-                    .o138
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            139usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 139u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            140usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 140u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            141usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 141u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            142usize => {
-                self.batch
-                    .out
-                    .o142
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            143usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 143u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            144usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 144u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            145usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 145u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            146usize => {
-                self.batch
-                    .out
-                    .o146
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            148usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 148u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            149usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 149u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            150usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 150u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            151usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 151u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            154usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 154u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            156usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 156u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            157usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 157u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            158usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 158u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            159usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 159u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            160usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 160u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            161usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 161u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            162usize => {
-                self.batch
-                    .out
-                    .o162
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            163usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 163u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            164usize => {
-                self.batch
-                    .out
-                    .o164
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            165usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 165u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            166usize => {
-                self.batch
-                    .out
-                    .o166
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            167usize => {
-                self.batch
-                    .out
-                    .o167
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            168usize => {
-                self.batch
-                    .out
-                    .o168
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            188usize => {
-                self.batch
-                    .out
-                    .o188
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            189usize => {
-                self.batch
-                    .out
-                    .o189
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
+            0usize => __rt::case_rows(self.batch.out.o0.case(self.case)),
+            1usize => __rt::input_rows(&self.facts().rows, 1u32, 1usize),
+            2usize => __rt::input_rows(&self.facts().rows, 2u32, 1usize),
+            3usize => __rt::case_rows(self.batch.out.o3.case(self.case)),
+            4usize => __rt::input_rows(&self.facts().rows, 4u32, 1usize),
+            5usize => __rt::case_rows(self.batch.out.o5.case(self.case)),
+            7usize => __rt::input_rows(&self.facts().rows, 7u32, 2usize),
+            8usize => __rt::input_rows(&self.facts().rows, 8u32, 2usize),
+            9usize => __rt::case_rows(self.batch.out.o9.case(self.case)),
+            10usize => __rt::input_rows(&self.facts().rows, 10u32, 1usize),
+            11usize => __rt::input_rows(&self.facts().rows, 11u32, 2usize),
+            12usize => __rt::input_rows(&self.facts().rows, 12u32, 2usize),
+            13usize => __rt::input_rows(&self.facts().rows, 13u32, 1usize),
+            14usize => __rt::input_rows(&self.facts().rows, 14u32, 2usize),
+            15usize => __rt::input_rows(&self.facts().rows, 15u32, 2usize),
+            19usize => __rt::input_rows(&self.facts().rows, 19u32, 1usize),
+            20usize => __rt::input_rows(&self.facts().rows, 20u32, 1usize),
+            22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
+            23usize => __rt::input_rows(&self.facts().rows, 23u32, 4usize),
+            24usize => __rt::input_rows(&self.facts().rows, 24u32, 2usize),
+            25usize => __rt::case_rows(self.batch.out.o25.case(self.case)),
+            26usize => __rt::case_rows(self.batch.out.o26.case(self.case)),
+            27usize => __rt::input_rows(&self.facts().rows, 27u32, 2usize),
+            28usize => __rt::case_rows(self.batch.out.o28.case(self.case)),
+            29usize => __rt::input_rows(&self.facts().rows, 29u32, 2usize),
+            30usize => __rt::input_rows(&self.facts().rows, 30u32, 1usize),
+            31usize => __rt::input_rows(&self.facts().rows, 31u32, 1usize),
+            32usize => __rt::input_rows(&self.facts().rows, 32u32, 1usize),
+            33usize => __rt::input_rows(&self.facts().rows, 33u32, 1usize),
+            34usize => __rt::input_rows(&self.facts().rows, 34u32, 1usize),
+            35usize => __rt::input_rows(&self.facts().rows, 35u32, 4usize),
+            36usize => __rt::input_rows(&self.facts().rows, 36u32, 1usize),
+            37usize => __rt::input_rows(&self.facts().rows, 37u32, 1usize),
+            38usize => __rt::input_rows(&self.facts().rows, 38u32, 1usize),
+            39usize => __rt::input_rows(&self.facts().rows, 39u32, 1usize),
+            40usize => __rt::input_rows(&self.facts().rows, 40u32, 1usize),
+            41usize => __rt::input_rows(&self.facts().rows, 41u32, 1usize),
+            42usize => __rt::input_rows(&self.facts().rows, 42u32, 1usize),
+            43usize => __rt::input_rows(&self.facts().rows, 43u32, 2usize),
+            44usize => __rt::input_rows(&self.facts().rows, 44u32, 2usize),
+            45usize => __rt::case_rows(self.batch.out.o45.case(self.case)),
+            46usize => __rt::input_rows(&self.facts().rows, 46u32, 2usize),
+            47usize => __rt::input_rows(&self.facts().rows, 47u32, 2usize),
+            48usize => __rt::input_rows(&self.facts().rows, 48u32, 1usize),
+            49usize => __rt::input_rows(&self.facts().rows, 49u32, 1usize),
+            50usize => __rt::case_rows(self.batch.out.o50.case(self.case)),
+            51usize => __rt::input_rows(&self.facts().rows, 51u32, 1usize),
+            52usize => __rt::input_rows(&self.facts().rows, 52u32, 1usize),
+            53usize => __rt::input_rows(&self.facts().rows, 53u32, 1usize),
+            54usize => __rt::case_rows(self.batch.out.o54.case(self.case)),
+            55usize => __rt::input_rows(&self.facts().rows, 55u32, 1usize),
+            56usize => __rt::case_rows(self.batch.out.o56.case(self.case)),
+            57usize => __rt::input_rows(&self.facts().rows, 57u32, 1usize),
+            58usize => __rt::case_rows(self.batch.out.o58.case(self.case)),
+            59usize => __rt::case_rows(self.batch.out.o59.case(self.case)),
+            60usize => __rt::case_rows(self.batch.out.o60.case(self.case)),
+            61usize => __rt::case_rows(self.batch.out.o61.case(self.case)),
+            62usize => __rt::input_rows(&self.facts().rows, 62u32, 1usize),
+            84usize => __rt::case_rows(self.batch.out.o84.case(self.case)),
+            85usize => __rt::input_rows(&self.facts().rows, 85u32, 2usize),
+            86usize => __rt::case_rows(self.batch.out.o86.case(self.case)),
+            87usize => __rt::case_rows(self.batch.out.o87.case(self.case)),
+            88usize => __rt::case_rows(self.batch.out.o88.case(self.case)),
+            89usize => __rt::input_rows(&self.facts().rows, 89u32, 2usize),
+            90usize => __rt::input_rows(&self.facts().rows, 90u32, 1usize),
+            91usize => __rt::input_rows(&self.facts().rows, 91u32, 2usize),
+            92usize => __rt::input_rows(&self.facts().rows, 92u32, 1usize),
+            93usize => __rt::input_rows(&self.facts().rows, 93u32, 1usize),
+            94usize => __rt::case_rows(self.batch.out.o94.case(self.case)),
+            118usize => __rt::case_rows(self.batch.out.o118.case(self.case)),
+            119usize => __rt::case_rows(self.batch.out.o119.case(self.case)),
+            120usize => __rt::case_rows(self.batch.out.o120.case(self.case)),
+            131usize => __rt::case_rows(self.batch.out.o131.case(self.case)),
+            132usize => __rt::case_rows(self.batch.out.o132.case(self.case)),
+            133usize => __rt::case_rows(self.batch.out.o133.case(self.case)),
+            134usize => __rt::case_rows(self.batch.out.o134.case(self.case)),
+            135usize => __rt::case_rows(self.batch.out.o135.case(self.case)),
+            136usize => __rt::input_rows(&self.facts().rows, 136u32, 1usize),
+            137usize => __rt::input_rows(&self.facts().rows, 137u32, 2usize),
+            138usize => __rt::case_rows(self.batch.out.o138.case(self.case)),
+            139usize => __rt::input_rows(&self.facts().rows, 139u32, 1usize),
+            140usize => __rt::input_rows(&self.facts().rows, 140u32, 1usize),
+            141usize => __rt::input_rows(&self.facts().rows, 141u32, 2usize),
+            142usize => __rt::case_rows(self.batch.out.o142.case(self.case)),
+            143usize => __rt::input_rows(&self.facts().rows, 143u32, 2usize),
+            144usize => __rt::input_rows(&self.facts().rows, 144u32, 2usize),
+            145usize => __rt::input_rows(&self.facts().rows, 145u32, 1usize),
+            146usize => __rt::case_rows(self.batch.out.o146.case(self.case)),
+            148usize => __rt::input_rows(&self.facts().rows, 148u32, 2usize),
+            149usize => __rt::input_rows(&self.facts().rows, 149u32, 1usize),
+            150usize => __rt::input_rows(&self.facts().rows, 150u32, 1usize),
+            151usize => __rt::input_rows(&self.facts().rows, 151u32, 1usize),
+            154usize => __rt::input_rows(&self.facts().rows, 154u32, 2usize),
+            156usize => __rt::input_rows(&self.facts().rows, 156u32, 1usize),
+            157usize => __rt::input_rows(&self.facts().rows, 157u32, 2usize),
+            158usize => __rt::input_rows(&self.facts().rows, 158u32, 2usize),
+            159usize => __rt::input_rows(&self.facts().rows, 159u32, 1usize),
+            160usize => __rt::input_rows(&self.facts().rows, 160u32, 2usize),
+            161usize => __rt::input_rows(&self.facts().rows, 161u32, 1usize),
+            162usize => __rt::case_rows(self.batch.out.o162.case(self.case)),
+            163usize => __rt::input_rows(&self.facts().rows, 163u32, 2usize),
+            164usize => __rt::case_rows(self.batch.out.o164.case(self.case)),
+            165usize => __rt::input_rows(&self.facts().rows, 165u32, 1usize),
+            166usize => __rt::case_rows(self.batch.out.o166.case(self.case)),
+            167usize => __rt::case_rows(self.batch.out.o167.case(self.case)),
+            168usize => __rt::case_rows(self.batch.out.o168.case(self.case)),
+            188usize => __rt::case_rows(self.batch.out.o188.case(self.case)),
+            189usize => __rt::case_rows(self.batch.out.o189.case(self.case)),
             _ => Vec::new(),
         }
     }

@@ -1945,7 +1945,7 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::with_capacity(32),
+            rows: Vec::with_capacity(48),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -2848,395 +2848,558 @@ fn evaluate_batch(
     let mut errors = Vec::with_capacity(n);
     __engine::with_tables(|s| {
         for (c, mut f) in (0u32..).zip(cases) {
-            match f.normalize() {
-                Ok(()) => {
-                    s.clear();
-                    for (rel, v) in &f.rows {
-                        match *rel {
-                            1u32 => {
-                                s.r1.insert((v[0usize] as u32,));
-                            }
-                            2u32 => {
-                                s.r2.insert((v[0usize] as u32,));
-                            }
-                            4u32 => {
-                                s.r4.insert((v[0usize] as u32,));
-                                s.r3.insert((v[0usize] as u32,));
-                                s.r18.insert((v[0usize] as u32,));
-                                s.r6.insert((v[0usize] as u32,));
-                            }
-                            7u32 => {
-                                s.r7.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            8u32 => {
-                                s.r8.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            10u32 => {
-                                s.r10.insert((v[0usize] as u32,));
-                            }
-                            11u32 => {
-                                s.r11.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            12u32 => {
-                                s.r12.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            13u32 => {
-                                s.r13.insert((v[0usize] as u32,));
-                            }
-                            14u32 => {
-                                s.r14.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            15u32 => {
-                                s.r15.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            19u32 => {
-                                s.r19.insert((v[0usize] as u32,));
-                                s.r18.insert((v[0usize] as u32,));
-                            }
-                            20u32 => {
-                                s.r20.insert((v[0usize] as u32,));
-                                s.r18.insert((v[0usize] as u32,));
-                            }
-                            23u32 => {
-                                s.r23
-                                    .insert((
-                                        v[0usize] as u32,
-                                        v[1usize] as u32,
-                                        v[2usize] as u32,
-                                        v[3usize] as u32,
-                                    ));
-                            }
-                            24u32 => {
-                                s.r24.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            27u32 => {
-                                s.r27.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            29u32 => {
-                                s.r29.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            30u32 => {
-                                s.r30.insert((v[0usize] as u32,));
-                            }
-                            31u32 => {
-                                s.r31.insert((v[0usize] as u32,));
-                                s.r28.insert((v[0usize] as u32,));
-                            }
-                            32u32 => {
-                                s.r32.insert((v[0usize] as u32,));
-                            }
-                            33u32 => {
-                                s.r33.insert((v[0usize] as u32,));
-                            }
-                            34u32 => {
-                                s.r34.insert((v[0usize] as u32,));
-                                s.r26.insert((v[0usize] as u32,));
-                            }
-                            35u32 => {
-                                s.r35
-                                    .insert((
-                                        v[0usize] as u32,
-                                        v[1usize] as u32,
-                                        v[2usize] as u32,
-                                        v[3usize] as u32,
-                                    ));
-                            }
-                            36u32 => {
-                                s.r36.insert((v[0usize] as u32,));
-                            }
-                            37u32 => {
-                                s.r37.insert((v[0usize] as u32,));
-                            }
-                            38u32 => {
-                                s.r38.insert((v[0usize] as u32,));
-                            }
-                            39u32 => {
-                                s.r39.insert((v[0usize] as u32,));
-                            }
-                            40u32 => {
-                                s.r40.insert((v[0usize] as u32,));
-                            }
-                            41u32 => {
-                                s.r41.insert((v[0usize] as u32,));
-                            }
-                            42u32 => {
-                                s.r42.insert((v[0usize] as u32,));
-                            }
-                            43u32 => {
-                                s.r43.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r45.insert((v[0usize] as u32,));
-                                s.r115.insert((v[0usize] as u32,));
-                                s.r116.insert((v[0usize] as u32,));
-                                s.r133.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            44u32 => {
-                                s.r44.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            46u32 => {
-                                s.r46.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            47u32 => {
-                                s.r47.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            48u32 => {
-                                s.r48.insert((v[0usize] as u32,));
-                                s.r50.insert((v[0usize] as u32,));
-                                s.r86.insert((v[0usize] as u32,));
-                                s.r88.insert((v[0usize] as u32,));
-                                s.r104.insert((v[0usize] as u32,));
-                            }
-                            49u32 => {
-                                s.r49.insert((v[0usize] as u32,));
-                            }
-                            51u32 => {
-                                s.r51.insert((v[0usize] as u32,));
-                            }
-                            52u32 => {
-                                s.r52.insert((v[0usize] as u32,));
-                            }
-                            53u32 => {
-                                s.r53.insert((v[0usize] as u32,));
-                            }
-                            55u32 => {
-                                s.r55.insert((v[0usize] as u32,));
-                            }
-                            57u32 => {
-                                s.r57.insert((v[0usize] as u32,));
-                                s.r56.insert((v[0usize] as u32,));
-                            }
-                            62u32 => {
-                                s.r62.insert((v[0usize] as u32,));
-                                s.r58.insert((v[0usize] as u32, 8u32));
-                                s.r60.insert((v[0usize] as u32, 8u32));
-                                s.r73.insert((v[0usize] as u32, 8u32));
-                            }
-                            85u32 => {
-                                s.r85.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            89u32 => {
-                                s.r89.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            90u32 => {
-                                s.r90.insert((v[0usize] as u32,));
-                            }
-                            91u32 => {
-                                s.r91.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            92u32 => {
-                                s.r92.insert((v[0usize] as u32,));
-                            }
-                            93u32 => {
-                                s.r93.insert((v[0usize] as u32,));
-                                s.r86.insert((v[0usize] as u32,));
-                                s.r88.insert((v[0usize] as u32,));
-                                s.r104.insert((v[0usize] as u32,));
-                                s.r166.insert((v[0usize] as u32,));
-                            }
-                            136u32 => {
-                                s.r136.insert((v[0usize] as u32,));
-                                s.r132.insert((v[0usize] as u32,));
-                            }
-                            137u32 => {
-                                s.r137.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            139u32 => {
-                                s.r139.insert((v[0usize] as u32,));
-                                s.r138.insert((v[0usize] as u32,));
-                            }
-                            140u32 => {
-                                s.r140.insert((v[0usize] as u32,));
-                                s.r135.insert((v[0usize] as u32,));
-                            }
-                            141u32 => {
-                                s.r141.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            143u32 => {
-                                s.r143.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            144u32 => {
-                                s.r144.insert((v[0usize] as u32, v[1usize] as u32));
-                                s.r147.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            145u32 => {
-                                s.r145.insert((v[0usize] as u32,));
-                            }
-                            148u32 => {
-                                s.r148.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            149u32 => {
-                                s.r149.insert((v[0usize] as u32,));
-                            }
-                            150u32 => {
-                                s.r150.insert((v[0usize] as u32,));
-                            }
-                            151u32 => {
-                                s.r151.insert((v[0usize] as u32,));
-                                s.r25.insert((v[0usize] as u32,));
-                            }
-                            154u32 => {
-                                s.r154.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            156u32 => {
-                                s.r156.insert((v[0usize] as u32,));
-                            }
-                            157u32 => {
-                                s.r157.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            158u32 => {
-                                s.r158.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            159u32 => {
-                                s.r159.insert((v[0usize] as u32,));
-                            }
-                            160u32 => {
-                                s.r160.insert((v[0usize] as u32, v[1usize]));
-                            }
-                            161u32 => {
-                                s.r161.insert((v[0usize] as u32,));
-                            }
-                            163u32 => {
-                                s.r163.insert((v[0usize] as u32, v[1usize] as u32));
-                            }
-                            165u32 => {
-                                s.r165.insert((v[0usize] as u32,));
-                            }
-                            _ => {}
-                        }
+            s.clear();
+            for (rel, v) in &f.rows {
+                match *rel {
+                    1u32 => {
+                        s.r1.insert((v[0usize] as u32,));
                     }
+                    2u32 => {
+                        s.r2.insert((v[0usize] as u32,));
+                    }
+                    4u32 => {
+                        s.r4.insert((v[0usize] as u32,));
+                        s.r3.insert((v[0usize] as u32,));
+                        s.r18.insert((v[0usize] as u32,));
+                        s.r6.insert((v[0usize] as u32,));
+                    }
+                    7u32 => {
+                        s.r7.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    8u32 => {
+                        s.r8.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    10u32 => {
+                        s.r10.insert((v[0usize] as u32,));
+                    }
+                    11u32 => {
+                        s.r11.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    12u32 => {
+                        s.r12.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    13u32 => {
+                        s.r13.insert((v[0usize] as u32,));
+                    }
+                    14u32 => {
+                        s.r14.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    15u32 => {
+                        s.r15.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    19u32 => {
+                        s.r19.insert((v[0usize] as u32,));
+                        s.r18.insert((v[0usize] as u32,));
+                    }
+                    20u32 => {
+                        s.r20.insert((v[0usize] as u32,));
+                        s.r18.insert((v[0usize] as u32,));
+                    }
+                    23u32 => {
+                        s.r23
+                            .insert((
+                                v[0usize] as u32,
+                                v[1usize] as u32,
+                                v[2usize] as u32,
+                                v[3usize] as u32,
+                            ));
+                    }
+                    24u32 => {
+                        s.r24.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    27u32 => {
+                        s.r27.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    29u32 => {
+                        s.r29.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    30u32 => {
+                        s.r30.insert((v[0usize] as u32,));
+                    }
+                    31u32 => {
+                        s.r31.insert((v[0usize] as u32,));
+                        s.r28.insert((v[0usize] as u32,));
+                    }
+                    32u32 => {
+                        s.r32.insert((v[0usize] as u32,));
+                    }
+                    33u32 => {
+                        s.r33.insert((v[0usize] as u32,));
+                    }
+                    34u32 => {
+                        s.r34.insert((v[0usize] as u32,));
+                        s.r26.insert((v[0usize] as u32,));
+                    }
+                    35u32 => {
+                        s.r35
+                            .insert((
+                                v[0usize] as u32,
+                                v[1usize] as u32,
+                                v[2usize] as u32,
+                                v[3usize] as u32,
+                            ));
+                    }
+                    36u32 => {
+                        s.r36.insert((v[0usize] as u32,));
+                    }
+                    37u32 => {
+                        s.r37.insert((v[0usize] as u32,));
+                    }
+                    38u32 => {
+                        s.r38.insert((v[0usize] as u32,));
+                    }
+                    39u32 => {
+                        s.r39.insert((v[0usize] as u32,));
+                    }
+                    40u32 => {
+                        s.r40.insert((v[0usize] as u32,));
+                    }
+                    41u32 => {
+                        s.r41.insert((v[0usize] as u32,));
+                    }
+                    42u32 => {
+                        s.r42.insert((v[0usize] as u32,));
+                    }
+                    43u32 => {
+                        s.r43.insert((v[0usize] as u32, v[1usize] as u32));
+                        s.r45.insert((v[0usize] as u32,));
+                        s.r115.insert((v[0usize] as u32,));
+                        s.r116.insert((v[0usize] as u32,));
+                        s.r133.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    44u32 => {
+                        s.r44.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    46u32 => {
+                        s.r46.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    47u32 => {
+                        s.r47.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    48u32 => {
+                        s.r48.insert((v[0usize] as u32,));
+                        s.r50.insert((v[0usize] as u32,));
+                        s.r86.insert((v[0usize] as u32,));
+                        s.r88.insert((v[0usize] as u32,));
+                        s.r104.insert((v[0usize] as u32,));
+                    }
+                    49u32 => {
+                        s.r49.insert((v[0usize] as u32,));
+                    }
+                    51u32 => {
+                        s.r51.insert((v[0usize] as u32,));
+                    }
+                    52u32 => {
+                        s.r52.insert((v[0usize] as u32,));
+                    }
+                    53u32 => {
+                        s.r53.insert((v[0usize] as u32,));
+                    }
+                    55u32 => {
+                        s.r55.insert((v[0usize] as u32,));
+                    }
+                    57u32 => {
+                        s.r57.insert((v[0usize] as u32,));
+                        s.r56.insert((v[0usize] as u32,));
+                    }
+                    62u32 => {
+                        s.r62.insert((v[0usize] as u32,));
+                        s.r58.insert((v[0usize] as u32, 8u32));
+                        s.r60.insert((v[0usize] as u32, 8u32));
+                        s.r73.insert((v[0usize] as u32, 8u32));
+                    }
+                    85u32 => {
+                        s.r85.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    89u32 => {
+                        s.r89.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    90u32 => {
+                        s.r90.insert((v[0usize] as u32,));
+                    }
+                    91u32 => {
+                        s.r91.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    92u32 => {
+                        s.r92.insert((v[0usize] as u32,));
+                    }
+                    93u32 => {
+                        s.r93.insert((v[0usize] as u32,));
+                        s.r86.insert((v[0usize] as u32,));
+                        s.r88.insert((v[0usize] as u32,));
+                        s.r104.insert((v[0usize] as u32,));
+                        s.r166.insert((v[0usize] as u32,));
+                    }
+                    136u32 => {
+                        s.r136.insert((v[0usize] as u32,));
+                        s.r132.insert((v[0usize] as u32,));
+                    }
+                    137u32 => {
+                        s.r137.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    139u32 => {
+                        s.r139.insert((v[0usize] as u32,));
+                        s.r138.insert((v[0usize] as u32,));
+                    }
+                    140u32 => {
+                        s.r140.insert((v[0usize] as u32,));
+                        s.r135.insert((v[0usize] as u32,));
+                    }
+                    141u32 => {
+                        s.r141.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    143u32 => {
+                        s.r143.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    144u32 => {
+                        s.r144.insert((v[0usize] as u32, v[1usize] as u32));
+                        s.r147.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    145u32 => {
+                        s.r145.insert((v[0usize] as u32,));
+                    }
+                    148u32 => {
+                        s.r148.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    149u32 => {
+                        s.r149.insert((v[0usize] as u32,));
+                    }
+                    150u32 => {
+                        s.r150.insert((v[0usize] as u32,));
+                    }
+                    151u32 => {
+                        s.r151.insert((v[0usize] as u32,));
+                        s.r25.insert((v[0usize] as u32,));
+                    }
+                    154u32 => {
+                        s.r154.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    156u32 => {
+                        s.r156.insert((v[0usize] as u32,));
+                    }
+                    157u32 => {
+                        s.r157.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    158u32 => {
+                        s.r158.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    159u32 => {
+                        s.r159.insert((v[0usize] as u32,));
+                    }
+                    160u32 => {
+                        s.r160.insert((v[0usize] as u32, v[1usize]));
+                    }
+                    161u32 => {
+                        s.r161.insert((v[0usize] as u32,));
+                    }
+                    163u32 => {
+                        s.r163.insert((v[0usize] as u32, v[1usize] as u32));
+                    }
+                    165u32 => {
+                        s.r165.insert((v[0usize] as u32,));
+                    }
+                    _ => {}
+                }
+            }
+            let contradiction = if false || s.r7.meets(&s.r8) || s.r11.meets(&s.r12)
+                || s.r1.meets(&s.r13) || s.r14.meets(&s.r15) || s.r4.meets(&s.r19)
+                || s.r30.meets(&s.r31) || s.r33.meets(&s.r34) || s.r23.meets(&s.r35)
+                || s.r32.meets(&s.r36) || s.r37.meets(&s.r38) || s.r39.meets(&s.r40)
+                || s.r41.meets(&s.r42) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
+                || s.r48.meets(&s.r49) || s.r2.meets(&s.r51) || s.r52.meets(&s.r53)
+                || s.r55.meets(&s.r57) || s.r90.meets(&s.r136) || s.r24.meets(&s.r137)
+                || s.r139.meets(&s.r140) || s.r85.meets(&s.r141) || s.r143.meets(&s.r148)
+                || s.r145.meets(&s.r149) || s.r150.meets(&s.r151)
+                || s.r144.meets(&s.r154) || s.r10.meets(&s.r156) || s.r29.meets(&s.r157)
+                || s.r91.meets(&s.r158) || s.r92.meets(&s.r159) || s.r89.meets(&s.r160)
+                || s.r62.meets(&s.r161) || s.r27.meets(&s.r163) || s.r93.meets(&s.r165)
+            {
+                f.normalize().err()
+            } else {
+                None
+            };
+            match contradiction {
+                None => {
                     if policy == __rt::Policy::Propagating {
                         s.r117.insert(());
                     }
                     s.run();
-                    s.r0.sort();
-                    out.o0.push_case(s.r0.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r3.sort();
-                    out.o3.push_case(s.r3.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r5.sort();
-                    out.o5.push_case(s.r5.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r9.sort();
-                    out.o9.push_case(s.r9.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r22.sort();
-                    out.o22
-                        .push_case(
-                            s.r22.rows().iter().map(|&(x0, x1, x2)| (c, x0, x1, x2)),
-                        );
-                    s.r25.sort();
-                    out.o25.push_case(s.r25.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r26.sort();
-                    out.o26.push_case(s.r26.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r28.sort();
-                    out.o28.push_case(s.r28.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r45.sort();
-                    out.o45.push_case(s.r45.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r50.sort();
-                    out.o50.push_case(s.r50.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r54.sort();
-                    out.o54.push_case(s.r54.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r56.sort();
-                    out.o56.push_case(s.r56.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r58.sort();
-                    out.o58.push_case(s.r58.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r59.sort();
-                    out.o59.push_case(s.r59.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r60.sort();
-                    out.o60.push_case(s.r60.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r61.sort();
-                    out.o61.push_case(s.r61.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r84.sort();
-                    out.o84.push_case(s.r84.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r86.sort();
-                    out.o86.push_case(s.r86.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r87.sort();
-                    out.o87.push_case(s.r87.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r88.sort();
-                    out.o88.push_case(s.r88.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r94.sort();
-                    out.o94.push_case(s.r94.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r118.sort();
-                    out.o118.push_case(s.r118.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r119.sort();
-                    out.o119.push_case(s.r119.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r120.sort();
-                    out.o120.push_case(s.r120.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r131.sort();
-                    out.o131
-                        .push_case(s.r131.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r132.sort();
-                    out.o132.push_case(s.r132.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r133.sort();
-                    out.o133
-                        .push_case(s.r133.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r134.sort();
-                    out.o134.push_case(s.r134.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r135.sort();
-                    out.o135.push_case(s.r135.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r138.sort();
-                    out.o138.push_case(s.r138.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r142.sort();
-                    out.o142
-                        .push_case(s.r142.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r146.sort();
-                    out.o146
-                        .push_case(s.r146.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r162.sort();
-                    out.o162.push_case(s.r162.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r164.sort();
-                    out.o164.push_case(s.r164.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r166.sort();
-                    out.o166.push_case(s.r166.rows().iter().map(|&(x0,)| (c, x0)));
-                    s.r167.sort();
-                    out.o167
-                        .push_case(s.r167.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r168.sort();
-                    out.o168
-                        .push_case(s.r168.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r188.sort();
-                    out.o188
-                        .push_case(s.r188.rows().iter().map(|&(x0, x1)| (c, x0, x1)));
-                    s.r189.sort();
-                    out.o189.push_case(s.r189.rows().iter().map(|&(x0,)| (c, x0)));
+                    if s.r0.is_empty() {
+                        out.o0.push_empty();
+                    } else {
+                        s.r0.sort();
+                        out.o0.push_rows(c, s.r0.rows());
+                    }
+                    if s.r3.is_empty() {
+                        out.o3.push_empty();
+                    } else {
+                        s.r3.sort();
+                        out.o3.push_rows(c, s.r3.rows());
+                    }
+                    if s.r5.is_empty() {
+                        out.o5.push_empty();
+                    } else {
+                        s.r5.sort();
+                        out.o5.push_rows(c, s.r5.rows());
+                    }
+                    if s.r9.is_empty() {
+                        out.o9.push_empty();
+                    } else {
+                        s.r9.sort();
+                        out.o9.push_rows(c, s.r9.rows());
+                    }
+                    if s.r22.is_empty() {
+                        out.o22.push_empty();
+                    } else {
+                        s.r22.sort();
+                        out.o22.push_rows(c, s.r22.rows());
+                    }
+                    if s.r25.is_empty() {
+                        out.o25.push_empty();
+                    } else {
+                        s.r25.sort();
+                        out.o25.push_rows(c, s.r25.rows());
+                    }
+                    if s.r26.is_empty() {
+                        out.o26.push_empty();
+                    } else {
+                        s.r26.sort();
+                        out.o26.push_rows(c, s.r26.rows());
+                    }
+                    if s.r28.is_empty() {
+                        out.o28.push_empty();
+                    } else {
+                        s.r28.sort();
+                        out.o28.push_rows(c, s.r28.rows());
+                    }
+                    if s.r45.is_empty() {
+                        out.o45.push_empty();
+                    } else {
+                        s.r45.sort();
+                        out.o45.push_rows(c, s.r45.rows());
+                    }
+                    if s.r50.is_empty() {
+                        out.o50.push_empty();
+                    } else {
+                        s.r50.sort();
+                        out.o50.push_rows(c, s.r50.rows());
+                    }
+                    if s.r54.is_empty() {
+                        out.o54.push_empty();
+                    } else {
+                        s.r54.sort();
+                        out.o54.push_rows(c, s.r54.rows());
+                    }
+                    if s.r56.is_empty() {
+                        out.o56.push_empty();
+                    } else {
+                        s.r56.sort();
+                        out.o56.push_rows(c, s.r56.rows());
+                    }
+                    if s.r58.is_empty() {
+                        out.o58.push_empty();
+                    } else {
+                        s.r58.sort();
+                        out.o58.push_rows(c, s.r58.rows());
+                    }
+                    if s.r59.is_empty() {
+                        out.o59.push_empty();
+                    } else {
+                        s.r59.sort();
+                        out.o59.push_rows(c, s.r59.rows());
+                    }
+                    if s.r60.is_empty() {
+                        out.o60.push_empty();
+                    } else {
+                        s.r60.sort();
+                        out.o60.push_rows(c, s.r60.rows());
+                    }
+                    if s.r61.is_empty() {
+                        out.o61.push_empty();
+                    } else {
+                        s.r61.sort();
+                        out.o61.push_rows(c, s.r61.rows());
+                    }
+                    if s.r84.is_empty() {
+                        out.o84.push_empty();
+                    } else {
+                        s.r84.sort();
+                        out.o84.push_rows(c, s.r84.rows());
+                    }
+                    if s.r86.is_empty() {
+                        out.o86.push_empty();
+                    } else {
+                        s.r86.sort();
+                        out.o86.push_rows(c, s.r86.rows());
+                    }
+                    if s.r87.is_empty() {
+                        out.o87.push_empty();
+                    } else {
+                        s.r87.sort();
+                        out.o87.push_rows(c, s.r87.rows());
+                    }
+                    if s.r88.is_empty() {
+                        out.o88.push_empty();
+                    } else {
+                        s.r88.sort();
+                        out.o88.push_rows(c, s.r88.rows());
+                    }
+                    if s.r94.is_empty() {
+                        out.o94.push_empty();
+                    } else {
+                        s.r94.sort();
+                        out.o94.push_rows(c, s.r94.rows());
+                    }
+                    if s.r118.is_empty() {
+                        out.o118.push_empty();
+                    } else {
+                        s.r118.sort();
+                        out.o118.push_rows(c, s.r118.rows());
+                    }
+                    if s.r119.is_empty() {
+                        out.o119.push_empty();
+                    } else {
+                        s.r119.sort();
+                        out.o119.push_rows(c, s.r119.rows());
+                    }
+                    if s.r120.is_empty() {
+                        out.o120.push_empty();
+                    } else {
+                        s.r120.sort();
+                        out.o120.push_rows(c, s.r120.rows());
+                    }
+                    if s.r131.is_empty() {
+                        out.o131.push_empty();
+                    } else {
+                        s.r131.sort();
+                        out.o131.push_rows(c, s.r131.rows());
+                    }
+                    if s.r132.is_empty() {
+                        out.o132.push_empty();
+                    } else {
+                        s.r132.sort();
+                        out.o132.push_rows(c, s.r132.rows());
+                    }
+                    if s.r133.is_empty() {
+                        out.o133.push_empty();
+                    } else {
+                        s.r133.sort();
+                        out.o133.push_rows(c, s.r133.rows());
+                    }
+                    if s.r134.is_empty() {
+                        out.o134.push_empty();
+                    } else {
+                        s.r134.sort();
+                        out.o134.push_rows(c, s.r134.rows());
+                    }
+                    if s.r135.is_empty() {
+                        out.o135.push_empty();
+                    } else {
+                        s.r135.sort();
+                        out.o135.push_rows(c, s.r135.rows());
+                    }
+                    if s.r138.is_empty() {
+                        out.o138.push_empty();
+                    } else {
+                        s.r138.sort();
+                        out.o138.push_rows(c, s.r138.rows());
+                    }
+                    if s.r142.is_empty() {
+                        out.o142.push_empty();
+                    } else {
+                        s.r142.sort();
+                        out.o142.push_rows(c, s.r142.rows());
+                    }
+                    if s.r146.is_empty() {
+                        out.o146.push_empty();
+                    } else {
+                        s.r146.sort();
+                        out.o146.push_rows(c, s.r146.rows());
+                    }
+                    if s.r162.is_empty() {
+                        out.o162.push_empty();
+                    } else {
+                        s.r162.sort();
+                        out.o162.push_rows(c, s.r162.rows());
+                    }
+                    if s.r164.is_empty() {
+                        out.o164.push_empty();
+                    } else {
+                        s.r164.sort();
+                        out.o164.push_rows(c, s.r164.rows());
+                    }
+                    if s.r166.is_empty() {
+                        out.o166.push_empty();
+                    } else {
+                        s.r166.sort();
+                        out.o166.push_rows(c, s.r166.rows());
+                    }
+                    if s.r167.is_empty() {
+                        out.o167.push_empty();
+                    } else {
+                        s.r167.sort();
+                        out.o167.push_rows(c, s.r167.rows());
+                    }
+                    if s.r168.is_empty() {
+                        out.o168.push_empty();
+                    } else {
+                        s.r168.sort();
+                        out.o168.push_rows(c, s.r168.rows());
+                    }
+                    if s.r188.is_empty() {
+                        out.o188.push_empty();
+                    } else {
+                        s.r188.sort();
+                        out.o188.push_rows(c, s.r188.rows());
+                    }
+                    if s.r189.is_empty() {
+                        out.o189.push_empty();
+                    } else {
+                        s.r189.sort();
+                        out.o189.push_rows(c, s.r189.rows());
+                    }
                     errors.push(None);
                 }
-                Err(e) => {
-                    out.o0.push_case([]);
-                    out.o3.push_case([]);
-                    out.o5.push_case([]);
-                    out.o9.push_case([]);
-                    out.o22.push_case([]);
-                    out.o25.push_case([]);
-                    out.o26.push_case([]);
-                    out.o28.push_case([]);
-                    out.o45.push_case([]);
-                    out.o50.push_case([]);
-                    out.o54.push_case([]);
-                    out.o56.push_case([]);
-                    out.o58.push_case([]);
-                    out.o59.push_case([]);
-                    out.o60.push_case([]);
-                    out.o61.push_case([]);
-                    out.o84.push_case([]);
-                    out.o86.push_case([]);
-                    out.o87.push_case([]);
-                    out.o88.push_case([]);
-                    out.o94.push_case([]);
-                    out.o118.push_case([]);
-                    out.o119.push_case([]);
-                    out.o120.push_case([]);
-                    out.o131.push_case([]);
-                    out.o132.push_case([]);
-                    out.o133.push_case([]);
-                    out.o134.push_case([]);
-                    out.o135.push_case([]);
-                    out.o138.push_case([]);
-                    out.o142.push_case([]);
-                    out.o146.push_case([]);
-                    out.o162.push_case([]);
-                    out.o164.push_case([]);
-                    out.o166.push_case([]);
-                    out.o167.push_case([]);
-                    out.o168.push_case([]);
-                    out.o188.push_case([]);
-                    out.o189.push_case([]);
+                Some(e) => {
+                    out.o0.push_empty();
+                    out.o3.push_empty();
+                    out.o5.push_empty();
+                    out.o9.push_empty();
+                    out.o22.push_empty();
+                    out.o25.push_empty();
+                    out.o26.push_empty();
+                    out.o28.push_empty();
+                    out.o45.push_empty();
+                    out.o50.push_empty();
+                    out.o54.push_empty();
+                    out.o56.push_empty();
+                    out.o58.push_empty();
+                    out.o59.push_empty();
+                    out.o60.push_empty();
+                    out.o61.push_empty();
+                    out.o84.push_empty();
+                    out.o86.push_empty();
+                    out.o87.push_empty();
+                    out.o88.push_empty();
+                    out.o94.push_empty();
+                    out.o118.push_empty();
+                    out.o119.push_empty();
+                    out.o120.push_empty();
+                    out.o131.push_empty();
+                    out.o132.push_empty();
+                    out.o133.push_empty();
+                    out.o134.push_empty();
+                    out.o135.push_empty();
+                    out.o138.push_empty();
+                    out.o142.push_empty();
+                    out.o146.push_empty();
+                    out.o162.push_empty();
+                    out.o164.push_empty();
+                    out.o166.push_empty();
+                    out.o167.push_empty();
+                    out.o168.push_empty();
+                    out.o188.push_empty();
+                    out.o189.push_empty();
                     errors.push(Some(e));
                 }
             }
@@ -3305,21 +3468,18 @@ pub struct Conclusions {
     batch: ::std::sync::Arc<Batch>,
     case: u32,
     policy: __rt::Policy,
-    requests: Vec<__rt::Request>,
+    /// Decoded on first use: most callers read verdicts or
+    /// counts, and a request owns its names.
+    requests: ::std::sync::OnceLock<Vec<__rt::Request>>,
 }
 impl Conclusions {
     fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
-        let mut c = Conclusions {
+        Conclusions {
             batch,
             case,
             policy,
-            requests: Vec::new(),
-        };
-        let mut requests = c.collect_requests();
-        requests.sort();
-        requests.dedup();
-        c.requests = requests;
-        c
+            requests: ::std::sync::OnceLock::new(),
+        }
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
@@ -3345,7 +3505,7 @@ impl Conclusions {
         out
     }
     fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-        self.requests
+        self.requests()
             .iter()
             .filter(|r| judgments.contains(&r.predicate.as_str()))
             .cloned()
@@ -3357,9 +3517,15 @@ impl Conclusions {
     }
     /// Every judgment the authorities are asked to decide, sorted.
     pub fn requests(&self) -> &[__rt::Request] {
-        &self.requests
+        self.requests
+            .get_or_init(|| {
+                let mut requests = self.collect_requests();
+                requests.sort();
+                requests.dedup();
+                requests
+            })
     }
-    /// The facts this evaluation ran on (sorted, deduplicated).
+    /// The facts this evaluation ran on.
     pub fn facts(&self) -> &Facts {
         &self.batch.facts[self.case as usize]
     }
@@ -5273,1037 +5439,114 @@ impl Conclusions {
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
-            0usize => {
-                self.batch
-                    .out
-                    .o0
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            1usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 1u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            2usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 2u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            3usize => {
-                self.batch
-                    .out
-                    .o3
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            4usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 4u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            5usize => {
-                self.batch
-                    .out
-                    .o5
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            7usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 7u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            8usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 8u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            9usize => {
-                self.batch
-                    .out
-                    .o9
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            10usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 10u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            11usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 11u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            12usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 12u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            13usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 13u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            14usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 14u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            15usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 15u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            19usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 19u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            20usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 20u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            22usize => {
-                self.batch
-                    .out
-                    .o22
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2, t.3))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1), i64::from(t.2)])
-                    .collect()
-            }
-            23usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 23u32)
-                    .map(|(_, v)| (
-                        v[0usize] as u32,
-                        v[1usize] as u32,
-                        v[2usize] as u32,
-                        v[3usize] as u32,
-                    ))
-                    .map(|t| {
-                        vec![
-                            i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
-                            .3)
-                        ]
-                    })
-                    .collect()
-            }
-            24usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 24u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            25usize => {
-                self.batch
-                    .out
-                    .o25
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            26usize => {
-                self.batch
-                    .out
-                    .o26
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            27usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 27u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            28usize => {
-                self.batch
-                    .out
-                    .o28
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            29usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 29u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            30usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 30u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            31usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 31u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            32usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 32u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            33usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 33u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            34usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 34u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            35usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 35u32)
-                    .map(|(_, v)| (
-                        v[0usize] as u32,
-                        v[1usize] as u32,
-                        v[2usize] as u32,
-                        v[3usize] as u32,
-                    ))
-                    .map(|t| {
-                        vec![
-                            i64::from(t.0), i64::from(t.1), i64::from(t.2), i64::from(t
-                            .3)
-                        ]
-                    })
-                    .collect()
-            }
-            36usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 36u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            37usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 37u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            38usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 38u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            39usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 39u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            40usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 40u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            41usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 41u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            42usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 42u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            43usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 43u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            44usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 44u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            45usize => {
-                self.batch
-                    .out
-                    .o45
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            46usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 46u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            47usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 47u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            48usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 48u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            49usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 49u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            50usize => {
-                self.batch
-                    .out
-                    .o50
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            51usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 51u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            52usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 52u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            53usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 53u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            54usize => {
-                self.batch
-                    .out
-                    .o54
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            55usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 55u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            56usize => {
-                self.batch
-                    .out
-                    .o56
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            57usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 57u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            58usize => {
-                self.batch
-                    .out
-                    .o58
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            59usize => {
-                self.batch
-                    .out
-                    .o59
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            60usize => {
-                self.batch
-                    .out
-                    .o60
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            61usize => {
-                self.batch
-                    .out
-                    .o61
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            62usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 62u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            84usize => {
-                self.batch
-                    .out
-                    .o84
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            85usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 85u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            86usize => {
-                self.batch
-                    .out
-                    .o86
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            87usize => {
-                self.batch
-                    .out
-                    .o87
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            88usize => {
-                self.batch
-                    .out
-                    .o88
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            89usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 89u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            90usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 90u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            91usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 91u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            92usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 92u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            93usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 93u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            94usize => {
-                self.batch
-                    .out
-                    .o94
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            118usize => {
-                self.batch
-                    .out
-                    .o118
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            119usize => {
-                self.batch
-                    .out
-                    .o119
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            120usize => {
-                self.batch
-                    .out
-                    .o120
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            131usize => {
-                self.batch
-                    .out
-                    .o131
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            132usize => {
-                self.batch
-                    .out
-                    .o132
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            133usize => {
-                self.batch
-                    .out
-                    .o133
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            134usize => {
-                self.batch
-                    .out
-                    .o134
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            135usize => {
-                self.batch
-                    .out
-                    .o135
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            136usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 136u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            137usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 137u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            138usize => {
-                self.batch
-                    .out
-                    .o138
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            139usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 139u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            140usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 140u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            141usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 141u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            142usize => {
-                self.batch
-                    .out
-                    .o142
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            143usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 143u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            144usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 144u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            145usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 145u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            146usize => {
-                self.batch
-                    .out
-                    .o146
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            148usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 148u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            149usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 149u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            150usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 150u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            151usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 151u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            154usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 154u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            156usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 156u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            157usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 157u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            158usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 158u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            159usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 159u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            160usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 160u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            161usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 161u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            162usize => {
-                self.batch
-                    .out
-                    .o162
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            163usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 163u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            164usize => {
-                self.batch
-                    .out
-                    .o164
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            165usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 165u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            166usize => {
-                self.batch
-                    .out
-                    .o166
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            167usize => {
-                self.batch
-                    .out
-                    .o167
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            168usize => {
-                self.batch
-                    .out
-                    .o168
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            188usize => {
-                self.batch
-                    .out
-                    .o188
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            189usize => {
-                self.batch
-                    .out
-                    .o189
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
+            0usize => __rt::case_rows(self.batch.out.o0.case(self.case)),
+            1usize => __rt::input_rows(&self.facts().rows, 1u32, 1usize),
+            2usize => __rt::input_rows(&self.facts().rows, 2u32, 1usize),
+            3usize => __rt::case_rows(self.batch.out.o3.case(self.case)),
+            4usize => __rt::input_rows(&self.facts().rows, 4u32, 1usize),
+            5usize => __rt::case_rows(self.batch.out.o5.case(self.case)),
+            7usize => __rt::input_rows(&self.facts().rows, 7u32, 2usize),
+            8usize => __rt::input_rows(&self.facts().rows, 8u32, 2usize),
+            9usize => __rt::case_rows(self.batch.out.o9.case(self.case)),
+            10usize => __rt::input_rows(&self.facts().rows, 10u32, 1usize),
+            11usize => __rt::input_rows(&self.facts().rows, 11u32, 2usize),
+            12usize => __rt::input_rows(&self.facts().rows, 12u32, 2usize),
+            13usize => __rt::input_rows(&self.facts().rows, 13u32, 1usize),
+            14usize => __rt::input_rows(&self.facts().rows, 14u32, 2usize),
+            15usize => __rt::input_rows(&self.facts().rows, 15u32, 2usize),
+            19usize => __rt::input_rows(&self.facts().rows, 19u32, 1usize),
+            20usize => __rt::input_rows(&self.facts().rows, 20u32, 1usize),
+            22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
+            23usize => __rt::input_rows(&self.facts().rows, 23u32, 4usize),
+            24usize => __rt::input_rows(&self.facts().rows, 24u32, 2usize),
+            25usize => __rt::case_rows(self.batch.out.o25.case(self.case)),
+            26usize => __rt::case_rows(self.batch.out.o26.case(self.case)),
+            27usize => __rt::input_rows(&self.facts().rows, 27u32, 2usize),
+            28usize => __rt::case_rows(self.batch.out.o28.case(self.case)),
+            29usize => __rt::input_rows(&self.facts().rows, 29u32, 2usize),
+            30usize => __rt::input_rows(&self.facts().rows, 30u32, 1usize),
+            31usize => __rt::input_rows(&self.facts().rows, 31u32, 1usize),
+            32usize => __rt::input_rows(&self.facts().rows, 32u32, 1usize),
+            33usize => __rt::input_rows(&self.facts().rows, 33u32, 1usize),
+            34usize => __rt::input_rows(&self.facts().rows, 34u32, 1usize),
+            35usize => __rt::input_rows(&self.facts().rows, 35u32, 4usize),
+            36usize => __rt::input_rows(&self.facts().rows, 36u32, 1usize),
+            37usize => __rt::input_rows(&self.facts().rows, 37u32, 1usize),
+            38usize => __rt::input_rows(&self.facts().rows, 38u32, 1usize),
+            39usize => __rt::input_rows(&self.facts().rows, 39u32, 1usize),
+            40usize => __rt::input_rows(&self.facts().rows, 40u32, 1usize),
+            41usize => __rt::input_rows(&self.facts().rows, 41u32, 1usize),
+            42usize => __rt::input_rows(&self.facts().rows, 42u32, 1usize),
+            43usize => __rt::input_rows(&self.facts().rows, 43u32, 2usize),
+            44usize => __rt::input_rows(&self.facts().rows, 44u32, 2usize),
+            45usize => __rt::case_rows(self.batch.out.o45.case(self.case)),
+            46usize => __rt::input_rows(&self.facts().rows, 46u32, 2usize),
+            47usize => __rt::input_rows(&self.facts().rows, 47u32, 2usize),
+            48usize => __rt::input_rows(&self.facts().rows, 48u32, 1usize),
+            49usize => __rt::input_rows(&self.facts().rows, 49u32, 1usize),
+            50usize => __rt::case_rows(self.batch.out.o50.case(self.case)),
+            51usize => __rt::input_rows(&self.facts().rows, 51u32, 1usize),
+            52usize => __rt::input_rows(&self.facts().rows, 52u32, 1usize),
+            53usize => __rt::input_rows(&self.facts().rows, 53u32, 1usize),
+            54usize => __rt::case_rows(self.batch.out.o54.case(self.case)),
+            55usize => __rt::input_rows(&self.facts().rows, 55u32, 1usize),
+            56usize => __rt::case_rows(self.batch.out.o56.case(self.case)),
+            57usize => __rt::input_rows(&self.facts().rows, 57u32, 1usize),
+            58usize => __rt::case_rows(self.batch.out.o58.case(self.case)),
+            59usize => __rt::case_rows(self.batch.out.o59.case(self.case)),
+            60usize => __rt::case_rows(self.batch.out.o60.case(self.case)),
+            61usize => __rt::case_rows(self.batch.out.o61.case(self.case)),
+            62usize => __rt::input_rows(&self.facts().rows, 62u32, 1usize),
+            84usize => __rt::case_rows(self.batch.out.o84.case(self.case)),
+            85usize => __rt::input_rows(&self.facts().rows, 85u32, 2usize),
+            86usize => __rt::case_rows(self.batch.out.o86.case(self.case)),
+            87usize => __rt::case_rows(self.batch.out.o87.case(self.case)),
+            88usize => __rt::case_rows(self.batch.out.o88.case(self.case)),
+            89usize => __rt::input_rows(&self.facts().rows, 89u32, 2usize),
+            90usize => __rt::input_rows(&self.facts().rows, 90u32, 1usize),
+            91usize => __rt::input_rows(&self.facts().rows, 91u32, 2usize),
+            92usize => __rt::input_rows(&self.facts().rows, 92u32, 1usize),
+            93usize => __rt::input_rows(&self.facts().rows, 93u32, 1usize),
+            94usize => __rt::case_rows(self.batch.out.o94.case(self.case)),
+            118usize => __rt::case_rows(self.batch.out.o118.case(self.case)),
+            119usize => __rt::case_rows(self.batch.out.o119.case(self.case)),
+            120usize => __rt::case_rows(self.batch.out.o120.case(self.case)),
+            131usize => __rt::case_rows(self.batch.out.o131.case(self.case)),
+            132usize => __rt::case_rows(self.batch.out.o132.case(self.case)),
+            133usize => __rt::case_rows(self.batch.out.o133.case(self.case)),
+            134usize => __rt::case_rows(self.batch.out.o134.case(self.case)),
+            135usize => __rt::case_rows(self.batch.out.o135.case(self.case)),
+            136usize => __rt::input_rows(&self.facts().rows, 136u32, 1usize),
+            137usize => __rt::input_rows(&self.facts().rows, 137u32, 2usize),
+            138usize => __rt::case_rows(self.batch.out.o138.case(self.case)),
+            139usize => __rt::input_rows(&self.facts().rows, 139u32, 1usize),
+            140usize => __rt::input_rows(&self.facts().rows, 140u32, 1usize),
+            141usize => __rt::input_rows(&self.facts().rows, 141u32, 2usize),
+            142usize => __rt::case_rows(self.batch.out.o142.case(self.case)),
+            143usize => __rt::input_rows(&self.facts().rows, 143u32, 2usize),
+            144usize => __rt::input_rows(&self.facts().rows, 144u32, 2usize),
+            145usize => __rt::input_rows(&self.facts().rows, 145u32, 1usize),
+            146usize => __rt::case_rows(self.batch.out.o146.case(self.case)),
+            148usize => __rt::input_rows(&self.facts().rows, 148u32, 2usize),
+            149usize => __rt::input_rows(&self.facts().rows, 149u32, 1usize),
+            150usize => __rt::input_rows(&self.facts().rows, 150u32, 1usize),
+            151usize => __rt::input_rows(&self.facts().rows, 151u32, 1usize),
+            154usize => __rt::input_rows(&self.facts().rows, 154u32, 2usize),
+            156usize => __rt::input_rows(&self.facts().rows, 156u32, 1usize),
+            157usize => __rt::input_rows(&self.facts().rows, 157u32, 2usize),
+            158usize => __rt::input_rows(&self.facts().rows, 158u32, 2usize),
+            159usize => __rt::input_rows(&self.facts().rows, 159u32, 1usize),
+            160usize => __rt::input_rows(&self.facts().rows, 160u32, 2usize),
+            161usize => __rt::input_rows(&self.facts().rows, 161u32, 1usize),
+            162usize => __rt::case_rows(self.batch.out.o162.case(self.case)),
+            163usize => __rt::input_rows(&self.facts().rows, 163u32, 2usize),
+            164usize => __rt::case_rows(self.batch.out.o164.case(self.case)),
+            165usize => __rt::input_rows(&self.facts().rows, 165u32, 1usize),
+            166usize => __rt::case_rows(self.batch.out.o166.case(self.case)),
+            167usize => __rt::case_rows(self.batch.out.o167.case(self.case)),
+            168usize => __rt::case_rows(self.batch.out.o168.case(self.case)),
+            188usize => __rt::case_rows(self.batch.out.o188.case(self.case)),
+            189usize => __rt::case_rows(self.batch.out.o189.case(self.case)),
             _ => Vec::new(),
         }
     }

@@ -198,7 +198,7 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::with_capacity(32),
+            rows: Vec::with_capacity(48),
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -576,21 +576,18 @@ pub struct Conclusions {
     batch: ::std::sync::Arc<Batch>,
     case: u32,
     policy: __rt::Policy,
-    requests: Vec<__rt::Request>,
+    /// Decoded on first use: most callers read verdicts or
+    /// counts, and a request owns its names.
+    requests: ::std::sync::OnceLock<Vec<__rt::Request>>,
 }
 impl Conclusions {
     fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
-        let mut c = Conclusions {
+        Conclusions {
             batch,
             case,
             policy,
-            requests: Vec::new(),
-        };
-        let mut requests = c.collect_requests();
-        requests.sort();
-        requests.dedup();
-        c.requests = requests;
-        c
+            requests: ::std::sync::OnceLock::new(),
+        }
     }
     fn collect_requests(&self) -> Vec<__rt::Request> {
         let mut out = Vec::new();
@@ -605,7 +602,7 @@ impl Conclusions {
         out
     }
     fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-        self.requests
+        self.requests()
             .iter()
             .filter(|r| judgments.contains(&r.predicate.as_str()))
             .cloned()
@@ -617,9 +614,15 @@ impl Conclusions {
     }
     /// Every judgment the authorities are asked to decide, sorted.
     pub fn requests(&self) -> &[__rt::Request] {
-        &self.requests
+        self.requests
+            .get_or_init(|| {
+                let mut requests = self.collect_requests();
+                requests.sort();
+                requests.dedup();
+                requests
+            })
     }
-    /// The facts this evaluation ran on (sorted, deduplicated).
+    /// The facts this evaluation ran on.
     pub fn facts(&self) -> &Facts {
         &self.batch.facts[self.case as usize]
     }
@@ -962,243 +965,31 @@ impl Conclusions {
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
-            0usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 0u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            1usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 1u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize] as u32))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            2usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 2u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            3usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 3u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            4usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 4u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            5usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 5u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            6usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 6u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            7usize => {
-                self.batch
-                    .out
-                    .o7
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            8usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 8u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            9usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 9u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            10usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 10u32)
-                    .map(|(_, v)| (v[0usize] as u32, v[1usize]))
-                    .map(|t| vec![i64::from(t.0), t.1])
-                    .collect()
-            }
-            11usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 11u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            15usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 15u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            16usize => {
-                self.facts()
-                    .rows
-                    .iter()
-                    .filter(|(r, _)| *r == 16u32)
-                    .map(|(_, v)| (v[0usize] as u32,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            19usize => {
-                self.batch
-                    .out
-                    .o19
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            20usize => {
-                self.batch
-                    .out
-                    .o20
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1, t.2))
-                    .map(|t| vec![i64::from(t.0), i64::from(t.1)])
-                    .collect()
-            }
-            21usize => {
-                self.batch
-                    .out
-                    .o21
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            22usize => {
-                self.batch
-                    .out
-                    .o22
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            23usize => {
-                self.batch
-                    .out
-                    .o23
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            31usize => {
-                self.batch
-                    .out
-                    .o31
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            32usize => {
-                self.batch
-                    .out
-                    .o32
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            33usize => {
-                self.batch
-                    .out
-                    .o33
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            36usize => {
-                self.batch
-                    .out
-                    .o36
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            37usize => {
-                self.batch
-                    .out
-                    .o37
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
-            38usize => {
-                self.batch
-                    .out
-                    .o38
-                    .case(self.case)
-                    .iter()
-                    .map(|t| (t.1,))
-                    .map(|t| vec![i64::from(t.0)])
-                    .collect()
-            }
+            0usize => __rt::input_rows(&self.facts().rows, 0u32, 2usize),
+            1usize => __rt::input_rows(&self.facts().rows, 1u32, 2usize),
+            2usize => __rt::input_rows(&self.facts().rows, 2u32, 1usize),
+            3usize => __rt::input_rows(&self.facts().rows, 3u32, 1usize),
+            4usize => __rt::input_rows(&self.facts().rows, 4u32, 1usize),
+            5usize => __rt::input_rows(&self.facts().rows, 5u32, 1usize),
+            6usize => __rt::input_rows(&self.facts().rows, 6u32, 1usize),
+            7usize => __rt::case_rows(self.batch.out.o7.case(self.case)),
+            8usize => __rt::input_rows(&self.facts().rows, 8u32, 1usize),
+            9usize => __rt::input_rows(&self.facts().rows, 9u32, 2usize),
+            10usize => __rt::input_rows(&self.facts().rows, 10u32, 2usize),
+            11usize => __rt::input_rows(&self.facts().rows, 11u32, 1usize),
+            15usize => __rt::input_rows(&self.facts().rows, 15u32, 1usize),
+            16usize => __rt::input_rows(&self.facts().rows, 16u32, 1usize),
+            19usize => __rt::case_rows(self.batch.out.o19.case(self.case)),
+            20usize => __rt::case_rows(self.batch.out.o20.case(self.case)),
+            21usize => __rt::case_rows(self.batch.out.o21.case(self.case)),
+            22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
+            23usize => __rt::case_rows(self.batch.out.o23.case(self.case)),
+            31usize => __rt::case_rows(self.batch.out.o31.case(self.case)),
+            32usize => __rt::case_rows(self.batch.out.o32.case(self.case)),
+            33usize => __rt::case_rows(self.batch.out.o33.case(self.case)),
+            36usize => __rt::case_rows(self.batch.out.o36.case(self.case)),
+            37usize => __rt::case_rows(self.batch.out.o37.case(self.case)),
+            38usize => __rt::case_rows(self.batch.out.o38.case(self.case)),
             _ => Vec::new(),
         }
     }

@@ -112,6 +112,34 @@ fn a_fact_and_its_negation_are_refused() {
     assert!(err.to_string().contains("remove one of them"));
 }
 
+/// With several contradictions, every engine names the same one (the Direct
+/// engine finds them on its tables, then normalizes to report it).
+#[test]
+fn the_same_contradiction_is_named_whatever_the_engine() {
+    let mut f = Facts::new();
+    let (g1, ..) = game_with_players(&mut f);
+    f.stalemate_arisen(g1)
+        .draw_agreed(g1)
+        .not_stalemate_arisen(g1)
+        .not_draw_agreed(g1)
+        .draw_agreed(g1);
+    let err = f.evaluate(Policy::Blocking).expect_err("contradiction");
+    assert_eq!(
+        err,
+        Error::Contradiction {
+            predicate: "draw_agreed",
+            args: vec![Arg::Entity("g1".into())]
+        }
+    );
+    // Repeated facts are still one fact.
+    let mut f = Facts::new();
+    let (g1, ..) = game_with_players(&mut f);
+    f.stalemate_arisen(g1).stalemate_arisen(g1);
+    let c = f.evaluate(Policy::Blocking).unwrap();
+    assert_eq!(c.game_drawn(g1), Verdict::Definitely);
+    assert!(c.to_json().unwrap().contains("\"stalemate_arisen\": [\n      [\"g1\"]\n    ]"));
+}
+
 #[test]
 fn constants_have_fixed_ids_and_names() {
     let f = Facts::new();
