@@ -341,7 +341,10 @@ fn an_undecided_atom_no_rule_reads_is_not_claimed_requested() {
         "touch_move_decided_no",
         "piece_touched_intentionally(black, pawn_e7)",
     );
-    assert!(e.requests.is_empty() && text.contains("not requested"), "{text}");
+    assert!(
+        e.requests.is_empty() && text.contains("not requested"),
+        "{text}"
+    );
 
     // An atom the rule does read is requested.
     let ev = eval("touch_move_undecided", Policy::Blocking);
@@ -351,11 +354,18 @@ fn an_undecided_atom_no_rule_reads_is_not_claimed_requested() {
     let query = format!(
         "{}({})",
         r.predicate,
-        r.args.iter().map(explain::fmt_value).collect::<Vec<_>>().join(", ")
+        r.args
+            .iter()
+            .map(explain::fmt_value)
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let (e, text, json) = run("touch_move_undecided", &query);
     assert_eq!(e.requests.len(), 1, "{text}");
     assert!(text.contains("a decision is requested"), "{text}");
-    assert!(text.contains("requested from FIDEArbiter") && !text.contains("not requested"), "{text}");
+    assert!(
+        text.contains("requested from FIDEArbiter") && !text.contains("not requested"),
+        "{text}"
+    );
     assert!(json.contains("\"requested\": true"), "{json}");
 }

@@ -58,9 +58,14 @@ impl Tally {
             let out_a = canonical_json(&interp::conclusions(on_demand, &a, policy));
             let out_b = canonical_json(&interp::conclusions(whole, &b, policy));
             if out_a != out_b {
-                let (la, lb): (Vec<&str>, Vec<&str>) = (out_a.lines().collect(), out_b.lines().collect());
+                let (la, lb): (Vec<&str>, Vec<&str>) =
+                    (out_a.lines().collect(), out_b.lines().collect());
                 let only = |x: &[&str], y: &[&str]| {
-                    x.iter().filter(|l| !y.contains(l)).copied().collect::<Vec<_>>().join("\n")
+                    x.iter()
+                        .filter(|l| !y.contains(l))
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("\n")
                 };
                 panic!(
                     "{what} ({policy}): on demand differs from the whole domain\n\
@@ -70,7 +75,10 @@ impl Tally {
                 );
             }
             let (ua, ub) = (undecided_rows(on_demand, &a), undecided_rows(whole, &b));
-            assert!(ua <= ub, "{what}: {ua} undecided atoms on demand, {ub} in all");
+            assert!(
+                ua <= ub,
+                "{what}: {ua} undecided atoms on demand, {ub} in all"
+            );
             self.evaluations += 1;
             self.smaller += usize::from(ua < ub);
             self.undecided_on_demand += ua;
@@ -146,7 +154,11 @@ fn chess_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
     let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
     let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
     let tally = compare_scenarios(&loaded, "../tests/scenarios/chess");
-    assert!(tally.evaluations >= 100, "{} evaluations", tally.evaluations);
+    assert!(
+        tally.evaluations >= 100,
+        "{} evaluations",
+        tally.evaluations
+    );
     assert!(tally.smaller > 0, "no chess scenario has a smaller demand");
 }
 
@@ -184,7 +196,11 @@ fn the_demand_of_many_games_grows_linearly() {
     let a = interp::evaluate(&on_demand, &facts, Policy::Blocking);
     let b = interp::evaluate(&whole, &facts, Policy::Blocking);
     assert_eq!(undecided_rows(&on_demand, &a), 40, "one atom per game");
-    assert_eq!(undecided_rows(&whole, &b), 40 * 40, "every player × every piece");
+    assert_eq!(
+        undecided_rows(&whole, &b),
+        40 * 40,
+        "every player × every piece"
+    );
     assert_eq!(
         canonical_json(&interp::conclusions(&on_demand, &a, Policy::Blocking)),
         canonical_json(&interp::conclusions(&whole, &b, Policy::Blocking))

@@ -65,7 +65,10 @@ pub fn explain(
             vec![p.derive(l, &t, Level::Defeasible, World::Certain, 0)],
         )
     } else if undecided {
-        (Verdict::Pending(Vec::new()), vec![p.judgment_node(l.pred, &t)])
+        (
+            Verdict::Pending(Vec::new()),
+            vec![p.judgment_node(l.pred, &t)],
+        )
     } else if pending {
         // How it holds in the possible model, and what keeps it from the
         // certain one (an item or an attacker that hangs on a judgment).

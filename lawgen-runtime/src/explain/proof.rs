@@ -146,10 +146,16 @@ impl<'a> Prover<'a> {
     /// Is judgment atom `p(t)` decided neither way, over entities the
     /// evaluation knows? (Whether or not a rule reads it.)
     pub(super) fn is_undecided_atom(&self, p: PredId, t: &[i64]) -> bool {
-        let known = self.cat.pred(p).params.iter().zip(t).all(|(ty, v)| match ty {
-            Ty::Int => true,
-            Ty::Entity(_) => usize::try_from(*v).is_ok_and(|v| v < self.store.interner.len()),
-        });
+        let known = self
+            .cat
+            .pred(p)
+            .params
+            .iter()
+            .zip(t)
+            .all(|(ty, v)| match ty {
+                Ty::Int => true,
+                Ty::Entity(_) => usize::try_from(*v).is_ok_and(|v| v < self.store.interner.len()),
+            });
         let lit = |negative| Lit { pred: p, negative };
         known && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
     }
