@@ -35,6 +35,7 @@ use lawgen_benches::{fide_laws_chess, fide_laws_chess_direct, tournament};
 use lawgen_runtime::{Batching, Policy};
 use serde_json::{json, Value};
 use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -112,6 +113,8 @@ struct Timed {
     read_s: f64,
     eval_s: f64,
     output_s: f64,
+    /// Freeing what evaluation built (part of what `lawgen eval` does too).
+    free_s: f64,
     output: String,
     counts: plain::Counts,
     requests: usize,
@@ -130,13 +133,19 @@ macro_rules! compiled_run {
         let t = Instant::now();
         let output = c.to_json().expect("canonical output");
         let output_s = t.elapsed().as_secs_f64();
+        let counts = counts_of(&c.concluded_counts());
+        let requests = c.requests().len();
+        let t = Instant::now();
+        drop(c);
+        drop(facts);
         Timed {
             read_s,
             eval_s,
             output_s,
+            free_s: t.elapsed().as_secs_f64(),
             output,
-            counts: counts_of(&c.concluded_counts()),
-            requests: c.requests().len(),
+            counts,
+            requests,
         }
     }};
 }
@@ -187,13 +196,20 @@ fn child(backend: Backend, n: usize) -> Value {
             let t = Instant::now();
             let output = lawgen::syntax::output::canonical_json(&conclusions);
             let output_s = t.elapsed().as_secs_f64();
+            let counts = i.counts(&conclusions);
+            let requests = conclusions.requests.len();
+            let t = Instant::now();
+            drop(conclusions);
+            drop(store);
+            drop(facts);
             Timed {
                 read_s,
                 eval_s,
                 output_s,
+                free_s: t.elapsed().as_secs_f64(),
                 output,
-                counts: i.counts(&conclusions),
-                requests: conclusions.requests.len(),
+                counts,
+                requests,
             }
         }
         Backend::Ascent => compiled_run!(fide_laws_chess, text),
@@ -210,6 +226,7 @@ fn child(backend: Backend, n: usize) -> Value {
         "read_s": timed.read_s,
         "eval_s": timed.eval_s,
         "output_s": timed.output_s,
+        "free_s": timed.free_s,
         "peak_kib": status_kib("self", "VmHWM:"),
         "peak_reset": reset,
         "start_kib": start_kib,
@@ -280,6 +297,14 @@ fn run_child(exe: &std::path::Path, b: Backend, n: usize, max_s: f64, max_kib: u
     let stderr = err.join().unwrap_or_default();
     if let Some(why) = capped {
         return Outcome::Capped(why);
+    }
+    if status.signal() == Some(libc::SIGKILL) {
+        // Not by us: most likely the kernel's out-of-memory killer.
+        return Outcome::Capped(format!(
+            "killed by SIGKILL, not by this run (out of memory?), after {:.1} s at {} resident",
+            t.elapsed().as_secs_f64(),
+            mib(max_rss)
+        ));
     }
     if !status.success() {
         return Outcome::Failed(format!("{status}: {}", stderr.trim()));
@@ -441,8 +466,8 @@ fn main() {
             eprint!("{:>6} × {:>6} games ... ", b.id(), n);
             let row = if let Some(smaller) = stopped {
                 eprintln!("not run");
-                json!({"backend": b.id(), "n": n, "did_not_finish":
-                    format!("not run: did not finish at {} games", games(smaller))})
+                json!({"backend": b.id(), "n": n, "not_run":
+                    format!("did not finish at {} games", games(smaller))})
             } else {
                 match run_child(&exe, b, n, max_s, max_kib) {
                     Outcome::Done(v) => {
@@ -528,7 +553,7 @@ fn main() {
 
     let mut md = String::new();
     md.push_str(
-        "| backend | games | facts file | wall | CPU | peak memory | read / evaluate / output |\n\
+        "| backend | games | facts file | wall | CPU | peak memory | read / evaluate / output / free |\n\
          |---|---|---|---|---|---|---|\n",
     );
     for &b in &backends {
@@ -537,9 +562,14 @@ fn main() {
                 .iter()
                 .find(|v| v["backend"] == b.id() && v["n"] == n)
                 .expect("every configuration has a row");
-            if let Some(why) = v["did_not_finish"].as_str() {
+            let skipped = match (v["did_not_finish"].as_str(), v["not_run"].as_str()) {
+                (Some(why), _) => Some(format!("did not finish: {why}")),
+                (_, Some(why)) => Some(format!("not run: {why}")),
+                _ => None,
+            };
+            if let Some(why) = skipped {
                 md.push_str(&format!(
-                    "| {} | {} | — | did not finish: {why} | — | — | — |\n",
+                    "| {} | {} | — | {why} | — | — | — |\n",
                     b.label(),
                     games(n)
                 ));
@@ -547,7 +577,7 @@ fn main() {
             }
             let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
             md.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} / {} / {} / {} |\n",
                 b.label(),
                 games(n),
                 bytes(v["facts_bytes"].as_u64().unwrap_or(0)),
@@ -557,12 +587,13 @@ fn main() {
                 secs(f("read_s")),
                 secs(f("eval_s")),
                 secs(f("output_s")),
+                secs(f("free_s")),
             ));
         }
     }
     md.push_str(
         "\nOne case holding N games; timed: read the facts file text, evaluate (blocking), \
-         write the canonical output. Peak memory: VmHWM of the child process from just \
+         write the canonical output, free what was built. Peak memory: VmHWM of the child process from just \
          before the timed part (the facts file text and the loaded package included; \
          building the text is not).\n",
     );
