@@ -10,6 +10,8 @@
 //! * [`plain`]: the rules written by hand in plain Rust (the limit).
 //! * [`engines`]: each engine run over `n` cases, summing the concluded
 //!   counts, as the benches and the throughput binary call them.
+//! * [`tournament`]: many games merged into one facts file (one case), for
+//!   the `tournament` binary.
 
 lawgen_runtime::include_package!(fide_laws_chess);
 // The same package compiled by the Direct engine (the same API).
@@ -24,3 +26,4 @@ lawgen_runtime::include_package!(fide_laws_chess_uncontested);
 pub mod cases;
 pub mod engines;
 pub mod plain;
+pub mod tournament;
