@@ -9,13 +9,73 @@
 //! (`rows()[lo..hi]`). `clear` keeps the allocations, so a worker thread
 //! that reuses its tables allocates nothing per case once they have grown
 //! to the size of its cases.
+//!
+//! A rule that looks a table up by some of its columns (`p(X, Y)` with `X`
+//! bound) scans it, which is right for a handful of rows and quadratic for
+//! a case of thousands (a facts file holding a whole tournament). So a
+//! table can be told which column sets it is looked up by ([`Table::want`],
+//! once per run, before the rules); past [`SCAN`] rows it then keeps, per
+//! column set, the positions of its rows by a hash of those columns, up to
+//! date as rows are added, and [`Table::matching`] visits only the rows
+//! whose key hashes alike (the caller still compares the columns).
 
-use rustc_hash::FxBuildHasher;
-use std::collections::HashSet;
-use std::hash::Hash;
+use rustc_hash::{FxBuildHasher, FxHasher};
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 /// Up to this many rows a table scans instead of hashing.
 pub const SCAN: usize = 16;
+
+/// A row's columns as integers (entity ids widened), for keys.
+pub trait Columns: Copy {
+    fn column(&self, k: usize) -> i64;
+}
+
+macro_rules! columns {
+    ($($c:ident $i:tt),*) => {
+        impl<$($c: crate::__private::Column),*> Columns for ($($c,)*) {
+            #[inline]
+            #[allow(unused_variables)]
+            fn column(&self, k: usize) -> i64 {
+                match k {
+                    $($i => self.$i.wide(),)*
+                    _ => 0,
+                }
+            }
+        }
+    };
+}
+columns!();
+columns!(A 0);
+columns!(A 0, B 1);
+columns!(A 0, B 1, C 2);
+columns!(A 0, B 1, C 2, D 3);
+columns!(A 0, B 1, C 2, D 3, E 4);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+
+/// The hash of a key: the values of the columns in `mask`, in order.
+#[inline]
+fn key_hash(values: impl Iterator<Item = i64>) -> u64 {
+    let mut h = FxHasher::default();
+    for v in values {
+        h.write_i64(v);
+    }
+    h.finish()
+}
+
+/// Positions of a table's rows by the hash of the columns in `mask`.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    mask: u32,
+    /// Built once the table outgrows [`SCAN`]; kept up to date after.
+    live: bool,
+    by_key: HashMap<u64, Vec<u32>, FxBuildHasher>,
+}
 
 /// A set of typed rows of one relation for one case.
 #[derive(Clone, Debug)]
@@ -24,6 +84,8 @@ pub struct Table<T> {
     /// The rows again, once there are more than [`SCAN`] (else empty).
     set: HashSet<T, FxBuildHasher>,
     indexed: bool,
+    /// The column sets the rules look this table up by.
+    indexes: Vec<Index>,
 }
 
 impl<T> Default for Table<T> {
@@ -32,11 +94,30 @@ impl<T> Default for Table<T> {
             rows: Vec::new(),
             set: HashSet::default(),
             indexed: false,
+            indexes: Vec::new(),
         }
     }
 }
 
-impl<T: Copy + Eq + Hash + Ord> Table<T> {
+/// The rows a lookup visits: all of them, or those whose key hashes alike.
+pub enum Matching<'a, T> {
+    All(std::slice::Iter<'a, T>),
+    Some(&'a [T], std::slice::Iter<'a, u32>),
+}
+
+impl<'a, T> Iterator for Matching<'a, T> {
+    type Item = &'a T;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a T> {
+        match self {
+            Matching::All(it) => it.next(),
+            Matching::Some(rows, it) => it.next().map(|&i| &rows[i as usize]),
+        }
+    }
+}
+
+impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
     /// The rows, in insertion order (sorted after [`Table::sort`]).
     #[inline]
     pub fn rows(&self) -> &[T] {
@@ -73,11 +154,68 @@ impl<T: Copy + Eq + Hash + Ord> Table<T> {
             return false;
         }
         self.rows.push(row);
-        if !self.indexed && self.rows.len() > SCAN {
+        if self.indexed {
+            let at = self.rows.len() as u32 - 1;
+            for ix in &mut self.indexes {
+                if ix.live {
+                    let key = key_hash(mask_columns(ix.mask).map(|k| row.column(k)));
+                    ix.by_key.entry(key).or_default().push(at);
+                }
+            }
+        } else if self.rows.len() > SCAN {
             self.set.extend(self.rows.iter().copied());
             self.indexed = true;
+            for i in 0..self.indexes.len() {
+                self.build(i);
+            }
         }
         true
+    }
+
+    /// Says the rules look this table up by the columns in `mask` (bit `k`
+    /// for column `k`); idempotent. A large table then keeps an index.
+    pub fn want(&mut self, mask: u32) {
+        if let Some(i) = self.indexes.iter().position(|ix| ix.mask == mask) {
+            if self.indexed && !self.indexes[i].live {
+                self.build(i);
+            }
+            return;
+        }
+        self.indexes.push(Index {
+            mask,
+            ..Index::default()
+        });
+        if self.indexed {
+            self.build(self.indexes.len() - 1);
+        }
+    }
+
+    fn build(&mut self, i: usize) {
+        let mask = self.indexes[i].mask;
+        let ix = &mut self.indexes[i];
+        ix.by_key.clear();
+        for (at, row) in self.rows.iter().enumerate() {
+            let key = key_hash(mask_columns(mask).map(|k| row.column(k)));
+            ix.by_key.entry(key).or_default().push(at as u32);
+        }
+        ix.live = true;
+    }
+
+    /// The rows whose columns in `mask` may equal `key` (every row, for a
+    /// small table or a column set nobody asked for): a superset, in
+    /// insertion order; the caller compares the columns.
+    #[inline]
+    pub fn matching(&self, mask: u32, key: &[i64]) -> Matching<'_, T> {
+        if self.indexed {
+            if let Some(ix) = self.indexes.iter().find(|ix| ix.mask == mask && ix.live) {
+                let hits = ix
+                    .by_key
+                    .get(&key_hash(key.iter().copied()))
+                    .map_or(&[][..], Vec::as_slice);
+                return Matching::Some(&self.rows, hits.iter());
+            }
+        }
+        Matching::All(self.rows.iter())
     }
 
     /// Does `other` hold a row of this table? (A fact and its explicit
@@ -87,21 +225,37 @@ impl<T: Copy + Eq + Hash + Ord> Table<T> {
         !self.is_empty() && !other.is_empty() && self.rows.iter().any(|t| other.contains(t))
     }
 
-    /// Empties the table, keeping its allocations for the next case.
+    /// Empties the table, keeping its allocations (and the column sets it
+    /// is looked up by) for the next case.
     #[inline]
     pub fn clear(&mut self) {
         self.rows.clear();
         if self.indexed {
             self.set.clear();
             self.indexed = false;
+            for ix in &mut self.indexes {
+                ix.by_key.clear();
+                ix.live = false;
+            }
         }
     }
 
-    /// Sorts the rows (once a run is over: the conclusions binary-search them).
+    /// Sorts the rows (once a run is over: the conclusions binary-search
+    /// them). Positions change, so the indexes go.
     #[inline]
     pub fn sort(&mut self) {
         self.rows.sort_unstable();
+        for ix in &mut self.indexes {
+            ix.by_key.clear();
+            ix.live = false;
+        }
     }
+}
+
+/// The columns of `mask`, lowest first.
+#[inline]
+fn mask_columns(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32).filter(move |k| mask & (1 << k) != 0)
 }
 
 #[cfg(test)]
@@ -141,6 +295,47 @@ mod tests {
         }
         b.insert((1,));
         assert!(a.meets(&b) && b.meets(&a));
+    }
+
+    /// A lookup by some columns visits every matching row, small or large,
+    /// rows added after the index was built included, and only those once
+    /// the table is large; clearing and sorting keep it right.
+    #[test]
+    fn matching_finds_the_rows_with_the_key_at_every_size() {
+        let mut t: Table<(u32, i64)> = Table::default();
+        t.want(0b01);
+        let count = |t: &Table<(u32, i64)>, g: u32| {
+            t.matching(0b01, &[i64::from(g)])
+                .filter(|r| r.0 == g)
+                .count()
+        };
+        for round in 0..2 {
+            for i in 0..200u32 {
+                t.insert((i % 7, i64::from(i)));
+                for g in 0..7 {
+                    let expected = (0..=i).filter(|j| j % 7 == g).count();
+                    assert_eq!(count(&t, g), expected, "round {round}, {i} rows, key {g}");
+                }
+                if i > SCAN as u32 {
+                    // Only rows whose key hashes alike are visited.
+                    assert!(t.matching(0b01, &[3]).count() < t.len());
+                }
+            }
+            // A column set nobody asked for scans, and is still right.
+            assert_eq!(t.matching(0b10, &[5]).filter(|r| r.1 == 5).count(), 1);
+            t.sort();
+            assert_eq!(t.matching(0b01, &[2]).filter(|r| r.0 == 2).count(), 29);
+            t.clear();
+            assert_eq!(count(&t, 1), 0);
+        }
+        // Asked for once the table is large: built then.
+        let mut u: Table<(u32, u32)> = Table::default();
+        for i in 0..100 {
+            u.insert((i, i % 3));
+        }
+        u.want(0b10);
+        assert_eq!(u.matching(0b10, &[2]).filter(|r| r.1 == 2).count(), 33);
+        assert!(u.matching(0b10, &[2]).count() < 100);
     }
 
     #[test]

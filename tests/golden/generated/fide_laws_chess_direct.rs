@@ -551,14 +551,14 @@ mod __engine {
 
     ::std::thread_local! {
         // This worker thread's tables.
-        static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::default());
+        static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::new());
     }
 
     // Runs `f` on this thread's tables (fresh ones if they are in use).
     pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {
         TABLES.with(|t| match t.try_borrow_mut() {
             Ok(mut t) => f(&mut t),
-            Err(_) => f(&mut Tables::default()),
+            Err(_) => f(&mut Tables::new()),
         })
     }
 
@@ -606,7 +606,7 @@ mod __engine {
     fn c3(s: &mut Tables) {
         // ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
         for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.rows() {
+            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if s.r92.contains(&(v1,)) {
                         s.r109.insert((v0,));
@@ -620,7 +620,7 @@ mod __engine {
     fn c4(s: &mut Tables) {
         // ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.rows() {
+            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if s.r92.contains(&(v1,)) {
                         s.r99.insert((v0,));
@@ -751,7 +751,7 @@ mod __engine {
         // SecondIllegalMoveEndsTheGame (strict)
         for &(v1, v2) in s.r46.rows() {
             if v2 >= 2i64 {
-                for &(v0, w0) in s.r91.rows() {
+                for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                     if w0 == v1 {
                         s.r164.insert((v0,));
                     }
@@ -764,10 +764,10 @@ mod __engine {
     fn c14(s: &mut Tables) {
         // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
         for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.rows() {
+            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.rows() {
+                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
                             if w1 == v1 {
                                 s.r110.insert((v0,));
                             }
@@ -782,10 +782,10 @@ mod __engine {
     fn c15(s: &mut Tables) {
         // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.rows() {
+            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.rows() {
+                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
                             if w1 == v1 {
                                 s.r100.insert((v0,));
                             }
@@ -828,7 +828,7 @@ mod __engine {
     fn c18(s: &mut Tables) {
         // ResignationLoses (strict)
         for &(v1,) in s.r132.rows() {
-            for &(v0, w0) in s.r91.rows() {
+            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if s.r92.contains(&(v1,)) {
                         s.r131.insert((v0, v1));
@@ -838,10 +838,10 @@ mod __engine {
         }
         // SecondIllegalMoveLoses (strict)
         for &(v1,) in s.r132.rows() {
-            for &(w0, v2) in s.r46.rows() {
+            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.rows() {
+                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
                             if w1 == v1 {
                                 s.r131.insert((v0, v1));
                             }
@@ -889,7 +889,7 @@ mod __engine {
             if !s.r144.contains(&(v0, v1)) {
                 if !s.r154.contains(&(v0, v1)) {
                     if s.r145.contains(&(v1,)) {
-                        for &(_, w0) in s.r29.rows() {
+                        for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
                             if w0 == v0 {
                                 s.r152.insert((v0, v1));
                             }
@@ -906,7 +906,7 @@ mod __engine {
         for &(v1, v2) in s.r143.rows() {
             if s.r152.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.rows() {
+                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                         if w0 == v1 {
                             s.r188.insert((v1, v2));
                         }
@@ -930,7 +930,7 @@ mod __engine {
         for &(v1, v2) in s.r143.rows() {
             if s.r147.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.rows() {
+                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                         if w0 == v1 {
                             s.r146.insert((v1, v2));
                         }
@@ -946,7 +946,7 @@ mod __engine {
         for &(v1, v2) in s.r143.rows() {
             if s.r144.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.rows() {
+                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                         if w0 == v1 {
                             s.r142.insert((v1, v2));
                         }
@@ -961,7 +961,7 @@ mod __engine {
         // ThreefoldClaimCorrect (strict)
         for &(v0, v2) in s.r89.rows() {
             if v2 >= 3i64 {
-                for &(w0, v1) in s.r29.rows() {
+                for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
                     if w0 == v0 {
                         if s.r52.contains(&(v1,)) {
                             s.r94.insert((v0, v1));
@@ -1010,9 +1010,9 @@ mod __engine {
     fn c31(s: &mut Tables) {
         // FiftyMoveClaimCorrect (strict)
         for &(v1,) in s.r52.rows() {
-            for &(v0, w0) in s.r29.rows() {
+            for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
-                    for &(w1, v2) in s.r85.rows() {
+                    for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
                         if w1 == v0 {
                             if v2 >= 50i64 {
                                 s.r84.insert((v0, v1));
@@ -1094,7 +1094,7 @@ mod __engine {
         for &(v0, v1, v2, v4) in s.r23.rows() {
             if s.r27.contains(&(v1, v4)) {
                 if s.r29.contains(&(v0, v1)) {
-                    for &(w0, v3) in s.r24.rows() {
+                    for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
                         if w0 == v1 {
                             if s.r25.contains(&(v4,)) {
                                 if s.r26.contains(&(v2,)) {
@@ -1116,9 +1116,9 @@ mod __engine {
     fn c39(s: &mut Tables) {
         // EnPassantCaptureLegal (strict)
         for &(v0,) in s.r55.rows() {
-            for &(w0, _) in s.r29.rows() {
+            for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
                 if w0 == v0 {
-                    for &(w1, v2) in s.r14.rows() {
+                    for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
                         if w1 == v0 {
                             s.r54.insert((v0, v2));
                         }
@@ -1282,7 +1282,7 @@ mod __engine {
         }
         // ResignationDrawnIfMateImpossible (strict) at \u{394}
         for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.rows() {
+            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if s.r92.contains(&(v1,)) {
                         s.r86.insert((v0,));
@@ -1292,10 +1292,10 @@ mod __engine {
         }
         // SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
         for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.rows() {
+            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
                     if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.rows() {
+                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
                             if w1 == v1 {
                                 s.r86.insert((v0,));
                             }
@@ -1753,55 +1753,55 @@ mod __engine {
     // component 56: r73 cand[entered_state]
     fn c56(s: &mut Tables) {
         // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(0u32)]) {
             if w0 == 0u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(1u32)]) {
             if w0 == 1u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(2u32)]) {
             if w0 == 2u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(3u32)]) {
             if w0 == 3u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(4u32)]) {
             if w0 == 4u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(5u32)]) {
             if w0 == 5u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(6u32)]) {
             if w0 == 6u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
         // GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(9u32)]) {
             if w0 == 9u32 {
                 s.r73.insert((v0, 10u32));
             }
         }
         // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.rows() {
+        for &(v0, w0) in s.r61.matching(2, &[i64::from(11u32)]) {
             if w0 == 11u32 {
                 s.r73.insert((v0, 10u32));
             }
@@ -1811,7 +1811,7 @@ mod __engine {
     // component 57: r178 cand[valid_transition]
     fn c57(s: &mut Tables) {
         // GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(0u32)]) {
             if w0 == 0u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r0.contains(&(v0,)) {
@@ -1821,7 +1821,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(1u32)]) {
             if w0 == 1u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r45.contains(&(v0,)) {
@@ -1831,7 +1831,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(2u32)]) {
             if w0 == 2u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r50.contains(&(v0,)) {
@@ -1841,7 +1841,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(3u32)]) {
             if w0 == 3u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r87.contains(&(v0,)) {
@@ -1851,7 +1851,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(4u32)]) {
             if w0 == 4u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r162.contains(&(v0,)) {
@@ -1861,7 +1861,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(5u32)]) {
             if w0 == 5u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r164.contains(&(v0,)) {
@@ -1871,7 +1871,7 @@ mod __engine {
             }
         }
         // GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(6u32)]) {
             if w0 == 6u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r166.contains(&(v0,)) {
@@ -1881,7 +1881,7 @@ mod __engine {
             }
         }
         // GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(9u32)]) {
             if w0 == 9u32 {
                 if s.r60.contains(&(v0, 10u32)) {
                     if s.r138.contains(&(v0,)) {
@@ -1891,7 +1891,7 @@ mod __engine {
             }
         }
         // GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.rows() {
+        for &(v0, w0) in s.r11.matching(2, &[i64::from(11u32)]) {
             if w0 == 11u32 {
                 if s.r60.contains(&(v0, 8u32)) {
                     if s.r10.contains(&(v0,)) {
@@ -1923,6 +1923,24 @@ mod __engine {
         // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
         for &(v0, v1) in s.r73.rows() {
             s.r59.insert((v0, v1));
+        }
+    }
+
+    impl Tables {
+        // Fresh tables, told the column sets the rules look them up by.
+        pub(super) fn new() -> Self {
+            #[allow(unused_mut)]
+            let mut t = Tables::default();
+            t.r11.want(2);
+            t.r14.want(1);
+            t.r24.want(1);
+            t.r29.want(1);
+            t.r29.want(2);
+            t.r46.want(1);
+            t.r61.want(2);
+            t.r85.want(1);
+            t.r91.want(2);
+            t
         }
     }
 }

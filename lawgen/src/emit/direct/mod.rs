@@ -202,7 +202,7 @@ impl Gen<'_> {
         s.push_str(
             "    ::std::thread_local! {\n        \
              // This worker thread's tables.\n        \
-             static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::default());\n    \
+             static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::new());\n    \
              }\n\n",
         );
         s.push_str(
@@ -210,10 +210,11 @@ impl Gen<'_> {
              pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {\n        \
              TABLES.with(|t| match t.try_borrow_mut() {\n            \
              Ok(mut t) => f(&mut t),\n            \
-             Err(_) => f(&mut Tables::default()),\n        \
+             Err(_) => f(&mut Tables::new()),\n        \
              })\n    \
              }\n",
         );
+        let mut wants: BTreeSet<(u32, u32)> = BTreeSet::new();
         for (k, comp) in comps.iter().enumerate() {
             let (rels, recursive) = (&comp.rels, &comp.recursive);
             let names: Vec<String> = rels
@@ -234,7 +235,7 @@ impl Gen<'_> {
                 .collect();
             if !*recursive {
                 for rule in &rules {
-                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2);
+                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2, &mut wants);
                 }
             } else {
                 let on = |rule: &Rule| -> Vec<usize> {
@@ -247,7 +248,7 @@ impl Gen<'_> {
                 };
                 // Exit rules: nothing of the component in the body.
                 for rule in rules.iter().filter(|r| on(r).is_empty()) {
-                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2);
+                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2, &mut wants);
                 }
                 let mut cond = Vec::new();
                 for r in rels {
@@ -270,7 +271,7 @@ impl Gen<'_> {
                                 Range::Known(rel)
                             }
                         };
-                        self.direct_rule(&mut s, rule, Some(d), &range, 3);
+                        self.direct_rule(&mut s, rule, Some(d), &range, 3, &mut wants);
                     }
                 }
                 for r in rels {
@@ -281,6 +282,17 @@ impl Gen<'_> {
             }
             s.push_str("    }\n");
         }
+        s.push_str(
+            "\n    impl Tables {\n        \
+             // Fresh tables, told the column sets the rules look them up by.\n        \
+             pub(super) fn new() -> Self {\n            \
+             #[allow(unused_mut)]\n            \
+             let mut t = Tables::default();\n",
+        );
+        for (r, mask) in &wants {
+            let _ = writeln!(s, "            t.r{r}.want({mask});");
+        }
+        s.push_str("            t\n        }\n    }\n");
         Ok(s)
     }
 
@@ -292,6 +304,7 @@ impl Gen<'_> {
         delta: Option<usize>,
         range: &dyn Fn(usize, RelId) -> Range,
         depth: usize,
+        wants: &mut BTreeSet<(u32, u32)>,
     ) {
         let mut uses: HashMap<u32, usize> = HashMap::new();
         for t in rule
@@ -345,6 +358,21 @@ impl Gen<'_> {
                 Item::Pos(a) => {
                     let mut pats = Vec::with_capacity(a.args.len());
                     let mut checks = Vec::new();
+                    // The columns bound before the loop, and their values.
+                    let (mut mask, mut key) = (0u32, Vec::new());
+                    for (k, t) in a.args.iter().enumerate() {
+                        match t {
+                            Term::Var(v) if bound.contains(v) => {
+                                mask |= 1 << k;
+                                key.push(format!("i64::from(v{v})"));
+                            }
+                            Term::Value(_) => {
+                                mask |= 1 << k;
+                                key.push(format!("i64::from({})", value(t)));
+                            }
+                            Term::Var(_) => {}
+                        }
+                    }
                     for t in &a.args {
                         match t {
                             Term::Var(v) if bound.contains(v) => {
@@ -367,6 +395,19 @@ impl Gen<'_> {
                     let pat = tuple(&pats);
                     let r = a.rel.0;
                     match range(i, a.rel) {
+                        // Looked up by some columns: by an index, once the
+                        // table is large (`Table::matching`).
+                        Range::All if mask != 0 => {
+                            wants.insert((r, mask));
+                            line(
+                                s,
+                                d,
+                                &format!(
+                                    "for &{pat} in s.r{r}.matching({mask}, &[{}]) {{",
+                                    key.join(", ")
+                                ),
+                            );
+                        }
                         Range::All => line(s, d, &format!("for &{pat} in s.r{r}.rows() {{")),
                         other => {
                             let (lo, hi) = match other {
