@@ -146,30 +146,46 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
     /// Adds `row` unless it is there already; whether it was new.
     #[inline]
     pub fn insert(&mut self, row: T) -> bool {
+        // The small case inline; a large table's work out of line, so that
+        // the rules' loops stay small enough to inline this.
         if self.indexed {
-            if !self.set.insert(row) {
-                return false;
-            }
-        } else if self.rows.contains(&row) {
+            return self.insert_large(row);
+        }
+        if self.rows.contains(&row) {
             return false;
         }
         self.rows.push(row);
-        if self.indexed {
-            let at = self.rows.len() as u32 - 1;
-            for ix in &mut self.indexes {
-                if ix.live {
-                    let key = key_hash(mask_columns(ix.mask).map(|k| row.column(k)));
-                    ix.by_key.entry(key).or_default().push(at);
-                }
-            }
-        } else if self.rows.len() > SCAN {
-            self.set.extend(self.rows.iter().copied());
-            self.indexed = true;
-            for i in 0..self.indexes.len() {
-                self.build(i);
+        if self.rows.len() > SCAN {
+            self.outgrow_scan();
+        }
+        true
+    }
+
+    #[inline(never)]
+    fn insert_large(&mut self, row: T) -> bool {
+        if !self.set.insert(row) {
+            return false;
+        }
+        self.rows.push(row);
+        let at = self.rows.len() as u32 - 1;
+        for ix in &mut self.indexes {
+            if ix.live {
+                let key = key_hash(mask_columns(ix.mask).map(|k| row.column(k)));
+                ix.by_key.entry(key).or_default().push(at);
             }
         }
         true
+    }
+
+    /// The table just grew past [`SCAN`] rows: a set and the indexes.
+    #[cold]
+    #[inline(never)]
+    fn outgrow_scan(&mut self) {
+        self.set.extend(self.rows.iter().copied());
+        self.indexed = true;
+        for i in 0..self.indexes.len() {
+            self.build(i);
+        }
     }
 
     /// Says the rules look this table up by the columns in `mask` (bit `k`
