@@ -10,6 +10,10 @@
 #
 #   benches/scripts/rebuild-time.sh [ROUNDS]     (default 3; prints each round and the median)
 #   LAWGEN_ENGINE=direct benches/scripts/rebuild-time.sh   (the example compiled by the Direct engine)
+#   LAWGEN_REBUILD_CRATE=single benches/scripts/rebuild-time.sh
+#       (instead of the example, which also compiles the Russian package that
+#       imports the chess package, a library crate under target/ whose build.rs
+#       compiles the chess package alone, as a user's crate would)
 #
 # Wall and CPU (user + sys) seconds per round. Run it on a quiet machine: the
 # build uses both cores, and other load shows up one for one in wall time.
@@ -53,19 +57,58 @@ with open(path, "w", encoding="utf-8") as f:
 EOF
 }
 
-echo "warming up: cargo build --release -p chess-arbiter" >&2
-cargo build --release -p chess-arbiter >/dev/null 2>&1
+build=(cargo build --release -p chess-arbiter)
+what="the chess example"
+if [ "${LAWGEN_REBUILD_CRATE:-example}" = single ]; then
+  root="$PWD"
+  probe="${CARGO_TARGET_DIR:-$root/target}/rebuild-probe"
+  mkdir -p "$probe/src"
+  cat >"$probe/Cargo.toml" <<TOML
+[package]
+name = "rebuild-probe"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+lawgen-runtime = { path = "$root/lawgen-runtime" }
+ascent = "=0.8.1"
+
+[build-dependencies]
+lawgen = { path = "$root/lawgen", default-features = false, features = ["emit"] }
+
+[workspace]
+TOML
+  cat >"$probe/build.rs" <<RUST
+fn main() -> Result<(), lawgen::BuildError> {
+    let engine = match std::env::var("LAWGEN_ENGINE").as_deref() {
+        Ok("direct") => lawgen::Engine::Direct,
+        _ => lawgen::Engine::Ascent,
+    };
+    println!("cargo:rerun-if-env-changed=LAWGEN_ENGINE");
+    lawgen::Builder::new().engine(engine).package("$root/$pkg").compile()?;
+    Ok(())
+}
+RUST
+  # A library: every public item of the module is compiled, as in the example.
+  echo 'lawgen_runtime::include_package!(fide_laws_chess);' >"$probe/src/lib.rs"
+  build=(cargo build --release --manifest-path "$probe/Cargo.toml")
+  what="a crate compiling the chess package alone"
+fi
+
+echo "warming up: ${build[*]}" >&2
+"${build[@]}" >/dev/null 2>&1
 walls=()
 for i in $(seq 1 "$rounds"); do
   toggle
-  /usr/bin/time -o "$backup.time" -f '%e %U %S' cargo build --release -p chess-arbiter >/dev/null 2>&1
+  /usr/bin/time -o "$backup.time" -f '%e %U %S' "${build[@]}" >/dev/null 2>&1
   read -r wall user sys <"$backup.time"
   cpu=$(python3 -c "print(round($user + $sys, 2))")
   echo "round $i: ${wall} s wall, ${cpu} s CPU"
   walls+=("$wall")
 done
 median=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-echo "median of $rounds rebuilds (engine ${LAWGEN_ENGINE:-ascent}): ${median} s wall"
+echo "median of $rounds rebuilds of $what (engine ${LAWGEN_ENGINE:-ascent}): ${median} s wall"
 # Rebuild once more with the original package, so the tree builds what it holds.
 cp "$backup" "$pkg"
-cargo build --release -p chess-arbiter >/dev/null 2>&1 || true
+"${build[@]}" >/dev/null 2>&1 || true
