@@ -26,14 +26,17 @@ use std::hash::{Hash, Hasher};
 /// Up to this many rows a table scans instead of hashing.
 pub const SCAN: usize = 16;
 
-/// A row's columns as integers (entity ids widened), for keys.
+/// A row's columns as integers (entity ids widened): index keys, and the
+/// rows the reference bridge reads.
 pub trait Columns: Copy {
+    const ARITY: usize;
     fn column(&self, k: usize) -> i64;
 }
 
 macro_rules! columns {
     ($($c:ident $i:tt),*) => {
         impl<$($c: crate::__private::Column),*> Columns for ($($c,)*) {
+            const ARITY: usize = 0 $(+ ($i, 1).1)*;
             #[inline]
             #[allow(unused_variables)]
             fn column(&self, k: usize) -> i64 {
@@ -57,6 +60,8 @@ columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
 columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
 columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+// A kept row: the case and up to 11 columns.
+columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// The hash of a key: the values of the columns in `mask`, in order.
 #[inline]
@@ -66,6 +71,12 @@ fn key_hash(values: impl Iterator<Item = i64>) -> u64 {
         h.write_i64(v);
     }
     h.finish()
+}
+
+/// The hash of `row`'s key under `mask`.
+#[inline]
+fn key_of<T: Columns>(mask: u32, row: &T) -> u64 {
+    key_hash(mask_columns(mask).map(|k| row.column(k)))
 }
 
 /// Positions of a table's rows by the hash of the columns in `mask`.
@@ -170,8 +181,7 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
         let at = self.rows.len() as u32 - 1;
         for ix in &mut self.indexes {
             if ix.live {
-                let key = key_hash(mask_columns(ix.mask).map(|k| row.column(k)));
-                ix.by_key.entry(key).or_default().push(at);
+                ix.by_key.entry(key_of(ix.mask, &row)).or_default().push(at);
             }
         }
         true
@@ -211,8 +221,10 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
         let ix = &mut self.indexes[i];
         ix.by_key.clear();
         for (at, row) in self.rows.iter().enumerate() {
-            let key = key_hash(mask_columns(mask).map(|k| row.column(k)));
-            ix.by_key.entry(key).or_default().push(at as u32);
+            ix.by_key
+                .entry(key_of(mask, row))
+                .or_default()
+                .push(at as u32);
         }
         ix.live = true;
     }

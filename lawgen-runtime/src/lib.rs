@@ -442,12 +442,17 @@ pub mod __private {
         /// This case's entity `i` (0-based, after the constants).
         #[inline]
         fn own(&self, i: usize) -> &[u8] {
-            let end = self.names[i].0 as usize;
+            &self.text.as_bytes()[self.span(i)]
+        }
+
+        /// Where this case's entity `i` lies in `text`.
+        #[inline]
+        fn span(&self, i: usize) -> std::ops::Range<usize> {
             let start = match i {
                 0 => 0,
                 _ => self.names[i - 1].0 as usize,
             };
-            &self.text.as_bytes()[start..end]
+            start..self.names[i].0 as usize
         }
 
         fn slot_of(&self, name: &[u8]) -> usize {
@@ -540,12 +545,7 @@ pub mod __private {
                 Some(c) => Some(c),
                 None => {
                     let i = i - self.constants.len();
-                    let &(end, _) = self.names.get(i)?;
-                    let start = match i {
-                        0 => 0,
-                        _ => self.names[i - 1].0 as usize,
-                    };
-                    self.text.get(start..end as usize)
+                    (i < self.names.len()).then(|| &self.text[self.span(i)])
                 }
             }
         }
@@ -689,34 +689,6 @@ pub mod __private {
         }
     }
 
-    /// A kept relation's row (the case first, then the columns), as the
-    /// reference bridge reads it: the columns widened, without the case.
-    pub trait CaseRow: Copy {
-        fn columns(&self) -> Vec<i64>;
-    }
-
-    macro_rules! case_row {
-        ($($c:ident $i:tt),*) => {
-            impl<$($c: Column),*> CaseRow for (u32, $($c,)*) {
-                fn columns(&self) -> Vec<i64> {
-                    vec![$(self.$i.wide()),*]
-                }
-            }
-        };
-    }
-    case_row!();
-    case_row!(A 1);
-    case_row!(A 1, B 2);
-    case_row!(A 1, B 2, C 3);
-    case_row!(A 1, B 2, C 3, D 4);
-    case_row!(A 1, B 2, C 3, D 4, E 5);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9, J 10);
-    case_row!(A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9, J 10, K 11);
-
     /// A Direct table's row, and the same row with its case prepended (as
     /// a batch's outputs keep it).
     pub trait WithCase: Copy {
@@ -748,9 +720,13 @@ pub mod __private {
     with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
     with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
 
-    /// One case's rows of a kept relation, for the reference bridge.
-    pub fn case_rows<T: CaseRow>(rows: &[T]) -> Vec<Vec<i64>> {
-        rows.iter().map(CaseRow::columns).collect()
+    /// One case's rows of a kept relation (the case first, then the
+    /// columns), for the reference bridge: the columns widened, without the
+    /// case.
+    pub fn case_rows<T: crate::direct::Columns>(rows: &[T]) -> Vec<Vec<i64>> {
+        rows.iter()
+            .map(|r| (1..T::ARITY).map(|k| r.column(k)).collect())
+            .collect()
     }
 
     /// The rows of input relation `rel` among a case's facts (`arity`

@@ -167,7 +167,7 @@ impl Gen<'_> {
 
     /// Each predicate's facts relation and that of its explicit negation
     /// (a tuple in both is a contradiction: docs/reference.md#facts-files).
-    fn negation_pairs_of(&self) -> Vec<(PredId, RelId, RelId)> {
+    pub(super) fn negation_pairs(&self) -> Vec<(PredId, RelId, RelId)> {
         (0..self.m.preds.len() as u32)
             .map(PredId)
             .filter_map(|pred| {
@@ -176,14 +176,6 @@ impl Gen<'_> {
                 let neg = *self.facts_rel.get(&lit(true))?;
                 Some((pred, pos, neg))
             })
-            .collect()
-    }
-
-    /// [`Gen::negation_pairs_of`] without the predicates.
-    pub(super) fn negation_pairs(&self) -> Vec<(RelId, RelId)> {
-        self.negation_pairs_of()
-            .into_iter()
-            .map(|(_, p, n)| (p, n))
             .collect()
     }
 
@@ -512,7 +504,7 @@ impl Gen<'_> {
         // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
         let mut negation_arms = Vec::new();
         let mut describe_arms = Vec::new();
-        for (pid, pos, neg) in self.negation_pairs_of() {
+        for (pid, pos, neg) in self.negation_pairs() {
             let p = m.pred(pid);
             let (pr, nr) = (pos.0, neg.0);
             negation_arms.push(quote!(#pr => #nr,));

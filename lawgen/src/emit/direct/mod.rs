@@ -508,7 +508,7 @@ impl Gen<'_> {
                 }
             }
         });
-        let conflicts = self.negation_pairs().into_iter().map(|(p, n)| {
+        let conflicts = self.negation_pairs().into_iter().map(|(_, p, n)| {
             let (p, n) = (rel_ident(p), rel_ident(n));
             quote!(s.#p.meets(&s.#n))
         });
