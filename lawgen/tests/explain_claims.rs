@@ -215,14 +215,12 @@ impl Check<'_> {
                     .expect("attackers are package rules") as u32;
                 if let Some(q) = literal.and_then(|l| self.query(l)) {
                     let t = self.tuple(&q.args);
-                    match outcome {
-                        Outcome::Discarded {
-                            item,
-                            reason: Reason::NotAt { level, world },
-                        } => {
-                            self.not_at(item, *level, *world, &where_());
-                        }
-                        _ => {}
+                    if let Outcome::Discarded {
+                        item,
+                        reason: Reason::NotAt { level, world },
+                    } = outcome
+                    {
+                        self.not_at(item, *level, *world, &where_());
                     }
                     match outcome {
                         Outcome::Discarded { .. } => {
