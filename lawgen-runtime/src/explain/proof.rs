@@ -17,7 +17,8 @@ use super::tree::*;
 use crate::interp::Store;
 use crate::program::{
     label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
-    RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
+    RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term, Ty, Value,
+    World,
 };
 use crate::{Policy, Request};
 use std::collections::{BTreeSet, HashMap};

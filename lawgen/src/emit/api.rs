@@ -788,9 +788,7 @@ impl Gen<'_> {
                     (Section::Supported, quote!(Supported)),
                 ]
                 .into_iter()
-                .filter_map(|(s, name)| {
-                    member(s).map(|c| quote!(__rt::Section::#name => #c,))
-                })
+                .filter_map(|(s, name)| member(s).map(|c| quote!(__rt::Section::#name => #c,)))
                 .collect();
                 let requests = if outputs.contains_key(&(l, Section::Pending)) {
                     quote!(|| self.requests_on(&[#(#judgments),*]))
