@@ -617,7 +617,7 @@ fn a_shared_local_name_is_a_full_id_at_the_edges_and_unique_in_the_api() {
         out.contains("\"known\": [\n      [\"a\"],\n      [\"c\"]\n    ]"),
         "{out}"
     );
-    let emitted = lawgen::emit::emit(&loaded, &Default::default()).unwrap();
+    let emitted = lawgen::generate(&loaded, &Default::default()).unwrap();
     for f in [
         "pub fn seen(",
         "pub fn not_seen(",

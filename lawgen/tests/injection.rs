@@ -54,7 +54,8 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{camel, emit, snake, EmitOptions};
+use lawgen::emit::{camel, snake, EmitOptions};
+use lawgen::generate as emit;
 use lawgen::interp::Policy;
 use lawgen::model::Model;
 use lawgen::syntax::facts::read_facts;

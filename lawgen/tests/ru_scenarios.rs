@@ -142,7 +142,7 @@ fn the_generated_rustdoc_follows_the_doc_language() {
     )
     .unwrap();
     let emit = |lang: Option<&str>| {
-        lawgen::emit::emit(
+        lawgen::generate(
             &layered,
             &lawgen::emit::EmitOptions {
                 doc_language: lang.map(str::to_owned),

@@ -123,6 +123,9 @@ struct Lowerer<'m> {
     opts: Options,
     prog: Program,
     tainted: Vec<bool>,
+    /// The judgment predicates in each predicate's past (a judgment is in
+    /// its own): a predicate is tainted when this is not empty.
+    judgments_before: Vec<std::collections::BTreeSet<PredId>>,
     collapsed: HashMap<Lit, bool>,
     views: HashMap<(Lit, Level, World), RelId>,
     facts: HashMap<Lit, RelId>,
@@ -156,6 +159,7 @@ impl<'m> Lowerer<'m> {
                 requests: Vec::new(),
             },
             tainted: vec![false; m.preds.len()],
+            judgments_before: vec![Default::default(); m.preds.len()],
             collapsed: HashMap::new(),
             views: HashMap::new(),
             facts: HashMap::new(),
@@ -194,20 +198,29 @@ impl<'m> Lowerer<'m> {
         for c in &self.m.closures {
             next[c.domain.0 as usize].push(c.pred);
         }
+        // Judgment sets flow forward along the edges; a predicate goes back
+        // on the worklist whenever its set grows, so a long chain costs its
+        // length times the judgments, not its square.
         let mut work: Vec<PredId> = Vec::new();
         for (i, p) in self.m.preds.iter().enumerate() {
             if p.kind == RelationKind::Judgment {
-                self.tainted[i] = true;
+                self.judgments_before[i].insert(PredId(i as u32));
                 work.push(PredId(i as u32));
             }
         }
         while let Some(p) = work.pop() {
+            let from = self.judgments_before[p.0 as usize].clone();
             for &q in &next[p.0 as usize] {
-                if !self.tainted[q.0 as usize] {
-                    self.tainted[q.0 as usize] = true;
+                let into = &mut self.judgments_before[q.0 as usize];
+                let before = into.len();
+                into.extend(from.iter().copied());
+                if into.len() > before {
                     work.push(q);
                 }
             }
+        }
+        for (t, j) in self.tainted.iter_mut().zip(&self.judgments_before) {
+            *t = !j.is_empty();
         }
     }
 
@@ -483,6 +496,7 @@ impl<'m> Lowerer<'m> {
                 lit: l,
                 rel,
                 minus: None,
+                on: Vec::new(),
             });
         }
         if pending && self.tainted[l.pred.0 as usize] {
@@ -493,6 +507,10 @@ impl<'m> Lowerer<'m> {
                 lit: l,
                 rel,
                 minus: Some(minus),
+                on: self.judgments_before[l.pred.0 as usize]
+                    .iter()
+                    .copied()
+                    .collect(),
             });
         }
     }
@@ -1384,6 +1402,9 @@ pub fn catalog(m: &Model) -> Catalog {
             by: a.by.iter().map(|&d| d as u32).collect(),
         })
         .collect();
+    if m.packages.len() > 1 {
+        c.semantic_hashes = m.packages.iter().map(|p| p.semantic_hash.clone()).collect();
+    }
     c.packages = m
         .packages
         .iter()

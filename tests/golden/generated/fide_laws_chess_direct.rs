@@ -207,6 +207,7 @@ const PROGRAM: &str = r#"{
   {
    "lit": {"negative":false,"pred":1},
    "minus": 3,
+   "on": [7],
    "rel": 5,
    "section": "Pending"
   },
@@ -1257,6 +1258,7 @@ const PROGRAM: &str = r#"{
   {
    "lit": {"negative":false,"pred":36},
    "minus": 142,
+   "on": [40],
    "rel": 146,
    "section": "Pending"
   },

@@ -373,6 +373,7 @@ const PROGRAM: &str = r#"{
   {
    "lit": {"negative":false,"pred":9},
    "minus": 36,
+   "on": [5],
    "rel": 37,
    "section": "Pending"
   },
