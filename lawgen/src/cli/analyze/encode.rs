@@ -53,6 +53,8 @@ pub struct Encoding {
     /// Every input and its variable, in a fixed order.
     pub inputs: Vec<(InputKey, Bv)>,
     by_key: HashMap<InputKey, usize>,
+    /// How many positive cycles of ground atoms were unrolled.
+    pub cycles: usize,
     /// A sequential counter over the inputs for minimizing witnesses
     /// (`counter[j]` is "at least j+1 inputs hold"), built on first use.
     counter: Vec<Vec<Bv>>,
@@ -70,6 +72,7 @@ impl Encoding {
             vals: Vec::new(),
             inputs: Vec::new(),
             by_key: HashMap::new(),
+            cycles: 0,
             counter: Vec::new(),
         };
         for (p, g) in progs.iter().zip(grounds) {
@@ -155,6 +158,7 @@ impl Encoding {
                 vals[a] = Some(v);
                 continue;
             }
+            self.cycles += 1;
             let local: HashMap<usize, usize> =
                 atoms.iter().enumerate().map(|(i, &a)| (a, i)).collect();
             for &a in atoms {

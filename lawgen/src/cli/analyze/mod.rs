@@ -470,7 +470,7 @@ impl<'p> Analysis<'p> {
     }
 
     /// The program rules standing for "package rule `r` applies".
-    fn applies_rules(&self, r: u32) -> Vec<usize> {
+    pub fn applies_rules(&self, r: u32) -> Vec<usize> {
         let prog = self.progs[0];
         let app: Vec<usize> = prog
             .rules

@@ -444,7 +444,9 @@ fn split_top(s: &str, sep: char) -> Result<Vec<&str>, String> {
         }
     }
     if depth != 0 || quoted {
-        return Err(format!("`{s}` has an unclosed `(` or quote"));
+        return Err(format!(
+            "`{s}` has an unclosed `(` or quote; write a literal like `game_drawn(G)`"
+        ));
     }
     out.push(&s[start..]);
     Ok(out)
