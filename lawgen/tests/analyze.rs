@@ -833,3 +833,46 @@ fn the_command_line_exits_1_on_a_violated_property() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown level"));
 }
+
+#[test]
+fn ordering_fresh_entities_loses_no_witness() {
+    let want = env_usize("LAWGEN_ANALYZE_SYMMETRY", 8);
+    let (mut done, mut compared) = (0, 0);
+    let mut i = 0u64;
+    while done < want {
+        i += 1;
+        assert!(i < want as u64 * 10, "too few random packages check");
+        let mut cfg = GenConfig::new(package_seed(0x5e77_e7a1, i));
+        cfg.max_rules = 8;
+        let g = generate(&cfg);
+        let Some(prog) = lowered(&g.package) else {
+            continue;
+        };
+        done += 1;
+        let goals = goals_of(&prog);
+        let mut on = Analysis::new(
+            &[&prog],
+            options(2, 0, Policy::Blocking, true),
+            &Named::default(),
+        )
+        .unwrap();
+        let mut off = Analysis::new(
+            &[&prog],
+            options(2, 0, Policy::Blocking, false),
+            &Named::default(),
+        )
+        .unwrap();
+        for goal in &goals {
+            let (a, b) = (on.goal(goal).unwrap(), off.goal(goal).unwrap());
+            assert_eq!(
+                size_of(&a),
+                size_of(&b),
+                "package seed {}: {}",
+                package_seed(0x5e77_e7a1, i),
+                goal.show(&prog.catalog)
+            );
+            compared += 1;
+        }
+    }
+    eprintln!("{done} packages, {compared} goals with and without ordering fresh entities");
+}

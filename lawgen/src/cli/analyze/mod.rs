@@ -422,7 +422,28 @@ impl<'p> Analysis<'p> {
         for p in 0..self.progs.len() {
             w.check_model(self, p)?;
         }
-        Ok(())
+        // And it is the only model for this input: no assignment of the
+        // derived atoms other than the evaluator's satisfies the clauses
+        // (an unfounded loop would be a second one).
+        let mut other = Vec::new();
+        for (p, g) in self.grounds.iter().enumerate() {
+            for a in 0..g.atoms.len() {
+                if g.origin[a] == ground::Origin::Derived {
+                    let v = self.enc.vals[p][a];
+                    other.push(if self.enc.sat.value(v) { v.not() } else { v });
+                }
+            }
+        }
+        let differs = self.enc.sat.or(&other);
+        let mut assume = fixed;
+        assume.push(differs);
+        match self.enc.sat.solve(&assume) {
+            Some(false) => Ok(()),
+            Some(true) => Err(Error::internal(
+                "the encoding has a second model for one input".into(),
+            )),
+            None => Err(Error::internal("the SAT solver gave up".into())),
+        }
     }
 
     /// `--goal` and `--exclusive`: an input under which the goal holds.
