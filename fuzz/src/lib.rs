@@ -118,3 +118,75 @@ pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
         evaluate_all(loaded, &facts, 2);
     }
 }
+
+/// The `analyze` target: byte 0 picks the mode, the rest is its input.
+/// Even bytes 0: a properties file (bit 1 clear: JSON, set: the text form)
+/// read, resolved against the chess package and, for the first few
+/// properties, answered at a bound of one entity per type. Odd: a facts file
+/// for the chess package whose rows within that bound are fixed as the
+/// input of the encoding, and the solver's model checked atom by atom
+/// against the reference evaluator. A refused file is an error value; an
+/// internal error (exit code 3) is a finding, like a panic.
+pub fn analyze(data: &[u8]) {
+    use lawgen::cli::analyze::{self, domain::Bound, encode::InputKey, properties};
+    use std::sync::Mutex;
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    static PROGRAM: OnceLock<lawgen::program::Program> = OnceLock::new();
+    let prog = PROGRAM.get_or_init(|| lawgen::lower::lower(&chess().model).expect("lowers"));
+    let opts = |symmetry| analyze::Options {
+        bound: Bound {
+            entities: 1,
+            spread: 0,
+        },
+        symmetry,
+        ..Default::default()
+    };
+    static ANALYSES: OnceLock<[Mutex<analyze::Analysis<'static>>; 2]> = OnceLock::new();
+    let an = ANALYSES.get_or_init(|| {
+        let named = Default::default();
+        [false, true].map(|s| {
+            Mutex::new(analyze::Analysis::new(&[prog], opts(s), &named).expect("the chess package grounds"))
+        })
+    });
+    let internal = |e: &analyze::Error| assert_ne!(e.code, 3, "{e}");
+    if mode & 1 == 0 {
+        let Ok(specs) = properties::read(rest, mode & 2 == 0, "fuzz") else {
+            return;
+        };
+        let mut an = an[1].lock().unwrap_or_else(|p| p.into_inner());
+        for s in specs.iter().take(3) {
+            if let Ok(p) = properties::resolve(s, &prog.catalog, "fuzz") {
+                if let Err(e) = an.goal(&p.goal) {
+                    internal(&e);
+                }
+            }
+        }
+        return;
+    }
+    let Ok(facts) = lawgen::syntax::facts::read_facts(rest, &chess().catalog) else {
+        return;
+    };
+    let mut an = an[0].lock().unwrap_or_else(|p| p.into_inner());
+    // The rows the bound has (others name entities outside it).
+    let mut chosen = Vec::new();
+    for (lit, rows) in &facts.rows {
+        let pred = prog.catalog.pred(lit.pred).id.clone();
+        for row in rows {
+            let args: Option<Box<[u32]>> = row.iter().map(|v| an.dom.values.get(v)).collect();
+            let Some(args) = args else { continue };
+            let key = InputKey::Fact {
+                pred: pred.clone(),
+                negative: lit.negative,
+                args,
+            };
+            if an.enc.input_value(&key).is_some() {
+                chosen.push(key);
+            }
+        }
+    }
+    if let Err(e) = an.check_inputs(&chosen) {
+        internal(&e);
+    }
+}

@@ -31,6 +31,7 @@ use super::sat::{Bv, Sat};
 use super::Error;
 use crate::program::{Program, Role};
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Not;
 
 /// An input of the analysis, shared by the programs analysed together.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -121,15 +122,15 @@ impl Encoding {
     fn program(&mut self, prog: &Program, g: &Ground, dom: &Domain) -> Result<Vec<Bv>, Error> {
         let n = g.atoms.len();
         let mut vals: Vec<Option<Bv>> = vec![None; n];
-        for a in 0..n {
+        for (a, val) in vals.iter_mut().enumerate() {
             match g.origin[a] {
                 Origin::Input => {
                     let key = Self::key(prog, g, dom, a as AtomId).ok_or_else(|| {
                         Error::internal("an input atom of a type outside the domain".into())
                     })?;
-                    vals[a] = Some(self.input(key));
+                    *val = Some(self.input(key));
                 }
-                Origin::Fixed(b) => vals[a] = Some(Bv::Const(b)),
+                Origin::Fixed(b) => *val = Some(Bv::Const(b)),
                 Origin::Derived => {}
             }
         }

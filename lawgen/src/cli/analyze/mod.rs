@@ -42,6 +42,7 @@ use pattern::{Goal, PArg, Pattern};
 use sat::Bv;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Not;
 
 /// Why an analysis could not answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -291,7 +291,10 @@ pub fn run(
         let rows = an.compare()?;
         let secs = t.elapsed().as_secs_f64();
         text.push_str(&format!("\n== compare {} with {}\n", names[0], names[1]));
-        text.push_str("| literal | differs on | here | there | witness |\n|---|---|---|---|---|\n");
+        text.push_str(&format!(
+            "| literal | differs on | {} | {} | witness |\n|---|---|---|---|---|\n",
+            names[0], names[1]
+        ));
         let mut js = Vec::new();
         for row in &rows {
             match (&row.outcome, &row.differs) {

@@ -5,6 +5,7 @@
 
 use batsat::{lbool, BasicSolver, Lit, SolverInterface};
 use std::collections::HashMap;
+use std::ops::Not;
 
 /// A Boolean value of the encoding: a constant, or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -16,8 +17,12 @@ pub enum Bv {
 impl Bv {
     pub const FALSE: Bv = Bv::Const(false);
     pub const TRUE: Bv = Bv::Const(true);
+}
 
-    pub fn not(self) -> Bv {
+impl std::ops::Not for Bv {
+    type Output = Bv;
+
+    fn not(self) -> Bv {
         match self {
             Bv::Const(b) => Bv::Const(!b),
             Bv::Lit(l) => Bv::Lit(!l),
