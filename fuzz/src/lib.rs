@@ -66,7 +66,13 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
                         lit,
                         args: row.clone(),
                     };
-                    let e = lawgen::explain::explain(&ev.program, &ev.store, ev.conclusions.policy, &q, "en");
+                    let e = lawgen::explain::explain(
+                        &ev.program,
+                        &ev.store,
+                        ev.conclusions.policy,
+                        &q,
+                        "en",
+                    );
                     let _ = e.text();
                     let _ = e.to_json();
                     explained += 1;
@@ -128,8 +134,8 @@ pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
 /// against the reference evaluator. A refused file is an error value; an
 /// internal error (exit code 3) is a finding, like a panic.
 pub fn analyze(data: &[u8]) {
-    use lawgen::cli::analyze::{self, domain::Bound, encode::InputKey, properties};
-    use std::sync::Mutex;
+    use lawgen::cli::analyze::{self, domain::Bound};
+    use std::cell::{Cell, RefCell};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -143,19 +149,45 @@ pub fn analyze(data: &[u8]) {
         symmetry,
         ..Default::default()
     };
-    static ANALYSES: OnceLock<[Mutex<analyze::Analysis<'static>>; 2]> = OnceLock::new();
-    let an = ANALYSES.get_or_init(|| {
-        let named = Default::default();
-        [false, true].map(|s| {
-            Mutex::new(analyze::Analysis::new(&[prog], opts(s), &named).expect("the chess package grounds"))
-        })
+    // The solver is not `Send`; a fuzz run is one thread. Each query adds
+    // its gates to the solver, so the analyses are built afresh now and then.
+    thread_local! {
+        static ANALYSES: RefCell<Vec<analyze::Analysis<'static>>> = const { RefCell::new(Vec::new()) };
+        static USES: Cell<u32> = const { Cell::new(0) };
+    }
+    let uses = USES.with(|u| {
+        u.set(u.get().wrapping_add(1));
+        u.get()
     });
+    ANALYSES.with(|cell| {
+        let mut ans = cell.borrow_mut();
+        if ans.is_empty() || uses % 256 == 0 {
+            ans.clear();
+            let named = Default::default();
+            for s in [false, true] {
+                ans.push(
+                    analyze::Analysis::new(&[prog], opts(s), &named)
+                        .expect("the chess package grounds"),
+                );
+            }
+        }
+        run_analyze(prog, &mut ans, mode, rest);
+    });
+}
+
+fn run_analyze(
+    prog: &'static lawgen::program::Program,
+    ans: &mut [lawgen::cli::analyze::Analysis<'static>],
+    mode: u8,
+    rest: &[u8],
+) {
+    use lawgen::cli::analyze::{self, encode::InputKey, properties};
     let internal = |e: &analyze::Error| assert_ne!(e.code, 3, "{e}");
     if mode & 1 == 0 {
         let Ok(specs) = properties::read(rest, mode & 2 == 0, "fuzz") else {
             return;
         };
-        let mut an = an[1].lock().unwrap_or_else(|p| p.into_inner());
+        let an = &mut ans[1];
         for s in specs.iter().take(3) {
             if let Ok(p) = properties::resolve(s, &prog.catalog, "fuzz") {
                 if let Err(e) = an.goal(&p.goal) {
@@ -168,7 +200,7 @@ pub fn analyze(data: &[u8]) {
     let Ok(facts) = lawgen::syntax::facts::read_facts(rest, &chess().catalog) else {
         return;
     };
-    let mut an = an[0].lock().unwrap_or_else(|p| p.into_inner());
+    let an = &mut ans[0];
     // The rows the bound has (others name entities outside it).
     let mut chosen = Vec::new();
     for (lit, rows) in &facts.rows {

@@ -57,6 +57,8 @@ fn options(k: usize, spread: u32, policy: Policy, symmetry: bool) -> Options {
         minimize: true,
         symmetry,
         lang: "en".into(),
+        minimize_seconds: 20.0,
+        explain: true,
     }
 }
 

@@ -262,6 +262,10 @@ enum Command {
         /// Keep the first witness found instead of the one with fewest facts.
         #[arg(long)]
         no_minimize: bool,
+        /// Seconds minimizing one witness may take (past them the smallest
+        /// found so far is shown, not claimed to be the fewest).
+        #[arg(long, default_value_t = 20.0)]
+        minimize_seconds: f64,
         /// Language of explanations (`en`, `ru`).
         #[arg(long, default_value = "en")]
         lang: String,
@@ -720,6 +724,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
             compare,
             properties,
             no_minimize,
+            minimize_seconds,
             lang,
             json,
         } => {
@@ -767,6 +772,8 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                 minimize: !no_minimize,
                 symmetry: true,
                 lang,
+                minimize_seconds,
+                explain: true,
             };
             let report = analyze::run::run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
             print!("{}", report.text);

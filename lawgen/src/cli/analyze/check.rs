@@ -255,7 +255,7 @@ impl Checked {
         minimum: bool,
     ) -> Witness {
         let mut explanations = Vec::new();
-        for (p, q) in &lits {
+        for (p, q) in lits.iter().filter(|_| an.opts.explain) {
             let e = explain::explain(
                 an.progs[*p],
                 &self.per[*p].store,

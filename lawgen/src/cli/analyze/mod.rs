@@ -92,6 +92,12 @@ pub struct Options {
     pub symmetry: bool,
     /// Language of explanations.
     pub lang: String,
+    /// How long minimizing one witness may take; past it, the smallest
+    /// witness found so far is shown, not claimed to be the fewest.
+    pub minimize_seconds: f64,
+    /// Render the explanations of witnesses (off where only whether a
+    /// witness exists is reported).
+    pub explain: bool,
 }
 
 impl Default for Options {
@@ -102,6 +108,8 @@ impl Default for Options {
             minimize: true,
             symmetry: true,
             lang: "en".into(),
+            minimize_seconds: 20.0,
+            explain: true,
         }
     }
 }
@@ -353,14 +361,17 @@ impl<'p> Analysis<'p> {
         let mut best = self.true_inputs();
         let mut minimum = false;
         if self.opts.minimize {
+            let deadline = std::time::Instant::now()
+                + std::time::Duration::from_secs_f64(self.opts.minimize_seconds.max(0.0));
             loop {
                 if best.is_empty() {
                     minimum = true;
                     break;
                 }
                 let bound = self.enc.at_most(best.len() - 1);
-                match self.enc.sat.solve(&[target, bound]) {
-                    None => return Err(Error::internal("the SAT solver gave up".into())),
+                match self.enc.sat.solve_until(&[target, bound], Some(deadline)) {
+                    // Out of time: the smallest witness so far, not proved fewest.
+                    None => break,
                     Some(false) => {
                         minimum = true;
                         break;

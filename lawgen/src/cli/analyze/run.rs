@@ -416,8 +416,9 @@ fn unreachable(an: &mut Analysis, _names: &[String]) -> Result<(String, J), Erro
     let (mut never, mut no_concl, mut no_effect, mut fine) = (vec![], vec![], vec![], 0usize);
     let mut js = Vec::new();
     // Witnesses are not minimized here: only whether one exists matters.
-    let saved = an.opts.minimize;
+    let saved = (an.opts.minimize, an.opts.explain);
     an.opts.minimize = false;
+    an.opts.explain = false;
     let result = (|| -> Result<(), Error> {
         for (r, info) in cat.rules.iter().enumerate() {
             let reach = an.reachable(r as u32)?;
@@ -447,7 +448,7 @@ fn unreachable(an: &mut Analysis, _names: &[String]) -> Result<(String, J), Erro
         }
         Ok(())
     })();
-    an.opts.minimize = saved;
+    (an.opts.minimize, an.opts.explain) = saved;
     result?;
     let mut s = "\n== rules that can never apply, or never conclude, within the bound\n".to_owned();
     let list = |s: &mut String, title: &str, xs: &[String]| {

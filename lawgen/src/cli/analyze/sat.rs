@@ -177,8 +177,24 @@ impl Sat {
 
     /// Solves under `assumptions`; `Some(true)` satisfiable (the model is
     /// read with [`Sat::value`]), `Some(false)` unsatisfiable, `None` if the
-    /// solver gave up (it is given no limit, so this means a solver bug).
+    /// solver gave up (without a deadline, that is a solver bug).
     pub fn solve(&mut self, assumptions: &[Bv]) -> Option<bool> {
+        self.solve_until(assumptions, None)
+    }
+
+    /// [`Sat::solve`], giving up (`None`) after `deadline`.
+    pub fn solve_until(
+        &mut self,
+        assumptions: &[Bv],
+        deadline: Option<std::time::Instant>,
+    ) -> Option<bool> {
+        match deadline {
+            Some(d) => self
+                .s
+                .cb_mut()
+                .set_stop(move || std::time::Instant::now() >= d),
+            None => self.s.cb_mut().set_stop(|| false),
+        }
         if !self.ok {
             return Some(false);
         }
