@@ -201,19 +201,50 @@ fn run_analyze(
         return;
     };
     let an = &mut ans[0];
-    // The rows the bound has (others name entities outside it).
-    let mut chosen = Vec::new();
+    // Each value outside the bound is mapped onto one inside it (by a hash
+    // of the value), so every row of the file becomes an input.
+    let pick = |an: &analyze::Analysis,
+                ty: lawgen::program::Ty,
+                v: &lawgen::program::Value|
+     -> Option<u32> {
+        if let Some(id) = an.dom.values.get(v) {
+            if an.dom.members(&prog.catalog, ty).contains(&id) {
+                return Some(id);
+            }
+        }
+        let members = an.dom.members(&prog.catalog, ty);
+        let h = v
+            .to_string()
+            .bytes()
+            .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        members
+            .get((h % members.len().max(1) as u64) as usize)
+            .copied()
+    };
+    let mut chosen: Vec<InputKey> = Vec::new();
     for (lit, rows) in &facts.rows {
-        let pred = prog.catalog.pred(lit.pred).id.clone();
+        let decl = prog.catalog.pred(lit.pred);
         for row in rows {
-            let args: Option<Box<[u32]>> = row.iter().map(|v| an.dom.values.get(v)).collect();
+            let args: Option<Box<[u32]>> = row
+                .iter()
+                .zip(&decl.params)
+                .map(|(v, t)| pick(an, *t, v))
+                .collect();
             let Some(args) = args else { continue };
             let key = InputKey::Fact {
-                pred: pred.clone(),
+                pred: decl.id.clone(),
                 negative: lit.negative,
+                args: args.clone(),
+            };
+            let other = InputKey::Fact {
+                pred: decl.id.clone(),
+                negative: !lit.negative,
                 args,
             };
-            if an.enc.input_value(&key).is_some() {
+            if an.enc.input_value(&key).is_some()
+                && !chosen.contains(&key)
+                && !chosen.contains(&other)
+            {
                 chosen.push(key);
             }
         }
