@@ -878,3 +878,35 @@ fn ordering_fresh_entities_loses_no_witness() {
     }
     eprintln!("{done} packages, {compared} goals with and without ordering fresh entities");
 }
+
+#[test]
+fn every_rule_the_lint_finds_dead_never_applies() {
+    let mut dead_found = 0;
+    for e in std::fs::read_dir("../tests/lint").unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "law") {
+            continue;
+        }
+        let loaded = driver::load_file(&path, &Default::default()).unwrap();
+        let dead: Vec<String> = lawgen::lint::lint(&loaded)
+            .iter()
+            .filter(|d| d.code == lawgen::diagnostics::Code::NeverFires)
+            .filter_map(|d| d.message.split('`').nth(1).map(str::to_owned))
+            .collect();
+        let prog = lawgen::lower::lower(&loaded.model).unwrap();
+        let mut an = Analysis::new(&[&prog], Options::default(), &Named::default()).unwrap();
+        for (r, info) in prog.catalog.rules.iter().enumerate() {
+            let reach = an.reachable(r as u32).unwrap();
+            if dead.contains(&info.local) {
+                assert!(
+                    reach.applies.witness().is_none(),
+                    "{}: {}",
+                    path.display(),
+                    info.local
+                );
+                dead_found += 1;
+            }
+        }
+    }
+    assert!(dead_found >= 3, "the lint cases have dead rules");
+}
