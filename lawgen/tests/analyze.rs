@@ -884,7 +884,8 @@ fn every_rule_the_lint_finds_dead_never_applies() {
     let mut dead_found = 0;
     for e in std::fs::read_dir("../tests/lint").unwrap() {
         let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "law") {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".law") || !name.trim_start_matches("ok_").starts_with("w003") {
             continue;
         }
         let loaded = driver::load_file(&path, &Default::default()).unwrap();

@@ -3,3 +3,4 @@
 //! evaluator), and no stage uses them.
 
 pub mod analyze;
+pub mod test;
