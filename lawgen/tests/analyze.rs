@@ -22,7 +22,7 @@ mod support;
 
 use lawgen::cli::analyze::check::{self, goal_holds, store_heads};
 use lawgen::cli::analyze::domain::{Bound, Named};
-use lawgen::cli::analyze::encode::InputKey;
+use lawgen::cli::analyze::encode::{well_formed, InputKey};
 use lawgen::cli::analyze::pattern::{parse_goal, Goal, PArg, Pattern};
 use lawgen::cli::analyze::run::{run, Request};
 use lawgen::cli::analyze::{Analysis, Options, Outcome, SECTIONS};
@@ -70,22 +70,10 @@ fn random_input(an: &Analysis, rng: &mut Rng, pct: u64) -> Vec<InputKey> {
         if !rng.chance(pct) {
             continue;
         }
-        if let InputKey::Fact {
-            pred,
-            negative,
-            args,
-        } = k
-        {
-            let other = InputKey::Fact {
-                pred: pred.clone(),
-                negative: !negative,
-                args: args.clone(),
-            };
-            if chosen.contains(&other) {
-                continue;
-            }
-        }
         chosen.push(k.clone());
+        if !well_formed(&chosen) {
+            chosen.pop();
+        }
     }
     chosen
 }
@@ -242,22 +230,8 @@ fn enumerate(an: &Analysis, prog: &Program, goals: &[Goal], policy: Policy) -> T
             .filter(|b| mask & (1 << b) != 0)
             .map(|b| keys[b].clone())
             .collect();
-        for k in &chosen {
-            if let InputKey::Fact {
-                pred,
-                negative: false,
-                args,
-            } = k
-            {
-                let neg = InputKey::Fact {
-                    pred: pred.clone(),
-                    negative: true,
-                    args: args.clone(),
-                };
-                if chosen.contains(&neg) {
-                    continue 'input;
-                }
-            }
+        if !well_formed(&chosen) {
+            continue 'input;
         }
         let size = chosen.len();
         let facts = check::facts_for(an, 0, &chosen);

@@ -46,6 +46,33 @@ pub enum InputKey {
     Entity { ty: usize, entity: Vid },
 }
 
+/// Can a facts file state exactly `keys`? (See [`Encoding`]'s input
+/// constraints: no fact with its negation, no `entities` entry for an
+/// entity a fact mentions.)
+pub fn well_formed(keys: &[InputKey]) -> bool {
+    let mut facts = std::collections::HashSet::new();
+    let mut mentioned = std::collections::HashSet::new();
+    for k in keys {
+        if let InputKey::Fact {
+            pred,
+            negative,
+            args,
+        } = k
+        {
+            facts.insert((pred, *negative, args));
+            mentioned.extend(args.iter().copied());
+        }
+    }
+    keys.iter().all(|k| match k {
+        InputKey::Fact {
+            pred,
+            negative,
+            args,
+        } => !facts.contains(&(pred, !*negative, args)),
+        InputKey::Entity { entity, .. } => !mentioned.contains(entity),
+    })
+}
+
 /// The clauses of one or more ground programs over shared inputs.
 pub struct Encoding {
     pub sat: Sat,
@@ -242,8 +269,35 @@ impl Encoding {
         Ok(self.sat.or(&disj))
     }
 
-    /// What the facts reader refuses: `p(t)` and `~p(t)` together.
+    /// What a facts file cannot say: `p(t)` and `~p(t)` together (the
+    /// reader refuses it), and an `entities` entry for an entity that occurs
+    /// in a fact (`entities` declares entities that appear in no fact; such
+    /// an entry would add nothing the fact does not, so no witness is lost).
     fn well_formed(&mut self, progs: &[&Program], grounds: &[Ground]) {
+        let mut in_facts: HashMap<Vid, Vec<Bv>> = HashMap::new();
+        for (key, v) in &self.inputs {
+            if let InputKey::Fact { args, .. } = key {
+                let mut seen: Vec<Vid> = args.to_vec();
+                seen.sort_unstable();
+                seen.dedup();
+                for a in seen {
+                    in_facts.entry(a).or_default().push(*v);
+                }
+            }
+        }
+        let entities: Vec<(Vid, Bv)> = self
+            .inputs
+            .iter()
+            .filter_map(|(k, v)| match k {
+                InputKey::Entity { entity, .. } => Some((*entity, *v)),
+                InputKey::Fact { .. } => None,
+            })
+            .collect();
+        for (e, v) in entities {
+            for &f in in_facts.get(&e).map_or(&[][..], Vec::as_slice) {
+                self.sat.clause(&[v.not(), f.not()]);
+            }
+        }
         let mut done = std::collections::HashSet::new();
         for (p, g) in progs.iter().zip(grounds) {
             for (a, (rel, t)) in g.atoms.iter().enumerate() {
