@@ -766,6 +766,28 @@ fn queries_with_mistakes_are_refused_with_a_fix() {
         assert_eq!(e.code, 1);
         assert!(e.message.contains(needle), "{needle}: {}", e.message);
     }
+    for (k, spread) in [(65, 1), (2, 1001)] {
+        let e = Analysis::new(
+            &[&prog],
+            options(k, spread, Policy::Blocking, true),
+            &Named::default(),
+        )
+        .err()
+        .expect("refused");
+        assert!(
+            e.message.contains("the bound is too large"),
+            "{}",
+            e.message
+        );
+    }
+    let e = Analysis::new(
+        &[&prog],
+        options(40, 1, Policy::Blocking, true),
+        &Named::default(),
+    )
+    .err()
+    .expect("refused before it exhausts memory");
+    assert!(e.message.contains("ground tuples"), "{}", e.message);
     // Witnesses are found for the levels too.
     let goal = parse_goal(&prog.catalog, "game_drawn(G)", Section::Pending).unwrap();
     let mut an = Analysis::new(&[&prog], Options::default(), &Named::default()).unwrap();

@@ -95,7 +95,11 @@ pub struct Ground {
 
 /// Grounding stops with an error beyond this many atoms or instances: the
 /// bound is then too large to analyse in memory (lower `--bound`).
-pub const MAX_GROUND: usize = 5_000_000;
+pub const MAX_GROUND: usize = 2_000_000;
+
+/// Most inputs (facts rows and `entities` entries over the domain), checked
+/// before any is made.
+pub const MAX_INPUTS: usize = 200_000;
 
 impl Ground {
     /// The atom of `rel` with tuple `t`, if it is possible at all.
@@ -114,18 +118,25 @@ impl Ground {
             by_rule: vec![Vec::new(); prog.rules.len()],
         };
         let cat = &prog.catalog;
+        // Every input tuple is counted before any is made.
+        let mut inputs: usize = 0;
+        for rel in &prog.relations {
+            if let Role::Facts(_) | Role::Entities(crate::program::Ty::Entity(_)) = &rel.role {
+                let count = rel
+                    .columns
+                    .iter()
+                    .fold(1usize, |n, &t| n.saturating_mul(dom.members(cat, t).len()));
+                inputs = inputs.saturating_add(count);
+                if inputs > MAX_INPUTS {
+                    return Err(Error::too_large(&rel.name, count));
+                }
+            }
+        }
         for (i, rel) in prog.relations.iter().enumerate() {
             match &rel.role {
                 Role::Facts(_) | Role::Entities(crate::program::Ty::Entity(_)) => {
                     let cols: Vec<&[Vid]> =
                         rel.columns.iter().map(|&t| dom.members(cat, t)).collect();
-                    let mut count: usize = 1;
-                    for c in &cols {
-                        count = count.saturating_mul(c.len());
-                    }
-                    if count.saturating_add(g.atoms.len()) > MAX_GROUND {
-                        return Err(Error::too_large(&rel.name, count));
-                    }
                     for t in product(&cols) {
                         g.add(RelId(i as u32), t, Origin::Input);
                     }
@@ -325,6 +336,12 @@ impl Grounder<'_> {
                         )))
                     }
                 }
+            }
+            if out.len() + self.g.insts.len() > MAX_GROUND {
+                return Err(Error::too_large(
+                    &self.prog.relation(rule.head.rel).name,
+                    out.len(),
+                ));
             }
             out.push(Found {
                 rule: ri as u32,

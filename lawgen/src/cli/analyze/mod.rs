@@ -66,7 +66,8 @@ impl Error {
 
     fn too_large(what: &str, count: usize) -> Error {
         Error::usage(format!(
-            "the bound is too large: `{what}` alone has {count} ground tuples (at most {} in all)\n  = help: lower `--bound` or `--spread`",
+            "the bound is too large: `{what}` has {count} ground tuples (at most {} inputs and {} ground atoms or instances in all)\n  = help: lower `--bound` or `--spread`",
+            ground::MAX_INPUTS,
             ground::MAX_GROUND
         ))
     }
@@ -189,6 +190,11 @@ impl<'p> Analysis<'p> {
     /// Grounds and encodes `progs` (the analysed program first; a second
     /// one for `--compare`) with the values `named` by the queries.
     pub fn new(progs: &[&'p Program], opts: Options, named: &Named) -> Result<Self, Error> {
+        if opts.bound.entities > MAX_BOUND || opts.bound.spread > MAX_SPREAD {
+            return Err(Error::usage(format!(
+                "the bound is too large: at most {MAX_BOUND} entities of each type (`--bound`) and a spread of at most {MAX_SPREAD} (`--spread`)\n  = help: a property that needs more entities than a few is rare; try 2, then 3"
+            )));
+        }
         let dom = Domain::new(progs, opts.bound, named);
         let grounds = progs
             .iter()
@@ -724,6 +730,13 @@ impl<'p> Analysis<'p> {
         Ok(rows)
     }
 }
+
+/// The largest `--bound`: more fresh entities of each type than any
+/// grounding within [`ground::MAX_GROUND`] could use.
+pub const MAX_BOUND: usize = 64;
+
+/// The largest `--spread`.
+pub const MAX_SPREAD: u32 = 1000;
 
 /// The sections of the canonical output, in order.
 pub const SECTIONS: [Section; 4] = [
