@@ -19,7 +19,7 @@ set -euo pipefail
 secs="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-targets=(package facts package_structured emit text)
+targets=(package facts package_structured emit text analyze)
 dir_args=()
 if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")

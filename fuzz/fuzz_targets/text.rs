@@ -4,8 +4,8 @@
 //! checker like any other.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
 use lawgen::syntax::text;
+use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else {
@@ -23,9 +23,15 @@ fuzz_target!(|data: &[u8]| {
     };
     let printed = text::print(&parsed.json).expect("parsed text always has nodes");
     let again = text::parse(&printed).unwrap_or_else(|e| {
-        panic!("printed text does not parse:\n{}\n{printed}", e.render("printed.law"))
+        panic!(
+            "printed text does not parse:\n{}\n{printed}",
+            e.render("printed.law")
+        )
     });
-    assert_eq!(again.json, parsed.json, "print → parse changed the package:\n{printed}");
+    assert_eq!(
+        again.json, parsed.json,
+        "print → parse changed the package:\n{printed}"
+    );
     let json = lawgen::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = lawgen::driver::load_bytes(json.as_bytes(), &Default::default()) {
         let _ = lawgen::summary::render(&loaded);

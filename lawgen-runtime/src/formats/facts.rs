@@ -67,6 +67,101 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     }
 }
 
+/// Writes `facts` as a facts file for `model` (docs/reference.md#facts-files)
+/// that [`read_facts`] reads back to the same `Facts`: keys sorted, each
+/// predicate named by its local name unless packages of the closure share
+/// it (then by full id), each type likewise by name or id, rows sorted, one
+/// row per line. Constants are written by local name, as the reader takes
+/// them. Rows of predicates `model` does not declare are an error of the
+/// caller's and are not written.
+pub fn write_facts(facts: &Facts, model: &Model) -> String {
+    use super::write_string;
+    let mut out = String::from("{");
+    let mut sections = 0;
+    let entities: Vec<(String, &std::collections::BTreeSet<String>)> = facts
+        .entities
+        .iter()
+        .filter(|(t, names)| (t.0 as usize) < model.types.len() && !names.is_empty())
+        .map(|(t, names)| {
+            let ty = &model.types[t.0 as usize];
+            let shared = model.types.iter().filter(|o| o.name == ty.name).count() > 1;
+            let key = if shared {
+                ty.id.clone()
+            } else {
+                ty.name.clone()
+            };
+            (key, names)
+        })
+        .collect();
+    if !entities.is_empty() {
+        out.push_str("\n  \"entities\": {");
+        let mut sorted = entities;
+        sorted.sort();
+        for (i, (key, names)) in sorted.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            write_string(&mut out, key);
+            out.push_str(": [");
+            for (j, n) in names.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                write_string(&mut out, n);
+            }
+            out.push(']');
+        }
+        out.push_str("\n  }");
+        sections += 1;
+    }
+    let mut keys: Vec<(String, &std::collections::BTreeSet<Vec<Value>>)> = facts
+        .rows
+        .iter()
+        .filter(|(l, rows)| (l.pred.0 as usize) < model.preds.len() && !rows.is_empty())
+        .map(|(l, rows)| {
+            let p = model.pred(l.pred);
+            let name = if model.ambiguous_pred(&p.local).is_some() {
+                p.id.as_str()
+            } else {
+                p.local.as_str()
+            };
+            let key = if l.negative {
+                format!("~{name}")
+            } else {
+                name.to_owned()
+            };
+            (key, rows)
+        })
+        .collect();
+    keys.sort();
+    if sections > 0 {
+        out.push(',');
+    }
+    out.push_str("\n  \"facts\": {");
+    for (i, (key, rows)) in keys.iter().enumerate() {
+        out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+        write_string(&mut out, key);
+        out.push_str(": [");
+        for (j, row) in rows.iter().enumerate() {
+            out.push_str(if j == 0 { "\n      [" } else { ",\n      [" });
+            for (k, v) in row.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                match v {
+                    Value::Int(x) => out.push_str(&x.to_string()),
+                    Value::Entity(e) => write_string(&mut out, e),
+                }
+            }
+            out.push(']');
+        }
+        out.push_str("\n    ]");
+    }
+    if !keys.is_empty() {
+        out.push_str("\n  ");
+    }
+    out.push_str("}\n}\n");
+    out
+}
+
 /// p and ~p for the same tuple (docs/reference.md#facts-files).
 fn check_contradictions(model: &Model, out: &Facts, diags: &mut Diagnostics) {
     for (lit, rows) in &out.rows {

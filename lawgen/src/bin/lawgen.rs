@@ -221,6 +221,58 @@ enum Command {
         #[arg(long, value_enum, default_value_t = LintFormat::Text)]
         format: LintFormat,
     },
+    /// Questions about every input at once, within a bound: a witness facts
+    /// file, or a proof that none exists with at most K entities of each
+    /// type (docs/analyze.md).
+    Analyze {
+        package: PathBuf,
+        /// Fresh entities of each type besides the package's constants.
+        #[arg(long, default_value_t = 2)]
+        bound: usize,
+        /// Each integer constant c of the rules brings c-N..=c+N.
+        #[arg(long, default_value_t = 1)]
+        spread: u32,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+        /// Two literals concluded for one binding: `--exclusive 'game_drawn(G)' 'game_lost_by(G, _)'`.
+        #[arg(long, num_args = 2, value_names = ["LIT", "LIT"], action = clap::ArgAction::Append)]
+        exclusive: Vec<String>,
+        /// A conjunction `LIT, not LIT, …` that some input reaches.
+        #[arg(long, value_name = "GOAL")]
+        goal: Vec<String>,
+        /// The section literals are read from: definitely, defeasibly (the default), supported, pending.
+        #[arg(long)]
+        level: Option<String>,
+        /// An input under which the rule applies and concludes its head.
+        #[arg(long, value_name = "RULE")]
+        reachable: Vec<String>,
+        /// Every rule: list those that can never apply, or never conclude.
+        #[arg(long)]
+        unreachable: bool,
+        /// The fewest facts that conclude the literal.
+        #[arg(long, value_name = "LIT")]
+        requires: Vec<String>,
+        /// Another package (often one this package imports): for each
+        /// institutional literal, an input on which the two disagree.
+        #[arg(long, value_name = "OTHER")]
+        compare: Option<PathBuf>,
+        /// Named properties (JSON, or the text form); exit 1 on a violation.
+        #[arg(long, value_name = "FILE")]
+        properties: Option<PathBuf>,
+        /// Keep the first witness found instead of the one with fewest facts.
+        #[arg(long)]
+        no_minimize: bool,
+        /// Seconds minimizing one witness may take (past them the smallest
+        /// found so far is shown, not claimed to be the fewest).
+        #[arg(long, default_value_t = 20.0)]
+        minimize_seconds: f64,
+        /// Language of explanations (`en`, `ru`).
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// Print the answers as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a suite of scenarios (NAME.facts.json beside NAME.expected.json):
     /// exit 1 on any difference; `--coverage` reports what happened to every
     /// rule, priority and judgment of the closure across the suite.
@@ -684,6 +736,80 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                         package.display(),
                         warnings.len()
                     ),
+                });
+            }
+        }
+        Command::Analyze {
+            package,
+            bound,
+            spread,
+            policy,
+            exclusive,
+            goal,
+            level,
+            reachable,
+            unreachable,
+            requires,
+            compare,
+            properties,
+            no_minimize,
+            minimize_seconds,
+            lang,
+            json,
+        } => {
+            use lawgen::cli::analyze;
+            let fail = |e: analyze::Error| Failure {
+                code: e.code,
+                message: e.to_string(),
+            };
+            let loaded = inputs.load(&package)?;
+            let program = lawgen::lower::lower(&loaded.model).map_err(internal)?;
+            let other = match &compare {
+                Some(p) => {
+                    let l = inputs.load(p)?;
+                    Some(lawgen::lower::lower(&l.model).map_err(internal)?)
+                }
+                None => None,
+            };
+            let properties = match properties {
+                Some(p) => Some((p.display().to_string(), read_input(&p)?)),
+                None => None,
+            };
+            let req = analyze::run::Request {
+                exclusive: exclusive
+                    .chunks(2)
+                    .map(|c| (c[0].clone(), c[1].clone()))
+                    .collect(),
+                goals: goal,
+                level: level
+                    .map(|l| analyze::pattern::parse_level(&l))
+                    .transpose()
+                    .map_err(|m| fail(analyze::Error::usage(m)))?,
+                reachable,
+                unreachable,
+                requires,
+                compare: other.is_some(),
+                properties,
+                json,
+            };
+            let opts = analyze::Options {
+                bound: analyze::domain::Bound {
+                    entities: bound,
+                    spread,
+                },
+                policy: policy.into(),
+                minimize: !no_minimize,
+                symmetry: true,
+                lang,
+                minimize_seconds,
+                explain: true,
+            };
+            let report = analyze::run::run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
+            print!("{}", report.text);
+            if report.code != 0 {
+                return Err(Failure {
+                    code: report.code,
+                    message: "error: a property is violated (its witness is above)".into(),
                 });
             }
         }

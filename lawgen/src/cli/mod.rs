@@ -2,4 +2,5 @@
 //! the stages (a checked package, its lowered program, the reference
 //! evaluator), and no stage uses them.
 
+pub mod analyze;
 pub mod test;
