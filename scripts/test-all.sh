@@ -28,6 +28,11 @@ cargo test --workspace
 step "reference examples: every command docs/reference.md quotes, as committed"
 bash docs/examples/check.sh
 
+step "review pages in headless Chromium (scripts/test-doc-browser.sh)"
+# Every committed packages/*/NAME.review.*.html: no request, no console
+# error, every link lands, every node and article on the page, axe-core.
+bash scripts/test-doc-browser.sh
+
 step "Python modules and the distributed example (scripts/test-python.sh)"
 # A venv under target/ and the chess module built by pip (release); the
 # module's first build is most of this step's time.

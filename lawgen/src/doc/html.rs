@@ -234,9 +234,12 @@ impl Writer<'_> {
             let _ = writeln!(o, "<p class=\"identity\">{}</p>", esc(h));
         }
         for s in &part.sections {
+            // Named by its heading and its package's, so that the regions
+            // of two packages' "Rules" differ.
             let _ = writeln!(
                 o,
-                "<section id=\"{a}\" aria-labelledby=\"{a}-h\">\n<h3 id=\"{a}-h\">{}</h3>",
+                "<section id=\"{a}\" aria-labelledby=\"{a}-h {}-h\">\n<h3 id=\"{a}-h\">{}</h3>",
+                part.anchor,
                 esc(&s.title),
                 a = s.anchor
             );
@@ -436,7 +439,8 @@ nav > ol { columns: 2 20rem; }
 nav li { break-inside: avoid; }
 .count { color: var(--muted); font-size: .85rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .92rem; }
-th, td { border: 1px solid var(--rule); padding: .3rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border: 1px solid var(--rule); padding: .3rem .5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+code.hash { word-break: break-all; }
 thead th { background: var(--panel); }
 caption { text-align: left; font-weight: 600; padding: .2rem 0; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .88em; overflow-wrap: anywhere; }
