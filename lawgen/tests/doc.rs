@@ -64,7 +64,9 @@ fn the_chess_package_reads_as_its_published_review_document() {
         }
         // The paragraphs that name the verbalizer may name lawgen instead.
         if let (Some(e), Some(a)) = (e, a) {
-            if e.contains("law.verb.ru@") && a.contains(&format!("lawgen {}", env!("CARGO_PKG_VERSION"))) {
+            if e.contains("law.verb.ru@")
+                && a.contains(&format!("lawgen {}", env!("CARGO_PKG_VERSION")))
+            {
                 continue;
             }
         }
@@ -175,7 +177,11 @@ fn the_committed_review_documents_are_current() {
                 if bless() {
                     std::fs::remove_file(&p).unwrap();
                 } else {
-                    stale.push(format!("{} documents no package of {}", p.display(), dir.display()));
+                    stale.push(format!(
+                        "{} documents no package of {}",
+                        p.display(),
+                        dir.display()
+                    ));
                 }
             }
         }
@@ -339,7 +345,9 @@ fn package_files(dir: &Path, out: &mut Vec<PathBuf>) {
             if name != "target" && name != "node_modules" && !name.starts_with('.') {
                 package_files(&p, out);
             }
-        } else if (name.ends_with(".json") && !name.ends_with(".facts.json") && !name.ends_with(".expected.json"))
+        } else if (name.ends_with(".json")
+            && !name.ends_with(".facts.json")
+            && !name.ends_with(".expected.json"))
             || name.ends_with(".law")
         {
             out.push(p);
@@ -357,7 +365,9 @@ fn every_package_of_the_repository_is_documented_totally() {
     files.sort();
     let mut documented = Vec::new();
     for f in &files {
-        let Ok(bytes) = std::fs::read(f) else { continue };
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
         // Package files only: a header naming the schema (text form: a `package` line).
         let text = String::from_utf8_lossy(&bytes);
         if !text.contains("law.core.ir/") && !text.trim_start().starts_with("package ") {
@@ -367,7 +377,10 @@ fn every_package_of_the_repository_is_documented_totally() {
         let Ok(loaded) = driver::load_file_with(
             f,
             &Default::default(),
-            &[root.join("packages/fide.laws.chess"), root.join("tests/imports/example")],
+            &[
+                root.join("packages/fide.laws.chess"),
+                root.join("tests/imports/example"),
+            ],
         ) else {
             continue;
         };
@@ -384,7 +397,9 @@ fn every_package_of_the_repository_is_documented_totally() {
         );
     }
     assert!(
-        documented.iter().any(|d| d.starts_with("packages/ru.chess.competition/")),
+        documented
+            .iter()
+            .any(|d| d.starts_with("packages/ru.chess.competition/")),
         "the Russian package was not documented"
     );
     assert!(documented.len() >= 5, "only {documented:?}");
@@ -407,7 +422,10 @@ fn random_and_hostile_packages_are_documented_totally() {
             random += 1;
         }
     }
-    assert!(random >= 30 && hostile >= 30, "{random} random, {hostile} hostile packages documented");
+    assert!(
+        random >= 30 && hostile >= 30,
+        "{random} random, {hostile} hostile packages documented"
+    );
 }
 
 #[test]
@@ -427,7 +445,11 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for l in &files {
-            std::fs::write(dir.join(&l.file), serde_json::to_vec_pretty(&l.json).unwrap()).unwrap();
+            std::fs::write(
+                dir.join(&l.file),
+                serde_json::to_vec_pretty(&l.json).unwrap(),
+            )
+            .unwrap();
         }
         let top = dir.join(&files.last().unwrap().file);
         let loaded = driver::load_file(&top, &Default::default())
@@ -472,7 +494,9 @@ fn every_link_of_the_page_goes_to_an_anchor_of_the_page() {
             .collect();
         assert!(hrefs.len() > 300, "only {} links", hrefs.len());
         for h in hrefs {
-            let target = h.strip_prefix('#').unwrap_or_else(|| panic!("{h}: not an internal link"));
+            let target = h
+                .strip_prefix('#')
+                .unwrap_or_else(|| panic!("{h}: not an internal link"));
             assert!(ids.contains(target), "{h}: no such anchor");
         }
         assert!(!page.contains("<script") && !page.contains(" src=") && !page.contains("url("));

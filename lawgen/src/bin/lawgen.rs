@@ -416,7 +416,10 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
             policy,
             out,
         } => {
-            let usage = |message: String| Failure { code: 2, message: format!("error: {message}") };
+            let usage = |message: String| Failure {
+                code: 2,
+                message: format!("error: {message}"),
+            };
             let mut b = lawgen::doc::Builder::new();
             b.package(&package)
                 .lang(lang.parse().map_err(usage)?)

@@ -376,7 +376,12 @@ impl Writer<'_> {
     fn scenarios(&self, o: &mut String, sc: &[(String, String)]) {
         let l = self.doc.lang;
         if sc.is_empty() {
-            let _ = writeln!(o, "<p class=\"scenarios none\">{}: {}</p>", esc(l.ui(Ui::Scenarios)), esc(l.ui(Ui::NoScenario)));
+            let _ = writeln!(
+                o,
+                "<p class=\"scenarios none\">{}: {}</p>",
+                esc(l.ui(Ui::Scenarios)),
+                esc(l.ui(Ui::NoScenario))
+            );
             return;
         }
         let _ = writeln!(

@@ -126,9 +126,15 @@ pub enum DocError {
     /// [`Builder::render`] was called without [`Builder::package`].
     NoPackage,
     /// A file of the scenario suite could not be read.
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The document could not be written.
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// A facts file of the scenario suite does not fit the package.
     Facts {
         path: PathBuf,
@@ -222,11 +228,9 @@ fn total(loaded: &Loaded, doc: &tree::Document) -> Result<(), DocError> {
                 if let Some(id) = &e.node {
                     match count.get_mut(id.as_str()) {
                         Some(c) => *c += 1,
-                        None => {
-                            return Err(DocError::Internal(format!(
-                                "the document has an entry for `{id}`, which is no node of the package"
-                            )))
-                        }
+                        None => return Err(DocError::Internal(format!(
+                            "the document has an entry for `{id}`, which is no node of the package"
+                        ))),
                     }
                 }
             }

@@ -75,12 +75,11 @@ impl Scenarios {
                 path: path.clone(),
                 source,
             })?;
-            let facts = read_facts(&bytes, &loaded.catalog).map_err(|diagnostics| {
-                DocError::Facts {
+            let facts =
+                read_facts(&bytes, &loaded.catalog).map_err(|diagnostics| DocError::Facts {
                     path: path.clone(),
                     diagnostics,
-                }
-            })?;
+                })?;
             let store = interp::evaluate(&program, &facts, policy);
             let c = interp::conclusions(&program, &store, policy);
             for r in &model.rules {
@@ -141,18 +140,35 @@ impl Outcome {
             .sections
             .iter()
             .map(|(s, rows)| {
-                let mut shown = rows.iter().take(MAX_ROWS).cloned().collect::<Vec<_>>().join(" ");
+                let mut shown = rows
+                    .iter()
+                    .take(MAX_ROWS)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 if rows.len() > MAX_ROWS {
                     shown.push_str(&format!(" … (+{})", rows.len() - MAX_ROWS));
                 }
-                format!("{} {}", section_word(*s, lang), super::verbalize::clean(&shown))
+                format!(
+                    "{} {}",
+                    section_word(*s, lang),
+                    super::verbalize::clean(&shown)
+                )
             })
             .collect();
         match (lang, self.obstructs) {
             (Lang::Ru, false) => format!("{}: {}", lang.quote(&lit), parts.join("; ")),
-            (Lang::Ru, true) => format!("препятствует {}, которое {}", lang.quote(&lit), parts.join("; ")),
+            (Lang::Ru, true) => format!(
+                "препятствует {}, которое {}",
+                lang.quote(&lit),
+                parts.join("; ")
+            ),
             (Lang::En, false) => format!("{}: {}", lang.quote(&lit), parts.join("; ")),
-            (Lang::En, true) => format!("obstructs {}, which is {}", lang.quote(&lit), parts.join("; ")),
+            (Lang::En, true) => format!(
+                "obstructs {}, which is {}",
+                lang.quote(&lit),
+                parts.join("; ")
+            ),
         }
     }
 }

@@ -110,7 +110,10 @@ pub(crate) fn md(s: &str) -> String {
             let list_number = digits > 0 && i == digits && matches!(c, '.' | ')');
             if at_start
                 || list_number
-                || matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '!')
+                || matches!(
+                    c,
+                    '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '!'
+                )
             {
                 out.push('\\');
             }

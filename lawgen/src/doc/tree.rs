@@ -123,7 +123,10 @@ pub(crate) enum Para {
 pub(crate) enum Span {
     Text(String),
     /// Text that names node `to` (by id): a link on the page.
-    Link { text: String, to: String },
+    Link {
+        text: String,
+        to: String,
+    },
 }
 
 impl Para {

@@ -183,8 +183,9 @@ impl<'a> Index<'a> {
             .flatten()
             .copied()
             .filter(|id| {
-                self.rule(id)
-                    .is_some_and(|r| r.head.negative != head.negative && r.strength != Strength::Defeater)
+                self.rule(id).is_some_and(|r| {
+                    r.head.negative != head.negative && r.strength != Strength::Defeater
+                })
             })
             .collect();
         out.sort_unstable();
@@ -345,19 +346,26 @@ impl<'a> Verbalizer<'a, '_> {
                     about.push(clean(local_name(s)));
                 }
                 if !about.is_empty() {
-                    extra
-                        .facts
-                        .push((l.ui(super::words::Ui::Work).to_owned(), vec![Span::Text(about.join(" · "))]));
+                    extra.facts.push((
+                        l.ui(super::words::Ui::Work).to_owned(),
+                        vec![Span::Text(about.join(" · "))],
+                    ));
                 }
                 (SectionKind::Sources, 0)
             }
             NodeKind::SourceEdition { work, edition } => {
                 let mut k = Links::default();
                 let w = k.mark(self.ix.name(&work.id), self.target(&work.id));
-                let s = l.edition(&clean(local_name(id)), &w, edition.language.as_deref().map(clean).as_deref());
+                let s = l.edition(
+                    &clean(local_name(id)),
+                    &w,
+                    edition.language.as_deref().map(clean).as_deref(),
+                );
                 paras.push(Para::Prose(k.spans(&s)));
                 for st in &edition.lifecycle {
-                    paras.push(Para::text(l.lifecycle(&clean(&st.status), &clean(&st.extent))));
+                    paras.push(Para::text(
+                        l.lifecycle(&clean(&st.status), &clean(&st.extent)),
+                    ));
                 }
                 (SectionKind::Sources, 1)
             }
@@ -528,7 +536,12 @@ impl<'a> Verbalizer<'a, '_> {
         };
         let entry = Entry {
             node: Some(node.id.clone()),
-            anchor: self.ix.anchors.get(id).cloned().unwrap_or_else(|| node_anchor(p, i, id)),
+            anchor: self
+                .ix
+                .anchors
+                .get(id)
+                .cloned()
+                .unwrap_or_else(|| node_anchor(p, i, id)),
             title: clean(local_name(id)),
             paras,
             anchors,
@@ -599,7 +612,11 @@ impl<'a> Verbalizer<'a, '_> {
     fn rule_sentence(&self, r: &syntax::Rule, names: &VarNames) -> Vec<Span> {
         let l = self.lang;
         let mut k = Links::default();
-        let items: Vec<String> = r.body.iter().map(|it| self.item(it, names, &mut k)).collect();
+        let items: Vec<String> = r
+            .body
+            .iter()
+            .map(|it| self.item(it, names, &mut k))
+            .collect();
         let body = (!items.is_empty()).then(|| items.join(l.and()));
         let head = self.literal(&r.head, names, &mut k);
         let s = match r.strength {
@@ -633,11 +650,7 @@ impl<'a> Verbalizer<'a, '_> {
             }
             Item::Comparison {
                 left, op, right, ..
-            } => l.comparison(
-                &self.term(left, names, k),
-                *op,
-                &self.term(right, names, k),
-            ),
+            } => l.comparison(&self.term(left, names, k), *op, &self.term(right, names, k)),
         }
     }
 
@@ -752,8 +765,10 @@ impl<'a> Verbalizer<'a, '_> {
         if r.strength == Strength::Defeater {
             let attacked = self.ix.attacked_by(&r.head);
             if !attacked.is_empty() {
-                let names: Vec<String> =
-                    attacked.iter().map(|a| self.rule_ref(a, p, &mut k)).collect();
+                let names: Vec<String> = attacked
+                    .iter()
+                    .map(|a| self.rule_ref(a, p, &mut k))
+                    .collect();
                 extra
                     .facts
                     .push((l.ui(Ui::Blocks).to_owned(), k.spans(&names.join(", "))));
@@ -775,8 +790,10 @@ impl<'a> Verbalizer<'a, '_> {
             blockers.sort_unstable();
             blockers.dedup();
             if !blockers.is_empty() {
-                let names: Vec<String> =
-                    blockers.iter().map(|a| self.rule_ref(a, p, &mut k)).collect();
+                let names: Vec<String> = blockers
+                    .iter()
+                    .map(|a| self.rule_ref(a, p, &mut k))
+                    .collect();
                 extra
                     .facts
                     .push((l.ui(Ui::BlockedBy).to_owned(), k.spans(&names.join(", "))));
@@ -803,13 +820,26 @@ impl<'a> Verbalizer<'a, '_> {
                 match &n.kind {
                     NodeKind::Priority { higher, lower, .. } => out.push(Override {
                         winner: named(&higher.id),
-                        how: (l.ui(Ui::ByPriority).to_owned(), clean(local_name(&n.id)), n.id.clone()),
+                        how: (
+                            l.ui(Ui::ByPriority).to_owned(),
+                            clean(local_name(&n.id)),
+                            n.id.clone(),
+                        ),
                         over: vec![named(&lower.id)],
                     }),
                     NodeKind::Rule(r) if r.strength == Strength::Defeater => out.push(Override {
                         winner: named(&n.id),
-                        how: (l.ui(Ui::ByDefeater).to_owned(), clean(local_name(&n.id)), n.id.clone()),
-                        over: self.ix.attacked_by(&r.head).into_iter().map(named).collect(),
+                        how: (
+                            l.ui(Ui::ByDefeater).to_owned(),
+                            clean(local_name(&n.id)),
+                            n.id.clone(),
+                        ),
+                        over: self
+                            .ix
+                            .attacked_by(&r.head)
+                            .into_iter()
+                            .map(named)
+                            .collect(),
                     }),
                     _ => {}
                 }

@@ -66,9 +66,9 @@ impl Lang {
             (Lang::En, Some(h)) => {
                 format!("Verbalization: {v} · language {tag} · semantic hash of the program {h}")
             }
-            (Lang::En, None) => format!(
-                "Verbalization: {v} · language {tag} · the program states no semantic hash"
-            ),
+            (Lang::En, None) => {
+                format!("Verbalization: {v} · language {tag} · the program states no semantic hash")
+            }
         }
     }
 
@@ -560,21 +560,12 @@ impl Lang {
     /// the same sentence with the packages named.
     pub(crate) fn priority(self, higher: &str, lower: &str) -> String {
         match self {
-            Lang::Ru => format!(
-                "При расхождении приоритет имеет правило {higher} перед правилом {lower}."
-            ),
-            Lang::En => format!("Where they conflict, rule {higher} takes priority over rule {lower}."),
-        }
-    }
-
-    /// Not in the seed: a derogation; `rules` are already named.
-    pub(crate) fn derogation(self, rules: &[String]) -> String {
-        let list = rules.join(", ");
-        match (self, rules.len()) {
-            (Lang::Ru, 1) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяется правило {list}, а также приоритеты, в которых оно названо."),
-            (Lang::Ru, _) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяются правила {list}, а также приоритеты, в которых они названы."),
-            (Lang::En, 1) => format!("Derogation: wherever this package applies (on its own or imported), rule {list} does not apply, nor do the priorities that name it."),
-            (Lang::En, _) => format!("Derogation: wherever this package applies (on its own or imported), rules {list} do not apply, nor do the priorities that name them."),
+            Lang::Ru => {
+                format!("При расхождении приоритет имеет правило {higher} перед правилом {lower}.")
+            }
+            Lang::En => {
+                format!("Where they conflict, rule {higher} takes priority over rule {lower}.")
+            }
         }
     }
 
@@ -627,8 +618,6 @@ impl Lang {
             (Lang::En, Ui::ByPriority) => "priority",
             (Lang::Ru, Ui::ByDefeater) => "препятствие",
             (Lang::En, Ui::ByDefeater) => "obstacle",
-            (Lang::Ru, Ui::ByDerogation) => "отступление",
-            (Lang::En, Ui::ByDerogation) => "derogation",
             (Lang::Ru, Ui::NoOverrides) => "В пакете и его импорте нет приоритетов, препятствий и отступлений.",
             (Lang::En, Ui::NoOverrides) => "The package and its imports have no priorities, obstacles or derogations.",
             (Lang::Ru, Ui::AnchoredRules) => "Правила, закреплённые за этим фрагментом",
@@ -637,8 +626,6 @@ impl Lang {
             (Lang::En, Ui::NoAnchoredRules) => "No rule is anchored to this fragment.",
             (Lang::Ru, Ui::Label) => "Метка",
             (Lang::En, Ui::Label) => "Label",
-            (Lang::Ru, Ui::Kind) => "Вид",
-            (Lang::En, Ui::Kind) => "Kind",
             (Lang::Ru, Ui::PrevailsOver) => "Берёт верх над",
             (Lang::En, Ui::PrevailsOver) => "Prevails over",
             (Lang::Ru, Ui::YieldsTo) => "Уступает",
@@ -647,8 +634,6 @@ impl Lang {
             (Lang::En, Ui::BlockedBy) => "Obstacles to it",
             (Lang::Ru, Ui::Blocks) => "Препятствует правилам",
             (Lang::En, Ui::Blocks) => "Obstructs rules",
-            (Lang::Ru, Ui::SetAsideBy) => "Не применяется по отступлению",
-            (Lang::En, Ui::SetAsideBy) => "Set aside by derogation",
             (Lang::Ru, Ui::Scenarios) => "Сценарии",
             (Lang::En, Ui::Scenarios) => "Scenarios",
             (Lang::Ru, Ui::NoScenario) => "Ни один сценарий не делает это правило применимым.",
@@ -704,17 +689,14 @@ pub(crate) enum Ui {
     Over,
     ByPriority,
     ByDefeater,
-    ByDerogation,
     NoOverrides,
     AnchoredRules,
     NoAnchoredRules,
     Label,
-    Kind,
     PrevailsOver,
     YieldsTo,
     BlockedBy,
     Blocks,
-    SetAsideBy,
     Scenarios,
     NoScenario,
     Strict,
