@@ -228,9 +228,11 @@ fn total(loaded: &Loaded, doc: &tree::Document) -> Result<(), DocError> {
                 if let Some(id) = &e.node {
                     match count.get_mut(id.as_str()) {
                         Some(c) => *c += 1,
-                        None => return Err(DocError::Internal(format!(
+                        None => {
+                            return Err(DocError::Internal(format!(
                             "the document has an entry for `{id}`, which is no node of the package"
-                        ))),
+                        )))
+                        }
                     }
                 }
             }

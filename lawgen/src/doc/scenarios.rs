@@ -89,6 +89,9 @@ impl Scenarios {
                     negative: r.head.negative != obstructs,
                 };
                 let key = program.catalog.lit_name(lit);
+                // Each instance once, in the strongest section it is in (a
+                // definite conclusion is also defeasible and supported).
+                let mut seen = std::collections::BTreeSet::new();
                 let mut sections = Vec::new();
                 for (section, preds) in &c.sections {
                     let Some(rows) = preds.get(&key) else {
@@ -96,7 +99,7 @@ impl Scenarios {
                     };
                     let shown: Vec<String> = rows
                         .iter()
-                        .filter(|row| matches(&r.head.args, row))
+                        .filter(|row| matches(&r.head.args, row) && seen.insert(row.to_vec()))
                         .map(|row| {
                             let vals: Vec<String> = row.iter().map(value).collect();
                             format!("({})", vals.join(", "))

@@ -455,8 +455,9 @@ impl<'a> Verbalizer<'a, '_> {
                 (SectionKind::Relations, 0)
             }
             NodeKind::Constant { name, ty } => {
-                let ty = self.type_name(&ty.id, &mut Links::default());
-                paras.push(Para::text(l.constant(&clean(name), &ty)));
+                let mut k = Links::default();
+                let ty = self.type_name(&ty.id, &mut k);
+                paras.push(Para::Prose(k.spans(&l.constant(&clean(name), &ty))));
                 (SectionKind::Relations, 0)
             }
             NodeKind::External {
