@@ -105,14 +105,22 @@ pub(crate) fn md(s: &str) -> String {
             out.push_str("&#32;");
         }
         let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
-        for (i, c) in trimmed.chars().enumerate() {
+        let chars: Vec<char> = trimmed.chars().collect();
+        // An underscore inside a word (`game_drawn`) emphasizes nothing.
+        let in_word = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        for (i, &c) in chars.iter().enumerate() {
             let at_start = i == 0 && matches!(c, '-' | '+' | '=' | '>');
             let list_number = digits > 0 && i == digits && matches!(c, '.' | ')');
+            let loose_underscore = c == '_' && !(in_word(i.checked_sub(1)) && in_word(Some(i + 1)));
             if at_start
                 || list_number
+                || loose_underscore
                 || matches!(
                     c,
-                    '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '!'
+                    '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '&' | '!'
                 )
             {
                 out.push('\\');
