@@ -507,3 +507,46 @@ fn every_link_of_the_page_goes_to_an_anchor_of_the_page() {
         assert!(!page.contains("<script") && !page.contains(" src=") && !page.contains("url("));
     }
 }
+
+#[test]
+fn a_derogation_reads_as_one_and_the_page_says_whom_it_sets_aside() {
+    let loaded = driver::load_file(
+        &workspace().join("docs/examples/derogation/package.ir.json"),
+        &Default::default(),
+    )
+    .unwrap();
+    let ru = doc(&loaded, Lang::Ru, Format::Text);
+    assert!(
+        ru.contains("Отступление: там, где применяется этот пакет (сам или импортированный), не применяется правило «FivefoldDraws» пакета «example.base», а также приоритеты, в которых оно названо."),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("\n\nОтступления\n\n"),
+        "the derogations section"
+    );
+    let en = doc(&loaded, Lang::En, Format::Text);
+    assert!(
+        en.contains("Derogation: wherever this package applies (on its own or imported), rule “FivefoldDraws” of package “example.base” does not apply, nor do the priorities that name it."),
+        "{en}"
+    );
+    let page = doc(&loaded, Lang::En, Format::Html);
+    // The set-aside rule, in the imported part, says by what.
+    let rule = page
+        .split("<article ")
+        .find(|a| a.contains("data-node=\"urn:example:base#FivefoldDraws\""))
+        .unwrap();
+    assert!(rule.contains("<dt>Set aside by derogation</dt>"), "{rule}");
+    // And the table of who overrides whom has its row.
+    let table = page
+        .split("id=\"overrides\"")
+        .nth(1)
+        .unwrap()
+        .split("</table>")
+        .next()
+        .unwrap();
+    assert!(table.contains("derogation <a href="), "{table}");
+    assert!(
+        table.contains("FivefoldDraws</a> <span class=\"layer\">(layer example.base)"),
+        "{table}"
+    );
+}

@@ -534,6 +534,17 @@ impl<'a> Verbalizer<'a, '_> {
                 }
                 (SectionKind::Priorities, 0)
             }
+            NodeKind::Derogation(d) => {
+                let mut k = Links::default();
+                let rules: Vec<String> = d
+                    .rules
+                    .iter()
+                    .map(|r| self.rule_ref(&r.id, p, &mut k))
+                    .collect();
+                paras.push(Para::Prose(k.spans(&l.derogation(&rules))));
+                anchors = d.anchors.iter().map(|a| a.id.clone()).collect();
+                (SectionKind::Derogations, 0)
+            }
         };
         let entry = Entry {
             node: Some(node.id.clone()),
@@ -715,6 +726,16 @@ impl<'a> Verbalizer<'a, '_> {
                         let lo = self.rule_ref(&lower.id, from, &mut k);
                         k.spans(&self.lang.priority(&h, &lo))
                     }
+                    NodeKind::Derogation(d) if d.anchors.iter().any(|a| a.id == fragment) => {
+                        let from = self.ix.package_of(&n.id).unwrap_or(0);
+                        let mut k = Links::default();
+                        let rules: Vec<String> = d
+                            .rules
+                            .iter()
+                            .map(|r| self.rule_ref(&r.id, from, &mut k))
+                            .collect();
+                        k.spans(&self.lang.derogation(&rules))
+                    }
                     _ => continue,
                 };
                 out.push((n.id.clone(), sentence));
@@ -730,17 +751,41 @@ impl<'a> Verbalizer<'a, '_> {
         let l = self.lang;
         let mut over = Vec::new();
         let mut under = Vec::new();
+        let mut set_aside = Vec::new();
         for pkg in &self.ix.packages {
             for n in &pkg.nodes {
-                if let NodeKind::Priority { higher, lower, .. } = &n.kind {
-                    if higher.id == id {
-                        over.push((lower.id.clone(), n.id.clone()));
+                match &n.kind {
+                    NodeKind::Priority { higher, lower, .. } => {
+                        if higher.id == id {
+                            over.push((lower.id.clone(), n.id.clone()));
+                        }
+                        if lower.id == id {
+                            under.push((higher.id.clone(), n.id.clone()));
+                        }
                     }
-                    if lower.id == id {
-                        under.push((higher.id.clone(), n.id.clone()));
+                    NodeKind::Derogation(d) if d.rules.iter().any(|r| r.id == id) => {
+                        set_aside.push(n.id.as_str());
                     }
+                    _ => {}
                 }
             }
+        }
+        if !set_aside.is_empty() {
+            set_aside.sort_unstable();
+            let mut k = Links::default();
+            let names: Vec<String> = set_aside
+                .iter()
+                .map(|d| {
+                    let name = k.mark(clean(local_name(d)), self.target(d));
+                    match self.ix.package_of(d).filter(|&q| q != p) {
+                        Some(q) => l.rule_name(&name, Some(&clean(&self.ix.packages[q].name))),
+                        None => l.quote(&name),
+                    }
+                })
+                .collect();
+            extra
+                .facts
+                .push((l.ui(Ui::SetAsideBy).to_owned(), k.spans(&names.join(", "))));
         }
         let mut line = |what: Ui, pairs: &mut Vec<(String, String)>| {
             if pairs.is_empty() {
@@ -827,6 +872,15 @@ impl<'a> Verbalizer<'a, '_> {
                             n.id.clone(),
                         ),
                         over: vec![named(&lower.id)],
+                    }),
+                    NodeKind::Derogation(d) => out.push(Override {
+                        winner: named(&n.id),
+                        how: (
+                            l.ui(Ui::ByDerogation).to_owned(),
+                            clean(local_name(&n.id)),
+                            n.id.clone(),
+                        ),
+                        over: d.rules.iter().map(|r| named(&r.id)).collect(),
                     }),
                     NodeKind::Rule(r) if r.strength == Strength::Defeater => out.push(Override {
                         winner: named(&n.id),

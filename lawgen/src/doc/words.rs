@@ -569,6 +569,17 @@ impl Lang {
         }
     }
 
+    /// Not in the seed: a derogation; `rules` are already named.
+    pub(crate) fn derogation(self, rules: &[String]) -> String {
+        let list = rules.join(", ");
+        match (self, rules.len()) {
+            (Lang::Ru, 1) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяется правило {list}, а также приоритеты, в которых оно названо."),
+            (Lang::Ru, _) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяются правила {list}, а также приоритеты, в которых они названы."),
+            (Lang::En, 1) => format!("Derogation: wherever this package applies (on its own or imported), rule {list} does not apply, nor do the priorities that name it."),
+            (Lang::En, _) => format!("Derogation: wherever this package applies (on its own or imported), rules {list} do not apply, nor do the priorities that name them."),
+        }
+    }
+
     /// Not in the seed: an `imports` entry.
     pub(crate) fn import(self, name: &str, version: &str, namespace: &str) -> String {
         let n = self.quote(name);
@@ -618,6 +629,8 @@ impl Lang {
             (Lang::En, Ui::ByPriority) => "priority",
             (Lang::Ru, Ui::ByDefeater) => "препятствие",
             (Lang::En, Ui::ByDefeater) => "obstacle",
+            (Lang::Ru, Ui::ByDerogation) => "отступление",
+            (Lang::En, Ui::ByDerogation) => "derogation",
             (Lang::Ru, Ui::NoOverrides) => "В пакете и его импорте нет приоритетов, препятствий и отступлений.",
             (Lang::En, Ui::NoOverrides) => "The package and its imports have no priorities, obstacles or derogations.",
             (Lang::Ru, Ui::AnchoredRules) => "Правила, закреплённые за этим фрагментом",
@@ -634,6 +647,8 @@ impl Lang {
             (Lang::En, Ui::BlockedBy) => "Obstacles to it",
             (Lang::Ru, Ui::Blocks) => "Препятствует правилам",
             (Lang::En, Ui::Blocks) => "Obstructs rules",
+            (Lang::Ru, Ui::SetAsideBy) => "Не применяется по отступлению",
+            (Lang::En, Ui::SetAsideBy) => "Set aside by derogation",
             (Lang::Ru, Ui::Scenarios) => "Сценарии",
             (Lang::En, Ui::Scenarios) => "Scenarios",
             (Lang::Ru, Ui::NoScenario) => "Ни в одном сценарии заключение этого правила не выведено.",
@@ -689,6 +704,7 @@ pub(crate) enum Ui {
     Over,
     ByPriority,
     ByDefeater,
+    ByDerogation,
     NoOverrides,
     AnchoredRules,
     NoAnchoredRules,
@@ -697,6 +713,7 @@ pub(crate) enum Ui {
     YieldsTo,
     BlockedBy,
     Blocks,
+    SetAsideBy,
     Scenarios,
     NoScenario,
     Strict,
