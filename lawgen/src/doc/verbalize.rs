@@ -904,8 +904,8 @@ impl<'a> Verbalizer<'a, '_> {
     }
 }
 
-/// The short name's letter: the first letter or digit of the type's name,
-/// upper-cased; `X` when there is none, or when upper-casing gives digits
+/// The short name's letter: the first letter of the type's name,
+/// upper-cased; `X` when there is none, or when upper-casing gives a digit
 /// (a trailing number would collide with the numbering).
 fn letter(ty: &str) -> String {
     let Some(c) = ty.chars().find(|c| c.is_alphabetic()) else {

@@ -655,7 +655,7 @@ impl Lang {
             (Lang::En, Ui::NoScenario) => "No scenario concludes this rule's conclusion.",
             (Lang::Ru, Ui::Strict) => "строгое правило",
             (Lang::En, Ui::Strict) => "strict rule",
-            (Lang::Ru, Ui::Defeasible) => "правило по общему правилу (опровержимое)",
+            (Lang::Ru, Ui::Defeasible) => "опровержимое правило (действует по общему правилу)",
             (Lang::En, Ui::Defeasible) => "defeasible rule",
             (Lang::Ru, Ui::Defeater) => "препятствие (defeater)",
             (Lang::En, Ui::Defeater) => "defeater",
