@@ -28,6 +28,9 @@ cargo test --workspace
 step "reference examples: every command docs/reference.md quotes, as committed"
 bash docs/examples/check.sh
 
+step "scenario suites through lawgen test, every rule covered (docs/testing.md#scenario-suites-lawgen-test)"
+cargo run -q -p lawgen -- test tests/scenarios/chess --min-coverage 100
+
 step "review pages in headless Chromium (scripts/test-doc-browser.sh)"
 # Every committed packages/*/NAME.review.*.html: no request, no console
 # error, every link lands, every node and article on the page, axe-core.

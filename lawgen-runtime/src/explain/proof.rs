@@ -257,6 +257,37 @@ impl<'a> Prover<'a> {
         search
     }
 
+    /// Ground instances of program rule `ri` with no head given, up to `limit`.
+    fn all_instances(&self, ri: usize, limit: usize) -> Vec<Binding> {
+        let rule = &self.prog.rules[ri];
+        let nvars = rule
+            .vars
+            .len()
+            .max(max_var(rule).map_or(0, |v| v as usize + 1));
+        let mut b: Binding = vec![None; nvars];
+        let mut search = Search {
+            found: Vec::new(),
+            fail: None,
+        };
+        let left: Vec<usize> = (0..rule.body.len()).collect();
+        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        search.found
+    }
+
+    /// Does program rule `ri` have a satisfied instance?
+    pub(super) fn has_instance(&self, ri: usize) -> bool {
+        !self.all_instances(ri, 1).is_empty()
+    }
+
+    /// The heads of every satisfied instance of program rule `ri`.
+    pub(super) fn instance_heads(&self, ri: usize) -> Vec<Tuple> {
+        let head = &self.prog.rules[ri].head;
+        self.all_instances(ri, usize::MAX)
+            .iter()
+            .filter_map(|b| head.args.iter().map(|t| self.term(t, b)).collect())
+            .collect()
+    }
+
     /// Depth-first match in body order, except that an item whose variables
     /// are not bound yet waits for the positive atoms after it.
     fn search(
