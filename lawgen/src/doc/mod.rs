@@ -36,7 +36,6 @@ mod words;
 
 pub use scenarios::Scenarios;
 
-use crate::diagnostics::Diagnostics;
 use crate::driver::{self, LoadError, Loaded};
 use crate::interp::Policy;
 use crate::syntax::ReadLimits;
@@ -102,8 +101,9 @@ impl FromStr for Format {
 pub struct Options {
     pub lang: Lang,
     pub format: Format,
-    /// What each scenario of a suite made of each rule (the page shows it;
-    /// the text and Markdown forms do not). See [`Scenarios::collect`].
+    /// What happened to each rule in each scenario of a suite (the page
+    /// shows it; the text and Markdown forms do not). See `Scenarios::collect`
+    /// (feature `cli`).
     pub scenarios: Option<Scenarios>,
 }
 
@@ -125,20 +125,12 @@ pub enum DocError {
     Load(LoadError),
     /// [`Builder::render`] was called without [`Builder::package`].
     NoPackage,
-    /// A file of the scenario suite could not be read.
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The scenario suite could not be run (as `lawgen test` says it).
+    Suite { code: u8, message: String },
     /// The document could not be written.
     Write {
         path: PathBuf,
         source: std::io::Error,
-    },
-    /// A facts file of the scenario suite does not fit the package.
-    Facts {
-        path: PathBuf,
-        diagnostics: Diagnostics,
     },
     /// A broken promise of the verbalizer (a node without exactly one
     /// entry): a lawgen bug, please report it.
@@ -153,19 +145,9 @@ impl fmt::Display for DocError {
                 f,
                 "error: no package to document: call `doc::Builder::package(path)` before `render`"
             ),
-            DocError::Io { path, source } => {
-                write!(f, "error: cannot read {}: {source}", path.display())
-            }
+            DocError::Suite { message, .. } => f.write_str(message),
             DocError::Write { path, source } => {
                 write!(f, "error: cannot write {}: {source}", path.display())
-            }
-            DocError::Facts { path, diagnostics } => {
-                write!(f, "{}", diagnostics.render())?;
-                write!(
-                    f,
-                    "error: scenario {} does not fit the package",
-                    path.display()
-                )
             }
             DocError::Internal(m) => write!(
                 f,
@@ -179,8 +161,8 @@ impl std::error::Error for DocError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DocError::Load(e) => Some(e),
-            DocError::Io { source, .. } | DocError::Write { source, .. } => Some(source),
-            DocError::NoPackage | DocError::Facts { .. } | DocError::Internal(_) => None,
+            DocError::Write { source, .. } => Some(source),
+            DocError::NoPackage | DocError::Suite { .. } | DocError::Internal(_) => None,
         }
     }
 }
@@ -190,8 +172,9 @@ impl DocError {
     pub fn exit_code(&self) -> i32 {
         match self {
             DocError::Load(e) => e.exit_code(),
-            DocError::Io { .. } | DocError::Write { .. } => 2,
-            DocError::NoPackage | DocError::Facts { .. } => 1,
+            DocError::Write { .. } => 2,
+            DocError::NoPackage => 1,
+            DocError::Suite { code, .. } => i32::from(*code),
             DocError::Internal(_) => 3,
         }
     }
@@ -261,6 +244,8 @@ pub struct Builder {
     import_path: Vec<PathBuf>,
     lang: Lang,
     format: Format,
+    // Set only with feature `cli` (where `lawgen test` lives).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     scenarios: Option<PathBuf>,
     policy: Policy,
     limits: ReadLimits,
@@ -294,14 +279,16 @@ impl Builder {
         self
     }
 
-    /// A scenario suite (`NAME.facts.json` files) whose outcomes the page
-    /// shows for each rule.
+    /// A scenario suite, as `lawgen test` reads it, whose outcomes the page
+    /// shows for each rule (feature `cli`).
+    #[cfg(feature = "cli")]
     pub fn scenarios(&mut self, dir: impl AsRef<Path>) -> &mut Builder {
         self.scenarios = Some(dir.as_ref().to_owned());
         self
     }
 
-    /// The conflict policy the scenarios are evaluated under (default blocking).
+    /// The conflict policy of the scenarios whose expectation names none
+    /// (default blocking).
     pub fn policy(&mut self, policy: Policy) -> &mut Builder {
         self.policy = policy;
         self
@@ -319,10 +306,13 @@ impl Builder {
         };
         let loaded = driver::load_file_with(path, &self.limits, &self.import_path)
             .map_err(DocError::Load)?;
+        #[cfg(feature = "cli")]
         let scenarios = match &self.scenarios {
             Some(dir) => Some(Scenarios::collect(&loaded, dir, self.policy)?),
             None => None,
         };
+        #[cfg(not(feature = "cli"))]
+        let scenarios = None;
         render(
             &loaded,
             &Options {

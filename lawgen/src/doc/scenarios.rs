@@ -1,218 +1,195 @@
-//! `--scenarios DIR`: what became of each rule in each scenario of a suite.
+//! `--scenarios DIR`: what happened to each rule in each scenario of a suite.
 //!
-//! A suite is a directory of `NAME.facts.json` files (the shape the
-//! repository's scenario suites use; `NAME.expected.json` beside them is not
-//! read). Each is evaluated with the reference interpreter, and for every
-//! rule the page shows the instances of the rule's conclusion — for a
-//! defeater, of the conclusion it obstructs — in each section of the
-//! canonical output. This is read off the evaluation's conclusions; nothing
-//! is derived here. This module is the one place the page's scenario column
-//! comes from, so a richer source (per-rule coverage of the evaluated
-//! relations) replaces [`Scenarios::collect`] and nothing else.
+//! The suite is what `lawgen test` runs (`NAME.facts.json` beside
+//! `NAME.expected.json`, an expectation's `policy` honoured), and what
+//! happened to a rule is `lawgen test --coverage`'s reading of the evaluated
+//! relations (`lawgen_runtime::explain::coverage`): concluded and at which
+//! level, defeated by which rule under which priority, discarded, blocked by
+//! a defeater, obstructing as a defeater, pending on which judgment, set
+//! aside by a derogation. Nothing is derived here; this module only words it.
 
-use super::{DocError, Lang};
-use crate::driver::Loaded;
-use crate::interp::{self, Policy};
-use crate::model::{Term, Value};
-use crate::syntax::facts::read_facts;
-use crate::syntax::Strength;
-use lawgen_runtime::program::{Lit, Section};
+use super::Lang;
+use lawgen_runtime::program::Level;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The outcomes of a suite, by rule id.
 #[derive(Clone, Debug, Default)]
 pub struct Scenarios {
-    /// rule id → (scenario, what became of the rule's conclusion there).
-    by_rule: BTreeMap<String, Vec<(String, Outcome)>>,
+    /// rule id → (scenario, whether it met its expectation, what happened).
+    by_rule: BTreeMap<String, Vec<(String, bool, Vec<Event>)>>,
     /// How many scenarios were run.
     pub count: usize,
 }
 
-/// What a scenario concluded of one rule's conclusion: the matching rows in
-/// each section that has any.
+/// One thing that happened to a rule in one scenario.
+// Only `collect` (feature `cli`, where `lawgen test` lives) makes events.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Outcome {
-    /// The literal: `game_drawn` or `~game_drawn`.
-    lit: String,
-    /// The rule is a defeater: `lit` is what it obstructs.
-    obstructs: bool,
-    sections: Vec<(Section, Vec<String>)>,
+enum Event {
+    /// Its conclusion, at the strongest level it reached.
+    Concluded(Level),
+    /// Beaten by `rule` under `priority` (local names).
+    Defeated { rule: String, priority: String },
+    /// As an attacker, it did not apply at the level the policy asks.
+    Discarded,
+    /// A defeater (local name) kept its conclusion from being established.
+    BlockedBy(String),
+    /// As a defeater, it kept a conclusion from being established.
+    Blocks,
+    /// It applies only if open judgments are decided: the requests.
+    Pending(Vec<String>),
+    /// Its body held, and nothing above happened.
+    Applicable,
+    /// A derogation set it aside; its body would have held.
+    SetAside,
 }
 
-/// Most rows shown per section.
-const MAX_ROWS: usize = 6;
-
 impl Scenarios {
-    /// Evaluates every `*.facts.json` of `dir` (sorted by name) on `loaded`
-    /// under `policy`.
-    pub fn collect(loaded: &Loaded, dir: &Path, policy: Policy) -> Result<Scenarios, DocError> {
-        let entries = std::fs::read_dir(dir).map_err(|source| DocError::Io {
-            path: dir.to_owned(),
-            source,
+    /// Runs the suite in `dir` on `loaded`, with coverage (`policy` for
+    /// the scenarios whose expectation names none).
+    #[cfg(feature = "cli")]
+    pub fn collect(
+        loaded: &crate::driver::Loaded,
+        dir: &std::path::Path,
+        policy: crate::interp::Policy,
+    ) -> Result<Scenarios, super::DocError> {
+        use super::DocError;
+        use crate::cli::test;
+        let suite = test::discover(dir).map_err(|e| DocError::Suite {
+            code: e.code,
+            message: e.message,
         })?;
-        let mut files = Vec::new();
-        for e in entries {
-            let e = e.map_err(|source| DocError::Io {
-                path: dir.to_owned(),
-                source,
-            })?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(stem) = name.strip_suffix(".facts.json") {
-                files.push((stem.to_owned(), e.path()));
-            }
-        }
-        files.sort();
-        let program = crate::lower::lower(&loaded.model)
-            .map_err(|e| DocError::Internal(format!("lowering failed: {e}")))?;
-        let model = &loaded.model;
+        let outcomes = test::run(loaded, &suite, policy, true);
+        let cat = &loaded.catalog;
         let mut out = Scenarios {
-            count: files.len(),
+            count: outcomes.len(),
             ..Scenarios::default()
         };
-        for (name, path) in files {
-            let bytes = std::fs::read(&path).map_err(|source| DocError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let facts =
-                read_facts(&bytes, &loaded.catalog).map_err(|diagnostics| DocError::Facts {
-                    path: path.clone(),
-                    diagnostics,
-                })?;
-            let store = interp::evaluate(&program, &facts, policy);
-            let c = interp::conclusions(&program, &store, policy);
-            for r in &model.rules {
-                let obstructs = r.strength == Strength::Defeater;
-                let lit = Lit {
-                    pred: r.head.pred,
-                    negative: r.head.negative != obstructs,
-                };
-                let key = program.catalog.lit_name(lit);
-                // Each instance once, in the strongest section it is in (a
-                // definite conclusion is also defeasible and supported).
-                let mut seen = std::collections::BTreeSet::new();
-                let mut sections = Vec::new();
-                for (section, preds) in &c.sections {
-                    let Some(rows) = preds.get(&key) else {
-                        continue;
-                    };
-                    let shown: Vec<String> = rows
-                        .iter()
-                        .filter(|row| matches(&r.head.args, row) && seen.insert(row.to_vec()))
-                        .map(|row| {
-                            let vals: Vec<String> = row.iter().map(value).collect();
-                            format!("({})", vals.join(", "))
-                        })
-                        .collect();
-                    if !shown.is_empty() {
-                        sections.push((*section, shown));
-                    }
+        for o in &outcomes {
+            if let Some(e) = &o.error {
+                return Err(DocError::Suite {
+                    code: 1,
+                    message: format!("error: scenario {} of {}: {e}", o.name, dir.display()),
+                });
+            }
+            let Some(c) = &o.coverage else { continue };
+            for (i, r) in c.rules.iter().enumerate() {
+                let mut events = Vec::new();
+                if let Some(l) = r.concluded.iter().min() {
+                    events.push(Event::Concluded(*l));
                 }
-                if sections.is_empty() {
-                    continue;
+                for (by, p) in &r.defeated {
+                    events.push(Event::Defeated {
+                        rule: cat.rule(*by).local.clone(),
+                        priority: cat
+                            .priorities
+                            .get(*p as usize)
+                            .map_or_else(String::new, |p| p.local.clone()),
+                    });
                 }
-                out.by_rule.entry(r.id.clone()).or_default().push((
-                    name.clone(),
-                    Outcome {
-                        lit: key,
-                        obstructs,
-                        sections,
-                    },
-                ));
+                if r.discarded {
+                    events.push(Event::Discarded);
+                }
+                for d in &r.blocked_by {
+                    events.push(Event::BlockedBy(cat.rule(*d).local.clone()));
+                }
+                if r.blocks {
+                    events.push(Event::Blocks);
+                }
+                if !r.pending_on.is_empty() {
+                    events.push(Event::Pending(r.pending_on.iter().cloned().collect()));
+                }
+                if events.is_empty() && r.applicable {
+                    events.push(Event::Applicable);
+                }
+                if !events.is_empty() {
+                    out.by_rule
+                        .entry(cat.rule(i as u32).id.clone())
+                        .or_default()
+                        .push((o.name.clone(), o.passed(), events));
+                }
+            }
+            for (j, would) in c.set_aside.iter().enumerate() {
+                if let (true, Some(s)) = (*would, cat.set_aside.get(j)) {
+                    out.by_rule.entry(s.rule.id.clone()).or_default().push((
+                        o.name.clone(),
+                        o.passed(),
+                        vec![Event::SetAside],
+                    ));
+                }
             }
         }
         Ok(out)
     }
 
-    /// The page's lines for rule `id`: (scenario, outcome in `lang`).
+    /// The page's lines for rule `id`: (scenario, what happened, in `lang`).
     pub(crate) fn outcomes(&self, id: &str, lang: Lang) -> Vec<(String, String)> {
+        let clean = super::verbalize::clean;
         self.by_rule
             .get(id)
             .into_iter()
             .flatten()
-            .map(|(name, o)| (super::verbalize::clean(name), o.render(lang)))
+            .map(|(name, passed, events)| {
+                let mut what: Vec<String> = events.iter().map(|e| e.render(lang)).collect();
+                if !passed {
+                    what.push(
+                        match lang {
+                            Lang::Ru => "сценарий расходится со своим ожидаемым результатом",
+                            Lang::En => "the scenario differs from its expected result",
+                        }
+                        .to_owned(),
+                    );
+                }
+                (clean(name), clean(&what.join("; ")))
+            })
             .collect()
     }
 }
 
-impl Outcome {
+impl Event {
     fn render(&self, lang: Lang) -> String {
-        let lit = super::verbalize::clean(&self.lit);
-        let parts: Vec<String> = self
-            .sections
-            .iter()
-            .map(|(s, rows)| {
-                let mut shown = rows
-                    .iter()
-                    .take(MAX_ROWS)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if rows.len() > MAX_ROWS {
-                    shown.push_str(&format!(" … (+{})", rows.len() - MAX_ROWS));
-                }
+        let q = |s: &str| lang.quote(s);
+        match (lang, self) {
+            (Lang::Ru, Event::Concluded(Level::Definite)) => {
+                "заключение выведено определённо".into()
+            }
+            (Lang::Ru, Event::Concluded(Level::Defeasible)) => {
+                "заключение выведено по общему правилу".into()
+            }
+            (Lang::Ru, Event::Concluded(Level::Supported)) => {
+                "для заключения есть лишь (оспариваемые) основания".into()
+            }
+            (Lang::Ru, Event::Defeated { rule, priority }) => {
+                format!("уступило правилу {} по приоритету {}", q(rule), q(priority))
+            }
+            (Lang::Ru, Event::Discarded) => "как возражение отброшено".into(),
+            (Lang::Ru, Event::BlockedBy(d)) => format!("заключению помешало препятствие {}", q(d)),
+            (Lang::Ru, Event::Blocks) => "помешало выводу".into(),
+            (Lang::Ru, Event::Pending(j)) => format!("ожидает суждения: {}", j.join(", ")),
+            (Lang::Ru, Event::Applicable) => "условия выполнены".into(),
+            (Lang::Ru, Event::SetAside) => {
+                "не применяется по отступлению, хотя его условия были бы выполнены".into()
+            }
+            (Lang::En, Event::Concluded(Level::Definite)) => "concluded definitely".into(),
+            (Lang::En, Event::Concluded(Level::Defeasible)) => "concluded defeasibly".into(),
+            (Lang::En, Event::Concluded(Level::Supported)) => {
+                "its conclusion has (contestable) grounds only".into()
+            }
+            (Lang::En, Event::Defeated { rule, priority }) => {
                 format!(
-                    "{} {}",
-                    section_word(*s, lang),
-                    super::verbalize::clean(&shown)
+                    "defeated by rule {} under priority {}",
+                    q(rule),
+                    q(priority)
                 )
-            })
-            .collect();
-        match (lang, self.obstructs) {
-            (Lang::Ru, false) => format!("{}: {}", lang.quote(&lit), parts.join("; ")),
-            (Lang::Ru, true) => format!(
-                "препятствует {}, которое {}",
-                lang.quote(&lit),
-                parts.join("; ")
-            ),
-            (Lang::En, false) => format!("{}: {}", lang.quote(&lit), parts.join("; ")),
-            (Lang::En, true) => format!(
-                "obstructs {}, which is {}",
-                lang.quote(&lit),
-                parts.join("; ")
-            ),
+            }
+            (Lang::En, Event::Discarded) => "discarded as an attacker".into(),
+            (Lang::En, Event::BlockedBy(d)) => format!("blocked by the obstacle {}", q(d)),
+            (Lang::En, Event::Blocks) => "obstructed a conclusion".into(),
+            (Lang::En, Event::Pending(j)) => format!("pending on: {}", j.join(", ")),
+            (Lang::En, Event::Applicable) => "its conditions held".into(),
+            (Lang::En, Event::SetAside) => {
+                "set aside by a derogation, though its conditions would have held".into()
+            }
         }
-    }
-}
-
-fn section_word(s: Section, lang: Lang) -> &'static str {
-    match (lang, s) {
-        (Lang::Ru, Section::Definitely) => "установлено определённо",
-        (Lang::Ru, Section::Defeasibly) => "установлено по общему правилу",
-        (Lang::Ru, Section::Supported) => "лишь имеет основания",
-        (Lang::Ru, Section::Pending) => "ожидает суждения",
-        (Lang::En, Section::Definitely) => "definitely",
-        (Lang::En, Section::Defeasibly) => "defeasibly",
-        (Lang::En, Section::Supported) => "supported only",
-        (Lang::En, Section::Pending) => "pending a judgment",
-    }
-}
-
-/// Does an output row fit the rule's head (its constants, and a variable
-/// that occurs twice bound once)?
-fn matches(args: &[Term], row: &[Value]) -> bool {
-    if args.len() != row.len() {
-        return false;
-    }
-    let mut bound: Vec<(u32, &Value)> = Vec::new();
-    for (a, v) in args.iter().zip(row) {
-        match a {
-            Term::Value(c) if c != v => return false,
-            Term::Value(_) => {}
-            Term::Var(x) => match bound.iter().find(|(y, _)| *y == x.0) {
-                Some((_, w)) if *w != v => return false,
-                Some(_) => {}
-                None => bound.push((x.0, v)),
-            },
-        }
-    }
-    true
-}
-
-fn value(v: &Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Entity(e) => e.clone(),
     }
 }
