@@ -21,15 +21,12 @@ use lawgen::driver::{self, Loaded};
 use lawgen::interp::Policy;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use support::bless;
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::split::split;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn bless() -> bool {
-    std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1")
 }
 
 const LANGS: [Lang; 2] = [Lang::Ru, Lang::En];

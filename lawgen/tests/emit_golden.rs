@@ -4,6 +4,8 @@
 //! member `lawgen-golden` (tests/golden/crate), so a change here that breaks
 //! generated code fails `cargo test --workspace`.
 
+mod support;
+
 use lawgen::emit::{emit, EmitOptions};
 use lawgen::Engine;
 
@@ -44,7 +46,7 @@ fn generated_sources_match_their_golden_files() {
     for &(path, module, engine) in GOLDEN {
         let actual = generate_with(path, module, engine);
         let golden = format!("../tests/golden/generated/{module}.rs");
-        if std::env::var_os("LAWGEN_BLESS").is_some() {
+        if support::bless() {
             std::fs::write(&golden, &actual).unwrap();
             continue;
         }

@@ -3,7 +3,7 @@
 //! must equal the expectations exactly.
 //!
 //! `ru.chess.competition` imports `fide.laws.chess`. docs/reference.md#imports defines the
-//! meaning of an importing package as the §4 meaning of the union of its
+//! meaning of an importing package as the meaning (docs/reference.md#what-a-package-means) of the union of its
 //! import closure, so this test evaluates that union: the nodes of both files
 //! in one package with `imports` emptied (tests/scenarios/ru/flatten.md).
 //! Every node keeps its own `contentHash`, which the reader verifies.

@@ -779,19 +779,22 @@ impl Gen<'_> {
                     });
                     Some(quote!(#(#parts)||*))
                 };
-                // Strongest first, as `lawgen explain` ranks them.
-                let branches: Vec<TokenStream> = [
-                    (Section::Definitely, quote!(__rt::Verdict::Definitely)),
-                    (Section::Defeasibly, quote!(__rt::Verdict::Defeasibly)),
-                    (
-                        Section::Pending,
-                        quote!(__rt::Verdict::Pending(self.requests_on(&[#(#judgments),*]))),
-                    ),
-                    (Section::Supported, quote!(__rt::Verdict::SupportedOnly)),
+                // Each section's membership; the runtime's `Verdict::decide`
+                // ranks them, as it does for `lawgen explain`.
+                let arms: Vec<TokenStream> = [
+                    (Section::Definitely, quote!(Definitely)),
+                    (Section::Defeasibly, quote!(Defeasibly)),
+                    (Section::Pending, quote!(Pending)),
+                    (Section::Supported, quote!(Supported)),
                 ]
                 .into_iter()
-                .filter_map(|(s, v)| member(s).map(|c| quote!(if #c { return #v; })))
+                .filter_map(|(s, name)| member(s).map(|c| quote!(__rt::Section::#name => #c,)))
                 .collect();
+                let requests = if outputs.contains_key(&(l, Section::Pending)) {
+                    quote!(|| self.requests_on(&[#(#judgments),*]))
+                } else {
+                    quote!(::std::vec::Vec::new)
+                };
                 let lit_text = m.lit_name(l);
                 let lit_name = code(&lit_text);
                 let doc = doc_attrs(&format!(
@@ -826,8 +829,11 @@ impl Gen<'_> {
                 verdicts.push(quote! {
                     #doc
                     pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
-                        #(#branches)*
-                        __rt::Verdict::NotConcluded
+                        __rt::Verdict::decide(|__s| match __s {
+                            #(#arms)*
+                            #[allow(unreachable_patterns)]
+                            _ => false,
+                        }, #requests)
                     }
                     #all_doc
                     pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
@@ -842,7 +848,7 @@ impl Gen<'_> {
                         pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                             let __verdict = self.#vn(#(#args),*);
                             __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(__verdict.as_str()), lang)
+                                #full_id, #negative, vec![#(#arg_values),*], Some(&__verdict), lang)
                         }
                     }
                 });

@@ -3,7 +3,7 @@
 //!
 //! For each literal `L` (`p` or `~p`) and each *world* (the certain model C
 //! and, for literals with a judgment in their past, the possible model P of
-//! §4.6) there are up to three relations, one per proof tag: `D` (+Δ), `P`
+//! docs/reference.md#undecided-judgments) there are up to three relations, one per proof tag: `D` (+Δ), `P`
 //! (+∂) and `S` (+Σ). What a package does not use costs nothing:
 //!
 //! * **collapsed** literals — facts, and institutional literals with only
@@ -28,16 +28,16 @@
 //! P[L](h)    :- cand[L](h), !D[~L](h), ok[L,s1](h), …, ok[L,sn](h)
 //! ```
 //!
-//! Negative conditions (`!`) read the *other* world (§4.6: checked in C
+//! Negative conditions (`!`) read the *other* world (docs/reference.md#undecided-judgments: checked in C
 //! against P and in P against C); positive ones read the same world. The
 //! `ok` relations turn "every attacker is discarded or defeated" into a
 //! conjunction of positive atoms, so a literal attacked only by defeaters may
-//! still be recursive. Checking (§4.7) guarantees every negated relation is
+//! still be recursive. Checking (docs/reference.md#stratification) guarantees every negated relation is
 //! complete in a lower stratum; [`stratify`] recomputes that order for the
 //! program and reports an internal error if it ever does not hold.
 //!
 //! An undecided judgment atom matters only where a rule reads it, so it is
-//! materialised on demand (§4.6 ranges it over the whole domain, which for a
+//! materialised on demand (docs/reference.md#undecided-judgments ranges it over the whole domain, which for a
 //! facts file of many games is quadratic or worse):
 //!
 //! ```text
@@ -91,7 +91,7 @@ pub enum Judgments {
     /// Only the atoms some rule instance could read (the default).
     #[default]
     OnDemand,
-    /// Every atom over the domain of §4.6: the reference the on-demand form
+    /// Every atom over the domain of docs/reference.md#undecided-judgments: the reference the on-demand form
     /// is tested against.
     WholeDomain,
 }
@@ -675,7 +675,7 @@ impl<'m> Lowerer<'m> {
         let mut body = Vec::new();
         let mut bound: Vec<model::Var> = Vec::new();
         // Variables bound by an input column, whose values are in the
-        // domain by definition (§4.6: mentioned in the input).
+        // domain by definition (docs/reference.md#undecided-judgments: mentioned in the input).
         let mut mentioned: Vec<model::Var> = Vec::new();
         // Positive items with no judgment in their past, at Σ (which every
         // level implies; such items are the same in both worlds). `not`

@@ -2099,19 +2099,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn agreed_draw_has_ended_the_game_all(
@@ -2131,12 +2149,18 @@ impl Conclusions {
         self.agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_agreed_draw_has_ended_the_game_all(
@@ -2156,8 +2180,8 @@ impl Conclusions {
         self.not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -2165,56 +2189,53 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o5
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o3
-                .case(self.case)
-                .binary_search(&(self.case, situation.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["case_not_precisely_regulated"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o5
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o3
+                            .case(self.case)
+                            .binary_search(&(self.case, situation.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["case_not_precisely_regulated"]),
+        )
     }
     /// Every tuple for which `arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_competent_to_decide_all(
@@ -2240,15 +2261,21 @@ impl Conclusions {
         = self.arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
         &self,
         situation: Situation,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_competent_to_decide_all(
@@ -2268,8 +2295,8 @@ impl Conclusions {
         __verdict = self.not_arbiter_competent_to_decide(situation);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -2281,37 +2308,37 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_shall_see_laws_observed_all(
@@ -2338,8 +2365,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed",
         false, vec![__rt::known_entity(& self.facts().interner, arb) ?,
-        __rt::known_entity(& self.facts().interner, game) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -2347,7 +2373,13 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_shall_see_laws_observed_all(
@@ -2368,7 +2400,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
         vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -2381,37 +2413,37 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn castling_legal_all(
@@ -2439,7 +2471,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -2448,7 +2480,13 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_castling_legal_all(
@@ -2470,7 +2508,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -2478,19 +2516,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn checkmate_has_been_delivered_all(
@@ -2510,12 +2566,18 @@ impl Conclusions {
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_checkmate_has_been_delivered_all(
@@ -2535,8 +2597,8 @@ impl Conclusions {
         self.not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -2544,19 +2606,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn dead_position_has_ended_the_game_all(
@@ -2576,12 +2656,18 @@ impl Conclusions {
         self.dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_dead_position_has_ended_the_game_all(
@@ -2601,8 +2687,8 @@ impl Conclusions {
         = self.not_dead_position_has_ended_the_game(game); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -2610,37 +2696,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn en_passant_capture_legal_all(
@@ -2667,7 +2753,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -2675,7 +2761,13 @@ impl Conclusions {
         game: Game,
         pawn: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_en_passant_capture_legal_all(
@@ -2696,7 +2788,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -2720,37 +2812,37 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o58
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o59
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o60
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o58
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o59
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o60
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
@@ -2775,7 +2867,7 @@ impl Conclusions {
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
         .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(__verdict.as_str()), lang) }
+        state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -2783,7 +2875,13 @@ impl Conclusions {
         instance: Game,
         state: GamePlayState,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_entered_state_all(
@@ -2804,8 +2902,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, state) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -2813,37 +2910,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn fifty_move_claim_correct_all(
@@ -2870,7 +2967,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -2878,7 +2975,13 @@ impl Conclusions {
         game: Game,
         who: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fifty_move_claim_correct_all(
@@ -2899,7 +3002,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -2939,19 +3042,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o88.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o86
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o87
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o88
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -2968,8 +3089,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -2977,37 +3098,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o118
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o119
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o120
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o118
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o119
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o120
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -3024,8 +3145,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -3037,37 +3158,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -3092,11 +3213,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -3115,7 +3242,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -3123,37 +3250,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -3178,11 +3305,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -3201,7 +3334,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -3209,37 +3342,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -3256,12 +3389,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -3279,7 +3418,7 @@ impl Conclusions {
         .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        .facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -3287,37 +3426,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -3334,12 +3473,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -3356,8 +3501,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -3369,56 +3514,53 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o146
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o142
-                .case(self.case)
-                .binary_search(&(self.case, who.0, piece.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["piece_touched_intentionally"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o146
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o142
+                            .case(self.case)
+                            .binary_search(&(self.case, who.0, piece.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["piece_touched_intentionally"]),
+        )
     }
     /// Every tuple for which `must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_first_touched_piece_all(
@@ -3445,7 +3587,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -3453,7 +3595,13 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_first_touched_piece_all(
@@ -3474,7 +3622,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -3482,37 +3630,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn resignation_has_ended_the_game_all(
@@ -3532,12 +3680,18 @@ impl Conclusions {
         self.resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_resignation_has_ended_the_game_all(
@@ -3557,8 +3711,8 @@ impl Conclusions {
         self.not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -3566,37 +3720,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn second_illegal_move_has_ended_the_game_all(
@@ -3617,15 +3771,21 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
         &self,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_second_illegal_move_has_ended_the_game_all(
@@ -3646,8 +3806,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -3655,37 +3815,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn stalemate_has_ended_the_game_all(
@@ -3705,12 +3865,18 @@ impl Conclusions {
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_stalemate_has_ended_the_game_all(
@@ -3730,8 +3896,8 @@ impl Conclusions {
         self.not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -3739,37 +3905,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn threefold_claim_correct_all(
@@ -3796,11 +3962,17 @@ impl Conclusions {
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_threefold_claim_correct_all(
@@ -3821,7 +3993,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -3847,37 +4019,37 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o167
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o168
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o61
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o167
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o168
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o61
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn valid_transition_all(
@@ -3904,8 +4076,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -3913,7 +4085,13 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_valid_transition_all(
@@ -3934,8 +4112,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {

@@ -3616,19 +3616,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn agreed_draw_has_ended_the_game_all(
@@ -3648,12 +3666,18 @@ impl Conclusions {
         self.agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_agreed_draw_has_ended_the_game_all(
@@ -3673,8 +3697,8 @@ impl Conclusions {
         self.not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -3682,56 +3706,53 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o5
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o3
-                .case(self.case)
-                .binary_search(&(self.case, situation.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["case_not_precisely_regulated"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o5
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o3
+                            .case(self.case)
+                            .binary_search(&(self.case, situation.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["case_not_precisely_regulated"]),
+        )
     }
     /// Every tuple for which `arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_competent_to_decide_all(
@@ -3757,15 +3778,21 @@ impl Conclusions {
         = self.arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
         &self,
         situation: Situation,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_competent_to_decide_all(
@@ -3785,8 +3812,8 @@ impl Conclusions {
         __verdict = self.not_arbiter_competent_to_decide(situation);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -3798,37 +3825,37 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_shall_see_laws_observed_all(
@@ -3855,8 +3882,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed",
         false, vec![__rt::known_entity(& self.facts().interner, arb) ?,
-        __rt::known_entity(& self.facts().interner, game) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -3864,7 +3890,13 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_shall_see_laws_observed_all(
@@ -3885,7 +3917,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
         vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -3898,37 +3930,37 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn castling_legal_all(
@@ -3956,7 +3988,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -3965,7 +3997,13 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_castling_legal_all(
@@ -3987,7 +4025,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -3995,19 +4033,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn checkmate_has_been_delivered_all(
@@ -4027,12 +4083,18 @@ impl Conclusions {
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_checkmate_has_been_delivered_all(
@@ -4052,8 +4114,8 @@ impl Conclusions {
         self.not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -4061,19 +4123,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn dead_position_has_ended_the_game_all(
@@ -4093,12 +4173,18 @@ impl Conclusions {
         self.dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_dead_position_has_ended_the_game_all(
@@ -4118,8 +4204,8 @@ impl Conclusions {
         = self.not_dead_position_has_ended_the_game(game); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -4127,37 +4213,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn en_passant_capture_legal_all(
@@ -4184,7 +4270,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -4192,7 +4278,13 @@ impl Conclusions {
         game: Game,
         pawn: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_en_passant_capture_legal_all(
@@ -4213,7 +4305,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -4237,37 +4329,37 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o58
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o59
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o60
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o58
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o59
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o60
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
@@ -4292,7 +4384,7 @@ impl Conclusions {
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
         .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(__verdict.as_str()), lang) }
+        state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -4300,7 +4392,13 @@ impl Conclusions {
         instance: Game,
         state: GamePlayState,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_entered_state_all(
@@ -4321,8 +4419,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, state) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -4330,37 +4427,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn fifty_move_claim_correct_all(
@@ -4387,7 +4484,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -4395,7 +4492,13 @@ impl Conclusions {
         game: Game,
         who: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fifty_move_claim_correct_all(
@@ -4416,7 +4519,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -4456,19 +4559,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o88.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o86
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o87
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o88
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4485,8 +4606,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -4494,37 +4615,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o118
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o119
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o120
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o118
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o119
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o120
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4541,8 +4662,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -4554,37 +4675,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4609,11 +4730,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4632,7 +4759,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -4640,37 +4767,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4695,11 +4822,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4718,7 +4851,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -4726,37 +4859,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4773,12 +4906,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4796,7 +4935,7 @@ impl Conclusions {
         .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        .facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -4804,37 +4943,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4851,12 +4990,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4873,8 +5018,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -4886,56 +5031,53 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o146
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o142
-                .case(self.case)
-                .binary_search(&(self.case, who.0, piece.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["piece_touched_intentionally"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o146
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o142
+                            .case(self.case)
+                            .binary_search(&(self.case, who.0, piece.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["piece_touched_intentionally"]),
+        )
     }
     /// Every tuple for which `must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_first_touched_piece_all(
@@ -4962,7 +5104,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -4970,7 +5112,13 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_first_touched_piece_all(
@@ -4991,7 +5139,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -4999,37 +5147,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn resignation_has_ended_the_game_all(
@@ -5049,12 +5197,18 @@ impl Conclusions {
         self.resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_resignation_has_ended_the_game_all(
@@ -5074,8 +5228,8 @@ impl Conclusions {
         self.not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -5083,37 +5237,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn second_illegal_move_has_ended_the_game_all(
@@ -5134,15 +5288,21 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
         &self,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_second_illegal_move_has_ended_the_game_all(
@@ -5163,8 +5323,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -5172,37 +5332,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn stalemate_has_ended_the_game_all(
@@ -5222,12 +5382,18 @@ impl Conclusions {
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_stalemate_has_ended_the_game_all(
@@ -5247,8 +5413,8 @@ impl Conclusions {
         self.not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -5256,37 +5422,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn threefold_claim_correct_all(
@@ -5313,11 +5479,17 @@ impl Conclusions {
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_threefold_claim_correct_all(
@@ -5338,7 +5510,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -5364,37 +5536,37 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o167
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o168
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o61
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o167
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o168
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o61
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn valid_transition_all(
@@ -5421,8 +5593,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -5430,7 +5602,13 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_valid_transition_all(
@@ -5451,8 +5629,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {

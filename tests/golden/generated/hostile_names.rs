@@ -670,19 +670,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -699,12 +717,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -721,8 +745,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -730,37 +754,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -784,11 +808,17 @@ impl Conclusions {
         self.game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, player) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -806,8 +836,8 @@ impl Conclusions {
         self.not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by",
         true, vec![__rt::known_entity(& self.facts().interner, game) ?,
-        __rt::known_entity(& self.facts().interner, player) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict), lang)
+        }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -815,19 +845,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o21.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o22.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o23.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o21
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o23
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -844,7 +892,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(__verdict.as_str()), lang) }
+        .interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -852,19 +900,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o31.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o32.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o33.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o31
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o32
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o33
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -881,7 +947,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -889,54 +955,53 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o37
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o36
-                .case(self.case)
-                .binary_search(&(self.case, player.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(self.requests_on(&["touched"]));
-        }
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o37
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o36
+                            .case(self.case)
+                            .binary_search(&(self.case, player.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["touched"]),
+        )
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
@@ -953,12 +1018,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#must_move", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
@@ -975,8 +1046,8 @@ impl Conclusions {
         < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `fn`: `fn(Game)` — fn
     ///
@@ -984,19 +1055,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -1013,11 +1102,17 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.fn_(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#fn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(__verdict.as_str()), lang) }
+        .interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -1034,7 +1129,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_fn_(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#fn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     ///
@@ -1045,37 +1140,37 @@ impl Conclusions {
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
@@ -1095,15 +1190,21 @@ impl Conclusions {
         let __verdict = self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#\"); std::process::exit(1); //", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
@@ -1124,8 +1225,8 @@ impl Conclusions {
         let __verdict = self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#\"); std::process::exit(1); //", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
