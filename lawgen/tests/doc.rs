@@ -11,7 +11,8 @@
 //! - totality: every node of every package of the closure has exactly one
 //!   identifier line (text, Markdown) or one `data-node` element (HTML), in
 //!   both languages, for every package in the repository, random packages,
-//!   random packages cut into importing layers, and hostile packages;
+//!   random packages cut into importing layers (half of them with
+//!   derogations), and hostile packages;
 //! - the same package gives the same bytes twice.
 
 mod support;
@@ -22,6 +23,7 @@ use lawgen::interp::Policy;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use support::bless;
+use support::derogate::derogate;
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::split::split;
 
@@ -433,7 +435,7 @@ fn random_and_hostile_packages_are_documented_totally() {
 #[test]
 fn random_packages_cut_into_importing_layers_are_documented_totally() {
     let dir = std::env::temp_dir().join(format!("lawgen-doc-{}", std::process::id()));
-    let mut layered = 0;
+    let (mut layered, mut derogated) = (0, 0);
     for i in 0..40 {
         let seed = package_seed(0xd0c_1a7e, i);
         let mut cfg = GenConfig::new(seed);
@@ -443,7 +445,15 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
             continue;
         }
         let layers = 2 + (i as usize % 3);
-        let (files, _) = split(&g.package, layers, &mut Rng::new(seed ^ 0xd0c));
+        let mut rng = Rng::new(seed ^ 0xd0c);
+        // Every other package: a layer sets rules of the layers below aside.
+        let (files, derogations) = match (i % 2 == 1)
+            .then(|| derogate(&g.package, layers, &mut rng))
+            .flatten()
+        {
+            Some(d) => (d.layers, d.derogations),
+            None => (split(&g.package, layers, &mut rng).0, 0),
+        };
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for l in &files {
@@ -465,10 +475,21 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
             layers - 1,
             "seed {seed:#x}: one part per imported package"
         );
+        assert_eq!(
+            text.matches("\n\nDerogation: wherever this package applies")
+                .count(),
+            derogations,
+            "seed {seed:#x}: one sentence per derogation"
+        );
+        derogated += usize::from(derogations > 0);
         layered += 1;
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(layered >= 25, "only {layered} layered packages documented");
+    assert!(
+        derogated >= 8,
+        "only {derogated} packages with derogations documented"
+    );
 }
 
 // ---- the page --------------------------------------------------------------
