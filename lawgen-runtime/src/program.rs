@@ -741,9 +741,55 @@ impl Program {
         serde_json::to_string(self).expect("a program always serializes")
     }
 
+    /// [`Program::encode`] laid out one entry per line down to the
+    /// catalog's lists (a relation, a rule, a predicate per line), so that a
+    /// change to lowering shows as a readable diff of the generated code
+    /// that embeds it. [`Program::decode`] reads either form.
+    pub fn encode_lines(&self) -> String {
+        let v = serde_json::to_value(self).expect("a program always serializes");
+        let mut out = String::new();
+        write_lines(&v, 0, &mut out);
+        out
+    }
+
     /// The inverse of [`Program::encode`] (by the same runtime version).
     pub fn decode(text: &str) -> Result<Program, String> {
         serde_json::from_str(text).map_err(|e| format!("the embedded program does not decode: {e}"))
+    }
+}
+
+/// Objects and arrays nested less than this deep get a line per entry.
+#[cfg(feature = "data")]
+const LINE_DEPTH: usize = 3;
+
+#[cfg(feature = "data")]
+fn write_lines(v: &serde_json::Value, depth: usize, out: &mut String) {
+    use serde_json::Value;
+    let indent = |out: &mut String, d: usize| out.extend(std::iter::repeat_n(' ', d));
+    match v {
+        Value::Array(a) if depth < LINE_DEPTH && !a.is_empty() => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                indent(out, depth + 1);
+                write_lines(x, depth + 1, out);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Object(m) if depth < LINE_DEPTH && !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                indent(out, depth + 1);
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_lines(x, depth + 1, out);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
 

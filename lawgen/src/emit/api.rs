@@ -244,7 +244,7 @@ impl Gen<'_> {
         // The lowered program the engine was generated from, as data: what
         // facts files, the canonical output and explanations read at run
         // time (no package text, no compiler).
-        let program = Literal::string(&self.prog.encode());
+        let program = raw_string(&self.prog.encode_lines());
         let generator = Literal::string(env!("CARGO_PKG_VERSION"));
         let doc = doc_attrs(&format!(
             "The package this module was generated from: {} {}.",
@@ -974,4 +974,17 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// A raw string literal holding `text` verbatim (newlines included), with as
+/// many `#` as it takes that no `"#…` inside ends it early.
+fn raw_string(text: &str) -> Literal {
+    let mut hashes = 1;
+    while text.contains(&format!("\"{}", "#".repeat(hashes))) {
+        hashes += 1;
+    }
+    let h = "#".repeat(hashes);
+    format!("r{h}\"{text}\"{h}")
+        .parse()
+        .expect("a raw string literal always lexes")
 }
