@@ -19,7 +19,7 @@ set -euo pipefail
 secs="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-targets=(package facts package_structured emit text analyze)
+targets=(package facts package_structured emit text analyze doc)
 dir_args=()
 if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")
@@ -55,7 +55,7 @@ run() {
   case $t in
     # A recipe of up to 8 mutations: let inputs grow at once.
     package_structured | emit) extra=(-max_len=512 -len_control=0) ;;
-    package) extra=(-dict=dict/package.dict) ;;
+    package | doc) extra=(-dict=dict/package.dict) ;;
     facts) extra=(-dict=dict/facts.dict) ;;
     text) extra=(-dict=dict/text.dict) ;;
   esac

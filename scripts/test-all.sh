@@ -31,6 +31,11 @@ bash docs/examples/check.sh
 step "scenario suites through lawgen test, every rule covered (docs/testing.md#scenario-suites-lawgen-test)"
 cargo run -q -p lawgen -- test tests/scenarios/chess --min-coverage 100
 
+step "review pages in headless Chromium (scripts/test-doc-browser.sh)"
+# Every committed packages/*/NAME.review.*.html: no request, no console
+# error, every link lands, every node and article on the page, axe-core.
+bash scripts/test-doc-browser.sh
+
 step "Python modules and the distributed example (scripts/test-python.sh)"
 # A venv under target/ and the chess module built by pip (release); the
 # module's first build is most of this step's time.

@@ -86,6 +86,10 @@ pub struct Loaded {
     /// package read from bytes without imports). A build script reruns
     /// when any of them changes.
     pub files: Vec<PathBuf>,
+    /// Every package of the import closure as read, the root first, then
+    /// the imports in closure order (each after the packages that import
+    /// it); `lawgen doc` verbalizes each one's nodes.
+    pub closure: Vec<Package>,
 }
 
 /// Reads and checks package bytes (no IO): a package without imports, or a
@@ -151,12 +155,14 @@ fn finish(closure: imports::Closure, limits: &ReadLimits) -> Result<Loaded, Diag
         }
     }
     let catalog = crate::lower::catalog(&model);
+    let packages = closure.layers.iter().rev().map(|l| l.package.clone());
     Ok(Loaded {
         package: root.package.clone(),
         model,
         catalog,
         source,
         files,
+        closure: packages.collect(),
     })
 }
 

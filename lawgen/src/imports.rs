@@ -553,6 +553,7 @@ fn union(closure: &Closure, top: usize, members: &[usize]) -> (Package, Vec<u32>
         version: t.version.clone(),
         semantic_hash: t.semantic_hash.clone(),
         imports: Vec::new(),
+        features: t.features.clone(),
         nodes,
     };
     (pkg, layer_of)

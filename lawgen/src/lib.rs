@@ -8,6 +8,9 @@
 //!   package fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
 //! - [`driver`], for tools: [`driver::load_file`] reads and checks a package
 //!   and returns every problem at once as [`diagnostics::Diagnostics`].
+//! - [`doc`], the review document: every node of a package read back in
+//!   Russian or English, as text, Markdown or a self-contained HTML page
+//!   (`doc::Builder`, `doc::render`).
 //!
 //! ```no_run
 //! // build.rs
@@ -41,6 +44,7 @@
 #[cfg(feature = "emit")]
 pub mod builder;
 pub use lawgen_runtime::diagnostics;
+pub mod doc;
 pub mod driver;
 
 #[cfg(feature = "bench")]

@@ -301,6 +301,27 @@ enum Command {
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
     },
+    /// Write the review document: every node of the package and its imports
+    /// in controlled Russian or English (docs/review-document.md).
+    Doc {
+        package: PathBuf,
+        /// Language of the document (`ru`, `en`).
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// `text`, `md` or `html` (one self-contained page).
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// A scenario suite (`NAME.facts.json` files): the page shows, for
+        /// each rule, what each scenario concluded of it.
+        #[arg(long, value_name = "DIR")]
+        scenarios: Option<PathBuf>,
+        /// The policy the scenarios are evaluated under.
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+        /// Write to this file (only when its bytes change) instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -457,8 +478,46 @@ fn internal(e: lawgen::lower::InternalError) -> Failure {
     }
 }
 
+impl From<lawgen::doc::DocError> for Failure {
+    fn from(e: lawgen::doc::DocError) -> Self {
+        Failure {
+            code: e.exit_code() as u8,
+            message: e.to_string(),
+        }
+    }
+}
+
 fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
     match command {
+        Command::Doc {
+            package,
+            lang,
+            format,
+            scenarios,
+            policy,
+            out,
+        } => {
+            let usage = |message: String| Failure {
+                code: 2,
+                message: format!("error: {message}"),
+            };
+            let mut b = lawgen::doc::Builder::new();
+            b.package(&package)
+                .lang(lang.parse().map_err(usage)?)
+                .format(format.parse().map_err(usage)?)
+                .policy(policy.into())
+                .limits(inputs.limits);
+            for d in &inputs.import_path {
+                b.import_path(d);
+            }
+            if let Some(dir) = &scenarios {
+                b.scenarios(dir);
+            }
+            match &out {
+                Some(file) => b.write(file)?,
+                None => print!("{}", b.render()?),
+            }
+        }
         Command::Lower { package } => {
             let loaded = inputs.load(&package)?;
             let program = lawgen::lower::lower(&loaded.model).map_err(internal)?;

@@ -213,7 +213,7 @@ pub(super) fn declarations(
                 Decl::Fragment(FragId(model.fragments.len() as u32 - 1))
             }
             NodeKind::SourceEdition { .. } => Decl::Edition,
-            NodeKind::SourceWork => Decl::Work,
+            NodeKind::SourceWork(_) => Decl::Work,
             NodeKind::Priority { .. } => Decl::Other("a priority rule"),
             NodeKind::Closure(_) => Decl::Other("a closure policy"),
             NodeKind::External { .. } => Decl::Other("an external declaration"),
@@ -296,10 +296,10 @@ pub(super) fn declarations(
                     scope.provenance(e, node, diags, Decl::Edition);
                 }
             }
-            NodeKind::Publication { edition } => {
+            NodeKind::Publication { edition, .. } => {
                 scope.provenance(edition, node, diags, Decl::Edition);
             }
-            NodeKind::SourceEdition { work } => {
+            NodeKind::SourceEdition { work, .. } => {
                 scope.provenance(work, node, diags, Decl::Work);
             }
             _ => {}

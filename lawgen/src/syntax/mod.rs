@@ -35,6 +35,9 @@ pub struct Package {
     pub semantic_hash: Option<String>,
     /// The packages this one builds on (docs/reference.md#imports), as written.
     pub imports: Vec<Import>,
+    /// The package's `features` (e.g. `core-executable`), as written; shown by
+    /// `lawgen doc`, not interpreted.
+    pub features: Vec<String>,
     pub nodes: Vec<Node>,
 }
 
@@ -103,12 +106,16 @@ pub enum NodeKind {
         authority: String,
         capability: String,
     },
-    SourceWork,
+    SourceWork(SourceWork),
     SourceEdition {
         work: Ref,
+        /// What `lawgen doc` shows of the edition; nothing else reads it.
+        edition: Edition,
     },
     Publication {
         edition: Ref,
+        /// Where the pinned copy is and what it hashes to, as written.
+        publication: Publication,
     },
     Fragment(Fragment),
     /// lawgen extension (docs/reference.md#derogations): sets the listed
@@ -122,6 +129,49 @@ pub struct Derogation {
     pub rules: Vec<Ref>,
     /// Fragments: the article that displaces them (at least one, checked).
     pub anchors: Vec<Ref>,
+}
+
+/// A `source_work`'s descriptive fields, as written (free-standing names are
+/// not resolved).
+#[derive(Clone, Debug, Default)]
+pub struct SourceWork {
+    /// `authority.id`: who issued the work.
+    pub authority: Option<String>,
+    /// `jurisdiction.id`.
+    pub jurisdiction: Option<String>,
+    /// `number`: the work's own designation.
+    pub number: Option<String>,
+    /// `sourceKind` (e.g. `…#regulation`).
+    pub source_kind: Option<String>,
+}
+
+/// A `source_edition`'s descriptive fields.
+#[derive(Clone, Debug, Default)]
+pub struct Edition {
+    pub language: Option<String>,
+    /// `lifecycle[]`: the edition's states (`adopted`, `in_force`, …) with their extents.
+    pub lifecycle: Vec<LifecycleState>,
+    pub officiality: Option<String>,
+    /// `materializationStatus` (e.g. `PINNED_UNOFFICIAL_COPY`).
+    pub materialization: Option<String>,
+}
+
+/// One `lifecycle` entry of an edition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LifecycleState {
+    pub status: String,
+    /// `extent`: a date, or whatever the package writes.
+    pub extent: String,
+}
+
+/// A `publication`'s descriptive fields.
+#[derive(Clone, Debug, Default)]
+pub struct Publication {
+    pub uri: Option<String>,
+    /// `documentHash`: the hash of the pinned document.
+    pub document_hash: Option<String>,
+    pub media_type: Option<String>,
+    pub retrieved_at: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -226,4 +276,14 @@ pub struct Fragment {
     pub edition: Option<Ref>,
     pub locator: String,
     pub texts: Vec<Label>,
+    /// What else each text says of itself, by the index of [`Fragment::texts`].
+    pub text_meta: Vec<TextMeta>,
+}
+
+/// A fragment text's `contentHash` (verified by the reader) and `status`
+/// (`official`, `unofficial`, …), as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextMeta {
+    pub content_hash: Option<String>,
+    pub status: Option<String>,
 }

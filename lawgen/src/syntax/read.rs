@@ -364,6 +364,12 @@ impl Reader<'_> {
                 "leave `strata` empty: lawgen computes the stratification itself (docs/reference.md#stratification)",
             );
         }
+        let mut features = Vec::new();
+        for (i, v) in self.opt_array(m, "", "features").iter().enumerate() {
+            if let Some(f) = self.string(v, &format!("/features/{i}"), "features[]") {
+                features.push(f);
+            }
+        }
         let mut imports = Vec::new();
         for (i, v) in self.opt_array(m, "", "imports").iter().enumerate() {
             if let Some(entry) = self.import(v, &format!("/imports/{i}")) {
@@ -408,6 +414,7 @@ impl Reader<'_> {
             version: version?,
             semantic_hash,
             imports,
+            features,
             nodes,
         })
     }
@@ -474,12 +481,19 @@ impl Reader<'_> {
                 authority: self.ref_const(m, ptr, "authority")?.id,
                 capability: self.str_field(m, ptr, "capability")?,
             },
-            "source_work" => NodeKind::SourceWork,
+            "source_work" => NodeKind::SourceWork(self.source_work(m, ptr)),
             "source_edition" => NodeKind::SourceEdition {
                 work: self.ref_str(m, ptr, "work")?,
+                edition: self.edition(m, ptr),
             },
             "publication" => NodeKind::Publication {
                 edition: self.ref_str(m, ptr, "edition")?,
+                publication: Publication {
+                    uri: self.opt_str_field(m, ptr, "uri"),
+                    document_hash: self.opt_str_field(m, ptr, "documentHash"),
+                    media_type: self.opt_str_field(m, ptr, "mediaType"),
+                    retrieved_at: self.opt_str_field(m, ptr, "retrievedAt"),
+                },
             },
             "fragment" => NodeKind::Fragment(self.fragment(m, ptr)?),
             "derogation" => NodeKind::Derogation(self.derogation(m, ptr)?),
@@ -500,6 +514,47 @@ impl Reader<'_> {
             labels,
             kind,
         })
+    }
+
+    /// A free-standing name written as `{"kind":"const_ref","id":…}`, when present.
+    fn opt_ref_const(&mut self, m: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
+        match m.get(key) {
+            None | Some(Value::Null) => None,
+            Some(_) => self.ref_const(m, ptr, key).map(|r| r.id),
+        }
+    }
+
+    /// What `lawgen doc` shows of a source work: optional, but of the right type.
+    fn source_work(&mut self, m: &Map<String, Value>, ptr: &str) -> SourceWork {
+        SourceWork {
+            authority: self.opt_ref_const(m, ptr, "authority"),
+            jurisdiction: self.opt_ref_const(m, ptr, "jurisdiction"),
+            number: self.opt_str_field(m, ptr, "number"),
+            source_kind: self.opt_str_field(m, ptr, "sourceKind"),
+        }
+    }
+
+    /// What `lawgen doc` shows of an edition: optional, but of the right type.
+    fn edition(&mut self, m: &Map<String, Value>, ptr: &str) -> Edition {
+        let lp = pointer_push(ptr, "lifecycle");
+        let mut lifecycle = Vec::new();
+        for (i, v) in self.opt_array(m, ptr, "lifecycle").iter().enumerate() {
+            let p = pointer_push(&lp, i);
+            let Some(o) = self.obj(v, &p, "a lifecycle state") else {
+                continue;
+            };
+            let status = self.str_field(o, &p, "status");
+            let extent = self.str_field(o, &p, "extent");
+            if let (Some(status), Some(extent)) = (status, extent) {
+                lifecycle.push(LifecycleState { status, extent });
+            }
+        }
+        Edition {
+            language: self.opt_str_field(m, ptr, "language"),
+            lifecycle,
+            officiality: self.opt_str_field(m, ptr, "officiality"),
+            materialization: self.opt_str_field(m, ptr, "materializationStatus"),
+        }
     }
 
     fn type_decl(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<NodeKind> {
@@ -992,6 +1047,7 @@ impl Reader<'_> {
         };
         let tp = pointer_push(ptr, "texts");
         let mut texts = Vec::new();
+        let mut text_meta = Vec::new();
         for (i, t) in self.opt_array(m, ptr, "texts").iter().enumerate() {
             let p = pointer_push(&tp, i);
             let Some(o) = self.obj(t, &p, "a fragment text") else {
@@ -1000,12 +1056,14 @@ impl Reader<'_> {
             let Some(text) = self.str_field(o, &p, "text") else {
                 continue;
             };
+            let mut hash = None;
             if let Some(h) = o.get("contentHash") {
                 let actual = format!("sha256:{}", sha256_hex(text.as_bytes()));
                 let hp = pointer_push(&p, "contentHash");
                 let Some(expected) = self.string(h, &hp, "contentHash") else {
                     continue;
                 };
+                hash = Some(expected.clone());
                 if expected != actual {
                     self.err(
                         Code::TextHashMismatch,
@@ -1019,11 +1077,16 @@ impl Reader<'_> {
                 language: self.opt_str_field(o, &p, "language").unwrap_or_default(),
                 text,
             });
+            text_meta.push(TextMeta {
+                content_hash: hash,
+                status: self.opt_str_field(o, &p, "status"),
+            });
         }
         Some(Fragment {
             edition,
             locator,
             texts,
+            text_meta,
         })
     }
 }
