@@ -74,7 +74,10 @@ fn union_less_derogations() -> Vec<u8> {
         .cloned()
         .collect();
     let fide_rules = fide["nodes"].as_array().unwrap().len() - nodes.len();
-    assert!(fide_rules >= gone.len(), "every id set aside is a FIDE node");
+    assert!(
+        fide_rules >= gone.len(),
+        "every id set aside is a FIDE node"
+    );
     nodes.extend(
         ru["nodes"]
             .as_array()
@@ -207,10 +210,8 @@ impl Lcg {
 /// end it or decide its result, judgments decided yes, no or not at all.
 fn random_game(rng: &mut Lcg) -> String {
     let players = ["w1", "b1"];
-    let mut facts: Vec<(String, String)> = vec![(
-        "player_of".into(),
-        r#"["g1","w1"],["g1","b1"]"#.into(),
-    )];
+    let mut facts: Vec<(String, String)> =
+        vec![("player_of".into(), r#"["g1","w1"],["g1","b1"]"#.into())];
     let mut add = |pred: &str, row: String| facts.push((pred.to_owned(), row));
     let per_player = [
         "checkmate_delivered",
@@ -238,7 +239,10 @@ fn random_game(rng: &mut Lcg) -> String {
         }
         if rng.pick(5) == 0 {
             let n = [0, 30, 901][rng.pick(3) as usize];
-            add("arrival_after_start_seconds", format!(r#"["g1","{p}",{n}]"#));
+            add(
+                "arrival_after_start_seconds",
+                format!(r#"["g1","{p}",{n}]"#),
+            );
         }
         if rng.pick(5) == 0 {
             let n = 1 + rng.pick(3);
@@ -265,7 +269,10 @@ fn random_game(rng: &mut Lcg) -> String {
         add("position_occurrence_count", r#"["g1",3]"#.into());
     }
     if rng.pick(4) == 0 {
-        add("moves_by_each_without_pawn_or_capture", r#"["g1",50]"#.into());
+        add(
+            "moves_by_each_without_pawn_or_capture",
+            r#"["g1",50]"#.into(),
+        );
     }
     if rng.pick(5) == 0 {
         add("regulation_default_time_seconds", r#"["g1",600]"#.into());
@@ -309,8 +316,7 @@ fn the_results_of_a_game_exclude_each_other_on_random_games() {
             .unwrap_or_else(|d| panic!("{text}: {}", d.render()));
         let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
         let out: J =
-            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions))
-                .unwrap();
+            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions)).unwrap();
         let rows = |sec: &str, pred: &str| -> BTreeSet<String> {
             out[sec][pred]
                 .as_array()
@@ -342,8 +348,14 @@ fn the_results_of_a_game_exclude_each_other_on_random_games() {
             assert!(ga.is_disjoint(&gb), "{a} and {b}: {text}");
         }
         let (won, lost) = (concluded("game_won_by"), concluded("game_lost_by"));
-        assert!(won.is_disjoint(&possible("game_lost_by")), "won and lost: {text}");
-        assert!(lost.is_disjoint(&possible("game_won_by")), "won and lost: {text}");
+        assert!(
+            won.is_disjoint(&possible("game_lost_by")),
+            "won and lost: {text}"
+        );
+        assert!(
+            lost.is_disjoint(&possible("game_won_by")),
+            "won and lost: {text}"
+        );
         assert!(games(&won).len() == won.len(), "won by both: {text}");
         let won_or_pending = possible("game_won_by");
         assert!(
@@ -369,14 +381,16 @@ fn the_previous_version_drew_and_lost_a_game_at_once() {
         let facts = read_facts(text.as_bytes(), &loaded.catalog).unwrap();
         let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
         let out: J =
-            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions))
-                .unwrap();
+            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions)).unwrap();
         (
             out["defeasibly"]["game_drawn"].clone(),
             out["defeasibly"]["game_lost_by"].clone(),
         )
     };
     let g1 = serde_json::json!([["g1"]]);
-    assert_eq!(result(RU_0_1_0), (g1.clone(), serde_json::json!([["g1", "w1"]])));
+    assert_eq!(
+        result(RU_0_1_0),
+        (g1.clone(), serde_json::json!([["g1", "w1"]]))
+    );
     assert_eq!(result(RU), (g1, J::Null));
 }
