@@ -16,8 +16,8 @@
 use super::tree::*;
 use crate::interp::Store;
 use crate::program::{
-    label_in, local_name, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId, RelationKind,
-    Role, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
+    label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
+    RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
 };
 use crate::{Policy, Request};
 use std::collections::{BTreeSet, HashMap};
@@ -446,19 +446,13 @@ impl<'a> Prover<'a> {
     // -- references -------------------------------------------------------------
 
     pub(super) fn rule_ref(&self, r: u32) -> RuleRef {
-        let rule = self.cat.rule(r);
+        self.rule_info_ref(self.cat.rule(r))
+    }
+
+    /// [`Prover::rule_ref`] of a rule as written (of the program or set aside).
+    fn rule_info_ref(&self, rule: &RuleInfo) -> RuleRef {
         let label = label_in(&rule.labels, self.lang).map(str::to_owned);
-        let anchors = rule
-            .anchors
-            .iter()
-            .map(|a| Anchor {
-                fragment: a.fragment.clone(),
-                locator: a.locator.clone(),
-                quote: label_in(&a.texts, self.lang)
-                    .and_then(|t| super::quote::cited_paragraph(t, label.as_deref()?)),
-                package: self.cat.layer(a.package).map(str::to_owned),
-            })
-            .collect();
+        let anchors = self.anchors(&rule.anchors, label.as_deref());
         RuleRef {
             id: rule.id.clone(),
             name: rule.local.clone(),
@@ -467,6 +461,65 @@ impl<'a> Prover<'a> {
             anchors,
             package: self.cat.layer(rule.package).map(str::to_owned),
         }
+    }
+
+    /// Anchors as an explanation cites them: the paragraph `label` cites, if found.
+    fn anchors(&self, anchors: &[AnchorInfo], label: Option<&str>) -> Vec<Anchor> {
+        anchors
+            .iter()
+            .map(|a| Anchor {
+                fragment: a.fragment.clone(),
+                locator: a.locator.clone(),
+                quote: label_in(&a.texts, self.lang)
+                    .and_then(|t| super::quote::cited_paragraph(t, label?)),
+                package: self.cat.layer(a.package).map(str::to_owned),
+            })
+            .collect()
+    }
+
+    /// Derogation `d` as an explanation names it.
+    fn derogation_ref(&self, d: u32) -> DerogationRef {
+        let d = &self.cat.derogations[d as usize];
+        let label = label_in(&d.labels, self.lang).map(str::to_owned);
+        DerogationRef {
+            id: d.id.clone(),
+            name: d.local.clone(),
+            anchors: self.anchors(&d.anchors, label.as_deref()),
+            label,
+            package: self.cat.layer(d.package).map(str::to_owned),
+        }
+    }
+
+    /// The rules set aside by a derogation that would conclude `l(t)` (their
+    /// head matches it), and whether each one's body holds here at Σ in the
+    /// certain model (`aside[r]`, which lowering evaluates for this).
+    fn set_aside_for(&self, l: Lit, t: &[i64]) -> Vec<Node> {
+        let mut out = Vec::new();
+        for (k, sa) in self.cat.set_aside.iter().enumerate() {
+            let r = &sa.rule;
+            if r.head.lit != l || r.strength == Strength::Defeater {
+                continue;
+            }
+            let mut b = vec![None; r.vars.len()];
+            if !self.unify(&r.head.args, t, &mut b) {
+                continue;
+            }
+            let applies = self
+                .prog
+                .rules
+                .iter()
+                .find(|pr| pr.meaning == Meaning::SetAside { rule: k as u32 })
+                .is_some_and(|pr| self.contains(pr.head.rel, t));
+            out.push(Node::leaf(
+                None,
+                NodeKind::SetAside {
+                    rule: self.rule_info_ref(r),
+                    by: sa.by.iter().map(|&d| self.derogation_ref(d)).collect(),
+                    applies,
+                },
+            ));
+        }
+        out
     }
 
     fn priority_ref(&self, higher: u32, lower: u32) -> Option<PriorityRef> {
@@ -1033,8 +1086,13 @@ impl<'a> Prover<'a> {
             RelationKind::Institutional => {}
         }
         let rules = self.concluding_rules(l);
+        // Where a reader looks for a rule the imported law has, but a
+        // derogation set aside (docs/reference.md#derogations).
+        let aside = self.set_aside_for(l, t);
         if rules.is_empty() {
-            return vec![Node::note(None, Phrase::NoRule)];
+            let mut out = vec![Node::note(None, Phrase::NoRule)];
+            out.extend(aside);
+            return out;
         }
         let mut out = Vec::new();
         for r in rules {
@@ -1070,6 +1128,7 @@ impl<'a> Prover<'a> {
                 children: sub,
             });
         }
+        out.extend(aside);
         out
     }
 
