@@ -293,7 +293,7 @@ fn random_game(rng: &mut Lcg) -> String {
     }
     let mut by_pred: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for (p, row) in facts {
-        by_pred.entry(p).or_default().push(format!("[{row}]"));
+        by_pred.entry(p).or_default().push(row);
     }
     let body: Vec<String> = by_pred
         .iter()
@@ -393,4 +393,99 @@ fn the_previous_version_drew_and_lost_a_game_at_once() {
         (g1.clone(), serde_json::json!([["g1", "w1"]]))
     );
     assert_eq!(result(RU), (g1, J::Null));
+}
+
+/// Why a game is not drawn, in Russian: the FIDE rule that would have drawn
+/// it, the derogation that sets it aside and the Russian article that governs
+/// instead, each marked with its package.
+#[test]
+fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
+    let loaded = layered(RU);
+    let facts = read_facts(
+        &std::fs::read(Path::new(SCENARIOS).join("fivefold_repetition_set_aside.facts.json"))
+            .unwrap(),
+        &loaded.catalog,
+    )
+    .unwrap();
+    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+    let q = lawgen::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
+    let text = lawgen::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    assert!(text.starts_with("game_drawn(g1): НЕ УСТАНОВЛЕНО"), "{text}");
+    assert!(
+        text.contains("правило [fide.laws.chess 0.1.0] FivefoldAutomaticDraw (строгое)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("исключено изъятием [ru.chess.competition 0.2.0] SetAsideFideArticle9_6"),
+        "{text}"
+    );
+    assert!(
+        text.contains("источник: [ru.chess.competition 0.2.0] article/9.6"),
+        "{text}"
+    );
+    assert!(text.contains("ни пятикратного повторения"), "{text}");
+}
+
+/// `doc_language` picks the rustdoc of the generated module: the Russian
+/// labels of the competition rules with `ru`, their English ones by default.
+#[test]
+fn the_generated_rustdoc_follows_the_doc_language() {
+    let layered = layered(RU);
+    let emit = |lang: Option<&str>| {
+        lawgen::emit::emit(
+            &layered,
+            &lawgen::emit::EmitOptions {
+                doc_language: lang.map(str::to_owned),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .source
+    };
+    // Only the doc comments: the embedded program carries every label.
+    let docs = |src: String| {
+        src.lines()
+            .filter(|l| l.trim_start().starts_with("///"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (ru, en) = (docs(emit(Some("ru"))), docs(emit(None)));
+    let russian = "партия начата и продолжается";
+    assert!(ru.contains(russian), "{ru}");
+    assert!(!en.contains(russian));
+    assert!(en.contains("the game has started and goes on"), "{en}");
+}
+
+/// `lawgen check --lang ru`: the summary in lawgen's Russian words (the
+/// package's names untranslated), the derogations listed; English is
+/// unchanged by default.
+#[test]
+fn the_check_summary_speaks_russian_and_lists_the_derogations() {
+    let layered = layered(RU);
+    let ru = lawgen::summary::render_in(&layered, "ru");
+    assert!(
+        ru.starts_with(
+            "пакет ru.chess.competition 0.2.0 (пространство имён urn:ru:chess:competition)"
+        ),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("замыкание импортов (пакетов: 2, корневой первым):"),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("правила (115): строгих 111, оспоримых 2, опровергающих 2"),
+        "{ru}"
+    );
+    assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
+    assert!(
+        ru.contains("SetAsideFideArticle9_6 [ru.chess.competition 0.2.0] (article/9.6) исключает FivefoldAutomaticDraw [fide.laws.chess 0.1.0]"),
+        "{ru}"
+    );
+    let en = lawgen::summary::render(&layered);
+    assert!(
+        en.contains("rules (115): 111 strict, 2 defeasible, 2 defeaters"),
+        "{en}"
+    );
+    assert_eq!(en, lawgen::summary::render_in(&layered, "en"));
 }
