@@ -170,13 +170,14 @@ fn the_chess_package_cut_into_layers_means_what_it_meant() {
 /// docs/reference.md#derogations: a derogation sets the listed imported
 /// rules aside as if they were deleted, with every priority naming one.
 /// Returns `None` when no rule could be set aside, else whether setting
-/// them aside changed some output of the package.
+/// them aside changed some output of the package, and whether the
+/// derogation was in a layer below the root.
 fn derogation_means_deletion(
     package: &[u8],
     facts: &[Vec<u8>],
     layers: usize,
     seed: u64,
-) -> Option<bool> {
+) -> Option<(bool, bool)> {
     let mut rng = Rng::new(seed);
     let d = support::derogate::derogate(package, layers, &mut rng)?;
     let whole = driver::load_bytes(package, &Default::default()).expect("a valid package");
@@ -215,12 +216,12 @@ fn derogation_means_deletion(
             changed |= canonical(&whole, f, policy) != expected;
         }
     }
-    Some(changed)
+    Some((changed, d.at + 1 < d.layers.len()))
 }
 
 #[test]
 fn random_derogations_mean_the_rules_deleted_by_hand() {
-    let (mut tested, mut changed) = (0, 0);
+    let (mut tested, mut changed, mut in_the_middle) = (0, 0, 0);
     for i in 0..150 {
         let seed = package_seed(0xde70_6a7e, i);
         let mut cfg = GenConfig::new(seed);
@@ -229,13 +230,18 @@ fn random_derogations_mean_the_rules_deleted_by_hand() {
         if driver::load_bytes(&g.package, &Default::default()).is_err() {
             continue;
         }
-        if let Some(c) =
+        if let Some((c, middle)) =
             derogation_means_deletion(&g.package, &g.facts, 2 + (i as usize % 2), seed ^ 0xd0)
         {
             tested += 1;
             changed += usize::from(c);
+            in_the_middle += usize::from(middle);
         }
     }
+    assert!(
+        in_the_middle >= 10,
+        "only {in_the_middle} derogations in a layer the root imports"
+    );
     assert!(
         tested >= 80,
         "only {tested} packages had a rule to set aside"
@@ -260,7 +266,9 @@ fn derogations_of_chess_rules_mean_the_rules_deleted_by_hand() {
         .collect();
     let (mut tested, mut changed) = (0, 0);
     for k in 0..6u64 {
-        if let Some(c) = derogation_means_deletion(&bytes, &facts, 2 + (k as usize % 2), 0xc0 + k) {
+        if let Some((c, _)) =
+            derogation_means_deletion(&bytes, &facts, 2 + (k as usize % 2), 0xc0 + k)
+        {
             tested += 1;
             changed += usize::from(c);
         }

@@ -10,10 +10,14 @@ use lawgen::syntax::{node_hash, sha256_hex};
 use serde_json::{json, Value as J};
 use std::collections::BTreeSet;
 
-/// A split package whose top layer derogates some imported rules.
+/// A split package one of whose layers (often the top one, sometimes one
+/// in the middle that the top imports) derogates some rules of the layers
+/// below it.
 pub struct Derogated {
-    /// Lowest first; the last one (the root) holds the derogations.
+    /// Lowest first; the last one is the root.
     pub layers: Vec<Layer>,
+    /// The layer that holds the derogations.
+    pub at: usize,
     pub renames: Renames,
     /// The unsplit package with the set-aside rules (and the priorities
     /// naming them) deleted.
@@ -29,13 +33,21 @@ pub struct Derogated {
 pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogated> {
     let (mut files, renames) = split(package, layers, rng);
     let top = files.len() - 1;
-    let ns = files[top].json["package"]["namespace"]
+    // Every layer imports the one below it, so everything below a layer is
+    // in its closure: a middle layer may derogate too, and its derogation
+    // holds for the root that imports it (docs/reference.md#derogations).
+    let at = if top > 1 && rng.chance(35) {
+        1 + rng.below(top - 1)
+    } else {
+        top
+    };
+    let ns = files[at].json["package"]["namespace"]
         .as_str()
         .expect("namespace")
         .to_owned();
     // Rules of the layers below, by their original id (the split renamed them).
     let mut below: Vec<(String, String)> = Vec::new();
-    for l in &files[..top] {
+    for l in &files[..at] {
         for n in l.json["nodes"].as_array().expect("nodes") {
             if n["kind"] == "rule" {
                 let new = n["id"].as_str().expect("id").to_owned();
@@ -90,10 +102,13 @@ pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogate
         added.push(hashed(&mut node));
     }
     let derogations = lists.len();
-    files[top].json["nodes"]
+    files[at].json["nodes"]
         .as_array_mut()
         .expect("nodes")
         .extend(added);
+    if at < top {
+        repin(&mut files, at);
+    }
 
     let set_aside: BTreeSet<String> = chosen.iter().map(|&c| below[c].0.clone()).collect();
     let mut pkg: J = serde_json::from_slice(package).expect("a generated package is JSON");
@@ -111,12 +126,35 @@ pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogate
             _ => true,
         });
     Some(Derogated {
+        at,
         layers: files,
         renames,
         deleted: serde_json::to_vec(&pkg).expect("JSON"),
         set_aside,
         derogations,
     })
+}
+
+/// Layer `at` changed: recompute its `semanticHash` (as `split` computes
+/// it) and pin the new value in every import of it.
+fn repin(files: &mut [Layer], at: usize) {
+    let mut hashes: Vec<&str> = files[at].json["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| n["contentHash"].as_str().expect("hashed"))
+        .collect();
+    hashes.sort();
+    let semantic = format!("sha256:{}", sha256_hex(hashes.join("\n").as_bytes()));
+    let name = files[at].json["package"]["name"].clone();
+    files[at].json["semanticHash"] = J::from(semantic.as_str());
+    for l in files.iter_mut() {
+        for i in l.json["imports"].as_array_mut().expect("imports") {
+            if i["name"] == name {
+                i["semanticHash"] = J::from(semantic.as_str());
+            }
+        }
+    }
 }
 
 fn hashed(node: &mut J) -> J {
