@@ -403,7 +403,9 @@ fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
         assert!(v[section].get("game_drawn").is_none(), "{json}");
     }
     // Why the game is not drawn, through the generated API.
-    let facts = chess_arbiter::scenario("ru-seventy-five-moves").unwrap().facts;
+    let facts = chess_arbiter::scenario("ru-seventy-five-moves")
+        .unwrap()
+        .facts;
     let c = chess_arbiter::ru_chess_competition::Facts::from_json(facts.as_bytes())
         .unwrap()
         .evaluate(Policy::Blocking)
