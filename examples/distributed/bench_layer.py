@@ -4,8 +4,8 @@
 
 Times, on one thread and the same N games (chess_cases.py, the bench
 generator's games): `evaluate_arrow` of one facts batch (institutional
-verdicts, and with include_empirical=True), `evaluate_many` of the games' SPEC
-§2 JSON texts (from the `cases` binary), and, with --throughput, the Rust
+verdicts, and with include_empirical=True), `evaluate_many` of the games' facts
+files (docs/reference.md#facts-files) (from the `cases` binary), and, with --throughput, the Rust
 bench binary's generated-code engine on 1 thread (typed facts, the engine,
 concluded counts). Each figure is the median of 3 runs, in wall and in CPU
 seconds (the machine may be shared: CPU time is what a run cost); prints a

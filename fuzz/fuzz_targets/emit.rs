@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
     lawgen_fuzz::evaluate_synthetic(&loaded, seed, 1);
     let first = lawgen_fuzz::emit_and_parse(&loaded);
-    if let Ok(again) = lawgen::emit::emit(&loaded, &Default::default()) {
+    if let Ok(again) = lawgen::generate(&loaded, &Default::default()) {
         assert!(first == again.source, "emit is not deterministic");
     }
 });

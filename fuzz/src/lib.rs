@@ -80,7 +80,7 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
 /// Rust file. Every `Err` of `emit` is a lawgen bug by its own definition
 /// (`EmitError::Lower` / `EmitError::Format`), so it fails the run too.
 pub fn emit_and_parse(loaded: &Loaded) -> String {
-    let emitted = match lawgen::emit::emit(loaded, &Default::default()) {
+    let emitted = match lawgen::generate(loaded, &Default::default()) {
         Ok(e) => e,
         Err(e) => panic!("emit failed on a checked package: {e}"),
     };

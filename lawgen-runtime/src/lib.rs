@@ -122,6 +122,42 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The one place a verdict is decided: the strongest output section
+    /// (definitely, defeasibly, pending, supported) that holds the literal,
+    /// as `member` says from the relations `lower` made those sections of
+    /// (`Program::outputs`). A pending verdict carries `requests()`.
+    /// Generated verdict functions, the explainer and every cross-check call
+    /// this, so they cannot rank sections differently.
+    pub fn decide(
+        member: impl Fn(program::Section) -> bool,
+        requests: impl FnOnce() -> Vec<Request>,
+    ) -> Verdict {
+        use program::Section;
+        if member(Section::Definitely) {
+            Verdict::Definitely
+        } else if member(Section::Defeasibly) {
+            Verdict::Defeasibly
+        } else if member(Section::Pending) {
+            Verdict::Pending(requests())
+        } else if member(Section::Supported) {
+            Verdict::SupportedOnly
+        } else {
+            Verdict::NotConcluded
+        }
+    }
+
+    /// The output section the verdict stands for (`None`: not concluded).
+    pub fn section(&self) -> Option<program::Section> {
+        use program::Section;
+        match self {
+            Verdict::Definitely => Some(Section::Definitely),
+            Verdict::Defeasibly => Some(Section::Defeasibly),
+            Verdict::Pending(_) => Some(Section::Pending),
+            Verdict::SupportedOnly => Some(Section::Supported),
+            Verdict::NotConcluded => None,
+        }
+    }
+
     /// Definitely or defeasibly: the literal is established.
     pub fn is_concluded(&self) -> bool {
         matches!(self, Verdict::Definitely | Verdict::Defeasibly)
@@ -324,6 +360,7 @@ pub mod __private {
     pub use crate::direct::Table;
     #[cfg(feature = "ascent")]
     pub use crate::ds;
+    pub use crate::program::Section;
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 
     #[cfg(any(feature = "serde", feature = "explain"))]

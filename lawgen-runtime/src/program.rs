@@ -212,6 +212,15 @@ pub struct Label {
     pub text: String,
 }
 
+/// The label shown when no language is asked for: English, else the first.
+pub fn default_label(labels: &[Label]) -> Option<&str> {
+    labels
+        .iter()
+        .find(|l| l.language == "en")
+        .or_else(|| labels.first())
+        .map(|l| l.text.as_str())
+}
+
 /// The label to show in `lang`: one in that language, else the node's first.
 pub fn label_in<'a>(labels: &'a [Label], lang: &str) -> Option<&'a str> {
     labels
@@ -258,6 +267,13 @@ pub struct Catalog {
     /// package without imports): `name version`, as explanations name the
     /// layer of the law a rule, priority, closure or anchor comes from.
     pub packages: Vec<String>,
+    /// The top-level `semanticHash` of each package of [`Catalog::packages`],
+    /// for a closure of more than one (headers of generated code name them).
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub semantic_hashes: Vec<Option<String>>,
     /// Local names that packages of an import closure share, with the full
     /// ids they stand for: such predicates and constants are named by full
     /// id at the edges, and the short name is refused as ambiguous.
@@ -434,6 +450,7 @@ impl Catalog {
             derogations: Vec::new(),
             set_aside: Vec::new(),
             packages: Vec::new(),
+            semantic_hashes: Vec::new(),
             ambiguous_preds: Default::default(),
             ambiguous_consts: Default::default(),
             by_name: Default::default(),
@@ -466,6 +483,15 @@ impl Catalog {
         } else {
             p.clone()
         }
+    }
+
+    /// The rules whose head is `l`, with their catalog indices.
+    pub fn rules_for(&self, l: Lit) -> impl Iterator<Item = (u32, &RuleInfo)> + '_ {
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(move |(_, r)| r.head.lit == l)
+            .map(|(i, r)| (i as u32, r))
     }
 
     pub fn type_name(&self, t: Ty) -> &str {
@@ -697,6 +723,13 @@ pub struct Output {
     pub lit: Lit,
     pub rel: RelId,
     pub minus: Option<RelId>,
+    /// For the pending section: the judgment predicates in the literal's
+    /// past, whose open requests a pending verdict names.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub on: Vec<PredId>,
 }
 
 #[derive(Clone, Debug)]
@@ -741,9 +774,55 @@ impl Program {
         serde_json::to_string(self).expect("a program always serializes")
     }
 
+    /// [`Program::encode`] laid out one entry per line down to the
+    /// catalog's lists (a relation, a rule, a predicate per line), so that a
+    /// change to lowering shows as a readable diff of the generated code
+    /// that embeds it. [`Program::decode`] reads either form.
+    pub fn encode_lines(&self) -> String {
+        let v = serde_json::to_value(self).expect("a program always serializes");
+        let mut out = String::new();
+        write_lines(&v, 0, &mut out);
+        out
+    }
+
     /// The inverse of [`Program::encode`] (by the same runtime version).
     pub fn decode(text: &str) -> Result<Program, String> {
         serde_json::from_str(text).map_err(|e| format!("the embedded program does not decode: {e}"))
+    }
+}
+
+/// Objects and arrays nested less than this deep get a line per entry.
+#[cfg(feature = "data")]
+const LINE_DEPTH: usize = 3;
+
+#[cfg(feature = "data")]
+fn write_lines(v: &serde_json::Value, depth: usize, out: &mut String) {
+    use serde_json::Value;
+    let indent = |out: &mut String, d: usize| out.extend(std::iter::repeat_n(' ', d));
+    match v {
+        Value::Array(a) if depth < LINE_DEPTH && !a.is_empty() => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                indent(out, depth + 1);
+                write_lines(x, depth + 1, out);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Object(m) if depth < LINE_DEPTH && !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                indent(out, depth + 1);
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_lines(x, depth + 1, out);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
 

@@ -147,20 +147,21 @@ fn explain_query(
     interner: &Interner,
     rows: Rows<'_>,
     q: crate::explain::Query,
-    compiled: Option<&str>,
+    compiled: Option<&crate::Verdict>,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
     let facts = input_facts(prog, interner, rows);
     let store = interp::evaluate(prog, &facts, p);
     let e = crate::explain::explain(prog, &store, p, &q, lang);
     if let Some(c) = compiled {
-        // An undecided judgment atom is "not concluded" to the typed API.
-        let verdict = e.verdict();
-        let same = c == verdict || (c == "not_concluded" && verdict == "undecided");
-        if !same {
+        // Both decided by `Verdict::decide`, one over the compiled engine's
+        // relations, one over the reference evaluator's.
+        if c.section() != e.verdict.section() {
             return Err(Error::Internal(format!(
-                "the compiled verdict on {} is {c}, the reference evaluator says {verdict}",
-                e.literal
+                "the compiled verdict on {} is {}, the reference evaluator says {}",
+                e.literal,
+                c.as_str(),
+                e.verdict.as_str()
             )));
         }
     }
@@ -179,7 +180,7 @@ pub fn explain_literal(
     predicate: &str,
     negative: bool,
     args: Vec<crate::Arg>,
-    compiled: Option<&str>,
+    compiled: Option<&crate::Verdict>,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
     let prog = embedded_program(pkg)?;

@@ -19,7 +19,7 @@
 
 use crate::diagnostics::Diagnostics;
 use crate::driver::{load_file_with, LoadError, Loaded};
-use crate::emit::{emit, EmitError, EmitOptions, Emitted, Engine};
+use crate::emit::{EmitError, EmitOptions, Emitted, Engine};
 use crate::syntax::ReadLimits;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -318,12 +318,13 @@ fn emit_with(
     engine: Engine,
     doc_language: Option<String>,
 ) -> Result<Emitted, BuildError> {
-    emit(
+    crate::generate(
         loaded,
         &EmitOptions {
             module_name: module.map(str::to_owned),
             engine,
             doc_language,
+            ..EmitOptions::default()
         },
     )
     .map_err(|error| BuildError::Emit {

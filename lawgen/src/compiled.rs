@@ -8,7 +8,7 @@
 
 use crate::builder::{main_rs, write_crate_with, BenchHooks, BuildError, RuntimeDep};
 use crate::driver::Loaded;
-use crate::emit::{emit, EmitError, EmitOptions, Engine};
+use crate::emit::{EmitError, EmitOptions, Engine};
 use crate::syntax::hash::sha256_hex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -109,7 +109,7 @@ pub fn ensure_built_with(
         engine,
         ..EmitOptions::default()
     };
-    let emitted = emit(loaded, &opts).map_err(CompiledError::Emit)?;
+    let emitted = crate::generate(loaded, &opts).map_err(CompiledError::Emit)?;
     let hooks = BenchHooks::for_package(loaded, &emitted);
     // The key covers everything written: the module, the main.rs template
     // and the package copy the bench child reads.

@@ -91,5 +91,20 @@ pub mod synth;
 
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder};
+
+/// The whole back of the pipeline for a checked package, without IO:
+/// lower → emit (`emit::emit` unfolds, preloads and writes the engine). What
+/// [`Builder`] calls; a build script that wants the source as a string can
+/// call it after `driver::load_file`.
+#[cfg(feature = "emit")]
+pub fn generate(
+    loaded: &driver::Loaded,
+    opts: &emit::EmitOptions,
+) -> Result<emit::Emitted, emit::EmitError> {
+    let program = lower::lower(&loaded.model).map_err(emit::EmitError::Lower)?;
+    let mut opts = opts.clone();
+    opts.source_sha256 = Some(syntax::hash::sha256_hex(loaded.source.as_bytes()));
+    emit::emit(&program, &opts)
+}
 #[cfg(feature = "emit")]
 pub use emit::Engine;

@@ -32,7 +32,8 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{emit, EmitOptions};
+use lawgen::emit::EmitOptions;
+use lawgen::generate as emit;
 use lawgen::interp::{Conclusions, Policy};
 use lawgen::program::Section;
 use lawgen::syntax::facts::read_facts;

@@ -4,7 +4,10 @@
 //! member `lawgen-golden` (tests/golden/crate), so a change here that breaks
 //! generated code fails `cargo test --workspace`.
 
-use lawgen::emit::{emit, EmitOptions};
+mod support;
+
+use lawgen::emit::EmitOptions;
+use lawgen::generate as emit;
 use lawgen::Engine;
 
 const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
@@ -44,7 +47,7 @@ fn generated_sources_match_their_golden_files() {
     for &(path, module, engine) in GOLDEN {
         let actual = generate_with(path, module, engine);
         let golden = format!("../tests/golden/generated/{module}.rs");
-        if std::env::var_os("LAWGEN_BLESS").is_some() {
+        if support::bless() {
             std::fs::write(&golden, &actual).unwrap();
             continue;
         }

@@ -105,14 +105,14 @@ fn structured(bytes: &[u8]) {
 
 #[cfg(feature = "emit")]
 fn emit(loaded: &Loaded) {
-    let first = match lawgen::emit::emit(loaded, &Default::default()) {
+    let first = match lawgen::generate(loaded, &Default::default()) {
         Ok(e) => e,
         Err(e) => panic!("emit failed on a checked package: {e}"),
     };
     if let Err(e) = syn::parse_file(&first.source) {
         panic!("emitted module does not parse: {e} at {:?}", e.span());
     }
-    let again = lawgen::emit::emit(loaded, &Default::default()).expect("emit again");
+    let again = lawgen::generate(loaded, &Default::default()).expect("emit again");
     assert!(first.source == again.source, "emit is not deterministic");
 }
 

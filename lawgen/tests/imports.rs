@@ -282,10 +282,6 @@ fn derogations_of_chess_rules_mean_the_rules_deleted_by_hand() {
 
 // ---------------------------------------------------------------- resolution errors
 
-fn bless() -> bool {
-    std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1")
-}
-
 #[test]
 fn every_resolution_error_has_its_exact_message() {
     let ui = workspace().join("tests/ui/imports");
@@ -331,7 +327,7 @@ fn every_resolution_error_has_its_exact_message() {
             failures.push(format!("{name}: the first error is not {code}:\n{stderr}"));
         }
         let expected_path = ui.join(format!("{name}.stderr"));
-        if bless() {
+        if support::bless() {
             std::fs::write(&expected_path, &stderr).unwrap();
             continue;
         }
@@ -621,7 +617,7 @@ fn a_shared_local_name_is_a_full_id_at_the_edges_and_unique_in_the_api() {
         out.contains("\"known\": [\n      [\"a\"],\n      [\"c\"]\n    ]"),
         "{out}"
     );
-    let emitted = lawgen::emit::emit(&loaded, &Default::default()).unwrap();
+    let emitted = lawgen::generate(&loaded, &Default::default()).unwrap();
     for f in [
         "pub fn seen(",
         "pub fn not_seen(",

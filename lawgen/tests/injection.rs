@@ -54,7 +54,8 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{camel, emit, snake, EmitOptions};
+use lawgen::emit::{camel, snake, EmitOptions};
+use lawgen::generate as emit;
 use lawgen::interp::Policy;
 use lawgen::model::Model;
 use lawgen::syntax::facts::read_facts;
@@ -226,7 +227,7 @@ const KEYWORDS: &[&str] = &[
 /// Does a name fall in a category?
 type NameTest = fn(&str) -> bool;
 
-/// The hostile categories of the issue, and how to recognize them in a
+/// The hostile categories the test covers, and how to recognize them in a
 /// package's names (here) or texts ([`TEXT_CATEGORIES`]): every one must
 /// occur in a full run (else the generator has drifted and the test proves
 /// less than it says).

@@ -2,7 +2,7 @@
 //! OnDemand`, the default): only the atoms some rule instance could read.
 //! That must not change anything a program concludes or requests, so the
 //! canonical output of every evaluation here is compared byte for byte with
-//! the whole-domain form of §4.6 (`Judgments::WholeDomain`): random packages
+//! the whole-domain form of docs/reference.md#undecided-judgments (`Judgments::WholeDomain`): random packages
 //! with judgments, `not` items and comparisons, both policies; every chess
 //! scenario; every scenario of the Russian package (which imports the chess
 //! package). The test also counts how often the demand is strictly smaller,

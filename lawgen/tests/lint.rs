@@ -6,6 +6,8 @@
 //! `tests/lint/ok_*.law` must produce none. The rendering is compared with
 //! `tests/lint/<name>.stdout` (`LAWGEN_BLESS=1` rewrites it).
 
+mod support;
+
 use lawgen::diagnostics::{Code, Diagnostics};
 use lawgen::driver;
 use lawgen::syntax::ReadLimits;
@@ -55,7 +57,7 @@ fn each_lint_fires_on_its_case_and_not_on_the_correct_one() {
         }
         codes.insert(code);
         let expected_path = dir.join(name.replace(".law", ".stdout"));
-        if std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1") {
+        if support::bless() {
             std::fs::write(&expected_path, &got).unwrap();
             continue;
         }
@@ -151,9 +153,7 @@ fn the_chess_package_reports_its_cross_case_leaks_and_the_dropped_game() {
 /// The lints read a checked package and never panic: all random packages.
 #[test]
 fn lint_runs_on_random_packages() {
-    #[path = "support/gen.rs"]
-    #[allow(dead_code)]
-    mod gen;
+    use support::gen;
     for i in 0..200 {
         let g = gen::generate(&gen::GenConfig::new(0x11a7 + i));
         if let Ok(loaded) = driver::load_bytes(&g.package, &ReadLimits::default()) {

@@ -1,13 +1,15 @@
 //! The lowered program of the chess package, held as a snapshot
 //! (tests/golden/fide.laws.chess.lower.txt). Bless with LAWGEN_BLESS=1.
 
+mod support;
+
 #[test]
 fn chess_lowering_matches_its_snapshot() {
     let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
     let actual = lawgen::lower::lower(&loaded.model).unwrap().to_string();
     let path = "../tests/golden/fide.laws.chess.lower.txt";
-    if std::env::var_os("LAWGEN_BLESS").is_some() {
+    if support::bless() {
         std::fs::write(path, &actual).unwrap();
         return;
     }

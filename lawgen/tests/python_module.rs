@@ -14,7 +14,8 @@ mod support;
 
 use lawgen::builder::RuntimeDep;
 use lawgen::driver;
-use lawgen::emit::{emit, EmitOptions};
+use lawgen::emit::EmitOptions;
+use lawgen::generate as emit;
 use lawgen::interp::Policy;
 use lawgen::syntax::facts::read_facts;
 use lawgen::syntax::output::canonical_json;

@@ -432,7 +432,7 @@ fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
 fn the_generated_rustdoc_follows_the_doc_language() {
     let layered = layered(RU);
     let emit = |lang: Option<&str>| {
-        lawgen::emit::emit(
+        lawgen::generate(
             &layered,
             &lawgen::emit::EmitOptions {
                 doc_language: lang.map(str::to_owned),

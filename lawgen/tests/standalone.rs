@@ -9,7 +9,8 @@
 mod support;
 
 use lawgen::builder::{write_crate, RuntimeDep};
-use lawgen::emit::{emit, EmitOptions};
+use lawgen::emit::EmitOptions;
+use lawgen::generate as emit;
 use lawgen::syntax::ReadLimits;
 use serde_json::{json, Value};
 use std::path::Path;

@@ -136,10 +136,6 @@ fn hostile_packages_round_trip_as_the_same_json_value() {
     assert_eq!(raw, 0, "{raw} raw nodes");
 }
 
-fn bless() -> bool {
-    std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1")
-}
-
 /// What `lawgen check tests/text/<name>.law` prints on stderr, run from the
 /// workspace root.
 fn check_rendered(rel: &Path) -> Option<String> {
@@ -181,7 +177,7 @@ fn broken_text_files_are_refused_with_their_exact_errors() {
             "{name}: the first error is not {code}:\n{got}"
         );
         let expected_path = dir.join(name.replace(".law", ".stderr"));
-        if bless() {
+        if support::bless() {
             std::fs::write(&expected_path, &got).unwrap();
             continue;
         }

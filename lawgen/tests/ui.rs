@@ -18,6 +18,8 @@
 //! LAWGEN_BLESS=1 cargo test -p lawgen --test ui
 //! ```
 
+mod support;
+
 use lawgen::diagnostics::Diagnostics;
 use lawgen::driver::{self, LoadError, Loaded};
 use lawgen::syntax::ReadLimits;
@@ -27,10 +29,6 @@ use std::path::{Path, PathBuf};
 
 fn ui_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/ui")
-}
-
-fn bless() -> bool {
-    std::env::var_os("LAWGEN_BLESS").is_some_and(|v| v == "1")
 }
 
 /// `*.<ext>` files directly in `dir`, sorted by name.
@@ -134,7 +132,7 @@ fn ui() {
             )));
         }
         let expected_path = path.with_extension("stderr");
-        if bless() {
+        if support::bless() {
             let old = std::fs::read_to_string(&expected_path).ok();
             if old.as_deref() != Some(actual.as_str()) {
                 std::fs::write(&expected_path, &actual).unwrap();

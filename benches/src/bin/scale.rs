@@ -15,7 +15,8 @@
 //!   loaded with `max_rule_body` raised, since by default it is refused.
 
 use lawgen::driver::load_bytes;
-use lawgen::emit::{emit, EmitOptions};
+use lawgen::emit::EmitOptions;
+use lawgen::generate as emit;
 use lawgen::syntax::facts::read_facts;
 use lawgen::syntax::{node_hash, ReadLimits};
 use serde_json::{json, Value as J};

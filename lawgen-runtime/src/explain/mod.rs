@@ -35,7 +35,7 @@ pub use quote::{anchor_quote, cited_paragraph};
 pub use tree::*;
 
 use crate::interp::Store;
-use crate::program::{Level, Program, RelationKind, World};
+use crate::program::{Level, Program, RelationKind, Section, World};
 use crate::{Policy, Verdict};
 use std::collections::BTreeSet;
 
@@ -55,43 +55,24 @@ pub fn explain(
     let l = q.lit;
     let judgment = cat.pred(l.pred).kind == RelationKind::Judgment;
     let undecided = judgment && p.is_undecided_atom(l.pred, &t);
-    let pending = p.holds(l, &t, Level::Defeasible, World::Possible)
-        && !p.holds(l, &t, Level::Defeasible, World::Certain);
-    let (verdict, tree) = if p.holds(l, &t, Level::Definite, World::Certain) {
-        (
-            Verdict::Definitely,
-            vec![p.derive(l, &t, Level::Definite, World::Certain, 0)],
-        )
-    } else if p.holds(l, &t, Level::Defeasible, World::Certain) {
-        (
-            Verdict::Defeasibly,
-            vec![p.derive(l, &t, Level::Defeasible, World::Certain, 0)],
-        )
-    } else if undecided {
-        (
-            Verdict::Pending(Vec::new()),
-            vec![p.judgment_node(l.pred, &t)],
-        )
-    } else if pending {
+    // The verdict the typed API gives; the tree then shows why.
+    let verdict = Verdict::decide(|s| p.in_section(l, &t, s), Vec::new);
+    let tree = match verdict.section() {
+        Some(Section::Definitely) => vec![p.derive(l, &t, Level::Definite, World::Certain, 0)],
+        Some(Section::Defeasibly) => vec![p.derive(l, &t, Level::Defeasible, World::Certain, 0)],
         // How it holds in the possible model, and what keeps it from the
         // certain one (an item or an attacker that hangs on a judgment).
-        (
-            Verdict::Pending(Vec::new()),
-            vec![
-                p.derive(l, &t, Level::Defeasible, World::Possible, 0),
-                p.why_not_established(l, &t),
-            ],
-        )
-    } else if p.holds(l, &t, Level::Supported, World::Certain) {
-        (
-            Verdict::SupportedOnly,
-            vec![
-                p.derive(l, &t, Level::Supported, World::Certain, 0),
-                p.why_not_established(l, &t),
-            ],
-        )
-    } else {
-        (Verdict::NotConcluded, p.why_not(l, &t, 1))
+        Some(Section::Pending) => vec![
+            p.derive(l, &t, Level::Defeasible, World::Possible, 0),
+            p.why_not_established(l, &t),
+        ],
+        Some(Section::Supported) => vec![
+            p.derive(l, &t, Level::Supported, World::Certain, 0),
+            p.why_not_established(l, &t),
+        ],
+        // An undecided judgment atom is in no section; it waits on its authority.
+        None if undecided => vec![p.judgment_node(l.pred, &t)],
+        None => p.why_not(l, &t, 1),
     };
     finish(&p, prog, q, verdict, undecided, tree, lang)
 }

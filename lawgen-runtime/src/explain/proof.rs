@@ -17,7 +17,8 @@ use super::tree::*;
 use crate::interp::Store;
 use crate::program::{
     label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
-    RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
+    RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term, Ty, Value,
+    World,
 };
 use crate::{Policy, Request};
 use std::collections::{BTreeSet, HashMap};
@@ -57,6 +58,9 @@ pub(super) struct Prover<'a> {
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
+    /// The output sections (docs/reference.md#the-canonical-output): literal and section →
+    /// relation, less a relation.
+    outputs: HashMap<(Lit, Section), (RelId, Option<RelId>)>,
     /// The values undecided judgment atoms range over, by type.
     domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
     /// The possible-model relations of judgment literals, where an undecided
@@ -95,6 +99,11 @@ impl<'a> Prover<'a> {
             facts,
             unknown: Default::default(),
             domain: Default::default(),
+            outputs: prog
+                .outputs
+                .iter()
+                .map(|o| ((o.lit, o.section), (o.rel, o.minus)))
+                .collect(),
             possible_judgments: prog
                 .views
                 .iter()
@@ -132,6 +141,14 @@ impl<'a> Prover<'a> {
 
     fn contains(&self, rel: RelId, t: &[i64]) -> bool {
         self.store.contains(rel, t)
+    }
+
+    /// Does output section `s` of `l` hold `t` (as lowering defines the
+    /// section: a relation, less another)?
+    pub(super) fn in_section(&self, l: Lit, t: &[i64], s: Section) -> bool {
+        self.outputs.get(&(l, s)).is_some_and(|&(rel, minus)| {
+            self.contains(rel, t) && !minus.is_some_and(|m| self.contains(m, t))
+        })
     }
 
     fn view(&self, l: Lit, lv: Level, w: World) -> Option<RelId> {

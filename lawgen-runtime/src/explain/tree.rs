@@ -233,7 +233,9 @@ impl Node {
 pub struct Explanation {
     /// The literal, e.g. `game_drawn(g1)`.
     pub literal: String,
-    /// Its verdict. An undecided judgment atom is pending on its own request.
+    /// Its verdict, as the typed API gives it ([`Verdict::decide`] over the
+    /// output sections). A judgment atom nobody decided is in no section:
+    /// not concluded, with `undecided` set.
     pub verdict: Verdict,
     /// The literal is a judgment atom nobody decided.
     pub undecided: bool,

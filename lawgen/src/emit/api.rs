@@ -5,7 +5,7 @@
 use super::preload::LoadArg;
 use super::{code, doc_attrs, is_input_role, names, Engine, Gen};
 use crate::model::{Lit, PredId, Ty, TypeId, Value};
-use crate::program::{RelId, Section};
+use crate::program::{default_label, RelId, Section};
 use crate::syntax::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -113,14 +113,14 @@ impl Gen<'_> {
     }
 
     fn pred_doc(&self, p: PredId) -> String {
-        let pred = self.m.pred(p);
+        let pred = self.cat.pred(p);
         let sig: Vec<String> = pred
             .params
             .iter()
-            .map(|t| self.m.type_name(*t).to_owned())
+            .map(|t| self.cat.type_name(*t).to_owned())
             .collect();
         let mut d = format!("`{}({})`", code(&pred.local), code(&sig.join(", ")));
-        if let Some(l) = self.doc_label(&pred.labels, pred.label.as_deref()) {
+        if let Some(l) = self.doc_label(&pred.labels, default_label(&pred.labels)) {
             d.push_str(" — ");
             d.push_str(&names::doc(l));
         }
@@ -130,22 +130,20 @@ impl Gen<'_> {
     /// Rule docs for an institutional literal: label, strength, anchors.
     fn rules_doc(&self, l: Lit) -> String {
         let mut d = String::new();
-        for r in self.m.rules_for(l) {
-            let rule = self.m.rule(r);
+        for (_, rule) in self.cat.rules_for(l) {
             let strength = match rule.strength {
                 Strength::Strict => "strict",
                 Strength::Defeasible => "defeasible",
                 Strength::Defeater => "defeater",
             };
             let _ = write!(d, "\n\n- rule `{}` ({strength})", code(&rule.local));
-            let label = self.doc_label(&rule.labels, rule.label.as_deref());
+            let label = self.doc_label(&rule.labels, default_label(&rule.labels));
             if let Some(label) = label {
                 let _ = write!(d, ": {}", names::doc(label));
             }
-            for f in &rule.anchors {
-                let frag = &self.m.fragments[f.0 as usize];
+            for frag in &rule.anchors {
                 let _ = write!(d, "\n\n  anchor {}", names::doc(&frag.locator));
-                if let Some(t) = self.doc_label(&frag.texts, frag.text.as_deref()) {
+                if let Some(t) = self.doc_label(&frag.texts, default_label(&frag.texts)) {
                     let q = crate::explain::anchor_quote(t, label);
                     let _ = write!(d, ": “{}”", names::doc(&q.replace('\n', " ")));
                 }
@@ -168,7 +166,7 @@ impl Gen<'_> {
     /// Each predicate's facts relation and that of its explicit negation
     /// (a tuple in both is a contradiction: docs/reference.md#facts-files).
     pub(super) fn negation_pairs(&self) -> Vec<(PredId, RelId, RelId)> {
-        (0..self.m.preds.len() as u32)
+        (0..self.cat.preds.len() as u32)
             .map(PredId)
             .filter_map(|pred| {
                 let lit = |negative| Lit { pred, negative };
@@ -237,19 +235,19 @@ impl Gen<'_> {
     // -- items ----------------------------------------------------------------
 
     fn package_items(&self) -> TokenStream {
-        let m = self.m;
-        let name = Literal::string(&m.name);
-        let version = Literal::string(&m.version);
+        let m = self.cat;
+        let name = Literal::string(&self.prog.package);
+        let version = Literal::string(&self.prog.version);
         let hash = Literal::string(m.semantic_hash.as_deref().unwrap_or(""));
         // The lowered program the engine was generated from, as data: what
         // facts files, the canonical output and explanations read at run
         // time (no package text, no compiler).
-        let program = Literal::string(&self.prog.encode());
+        let program = raw_string(&self.prog.encode_lines());
         let generator = Literal::string(env!("CARGO_PKG_VERSION"));
         let doc = doc_attrs(&format!(
             "The package this module was generated from: {} {}.",
-            names::doc(&m.name),
-            names::doc(&m.version)
+            names::doc(&self.prog.package),
+            names::doc(&self.prog.version)
         ));
         let consts = self.constants_in_order.iter().map(|c| Literal::string(c));
         let const_arms = self.constants_in_order.iter().enumerate().map(|(i, c)| {
@@ -288,12 +286,12 @@ impl Gen<'_> {
     }
 
     fn entity_types(&self) -> Vec<TokenStream> {
-        let m = self.m;
+        let m = self.cat;
         let mut types = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
             let id = &self.type_idents[i];
             let mut d = format!("Entity type `{}`", code(&t.name));
-            if let Some(l) = self.doc_label(&t.labels, t.label.as_deref()) {
+            if let Some(l) = self.doc_label(&t.labels, default_label(&t.labels)) {
                 d.push_str(" — ");
                 d.push_str(&names::doc(l));
             }
@@ -406,7 +404,7 @@ impl Gen<'_> {
     }
 
     fn facts_items(&self) -> TokenStream {
-        let m = self.m;
+        let m = self.cat;
         let width = self.row_width();
         let mut methods = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
@@ -693,7 +691,7 @@ impl Gen<'_> {
     }
 
     fn conclusions_items(&self) -> TokenStream {
-        let m = self.m;
+        let m = self.cat;
         let outputs = self.outputs_by_lit();
         let interner = quote!(&self.facts().interner);
         let mut request_decodes = Vec::new();
@@ -779,19 +777,22 @@ impl Gen<'_> {
                     });
                     Some(quote!(#(#parts)||*))
                 };
-                // Strongest first, as `lawgen explain` ranks them.
-                let branches: Vec<TokenStream> = [
-                    (Section::Definitely, quote!(__rt::Verdict::Definitely)),
-                    (Section::Defeasibly, quote!(__rt::Verdict::Defeasibly)),
-                    (
-                        Section::Pending,
-                        quote!(__rt::Verdict::Pending(self.requests_on(&[#(#judgments),*]))),
-                    ),
-                    (Section::Supported, quote!(__rt::Verdict::SupportedOnly)),
+                // Each section's membership; the runtime's `Verdict::decide`
+                // ranks them, as it does for `lawgen explain`.
+                let arms: Vec<TokenStream> = [
+                    (Section::Definitely, quote!(Definitely)),
+                    (Section::Defeasibly, quote!(Defeasibly)),
+                    (Section::Pending, quote!(Pending)),
+                    (Section::Supported, quote!(Supported)),
                 ]
                 .into_iter()
-                .filter_map(|(s, v)| member(s).map(|c| quote!(if #c { return #v; })))
+                .filter_map(|(s, name)| member(s).map(|c| quote!(__rt::Section::#name => #c,)))
                 .collect();
+                let requests = if outputs.contains_key(&(l, Section::Pending)) {
+                    quote!(|| self.requests_on(&[#(#judgments),*]))
+                } else {
+                    quote!(::std::vec::Vec::new)
+                };
                 let lit_text = m.lit_name(l);
                 let lit_name = code(&lit_text);
                 let doc = doc_attrs(&format!(
@@ -826,8 +827,11 @@ impl Gen<'_> {
                 verdicts.push(quote! {
                     #doc
                     pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
-                        #(#branches)*
-                        __rt::Verdict::NotConcluded
+                        __rt::Verdict::decide(|__s| match __s {
+                            #(#arms)*
+                            #[allow(unreachable_patterns)]
+                            _ => false,
+                        }, #requests)
                     }
                     #all_doc
                     pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
@@ -842,7 +846,7 @@ impl Gen<'_> {
                         pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                             let __verdict = self.#vn(#(#args),*);
                             __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(__verdict.as_str()), lang)
+                                #full_id, #negative, vec![#(#arg_values),*], Some(&__verdict), lang)
                         }
                     }
                 });
@@ -968,4 +972,17 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// A raw string literal holding `text` verbatim (newlines included), with as
+/// many `#` as it takes that no `"#…` inside ends it early.
+fn raw_string(text: &str) -> Literal {
+    let mut hashes = 1;
+    while text.contains(&format!("\"{}", "#".repeat(hashes))) {
+        hashes += 1;
+    }
+    let h = "#".repeat(hashes);
+    format!("r{h}\"{text}\"{h}")
+        .parse()
+        .expect("a raw string literal always lexes")
 }

@@ -26,10 +26,8 @@ mod names;
 pub mod preload;
 pub mod unfold;
 
-use crate::check::strata::dependency_edges;
-use crate::driver::Loaded;
-use crate::model::{local_name, Lit, Model, PredId, Ty, TypeId, Value};
-use crate::program::{Program, RelId, Role, Term};
+use crate::model::{local_name, Lit, PredId, Ty, TypeId, Value};
+use crate::program::{Catalog, Program, RelId, Role, Term};
 use crate::syntax::RelationKind;
 use names::Namespace;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -100,6 +98,9 @@ pub struct EmitOptions {
     /// (`en`, `ru`, …): a label in that language where the node has one,
     /// otherwise its first. `None`: English where present, else the first.
     pub doc_language: Option<String>,
+    /// The SHA-256 of the package file (or closure bundle) the program was
+    /// lowered from, for the module's header; `None` leaves the line out.
+    pub source_sha256: Option<String>,
 }
 
 /// A generated module.
@@ -144,15 +145,16 @@ impl std::fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
-/// Generates the module for a checked package.
-pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
-    let program = crate::lower::lower(&loaded.model).map_err(EmitError::Lower)?;
+/// Generates the module for a lowered program: every name comes from its
+/// catalog, every rule from the program (`crate::generate` lowers a checked
+/// package and calls this).
+pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError> {
     // Both engines keep rows as Rust tuples (with the case column, for
     // ascent), and Rust implements comparison and hashing for tuples of at
     // most 12 fields: a wider predicate would be a rustc error inside the
     // generated code. Refuse it here, naming the predicate.
-    if let Some(p) = loaded
-        .model
+    if let Some(p) = program
+        .catalog
         .preds
         .iter()
         .find(|p| p.params.len() > MAX_COMPILED_ARITY)
@@ -167,10 +169,11 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
     }
     let module_name = match &opts.module_name {
         Some(m) => snake(m),
-        None => snake(&loaded.model.name),
+        None => snake(&program.package),
     };
-    let mut g = Gen::new(loaded, &program, opts.engine);
+    let mut g = Gen::new(program, opts.engine);
     g.doc_language = opts.doc_language.clone();
+    g.source_sha256 = opts.source_sha256.clone();
     let items = g.items();
     let file: syn::File =
         syn::parse2(items).map_err(|e| EmitError::Format(format!("{e} at {:?}", e.span())))?;
@@ -190,6 +193,14 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
         g.header(),
         formatted.replacen(placeholder, &engine, 1)
     );
+    // The engine text was spliced in after the parse above: in debug builds
+    // (every test) the whole module must parse again, so a splice that
+    // breaks it is a lawgen error here, never a rustc error in a user crate.
+    if cfg!(debug_assertions) {
+        syn::parse_file(&source).map_err(|e| {
+            EmitError::Format(format!("the module with its engine: {e} at {:?}", e.span()))
+        })?;
+    }
     Ok(Emitted {
         module_name,
         source,
@@ -201,8 +212,8 @@ pub fn emit(loaded: &Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
 
 /// Names and lookups shared by the parts of one module.
 struct Gen<'a> {
-    loaded: &'a Loaded,
-    m: &'a Model,
+    /// Every name the module uses: the program's catalog.
+    cat: &'a Catalog,
     prog: &'a Program,
     /// Entity constants (by name) → their fixed interned id.
     constant_ids: BTreeMap<String, u32>,
@@ -231,6 +242,8 @@ struct Gen<'a> {
     engine_kind: Engine,
     /// See [`EmitOptions::doc_language`].
     doc_language: Option<String>,
+    /// See [`EmitOptions::source_sha256`].
+    source_sha256: Option<String>,
 }
 
 /// A package string inside backticks in generated docs: backticks and line
@@ -262,8 +275,8 @@ fn doc_attrs(text: &str) -> TokenStream {
 }
 
 impl<'a> Gen<'a> {
-    fn new(loaded: &'a Loaded, prog: &'a Program, engine_kind: Engine) -> Self {
-        let m = &loaded.model;
+    fn new(prog: &'a Program, engine_kind: Engine) -> Self {
+        let m = &prog.catalog;
         // Constant ids: the package's constants, then any other entity named
         // in a rule, in first-appearance order.
         let mut constants_in_order: Vec<String> = Vec::new();
@@ -491,31 +504,11 @@ impl<'a> Gen<'a> {
             );
         }
 
-        // Judgments in each predicate's past (for the requests of a pending
-        // verdict): propagated forward along the dependency edges with a
-        // worklist, so a long chain of predicates costs its length, not its square.
-        let edges = dependency_edges(m);
-        let mut next: Vec<Vec<PredId>> = vec![Vec::new(); m.preds.len()];
-        for e in &edges {
-            next[e.from.0 as usize].push(e.to);
-        }
+        // Judgments in each predicate's past, whose requests a pending
+        // verdict names: lowering records them on the pending sections.
         let mut judgments_before = vec![BTreeSet::new(); m.preds.len()];
-        let mut work: Vec<PredId> = Vec::new();
-        for (i, p) in m.preds.iter().enumerate() {
-            if p.kind == RelationKind::Judgment {
-                judgments_before[i].insert(PredId(i as u32));
-                work.push(PredId(i as u32));
-            }
-        }
-        while let Some(p) = work.pop() {
-            let from = judgments_before[p.0 as usize].clone();
-            for &q in &next[p.0 as usize] {
-                let before = judgments_before[q.0 as usize].len();
-                judgments_before[q.0 as usize].extend(from.iter().copied());
-                if judgments_before[q.0 as usize].len() > before {
-                    work.push(q);
-                }
-            }
+        for o in &prog.outputs {
+            judgments_before[o.lit.pred.0 as usize].extend(o.on.iter().copied());
         }
 
         // Loaded by `evaluate_batch`: the inputs and the policy flag.
@@ -524,8 +517,7 @@ impl<'a> Gen<'a> {
             is_input_role(role) || *role == Role::PolicyPropagating
         });
         Gen {
-            loaded,
-            m,
+            cat: m,
             prog,
             constant_ids,
             constants_in_order,
@@ -544,33 +536,37 @@ impl<'a> Gen<'a> {
             preload,
             engine_kind,
             doc_language: None,
+            source_sha256: None,
         }
     }
 
     fn header(&self) -> String {
-        let m = self.m;
+        let cat = self.cat;
+        let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
         // A package with imports: the module covers each of them (docs/reference.md#imports).
         let mut imports = String::new();
-        for p in m.packages.iter().skip(1) {
+        for (i, p) in cat.packages.iter().enumerate().skip(1) {
             imports.push_str(&format!(
-                "// imports: {} {} (semantic hash {})\n",
-                names::comment(&p.name),
-                names::comment(&p.version),
-                names::comment(p.semantic_hash.as_deref().unwrap_or("(none given)")),
+                "// imports: {} (semantic hash {})\n",
+                names::comment(p),
+                hash(cat.semantic_hashes.get(i).and_then(Option::as_deref)),
             ));
         }
+        let source = match &self.source_sha256 {
+            Some(h) => format!("// source sha256: {h}\n"),
+            None => String::new(),
+        };
         let head = format!(
             "// @generated by lawgen {} — do not edit; regenerate from the package instead.\n\
              // package: {} {} (namespace {})\n\
              // semantic hash: {}\n\
-             // source sha256: {}\n\
+             {source}\
              // lowered program: {} relations, {} rules, {} strata\n{}",
             env!("CARGO_PKG_VERSION"),
-            names::comment(&m.name),
-            names::comment(&m.version),
-            names::comment(&m.namespace),
-            names::comment(m.semantic_hash.as_deref().unwrap_or("(none given)")),
-            crate::syntax::hash::sha256_hex(self.loaded.source.as_bytes()),
+            names::comment(&self.prog.package),
+            names::comment(&self.prog.version),
+            names::comment(&cat.namespace),
+            hash(cat.semantic_hash.as_deref()),
             self.prog.relations.len(),
             self.prog.rules.len(),
             self.prog.strata.len(),

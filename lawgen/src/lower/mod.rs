@@ -3,7 +3,7 @@
 //!
 //! For each literal `L` (`p` or `~p`) and each *world* (the certain model C
 //! and, for literals with a judgment in their past, the possible model P of
-//! §4.6) there are up to three relations, one per proof tag: `D` (+Δ), `P`
+//! docs/reference.md#undecided-judgments) there are up to three relations, one per proof tag: `D` (+Δ), `P`
 //! (+∂) and `S` (+Σ). What a package does not use costs nothing:
 //!
 //! * **collapsed** literals — facts, and institutional literals with only
@@ -28,16 +28,16 @@
 //! P[L](h)    :- cand[L](h), !D[~L](h), ok[L,s1](h), …, ok[L,sn](h)
 //! ```
 //!
-//! Negative conditions (`!`) read the *other* world (§4.6: checked in C
+//! Negative conditions (`!`) read the *other* world (docs/reference.md#undecided-judgments: checked in C
 //! against P and in P against C); positive ones read the same world. The
 //! `ok` relations turn "every attacker is discarded or defeated" into a
 //! conjunction of positive atoms, so a literal attacked only by defeaters may
-//! still be recursive. Checking (§4.7) guarantees every negated relation is
+//! still be recursive. Checking (docs/reference.md#stratification) guarantees every negated relation is
 //! complete in a lower stratum; [`stratify`] recomputes that order for the
 //! program and reports an internal error if it ever does not hold.
 //!
 //! An undecided judgment atom matters only where a rule reads it, so it is
-//! materialised on demand (§4.6 ranges it over the whole domain, which for a
+//! materialised on demand (docs/reference.md#undecided-judgments ranges it over the whole domain, which for a
 //! facts file of many games is quadratic or worse):
 //!
 //! ```text
@@ -91,7 +91,7 @@ pub enum Judgments {
     /// Only the atoms some rule instance could read (the default).
     #[default]
     OnDemand,
-    /// Every atom over the domain of §4.6: the reference the on-demand form
+    /// Every atom over the domain of docs/reference.md#undecided-judgments: the reference the on-demand form
     /// is tested against.
     WholeDomain,
 }
@@ -123,6 +123,9 @@ struct Lowerer<'m> {
     opts: Options,
     prog: Program,
     tainted: Vec<bool>,
+    /// The judgment predicates in each predicate's past (a judgment is in
+    /// its own): a predicate is tainted when this is not empty.
+    judgments_before: Vec<std::collections::BTreeSet<PredId>>,
     collapsed: HashMap<Lit, bool>,
     views: HashMap<(Lit, Level, World), RelId>,
     facts: HashMap<Lit, RelId>,
@@ -156,6 +159,7 @@ impl<'m> Lowerer<'m> {
                 requests: Vec::new(),
             },
             tainted: vec![false; m.preds.len()],
+            judgments_before: vec![Default::default(); m.preds.len()],
             collapsed: HashMap::new(),
             views: HashMap::new(),
             facts: HashMap::new(),
@@ -194,20 +198,29 @@ impl<'m> Lowerer<'m> {
         for c in &self.m.closures {
             next[c.domain.0 as usize].push(c.pred);
         }
+        // Judgment sets flow forward along the edges; a predicate goes back
+        // on the worklist whenever its set grows, so a long chain costs its
+        // length times the judgments, not its square.
         let mut work: Vec<PredId> = Vec::new();
         for (i, p) in self.m.preds.iter().enumerate() {
             if p.kind == RelationKind::Judgment {
-                self.tainted[i] = true;
+                self.judgments_before[i].insert(PredId(i as u32));
                 work.push(PredId(i as u32));
             }
         }
         while let Some(p) = work.pop() {
+            let from = self.judgments_before[p.0 as usize].clone();
             for &q in &next[p.0 as usize] {
-                if !self.tainted[q.0 as usize] {
-                    self.tainted[q.0 as usize] = true;
+                let into = &mut self.judgments_before[q.0 as usize];
+                let before = into.len();
+                into.extend(from.iter().copied());
+                if into.len() > before {
                     work.push(q);
                 }
             }
+        }
+        for (t, j) in self.tainted.iter_mut().zip(&self.judgments_before) {
+            *t = !j.is_empty();
         }
     }
 
@@ -483,6 +496,7 @@ impl<'m> Lowerer<'m> {
                 lit: l,
                 rel,
                 minus: None,
+                on: Vec::new(),
             });
         }
         if pending && self.tainted[l.pred.0 as usize] {
@@ -493,6 +507,10 @@ impl<'m> Lowerer<'m> {
                 lit: l,
                 rel,
                 minus: Some(minus),
+                on: self.judgments_before[l.pred.0 as usize]
+                    .iter()
+                    .copied()
+                    .collect(),
             });
         }
     }
@@ -675,7 +693,7 @@ impl<'m> Lowerer<'m> {
         let mut body = Vec::new();
         let mut bound: Vec<model::Var> = Vec::new();
         // Variables bound by an input column, whose values are in the
-        // domain by definition (§4.6: mentioned in the input).
+        // domain by definition (docs/reference.md#undecided-judgments: mentioned in the input).
         let mut mentioned: Vec<model::Var> = Vec::new();
         // Positive items with no judgment in their past, at Σ (which every
         // level implies; such items are the same in both worlds). `not`
@@ -1384,6 +1402,9 @@ pub fn catalog(m: &Model) -> Catalog {
             by: a.by.iter().map(|&d| d as u32).collect(),
         })
         .collect();
+    if m.packages.len() > 1 {
+        c.semantic_hashes = m.packages.iter().map(|p| p.semantic_hash.clone()).collect();
+    }
     c.packages = m
         .packages
         .iter()

@@ -1,5 +1,5 @@
 //! Program-level stratification: rules grouped so that every negated relation
-//! is complete in an earlier group. The package-level check (§4.7) guarantees
+//! is complete in an earlier group. The package-level check (docs/reference.md#stratification) guarantees
 //! one exists; this recomputes it for the finer program relations and turns a
 //! violation into an [`InternalError`] instead of a wrong answer.
 

@@ -17,7 +17,7757 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The lowered program this module runs, encoded by `lawgen-runtime`
 /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
-const PROGRAM: &str = "{\"package\":\"fide.laws.chess\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:fide:laws:clir:chess\",\"semantic_hash\":\"sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c\",\"types\":[{\"id\":\"urn:fide:laws:clir:chess#Arbiter\",\"name\":\"Arbiter\",\"labels\":[{\"language\":\"en\",\"text\":\"arbiter\"}]},{\"id\":\"urn:fide:laws:clir:chess#CastlingSide\",\"name\":\"CastlingSide\",\"labels\":[{\"language\":\"en\",\"text\":\"side of castling\"}]},{\"id\":\"urn:fide:laws:clir:chess#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game of chess\"}]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayState\",\"name\":\"GamePlayState\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#GamePlayTransition\",\"name\":\"GamePlayTransition\",\"labels\":[]},{\"id\":\"urn:fide:laws:clir:chess#Piece\",\"name\":\"Piece\",\"labels\":[{\"language\":\"en\",\"text\":\"chess piece\"}]},{\"id\":\"urn:fide:laws:clir:chess#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]},{\"id\":\"urn:fide:laws:clir:chess#Situation\",\"name\":\"Situation\",\"labels\":[{\"language\":\"en\",\"text\":\"situation arising during a game\"}]}],\"preds\":[{\"id\":\"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game\",\"local\":\"agreed_draw_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an agreed draw has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_competent_to_decide\",\"local\":\"arbiter_competent_to_decide\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is competent to reach a correct decision\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_of\",\"local\":\"arbiter_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":0}],\"param_names\":[\"game\",\"arb\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter is appointed for the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed\",\"local\":\"arbiter_shall_see_laws_observed\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":2}],\"param_names\":[\"arb\",\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the arbiter shall see that the Laws of Chess are observed\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#attempted_transition\",\"local\":\"attempted_transition\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#both_players_have_moved\",\"local\":\"both_players_have_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"both players have made at least one move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file\",\"local\":\"capturing_pawn_on_adjacent_file\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#case_not_precisely_regulated\",\"local\":\"case_not_precisely_regulated\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":7}],\"param_names\":[\"situation\"],\"labels\":[{\"language\":\"en\",\"text\":\"the case is not precisely regulated by an Article of the Laws\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#castling_legal\",\"local\":\"castling_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"param_names\":[\"game\",\"who\",\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"castling on that side is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_attacked\",\"local\":\"castling_path_attacked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the king's square, the square it must cross, or the square it is to occupy is attacked\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_path_blocked\",\"local\":\"castling_path_blocked\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"there is a piece between the king and the rook with which castling is to be effected\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#castling_side_of\",\"local\":\"castling_side_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"param_names\":[\"game\",\"who\",\"side\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is considering castling with that rook on that side\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_castling_side\",\"local\":\"checked_castling_side\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"side\"],\"labels\":[{\"language\":\"en\",\"text\":\"the castling side is in the closed domain of path facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_game\",\"local\":\"checked_game\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is in the closed domain of protocol facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_piece\",\"local\":\"checked_piece\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is in the closed domain of move history\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player is in the closed domain of mate-possibility facts\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_delivered\",\"local\":\"checkmate_delivered\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has checkmated the opponent's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#checkmate_has_been_delivered\",\"local\":\"checkmate_has_been_delivered\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"checkmate has been delivered and the game has ended\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#completed_illegal_move_count\",\"local\":\"completed_illegal_move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},\"Int\"],\"param_names\":[\"who\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"number of completed illegal moves by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_arisen\",\"local\":\"dead_position_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#dead_position_has_ended_the_game\",\"local\":\"dead_position_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a dead position has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_agreed\",\"local\":\"draw_agreed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the two players have agreed a draw during the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#draw_claimed\",\"local\":\"draw_claimed\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has claimed a draw\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_capture_legal\",\"local\":\"en_passant_capture_legal\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":5}],\"param_names\":[\"game\",\"pawn\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture by this pawn is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#en_passant_right_open\",\"local\":\"en_passant_right_open\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"an en passant capture is available on this move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#entered_state\",\"local\":\"entered_state\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":3}],\"param_names\":[\"instance\",\"state\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#fifty_move_claim_correct\",\"local\":\"fifty_move_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's fifty-move claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_drawn\",\"local\":\"game_drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is drawn\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is lost by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#game_won_by\",\"local\":\"game_won_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game is won by the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#illegal_move\",\"local\":\"illegal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is illegal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_cannot_be_checkmated\",\"local\":\"king_cannot_be_checkmated\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the opponent cannot checkmate this player's king by any possible series of legal moves\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#king_of\",\"local\":\"king_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"king\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's king\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#legal_move\",\"local\":\"legal_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move is legal\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9\",\"local\":\"move_meets_articles_3_1_to_3_9\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the attempted move meets the relevant requirements of Articles 3.1 to 3.9\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture\",\"local\":\"moves_by_each_without_pawn_or_capture\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"this many moves by each player have been made without the movement of any pawn and without any capture\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#must_move_first_touched_piece\",\"local\":\"must_move_first_touched_piece\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player must move the first piece touched that can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#own_piece_of\",\"local\":\"own_piece_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece belongs to the player\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_can_be_moved\",\"local\":\"piece_can_be_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece can be moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_has_moved\",\"local\":\"piece_has_moved\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":5}],\"param_names\":[\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece has already moved\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#piece_touched_intentionally\",\"local\":\"piece_touched_intentionally\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"piece\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player having the move touched the piece with the intention of moving or capturing\"}],\"external\":{\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}},{\"id\":\"urn:fide:laws:clir:chess#play_started\",\"local\":\"play_started\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has been started\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_has_the_move\",\"local\":\"player_has_the_move\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has the move\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player takes part in the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#player_resigned\",\"local\":\"player_resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6}],\"param_names\":[\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player has declared that he/she resigns\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#position_occurrence_count\",\"local\":\"position_occurrence_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2},\"Int\"],\"param_names\":[\"game\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"the same position has appeared this many times\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#procedure_instance\",\"local\":\"procedure_instance\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"instance\"],\"labels\":[],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#resignation_has_ended_the_game\",\"local\":\"resignation_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"a resignation has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#rook_of\",\"local\":\"rook_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":6},{\"Entity\":5}],\"param_names\":[\"who\",\"rook\"],\"labels\":[{\"language\":\"en\",\"text\":\"the piece is that player's rook\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game\",\"local\":\"second_illegal_move_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the second completed illegal move has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_arisen\",\"local\":\"stalemate_arisen\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player to move has no legal move and his/her king is not in check\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#stalemate_has_ended_the_game\",\"local\":\"stalemate_has_ended_the_game\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"stalemate has ended the game\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#threefold_claim_correct\",\"local\":\"threefold_claim_correct\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":6}],\"param_names\":[\"game\",\"who\"],\"labels\":[{\"language\":\"en\",\"text\":\"the player's threefold-repetition claim is correct\"}],\"external\":null},{\"id\":\"urn:fide:laws:clir:chess#valid_transition\",\"local\":\"valid_transition\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":2},{\"Entity\":4}],\"param_names\":[\"instance\",\"transition\"],\"labels\":[],\"external\":null}],\"constants\":[{\"id\":\"urn:fide:laws:clir:chess#ConcludeByAgreement\",\"local\":\"ConcludeByAgreement\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByCheckmate\",\"local\":\"ConcludeByCheckmate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDeadPosition\",\"local\":\"ConcludeByDeadPosition\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByDrawnClaim\",\"local\":\"ConcludeByDrawnClaim\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByResignation\",\"local\":\"ConcludeByResignation\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove\",\"local\":\"ConcludeBySecondIllegalMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#ConcludeByStalemate\",\"local\":\"ConcludeByStalemate\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Ended\",\"local\":\"Ended\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#NotStarted\",\"local\":\"NotStarted\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#PlayMove\",\"local\":\"PlayMove\",\"ty\":4},{\"id\":\"urn:fide:laws:clir:chess#Playing\",\"local\":\"Playing\",\"ty\":3},{\"id\":\"urn:fide:laws:clir:chess#StartPlay\",\"local\":\"StartPlay\",\"ty\":4}],\"rules\":[{\"id\":\"urn:fide:laws:clir:chess#AgreedDraw\",\"local\":\"AgreedDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame\",\"local\":\"AgreedDrawEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":21,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.3. An agreed draw immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved\",\"local\":\"ArbiterSeesLawsObserved\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":3,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":2,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 12.1. The arbiter shall see that the Laws of Chess are observed\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_12\",\"locator\":\"article/12\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 12: The Role of the Arbiter (see Preface)\\n\\n12.1 The arbiter shall see that the Laws of Chess are observed.\\n\\n12.2 The arbiter shall:\\n\\n12.2.1 ensure fair play,\\n\\n12.2.2 act in the best interest of the competition,\\n\\n12.2.3 ensure that a good playing environment is maintained,\\n\\n12.2.4 ensure that the players are not disturbed,\\n\\n12.2.5 supervise the progress of the competition,\\n\\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\\n\\n12.2.7 follow the Fair-Play Rules or Guidelines\\n\\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\\n\\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\\n\\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\\n\\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\\n\\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\\n\\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\\n\\n12.9 Options available to the arbiter concerning penalties:\\n\\n12.9.1 warning,\\n\\n12.9.2 increasing the remaining time of the opponent,\\n\\n12.9.3 reducing the remaining time of the offending player,\\n\\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\\n\\n12.9.5 reducing the points scored in the game by the offending person,\\n\\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\\n\\n12.9.7 a fine announced in advance,\\n\\n12.9.8 exclusion from one or more rounds,\\n\\n12.9.9 expulsion from the competition.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingLegal\",\"local\":\"CastlingLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":11,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":32,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":3}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":10,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":48,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":4}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":9,\"negative\":true},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":39,\"negative\":true},\"args\":[{\"Var\":3}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateEndsTheGame\",\"local\":\"CheckmateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. Checkmate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive\",\"local\":\"CheckmateTakesPrecedenceOverSeventyFive\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CheckmateWins\",\"local\":\"CheckmateWins\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":29,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":16,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionDraws\",\"local\":\"DeadPositionDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#DeadPositionEndsTheGame\",\"local\":\"DeadPositionEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":19,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.2. A dead position immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantCaptureLegal\",\"local\":\"EnPassantCaptureLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":23,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":24,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect\",\"local\":\"FiftyMoveClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":50}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FiftyMoveClaimDraws\",\"local\":\"FiftyMoveClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":26,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#FivefoldAutomaticDraw\",\"local\":\"FivefoldAutomaticDraw\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":5}}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.1. The game is drawn if the same position has appeared at least five times\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters\",\"local\":\"GamePlay/ConcludeByAgreement/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid\",\"local\":\"GamePlay/ConcludeByAgreement/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by agreement\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters\",\"local\":\"GamePlay/ConcludeByCheckmate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/valid\",\"local\":\"GamePlay/ConcludeByCheckmate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":17,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by checkmate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/enters\",\"local\":\"GamePlay/ConcludeByDeadPosition/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/valid\",\"local\":\"GamePlay/ConcludeByDeadPosition/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":20,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a dead position\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/enters\",\"local\":\"GamePlay/ConcludeByDrawnClaim/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/valid\",\"local\":\"GamePlay/ConcludeByDrawnClaim/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a correct draw claim or an automatic draw\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/enters\",\"local\":\"GamePlay/ConcludeByResignation/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/valid\",\"local\":\"GamePlay/ConcludeByResignation/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by resignation\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/enters\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/valid\",\"local\":\"GamePlay/ConcludeBySecondIllegalMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by a second completed illegal move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/enters\",\"local\":\"GamePlay/ConcludeByStalemate/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/valid\",\"local\":\"GamePlay/ConcludeByStalemate/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game ends by stalemate\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/enters\",\"local\":\"GamePlay/PlayMove/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/PlayMove/valid\",\"local\":\"GamePlay/PlayMove/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"make a move\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters\",\"local\":\"GamePlay/StartPlay/enters\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid\",\"local\":\"GamePlay/StartPlay/valid\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":53,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}},{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":41,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"start the game\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#GamePlay/initial\",\"local\":\"GamePlay/initial\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":25,\"negative\":false},\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":46,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"the game has not started\"}],\"anchors\":[],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsIllegal\",\"local\":\"MoveIsIllegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":30,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":13,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":true},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveIsLegal\",\"local\":\"MoveIsLegal\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":33,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":34,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_3\",\"locator\":\"article/3\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 3: The Moves of the Pieces\\n\\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\\n\\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\\n\\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\\n\\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\\n\\n3.2 The bishop may move to any square along a diagonal on which it stands.\\n\\n3.3 The rook may move to any square along the file or the rank on which it stands.\\n\\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\\n\\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\\n\\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\\n\\n3.7 The pawn:\\n\\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\\n\\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\\n\\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\\n\\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\\n\\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\\n\\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\\n\\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\\n\\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\\n\\n3.8 There are two different ways of moving the king:\\n\\n3.8.1 by moving to an adjoining square\\n\\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\\n\\n3.8.2.1 The right to castle has been lost:\\n\\n1) If the king has already moved, or\\n\\n2) With a rook that has already moved.\\n\\n3.8.2.2 Castling is prevented temporarily:\\n\\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\\n\\n4) If there is any piece between the king and the rook with which castling is to be effected.\\n\\n3.9 The king in check:\\n\\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\\n\\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\\n\\n3.10 Legal and illegal moves; illegal positions:\\n\\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\\n\\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\\n\\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece\",\"local\":\"MustMoveFirstTouchedPiece\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":36,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":37,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":40,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":38,\"negative\":false},\"args\":[{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_4\",\"locator\":\"article/4\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 4: The Act of Moving the Pieces\\n\\n4.1 Each move must be played with one hand only.\\n\\n4.2 Adjusting the pieces or other physical contact with a piece:\\n\\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\\n\\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\\n\\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\\n\\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\\n\\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\\n\\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\\n\\n4.4 If a player having the move:\\n\\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\\n\\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\\n\\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\\n\\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\\n\\n4.6 The act of promotion may be performed in various ways:\\n\\n4.6.1 the pawn does not have to be placed on the square of arrival.\\n\\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\\n\\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\\n\\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\\n\\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\\n\\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\\n\\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\\n\\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\\n\\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible\",\"local\":\"ResignationDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationEndsTheGame\",\"local\":\"ResignationEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":47,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. Resignation immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":44,\"negative\":false},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible\",\"local\":\"SecondIllegalMoveDrawnIfMateImpossible\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame\",\"local\":\"SecondIllegalMoveEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":49,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. The second completed illegal move immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SecondIllegalMoveLoses\",\"local\":\"SecondIllegalMoveLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":28,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":31,\"negative\":true},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":18,\"negative\":false},\"args\":[{\"Var\":1},{\"Var\":2}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":2}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":43,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_7\",\"locator\":\"article/7\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 7: Irregularities\\n\\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\\n\\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\\n\\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\\n\\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\\n\\n7.4 Dispaced pieces:\\n\\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\\n\\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\\n\\n7.4.3 The arbiter may penalise the player who displaces the pieces.\\n\\n7.5 Illegal moves:\\n\\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\\n\\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\\n\\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\\n\\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\\n\\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\\n\\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw\",\"local\":\"SeventyFiveAutomaticDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":35,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateDraws\",\"local\":\"StalemateDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#StalemateEndsTheGame\",\"local\":\"StalemateEndsTheGame\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":51,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":50,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 5.2.1. Stalemate immediately ends the game\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_5\",\"locator\":\"article/5\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 5: The Completion of the Game\\n\\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\\n\\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\\n\\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimCorrect\",\"local\":\"ThreefoldClaimCorrect\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":45,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":2}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":22,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":42,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":2},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":3}}}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#ThreefoldClaimDraws\",\"local\":\"ThreefoldClaimDraws\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":27,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":52,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"v0\",\"v1\"],\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_ART_9\",\"locator\":\"article/9\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 9: The Drawn Game\\n\\n9.1 Draw offers and event Regulations:\\n\\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\\n\\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\\n\\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\\n\\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\\n\\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\\n\\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\\n\\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\\n\\n9.2.2 has just appeared, and the player claiming the draw has the move.\\n\\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\\n\\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\\n\\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\\n\\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\\n\\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\\n\\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\\n\\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\\n\\n9.5 Draw claims:\\n\\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\\n\\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\\n\\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\\n\\n9.6 If one or both of the following occur(s) then the game is drawn:\\n\\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\\n\\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter\",\"local\":\"UnregulatedCaseDecidedByArbiter\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"v0\"],\"labels\":[{\"language\":\"en\",\"text\":\"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision\"}],\"anchors\":[{\"fragment\":\"urn:fide:laws:clir:chess#FIDE_PREFACE\",\"locator\":\"preface/0.2\",\"texts\":[{\"language\":\"en\",\"text\":\"0.2 Preface\\n\\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\\n\\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\\n\\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\\n\\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\\n\\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves\",\"local\":\"CheckmateOverSeventyFiveMoves\",\"higher\":5,\"lower\":41,\"reason\":\"urn:fide:laws:clir:chess#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"Article 9.6.2. Checkmate takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:fide:laws:clir:chess#CastlingAttackClosure\",\"local\":\"CastlingAttackClosure\",\"pred\":9,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-attack:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as attacked is not attacked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#CastlingBlockClosure\",\"local\":\"CastlingBlockClosure\",\"pred\":10,\"domain\":12,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:castling-block:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a castling path not recorded as blocked is not blocked\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#EnPassantFlagClosure\",\"local\":\"EnPassantFlagClosure\",\"pred\":24,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:en-passant:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"an en passant right not recorded on this frame is not open\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MateImpossibilityClosure\",\"local\":\"MateImpossibilityClosure\",\"pred\":31,\"domain\":15,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:mate-possibility:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a king not recorded as unable to be checkmated can be checkmated\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#MoveLegalityClosure\",\"local\":\"MoveLegalityClosure\",\"pred\":34,\"domain\":13,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-legality:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a move not recorded as meeting Articles 3.1 to 3.9 does not meet them\"}],\"package\":0},{\"id\":\"urn:fide:laws:clir:chess#PieceMovedClosure\",\"local\":\"PieceMovedClosure\",\"pred\":39,\"domain\":14,\"derive_negative\":true,\"snapshot\":\"urn:fide:snapshot:move-history:2023-01-01\",\"complete_as_of\":\"2023-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a piece that is not recorded as having moved has not moved\"}],\"package\":0}],\"packages\":[\"fide.laws.chess 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":8},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":11},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":12},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":13},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":14},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":6,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":15},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":7,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":30},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":9,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":28},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":10,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":26},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":11,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":35},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":12,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":36},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":13,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":14,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":40},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":41},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":15,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":42},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":43},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":16,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":44},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":17,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":45},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":46},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":18,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":47},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":48},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":19,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":49},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":20,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":50},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":21,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":51},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":52},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":22,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":53},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":23,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":54},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":55},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":24,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":56},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":59},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":60},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":58},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":59},{\"lit\":{\"pred\":25,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":60},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":26,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":84},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":88},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":86},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":87},{\"lit\":{\"pred\":27,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":88},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":119},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":120},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":118},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":119},{\"lit\":{\"pred\":27,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":120},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":28,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":131},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":29,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":133},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":30,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":134},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":90},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":31,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":132},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":24},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":32,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":137},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":33,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":138},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":139},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":34,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":135},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":85},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":35,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":141},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":142},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":36,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":146},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":143},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":37,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":148},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":145},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":38,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":149},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":150},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":39,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":25},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":144},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":147},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":154},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":40,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":155},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":41,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":156},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":29},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":42,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":157},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":91},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":43,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":158},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":92},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":44,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":159},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":89},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":45,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":160},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":62},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":46,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":161},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":47,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":162},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":27},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":48,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":163},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":49,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":164},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":93},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":50,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":165},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":51,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":166},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":52,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":94},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":167},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":168},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":61},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":167},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":168},{\"lit\":{\"pred\":53,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":61}],\"relations\":[{\"name\":\"D[agreed_draw_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"facts[draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":false}}},{\"name\":\"D[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":false}}},{\"name\":\"D'[arbiter_competent_to_decide]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D'[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~arbiter_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":0}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"D[arbiter_shall_see_laws_observed]\",\"columns\":[{\"Entity\":0},{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":false}}},{\"name\":\"facts[attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~attempted_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[~both_players_have_moved]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"facts[capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":false}}},{\"name\":\"facts[~capturing_pawn_on_adjacent_file]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":6,\"negative\":true}}},{\"name\":\"undecided[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"demand[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"dom[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"facts[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Facts\":{\"pred\":7,\"negative\":true}}},{\"name\":\"entities[Situation]\",\"columns\":[{\"Entity\":7}],\"role\":{\"Entities\":{\"Entity\":7}}},{\"name\":\"D'[~case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"},{\"name\":\"D[castling_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":false}}},{\"name\":\"facts[king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":false}}},{\"name\":\"D[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":false}}},{\"name\":\"D[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":false}}},{\"name\":\"facts[castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":false}}},{\"name\":\"facts[~castling_path_attacked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":9,\"negative\":true}}},{\"name\":\"facts[checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":false}}},{\"name\":\"facts[castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":false}}},{\"name\":\"facts[~castling_path_blocked]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":10,\"negative\":true}}},{\"name\":\"facts[~castling_side_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6},{\"Entity\":1},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":11,\"negative\":true}}},{\"name\":\"facts[~checked_castling_side]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":12,\"negative\":true}}},{\"name\":\"facts[checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":false}}},{\"name\":\"facts[~checked_game]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":13,\"negative\":true}}},{\"name\":\"facts[checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":false}}},{\"name\":\"facts[~checked_piece]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":14,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":15,\"negative\":true}}},{\"name\":\"facts[checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":false}}},{\"name\":\"facts[~checkmate_delivered]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":16,\"negative\":true}}},{\"name\":\"D[checkmate_has_been_delivered]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":false}}},{\"name\":\"facts[~completed_illegal_move_count]\",\"columns\":[{\"Entity\":6},\"Int\"],\"role\":{\"Facts\":{\"pred\":18,\"negative\":true}}},{\"name\":\"facts[dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":false}}},{\"name\":\"facts[~dead_position_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":19,\"negative\":true}}},{\"name\":\"D[dead_position_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~draw_agreed]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":21,\"negative\":true}}},{\"name\":\"facts[draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":false}}},{\"name\":\"facts[~draw_claimed]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":22,\"negative\":true}}},{\"name\":\"D[en_passant_capture_legal]\",\"columns\":[{\"Entity\":2},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":false}}},{\"name\":\"D[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~en_passant_right_open]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":24,\"negative\":true}}},{\"name\":\"D[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"P[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"S[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"facts[procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":false}}},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"cand[entered_state]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/enters]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/initial]\",\"columns\":[{\"Entity\":2},{\"Entity\":3}],\"role\":\"Derived\"},{\"name\":\"D[fifty_move_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"facts[moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":false}}},{\"name\":\"D[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":false}}},{\"name\":\"facts[king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":false}}},{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":false}}},{\"name\":\"facts[player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":false}}},{\"name\":\"facts[stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":false}}},{\"name\":\"D[threefold_claim_correct]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"appΣ[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"appΣ[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"app[CheckmateTakesPrecedenceOverSeventyFive]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"P[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"S[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"cand[~game_drawn]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs AgreedDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs DeadPositionDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FiftyMoveClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs FivefoldAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ResignationDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs SeventyFiveAutomaticDraw]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs StalemateDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"ok[~game_drawn vs ThreefoldClaimDraws]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[game_won_by]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":\"Derived\"},{\"name\":\"D[illegal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~king_cannot_be_checkmated]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":31,\"negative\":true}}},{\"name\":\"facts[~king_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":32,\"negative\":true}}},{\"name\":\"D[legal_move]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":false}}},{\"name\":\"facts[~move_meets_articles_3_1_to_3_9]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":34,\"negative\":true}}},{\"name\":\"facts[~moves_by_each_without_pawn_or_capture]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":35,\"negative\":true}}},{\"name\":\"D[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":false}}},{\"name\":\"facts[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":false}}},{\"name\":\"facts[piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":false}}},{\"name\":\"D'[must_move_first_touched_piece]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"D'[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~own_piece_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":37,\"negative\":true}}},{\"name\":\"facts[~piece_can_be_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":38,\"negative\":true}}},{\"name\":\"facts[piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":false}}},{\"name\":\"facts[~piece_has_moved]\",\"columns\":[{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":39,\"negative\":true}}},{\"name\":\"undecided[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"demand[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":40,\"negative\":true}}},{\"name\":\"D'[~piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"facts[~play_started]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":41,\"negative\":true}}},{\"name\":\"facts[~player_has_the_move]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":42,\"negative\":true}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":2},{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":43,\"negative\":true}}},{\"name\":\"facts[~player_resigned]\",\"columns\":[{\"Entity\":6}],\"role\":{\"Facts\":{\"pred\":44,\"negative\":true}}},{\"name\":\"facts[~position_occurrence_count]\",\"columns\":[{\"Entity\":2},\"Int\"],\"role\":{\"Facts\":{\"pred\":45,\"negative\":true}}},{\"name\":\"facts[~procedure_instance]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":46,\"negative\":true}}},{\"name\":\"D[resignation_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~rook_of]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":{\"Facts\":{\"pred\":48,\"negative\":true}}},{\"name\":\"D[second_illegal_move_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"facts[~stalemate_arisen]\",\"columns\":[{\"Entity\":2}],\"role\":{\"Facts\":{\"pred\":50,\"negative\":true}}},{\"name\":\"D[stalemate_has_ended_the_game]\",\"columns\":[{\"Entity\":2}],\"role\":\"Derived\"},{\"name\":\"D[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"P[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"appΣ[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"cand[valid_transition]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByAgreement/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByCheckmate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDeadPosition/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByDrawnClaim/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByResignation/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeBySecondIllegalMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/ConcludeByStalemate/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/PlayMove/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"app[GamePlay/StartPlay/valid]\",\"columns\":[{\"Entity\":2},{\"Entity\":4}],\"role\":\"Derived\"},{\"name\":\"request[piece_touched_intentionally]\",\"columns\":[{\"Entity\":6},{\"Entity\":5}],\"role\":\"Derived\"},{\"name\":\"request[case_not_precisely_regulated]\",\"columns\":[{\"Entity\":7}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":0,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDrawEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":3,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Certain\"}}},{\"head\":{\"rel\":5,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter (strict)\",\"meaning\":{\"Strict\":{\"rule\":46,\"world\":\"Possible\"}}},{\"head\":{\"rel\":9,\"args\":[{\"Var\":1},{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ArbiterSeesLawsObserved (strict)\",\"meaning\":{\"Strict\":{\"rule\":2,\"world\":\"Certain\"}}},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~case_not_precisely_regulated column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":18,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read\",\"meaning\":{\"Demand\":{\"rule\":46,\"item\":0}}},{\"head\":{\"rel\":16,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":17,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"case_not_precisely_regulated is undecided\",\"meaning\":{\"Undecided\":{\"pred\":7}}},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":6,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~case_not_precisely_regulated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":21,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~case_not_precisely_regulated holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":23,\"args\":[{\"Var\":0},{\"Var\":1},{\"Var\":2},{\"Var\":4}]}},{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":1},{\"Var\":3}]}},{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":4}]}},{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":1},{\"Var\":4}]}},{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":3}]}}],\"vars\":[\"v0\",\"v1\",\"v2\",\"v3\",\"v4\"],\"origin\":\"CastlingLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":3,\"world\":\"Certain\"}}},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_attacked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":32,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingAttackClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~castling_path_blocked\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":32,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":33,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure CastlingBlockClosure\",\"meaning\":{\"Closure\":{\"closure\":1}}},{\"head\":{\"rel\":45,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":50,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":8,\"world\":\"Certain\"}}},{\"head\":{\"rel\":54,\"args\":[{\"Var\":0},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":55,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"EnPassantCaptureLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":9,\"world\":\"Certain\"}}},{\"head\":{\"rel\":56,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":57,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~en_passant_right_open\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":56,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":55,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure EnPassantFlagClosure\",\"meaning\":{\"Closure\":{\"closure\":2}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":13,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":15,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":17,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":19,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":21,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":23,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":25,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":27,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":29,\"world\":\"Certain\"}}},{\"head\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":31,\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":58,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ entered_state ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":63,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":13}}},{\"head\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":64,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":15}}},{\"head\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":65,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":17}}},{\"head\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":66,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":19}}},{\"head\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":67,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":21}}},{\"head\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":68,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":23}}},{\"head\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":69,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":25}}},{\"head\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":70,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":27}}},{\"head\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":71,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":29}}},{\"head\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":72,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial supports entered_state\",\"meaning\":{\"Supports\":{\"rule\":31}}},{\"head\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":13,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":74,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":13}}},{\"head\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":15,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":75,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":15}}},{\"head\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":17,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":76,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":17}}},{\"head\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":19,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":77,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":19}}},{\"head\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":21,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":78,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":21}}},{\"head\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":23,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":79,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":23}}},{\"head\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Ended\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":25,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":80,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":25}}},{\"head\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":27,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":81,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":27}}},{\"head\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]},\"body\":[{\"Pos\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/enters (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":29,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":82,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/enters applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":29}}},{\"head\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]},\"body\":[{\"Pos\":{\"rel\":62,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/initial (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":31,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":83,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/initial applicable for entered_state\",\"meaning\":{\"Candidate\":{\"rule\":31}}},{\"head\":{\"rel\":59,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":73,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ entered_state: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":50}}]},{\"Pos\":{\"rel\":52,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"FiftyMoveClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":10,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":7,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":11,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":12,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":35,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":38,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":42,\"world\":\"Certain\"}}},{\"head\":{\"rel\":86,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":45,\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":95,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":0}}},{\"head\":{\"rel\":96,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":7}}},{\"head\":{\"rel\":97,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":11}}},{\"head\":{\"rel\":98,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":12}}},{\"head\":{\"rel\":99,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":35}}},{\"head\":{\"rel\":100,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":38}}},{\"head\":{\"rel\":101,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":41}}},{\"head\":{\"rel\":102,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":42}}},{\"head\":{\"rel\":103,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":88,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":103,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws supports game_drawn\",\"meaning\":{\"Supports\":{\"rule\":45}}},{\"head\":{\"rel\":105,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"AgreedDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":0,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":105,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":0}}},{\"head\":{\"rel\":106,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":48,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"DeadPositionDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":7,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":106,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":7}}},{\"head\":{\"rel\":107,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":84,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FiftyMoveClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":11,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":107,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":11}}},{\"head\":{\"rel\":108,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":5}}]}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"FivefoldAutomaticDraw (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":12,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":108,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":12}}},{\"head\":{\"rel\":109,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":35,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":109,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":35}}},{\"head\":{\"rel\":110,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":90,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":38,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":110,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":38}}},{\"head\":{\"rel\":111,\"args\":[{\"Var\":0}]},\"body\":[{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]},{\"Pos\":{\"rel\":85,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"SeventyFiveAutomaticDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":41,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":111,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":41}}},{\"head\":{\"rel\":112,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":42,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":112,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":42}}},{\"head\":{\"rel\":113,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ThreefoldClaimDraws (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":45,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":104,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":113,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws applicable for game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":45}}},{\"head\":{\"rel\":115,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":114,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Supported\"}}},{\"head\":{\"rel\":116,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":5,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":114,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":116,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":5,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":87,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":104,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":114,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":120,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":118,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":118,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~game_drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":120,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":115,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn\",\"meaning\":{\"Supports\":{\"rule\":5}}},{\"head\":{\"rel\":121,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":116,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn\",\"meaning\":{\"Candidate\":{\"rule\":5}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":95,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Supported\"}}},{\"head\":{\"rel\":122,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":105,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"AgreedDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":0,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":96,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Supported\"}}},{\"head\":{\"rel\":123,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":106,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"DeadPositionDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":7,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":97,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Supported\"}}},{\"head\":{\"rel\":124,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":107,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FiftyMoveClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":11,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":98,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Supported\"}}},{\"head\":{\"rel\":125,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":108,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"FivefoldAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":12,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":99,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Supported\"}}},{\"head\":{\"rel\":126,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":109,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ResignationDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":35,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":100,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Supported\"}}},{\"head\":{\"rel\":127,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":110,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":38,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":101,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Supported\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":111,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":41,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":128,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":116,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive\",\"meaning\":{\"Defeated\":{\"attacker\":41,\"by\":5}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":102,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Supported\"}}},{\"head\":{\"rel\":129,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":112,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"StalemateDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":42,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":103,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Supported\"}}},{\"head\":{\"rel\":130,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":113,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":117,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"ThreefoldClaimDraws discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":45,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":119,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":121,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":86,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":122,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":123,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":124,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":125,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":126,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":127,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":128,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":129,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":130,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":132,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":37,\"world\":\"Certain\"}}},{\"head\":{\"rel\":131,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":132,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":40,\"world\":\"Certain\"}}},{\"head\":{\"rel\":133,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":43,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"CheckmateWins (strict)\",\"meaning\":{\"Strict\":{\"rule\":6,\"world\":\"Certain\"}}},{\"head\":{\"rel\":134,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":135,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsIllegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":32,\"world\":\"Certain\"}}},{\"head\":{\"rel\":132,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":136,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~king_cannot_be_checkmated\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":132,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":41,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":90,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateImpossibilityClosure\",\"meaning\":{\"Closure\":{\"closure\":3}}},{\"head\":{\"rel\":138,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":139,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"MoveIsLegal (strict)\",\"meaning\":{\"Strict\":{\"rule\":33,\"world\":\"Certain\"}}},{\"head\":{\"rel\":135,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":140,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~move_meets_articles_3_1_to_3_9\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":135,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":37,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":139,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MoveLegalityClosure\",\"meaning\":{\"Closure\":{\"closure\":4}}},{\"head\":{\"rel\":142,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Certain\"}}},{\"head\":{\"rel\":146,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":147,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece (strict)\",\"meaning\":{\"Strict\":{\"rule\":34,\"world\":\"Possible\"}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":151,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~piece_has_moved\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":39,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":150,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure PieceMovedClosure\",\"meaning\":{\"Closure\":{\"closure\":5}}},{\"head\":{\"rel\":153,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read\",\"meaning\":{\"Demand\":{\"rule\":34,\"item\":1}}},{\"head\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":153,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Neg\":{\"rel\":144,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Neg\":{\"rel\":154,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"piece_touched_intentionally is undecided\",\"meaning\":{\"Undecided\":{\"pred\":40}}},{\"head\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":144,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":147,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":155,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":154,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"decided ~piece_touched_intentionally\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":155,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"undecided ~piece_touched_intentionally holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":162,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":92,\"args\":[{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\"],\"origin\":\"ResignationEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":36,\"world\":\"Certain\"}}},{\"head\":{\"rel\":164,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":46,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":2}}]},{\"Pos\":{\"rel\":91,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"SecondIllegalMoveEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":39,\"world\":\"Certain\"}}},{\"head\":{\"rel\":166,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":93,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"StalemateEndsTheGame (strict)\",\"meaning\":{\"Strict\":{\"rule\":43,\"world\":\"Certain\"}}},{\"head\":{\"rel\":94,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":89,\"args\":[{\"Var\":0},{\"Var\":2}]}},{\"Pos\":{\"rel\":52,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":2},\"Ge\",{\"Value\":{\"Int\":3}}]}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"ThreefoldClaimCorrect (strict)\",\"meaning\":{\"Strict\":{\"rule\":44,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":14,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":16,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":18,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":86,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":20,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":22,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":24,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":26,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":28,\"world\":\"Certain\"}}},{\"head\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) at Δ\",\"meaning\":{\"Strict\":{\"rule\":30,\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":168,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":167,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+Δ valid_transition ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":169,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":14}}},{\"head\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":170,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":16}}},{\"head\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":171,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":18}}},{\"head\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":88,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":172,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":20}}},{\"head\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":173,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":22}}},{\"head\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":174,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":24}}},{\"head\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":175,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":26}}},{\"head\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":176,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":28}}},{\"head\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":61,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":177,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid supports valid_transition\",\"meaning\":{\"Supports\":{\"rule\":30}}},{\"head\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByAgreement\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":14,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":179,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByAgreement/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":14}}},{\"head\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByCheckmate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":45,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":16,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":180,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByCheckmate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":16}}},{\"head\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDeadPosition\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":50,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":18,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":181,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":18}}},{\"head\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByDrawnClaim\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":87,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":20,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":182,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":20}}},{\"head\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByResignation\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":162,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByResignation/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":22,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":183,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByResignation/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":22}}},{\"head\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeBySecondIllegalMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":164,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":24,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":184,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":24}}},{\"head\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"ConcludeByStalemate\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":166,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":26,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":185,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/ConcludeByStalemate/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":26}}},{\"head\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"PlayMove\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"Playing\"}}]}},{\"Pos\":{\"rel\":138,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/PlayMove/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":28,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":186,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/PlayMove/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":28}}},{\"head\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"StartPlay\"}}]}},{\"Pos\":{\"rel\":60,\"args\":[{\"Var\":0},{\"Value\":{\"Entity\":\"NotStarted\"}}]}},{\"Pos\":{\"rel\":10,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"GamePlay/StartPlay/valid (strict) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":30,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":187,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"GamePlay/StartPlay/valid applicable for valid_transition\",\"meaning\":{\"Candidate\":{\"rule\":30}}},{\"head\":{\"rel\":168,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":178,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":188,\"args\":[{\"Var\":1},{\"Var\":2}]},\"body\":[{\"Pos\":{\"rel\":143,\"args\":[{\"Var\":1},{\"Var\":2}]}},{\"Pos\":{\"rel\":145,\"args\":[{\"Var\":2}]}},{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":152,\"args\":[{\"Var\":1},{\"Var\":2}]}}],\"vars\":[\"v0\",\"v1\",\"v2\"],\"origin\":\"MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided\",\"meaning\":{\"Request\":{\"rule\":34,\"item\":1}}},{\"head\":{\"rel\":189,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"v0\"],\"origin\":\"UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided\",\"meaning\":{\"Request\":{\"rule\":46,\"item\":0}}}],\"strata\":[[0,1,3,4,5,6,7,18,19,20,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,125,128,130,131,154,158,161,165,171,172,173,174,175,176,177,178,179,180,181,182,183,184,186,187,188,189,190,191,192,193,194,195,196,197,198,199,200,201,202,203,204,206,208,212,214,216,218,220],[2,8,9,10,11,12,13,14,15,16,17,21,22,86,124,126,127,129,132,133,134,135,136,137,138,139,140,141,142,143,144,145,146,147,148,149,150,151,152,153,155,156,157,159,160,162,163,164,166,167,168,169,170,185,205,207,209,210,211,213,215,217,219,221,222,223,224]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":3,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":5,\"minus\":3},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":8,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":12,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":13,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":14,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":true},\"rel\":19,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":30,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":true},\"rel\":28,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":33,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":true},\"rel\":26,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":true},\"rel\":35,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":false},\"rel\":32,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":12,\"negative\":true},\"rel\":36,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":false},\"rel\":37,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":13,\"negative\":true},\"rel\":38,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":14,\"negative\":true},\"rel\":40,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":false},\"rel\":41,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":15,\"negative\":true},\"rel\":42,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":false},\"rel\":43,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":16,\"negative\":true},\"rel\":44,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":17,\"negative\":false},\"rel\":45,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":false},\"rel\":46,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":18,\"negative\":true},\"rel\":47,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":false},\"rel\":48,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":19,\"negative\":true},\"rel\":49,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":20,\"negative\":false},\"rel\":50,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":21,\"negative\":true},\"rel\":51,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":false},\"rel\":52,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":22,\"negative\":true},\"rel\":53,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":23,\"negative\":false},\"rel\":54,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":false},\"rel\":55,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":24,\"negative\":true},\"rel\":56,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":58,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":59,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":25,\"negative\":false},\"rel\":60,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":26,\"negative\":false},\"rel\":84,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":86,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":87,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":false},\"rel\":88,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":118,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":119,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":27,\"negative\":true},\"rel\":120,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":28,\"negative\":false},\"rel\":131,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":29,\"negative\":false},\"rel\":133,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":30,\"negative\":false},\"rel\":134,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":false},\"rel\":90,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":31,\"negative\":true},\"rel\":132,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":false},\"rel\":24,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":32,\"negative\":true},\"rel\":137,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":33,\"negative\":false},\"rel\":138,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":false},\"rel\":139,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":34,\"negative\":true},\"rel\":135,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":false},\"rel\":85,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":35,\"negative\":true},\"rel\":141,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":142,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":36,\"negative\":false},\"rel\":146,\"minus\":142},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":false},\"rel\":143,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":37,\"negative\":true},\"rel\":148,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":false},\"rel\":145,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":38,\"negative\":true},\"rel\":149,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":false},\"rel\":150,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":39,\"negative\":true},\"rel\":25,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":false},\"rel\":144,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":40,\"negative\":true},\"rel\":154,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":false},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":41,\"negative\":true},\"rel\":156,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":false},\"rel\":29,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":42,\"negative\":true},\"rel\":157,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":false},\"rel\":91,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":43,\"negative\":true},\"rel\":158,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":false},\"rel\":92,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":44,\"negative\":true},\"rel\":159,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":false},\"rel\":89,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":45,\"negative\":true},\"rel\":160,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":false},\"rel\":62,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":46,\"negative\":true},\"rel\":161,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":47,\"negative\":false},\"rel\":162,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":false},\"rel\":27,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":48,\"negative\":true},\"rel\":163,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":49,\"negative\":false},\"rel\":164,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":false},\"rel\":93,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":50,\"negative\":true},\"rel\":165,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":51,\"negative\":false},\"rel\":166,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":52,\"negative\":false},\"rel\":94,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":167,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":168,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":53,\"negative\":false},\"rel\":61,\"minus\":null}],\"requests\":[{\"lit\":{\"pred\":40,\"negative\":false},\"rel\":188,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"},{\"lit\":{\"pred\":7,\"negative\":false},\"rel\":189,\"authority\":\"FIDEArbiter\",\"capability\":\"judgment:FIDEArbiter\"}]}";
+const PROGRAM: &str = r#"{
+ "catalog": {
+  "ambiguous_consts": {},
+  "ambiguous_preds": {},
+  "closures": [
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":12,"id":"urn:fide:laws:clir:chess#CastlingAttackClosure","labels":[{"language":"en","text":"a castling path not recorded as attacked is not attacked"}],"local":"CastlingAttackClosure","package":0,"pred":9,"snapshot":"urn:fide:snapshot:castling-attack:2023-01-01"},
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":12,"id":"urn:fide:laws:clir:chess#CastlingBlockClosure","labels":[{"language":"en","text":"a castling path not recorded as blocked is not blocked"}],"local":"CastlingBlockClosure","package":0,"pred":10,"snapshot":"urn:fide:snapshot:castling-block:2023-01-01"},
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":13,"id":"urn:fide:laws:clir:chess#EnPassantFlagClosure","labels":[{"language":"en","text":"an en passant right not recorded on this frame is not open"}],"local":"EnPassantFlagClosure","package":0,"pred":24,"snapshot":"urn:fide:snapshot:en-passant:2023-01-01"},
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":15,"id":"urn:fide:laws:clir:chess#MateImpossibilityClosure","labels":[{"language":"en","text":"a king not recorded as unable to be checkmated can be checkmated"}],"local":"MateImpossibilityClosure","package":0,"pred":31,"snapshot":"urn:fide:snapshot:mate-possibility:2023-01-01"},
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":13,"id":"urn:fide:laws:clir:chess#MoveLegalityClosure","labels":[{"language":"en","text":"a move not recorded as meeting Articles 3.1 to 3.9 does not meet them"}],"local":"MoveLegalityClosure","package":0,"pred":34,"snapshot":"urn:fide:snapshot:move-legality:2023-01-01"},
+   {"complete_as_of":"2023-01-01T00:00:00Z","derive_negative":true,"domain":14,"id":"urn:fide:laws:clir:chess#PieceMovedClosure","labels":[{"language":"en","text":"a piece that is not recorded as having moved has not moved"}],"local":"PieceMovedClosure","package":0,"pred":39,"snapshot":"urn:fide:snapshot:move-history:2023-01-01"}
+  ],
+  "constants": [
+   {"id":"urn:fide:laws:clir:chess#ConcludeByAgreement","local":"ConcludeByAgreement","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeByCheckmate","local":"ConcludeByCheckmate","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeByDeadPosition","local":"ConcludeByDeadPosition","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeByDrawnClaim","local":"ConcludeByDrawnClaim","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeByResignation","local":"ConcludeByResignation","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeBySecondIllegalMove","local":"ConcludeBySecondIllegalMove","ty":4},
+   {"id":"urn:fide:laws:clir:chess#ConcludeByStalemate","local":"ConcludeByStalemate","ty":4},
+   {"id":"urn:fide:laws:clir:chess#Ended","local":"Ended","ty":3},
+   {"id":"urn:fide:laws:clir:chess#NotStarted","local":"NotStarted","ty":3},
+   {"id":"urn:fide:laws:clir:chess#PlayMove","local":"PlayMove","ty":4},
+   {"id":"urn:fide:laws:clir:chess#Playing","local":"Playing","ty":3},
+   {"id":"urn:fide:laws:clir:chess#StartPlay","local":"StartPlay","ty":4}
+  ],
+  "namespace": "urn:fide:laws:clir:chess",
+  "packages": [
+   "fide.laws.chess 0.1.0"
+  ],
+  "preds": [
+   {"external":null,"id":"urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game","kind":"Institutional","labels":[{"language":"en","text":"an agreed draw has ended the game"}],"local":"agreed_draw_has_ended_the_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#arbiter_competent_to_decide","kind":"Institutional","labels":[{"language":"en","text":"the arbiter is competent to reach a correct decision"}],"local":"arbiter_competent_to_decide","param_names":["situation"],"params":[{"Entity":7}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#arbiter_of","kind":"Empirical","labels":[{"language":"en","text":"the arbiter is appointed for the game"}],"local":"arbiter_of","param_names":["game","arb"],"params":[{"Entity":2},{"Entity":0}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed","kind":"Institutional","labels":[{"language":"en","text":"the arbiter shall see that the Laws of Chess are observed"}],"local":"arbiter_shall_see_laws_observed","param_names":["arb","game"],"params":[{"Entity":0},{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#attempted_transition","kind":"Empirical","labels":[],"local":"attempted_transition","param_names":["instance","transition"],"params":[{"Entity":2},{"Entity":4}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#both_players_have_moved","kind":"Empirical","labels":[{"language":"en","text":"both players have made at least one move"}],"local":"both_players_have_moved","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#capturing_pawn_on_adjacent_file","kind":"Empirical","labels":[{"language":"en","text":"the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares"}],"local":"capturing_pawn_on_adjacent_file","param_names":["game","pawn"],"params":[{"Entity":2},{"Entity":5}]},
+   {"external":{"authority":"FIDEArbiter","capability":"judgment:FIDEArbiter"},"id":"urn:fide:laws:clir:chess#case_not_precisely_regulated","kind":"Judgment","labels":[{"language":"en","text":"the case is not precisely regulated by an Article of the Laws"}],"local":"case_not_precisely_regulated","param_names":["situation"],"params":[{"Entity":7}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#castling_legal","kind":"Institutional","labels":[{"language":"en","text":"castling on that side is legal"}],"local":"castling_legal","param_names":["game","who","side"],"params":[{"Entity":2},{"Entity":6},{"Entity":1}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#castling_path_attacked","kind":"Empirical","labels":[{"language":"en","text":"the king's square, the square it must cross, or the square it is to occupy is attacked"}],"local":"castling_path_attacked","param_names":["side"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#castling_path_blocked","kind":"Empirical","labels":[{"language":"en","text":"there is a piece between the king and the rook with which castling is to be effected"}],"local":"castling_path_blocked","param_names":["side"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#castling_side_of","kind":"Empirical","labels":[{"language":"en","text":"the player is considering castling with that rook on that side"}],"local":"castling_side_of","param_names":["game","who","side","rook"],"params":[{"Entity":2},{"Entity":6},{"Entity":1},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checked_castling_side","kind":"Empirical","labels":[{"language":"en","text":"the castling side is in the closed domain of path facts"}],"local":"checked_castling_side","param_names":["side"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checked_game","kind":"Empirical","labels":[{"language":"en","text":"the game is in the closed domain of protocol facts"}],"local":"checked_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checked_piece","kind":"Empirical","labels":[{"language":"en","text":"the piece is in the closed domain of move history"}],"local":"checked_piece","param_names":["piece"],"params":[{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checked_player","kind":"Empirical","labels":[{"language":"en","text":"the player is in the closed domain of mate-possibility facts"}],"local":"checked_player","param_names":["who"],"params":[{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checkmate_delivered","kind":"Empirical","labels":[{"language":"en","text":"the player has checkmated the opponent's king"}],"local":"checkmate_delivered","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#checkmate_has_been_delivered","kind":"Institutional","labels":[{"language":"en","text":"checkmate has been delivered and the game has ended"}],"local":"checkmate_has_been_delivered","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#completed_illegal_move_count","kind":"Empirical","labels":[{"language":"en","text":"number of completed illegal moves by the player"}],"local":"completed_illegal_move_count","param_names":["who","n"],"params":[{"Entity":6},"Int"]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#dead_position_arisen","kind":"Empirical","labels":[{"language":"en","text":"a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves"}],"local":"dead_position_arisen","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#dead_position_has_ended_the_game","kind":"Institutional","labels":[{"language":"en","text":"a dead position has ended the game"}],"local":"dead_position_has_ended_the_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#draw_agreed","kind":"Empirical","labels":[{"language":"en","text":"the two players have agreed a draw during the game"}],"local":"draw_agreed","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#draw_claimed","kind":"Empirical","labels":[{"language":"en","text":"the player has claimed a draw"}],"local":"draw_claimed","param_names":["who"],"params":[{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#en_passant_capture_legal","kind":"Institutional","labels":[{"language":"en","text":"an en passant capture by this pawn is legal"}],"local":"en_passant_capture_legal","param_names":["game","pawn"],"params":[{"Entity":2},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#en_passant_right_open","kind":"Empirical","labels":[{"language":"en","text":"an en passant capture is available on this move"}],"local":"en_passant_right_open","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#entered_state","kind":"Institutional","labels":[],"local":"entered_state","param_names":["instance","state"],"params":[{"Entity":2},{"Entity":3}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#fifty_move_claim_correct","kind":"Institutional","labels":[{"language":"en","text":"the player's fifty-move claim is correct"}],"local":"fifty_move_claim_correct","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#game_drawn","kind":"Institutional","labels":[{"language":"en","text":"the game is drawn"}],"local":"game_drawn","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#game_lost_by","kind":"Institutional","labels":[{"language":"en","text":"the game is lost by the player"}],"local":"game_lost_by","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#game_won_by","kind":"Institutional","labels":[{"language":"en","text":"the game is won by the player"}],"local":"game_won_by","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#illegal_move","kind":"Institutional","labels":[{"language":"en","text":"the attempted move is illegal"}],"local":"illegal_move","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#king_cannot_be_checkmated","kind":"Empirical","labels":[{"language":"en","text":"the opponent cannot checkmate this player's king by any possible series of legal moves"}],"local":"king_cannot_be_checkmated","param_names":["who"],"params":[{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#king_of","kind":"Empirical","labels":[{"language":"en","text":"the piece is that player's king"}],"local":"king_of","param_names":["who","king"],"params":[{"Entity":6},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#legal_move","kind":"Institutional","labels":[{"language":"en","text":"the attempted move is legal"}],"local":"legal_move","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#move_meets_articles_3_1_to_3_9","kind":"Empirical","labels":[{"language":"en","text":"the attempted move meets the relevant requirements of Articles 3.1 to 3.9"}],"local":"move_meets_articles_3_1_to_3_9","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#moves_by_each_without_pawn_or_capture","kind":"Empirical","labels":[{"language":"en","text":"this many moves by each player have been made without the movement of any pawn and without any capture"}],"local":"moves_by_each_without_pawn_or_capture","param_names":["game","n"],"params":[{"Entity":2},"Int"]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#must_move_first_touched_piece","kind":"Institutional","labels":[{"language":"en","text":"the player must move the first piece touched that can be moved"}],"local":"must_move_first_touched_piece","param_names":["who","piece"],"params":[{"Entity":6},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#own_piece_of","kind":"Empirical","labels":[{"language":"en","text":"the piece belongs to the player"}],"local":"own_piece_of","param_names":["who","piece"],"params":[{"Entity":6},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#piece_can_be_moved","kind":"Empirical","labels":[{"language":"en","text":"the piece can be moved"}],"local":"piece_can_be_moved","param_names":["piece"],"params":[{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#piece_has_moved","kind":"Empirical","labels":[{"language":"en","text":"the piece has already moved"}],"local":"piece_has_moved","param_names":["piece"],"params":[{"Entity":5}]},
+   {"external":{"authority":"FIDEArbiter","capability":"judgment:FIDEArbiter"},"id":"urn:fide:laws:clir:chess#piece_touched_intentionally","kind":"Judgment","labels":[{"language":"en","text":"the player having the move touched the piece with the intention of moving or capturing"}],"local":"piece_touched_intentionally","param_names":["who","piece"],"params":[{"Entity":6},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#play_started","kind":"Empirical","labels":[{"language":"en","text":"the game has been started"}],"local":"play_started","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#player_has_the_move","kind":"Empirical","labels":[{"language":"en","text":"the player has the move"}],"local":"player_has_the_move","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#player_of","kind":"Empirical","labels":[{"language":"en","text":"the player takes part in the game"}],"local":"player_of","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#player_resigned","kind":"Empirical","labels":[{"language":"en","text":"the player has declared that he/she resigns"}],"local":"player_resigned","param_names":["who"],"params":[{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#position_occurrence_count","kind":"Empirical","labels":[{"language":"en","text":"the same position has appeared this many times"}],"local":"position_occurrence_count","param_names":["game","n"],"params":[{"Entity":2},"Int"]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#procedure_instance","kind":"Empirical","labels":[],"local":"procedure_instance","param_names":["instance"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#resignation_has_ended_the_game","kind":"Institutional","labels":[{"language":"en","text":"a resignation has ended the game"}],"local":"resignation_has_ended_the_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#rook_of","kind":"Empirical","labels":[{"language":"en","text":"the piece is that player's rook"}],"local":"rook_of","param_names":["who","rook"],"params":[{"Entity":6},{"Entity":5}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game","kind":"Institutional","labels":[{"language":"en","text":"the second completed illegal move has ended the game"}],"local":"second_illegal_move_has_ended_the_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#stalemate_arisen","kind":"Empirical","labels":[{"language":"en","text":"the player to move has no legal move and his/her king is not in check"}],"local":"stalemate_arisen","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#stalemate_has_ended_the_game","kind":"Institutional","labels":[{"language":"en","text":"stalemate has ended the game"}],"local":"stalemate_has_ended_the_game","param_names":["game"],"params":[{"Entity":2}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#threefold_claim_correct","kind":"Institutional","labels":[{"language":"en","text":"the player's threefold-repetition claim is correct"}],"local":"threefold_claim_correct","param_names":["game","who"],"params":[{"Entity":2},{"Entity":6}]},
+   {"external":null,"id":"urn:fide:laws:clir:chess#valid_transition","kind":"Institutional","labels":[],"local":"valid_transition","param_names":["instance","transition"],"params":[{"Entity":2},{"Entity":4}]}
+  ],
+  "priorities": [
+   {"higher":5,"id":"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves","labels":[{"language":"en","text":"Article 9.6.2. Checkmate takes precedence over the 75-move draw"}],"local":"CheckmateOverSeventyFiveMoves","lower":41,"package":0,"reason":"urn:fide:laws:clir:chess#lex_specialis"}
+  ],
+  "rules": [
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#AgreedDraw","labels":[{"language":"en","text":"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move"}],"local":"AgreedDraw","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":0}},"id":"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame","labels":[{"language":"en","text":"Article 5.2.3. An agreed draw immediately ends the game"}],"local":"AgreedDrawEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_12","locator":"article/12","package":0,"texts":[{"language":"en","text":"Article 12: The Role of the Arbiter (see Preface)\n\n12.1 The arbiter shall see that the Laws of Chess are observed.\n\n12.2 The arbiter shall:\n\n12.2.1 ensure fair play,\n\n12.2.2 act in the best interest of the competition,\n\n12.2.3 ensure that a good playing environment is maintained,\n\n12.2.4 ensure that the players are not disturbed,\n\n12.2.5 supervise the progress of the competition,\n\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\n\n12.2.7 follow the Fair-Play Rules or Guidelines\n\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\n\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\n\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\n\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\n\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\n\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\n\n12.9 Options available to the arbiter concerning penalties:\n\n12.9.1 warning,\n\n12.9.2 increasing the remaining time of the opponent,\n\n12.9.3 reducing the remaining time of the offending player,\n\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\n\n12.9.5 reducing the points scored in the game by the offending person,\n\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\n\n12.9.7 a fine announced in advance,\n\n12.9.8 exclusion from one or more rounds,\n\n12.9.9 expulsion from the competition."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":2}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":41}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":0}],"lit":{"negative":false,"pred":3}},"id":"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved","labels":[{"language":"en","text":"Article 12.1. The arbiter shall see that the Laws of Chess are observed"}],"local":"ArbiterSeesLawsObserved","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"lit":{"negative":false,"pred":11}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":3}],"lit":{"negative":false,"pred":32}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":4}],"lit":{"negative":true,"pred":39}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":10}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":4}],"lit":{"negative":false,"pred":48}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":9}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":3}],"lit":{"negative":true,"pred":39}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":8}},"id":"urn:fide:laws:clir:chess#CastlingLegal","labels":[{"language":"en","text":"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented"}],"local":"CastlingLegal","package":0,"strength":"Strict","vars":["v0","v1","v2","v3","v4"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":17}},"id":"urn:fide:laws:clir:chess#CheckmateEndsTheGame","labels":[{"language":"en","text":"Article 5.1.1. Checkmate immediately ends the game"}],"local":"CheckmateEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":27}},"id":"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive","labels":[{"language":"en","text":"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence"}],"local":"CheckmateTakesPrecedenceOverSeventyFive","package":0,"strength":"Defeasible","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":29}},"id":"urn:fide:laws:clir:chess#CheckmateWins","labels":[{"language":"en","text":"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king"}],"local":"CheckmateWins","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#DeadPositionDraws","labels":[{"language":"en","text":"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves"}],"local":"DeadPositionDraws","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":20}},"id":"urn:fide:laws:clir:chess#DeadPositionEndsTheGame","labels":[{"language":"en","text":"Article 5.2.2. A dead position immediately ends the game"}],"local":"DeadPositionEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":24}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":6}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":23}},"id":"urn:fide:laws:clir:chess#EnPassantCaptureLegal","labels":[{"language":"en","text":"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance"}],"local":"EnPassantCaptureLegal","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":50}}}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect","labels":[{"language":"en","text":"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture"}],"local":"FiftyMoveClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn"}],"local":"FiftyMoveClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":5}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FivefoldAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.1. The game is drawn if the same position has appeared at least five times"}],"local":"FivefoldAutomaticDraw","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters","labels":[{"language":"en","text":"the game ends by agreement"}],"local":"GamePlay/ConcludeByAgreement/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":0}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid","labels":[{"language":"en","text":"the game ends by agreement"}],"local":"GamePlay/ConcludeByAgreement/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters","labels":[{"language":"en","text":"the game ends by checkmate"}],"local":"GamePlay/ConcludeByCheckmate/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":17}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/valid","labels":[{"language":"en","text":"the game ends by checkmate"}],"local":"GamePlay/ConcludeByCheckmate/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/enters","labels":[{"language":"en","text":"the game ends by a dead position"}],"local":"GamePlay/ConcludeByDeadPosition/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":20}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByDeadPosition/valid","labels":[{"language":"en","text":"the game ends by a dead position"}],"local":"GamePlay/ConcludeByDeadPosition/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/enters","labels":[{"language":"en","text":"the game ends by a correct draw claim or an automatic draw"}],"local":"GamePlay/ConcludeByDrawnClaim/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByDrawnClaim/valid","labels":[{"language":"en","text":"the game ends by a correct draw claim or an automatic draw"}],"local":"GamePlay/ConcludeByDrawnClaim/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/enters","labels":[{"language":"en","text":"the game ends by resignation"}],"local":"GamePlay/ConcludeByResignation/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":47}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByResignation/valid","labels":[{"language":"en","text":"the game ends by resignation"}],"local":"GamePlay/ConcludeByResignation/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/enters","labels":[{"language":"en","text":"the game ends by a second completed illegal move"}],"local":"GamePlay/ConcludeBySecondIllegalMove/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":49}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeBySecondIllegalMove/valid","labels":[{"language":"en","text":"the game ends by a second completed illegal move"}],"local":"GamePlay/ConcludeBySecondIllegalMove/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/enters","labels":[{"language":"en","text":"the game ends by stalemate"}],"local":"GamePlay/ConcludeByStalemate/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":51}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByStalemate/valid","labels":[{"language":"en","text":"the game ends by stalemate"}],"local":"GamePlay/ConcludeByStalemate/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/PlayMove/enters","labels":[{"language":"en","text":"make a move"}],"local":"GamePlay/PlayMove/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":33}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/PlayMove/valid","labels":[{"language":"en","text":"make a move"}],"local":"GamePlay/PlayMove/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters","labels":[{"language":"en","text":"start the game"}],"local":"GamePlay/StartPlay/enters","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":41}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid","labels":[{"language":"en","text":"start the game"}],"local":"GamePlay/StartPlay/valid","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":46}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/initial","labels":[{"language":"en","text":"the game has not started"}],"local":"GamePlay/initial","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":13}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":true,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":30}},"id":"urn:fide:laws:clir:chess#MoveIsIllegal","labels":[{"language":"en","text":"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9"}],"local":"MoveIsIllegal","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":33}},"id":"urn:fide:laws:clir:chess#MoveIsLegal","labels":[{"language":"en","text":"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled"}],"local":"MoveIsLegal","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_4","locator":"article/4","package":0,"texts":[{"language":"en","text":"Article 4: The Act of Moving the Pieces\n\n4.1 Each move must be played with one hand only.\n\n4.2 Adjusting the pieces or other physical contact with a piece:\n\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\n\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\n\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\n\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\n\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\n\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\n\n4.4 If a player having the move:\n\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\n\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\n\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\n\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\n\n4.6 The act of promotion may be performed in various ways:\n\n4.6.1 the pawn does not have to be placed on the square of arrival.\n\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\n\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\n\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\n\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\n\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\n\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\n\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":37}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":40}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":false,"pred":38}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":36}},"id":"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece","labels":[{"language":"en","text":"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved"}],"local":"MustMoveFirstTouchedPiece","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw"}],"local":"ResignationDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":47}},"id":"urn:fide:laws:clir:chess#ResignationEndsTheGame","labels":[{"language":"en","text":"Article 5.1.2. Resignation immediately ends the game"}],"local":"ResignationEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#ResignationLoses","labels":[{"language":"en","text":"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves"}],"local":"SecondIllegalMoveDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":49}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame","labels":[{"language":"en","text":"Article 7.5.5. The second completed illegal move immediately ends the game"}],"local":"SecondIllegalMoveEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveLoses","labels":[{"language":"en","text":"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player"}],"local":"SecondIllegalMoveLoses","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture"}],"local":"SeventyFiveAutomaticDraw","package":0,"strength":"Defeasible","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#StalemateDraws","labels":[{"language":"en","text":"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check"}],"local":"StalemateDraws","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":51}},"id":"urn:fide:laws:clir:chess#StalemateEndsTheGame","labels":[{"language":"en","text":"Article 5.2.1. Stalemate immediately ends the game"}],"local":"StalemateEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":3}}}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimCorrect","labels":[{"language":"en","text":"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time"}],"local":"ThreefoldClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn"}],"local":"ThreefoldClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_PREFACE","locator":"preface/0.2","package":0,"texts":[{"language":"en","text":"0.2 Preface\n\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\n\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\n\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\n\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\n\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"id":"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter","labels":[{"language":"en","text":"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision"}],"local":"UnregulatedCaseDecidedByArbiter","package":0,"strength":"Strict","vars":["v0"]}
+  ],
+  "semantic_hash": "sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c",
+  "types": [
+   {"id":"urn:fide:laws:clir:chess#Arbiter","labels":[{"language":"en","text":"arbiter"}],"name":"Arbiter"},
+   {"id":"urn:fide:laws:clir:chess#CastlingSide","labels":[{"language":"en","text":"side of castling"}],"name":"CastlingSide"},
+   {"id":"urn:fide:laws:clir:chess#Game","labels":[{"language":"en","text":"game of chess"}],"name":"Game"},
+   {"id":"urn:fide:laws:clir:chess#GamePlayState","labels":[],"name":"GamePlayState"},
+   {"id":"urn:fide:laws:clir:chess#GamePlayTransition","labels":[],"name":"GamePlayTransition"},
+   {"id":"urn:fide:laws:clir:chess#Piece","labels":[{"language":"en","text":"chess piece"}],"name":"Piece"},
+   {"id":"urn:fide:laws:clir:chess#Player","labels":[{"language":"en","text":"player"}],"name":"Player"},
+   {"id":"urn:fide:laws:clir:chess#Situation","labels":[{"language":"en","text":"situation arising during a game"}],"name":"Situation"}
+  ]
+ },
+ "outputs": [
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": 3,
+   "on": [7],
+   "rel": 5,
+   "section": "Pending"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 7,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 7,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 7,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 8,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 8,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 8,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 9,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 9,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 9,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 11,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 11,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 11,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 12,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 12,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 12,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 1,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 1,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 1,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 13,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 13,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 13,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 14,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 14,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 14,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":6},
+   "minus": null,
+   "rel": 15,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":6},
+   "minus": null,
+   "rel": 15,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":6},
+   "minus": null,
+   "rel": 15,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 4,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 4,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 4,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":7},
+   "minus": null,
+   "rel": 19,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":7},
+   "minus": null,
+   "rel": 19,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":7},
+   "minus": null,
+   "rel": 19,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 22,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 22,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 22,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 30,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 30,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 30,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":9},
+   "minus": null,
+   "rel": 28,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":9},
+   "minus": null,
+   "rel": 28,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":9},
+   "minus": null,
+   "rel": 28,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 33,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 33,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 33,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":10},
+   "minus": null,
+   "rel": 26,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":10},
+   "minus": null,
+   "rel": 26,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":10},
+   "minus": null,
+   "rel": 26,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 23,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 23,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 23,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":11},
+   "minus": null,
+   "rel": 35,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":11},
+   "minus": null,
+   "rel": 35,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":11},
+   "minus": null,
+   "rel": 35,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":12},
+   "minus": null,
+   "rel": 32,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":12},
+   "minus": null,
+   "rel": 32,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":12},
+   "minus": null,
+   "rel": 32,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":12},
+   "minus": null,
+   "rel": 36,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":12},
+   "minus": null,
+   "rel": 36,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":12},
+   "minus": null,
+   "rel": 36,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":13},
+   "minus": null,
+   "rel": 37,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":13},
+   "minus": null,
+   "rel": 37,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":13},
+   "minus": null,
+   "rel": 37,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":13},
+   "minus": null,
+   "rel": 38,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":13},
+   "minus": null,
+   "rel": 38,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":13},
+   "minus": null,
+   "rel": 38,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":14},
+   "minus": null,
+   "rel": 39,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":14},
+   "minus": null,
+   "rel": 39,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":14},
+   "minus": null,
+   "rel": 39,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":14},
+   "minus": null,
+   "rel": 40,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":14},
+   "minus": null,
+   "rel": 40,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":14},
+   "minus": null,
+   "rel": 40,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":15},
+   "minus": null,
+   "rel": 41,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":15},
+   "minus": null,
+   "rel": 41,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":15},
+   "minus": null,
+   "rel": 41,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":15},
+   "minus": null,
+   "rel": 42,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":15},
+   "minus": null,
+   "rel": 42,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":15},
+   "minus": null,
+   "rel": 42,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":16},
+   "minus": null,
+   "rel": 43,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":16},
+   "minus": null,
+   "rel": 43,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":16},
+   "minus": null,
+   "rel": 43,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":16},
+   "minus": null,
+   "rel": 44,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":16},
+   "minus": null,
+   "rel": 44,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":16},
+   "minus": null,
+   "rel": 44,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":17},
+   "minus": null,
+   "rel": 45,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":17},
+   "minus": null,
+   "rel": 45,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":17},
+   "minus": null,
+   "rel": 45,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":18},
+   "minus": null,
+   "rel": 46,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":18},
+   "minus": null,
+   "rel": 46,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":18},
+   "minus": null,
+   "rel": 46,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":18},
+   "minus": null,
+   "rel": 47,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":18},
+   "minus": null,
+   "rel": 47,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":18},
+   "minus": null,
+   "rel": 47,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":19},
+   "minus": null,
+   "rel": 48,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":19},
+   "minus": null,
+   "rel": 48,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":19},
+   "minus": null,
+   "rel": 48,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":19},
+   "minus": null,
+   "rel": 49,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":19},
+   "minus": null,
+   "rel": 49,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":19},
+   "minus": null,
+   "rel": 49,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":20},
+   "minus": null,
+   "rel": 50,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":20},
+   "minus": null,
+   "rel": 50,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":20},
+   "minus": null,
+   "rel": 50,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":21},
+   "minus": null,
+   "rel": 2,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":21},
+   "minus": null,
+   "rel": 2,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":21},
+   "minus": null,
+   "rel": 2,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":21},
+   "minus": null,
+   "rel": 51,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":21},
+   "minus": null,
+   "rel": 51,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":21},
+   "minus": null,
+   "rel": 51,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":22},
+   "minus": null,
+   "rel": 52,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":22},
+   "minus": null,
+   "rel": 52,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":22},
+   "minus": null,
+   "rel": 52,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":22},
+   "minus": null,
+   "rel": 53,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":22},
+   "minus": null,
+   "rel": 53,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":22},
+   "minus": null,
+   "rel": 53,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":23},
+   "minus": null,
+   "rel": 54,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":23},
+   "minus": null,
+   "rel": 54,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":23},
+   "minus": null,
+   "rel": 54,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":24},
+   "minus": null,
+   "rel": 55,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":24},
+   "minus": null,
+   "rel": 55,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":24},
+   "minus": null,
+   "rel": 55,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":24},
+   "minus": null,
+   "rel": 56,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":24},
+   "minus": null,
+   "rel": 56,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":24},
+   "minus": null,
+   "rel": 56,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":25},
+   "minus": null,
+   "rel": 58,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":25},
+   "minus": null,
+   "rel": 59,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":25},
+   "minus": null,
+   "rel": 60,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":26},
+   "minus": null,
+   "rel": 84,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":26},
+   "minus": null,
+   "rel": 84,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":26},
+   "minus": null,
+   "rel": 84,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":27},
+   "minus": null,
+   "rel": 86,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":27},
+   "minus": null,
+   "rel": 87,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":27},
+   "minus": null,
+   "rel": 88,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":27},
+   "minus": null,
+   "rel": 118,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":27},
+   "minus": null,
+   "rel": 119,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":27},
+   "minus": null,
+   "rel": 120,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":28},
+   "minus": null,
+   "rel": 131,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":28},
+   "minus": null,
+   "rel": 131,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":28},
+   "minus": null,
+   "rel": 131,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":29},
+   "minus": null,
+   "rel": 133,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":29},
+   "minus": null,
+   "rel": 133,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":29},
+   "minus": null,
+   "rel": 133,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":30},
+   "minus": null,
+   "rel": 134,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":30},
+   "minus": null,
+   "rel": 134,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":30},
+   "minus": null,
+   "rel": 134,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":31},
+   "minus": null,
+   "rel": 90,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":31},
+   "minus": null,
+   "rel": 90,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":31},
+   "minus": null,
+   "rel": 90,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":31},
+   "minus": null,
+   "rel": 132,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":31},
+   "minus": null,
+   "rel": 132,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":31},
+   "minus": null,
+   "rel": 132,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":32},
+   "minus": null,
+   "rel": 24,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":32},
+   "minus": null,
+   "rel": 24,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":32},
+   "minus": null,
+   "rel": 24,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":32},
+   "minus": null,
+   "rel": 137,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":32},
+   "minus": null,
+   "rel": 137,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":32},
+   "minus": null,
+   "rel": 137,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":33},
+   "minus": null,
+   "rel": 138,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":33},
+   "minus": null,
+   "rel": 138,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":33},
+   "minus": null,
+   "rel": 138,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":34},
+   "minus": null,
+   "rel": 139,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":34},
+   "minus": null,
+   "rel": 139,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":34},
+   "minus": null,
+   "rel": 139,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":34},
+   "minus": null,
+   "rel": 135,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":34},
+   "minus": null,
+   "rel": 135,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":34},
+   "minus": null,
+   "rel": 135,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":35},
+   "minus": null,
+   "rel": 85,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":35},
+   "minus": null,
+   "rel": 85,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":35},
+   "minus": null,
+   "rel": 85,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":35},
+   "minus": null,
+   "rel": 141,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":35},
+   "minus": null,
+   "rel": 141,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":35},
+   "minus": null,
+   "rel": 141,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":36},
+   "minus": null,
+   "rel": 142,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":36},
+   "minus": null,
+   "rel": 142,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":36},
+   "minus": null,
+   "rel": 142,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":36},
+   "minus": 142,
+   "on": [40],
+   "rel": 146,
+   "section": "Pending"
+  },
+  {
+   "lit": {"negative":false,"pred":37},
+   "minus": null,
+   "rel": 143,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":37},
+   "minus": null,
+   "rel": 143,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":37},
+   "minus": null,
+   "rel": 143,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":37},
+   "minus": null,
+   "rel": 148,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":37},
+   "minus": null,
+   "rel": 148,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":37},
+   "minus": null,
+   "rel": 148,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":38},
+   "minus": null,
+   "rel": 145,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":38},
+   "minus": null,
+   "rel": 145,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":38},
+   "minus": null,
+   "rel": 145,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":38},
+   "minus": null,
+   "rel": 149,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":38},
+   "minus": null,
+   "rel": 149,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":38},
+   "minus": null,
+   "rel": 149,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":39},
+   "minus": null,
+   "rel": 150,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":39},
+   "minus": null,
+   "rel": 150,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":39},
+   "minus": null,
+   "rel": 150,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":39},
+   "minus": null,
+   "rel": 25,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":39},
+   "minus": null,
+   "rel": 25,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":39},
+   "minus": null,
+   "rel": 25,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":40},
+   "minus": null,
+   "rel": 144,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":40},
+   "minus": null,
+   "rel": 144,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":40},
+   "minus": null,
+   "rel": 144,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":40},
+   "minus": null,
+   "rel": 154,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":40},
+   "minus": null,
+   "rel": 154,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":40},
+   "minus": null,
+   "rel": 154,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":41},
+   "minus": null,
+   "rel": 10,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":41},
+   "minus": null,
+   "rel": 10,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":41},
+   "minus": null,
+   "rel": 10,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":41},
+   "minus": null,
+   "rel": 156,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":41},
+   "minus": null,
+   "rel": 156,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":41},
+   "minus": null,
+   "rel": 156,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":42},
+   "minus": null,
+   "rel": 29,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":42},
+   "minus": null,
+   "rel": 29,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":42},
+   "minus": null,
+   "rel": 29,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":42},
+   "minus": null,
+   "rel": 157,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":42},
+   "minus": null,
+   "rel": 157,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":42},
+   "minus": null,
+   "rel": 157,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":43},
+   "minus": null,
+   "rel": 91,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":43},
+   "minus": null,
+   "rel": 91,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":43},
+   "minus": null,
+   "rel": 91,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":43},
+   "minus": null,
+   "rel": 158,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":43},
+   "minus": null,
+   "rel": 158,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":43},
+   "minus": null,
+   "rel": 158,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":44},
+   "minus": null,
+   "rel": 92,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":44},
+   "minus": null,
+   "rel": 92,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":44},
+   "minus": null,
+   "rel": 92,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":44},
+   "minus": null,
+   "rel": 159,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":44},
+   "minus": null,
+   "rel": 159,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":44},
+   "minus": null,
+   "rel": 159,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":45},
+   "minus": null,
+   "rel": 89,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":45},
+   "minus": null,
+   "rel": 89,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":45},
+   "minus": null,
+   "rel": 89,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":45},
+   "minus": null,
+   "rel": 160,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":45},
+   "minus": null,
+   "rel": 160,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":45},
+   "minus": null,
+   "rel": 160,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":46},
+   "minus": null,
+   "rel": 62,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":46},
+   "minus": null,
+   "rel": 62,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":46},
+   "minus": null,
+   "rel": 62,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":46},
+   "minus": null,
+   "rel": 161,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":46},
+   "minus": null,
+   "rel": 161,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":46},
+   "minus": null,
+   "rel": 161,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":47},
+   "minus": null,
+   "rel": 162,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":47},
+   "minus": null,
+   "rel": 162,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":47},
+   "minus": null,
+   "rel": 162,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":48},
+   "minus": null,
+   "rel": 27,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":48},
+   "minus": null,
+   "rel": 27,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":48},
+   "minus": null,
+   "rel": 27,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":48},
+   "minus": null,
+   "rel": 163,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":48},
+   "minus": null,
+   "rel": 163,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":48},
+   "minus": null,
+   "rel": 163,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":49},
+   "minus": null,
+   "rel": 164,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":49},
+   "minus": null,
+   "rel": 164,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":49},
+   "minus": null,
+   "rel": 164,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":50},
+   "minus": null,
+   "rel": 93,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":50},
+   "minus": null,
+   "rel": 93,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":50},
+   "minus": null,
+   "rel": 93,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":50},
+   "minus": null,
+   "rel": 165,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":50},
+   "minus": null,
+   "rel": 165,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":50},
+   "minus": null,
+   "rel": 165,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":51},
+   "minus": null,
+   "rel": 166,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":51},
+   "minus": null,
+   "rel": 166,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":51},
+   "minus": null,
+   "rel": 166,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":52},
+   "minus": null,
+   "rel": 94,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":52},
+   "minus": null,
+   "rel": 94,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":52},
+   "minus": null,
+   "rel": 94,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":53},
+   "minus": null,
+   "rel": 167,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":53},
+   "minus": null,
+   "rel": 168,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":53},
+   "minus": null,
+   "rel": 61,
+   "section": "Supported"
+  }
+ ],
+ "package": "fide.laws.chess",
+ "relations": [
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[agreed_draw_has_ended_the_game]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[both_players_have_moved]",
+   "role": {"Facts":{"negative":false,"pred":5}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[draw_agreed]",
+   "role": {"Facts":{"negative":false,"pred":21}}
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "D[arbiter_competent_to_decide]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "facts[case_not_precisely_regulated]",
+   "role": {"Facts":{"negative":false,"pred":7}}
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "D'[arbiter_competent_to_decide]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "D'[case_not_precisely_regulated]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":0}],
+   "name": "facts[arbiter_of]",
+   "role": {"Facts":{"negative":false,"pred":2}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":0}],
+   "name": "facts[~arbiter_of]",
+   "role": {"Facts":{"negative":true,"pred":2}}
+  },
+  {
+   "columns": [{"Entity":0},{"Entity":2}],
+   "name": "D[arbiter_shall_see_laws_observed]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[play_started]",
+   "role": {"Facts":{"negative":false,"pred":41}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "facts[attempted_transition]",
+   "role": {"Facts":{"negative":false,"pred":4}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "facts[~attempted_transition]",
+   "role": {"Facts":{"negative":true,"pred":4}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~both_players_have_moved]",
+   "role": {"Facts":{"negative":true,"pred":5}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":5}],
+   "name": "facts[capturing_pawn_on_adjacent_file]",
+   "role": {"Facts":{"negative":false,"pred":6}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":5}],
+   "name": "facts[~capturing_pawn_on_adjacent_file]",
+   "role": {"Facts":{"negative":true,"pred":6}}
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "undecided[case_not_precisely_regulated]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "demand[case_not_precisely_regulated]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "dom[Situation]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "facts[~case_not_precisely_regulated]",
+   "role": {"Facts":{"negative":true,"pred":7}}
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "entities[Situation]",
+   "role": {"Entities":{"Entity":7}}
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "D'[~case_not_precisely_regulated]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6},{"Entity":1}],
+   "name": "D[castling_legal]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6},{"Entity":1},{"Entity":5}],
+   "name": "facts[castling_side_of]",
+   "role": {"Facts":{"negative":false,"pred":11}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[king_of]",
+   "role": {"Facts":{"negative":false,"pred":32}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "D[~piece_has_moved]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D[~castling_path_blocked]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[rook_of]",
+   "role": {"Facts":{"negative":false,"pred":48}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D[~castling_path_attacked]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[player_has_the_move]",
+   "role": {"Facts":{"negative":false,"pred":42}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[castling_path_attacked]",
+   "role": {"Facts":{"negative":false,"pred":9}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~castling_path_attacked]",
+   "role": {"Facts":{"negative":true,"pred":9}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[checked_castling_side]",
+   "role": {"Facts":{"negative":false,"pred":12}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[castling_path_blocked]",
+   "role": {"Facts":{"negative":false,"pred":10}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~castling_path_blocked]",
+   "role": {"Facts":{"negative":true,"pred":10}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6},{"Entity":1},{"Entity":5}],
+   "name": "facts[~castling_side_of]",
+   "role": {"Facts":{"negative":true,"pred":11}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~checked_castling_side]",
+   "role": {"Facts":{"negative":true,"pred":12}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[checked_game]",
+   "role": {"Facts":{"negative":false,"pred":13}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~checked_game]",
+   "role": {"Facts":{"negative":true,"pred":13}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[checked_piece]",
+   "role": {"Facts":{"negative":false,"pred":14}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[~checked_piece]",
+   "role": {"Facts":{"negative":true,"pred":14}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[checked_player]",
+   "role": {"Facts":{"negative":false,"pred":15}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[~checked_player]",
+   "role": {"Facts":{"negative":true,"pred":15}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[checkmate_delivered]",
+   "role": {"Facts":{"negative":false,"pred":16}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[~checkmate_delivered]",
+   "role": {"Facts":{"negative":true,"pred":16}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[checkmate_has_been_delivered]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},"Int"],
+   "name": "facts[completed_illegal_move_count]",
+   "role": {"Facts":{"negative":false,"pred":18}}
+  },
+  {
+   "columns": [{"Entity":6},"Int"],
+   "name": "facts[~completed_illegal_move_count]",
+   "role": {"Facts":{"negative":true,"pred":18}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[dead_position_arisen]",
+   "role": {"Facts":{"negative":false,"pred":19}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~dead_position_arisen]",
+   "role": {"Facts":{"negative":true,"pred":19}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[dead_position_has_ended_the_game]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~draw_agreed]",
+   "role": {"Facts":{"negative":true,"pred":21}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[draw_claimed]",
+   "role": {"Facts":{"negative":false,"pred":22}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[~draw_claimed]",
+   "role": {"Facts":{"negative":true,"pred":22}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":5}],
+   "name": "D[en_passant_capture_legal]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[en_passant_right_open]",
+   "role": {"Facts":{"negative":false,"pred":24}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[~en_passant_right_open]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~en_passant_right_open]",
+   "role": {"Facts":{"negative":true,"pred":24}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "D[entered_state]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "P[entered_state]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "S[entered_state]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "S[valid_transition]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[procedure_instance]",
+   "role": {"Facts":{"negative":false,"pred":46}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByAgreement/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByCheckmate/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByDeadPosition/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByDrawnClaim/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByResignation/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeBySecondIllegalMove/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/ConcludeByStalemate/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/PlayMove/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/StartPlay/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "appΣ[GamePlay/initial]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "cand[entered_state]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByAgreement/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByCheckmate/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByDeadPosition/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByDrawnClaim/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByResignation/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeBySecondIllegalMove/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/ConcludeByStalemate/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/PlayMove/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/StartPlay/enters]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":3}],
+   "name": "app[GamePlay/initial]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "D[fifty_move_claim_correct]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},"Int"],
+   "name": "facts[moves_by_each_without_pawn_or_capture]",
+   "role": {"Facts":{"negative":false,"pred":35}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "P[game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "S[game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},"Int"],
+   "name": "facts[position_occurrence_count]",
+   "role": {"Facts":{"negative":false,"pred":45}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[king_cannot_be_checkmated]",
+   "role": {"Facts":{"negative":false,"pred":31}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[player_of]",
+   "role": {"Facts":{"negative":false,"pred":43}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[player_resigned]",
+   "role": {"Facts":{"negative":false,"pred":44}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[stalemate_arisen]",
+   "role": {"Facts":{"negative":false,"pred":50}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "D[threefold_claim_correct]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[AgreedDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[DeadPositionDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[FiftyMoveClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[FivefoldAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[ResignationDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[SecondIllegalMoveDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[SeventyFiveAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[StalemateDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[ThreefoldClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "cand[game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[AgreedDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[DeadPositionDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[FiftyMoveClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[FivefoldAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[ResignationDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[SecondIllegalMoveDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[SeventyFiveAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[StalemateDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[ThreefoldClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "appΣ[CheckmateTakesPrecedenceOverSeventyFive]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "app[CheckmateTakesPrecedenceOverSeventyFive]",
+   "role": "Derived"
+  },
+  {
+   "columns": [],
+   "name": "policy_propagating",
+   "role": "PolicyPropagating"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[~game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "P[~game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "S[~game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "cand[~game_drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs AgreedDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs DeadPositionDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs FiftyMoveClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs FivefoldAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs ResignationDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs SeventyFiveAutomaticDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs StalemateDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "ok[~game_drawn vs ThreefoldClaimDraws]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "D[game_lost_by]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "D[~king_cannot_be_checkmated]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "D[game_won_by]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[illegal_move]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[~move_meets_articles_3_1_to_3_9]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[~king_cannot_be_checkmated]",
+   "role": {"Facts":{"negative":true,"pred":31}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[~king_of]",
+   "role": {"Facts":{"negative":true,"pred":32}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[legal_move]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[move_meets_articles_3_1_to_3_9]",
+   "role": {"Facts":{"negative":false,"pred":34}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~move_meets_articles_3_1_to_3_9]",
+   "role": {"Facts":{"negative":true,"pred":34}}
+  },
+  {
+   "columns": [{"Entity":2},"Int"],
+   "name": "facts[~moves_by_each_without_pawn_or_capture]",
+   "role": {"Facts":{"negative":true,"pred":35}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "D[must_move_first_touched_piece]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[own_piece_of]",
+   "role": {"Facts":{"negative":false,"pred":37}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[piece_touched_intentionally]",
+   "role": {"Facts":{"negative":false,"pred":40}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[piece_can_be_moved]",
+   "role": {"Facts":{"negative":false,"pred":38}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "D'[must_move_first_touched_piece]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "D'[piece_touched_intentionally]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[~own_piece_of]",
+   "role": {"Facts":{"negative":true,"pred":37}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[~piece_can_be_moved]",
+   "role": {"Facts":{"negative":true,"pred":38}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[piece_has_moved]",
+   "role": {"Facts":{"negative":false,"pred":39}}
+  },
+  {
+   "columns": [{"Entity":5}],
+   "name": "facts[~piece_has_moved]",
+   "role": {"Facts":{"negative":true,"pred":39}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "undecided[piece_touched_intentionally]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "demand[piece_touched_intentionally]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[~piece_touched_intentionally]",
+   "role": {"Facts":{"negative":true,"pred":40}}
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "D'[~piece_touched_intentionally]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~play_started]",
+   "role": {"Facts":{"negative":true,"pred":41}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[~player_has_the_move]",
+   "role": {"Facts":{"negative":true,"pred":42}}
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":6}],
+   "name": "facts[~player_of]",
+   "role": {"Facts":{"negative":true,"pred":43}}
+  },
+  {
+   "columns": [{"Entity":6}],
+   "name": "facts[~player_resigned]",
+   "role": {"Facts":{"negative":true,"pred":44}}
+  },
+  {
+   "columns": [{"Entity":2},"Int"],
+   "name": "facts[~position_occurrence_count]",
+   "role": {"Facts":{"negative":true,"pred":45}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~procedure_instance]",
+   "role": {"Facts":{"negative":true,"pred":46}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[resignation_has_ended_the_game]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "facts[~rook_of]",
+   "role": {"Facts":{"negative":true,"pred":48}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[second_illegal_move_has_ended_the_game]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "facts[~stalemate_arisen]",
+   "role": {"Facts":{"negative":true,"pred":50}}
+  },
+  {
+   "columns": [{"Entity":2}],
+   "name": "D[stalemate_has_ended_the_game]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "D[valid_transition]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "P[valid_transition]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByAgreement/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByCheckmate/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByDeadPosition/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByDrawnClaim/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByResignation/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeBySecondIllegalMove/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/ConcludeByStalemate/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/PlayMove/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "appΣ[GamePlay/StartPlay/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "cand[valid_transition]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByAgreement/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByCheckmate/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByDeadPosition/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByDrawnClaim/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByResignation/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeBySecondIllegalMove/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/ConcludeByStalemate/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/PlayMove/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":2},{"Entity":4}],
+   "name": "app[GamePlay/StartPlay/valid]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":6},{"Entity":5}],
+   "name": "request[piece_touched_intentionally]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":7}],
+   "name": "request[case_not_precisely_regulated]",
+   "role": "Derived"
+  }
+ ],
+ "requests": [
+  {
+   "authority": "FIDEArbiter",
+   "capability": "judgment:FIDEArbiter",
+   "lit": {"negative":false,"pred":40},
+   "rel": 188
+  },
+  {
+   "authority": "FIDEArbiter",
+   "capability": "judgment:FIDEArbiter",
+   "lit": {"negative":false,"pred":7},
+   "rel": 189
+  }
+ ],
+ "rules": [
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":0},
+   "meaning": {"Strict":{"rule":1,"world":"Certain"}},
+   "origin": "AgreedDrawEndsTheGame (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
+   "head": {"args":[{"Var":0}],"rel":3},
+   "meaning": {"Strict":{"rule":46,"world":"Certain"}},
+   "origin": "UnregulatedCaseDecidedByArbiter (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":6}}],
+   "head": {"args":[{"Var":0}],"rel":5},
+   "meaning": {"Strict":{"rule":46,"world":"Possible"}},
+   "origin": "UnregulatedCaseDecidedByArbiter (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":7}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
+   "head": {"args":[{"Var":1},{"Var":0}],"rel":9},
+   "meaning": {"Strict":{"rule":2,"world":"Certain"}},
+   "origin": "ArbiterSeesLawsObserved (strict)",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
+   "head": {"args":[{"Var":0}],"rel":18},
+   "meaning": "Domain",
+   "origin": "mentioned in case_not_precisely_regulated column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":19}}],
+   "head": {"args":[{"Var":0}],"rel":18},
+   "meaning": "Domain",
+   "origin": "mentioned in ~case_not_precisely_regulated column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":20}}],
+   "head": {"args":[{"Var":0}],"rel":18},
+   "meaning": "Domain",
+   "origin": "listed under entities",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":18}}],
+   "head": {"args":[{"Var":0}],"rel":17},
+   "meaning": {"Demand":{"item":0,"rule":46}},
+   "origin": "UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":17}},{"Neg":{"args":[{"Var":0}],"rel":4}},{"Neg":{"args":[{"Var":0}],"rel":19}}],
+   "head": {"args":[{"Var":0}],"rel":16},
+   "meaning": {"Undecided":{"pred":7}},
+   "origin": "case_not_precisely_regulated is undecided",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
+   "head": {"args":[{"Var":0}],"rel":6},
+   "meaning": "Facts",
+   "origin": "decided case_not_precisely_regulated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
+   "head": {"args":[{"Var":0}],"rel":6},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided case_not_precisely_regulated holds both ways in P",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":19}}],
+   "head": {"args":[{"Var":0}],"rel":21},
+   "meaning": "Facts",
+   "origin": "decided ~case_not_precisely_regulated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
+   "head": {"args":[{"Var":0}],"rel":21},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided ~case_not_precisely_regulated holds both ways in P",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"rel":23}},{"Pos":{"args":[{"Var":1},{"Var":3}],"rel":24}},{"Pos":{"args":[{"Var":4}],"rel":25}},{"Pos":{"args":[{"Var":2}],"rel":26}},{"Pos":{"args":[{"Var":1},{"Var":4}],"rel":27}},{"Pos":{"args":[{"Var":2}],"rel":28}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":3}],"rel":25}}],
+   "head": {"args":[{"Var":0},{"Var":1},{"Var":2}],"rel":22},
+   "meaning": {"Strict":{"rule":3,"world":"Certain"}},
+   "origin": "CastlingLegal (strict)",
+   "vars": ["v0","v1","v2","v3","v4"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":31}}],
+   "head": {"args":[{"Var":0}],"rel":28},
+   "meaning": "Facts",
+   "origin": "facts of ~castling_path_attacked",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":32}},{"Neg":{"args":[{"Var":0}],"rel":30}}],
+   "head": {"args":[{"Var":0}],"rel":28},
+   "meaning": {"Closure":{"closure":0}},
+   "origin": "closure CastlingAttackClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":34}}],
+   "head": {"args":[{"Var":0}],"rel":26},
+   "meaning": "Facts",
+   "origin": "facts of ~castling_path_blocked",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":32}},{"Neg":{"args":[{"Var":0}],"rel":33}}],
+   "head": {"args":[{"Var":0}],"rel":26},
+   "meaning": {"Closure":{"closure":1}},
+   "origin": "closure CastlingBlockClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
+   "head": {"args":[{"Var":0}],"rel":45},
+   "meaning": {"Strict":{"rule":4,"world":"Certain"}},
+   "origin": "CheckmateEndsTheGame (strict)",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
+   "head": {"args":[{"Var":0}],"rel":50},
+   "meaning": {"Strict":{"rule":8,"world":"Certain"}},
+   "origin": "DeadPositionEndsTheGame (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":55}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":14}}],
+   "head": {"args":[{"Var":0},{"Var":2}],"rel":54},
+   "meaning": {"Strict":{"rule":9,"world":"Certain"}},
+   "origin": "EnPassantCaptureLegal (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":57}}],
+   "head": {"args":[{"Var":0}],"rel":56},
+   "meaning": "Facts",
+   "origin": "facts of ~en_passant_right_open",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":37}},{"Neg":{"args":[{"Var":0}],"rel":55}}],
+   "head": {"args":[{"Var":0}],"rel":56},
+   "meaning": {"Closure":{"closure":2}},
+   "origin": "closure EnPassantFlagClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":13,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":15,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":17,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":19,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":21,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":23,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
+   "meaning": {"Strict":{"rule":25,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
+   "meaning": {"Strict":{"rule":27,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
+   "meaning": {"Strict":{"rule":29,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/enters (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":58},
+   "meaning": {"Strict":{"rule":31,"world":"Certain"}},
+   "origin": "GamePlay/initial (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":58}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": "FromDefinite",
+   "origin": "+Δ entered_state ⇒ +Σ",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":58}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":59},
+   "meaning": "FromDefinite",
+   "origin": "+Δ entered_state ⇒ +∂",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":63},
+   "meaning": {"Applicable":{"level":"Supported","rule":13,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":63}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":13}},
+   "origin": "GamePlay/ConcludeByAgreement/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":64},
+   "meaning": {"Applicable":{"level":"Supported","rule":15,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":64}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":15}},
+   "origin": "GamePlay/ConcludeByCheckmate/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":65},
+   "meaning": {"Applicable":{"level":"Supported","rule":17,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":65}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":17}},
+   "origin": "GamePlay/ConcludeByDeadPosition/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":66},
+   "meaning": {"Applicable":{"level":"Supported","rule":19,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":66}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":19}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":67},
+   "meaning": {"Applicable":{"level":"Supported","rule":21,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":67}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":21}},
+   "origin": "GamePlay/ConcludeByResignation/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":68},
+   "meaning": {"Applicable":{"level":"Supported","rule":23,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":68}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":23}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":69},
+   "meaning": {"Applicable":{"level":"Supported","rule":25,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":69}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":25}},
+   "origin": "GamePlay/ConcludeByStalemate/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":70},
+   "meaning": {"Applicable":{"level":"Supported","rule":27,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":70}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":27}},
+   "origin": "GamePlay/PlayMove/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":71},
+   "meaning": {"Applicable":{"level":"Supported","rule":29,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/enters (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":71}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":29}},
+   "origin": "GamePlay/StartPlay/enters supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":72},
+   "meaning": {"Applicable":{"level":"Supported","rule":31,"world":"Certain"}},
+   "origin": "GamePlay/initial (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":72}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":60},
+   "meaning": {"Supports":{"rule":31}},
+   "origin": "GamePlay/initial supports entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":74},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":13,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":74}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":13}},
+   "origin": "GamePlay/ConcludeByAgreement/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":75},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":15,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":75}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":15}},
+   "origin": "GamePlay/ConcludeByCheckmate/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":76},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":17,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":76}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":17}},
+   "origin": "GamePlay/ConcludeByDeadPosition/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":77},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":19,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":77}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":19}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":78},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":21,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":78}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":21}},
+   "origin": "GamePlay/ConcludeByResignation/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":79},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":23,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":79}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":23}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":80},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":25,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":80}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":25}},
+   "origin": "GamePlay/ConcludeByStalemate/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":81},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":27,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":81}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":27}},
+   "origin": "GamePlay/PlayMove/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":82},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":29,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/enters (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":82}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":29}},
+   "origin": "GamePlay/StartPlay/enters applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":83},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":31,"world":"Certain"}},
+   "origin": "GamePlay/initial (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":83}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":73},
+   "meaning": {"Candidate":{"rule":31}},
+   "origin": "GamePlay/initial applicable for entered_state",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":73}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":59},
+   "meaning": "Established",
+   "origin": "+∂ entered_state: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":50}}]},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":85}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":84},
+   "meaning": {"Strict":{"rule":10,"world":"Certain"}},
+   "origin": "FiftyMoveClaimCorrect (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":0,"world":"Certain"}},
+   "origin": "AgreedDraw (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":7,"world":"Certain"}},
+   "origin": "DeadPositionDraws (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":11,"world":"Certain"}},
+   "origin": "FiftyMoveClaimDraws (strict) at Δ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":12,"world":"Certain"}},
+   "origin": "FivefoldAutomaticDraw (strict) at Δ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":35,"world":"Certain"}},
+   "origin": "ResignationDrawnIfMateImpossible (strict) at Δ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":38,"world":"Certain"}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":42,"world":"Certain"}},
+   "origin": "StalemateDraws (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
+   "head": {"args":[{"Var":0}],"rel":86},
+   "meaning": {"Strict":{"rule":45,"world":"Certain"}},
+   "origin": "ThreefoldClaimDraws (strict) at Δ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":86}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": "FromDefinite",
+   "origin": "+Δ game_drawn ⇒ +Σ",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":86}}],
+   "head": {"args":[{"Var":0}],"rel":87},
+   "meaning": "FromDefinite",
+   "origin": "+Δ game_drawn ⇒ +∂",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":95},
+   "meaning": {"Applicable":{"level":"Supported","rule":0,"world":"Certain"}},
+   "origin": "AgreedDraw (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":95}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":0}},
+   "origin": "AgreedDraw supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
+   "head": {"args":[{"Var":0}],"rel":96},
+   "meaning": {"Applicable":{"level":"Supported","rule":7,"world":"Certain"}},
+   "origin": "DeadPositionDraws (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":96}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":7}},
+   "origin": "DeadPositionDraws supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
+   "head": {"args":[{"Var":0}],"rel":97},
+   "meaning": {"Applicable":{"level":"Supported","rule":11,"world":"Certain"}},
+   "origin": "FiftyMoveClaimDraws (strict) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":97}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":11}},
+   "origin": "FiftyMoveClaimDraws supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
+   "head": {"args":[{"Var":0}],"rel":98},
+   "meaning": {"Applicable":{"level":"Supported","rule":12,"world":"Certain"}},
+   "origin": "FivefoldAutomaticDraw (strict) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":98}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":12}},
+   "origin": "FivefoldAutomaticDraw supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
+   "head": {"args":[{"Var":0}],"rel":99},
+   "meaning": {"Applicable":{"level":"Supported","rule":35,"world":"Certain"}},
+   "origin": "ResignationDrawnIfMateImpossible (strict) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":99}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":35}},
+   "origin": "ResignationDrawnIfMateImpossible supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
+   "head": {"args":[{"Var":0}],"rel":100},
+   "meaning": {"Applicable":{"level":"Supported","rule":38,"world":"Certain"}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":100}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":38}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
+   "head": {"args":[{"Var":0}],"rel":101},
+   "meaning": {"Applicable":{"level":"Supported","rule":41,"world":"Certain"}},
+   "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":101}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":41}},
+   "origin": "SeventyFiveAutomaticDraw supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
+   "head": {"args":[{"Var":0}],"rel":102},
+   "meaning": {"Applicable":{"level":"Supported","rule":42,"world":"Certain"}},
+   "origin": "StalemateDraws (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":102}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":42}},
+   "origin": "StalemateDraws supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
+   "head": {"args":[{"Var":0}],"rel":103},
+   "meaning": {"Applicable":{"level":"Supported","rule":45,"world":"Certain"}},
+   "origin": "ThreefoldClaimDraws (strict) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":103}}],
+   "head": {"args":[{"Var":0}],"rel":88},
+   "meaning": {"Supports":{"rule":45}},
+   "origin": "ThreefoldClaimDraws supports game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":105},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":0,"world":"Certain"}},
+   "origin": "AgreedDraw (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":105}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":0}},
+   "origin": "AgreedDraw applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
+   "head": {"args":[{"Var":0}],"rel":106},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":7,"world":"Certain"}},
+   "origin": "DeadPositionDraws (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":106}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":7}},
+   "origin": "DeadPositionDraws applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
+   "head": {"args":[{"Var":0}],"rel":107},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":11,"world":"Certain"}},
+   "origin": "FiftyMoveClaimDraws (strict) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":107}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":11}},
+   "origin": "FiftyMoveClaimDraws applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
+   "head": {"args":[{"Var":0}],"rel":108},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":12,"world":"Certain"}},
+   "origin": "FivefoldAutomaticDraw (strict) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":108}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":12}},
+   "origin": "FivefoldAutomaticDraw applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
+   "head": {"args":[{"Var":0}],"rel":109},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":35,"world":"Certain"}},
+   "origin": "ResignationDrawnIfMateImpossible (strict) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":109}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":35}},
+   "origin": "ResignationDrawnIfMateImpossible applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
+   "head": {"args":[{"Var":0}],"rel":110},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":38,"world":"Certain"}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":110}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":38}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
+   "head": {"args":[{"Var":0}],"rel":111},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":41,"world":"Certain"}},
+   "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":111}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":41}},
+   "origin": "SeventyFiveAutomaticDraw applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
+   "head": {"args":[{"Var":0}],"rel":112},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":42,"world":"Certain"}},
+   "origin": "StalemateDraws (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":112}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":42}},
+   "origin": "StalemateDraws applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
+   "head": {"args":[{"Var":0}],"rel":113},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":45,"world":"Certain"}},
+   "origin": "ThreefoldClaimDraws (strict) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":113}}],
+   "head": {"args":[{"Var":0}],"rel":104},
+   "meaning": {"Candidate":{"rule":45}},
+   "origin": "ThreefoldClaimDraws applicable for game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
+   "head": {"args":[{"Var":0}],"rel":115},
+   "meaning": {"Applicable":{"level":"Supported","rule":5,"world":"Certain"}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":104}},{"Neg":{"args":[{"Var":0}],"rel":115}}],
+   "head": {"args":[{"Var":0}],"rel":114},
+   "meaning": {"Discarded":{"attacker":5,"level":"Supported"}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
+   "head": {"args":[{"Var":0}],"rel":116},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":5,"world":"Certain"}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":104}},{"Neg":{"args":[{"Var":0}],"rel":116}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":114},
+   "meaning": {"Discarded":{"attacker":5,"level":"Defeasible"}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":104}},{"Pos":{"args":[{"Var":0}],"rel":114}}],
+   "head": {"args":[{"Var":0}],"rel":87},
+   "meaning": "Established",
+   "origin": "+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":118}}],
+   "head": {"args":[{"Var":0}],"rel":120},
+   "meaning": "FromDefinite",
+   "origin": "+Δ ~game_drawn ⇒ +Σ",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":118}}],
+   "head": {"args":[{"Var":0}],"rel":119},
+   "meaning": "FromDefinite",
+   "origin": "+Δ ~game_drawn ⇒ +∂",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":115}}],
+   "head": {"args":[{"Var":0}],"rel":120},
+   "meaning": {"Supports":{"rule":5}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":116}}],
+   "head": {"args":[{"Var":0}],"rel":121},
+   "meaning": {"Candidate":{"rule":5}},
+   "origin": "CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":95}}],
+   "head": {"args":[{"Var":0}],"rel":122},
+   "meaning": {"Discarded":{"attacker":0,"level":"Supported"}},
+   "origin": "AgreedDraw discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":105}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":122},
+   "meaning": {"Discarded":{"attacker":0,"level":"Defeasible"}},
+   "origin": "AgreedDraw discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":96}}],
+   "head": {"args":[{"Var":0}],"rel":123},
+   "meaning": {"Discarded":{"attacker":7,"level":"Supported"}},
+   "origin": "DeadPositionDraws discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":106}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":123},
+   "meaning": {"Discarded":{"attacker":7,"level":"Defeasible"}},
+   "origin": "DeadPositionDraws discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":97}}],
+   "head": {"args":[{"Var":0}],"rel":124},
+   "meaning": {"Discarded":{"attacker":11,"level":"Supported"}},
+   "origin": "FiftyMoveClaimDraws discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":107}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":124},
+   "meaning": {"Discarded":{"attacker":11,"level":"Defeasible"}},
+   "origin": "FiftyMoveClaimDraws discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":98}}],
+   "head": {"args":[{"Var":0}],"rel":125},
+   "meaning": {"Discarded":{"attacker":12,"level":"Supported"}},
+   "origin": "FivefoldAutomaticDraw discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":108}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":125},
+   "meaning": {"Discarded":{"attacker":12,"level":"Defeasible"}},
+   "origin": "FivefoldAutomaticDraw discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":99}}],
+   "head": {"args":[{"Var":0}],"rel":126},
+   "meaning": {"Discarded":{"attacker":35,"level":"Supported"}},
+   "origin": "ResignationDrawnIfMateImpossible discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":109}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":126},
+   "meaning": {"Discarded":{"attacker":35,"level":"Defeasible"}},
+   "origin": "ResignationDrawnIfMateImpossible discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":100}}],
+   "head": {"args":[{"Var":0}],"rel":127},
+   "meaning": {"Discarded":{"attacker":38,"level":"Supported"}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":110}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":127},
+   "meaning": {"Discarded":{"attacker":38,"level":"Defeasible"}},
+   "origin": "SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":101}}],
+   "head": {"args":[{"Var":0}],"rel":128},
+   "meaning": {"Discarded":{"attacker":41,"level":"Supported"}},
+   "origin": "SeventyFiveAutomaticDraw discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":111}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":128},
+   "meaning": {"Discarded":{"attacker":41,"level":"Defeasible"}},
+   "origin": "SeventyFiveAutomaticDraw discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":116}}],
+   "head": {"args":[{"Var":0}],"rel":128},
+   "meaning": {"Defeated":{"attacker":41,"by":5}},
+   "origin": "SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":102}}],
+   "head": {"args":[{"Var":0}],"rel":129},
+   "meaning": {"Discarded":{"attacker":42,"level":"Supported"}},
+   "origin": "StalemateDraws discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":112}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":129},
+   "meaning": {"Discarded":{"attacker":42,"level":"Defeasible"}},
+   "origin": "StalemateDraws discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":103}}],
+   "head": {"args":[{"Var":0}],"rel":130},
+   "meaning": {"Discarded":{"attacker":45,"level":"Supported"}},
+   "origin": "ThreefoldClaimDraws discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":113}},{"Neg":{"args":[],"rel":117}}],
+   "head": {"args":[{"Var":0}],"rel":130},
+   "meaning": {"Discarded":{"attacker":45,"level":"Defeasible"}},
+   "origin": "ThreefoldClaimDraws discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":86}},{"Pos":{"args":[{"Var":0}],"rel":122}},{"Pos":{"args":[{"Var":0}],"rel":123}},{"Pos":{"args":[{"Var":0}],"rel":124}},{"Pos":{"args":[{"Var":0}],"rel":125}},{"Pos":{"args":[{"Var":0}],"rel":126}},{"Pos":{"args":[{"Var":0}],"rel":127}},{"Pos":{"args":[{"Var":0}],"rel":128}},{"Pos":{"args":[{"Var":0}],"rel":129}},{"Pos":{"args":[{"Var":0}],"rel":130}}],
+   "head": {"args":[{"Var":0}],"rel":119},
+   "meaning": "Established",
+   "origin": "+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
+   "meaning": {"Strict":{"rule":37,"world":"Certain"}},
+   "origin": "ResignationLoses (strict)",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
+   "meaning": {"Strict":{"rule":40,"world":"Certain"}},
+   "origin": "SecondIllegalMoveLoses (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":133},
+   "meaning": {"Strict":{"rule":6,"world":"Certain"}},
+   "origin": "CheckmateWins (strict)",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":37}},{"Pos":{"args":[{"Var":0}],"rel":135}}],
+   "head": {"args":[{"Var":0}],"rel":134},
+   "meaning": {"Strict":{"rule":32,"world":"Certain"}},
+   "origin": "MoveIsIllegal (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":136}}],
+   "head": {"args":[{"Var":0}],"rel":132},
+   "meaning": "Facts",
+   "origin": "facts of ~king_cannot_be_checkmated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":41}},{"Neg":{"args":[{"Var":0}],"rel":90}}],
+   "head": {"args":[{"Var":0}],"rel":132},
+   "meaning": {"Closure":{"closure":3}},
+   "origin": "closure MateImpossibilityClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":139}}],
+   "head": {"args":[{"Var":0}],"rel":138},
+   "meaning": {"Strict":{"rule":33,"world":"Certain"}},
+   "origin": "MoveIsLegal (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":140}}],
+   "head": {"args":[{"Var":0}],"rel":135},
+   "meaning": "Facts",
+   "origin": "facts of ~move_meets_articles_3_1_to_3_9",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":37}},{"Neg":{"args":[{"Var":0}],"rel":139}}],
+   "head": {"args":[{"Var":0}],"rel":135},
+   "meaning": {"Closure":{"closure":4}},
+   "origin": "closure MoveLegalityClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":144}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
+   "head": {"args":[{"Var":1},{"Var":2}],"rel":142},
+   "meaning": {"Strict":{"rule":34,"world":"Certain"}},
+   "origin": "MustMoveFirstTouchedPiece (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":147}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
+   "head": {"args":[{"Var":1},{"Var":2}],"rel":146},
+   "meaning": {"Strict":{"rule":34,"world":"Possible"}},
+   "origin": "MustMoveFirstTouchedPiece (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":151}}],
+   "head": {"args":[{"Var":0}],"rel":25},
+   "meaning": "Facts",
+   "origin": "facts of ~piece_has_moved",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":39}},{"Neg":{"args":[{"Var":0}],"rel":150}}],
+   "head": {"args":[{"Var":0}],"rel":25},
+   "meaning": {"Closure":{"closure":5}},
+   "origin": "closure PieceMovedClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
+   "head": {"args":[{"Var":1},{"Var":2}],"rel":153},
+   "meaning": {"Demand":{"item":1,"rule":34}},
+   "origin": "MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":153}},{"Neg":{"args":[{"Var":0},{"Var":1}],"rel":144}},{"Neg":{"args":[{"Var":0},{"Var":1}],"rel":154}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":152},
+   "meaning": {"Undecided":{"pred":40}},
+   "origin": "piece_touched_intentionally is undecided",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":144}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":147},
+   "meaning": "Facts",
+   "origin": "decided piece_touched_intentionally",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":152}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":147},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided piece_touched_intentionally holds both ways in P",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":154}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":155},
+   "meaning": "Facts",
+   "origin": "decided ~piece_touched_intentionally",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":152}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":155},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided ~piece_touched_intentionally holds both ways in P",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
+   "head": {"args":[{"Var":0}],"rel":162},
+   "meaning": {"Strict":{"rule":36,"world":"Certain"}},
+   "origin": "ResignationEndsTheGame (strict)",
+   "vars": ["v0","v1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
+   "head": {"args":[{"Var":0}],"rel":164},
+   "meaning": {"Strict":{"rule":39,"world":"Certain"}},
+   "origin": "SecondIllegalMoveEndsTheGame (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
+   "head": {"args":[{"Var":0}],"rel":166},
+   "meaning": {"Strict":{"rule":43,"world":"Certain"}},
+   "origin": "StalemateEndsTheGame (strict)",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":89}},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":3}}]}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":94},
+   "meaning": {"Strict":{"rule":44,"world":"Certain"}},
+   "origin": "ThreefoldClaimCorrect (strict)",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":167},
+   "meaning": {"Strict":{"rule":14,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":167},
+   "meaning": {"Strict":{"rule":16,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":167},
+   "meaning": {"Strict":{"rule":18,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":86}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":167},
+   "meaning": {"Strict":{"rule":20,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":167},
+   "meaning": {"Strict":{"rule":22,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":167},
+   "meaning": {"Strict":{"rule":24,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":167},
+   "meaning": {"Strict":{"rule":26,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":167},
+   "meaning": {"Strict":{"rule":28,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":167},
+   "meaning": {"Strict":{"rule":30,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/valid (strict) at Δ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":167}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": "FromDefinite",
+   "origin": "+Δ valid_transition ⇒ +Σ",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":167}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":168},
+   "meaning": "FromDefinite",
+   "origin": "+Δ valid_transition ⇒ +∂",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":169},
+   "meaning": {"Applicable":{"level":"Supported","rule":14,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":169}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":14}},
+   "origin": "GamePlay/ConcludeByAgreement/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":170},
+   "meaning": {"Applicable":{"level":"Supported","rule":16,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":170}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":16}},
+   "origin": "GamePlay/ConcludeByCheckmate/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":171},
+   "meaning": {"Applicable":{"level":"Supported","rule":18,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":171}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":18}},
+   "origin": "GamePlay/ConcludeByDeadPosition/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":88}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":172},
+   "meaning": {"Applicable":{"level":"Supported","rule":20,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":172}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":20}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":173},
+   "meaning": {"Applicable":{"level":"Supported","rule":22,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":173}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":22}},
+   "origin": "GamePlay/ConcludeByResignation/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":174},
+   "meaning": {"Applicable":{"level":"Supported","rule":24,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":174}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":24}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":175},
+   "meaning": {"Applicable":{"level":"Supported","rule":26,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":175}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":26}},
+   "origin": "GamePlay/ConcludeByStalemate/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":176},
+   "meaning": {"Applicable":{"level":"Supported","rule":28,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":176}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":28}},
+   "origin": "GamePlay/PlayMove/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":177},
+   "meaning": {"Applicable":{"level":"Supported","rule":30,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/valid (strict) applicable at Σ",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":177}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":61},
+   "meaning": {"Supports":{"rule":30}},
+   "origin": "GamePlay/StartPlay/valid supports valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":179},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":14,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":179}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":14}},
+   "origin": "GamePlay/ConcludeByAgreement/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":180},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":16,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":180}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":16}},
+   "origin": "GamePlay/ConcludeByCheckmate/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":181},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":18,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":181}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":18}},
+   "origin": "GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":87}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":182},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":20,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":182}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":20}},
+   "origin": "GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":183},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":22,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":183}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":22}},
+   "origin": "GamePlay/ConcludeByResignation/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":184},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":24,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":184}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":24}},
+   "origin": "GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":185},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":26,"world":"Certain"}},
+   "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":185}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":26}},
+   "origin": "GamePlay/ConcludeByStalemate/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":186},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":28,"world":"Certain"}},
+   "origin": "GamePlay/PlayMove/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":186}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":28}},
+   "origin": "GamePlay/PlayMove/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
+   "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":187},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":30,"world":"Certain"}},
+   "origin": "GamePlay/StartPlay/valid (strict) applicable at ∂",
+   "vars": ["v0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":187}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":178},
+   "meaning": {"Candidate":{"rule":30}},
+   "origin": "GamePlay/StartPlay/valid applicable for valid_transition",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":178}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":168},
+   "meaning": "Established",
+   "origin": "+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":152}}],
+   "head": {"args":[{"Var":1},{"Var":2}],"rel":188},
+   "meaning": {"Request":{"item":1,"rule":34}},
+   "origin": "MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided",
+   "vars": ["v0","v1","v2"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
+   "head": {"args":[{"Var":0}],"rel":189},
+   "meaning": {"Request":{"item":0,"rule":46}},
+   "origin": "UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided",
+   "vars": ["v0"]
+  }
+ ],
+ "strata": [
+  [
+   0,
+   1,
+   3,
+   4,
+   5,
+   6,
+   7,
+   18,
+   19,
+   20,
+   23,
+   24,
+   25,
+   26,
+   27,
+   28,
+   29,
+   30,
+   31,
+   32,
+   33,
+   34,
+   35,
+   36,
+   37,
+   38,
+   39,
+   40,
+   41,
+   42,
+   43,
+   44,
+   45,
+   46,
+   47,
+   48,
+   49,
+   50,
+   51,
+   52,
+   53,
+   54,
+   55,
+   56,
+   57,
+   58,
+   59,
+   60,
+   61,
+   62,
+   63,
+   64,
+   65,
+   66,
+   67,
+   68,
+   69,
+   70,
+   71,
+   72,
+   73,
+   74,
+   75,
+   76,
+   77,
+   78,
+   79,
+   80,
+   81,
+   82,
+   83,
+   84,
+   85,
+   87,
+   88,
+   89,
+   90,
+   91,
+   92,
+   93,
+   94,
+   95,
+   96,
+   97,
+   98,
+   99,
+   100,
+   101,
+   102,
+   103,
+   104,
+   105,
+   106,
+   107,
+   108,
+   109,
+   110,
+   111,
+   112,
+   113,
+   114,
+   115,
+   116,
+   117,
+   118,
+   119,
+   120,
+   121,
+   122,
+   123,
+   125,
+   128,
+   130,
+   131,
+   154,
+   158,
+   161,
+   165,
+   171,
+   172,
+   173,
+   174,
+   175,
+   176,
+   177,
+   178,
+   179,
+   180,
+   181,
+   182,
+   183,
+   184,
+   186,
+   187,
+   188,
+   189,
+   190,
+   191,
+   192,
+   193,
+   194,
+   195,
+   196,
+   197,
+   198,
+   199,
+   200,
+   201,
+   202,
+   203,
+   204,
+   206,
+   208,
+   212,
+   214,
+   216,
+   218,
+   220
+  ],
+  [
+   2,
+   8,
+   9,
+   10,
+   11,
+   12,
+   13,
+   14,
+   15,
+   16,
+   17,
+   21,
+   22,
+   86,
+   124,
+   126,
+   127,
+   129,
+   132,
+   133,
+   134,
+   135,
+   136,
+   137,
+   138,
+   139,
+   140,
+   141,
+   142,
+   143,
+   144,
+   145,
+   146,
+   147,
+   148,
+   149,
+   150,
+   151,
+   152,
+   153,
+   155,
+   156,
+   157,
+   159,
+   160,
+   162,
+   163,
+   164,
+   166,
+   167,
+   168,
+   169,
+   170,
+   185,
+   205,
+   207,
+   209,
+   210,
+   211,
+   213,
+   215,
+   217,
+   219,
+   221,
+   222,
+   223,
+   224
+  ]
+ ],
+ "version": "0.1.0",
+ "views": [
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":1},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":1},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":1},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":2},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":2},
+   "rel": 8,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":3},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":4},
+   "rel": 11,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":4},
+   "rel": 12,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":5},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":5},
+   "rel": 13,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":6},
+   "rel": 14,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":6},
+   "rel": 15,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":7},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":7},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":7},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":7},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":7},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":7},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":7},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":7},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":7},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":7},
+   "rel": 21,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":7},
+   "rel": 21,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":7},
+   "rel": 21,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":9},
+   "rel": 30,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":9},
+   "rel": 28,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":10},
+   "rel": 33,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":10},
+   "rel": 26,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":11},
+   "rel": 23,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":11},
+   "rel": 35,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":12},
+   "rel": 32,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":12},
+   "rel": 36,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":13},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":13},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":14},
+   "rel": 39,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":14},
+   "rel": 40,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":15},
+   "rel": 41,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":15},
+   "rel": 42,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":16},
+   "rel": 43,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":16},
+   "rel": 44,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":17},
+   "rel": 45,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":18},
+   "rel": 46,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":18},
+   "rel": 47,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":19},
+   "rel": 48,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":19},
+   "rel": 49,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":20},
+   "rel": 50,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":21},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":21},
+   "rel": 51,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":22},
+   "rel": 52,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":22},
+   "rel": 53,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":23},
+   "rel": 54,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":24},
+   "rel": 55,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":24},
+   "rel": 56,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":25},
+   "rel": 58,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":25},
+   "rel": 59,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":25},
+   "rel": 60,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":25},
+   "rel": 58,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":25},
+   "rel": 59,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":25},
+   "rel": 60,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":26},
+   "rel": 84,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":27},
+   "rel": 86,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":27},
+   "rel": 87,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":27},
+   "rel": 88,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":27},
+   "rel": 86,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":27},
+   "rel": 87,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":27},
+   "rel": 88,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":27},
+   "rel": 118,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":27},
+   "rel": 119,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":27},
+   "rel": 120,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":27},
+   "rel": 118,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":27},
+   "rel": 119,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":27},
+   "rel": 120,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":28},
+   "rel": 131,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":29},
+   "rel": 133,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":30},
+   "rel": 134,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":31},
+   "rel": 90,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":31},
+   "rel": 132,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":32},
+   "rel": 24,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":32},
+   "rel": 137,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":33},
+   "rel": 138,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":34},
+   "rel": 139,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":34},
+   "rel": 135,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":35},
+   "rel": 85,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":35},
+   "rel": 141,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":36},
+   "rel": 142,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":36},
+   "rel": 142,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":36},
+   "rel": 142,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":36},
+   "rel": 146,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":36},
+   "rel": 146,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":36},
+   "rel": 146,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":37},
+   "rel": 143,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":37},
+   "rel": 148,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":38},
+   "rel": 145,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":38},
+   "rel": 149,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":39},
+   "rel": 150,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":39},
+   "rel": 25,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":40},
+   "rel": 144,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":40},
+   "rel": 144,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":40},
+   "rel": 144,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":40},
+   "rel": 147,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":40},
+   "rel": 147,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":40},
+   "rel": 147,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":40},
+   "rel": 154,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":40},
+   "rel": 154,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":40},
+   "rel": 154,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":40},
+   "rel": 155,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":40},
+   "rel": 155,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":40},
+   "rel": 155,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":41},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":41},
+   "rel": 156,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":42},
+   "rel": 29,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":42},
+   "rel": 157,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":43},
+   "rel": 91,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":43},
+   "rel": 158,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":44},
+   "rel": 92,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":44},
+   "rel": 159,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":45},
+   "rel": 89,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":45},
+   "rel": 160,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":46},
+   "rel": 62,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":46},
+   "rel": 161,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":47},
+   "rel": 162,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":48},
+   "rel": 27,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":48},
+   "rel": 163,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":49},
+   "rel": 164,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":50},
+   "rel": 93,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":50},
+   "rel": 165,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":51},
+   "rel": 166,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":52},
+   "rel": 94,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":53},
+   "rel": 167,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":53},
+   "rel": 168,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":53},
+   "rel": 61,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":53},
+   "rel": 167,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":53},
+   "rel": 168,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":53},
+   "rel": 61,
+   "world": "Possible"
+  }
+ ]
+}"#;
 /// The package's name.
 pub const PACKAGE_NAME: &str = "fide.laws.chess";
 /// The package's version.
@@ -3616,19 +11366,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o0.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o0
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn agreed_draw_has_ended_the_game_all(
@@ -3648,12 +11416,18 @@ impl Conclusions {
         self.agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_agreed_draw_has_ended_the_game_all(
@@ -3673,8 +11447,8 @@ impl Conclusions {
         self.not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -3682,56 +11456,53 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o5
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o3
-                .case(self.case)
-                .binary_search(&(self.case, situation.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["case_not_precisely_regulated"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o3
-            .case(self.case)
-            .binary_search(&(self.case, situation.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o5
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o3
+                            .case(self.case)
+                            .binary_search(&(self.case, situation.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o3
+                        .case(self.case)
+                        .binary_search(&(self.case, situation.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["case_not_precisely_regulated"]),
+        )
     }
     /// Every tuple for which `arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_competent_to_decide_all(
@@ -3757,15 +11528,21 @@ impl Conclusions {
         = self.arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
         &self,
         situation: Situation,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_competent_to_decide_all(
@@ -3785,8 +11562,8 @@ impl Conclusions {
         __verdict = self.not_arbiter_competent_to_decide(situation);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -3798,37 +11575,37 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o9
-            .case(self.case)
-            .binary_search(&(self.case, arb.0, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o9
+                        .case(self.case)
+                        .binary_search(&(self.case, arb.0, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_shall_see_laws_observed_all(
@@ -3855,8 +11632,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed",
         false, vec![__rt::known_entity(& self.facts().interner, arb) ?,
-        __rt::known_entity(& self.facts().interner, game) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -3864,7 +11640,13 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_shall_see_laws_observed_all(
@@ -3885,7 +11667,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
         vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -3898,37 +11680,37 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o22
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0, side.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0, side.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn castling_legal_all(
@@ -3956,7 +11738,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -3965,7 +11747,13 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_castling_legal_all(
@@ -3987,7 +11775,7 @@ impl Conclusions {
         self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
         self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(__verdict.as_str()), lang) }
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -3995,19 +11783,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o45.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o45
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn checkmate_has_been_delivered_all(
@@ -4027,12 +11833,18 @@ impl Conclusions {
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_checkmate_has_been_delivered_all(
@@ -4052,8 +11864,8 @@ impl Conclusions {
         self.not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -4061,19 +11873,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o50.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o50
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn dead_position_has_ended_the_game_all(
@@ -4093,12 +11923,18 @@ impl Conclusions {
         self.dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_dead_position_has_ended_the_game_all(
@@ -4118,8 +11954,8 @@ impl Conclusions {
         = self.not_dead_position_has_ended_the_game(game); __rt::explain_literal(&
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -4127,37 +11963,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o54
-            .case(self.case)
-            .binary_search(&(self.case, game.0, pawn.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o54
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, pawn.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn en_passant_capture_legal_all(
@@ -4184,7 +12020,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -4192,7 +12028,13 @@ impl Conclusions {
         game: Game,
         pawn: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_en_passant_capture_legal_all(
@@ -4213,7 +12055,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -4237,37 +12079,37 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o58
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o59
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o60
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, state.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o58
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o59
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o60
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, state.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
@@ -4292,7 +12134,7 @@ impl Conclusions {
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
         .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(__verdict.as_str()), lang) }
+        state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -4300,7 +12142,13 @@ impl Conclusions {
         instance: Game,
         state: GamePlayState,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_entered_state_all(
@@ -4321,8 +12169,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, state) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -4330,37 +12177,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o84
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o84
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn fifty_move_claim_correct_all(
@@ -4387,7 +12234,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -4395,7 +12242,13 @@ impl Conclusions {
         game: Game,
         who: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fifty_move_claim_correct_all(
@@ -4416,7 +12269,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -4456,19 +12309,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o86.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o87.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o88.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o86
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o87
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o88
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4485,8 +12356,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -4494,37 +12365,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o118
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o119
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o120
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o118
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o119
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o120
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4541,8 +12412,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -4554,37 +12425,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o131
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o131
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4609,11 +12480,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4632,7 +12509,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -4640,37 +12517,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o133
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o133
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4695,11 +12572,17 @@ impl Conclusions {
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -4718,7 +12601,7 @@ impl Conclusions {
         self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
         .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(__verdict.as_str()), lang) }
+        Some(& __verdict), lang) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -4726,37 +12609,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o134
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o134
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4773,12 +12656,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4796,7 +12685,7 @@ impl Conclusions {
         .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        .facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -4804,37 +12693,37 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o138
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o138
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4851,12 +12740,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -4873,8 +12768,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -4886,56 +12781,53 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o146
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o142
-                .case(self.case)
-                .binary_search(&(self.case, who.0, piece.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(
-                self.requests_on(&["piece_touched_intentionally"]),
-            );
-        }
-        if self
-            .batch
-            .out
-            .o142
-            .case(self.case)
-            .binary_search(&(self.case, who.0, piece.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o146
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o142
+                            .case(self.case)
+                            .binary_search(&(self.case, who.0, piece.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o142
+                        .case(self.case)
+                        .binary_search(&(self.case, who.0, piece.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["piece_touched_intentionally"]),
+        )
     }
     /// Every tuple for which `must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_first_touched_piece_all(
@@ -4962,7 +12854,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -4970,7 +12862,13 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_first_touched_piece_all(
@@ -4991,7 +12889,7 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
         vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, piece) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -4999,37 +12897,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o162
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o162
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn resignation_has_ended_the_game_all(
@@ -5049,12 +12947,18 @@ impl Conclusions {
         self.resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_resignation_has_ended_the_game_all(
@@ -5074,8 +12978,8 @@ impl Conclusions {
         self.not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -5083,37 +12987,37 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o164
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o164
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn second_illegal_move_has_ended_the_game_all(
@@ -5134,15 +13038,21 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
         &self,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_second_illegal_move_has_ended_the_game_all(
@@ -5163,8 +13073,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -5172,37 +13082,37 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o166
-            .case(self.case)
-            .binary_search(&(self.case, game.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o166
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn stalemate_has_ended_the_game_all(
@@ -5222,12 +13132,18 @@ impl Conclusions {
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_stalemate_has_ended_the_game_all(
@@ -5247,8 +13163,8 @@ impl Conclusions {
         self.not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
         self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -5256,37 +13172,37 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o94
-            .case(self.case)
-            .binary_search(&(self.case, game.0, who.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o94
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, who.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn threefold_claim_correct_all(
@@ -5313,11 +13229,17 @@ impl Conclusions {
         .policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_threefold_claim_correct_all(
@@ -5338,7 +13260,7 @@ impl Conclusions {
         PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", true,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -5364,37 +13286,37 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o167
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o168
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o61
-            .case(self.case)
-            .binary_search(&(self.case, instance.0, transition.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o167
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o168
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o61
+                        .case(self.case)
+                        .binary_search(&(self.case, instance.0, transition.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn valid_transition_all(
@@ -5421,8 +13343,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -5430,7 +13352,13 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_valid_transition_all(
@@ -5451,8 +13379,8 @@ impl Conclusions {
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
         vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(__verdict
-        .as_str()), lang) }
+        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
+        lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {

@@ -16,7 +16,1694 @@ pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(
 );
 /// The lowered program this module runs, encoded by `lawgen-runtime`
 /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
-const PROGRAM: &str = "{\"package\":\"t.ui\",\"version\":\"0.1.0\",\"catalog\":{\"namespace\":\"urn:t\",\"semantic_hash\":\"sha256:1111111111111111111111111111111111111111111111111111111111111111\",\"types\":[{\"id\":\"urn:t#Game\",\"name\":\"Game\",\"labels\":[{\"language\":\"en\",\"text\":\"game\"}]},{\"id\":\"urn:t#Player\",\"name\":\"Player\",\"labels\":[{\"language\":\"en\",\"text\":\"player\"}]}],\"preds\":[{\"id\":\"urn:t#player_of\",\"local\":\"player_of\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"player of\"}],\"external\":null},{\"id\":\"urn:t#resigned\",\"local\":\"resigned\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"resigned\"}],\"external\":null},{\"id\":\"urn:t#checked_player\",\"local\":\"checked_player\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"checked player\"}],\"external\":null},{\"id\":\"urn:t#cannot_mate\",\"local\":\"cannot_mate\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"cannot mate\"}],\"external\":null},{\"id\":\"urn:t#move_count\",\"local\":\"move_count\",\"kind\":\"Empirical\",\"params\":[{\"Entity\":0},\"Int\"],\"param_names\":[\"game\",\"urn:law:std#integer\"],\"labels\":[{\"language\":\"en\",\"text\":\"move count\"}],\"external\":null},{\"id\":\"urn:t#touched\",\"local\":\"touched\",\"kind\":\"Judgment\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"touched\"}],\"external\":{\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}},{\"id\":\"urn:t#game_over\",\"local\":\"game_over\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"game over\"}],\"external\":null},{\"id\":\"urn:t#game_lost_by\",\"local\":\"game_lost_by\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0},{\"Entity\":1}],\"param_names\":[\"game\",\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"game lost by\"}],\"external\":null},{\"id\":\"urn:t#drawn\",\"local\":\"drawn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"drawn\"}],\"external\":null},{\"id\":\"urn:t#must_move\",\"local\":\"must_move\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"must move\"}],\"external\":null},{\"id\":\"urn:t#fn\",\"local\":\"fn\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":0}],\"param_names\":[\"game\"],\"labels\":[{\"language\":\"en\",\"text\":\"fn\"}],\"external\":null},{\"id\":\"urn:t#\\\"); std::process::exit(1); //\",\"local\":\"\\\"); std::process::exit(1); //\",\"kind\":\"Institutional\",\"params\":[{\"Entity\":1}],\"param_names\":[\"player\"],\"labels\":[{\"language\":\"en\",\"text\":\"\\\"); std::process::exit(1); //\"}],\"external\":null}],\"constants\":[{\"id\":\"urn:t#White\",\"local\":\"White\",\"ty\":1},{\"id\":\"urn:t#Arbiter\",\"local\":\"Arbiter\",\"ty\":1}],\"rules\":[{\"id\":\"urn:t#ResignationEnds\",\"local\":\"ResignationEnds\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationEnds\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#ResignationLoses\",\"local\":\"ResignationLoses\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":0,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":3,\"negative\":true},\"args\":[{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"ResignationLoses\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#SeventyFiveMoves\",\"local\":\"SeventyFiveMoves\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":4,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}},{\"Compare\":{\"left\":{\"Var\":1},\"op\":\"Ge\",\"right\":{\"Value\":{\"Int\":75}}}}],\"vars\":[\"g\",\"n\"],\"labels\":[{\"language\":\"en\",\"text\":\"SeventyFiveMoves\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#LossIsNoDraw\",\"local\":\"LossIsNoDraw\",\"strength\":\"Defeasible\",\"head\":{\"lit\":{\"pred\":8,\"negative\":true},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":7,\"negative\":false},\"args\":[{\"Var\":0},{\"Var\":1}]}}}],\"vars\":[\"g\",\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"LossIsNoDraw\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#TouchMove\",\"local\":\"TouchMove\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":9,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Supported\",\"atom\":{\"lit\":{\"pred\":5,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Not\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]}}},{\"Compare\":{\"left\":{\"Var\":0},\"op\":\"Ne\",\"right\":{\"Value\":{\"Entity\":\"Arbiter\"}}}}],\"vars\":[\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"TouchMove\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#KeywordRule\",\"local\":\"KeywordRule\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":10,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":6,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"g\"],\"labels\":[{\"language\":\"en\",\"text\":\"KeywordRule\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0},{\"id\":\"urn:t#InjectionRule\",\"local\":\"InjectionRule\",\"strength\":\"Strict\",\"head\":{\"lit\":{\"pred\":11,\"negative\":false},\"args\":[{\"Var\":0}]},\"body\":[{\"Status\":{\"status\":\"Established\",\"atom\":{\"lit\":{\"pred\":1,\"negative\":false},\"args\":[{\"Var\":0}]}}}],\"vars\":[\"p\"],\"labels\":[{\"language\":\"en\",\"text\":\"InjectionRule\"}],\"anchors\":[{\"fragment\":\"urn:t#ART_1\",\"locator\":\"article/1\",\"texts\":[{\"language\":\"en\",\"text\":\"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.\"}],\"package\":0}],\"package\":0}],\"priorities\":[{\"id\":\"urn:t#LossOverDraw\",\"local\":\"LossOverDraw\",\"higher\":3,\"lower\":2,\"reason\":\"urn:t#lex_specialis\",\"labels\":[{\"language\":\"en\",\"text\":\"a loss takes precedence over the 75-move draw\"}],\"package\":0}],\"closures\":[{\"id\":\"urn:t#MateClosure\",\"local\":\"MateClosure\",\"pred\":3,\"domain\":2,\"derive_negative\":true,\"snapshot\":\"urn:t:snapshot:2024-01-01\",\"complete_as_of\":\"2024-01-01T00:00:00Z\",\"labels\":[{\"language\":\"en\",\"text\":\"a player not listed as unable to mate can mate\"}],\"package\":0}],\"packages\":[\"t.ui 0.1.0\"],\"ambiguous_preds\":{},\"ambiguous_consts\":{}},\"views\":[{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":0},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":0,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":1},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":2},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":1,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":3},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":4},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":2,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":5},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":6},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":3,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":7},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":9},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":4,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":10},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":11},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":17},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":15},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":5,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":18},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":6,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":19},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":7,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":20},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":23},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":21},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":22},{\"lit\":{\"pred\":8,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":23},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":32},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":33},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":31},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":32},{\"lit\":{\"pred\":8,\"negative\":true},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":33},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":36},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":9,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":37},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":38},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":10,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":38},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Certain\",\"rel\":39},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Definite\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Defeasible\",\"world\":\"Possible\",\"rel\":39},{\"lit\":{\"pred\":11,\"negative\":false},\"level\":\"Supported\",\"world\":\"Possible\",\"rel\":39}],\"relations\":[{\"name\":\"facts[player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":false}}},{\"name\":\"facts[~player_of]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":0,\"negative\":true}}},{\"name\":\"facts[resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":false}}},{\"name\":\"facts[~resigned]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":1,\"negative\":true}}},{\"name\":\"facts[checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":false}}},{\"name\":\"facts[~checked_player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":2,\"negative\":true}}},{\"name\":\"facts[cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":false}}},{\"name\":\"D[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~cannot_mate]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":3,\"negative\":true}}},{\"name\":\"facts[move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":false}}},{\"name\":\"facts[~move_count]\",\"columns\":[{\"Entity\":0},\"Int\"],\"role\":{\"Facts\":{\"pred\":4,\"negative\":true}}},{\"name\":\"facts[touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":false}}},{\"name\":\"undecided[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"demand[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"dom[Player]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"facts[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Facts\":{\"pred\":5,\"negative\":true}}},{\"name\":\"entities[Player]\",\"columns\":[{\"Entity\":1}],\"role\":{\"Entities\":{\"Entity\":1}}},{\"name\":\"D'[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[~touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[game_over]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[game_lost_by]\",\"columns\":[{\"Entity\":0},{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[drawn vs LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"appΣ[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"app[LossIsNoDraw]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"policy_propagating\",\"columns\":[],\"role\":\"PolicyPropagating\"},{\"name\":\"D[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"P[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"S[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"cand[~drawn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"ok[~drawn vs SeventyFiveMoves]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D'[must_move]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"D[fn]\",\"columns\":[{\"Entity\":0}],\"role\":\"Derived\"},{\"name\":\"D[\\\"); std::process::exit(1); //]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"},{\"name\":\"request[touched]\",\"columns\":[{\"Entity\":1}],\"role\":\"Derived\"}],\"rules\":[{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"facts of ~cannot_mate\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":7,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"closure MateClosure\",\"meaning\":{\"Closure\":{\"closure\":0}}},{\"head\":{\"rel\":14,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":1,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"x0\",\"x1\"],\"origin\":\"mentioned in ~player_of column 2\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":3,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~resigned column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":4,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":5,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~checked_player column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":6,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":8,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~cannot_mate column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"mentioned in ~touched column 1\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Value\":{\"Entity\":\"White\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant White\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Value\":{\"Entity\":\"Arbiter\"}}]},\"body\":[],\"vars\":[],\"origin\":\"constant Arbiter\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":14,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":16,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"listed under entities\",\"meaning\":\"Domain\"},{\"head\":{\"rel\":13,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":14,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove: the judgment atom touched could be read\",\"meaning\":{\"Demand\":{\"rule\":4,\"item\":0}}},{\"head\":{\"rel\":12,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":13,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"touched is undecided\",\"meaning\":{\"Undecided\":{\"pred\":5}}},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":17,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":15,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"decided ~touched\",\"meaning\":\"Facts\"},{\"head\":{\"rel\":18,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"undecided ~touched holds both ways in P\",\"meaning\":\"UndecidedHolds\"},{\"head\":{\"rel\":19,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationEnds (strict)\",\"meaning\":{\"Strict\":{\"rule\":0,\"world\":\"Certain\"}}},{\"head\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":1}]}},{\"Pos\":{\"rel\":0,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Pos\":{\"rel\":7,\"args\":[{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"ResignationLoses (strict)\",\"meaning\":{\"Strict\":{\"rule\":1,\"world\":\"Certain\"}}},{\"head\":{\"rel\":23,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":21,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":21,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":24,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":23,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":24,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves supports drawn\",\"meaning\":{\"Supports\":{\"rule\":2}}},{\"head\":{\"rel\":26,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":9,\"args\":[{\"Var\":0},{\"Var\":1}]}},{\"Cmp\":[{\"Var\":1},\"Ge\",{\"Value\":{\"Int\":75}}]}],\"vars\":[\"g\",\"n\"],\"origin\":\"SeventyFiveMoves (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":2,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":25,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":26,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves applicable for drawn\",\"meaning\":{\"Candidate\":{\"rule\":2}}},{\"head\":{\"rel\":28,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at Σ\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Supported\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Supported\"}}},{\"head\":{\"rel\":29,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":20,\"args\":[{\"Var\":0},{\"Var\":1}]}}],\"vars\":[\"g\",\"p\"],\"origin\":\"LossIsNoDraw (defeasible) applicable at ∂\",\"meaning\":{\"Applicable\":{\"rule\":3,\"level\":\"Defeasible\",\"world\":\"Certain\"}}},{\"head\":{\"rel\":27,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":29,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":3,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":22,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":25,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":27,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":33,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +Σ\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":31,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+Δ ~drawn ⇒ +∂\",\"meaning\":\"FromDefinite\"},{\"head\":{\"rel\":33,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":28,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw supports ~drawn\",\"meaning\":{\"Supports\":{\"rule\":3}}},{\"head\":{\"rel\":34,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"LossIsNoDraw applicable for ~drawn\",\"meaning\":{\"Candidate\":{\"rule\":3}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":24,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded: not supported\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Supported\"}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":26,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":30,\"args\":[]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves discarded under blocking: not established\",\"meaning\":{\"Discarded\":{\"attacker\":2,\"level\":\"Defeasible\"}}},{\"head\":{\"rel\":35,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":29,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"SeventyFiveMoves defeated by LossIsNoDraw\",\"meaning\":{\"Defeated\":{\"attacker\":2,\"by\":3}}},{\"head\":{\"rel\":32,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":34,\"args\":[{\"Var\":0}]}},{\"Pos\":{\"rel\":35,\"args\":[{\"Var\":0}]}}],\"vars\":[\"x0\"],\"origin\":\"+∂ ~drawn: applicable, not refuted, every attacker discarded or defeated\",\"meaning\":\"Established\"},{\"head\":{\"rel\":36,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":11,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Certain\"}}},{\"head\":{\"rel\":37,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":17,\"args\":[{\"Var\":0}]}},{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]}],\"vars\":[\"p\"],\"origin\":\"TouchMove (strict)\",\"meaning\":{\"Strict\":{\"rule\":4,\"world\":\"Possible\"}}},{\"head\":{\"rel\":38,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":19,\"args\":[{\"Var\":0}]}}],\"vars\":[\"g\"],\"origin\":\"KeywordRule (strict)\",\"meaning\":{\"Strict\":{\"rule\":5,\"world\":\"Certain\"}}},{\"head\":{\"rel\":39,\"args\":[{\"Var\":0}]},\"body\":[{\"Pos\":{\"rel\":2,\"args\":[{\"Var\":0}]}}],\"vars\":[\"p\"],\"origin\":\"InjectionRule (strict)\",\"meaning\":{\"Strict\":{\"rule\":6,\"world\":\"Certain\"}}},{\"head\":{\"rel\":40,\"args\":[{\"Var\":0}]},\"body\":[{\"Neg\":{\"rel\":2,\"args\":[{\"Var\":0}]}},{\"Cmp\":[{\"Var\":0},\"Ne\",{\"Value\":{\"Entity\":\"Arbiter\"}}]},{\"Pos\":{\"rel\":12,\"args\":[{\"Var\":0}]}}],\"vars\":[\"p\"],\"origin\":\"TouchMove: its judgment atom touched is undecided\",\"meaning\":{\"Request\":{\"rule\":4,\"item\":0}}}],\"strata\":[[2,3,4,5,6,7,8,9,10,11,12,13,14,15,21,23,25,26,27,28,44,45],[0,1,16,17,18,19,20,22,29,31,34,35,36,37,38,39,40,41,42,43,46],[24,30,32,33]],\"outputs\":[{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":false},\"rel\":0,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":0,\"negative\":true},\"rel\":1,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":false},\"rel\":2,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":1,\"negative\":true},\"rel\":3,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":false},\"rel\":4,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":2,\"negative\":true},\"rel\":5,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":false},\"rel\":6,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":3,\"negative\":true},\"rel\":7,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":false},\"rel\":9,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":4,\"negative\":true},\"rel\":10,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":false},\"rel\":11,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":5,\"negative\":true},\"rel\":15,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":6,\"negative\":false},\"rel\":19,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":7,\"negative\":false},\"rel\":20,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":21,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":22,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":false},\"rel\":23,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":31,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":32,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":8,\"negative\":true},\"rel\":33,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":36,\"minus\":null},{\"section\":\"Pending\",\"lit\":{\"pred\":9,\"negative\":false},\"rel\":37,\"minus\":36},{\"section\":\"Definitely\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":10,\"negative\":false},\"rel\":38,\"minus\":null},{\"section\":\"Definitely\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Defeasibly\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":39,\"minus\":null},{\"section\":\"Supported\",\"lit\":{\"pred\":11,\"negative\":false},\"rel\":39,\"minus\":null}],\"requests\":[{\"lit\":{\"pred\":5,\"negative\":false},\"rel\":40,\"authority\":\"ArbiterAuthority\",\"capability\":\"judgment:Arbiter\"}]}";
+const PROGRAM: &str = r#"{
+ "catalog": {
+  "ambiguous_consts": {},
+  "ambiguous_preds": {},
+  "closures": [
+   {"complete_as_of":"2024-01-01T00:00:00Z","derive_negative":true,"domain":2,"id":"urn:t#MateClosure","labels":[{"language":"en","text":"a player not listed as unable to mate can mate"}],"local":"MateClosure","package":0,"pred":3,"snapshot":"urn:t:snapshot:2024-01-01"}
+  ],
+  "constants": [
+   {"id":"urn:t#White","local":"White","ty":1},
+   {"id":"urn:t#Arbiter","local":"Arbiter","ty":1}
+  ],
+  "namespace": "urn:t",
+  "packages": [
+   "t.ui 0.1.0"
+  ],
+  "preds": [
+   {"external":null,"id":"urn:t#player_of","kind":"Empirical","labels":[{"language":"en","text":"player of"}],"local":"player_of","param_names":["game","player"],"params":[{"Entity":0},{"Entity":1}]},
+   {"external":null,"id":"urn:t#resigned","kind":"Empirical","labels":[{"language":"en","text":"resigned"}],"local":"resigned","param_names":["player"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:t#checked_player","kind":"Empirical","labels":[{"language":"en","text":"checked player"}],"local":"checked_player","param_names":["player"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:t#cannot_mate","kind":"Empirical","labels":[{"language":"en","text":"cannot mate"}],"local":"cannot_mate","param_names":["player"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:t#move_count","kind":"Empirical","labels":[{"language":"en","text":"move count"}],"local":"move_count","param_names":["game","urn:law:std#integer"],"params":[{"Entity":0},"Int"]},
+   {"external":{"authority":"ArbiterAuthority","capability":"judgment:Arbiter"},"id":"urn:t#touched","kind":"Judgment","labels":[{"language":"en","text":"touched"}],"local":"touched","param_names":["player"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:t#game_over","kind":"Institutional","labels":[{"language":"en","text":"game over"}],"local":"game_over","param_names":["game"],"params":[{"Entity":0}]},
+   {"external":null,"id":"urn:t#game_lost_by","kind":"Institutional","labels":[{"language":"en","text":"game lost by"}],"local":"game_lost_by","param_names":["game","player"],"params":[{"Entity":0},{"Entity":1}]},
+   {"external":null,"id":"urn:t#drawn","kind":"Institutional","labels":[{"language":"en","text":"drawn"}],"local":"drawn","param_names":["game"],"params":[{"Entity":0}]},
+   {"external":null,"id":"urn:t#must_move","kind":"Institutional","labels":[{"language":"en","text":"must move"}],"local":"must_move","param_names":["player"],"params":[{"Entity":1}]},
+   {"external":null,"id":"urn:t#fn","kind":"Institutional","labels":[{"language":"en","text":"fn"}],"local":"fn","param_names":["game"],"params":[{"Entity":0}]},
+   {"external":null,"id":"urn:t#\"); std::process::exit(1); //","kind":"Institutional","labels":[{"language":"en","text":"\"); std::process::exit(1); //"}],"local":"\"); std::process::exit(1); //","param_names":["player"],"params":[{"Entity":1}]}
+  ],
+  "priorities": [
+   {"higher":3,"id":"urn:t#LossOverDraw","labels":[{"language":"en","text":"a loss takes precedence over the 75-move draw"}],"local":"LossOverDraw","lower":2,"package":0,"reason":"urn:t#lex_specialis"}
+  ],
+  "rules": [
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":6}},"id":"urn:t#ResignationEnds","labels":[{"language":"en","text":"ResignationEnds"}],"local":"ResignationEnds","package":0,"strength":"Strict","vars":["g","p"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":3}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"id":"urn:t#ResignationLoses","labels":[{"language":"en","text":"ResignationLoses"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["g","p"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":8}},"id":"urn:t#SeventyFiveMoves","labels":[{"language":"en","text":"SeventyFiveMoves"}],"local":"SeventyFiveMoves","package":0,"strength":"Defeasible","vars":["g","n"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":8}},"id":"urn:t#LossIsNoDraw","labels":[{"language":"en","text":"LossIsNoDraw"}],"local":"LossIsNoDraw","package":0,"strength":"Defeasible","vars":["g","p"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Supported"}},{"Not":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Compare":{"left":{"Var":0},"op":"Ne","right":{"Value":{"Entity":"Arbiter"}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":9}},"id":"urn:t#TouchMove","labels":[{"language":"en","text":"TouchMove"}],"local":"TouchMove","package":0,"strength":"Strict","vars":["p"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":6}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":10}},"id":"urn:t#KeywordRule","labels":[{"language":"en","text":"KeywordRule"}],"local":"KeywordRule","package":0,"strength":"Strict","vars":["g"]},
+   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":11}},"id":"urn:t#InjectionRule","labels":[{"language":"en","text":"InjectionRule"}],"local":"InjectionRule","package":0,"strength":"Strict","vars":["p"]}
+  ],
+  "semantic_hash": "sha256:1111111111111111111111111111111111111111111111111111111111111111",
+  "types": [
+   {"id":"urn:t#Game","labels":[{"language":"en","text":"game"}],"name":"Game"},
+   {"id":"urn:t#Player","labels":[{"language":"en","text":"player"}],"name":"Player"}
+  ]
+ },
+ "outputs": [
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":0},
+   "minus": null,
+   "rel": 0,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":0},
+   "minus": null,
+   "rel": 1,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":0},
+   "minus": null,
+   "rel": 1,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":0},
+   "minus": null,
+   "rel": 1,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 2,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 2,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":1},
+   "minus": null,
+   "rel": 2,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":1},
+   "minus": null,
+   "rel": 3,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 4,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 4,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":2},
+   "minus": null,
+   "rel": 4,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 5,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 5,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":2},
+   "minus": null,
+   "rel": 5,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 6,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 6,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":3},
+   "minus": null,
+   "rel": 6,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":3},
+   "minus": null,
+   "rel": 7,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":3},
+   "minus": null,
+   "rel": 7,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":3},
+   "minus": null,
+   "rel": 7,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 9,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 9,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":4},
+   "minus": null,
+   "rel": 9,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 10,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 10,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":4},
+   "minus": null,
+   "rel": 10,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 11,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 11,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":5},
+   "minus": null,
+   "rel": 11,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 15,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 15,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":5},
+   "minus": null,
+   "rel": 15,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 19,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 19,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":6},
+   "minus": null,
+   "rel": 19,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 20,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 20,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":7},
+   "minus": null,
+   "rel": 20,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 21,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 22,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":8},
+   "minus": null,
+   "rel": 23,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":true,"pred":8},
+   "minus": null,
+   "rel": 31,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":true,"pred":8},
+   "minus": null,
+   "rel": 32,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":true,"pred":8},
+   "minus": null,
+   "rel": 33,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 36,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 36,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": null,
+   "rel": 36,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":9},
+   "minus": 36,
+   "on": [5],
+   "rel": 37,
+   "section": "Pending"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 38,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 38,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":10},
+   "minus": null,
+   "rel": 38,
+   "section": "Supported"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 39,
+   "section": "Definitely"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 39,
+   "section": "Defeasibly"
+  },
+  {
+   "lit": {"negative":false,"pred":11},
+   "minus": null,
+   "rel": 39,
+   "section": "Supported"
+  }
+ ],
+ "package": "t.ui",
+ "relations": [
+  {
+   "columns": [{"Entity":0},{"Entity":1}],
+   "name": "facts[player_of]",
+   "role": {"Facts":{"negative":false,"pred":0}}
+  },
+  {
+   "columns": [{"Entity":0},{"Entity":1}],
+   "name": "facts[~player_of]",
+   "role": {"Facts":{"negative":true,"pred":0}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[resigned]",
+   "role": {"Facts":{"negative":false,"pred":1}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~resigned]",
+   "role": {"Facts":{"negative":true,"pred":1}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[checked_player]",
+   "role": {"Facts":{"negative":false,"pred":2}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~checked_player]",
+   "role": {"Facts":{"negative":true,"pred":2}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[cannot_mate]",
+   "role": {"Facts":{"negative":false,"pred":3}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D[~cannot_mate]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~cannot_mate]",
+   "role": {"Facts":{"negative":true,"pred":3}}
+  },
+  {
+   "columns": [{"Entity":0},"Int"],
+   "name": "facts[move_count]",
+   "role": {"Facts":{"negative":false,"pred":4}}
+  },
+  {
+   "columns": [{"Entity":0},"Int"],
+   "name": "facts[~move_count]",
+   "role": {"Facts":{"negative":true,"pred":4}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[touched]",
+   "role": {"Facts":{"negative":false,"pred":5}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "undecided[touched]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "demand[touched]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "dom[Player]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "facts[~touched]",
+   "role": {"Facts":{"negative":true,"pred":5}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "entities[Player]",
+   "role": {"Entities":{"Entity":1}}
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D'[touched]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D'[~touched]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "D[game_over]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0},{"Entity":1}],
+   "name": "D[game_lost_by]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "D[drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "P[drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "S[drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "appΣ[SeventyFiveMoves]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "cand[drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "app[SeventyFiveMoves]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "ok[drawn vs LossIsNoDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "appΣ[LossIsNoDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "app[LossIsNoDraw]",
+   "role": "Derived"
+  },
+  {
+   "columns": [],
+   "name": "policy_propagating",
+   "role": "PolicyPropagating"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "D[~drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "P[~drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "S[~drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "cand[~drawn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "ok[~drawn vs SeventyFiveMoves]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D[must_move]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D'[must_move]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":0}],
+   "name": "D[fn]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "D[\"); std::process::exit(1); //]",
+   "role": "Derived"
+  },
+  {
+   "columns": [{"Entity":1}],
+   "name": "request[touched]",
+   "role": "Derived"
+  }
+ ],
+ "requests": [
+  {
+   "authority": "ArbiterAuthority",
+   "capability": "judgment:Arbiter",
+   "lit": {"negative":false,"pred":5},
+   "rel": 40
+  }
+ ],
+ "rules": [
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":8}}],
+   "head": {"args":[{"Var":0}],"rel":7},
+   "meaning": "Facts",
+   "origin": "facts of ~cannot_mate",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":4}},{"Neg":{"args":[{"Var":0}],"rel":6}}],
+   "head": {"args":[{"Var":0}],"rel":7},
+   "meaning": {"Closure":{"closure":0}},
+   "origin": "closure MateClosure",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":0}}],
+   "head": {"args":[{"Var":1}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in player_of column 2",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":1}}],
+   "head": {"args":[{"Var":1}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in ~player_of column 2",
+   "vars": ["x0","x1"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in resigned column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":3}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in ~resigned column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in checked_player column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":5}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in ~checked_player column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":6}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in cannot_mate column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":8}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in ~cannot_mate column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":11}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in touched column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":15}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "mentioned in ~touched column 1",
+   "vars": ["x0"]
+  },
+  {
+   "body": [],
+   "head": {"args":[{"Value":{"Entity":"White"}}],"rel":14},
+   "meaning": "Domain",
+   "origin": "constant White",
+   "vars": []
+  },
+  {
+   "body": [],
+   "head": {"args":[{"Value":{"Entity":"Arbiter"}}],"rel":14},
+   "meaning": "Domain",
+   "origin": "constant Arbiter",
+   "vars": []
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
+   "head": {"args":[{"Var":0}],"rel":14},
+   "meaning": "Domain",
+   "origin": "listed under entities",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":14}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]}],
+   "head": {"args":[{"Var":0}],"rel":13},
+   "meaning": {"Demand":{"item":0,"rule":4}},
+   "origin": "TouchMove: the judgment atom touched could be read",
+   "vars": ["p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":13}},{"Neg":{"args":[{"Var":0}],"rel":11}},{"Neg":{"args":[{"Var":0}],"rel":15}}],
+   "head": {"args":[{"Var":0}],"rel":12},
+   "meaning": {"Undecided":{"pred":5}},
+   "origin": "touched is undecided",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":11}}],
+   "head": {"args":[{"Var":0}],"rel":17},
+   "meaning": "Facts",
+   "origin": "decided touched",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":12}}],
+   "head": {"args":[{"Var":0}],"rel":17},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided touched holds both ways in P",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":15}}],
+   "head": {"args":[{"Var":0}],"rel":18},
+   "meaning": "Facts",
+   "origin": "decided ~touched",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":12}}],
+   "head": {"args":[{"Var":0}],"rel":18},
+   "meaning": "UndecidedHolds",
+   "origin": "undecided ~touched holds both ways in P",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":2}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":0}}],
+   "head": {"args":[{"Var":0}],"rel":19},
+   "meaning": {"Strict":{"rule":0,"world":"Certain"}},
+   "origin": "ResignationEnds (strict)",
+   "vars": ["g","p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":1}],"rel":2}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":0}},{"Pos":{"args":[{"Var":1}],"rel":7}}],
+   "head": {"args":[{"Var":0},{"Var":1}],"rel":20},
+   "meaning": {"Strict":{"rule":1,"world":"Certain"}},
+   "origin": "ResignationLoses (strict)",
+   "vars": ["g","p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":21}}],
+   "head": {"args":[{"Var":0}],"rel":23},
+   "meaning": "FromDefinite",
+   "origin": "+Δ drawn ⇒ +Σ",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":21}}],
+   "head": {"args":[{"Var":0}],"rel":22},
+   "meaning": "FromDefinite",
+   "origin": "+Δ drawn ⇒ +∂",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":9}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]}],
+   "head": {"args":[{"Var":0}],"rel":24},
+   "meaning": {"Applicable":{"level":"Supported","rule":2,"world":"Certain"}},
+   "origin": "SeventyFiveMoves (defeasible) applicable at Σ",
+   "vars": ["g","n"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":24}}],
+   "head": {"args":[{"Var":0}],"rel":23},
+   "meaning": {"Supports":{"rule":2}},
+   "origin": "SeventyFiveMoves supports drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":9}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]}],
+   "head": {"args":[{"Var":0}],"rel":26},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":2,"world":"Certain"}},
+   "origin": "SeventyFiveMoves (defeasible) applicable at ∂",
+   "vars": ["g","n"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":26}}],
+   "head": {"args":[{"Var":0}],"rel":25},
+   "meaning": {"Candidate":{"rule":2}},
+   "origin": "SeventyFiveMoves applicable for drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":20}}],
+   "head": {"args":[{"Var":0}],"rel":28},
+   "meaning": {"Applicable":{"level":"Supported","rule":3,"world":"Certain"}},
+   "origin": "LossIsNoDraw (defeasible) applicable at Σ",
+   "vars": ["g","p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":25}},{"Neg":{"args":[{"Var":0}],"rel":28}}],
+   "head": {"args":[{"Var":0}],"rel":27},
+   "meaning": {"Discarded":{"attacker":3,"level":"Supported"}},
+   "origin": "LossIsNoDraw discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":20}}],
+   "head": {"args":[{"Var":0}],"rel":29},
+   "meaning": {"Applicable":{"level":"Defeasible","rule":3,"world":"Certain"}},
+   "origin": "LossIsNoDraw (defeasible) applicable at ∂",
+   "vars": ["g","p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":25}},{"Neg":{"args":[{"Var":0}],"rel":29}},{"Neg":{"args":[],"rel":30}}],
+   "head": {"args":[{"Var":0}],"rel":27},
+   "meaning": {"Discarded":{"attacker":3,"level":"Defeasible"}},
+   "origin": "LossIsNoDraw discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":25}},{"Pos":{"args":[{"Var":0}],"rel":27}}],
+   "head": {"args":[{"Var":0}],"rel":22},
+   "meaning": "Established",
+   "origin": "+∂ drawn: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":31}}],
+   "head": {"args":[{"Var":0}],"rel":33},
+   "meaning": "FromDefinite",
+   "origin": "+Δ ~drawn ⇒ +Σ",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":31}}],
+   "head": {"args":[{"Var":0}],"rel":32},
+   "meaning": "FromDefinite",
+   "origin": "+Δ ~drawn ⇒ +∂",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":28}}],
+   "head": {"args":[{"Var":0}],"rel":33},
+   "meaning": {"Supports":{"rule":3}},
+   "origin": "LossIsNoDraw supports ~drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":29}}],
+   "head": {"args":[{"Var":0}],"rel":34},
+   "meaning": {"Candidate":{"rule":3}},
+   "origin": "LossIsNoDraw applicable for ~drawn",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":34}},{"Neg":{"args":[{"Var":0}],"rel":24}}],
+   "head": {"args":[{"Var":0}],"rel":35},
+   "meaning": {"Discarded":{"attacker":2,"level":"Supported"}},
+   "origin": "SeventyFiveMoves discarded: not supported",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":34}},{"Neg":{"args":[{"Var":0}],"rel":26}},{"Neg":{"args":[],"rel":30}}],
+   "head": {"args":[{"Var":0}],"rel":35},
+   "meaning": {"Discarded":{"attacker":2,"level":"Defeasible"}},
+   "origin": "SeventyFiveMoves discarded under blocking: not established",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":29}}],
+   "head": {"args":[{"Var":0}],"rel":35},
+   "meaning": {"Defeated":{"attacker":2,"by":3}},
+   "origin": "SeventyFiveMoves defeated by LossIsNoDraw",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":34}},{"Pos":{"args":[{"Var":0}],"rel":35}}],
+   "head": {"args":[{"Var":0}],"rel":32},
+   "meaning": "Established",
+   "origin": "+∂ ~drawn: applicable, not refuted, every attacker discarded or defeated",
+   "vars": ["x0"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":11}},{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]}],
+   "head": {"args":[{"Var":0}],"rel":36},
+   "meaning": {"Strict":{"rule":4,"world":"Certain"}},
+   "origin": "TouchMove (strict)",
+   "vars": ["p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":17}},{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]}],
+   "head": {"args":[{"Var":0}],"rel":37},
+   "meaning": {"Strict":{"rule":4,"world":"Possible"}},
+   "origin": "TouchMove (strict)",
+   "vars": ["p"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":19}}],
+   "head": {"args":[{"Var":0}],"rel":38},
+   "meaning": {"Strict":{"rule":5,"world":"Certain"}},
+   "origin": "KeywordRule (strict)",
+   "vars": ["g"]
+  },
+  {
+   "body": [{"Pos":{"args":[{"Var":0}],"rel":2}}],
+   "head": {"args":[{"Var":0}],"rel":39},
+   "meaning": {"Strict":{"rule":6,"world":"Certain"}},
+   "origin": "InjectionRule (strict)",
+   "vars": ["p"]
+  },
+  {
+   "body": [{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]},{"Pos":{"args":[{"Var":0}],"rel":12}}],
+   "head": {"args":[{"Var":0}],"rel":40},
+   "meaning": {"Request":{"item":0,"rule":4}},
+   "origin": "TouchMove: its judgment atom touched is undecided",
+   "vars": ["p"]
+  }
+ ],
+ "strata": [
+  [
+   2,
+   3,
+   4,
+   5,
+   6,
+   7,
+   8,
+   9,
+   10,
+   11,
+   12,
+   13,
+   14,
+   15,
+   21,
+   23,
+   25,
+   26,
+   27,
+   28,
+   44,
+   45
+  ],
+  [
+   0,
+   1,
+   16,
+   17,
+   18,
+   19,
+   20,
+   22,
+   29,
+   31,
+   34,
+   35,
+   36,
+   37,
+   38,
+   39,
+   40,
+   41,
+   42,
+   43,
+   46
+  ],
+  [
+   24,
+   30,
+   32,
+   33
+  ]
+ ],
+ "version": "0.1.0",
+ "views": [
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":0},
+   "rel": 0,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":0},
+   "rel": 1,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":1},
+   "rel": 2,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":1},
+   "rel": 3,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":2},
+   "rel": 4,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":2},
+   "rel": 5,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":3},
+   "rel": 6,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":3},
+   "rel": 7,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":4},
+   "rel": 9,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":4},
+   "rel": 10,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":5},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":5},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":5},
+   "rel": 11,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":5},
+   "rel": 17,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":5},
+   "rel": 17,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":5},
+   "rel": 17,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":5},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":5},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":5},
+   "rel": 15,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":5},
+   "rel": 18,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":5},
+   "rel": 18,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":5},
+   "rel": 18,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":6},
+   "rel": 19,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":7},
+   "rel": 20,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":8},
+   "rel": 21,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":8},
+   "rel": 23,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":8},
+   "rel": 21,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":8},
+   "rel": 22,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":8},
+   "rel": 23,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":8},
+   "rel": 31,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":8},
+   "rel": 32,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":8},
+   "rel": 33,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":true,"pred":8},
+   "rel": 31,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":true,"pred":8},
+   "rel": 32,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":true,"pred":8},
+   "rel": 33,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":9},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":9},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":9},
+   "rel": 36,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":9},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":9},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":9},
+   "rel": 37,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":10},
+   "rel": 38,
+   "world": "Possible"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Certain"
+  },
+  {
+   "level": "Definite",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Possible"
+  },
+  {
+   "level": "Defeasible",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Possible"
+  },
+  {
+   "level": "Supported",
+   "lit": {"negative":false,"pred":11},
+   "rel": 39,
+   "world": "Possible"
+  }
+ ]
+}"#;
 /// The package's name.
 pub const PACKAGE_NAME: &str = "t.ui";
 /// The package's version.
@@ -670,19 +2357,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o19.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o19
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -699,12 +2404,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -721,8 +2432,8 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -730,37 +2441,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o20
-            .case(self.case)
-            .binary_search(&(self.case, game.0, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o20
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -784,11 +2495,17 @@ impl Conclusions {
         self.game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
         self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
         vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, player) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -806,8 +2523,8 @@ impl Conclusions {
         self.not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self
         .policy, & self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by",
         true, vec![__rt::known_entity(& self.facts().interner, game) ?,
-        __rt::known_entity(& self.facts().interner, player) ?], Some(__verdict.as_str()),
-        lang) }
+        __rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict), lang)
+        }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -815,19 +2532,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o21.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o22.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o23.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o21
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o22
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o23
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -844,7 +2579,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(__verdict.as_str()), lang) }
+        .interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -852,19 +2587,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o31.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o32.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o33.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o31
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o32
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o33
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -881,7 +2634,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -889,54 +2642,53 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if (self
-            .batch
-            .out
-            .o37
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-            && !self
-                .batch
-                .out
-                .o36
-                .case(self.case)
-                .binary_search(&(self.case, player.0))
-                .is_ok())
-        {
-            return __rt::Verdict::Pending(self.requests_on(&["touched"]));
-        }
-        if self
-            .batch
-            .out
-            .o36
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Pending => {
+                    (self
+                        .batch
+                        .out
+                        .o37
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                        && !self
+                            .batch
+                            .out
+                            .o36
+                            .case(self.case)
+                            .binary_search(&(self.case, player.0))
+                            .is_ok())
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o36
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            || self.requests_on(&["touched"]),
+        )
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
@@ -953,12 +2705,18 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#must_move", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
@@ -975,8 +2733,8 @@ impl Conclusions {
         < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
         .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `fn`: `fn(Game)` — fn
     ///
@@ -984,19 +2742,37 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self.batch.out.o38.case(self.case).binary_search(&(self.case, game.0)).is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o38
+                        .case(self.case)
+                        .binary_search(&(self.case, game.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -1013,11 +2789,17 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.fn_(game);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#fn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(__verdict.as_str()), lang) }
+        .interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -1034,7 +2816,7 @@ impl Conclusions {
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .not_fn_(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
         .interner, & | r | self.__rows(r), "urn:t#fn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(__verdict.as_str()), lang) }
+        self.facts().interner, game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     ///
@@ -1045,37 +2827,37 @@ impl Conclusions {
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Definitely;
-        }
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::Defeasibly;
-        }
-        if self
-            .batch
-            .out
-            .o39
-            .case(self.case)
-            .binary_search(&(self.case, player.0))
-            .is_ok()
-        {
-            return __rt::Verdict::SupportedOnly;
-        }
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                __rt::Section::Definitely => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Defeasibly => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                __rt::Section::Supported => {
+                    self.batch
+                        .out
+                        .o39
+                        .case(self.case)
+                        .binary_search(&(self.case, player.0))
+                        .is_ok()
+                }
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
@@ -1095,15 +2877,21 @@ impl Conclusions {
         let __verdict = self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#\"); std::process::exit(1); //", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::NotConcluded
+        __rt::Verdict::decide(
+            |__s| match __s {
+                #[allow(unreachable_patterns)]
+                _ => false,
+            },
+            ::std::vec::Vec::new,
+        )
     }
     /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
@@ -1124,8 +2912,8 @@ impl Conclusions {
         let __verdict = self.not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player);
         __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
         self.__rows(r), "urn:t#\"); std::process::exit(1); //", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(__verdict
-        .as_str()), lang) }
+        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
+        lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
