@@ -16,7 +16,7 @@ fn main() -> Result<(), lawgen::BuildError> {
     // A clean path for messages; a missing file is reported by lawgen.
     let packages = packages.canonicalize().unwrap_or(packages);
     let package = packages.join("fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
-    let russian = packages.join("ru.chess.competition/ru.chess.competition-0.1.0.ir.json");
+    let russian = packages.join("ru.chess.competition/ru.chess.competition-0.2.0.ir.json");
     // `LAWGEN_ENGINE=direct` compiles the package with the Direct engine
     // (the same API; benches/scripts/rebuild-time.sh times both).
     println!("cargo:rerun-if-env-changed=LAWGEN_ENGINE");

@@ -151,7 +151,7 @@ impl Builder {
     ///
     /// ```no_run
     /// lawgen::Builder::new()
-    ///     .package("laws/ru.chess.competition-0.1.0.ir.json")
+    ///     .package("laws/ru.chess.competition-0.2.0.ir.json")
     ///     .import_path("laws")
     ///     .doc_language("ru")
     ///     .compile()

@@ -165,7 +165,7 @@ fn chess_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
 #[test]
 fn russian_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
     let loaded = driver::load_file_with(
-        Path::new("../packages/ru.chess.competition/ru.chess.competition-0.1.0.ir.json"),
+        Path::new("../packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json"),
         &Default::default(),
         &[PathBuf::from("../packages/fide.laws.chess")],
     )

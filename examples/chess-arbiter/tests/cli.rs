@@ -375,33 +375,52 @@ fn usage_errors_exit_2() {
     }
 }
 
-/// The Russian competition rules import the FIDE Laws; their bundled
-/// scenario is explained in Russian, each step naming the layer of the law
-/// that decided it: here a competition rule sets the FIDE 75-move draw aside.
+/// The Russian competition rules import the FIDE Laws and set aside the FIDE
+/// rules whose articles they replace; their bundled scenario is explained
+/// in Russian, each step naming the layer of the law that decided it: after
+/// 75 moves without a pawn move or capture the game goes on, and why it is
+/// not drawn names the FIDE rule, the derogation and its anchor.
 #[test]
 fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
     let out = arbiter(&["ru-seventy-five-moves"]);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(text.contains("game_drawn(g1): только ОБОСНОВАНО"), "{text}");
     assert!(
-        text.contains("правило [fide.laws.chess 0.1.0] SeventyFiveAutomaticDraw (оспоримое)"),
+        text.contains("game_in_play(g1): установлено ОПРЕДЕЛЁННО"),
         "{text}"
     );
     assert!(
-        text.contains(
-            "[ru.chess.competition 0.1.0] NoSeventyFiveMoveDraw (опровергающее): применимо и не побеждено"
-        ),
+        text.contains("[ru.chess.competition 0.2.0] GameInPlayStarted (строгое)"),
         "{text}"
     );
     // The same in English on request, and the canonical output has no draw.
     let en = stdout(&arbiter(&["--lang", "en", "ru-seventy-five-moves"]));
-    assert!(en.contains("game_drawn(g1): only SUPPORTED"), "{en}");
+    assert!(en.contains("game_in_play(g1): DEFINITELY"), "{en}");
     let json = stdout(&arbiter(&["--json", "ru-seventy-five-moves"]));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["package"], "ru.chess.competition");
-    assert!(v["defeasibly"].get("game_drawn").is_none(), "{json}");
-    assert_eq!(v["supported"]["game_drawn"][0][0], "g1");
+    for section in ["definitely", "defeasibly", "supported", "pending"] {
+        assert!(v[section].get("game_drawn").is_none(), "{json}");
+    }
+    // Why the game is not drawn, through the generated API.
+    let facts = chess_arbiter::scenario("ru-seventy-five-moves")
+        .unwrap()
+        .facts;
+    let c = chess_arbiter::ru_chess_competition::Facts::from_json(facts.as_bytes())
+        .unwrap()
+        .evaluate(Policy::Blocking)
+        .unwrap();
+    let why = c.explain_in("game_drawn(\"g1\")", "ru").unwrap().text();
+    assert!(why.starts_with("game_drawn(g1): НЕ УСТАНОВЛЕНО"), "{why}");
+    assert!(
+        why.contains("правило [fide.laws.chess 0.1.0] SeventyFiveAutomaticDraw (оспоримое)"),
+        "{why}"
+    );
+    assert!(
+        why.contains("исключено изъятием [ru.chess.competition 0.2.0] SetAsideFideArticle9_6"),
+        "{why}"
+    );
+    assert!(why.contains("article/9.6"), "{why}");
     // Bad uses of the new options say what to write.
     let bad = arbiter(&["--package", "uscf", "checkmate"]);
     assert_eq!(bad.status.code(), Some(2));
