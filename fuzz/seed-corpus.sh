@@ -1,31 +1,91 @@
 #!/usr/bin/env bash
-# Fills fuzz/corpus/<target>/ (or DIR/<target>/) with the seed inputs from
-# the repository (idempotent; inputs the fuzzer found there are kept).
+# Fills fuzz/corpus/<target>/ (or DIR/<target>/) with seed inputs from the
+# repository. Idempotent, and it only adds: what the fuzzer found and kept
+# there in earlier runs stays, so a long run goes on from where the last one
+# stopped (libFuzzer names its inputs by their SHA-1; seeds are named
+# seed_<path>, so re-seeding overwrites a seed with its current content).
+#
 #   fuzz/seed-corpus.sh [DIR]
-#   package            packages/**/*.ir.json, tests/ui/*.json (broken), tests/ui/valid/*.json
-#   facts              tests/scenarios/chess/*.facts.json
-#   text               tests/text/*.law (broken), tests/text/valid/*.law
-#   package_structured, emit
-#                      a few byte strings (their input is a mutation recipe:
-#                      the valid packages are embedded in the targets)
+#
+#   package            every package JSON of the repository (any *.json with a
+#                      top-level "nodes" array: packages/, tests/ui/ broken and
+#                      valid, docs/examples/, conformance examples, lint and
+#                      import cases, benches)
+#   facts              every chess facts file (tests/scenarios/chess/,
+#                      examples/chess-arbiter/scenarios/)
+#   text               every .law file of the repository (tests/text/ broken
+#                      and valid, tests/lint/, packages/, docs/examples/, ...)
+#                      and, when a lawgen binary is built (target/debug or
+#                      target/release), the text form of every package under
+#                      packages/ and docs/examples/ (`lawgen convert`)
+#   package_structured, emit, imports
+#                      short recipes (their input is a mutation recipe: the
+#                      valid packages are embedded in the harness)
+#
+# The dictionaries (fuzz/dict/*.dict) are passed by smoke.sh and long.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 c="${1:-$here/corpus}"
-mkdir -p "$c/package" "$c/facts" "$c/package_structured" "$c/emit" "$c/text"
-cp "$root"/packages/*/*.ir.json "$c/package/"
-for f in "$root"/tests/ui/*.json; do cp "$f" "$c/package/ui_$(basename "$f")"; done
-for f in "$root"/tests/ui/valid/*.json; do cp "$f" "$c/package/valid_$(basename "$f")"; done
-cp "$root"/tests/scenarios/chess/*.facts.json "$c/facts/"
-for f in "$root"/tests/text/*.law; do cp "$f" "$c/text/ui_$(basename "$f")"; done
-for f in "$root"/tests/text/valid/*.law; do cp "$f" "$c/text/valid_$(basename "$f")"; done
-for t in package_structured emit; do
-  # byte 0 picks the seed package (0-2 minimal, 3-5 hostile names, 6-7 chess, mod 8), byte 1 the number of mutations, the rest
-  # the mutations themselves.
+targets=(package facts text package_structured emit imports)
+for t in "${targets[@]}"; do mkdir -p "$c/$t"; done
+
+# The repository's files, without build output or earlier corpora.
+files() {
+  find "$root" \( -name target -o -name .git -o -name corpus -o -name artifacts \
+    -o -name .venv -o -name node_modules \) -prune -o -type f -name "$1" -print | sort
+}
+# seed_<path with / as _>, so that two files of one name stay apart.
+seed() {
+  local src=$1 dir=$2 rel
+  rel=${src#"$root"/}
+  cp "$src" "$dir/seed_${rel//\//_}"
+}
+
+while IFS= read -r f; do
+  # A package: a JSON object with a top-level "nodes" array (facts files,
+  # outputs and expectations are not). A cheap test that errs on the side of
+  # keeping a file: a broken package is a fine seed too.
+  if grep -q '"nodes"' "$f"; then
+    seed "$f" "$c/package"
+  fi
+done < <(files '*.json')
+
+while IFS= read -r f; do
+  seed "$f" "$c/text"
+done < <(files '*.law')
+
+lawgen=""
+for b in "$root/target/release/lawgen" "$root/target/debug/lawgen"; do
+  if [[ -x $b ]]; then lawgen=$b; break; fi
+done
+if [[ -n $lawgen ]]; then
+  while IFS= read -r f; do
+    case $f in
+      */packages/* | */docs/examples/*)
+        rel=${f#"$root"/}
+        "$lawgen" convert "$f" "$c/text/seed_${rel//\//_}.law" >/dev/null 2>&1 || true
+        ;;
+    esac
+  done < <(files '*.ir.json')
+fi
+
+while IFS= read -r f; do
+  case $f in
+    */tests/scenarios/chess/* | */examples/chess-arbiter/*) seed "$f" "$c/facts" ;;
+  esac
+done < <(files '*.facts.json')
+
+# Recipes. Byte 0 picks the seed package (mod 8: 0-2 minimal, 3-5 hostile
+# names, 6-7 chess), byte 1 the number of mutations, the rest the mutations.
+for t in package_structured emit imports; do
   for s in 0 3 6; do
     for n in 1 4; do
       printf "\\x$(printf %02x $s)\\x$(printf %02x $n)%s" "$(printf 'fuzz%03d' $((s * 10 + n)))" \
         > "$c/$t/seed_${s}_${n}"
     done
   done
+done
+for t in "${targets[@]}"; do
+  echo "seed-corpus.sh: $t: $(find "$c/$t" -type f | wc -l) inputs in $c/$t"
 done

@@ -8,6 +8,7 @@
 //! below is a finding. The structure-aware package mutator
 //! (`package_structured`, `emit`) is in [`mutate`].
 
+pub mod layers;
 pub mod mutate;
 
 use lawgen::driver::{self, Loaded};
@@ -35,9 +36,14 @@ pub const SEEDS: &[(&str, &[u8])] = &[
 
 /// The chess package, loaded once (the `facts` target's model).
 pub fn chess() -> &'static Loaded {
-    static CHESS: OnceLock<Loaded> = OnceLock::new();
-    CHESS.get_or_init(|| {
-        driver::load_bytes(SEEDS[2].1, &Default::default()).expect("the chess package loads")
+    seed(2)
+}
+
+/// Seed package `i` of [`SEEDS`], loaded once.
+pub fn seed(i: usize) -> &'static Loaded {
+    static LOADED: [OnceLock<Loaded>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    LOADED[i].get_or_init(|| {
+        driver::load_bytes(SEEDS[i].1, &Default::default()).expect("the seed packages load")
     })
 }
 
@@ -182,6 +188,7 @@ pub const TARGETS: &[(&str, Run)] = &[
     ("emit", emit),
     ("facts", facts),
     ("text", text),
+    ("imports", layers::imports),
 ];
 
 /// The function of target `name`.
