@@ -8,6 +8,7 @@
 //! below is a finding. The structure-aware package mutator
 //! (`package_structured`, `emit`) is in [`mutate`].
 
+pub mod batches;
 pub mod layers;
 pub mod mutate;
 
@@ -189,6 +190,7 @@ pub const TARGETS: &[(&str, Run)] = &[
     ("facts", facts),
     ("text", text),
     ("imports", layers::imports),
+    ("arrow", batches::arrow),
 ];
 
 /// The function of target `name`.
