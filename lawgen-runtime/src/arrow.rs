@@ -196,6 +196,15 @@ impl FactKeys {
                 values.pop();
             }
             match pred.strip_prefix('@') {
+                // An entity list holds names only: a value past `e0` has no
+                // place in the file, and dropping it would make the file
+                // say less than the batch.
+                Some(ty) if values.len() > 1 => {
+                    return Err(format!(
+                        "invalid facts: row {r} of the batch declares a `{ty}` entity with {} values; give its name alone, in `e0`",
+                        values.len()
+                    ))
+                }
                 Some(ty) => {
                     let names = entities
                         .entry(ty.to_owned())
@@ -248,7 +257,14 @@ impl<'a> Strings<'a> {
                 let values: &'a ArrayRef = d.values();
                 Strings::Dict {
                     array: a.as_ref(),
-                    keys: d.normalized_keys(),
+                    // A dictionary of no values (pyarrow encodes a column of
+                    // nulls so) has only null keys; arrow's normalized_keys
+                    // asserts there is a value.
+                    keys: if values.is_empty() {
+                        Vec::new()
+                    } else {
+                        d.normalized_keys()
+                    },
                     values: Box::new(Strings::new(name, values)?),
                 }
             }
@@ -273,7 +289,7 @@ impl<'a> Strings<'a> {
                 values,
             } => {
                 if array.is_valid(i) {
-                    values.get(keys[i])
+                    values.get(*keys.get(i)?)
                 } else {
                     None
                 }
