@@ -28,6 +28,9 @@ cargo test --workspace
 step "reference examples: every command docs/reference.md quotes, as committed"
 bash docs/examples/check.sh
 
+step "scenario suites through lawgen test, every rule covered (docs/testing.md#scenario-suites-lawgen-test)"
+cargo run -q -p lawgen -- test tests/scenarios/chess --min-coverage 100
+
 step "Python modules and the distributed example (scripts/test-python.sh)"
 # A venv under target/ and the chess module built by pip (release); the
 # module's first build is most of this step's time.

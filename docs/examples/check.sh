@@ -49,8 +49,15 @@ run $E/refunds/explain-refund_due-c1.out explain $P --facts $E/refunds/facts.jso
 
 run $E/refused/unstratifiable.out check $E/refused/unstratifiable.ir.json
 
+P=$E/derogation/package.ir.json
+run $E/derogation/check.out check $P
+run $E/derogation/eval-base.out eval $E/derogation/base.ir.json --facts $E/derogation/facts.json
+run $E/derogation/eval.out eval $P --facts $E/derogation/facts.json
+run $E/derogation/explain-game_drawn-g1.out explain $P --facts $E/derogation/facts.json 'game_drawn(g1)'
+run $E/derogation/explain-game_drawn-g1-ru.out explain $P --facts $E/derogation/facts.json 'game_drawn(g1)' --lang ru
+
 # The hash function as docs/reference.md ("Integrity") states it.
-python3 - $E/*/package.ir.json $E/refused/*.ir.json <<'PY' || failed=1
+python3 - $E/*/package.ir.json $E/derogation/base.ir.json $E/refused/*.ir.json <<'PY' || failed=1
 import hashlib, json, sys
 
 def content_hash(node):

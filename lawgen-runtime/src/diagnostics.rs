@@ -112,6 +112,12 @@ pub enum Code {
     ImportVersionClash,
     /// A node of a layered package whose `package` field or id is not its package's namespace.
     ImportForeignNode,
+    /// A derogation in a package that imports nothing.
+    DerogationWithoutImports,
+    /// A derogation lists a rule of its own package.
+    DerogationOwnRule,
+    /// A derogation without an anchor.
+    DerogationWithoutAnchor,
     /// The text form (`.law`) does not parse.
     TextSyntax,
     /// Lint: a rule for one case reads a fact that does not name the case.
@@ -128,6 +134,8 @@ pub enum Code {
     ClosureDomainEmpty,
     /// Lint: a judgment no rule reads.
     JudgmentNeverRead,
+    /// Lint: a derogation that changes nothing (the rule would have concluded nothing anyway).
+    DerogationWithoutEffect,
 }
 
 impl Code {
@@ -182,6 +190,9 @@ impl Code {
             ImportCycle => "E103",
             ImportVersionClash => "E104",
             ImportForeignNode => "E105",
+            DerogationWithoutImports => "E106",
+            DerogationOwnRule => "E107",
+            DerogationWithoutAnchor => "E108",
             TextSyntax => "E110",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
@@ -190,6 +201,7 @@ impl Code {
             PriorityOverStrict => "W005",
             ClosureDomainEmpty => "W006",
             JudgmentNeverRead => "W007",
+            DerogationWithoutEffect => "W008",
         }
     }
 }

@@ -238,6 +238,22 @@ pub struct Catalog {
     pub rules: Vec<RuleInfo>,
     pub priorities: Vec<PriorityInfo>,
     pub closures: Vec<ClosureInfo>,
+    /// The derogations of the closure (docs/reference.md#derogations).
+    /// Empty lists are left out of the encoding, so a program without
+    /// derogations encodes as it always did.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub derogations: Vec<DerogationInfo>,
+    /// The imported rules the derogations set aside, as written. No rule of
+    /// the program is lowered from them except the `SetAside` rules that
+    /// say whether their body would have held.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub set_aside: Vec<SetAsideInfo>,
     /// The packages of the import closure, the root first (one for a
     /// package without imports): `name version`, as explanations name the
     /// layer of the law a rule, priority, closure or anchor comes from.
@@ -337,6 +353,33 @@ pub struct AnchorInfo {
     pub package: u32,
 }
 
+/// A derogation: imported rules set aside for the closure's meaning.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct DerogationInfo {
+    pub id: String,
+    pub local: String,
+    pub labels: Vec<Label>,
+    /// The articles that displace the rules.
+    pub anchors: Vec<AnchorInfo>,
+    /// Indices into [`Catalog::set_aside`] of the rules it lists.
+    pub rules: Vec<u32>,
+    /// Ids of the priority rules that went with them.
+    pub priorities: Vec<String>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
+}
+
+/// A rule set aside by one or more derogations.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct SetAsideInfo {
+    /// The rule as written in its own package.
+    pub rule: RuleInfo,
+    /// Indices into [`Catalog::derogations`] of the derogations that list it.
+    pub by: Vec<u32>,
+}
+
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct PriorityInfo {
@@ -388,6 +431,8 @@ impl Catalog {
             rules,
             priorities,
             closures,
+            derogations: Vec::new(),
+            set_aside: Vec::new(),
             packages: Vec::new(),
             ambiguous_preds: Default::default(),
             ambiguous_consts: Default::default(),
@@ -520,6 +565,13 @@ pub enum Meaning {
     Projection { rule: u32, item: u32 },
     /// A request for the judgment atom at item `item` of `rule`.
     Request { rule: u32, item: u32 },
+    /// The body of set-aside rule `rule` (index into
+    /// [`Catalog::set_aside`]) holds at Σ in the certain model: the rule
+    /// would have supported its head, had no derogation set it aside. Read
+    /// by explanations only; nothing else in the program depends on it.
+    SetAside { rule: u32 },
+    /// Like [`Meaning::Projection`], for item `item` of set-aside rule `rule`.
+    SetAsideProjection { rule: u32, item: u32 },
 }
 
 /// The relation holding literal `lit` at `level` in `world`.

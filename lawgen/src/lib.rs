@@ -50,6 +50,9 @@ pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
+pub mod cli;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod compiled;
 #[cfg(feature = "emit")]
 #[doc(hidden)]

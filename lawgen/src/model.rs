@@ -30,6 +30,12 @@ pub struct Model {
     pub priorities: Vec<Priority>,
     pub closures: Vec<Closure>,
     pub fragments: Vec<Fragment>,
+    /// The derogations of the closure (docs/reference.md#derogations).
+    pub derogations: Vec<Derogation>,
+    /// The imported rules the derogations set aside, each once: not part of
+    /// the program (not in [`Model::rules`], nor in any priority), kept for
+    /// explanations, the summary and lint.
+    pub set_aside: Vec<SetAside>,
     /// Predicate strata, lowest first (docs/reference.md#stratification). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
     /// The packages of the import closure (docs/reference.md#imports), the root (this
@@ -179,6 +185,31 @@ pub struct Priority {
     pub label: Option<String>,
     /// Every label, in every language.
     pub labels: Vec<Label>,
+}
+
+/// A derogation node: imported rules set aside for this closure's meaning.
+#[derive(Clone, Debug)]
+pub struct Derogation {
+    pub id: String,
+    pub local: String,
+    /// The articles that displace the rules (at least one).
+    pub anchors: Vec<FragId>,
+    pub label: Option<String>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
+    /// Indices into [`Model::set_aside`] of the rules it lists, in its order.
+    pub rules: Vec<usize>,
+    /// Ids of the priority rules that went with them (they name a rule it
+    /// sets aside), in package order.
+    pub priorities: Vec<String>,
+}
+
+/// A rule a derogation set aside, typed as in its own package.
+#[derive(Clone, Debug)]
+pub struct SetAside {
+    pub rule: Rule,
+    /// Indices into [`Model::derogations`] of every derogation that lists it.
+    pub by: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -340,6 +371,11 @@ impl Model {
     /// The package of `priorities[i]`.
     pub fn package_of_priority(&self, i: usize) -> &PackageInfo {
         self.package_of(&self.priorities[i].id)
+    }
+
+    /// The package of `derogations[i]`.
+    pub fn package_of_derogation(&self, i: usize) -> &PackageInfo {
+        self.package_of(&self.derogations[i].id)
     }
 
     /// The package of `closures[i]`.

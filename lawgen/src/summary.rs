@@ -94,7 +94,7 @@ fn closure(out: &mut String, m: &Model, lang: Lang) {
             ("closure", "closures"),
             ("fragment", "fragments"),
         ];
-        let parts: Vec<String> = counts[i]
+        let mut parts: Vec<String> = counts[i]
             .iter()
             .zip(words)
             .map(|(&c, (one, many))| match lang {
@@ -102,6 +102,18 @@ fn closure(out: &mut String, m: &Model, lang: Lang) {
                 Lang::Ru => format!("{}: {c}", ru_count(many)),
             })
             .collect();
+        // Rules a derogation set aside are not among its rules any more.
+        let aside = m
+            .set_aside
+            .iter()
+            .filter(|a| m.package_index_of(&a.rule.id) == i)
+            .count();
+        if aside > 0 {
+            parts[3].push_str(&match lang {
+                Lang::En => format!(" (and {aside} set aside)"),
+                Lang::Ru => format!(" (и исключено: {aside})"),
+            });
+        }
         let _ = write!(
             out,
             "  {} {} ({}): {}",
@@ -117,6 +129,70 @@ fn closure(out: &mut String, m: &Model, lang: Lang) {
                 .map(|&j| format!("{} {}", e(&m.packages[j].name), e(&m.packages[j].version)))
                 .collect();
             let _ = write!(out, "; {} {}", lang.w("imports"), imports.join(", "));
+        }
+        out.push('\n');
+    }
+}
+
+/// The derogations of the closure: what each sets aside, on which article.
+fn derogations(out: &mut String, m: &Model, lang: Lang) {
+    let e = escape_for_display;
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "derogations ({}), {} rule{} set aside:",
+            m.derogations.len(),
+            m.set_aside.len(),
+            if m.set_aside.len() == 1 { "" } else { "s" }
+        ),
+        Lang::Ru => writeln!(
+            out,
+            "изъятия ({}), исключено правил: {}:",
+            m.derogations.len(),
+            m.set_aside.len()
+        ),
+    };
+    let layered = |id: &str| {
+        let p = m.package_of(id);
+        format!("{} [{} {}]", e(local_name(id)), e(&p.name), e(&p.version))
+    };
+    for d in &m.derogations {
+        let anchors: Vec<String> = d
+            .anchors
+            .iter()
+            .map(|f| e(&m.fragments[f.0 as usize].locator))
+            .collect();
+        let rules: Vec<String> = d
+            .rules
+            .iter()
+            .map(|&k| layered(&m.set_aside[k].rule.id))
+            .collect();
+        let _ = write!(
+            out,
+            "  {} ({}) {} {}",
+            layered(&d.id),
+            anchors.join(", "),
+            match lang {
+                Lang::En => "sets aside",
+                Lang::Ru => "исключает",
+            },
+            if rules.is_empty() {
+                lang.w("none").to_owned()
+            } else {
+                rules.join(", ")
+            }
+        );
+        if !d.priorities.is_empty() {
+            let ps: Vec<String> = d.priorities.iter().map(|p| e(local_name(p))).collect();
+            let _ = write!(
+                out,
+                "; {} {}",
+                match lang {
+                    Lang::En => "and the priorities",
+                    Lang::Ru => "и приоритеты",
+                },
+                ps.join(", ")
+            );
         }
         out.push('\n');
     }
@@ -235,6 +311,10 @@ pub fn render_in(loaded: &Loaded, lang: &str) -> String {
             let _ = write!(out, " ({})", e(local_name(r)));
         }
         out.push('\n');
+    }
+
+    if !m.derogations.is_empty() {
+        derogations(&mut out, m, lang);
     }
 
     // The completeness date is usually one for the whole package: say it once.

@@ -43,7 +43,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use support::gen::{generate, package_seed, GenConfig};
+use support::derogate::{self, derogate};
+use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::harness::{
     blame, cargo, env_num, remove_stale, run_results, secs, seed_lock_file, write_if_changed,
     RunLock,
@@ -421,6 +422,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let mut cases: Vec<Case> = Vec::new();
     let mut failures: Vec<Failure> = Vec::new();
     let mut sections: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut derogated = 0usize;
     while cases.len() < wanted {
         assert!(
             tried < 3 * wanted + 50,
@@ -441,7 +443,7 @@ fn compiled_packages_agree_with_the_interpreter() {
             rejected += 1;
             continue;
         };
-        let case = Case {
+        let mut case = Case {
             index,
             seed,
             description: g.description,
@@ -451,7 +453,49 @@ fn compiled_packages_agree_with_the_interpreter() {
             sources: Default::default(),
             expected: Vec::new(),
         };
+        // Every fourth package is cut into layers whose top one sets some
+        // imported rules aside (docs/reference.md#derogations): the engines
+        // compile the closure, and the interpreter's output of the package
+        // with those rules deleted by hand is what they must print.
+        let mut deleted: Option<(Loaded, Vec<Vec<u8>>)> = None;
+        let loaded = match (index % 4 == 3)
+            .then(|| derogate(&case.package, 2 + index % 2, &mut Rng::new(seed ^ 0xde70)))
+            .flatten()
+        {
+            Some(d) => {
+                let bundle = derogate::bundle(&d.layers);
+                let closure =
+                    driver::load_bytes(&bundle, &Default::default()).unwrap_or_else(|e| {
+                        panic!("seed {seed:#x}: derogating layers refused:\n{}", e.render())
+                    });
+                let by_hand = driver::load_bytes(&d.deleted, &Default::default())
+                    .expect("the package with rules deleted by hand is valid");
+                let _ = write!(
+                    case.description,
+                    ", in layers, {} rule(s) set aside",
+                    d.set_aside.len()
+                );
+                let renamed = case.facts.iter().map(|f| d.renames.facts(f)).collect();
+                deleted = Some((by_hand, std::mem::replace(&mut case.facts, renamed)));
+                case.package = bundle;
+                derogated += 1;
+                closure
+            }
+            None => loaded,
+        };
         let case = interpret_and_emit(&loaded, case, on, &mut sections, cases.len(), &mut failures);
+        if let Some((deleted, facts)) = deleted {
+            for (k, f) in facts.iter().enumerate() {
+                for (p, (policy, pname)) in POLICIES.into_iter().enumerate() {
+                    let want = canonical_json(&interpret(&deleted, f, policy));
+                    assert!(
+                        case.expected[k][p] == want,
+                        "seed {seed:#x}, facts{k}, {pname}: the interpreter's output of the \
+                         derogating closure is not that of the package with the rules deleted"
+                    );
+                }
+            }
+        }
         cases.push(case);
     }
     // Every chess scenario, through the same pipeline (its sections are not
@@ -623,7 +667,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     }
     eprintln!(
         "differential: seed {base:#x}; generated {tried} packages, {rejected} refused by the checker \
-         ({:.0}% accepted); {compared_packages} packages, {compared_outputs} outputs compared; \
+         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations), {compared_outputs} outputs compared; \
          {} failures\n  timings: generate+interpret+emit {}, cargo build {} ({builds} build(s), {} binaries, \
          {batch} modules each, opt-level {opt}), run {}\n  institutional literals per section \
          (outputs with some): {sections:?}",
@@ -652,6 +696,10 @@ fn compiled_packages_agree_with_the_interpreter() {
     // Institutional conclusions in every section, and requests, somewhere in
     // the run (a handful of packages may legitimately have none).
     if wanted >= 20 {
+        assert!(
+            derogated * 8 >= wanted,
+            "only {derogated} of {wanted} packages had rules set aside"
+        );
         for s in [
             "definitely",
             "defeasibly",

@@ -369,3 +369,100 @@ fn an_undecided_atom_no_rule_reads_is_not_claimed_requested() {
     );
     assert!(json.contains("\"requested\": true"), "{json}");
 }
+
+/// docs/reference.md#derogations: the why-not of a literal names each rule a
+/// derogation set aside that would conclude it, whether its conditions hold
+/// here, and the derogation with its package, label and anchor.
+#[test]
+fn a_set_aside_rule_is_named_in_the_why_not_with_its_derogation() {
+    let path = std::path::Path::new("../docs/examples/derogation/package.ir.json");
+    let loaded = driver::load_file(path, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let explain_in = |facts: &str, query: &str, lang: &str| {
+        let facts = read_facts(facts.as_bytes(), &loaded.catalog).unwrap();
+        let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+        let q = explain::parse_query(&loaded.catalog, query).unwrap();
+        explain::explain(&ev.program, &ev.store, ev.conclusions.policy, &q, lang)
+    };
+    let aside = |e: &Explanation| -> Vec<(String, bool, Vec<String>)> {
+        all_nodes(e)
+            .into_iter()
+            .filter_map(|n| match &n.kind {
+                NodeKind::SetAside { rule, by, applies } => Some((
+                    rule.name.clone(),
+                    *applies,
+                    by.iter().map(|d| d.name.clone()).collect(),
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let five = r#"{"facts": {"position_repeated": [["g1", 5]]}}"#;
+    let e = explain_in(five, "game_drawn(g1)", "en");
+    assert_eq!(e.verdict(), "not_concluded");
+    assert_eq!(
+        aside(&e),
+        [(
+            "FivefoldDraws".to_owned(),
+            true,
+            vec!["NoFivefoldDraw".to_owned()]
+        )]
+    );
+    let text = e.text();
+    assert!(
+        text.contains("[example.base 1.0.0] FivefoldDraws (strict)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("its conditions hold here, so it would conclude this"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "set aside by derogation [example.national 1.0.0] NoFivefoldDraw — Article 9"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("anchor: [example.national 1.0.0] article/9"),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+    let node = &json["tree"][1];
+    assert_eq!(node["kind"], "set_aside", "{json}");
+    assert_eq!(node["applies"], true);
+    assert_eq!(
+        node["derogations"][0]["id"],
+        "urn:example:national#NoFivefoldDraw"
+    );
+    assert_eq!(node["derogations"][0]["anchors"][0]["locator"], "article/9");
+    let ru = explain_in(five, "game_drawn(g1)", "ru").text();
+    assert!(
+        ru.contains("исключено — его условия здесь выполнены"),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("исключено изъятием [example.national 1.0.0] NoFivefoldDraw — Статья 9"),
+        "{ru}"
+    );
+    // Two repetitions: the rule would not apply either, and says so.
+    let two = r#"{"facts": {"position_repeated": [["g1", 2]]}}"#;
+    let e = explain_in(two, "game_drawn(g1)", "en");
+    assert_eq!(
+        aside(&e),
+        [(
+            "FivefoldDraws".to_owned(),
+            false,
+            vec!["NoFivefoldDraw".to_owned()]
+        )]
+    );
+    assert!(
+        e.text().contains("its conditions do not hold here either"),
+        "{}",
+        e.text()
+    );
+    // A claim after three repetitions draws: nothing is not concluded.
+    let claim = r#"{"facts": {"position_repeated": [["g1", 5]], "draw_claimed": [["g1"]]}}"#;
+    let e = explain_in(claim, "game_drawn(g1)", "en");
+    assert_eq!(e.verdict(), "definitely");
+    assert!(aside(&e).is_empty());
+}

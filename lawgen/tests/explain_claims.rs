@@ -12,7 +12,13 @@
 //! - an attacker "discarded" does not apply at the policy's level (in the
 //!   other world); "defeated" names a declared priority and a rule that
 //!   applies;
-//! - "not concluded for any value of `_`" lists every pending match.
+//! - "not concluded for any value of `_`" lists every pending match;
+//! - a body item said not to hold at a level in a world, and a judgment atom
+//!   called "not concluded", are checked against the semantics, not only
+//!   against the relations the explainer read: the same facts evaluated
+//!   with undecided atoms over the whole domain (docs/reference.md#undecided-judgments,
+//!   the definition; the default lowering materialises only the atoms some
+//!   rule instance needs), where every undecided atom holds both ways in P.
 //!
 //! `LAWGEN_CLAIMS_PACKAGES` sets how many random packages (default 150).
 
@@ -30,13 +36,62 @@ const SEED: u64 = 0x0c1a_1a5e_ed00_0000;
 
 struct Check<'a> {
     ev: &'a Evaluated,
+    /// The same evaluation with undecided atoms over the whole domain.
+    sem: &'a Semantics,
     cat: &'a Catalog,
     checked: usize,
     /// "no value of `_`" notes checked, and how many of them list pending matches.
     no_values: (usize, usize),
 }
 
+/// An evaluation of the whole-domain lowering: what the semantics says.
+struct Semantics {
+    program: lawgen::program::Program,
+    store: lawgen::interp::Store,
+}
+
+impl Semantics {
+    fn of(loaded: &Loaded, facts: &lawgen::syntax::facts::Facts, policy: Policy) -> Semantics {
+        let opts = lawgen::lower::Options {
+            judgments: lawgen::lower::Judgments::WholeDomain,
+        };
+        let program = lawgen::lower::lower_with(&loaded.model, opts).unwrap();
+        let store = lawgen::interp::evaluate(&program, facts, policy);
+        Semantics { program, store }
+    }
+
+    fn holds(&self, l: Lit, args: &[Value], lv: Level, w: World) -> bool {
+        let t: Option<Vec<i64>> = args.iter().map(|v| self.store.encode(v)).collect();
+        let rel = self
+            .program
+            .view(l, lv, w)
+            .or_else(|| self.program.view(l, lv, World::Certain));
+        t.zip(rel).is_some_and(|(t, r)| self.store.contains(r, &t))
+    }
+
+    /// A judgment atom nobody decided, over the whole domain.
+    fn undecided(&self, l: Lit, args: &[Value]) -> bool {
+        let t: Option<Vec<i64>> = args.iter().map(|v| self.store.encode(v)).collect();
+        let rel = self.program.rules.iter().find_map(|r| match r.meaning {
+            Meaning::Undecided { pred } if pred == l.pred => Some(r.head.rel),
+            _ => None,
+        });
+        t.zip(rel).is_some_and(|(t, r)| self.store.contains(r, &t))
+    }
+}
+
 impl Check<'_> {
+    /// `item` (a ground literal) does not hold at `level` in `world`: in the
+    /// relations read, and in the semantics.
+    fn not_at(&mut self, item: &str, level: Level, world: World, where_: &str) {
+        let Some(q) = self.query(item) else { return };
+        assert!(
+            !self.sem.holds(q.lit, &q.args, level, world),
+            "claimed not {level:?} in {world:?}, but the semantics has it: {item}\n{where_}"
+        );
+        self.checked += 1;
+    }
+
     fn tuple(&self, args: &[Value]) -> Option<Vec<i64>> {
         args.iter().map(|v| self.ev.store.encode(v)).collect()
     }
@@ -87,7 +142,8 @@ impl Check<'_> {
             NodeKind::Rule { level, world, .. } => {
                 if let Some(q) = literal.and_then(|l| self.query(l)) {
                     assert!(
-                        self.holds(q.lit, &q.args, *level, *world),
+                        self.holds(q.lit, &q.args, *level, *world)
+                            && self.sem.holds(q.lit, &q.args, *level, *world),
                         "claimed {level:?} in {world:?}: {}\n{}",
                         literal.unwrap_or_default(),
                         where_()
@@ -159,6 +215,13 @@ impl Check<'_> {
                     .expect("attackers are package rules") as u32;
                 if let Some(q) = literal.and_then(|l| self.query(l)) {
                     let t = self.tuple(&q.args);
+                    if let Outcome::Discarded {
+                        item,
+                        reason: Reason::NotAt { level, world },
+                    } = outcome
+                    {
+                        self.not_at(item, *level, *world, &where_());
+                    }
                     match outcome {
                         Outcome::Discarded { .. } => {
                             // The attacker's applicability at the policy's
@@ -198,6 +261,36 @@ impl Check<'_> {
                         }
                         Outcome::Prevails { .. } => {}
                     }
+                }
+            }
+            NodeKind::Unsatisfied {
+                item,
+                reason: Reason::NotAt { level, world },
+                ..
+            } => self.not_at(item, *level, *world, &where_()),
+            NodeKind::Note {
+                phrase: Phrase::NotConcluded,
+            } => {
+                // Not concluded: not even supported in C — and a judgment
+                // atom so called is decided the other way, not undecided.
+                if let Some(q) = literal.and_then(|l| self.query(l)) {
+                    assert!(
+                        !self
+                            .sem
+                            .holds(q.lit, &q.args, Level::Supported, World::Certain),
+                        "called not concluded, but the semantics supports it: {}\n{}",
+                        literal.unwrap_or_default(),
+                        where_()
+                    );
+                    if self.cat.pred(q.lit.pred).kind == RelationKind::Judgment {
+                        assert!(
+                            !self.sem.undecided(q.lit, &q.args),
+                            "an undecided judgment atom called not concluded: {}\n{}",
+                            literal.unwrap_or_default(),
+                            where_()
+                        );
+                    }
+                    self.checked += 1;
                 }
             }
             NodeKind::Note {
@@ -291,10 +384,16 @@ impl Check<'_> {
 
 /// Explains every institutional literal (both polarities) over the tuples
 /// any relation of it holds, plus its complement's, and checks each tree.
-fn check_all(loaded: &Loaded, ev: &Evaluated, limit: usize) -> (usize, (usize, usize)) {
+fn check_all(
+    loaded: &Loaded,
+    ev: &Evaluated,
+    sem: &Semantics,
+    limit: usize,
+) -> (usize, (usize, usize)) {
     let cat = &loaded.catalog;
     let mut c = Check {
         ev,
+        sem,
         cat,
         checked: 0,
         no_values: (0, 0),
@@ -393,7 +492,8 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
                 if !ev.conclusions.sections[&lawgen::program::Section::Pending].is_empty() {
                     with_pending += 1;
                 }
-                let (k, nv) = check_all(&loaded, &ev, 80);
+                let sem = Semantics::of(&loaded, &facts, policy);
+                let (k, nv) = check_all(&loaded, &ev, &sem, 80);
                 claims += k;
                 no_values = (no_values.0 + nv.0, no_values.1 + nv.1);
             }
@@ -427,7 +527,8 @@ fn every_claim_of_explanations_on_the_chess_scenarios_holds() {
         let facts = read_facts(&std::fs::read(&path).unwrap(), &loaded.catalog).unwrap();
         for policy in [Policy::Blocking, Policy::Propagating] {
             let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
-            claims += check_all(&loaded, &ev, 400).0;
+            let sem = Semantics::of(&loaded, &facts, policy);
+            claims += check_all(&loaded, &ev, &sem, 400).0;
         }
     }
     assert!(claims > 1000, "{claims}");
@@ -484,6 +585,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
     let facts = br#"{"entities": {"Player": ["white"]}, "facts": {"move_count": [["g1", 3]]}}"#;
     let facts = read_facts(facts, &loaded.catalog).unwrap();
     let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+    let sem = Semantics::of(&loaded, &facts, Policy::Blocking);
     let q = explain::parse_query(&loaded.catalog, "alarm(g1)").unwrap();
     let e = explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "en");
     let text = e.text();
@@ -496,6 +598,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
     );
     let mut c = Check {
         ev: &ev,
+        sem: &sem,
         cat: &loaded.catalog,
         checked: 0,
         no_values: (0, 0),

@@ -165,6 +165,121 @@ fn the_chess_package_cut_into_layers_means_what_it_meant() {
     assert!(imported_priority && priority_across);
 }
 
+// ---------------------------------------------------------------- derogations
+
+/// docs/reference.md#derogations: a derogation sets the listed imported
+/// rules aside as if they were deleted, with every priority naming one.
+/// Returns `None` when no rule could be set aside, else whether setting
+/// them aside changed some output of the package, and whether the
+/// derogation was in a layer below the root.
+fn derogation_means_deletion(
+    package: &[u8],
+    facts: &[Vec<u8>],
+    layers: usize,
+    seed: u64,
+) -> Option<(bool, bool)> {
+    let mut rng = Rng::new(seed);
+    let d = support::derogate::derogate(package, layers, &mut rng)?;
+    let whole = driver::load_bytes(package, &Default::default()).expect("a valid package");
+    let mut changed = false;
+    let closure = driver::load_bytes(&support::derogate::bundle(&d.layers), &Default::default())
+        .unwrap_or_else(|e| {
+            panic!(
+                "seed {seed:#x}: the derogating layers do not load:\n{}",
+                e.render()
+            )
+        });
+    let deleted = driver::load_bytes(&d.deleted, &Default::default()).unwrap_or_else(|e| {
+        panic!(
+            "seed {seed:#x}: the package with rules deleted does not load:\n{}",
+            e.render()
+        )
+    });
+    let m = &closure.model;
+    assert_eq!(m.set_aside.len(), d.set_aside.len(), "seed {seed:#x}");
+    assert_eq!(m.derogations.len(), d.derogations, "seed {seed:#x}");
+    assert_eq!(m.rules.len(), deleted.model.rules.len(), "seed {seed:#x}");
+    assert_eq!(
+        m.priorities.len(),
+        deleted.model.priorities.len(),
+        "seed {seed:#x}"
+    );
+    for f in facts {
+        for policy in [Policy::Blocking, Policy::Propagating] {
+            let expected = canonical(&deleted, f, policy);
+            assert_eq!(
+                canonical(&closure, &d.renames.facts(f), policy),
+                expected,
+                "seed {seed:#x}, {layers} layers, {policy:?}: setting {:?} aside is not deleting them",
+                d.set_aside
+            );
+            changed |= canonical(&whole, f, policy) != expected;
+        }
+    }
+    Some((changed, d.at + 1 < d.layers.len()))
+}
+
+#[test]
+fn random_derogations_mean_the_rules_deleted_by_hand() {
+    let (mut tested, mut changed, mut in_the_middle) = (0, 0, 0);
+    for i in 0..150 {
+        let seed = package_seed(0xde70_6a7e, i);
+        let mut cfg = GenConfig::new(seed);
+        cfg.facts_files = 2;
+        let g = generate(&cfg);
+        if driver::load_bytes(&g.package, &Default::default()).is_err() {
+            continue;
+        }
+        if let Some((c, middle)) =
+            derogation_means_deletion(&g.package, &g.facts, 2 + (i as usize % 2), seed ^ 0xd0)
+        {
+            tested += 1;
+            changed += usize::from(c);
+            in_the_middle += usize::from(middle);
+        }
+    }
+    assert!(
+        in_the_middle >= 10,
+        "only {in_the_middle} derogations in a layer the root imports"
+    );
+    assert!(
+        tested >= 80,
+        "only {tested} packages had a rule to set aside"
+    );
+    // Not vacuous: in many, what was set aside mattered.
+    assert!(
+        changed >= 30,
+        "only {changed} of {tested} derogations changed an output"
+    );
+}
+
+#[test]
+fn derogations_of_chess_rules_mean_the_rules_deleted_by_hand() {
+    let bytes =
+        std::fs::read(workspace().join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json"))
+            .unwrap();
+    let facts: Vec<Vec<u8>> = std::fs::read_dir(workspace().join("tests/scenarios/chess"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let (mut tested, mut changed) = (0, 0);
+    for k in 0..6u64 {
+        if let Some((c, _)) =
+            derogation_means_deletion(&bytes, &facts, 2 + (k as usize % 2), 0xc0 + k)
+        {
+            tested += 1;
+            changed += usize::from(c);
+        }
+    }
+    assert!(tested >= 5, "only {tested} splits had a rule to set aside");
+    assert!(
+        changed >= 3,
+        "only {changed} of {tested} derogations changed a scenario"
+    );
+}
+
 // ---------------------------------------------------------------- resolution errors
 
 fn bless() -> bool {

@@ -271,6 +271,36 @@ import "other" version "1.0.0"
 
 /// Unknown fields are carried, at the top, in nodes, and in whole unknown nodes.
 #[test]
+fn the_text_form_expresses_derogations() {
+    let src = r#"schema "law.core.ir/0.2"
+package "club" version "1.0.0" namespace "urn:club"
+import "base" version "1.0.0" namespace "urn:base" semantic_hash "sha256:00"
+default package "urn:club"
+fragment Rule7
+  locator "rule/7"
+  text "Rule 7. No game is drawn by the number of moves alone."
+derogation NoMoveCountDraw: ["urn:base#SeventyFiveMoves", "urn:base#FiftyMoves"]
+  anchors [Rule7]
+  label "Rule 7 replaces the move-count draws"
+"#;
+    let parsed = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("club.law")));
+    let nodes = parsed.json["nodes"].as_array().unwrap();
+    let d = nodes.iter().find(|n| n["kind"] == "derogation").unwrap();
+    assert_eq!(
+        d["rules"],
+        serde_json::json!([{"kind": "rule_ref", "id": "urn:base#SeventyFiveMoves"},
+                           {"kind": "rule_ref", "id": "urn:base#FiftyMoves"}])
+    );
+    assert_eq!(d["anchors"], serde_json::json!(["urn:club#Rule7"]));
+    let (printed, again) = round_trip(&parsed.json);
+    assert!(
+        printed.contains("derogation NoMoveCountDraw: ["),
+        "{printed}"
+    );
+    assert_eq!(again, parsed.json);
+}
+
+#[test]
 fn extension_fields_and_unknown_nodes_are_carried() {
     let v = serde_json::json!({
         "schemaVersion": "law.core.ir/0.2",

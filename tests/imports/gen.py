@@ -397,6 +397,46 @@ def _(d):
             "facts.json": json.dumps({"facts": {"seen": [["Nobody"], ["urn:ui:top#Nobody"]]}}) + "\n"}, []
 
 
+def derogation(p, local, text, rules, anchors):
+    """A derogation (docs/reference.md#derogations): `rules` set aside, for `p`'s meaning."""
+    return p.node(local, "derogation", text, rules=[{"kind": "rule_ref", "id": r} for r in rules],
+                  anchors=anchors)
+
+
+@case("e106_derogation_without_imports")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    derogation(base, "NotSeen", "nothing seen is known", [base.ref("SeenIsKnown")],
+               [base.ref("ART_1")])
+    return {"root.json": base.json()}, []
+
+
+@case("e107_derogation_of_own_rule")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    derogation(top, "NotHeard", "what is heard is not known after all",
+               [base.ref("SeenIsKnown"), top.ref("HeardIsKnown")], [top.ref("ART_9")])
+    return {"root.json": top.json(), "base.json": base.json()}, []
+
+
+@case("e108_derogation_without_anchor")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    derogation(top, "NotSeen", "what is seen is not known", [base.ref("SeenIsKnown")], [])
+    return {"root.json": top.json(), "base.json": base.json()}, []
+
+
+@case("e014_derogation_of_unknown_rule")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    derogation(top, "NotSeen", "what is seen is not known",
+               [base.ref("SeenIsKnow"), base.ref("known")], [top.ref("ART_9")])
+    return {"root.json": top.json(), "base.json": base.json()}, []
+
+
 def write_ui():
     for name, make in CASES.items():
         d = os.path.join(UI, name)

@@ -369,6 +369,18 @@ def _(p):
     return add(p, node("Deadline", "deadline_decl", "a deadline", days=3))
 
 
+@case("e004_derogation_rules_not_an_array")
+def _(p):
+    return add(p, node("NoResignation", "derogation", "resignation rules replaced",
+                       rules={"kind": "rule_ref", "id": I("ResignationEnds")}, anchors=[I("ART_1")]))
+
+
+@case("e006_derogation_lists_a_const_ref")
+def _(p):
+    return add(p, node("NoResignation", "derogation", "resignation rules replaced",
+                       rules=[{"kind": "const_ref", "id": I("ResignationEnds")}], anchors=[I("ART_1")]))
+
+
 @case("e006_unknown_body_item_kind")
 def _(p):
     items(p, "ResignationEnds")[0]["kind"] = "disjunction"

@@ -15,10 +15,13 @@
 //! so it cannot disagree with the evaluation it reads.
 //!
 //! - [`query`]: `game_drawn(g1)` → [`Query`];
+//! - [`coverage`]: what happened to every rule, priority and judgment in
+//!   one evaluation (`lawgen test --coverage`);
 //! - `proof`: the search over the relations;
 //! - [`tree`]: the tree type;
 //! - `render`, `words`: text and JSON, in English or Russian.
 
+pub mod coverage;
 mod proof;
 pub mod query;
 mod quote;

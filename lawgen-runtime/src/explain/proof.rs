@@ -16,8 +16,8 @@
 use super::tree::*;
 use crate::interp::Store;
 use crate::program::{
-    label_in, local_name, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId, RelationKind,
-    Role, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
+    label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
+    RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength, Term, Ty, Value, World,
 };
 use crate::{Policy, Request};
 use std::collections::{BTreeSet, HashMap};
@@ -53,22 +53,22 @@ pub(super) struct Prover<'a> {
     heads: HashMap<RelId, Vec<usize>>,
     views: HashMap<(Lit, Level, World), RelId>,
     facts: HashMap<Lit, RelId>,
-    undecided: HashMap<PredId, RelId>,
     /// Entities a query names that the evaluation never saw, by id (from
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
+    /// The values undecided judgment atoms range over, by type.
+    domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
+    /// The possible-model relations of judgment literals, where an undecided
+    /// atom holds only if some rule instance needs it.
+    possible_judgments: std::collections::HashSet<RelId>,
 }
 
 impl<'a> Prover<'a> {
     pub(super) fn new(prog: &'a Program, store: &'a Store, policy: Policy, lang: &'a str) -> Self {
         let mut heads: HashMap<RelId, Vec<usize>> = HashMap::new();
-        let mut undecided = HashMap::new();
         for (i, r) in prog.rules.iter().enumerate() {
             heads.entry(r.head.rel).or_default().push(i);
-            if let Meaning::Undecided { pred } = r.meaning {
-                undecided.insert(pred, r.head.rel);
-            }
         }
         let views = prog
             .views
@@ -93,8 +93,17 @@ impl<'a> Prover<'a> {
             heads,
             views,
             facts,
-            undecided,
             unknown: Default::default(),
+            domain: Default::default(),
+            possible_judgments: prog
+                .views
+                .iter()
+                .filter(|v| {
+                    v.world == World::Possible
+                        && prog.catalog.pred(v.lit.pred).kind == RelationKind::Judgment
+                })
+                .map(|v| v.rel)
+                .collect(),
         }
     }
 
@@ -137,27 +146,67 @@ impl<'a> Prover<'a> {
         self.facts.get(&l).is_some_and(|r| self.contains(*r, t))
     }
 
-    /// Is `p(t)` an undecided atom some rule instance could read (in the
-    /// program's `undecided` relation, which is materialised on demand)?
-    pub(super) fn is_undecided(&self, p: PredId, t: &[i64]) -> bool {
-        self.undecided.get(&p).is_some_and(|r| self.contains(*r, t))
-    }
-
-    /// Is judgment atom `p(t)` decided neither way, over entities the
-    /// evaluation knows? (Whether or not a rule reads it.)
+    /// Is judgment atom `p(t)` decided neither way, over the domain the
+    /// evaluation ranges undecided atoms over (docs/reference.md#undecided-judgments)?
+    /// Whether or not a rule reads it: an atom no rule instance needs is not
+    /// materialised, but it is undecided all the same.
     pub(super) fn is_undecided_atom(&self, p: PredId, t: &[i64]) -> bool {
-        let known = self
-            .cat
-            .pred(p)
-            .params
-            .iter()
-            .zip(t)
-            .all(|(ty, v)| match ty {
-                Ty::Int => true,
-                Ty::Entity(_) => usize::try_from(*v).is_ok_and(|v| v < self.store.interner.len()),
+        let params = &self.cat.pred(p).params;
+        let in_domain = params.len() == t.len()
+            && params.iter().zip(t).all(|(ty, v)| {
+                self.domain().get(ty).is_some_and(|d| d.contains(v))
+                    || self.constant_of_type(*ty, *v)
             });
         let lit = |negative| Lit { pred: p, negative };
-        known && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
+        in_domain && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
+    }
+
+    /// The values of each type that the input mentions — in a column of
+    /// that type of a facts relation, or listed under `entities` — and the
+    /// package's constants of an entity type: read off the input relations
+    /// of the evaluation, once.
+    fn domain(&self) -> &HashMap<Ty, std::collections::HashSet<i64>> {
+        self.domain.get_or_init(|| {
+            let mut d: HashMap<Ty, std::collections::HashSet<i64>> = HashMap::new();
+            for (i, rel) in self.prog.relations.iter().enumerate() {
+                let rel_id = RelId(i as u32);
+                match rel.role {
+                    Role::Facts(_) => {
+                        for t in self.store.tuples(rel_id) {
+                            for (ty, v) in rel.columns.iter().zip(t) {
+                                d.entry(*ty).or_default().insert(*v);
+                            }
+                        }
+                    }
+                    Role::Entities(ty) => {
+                        for t in self.store.tuples(rel_id) {
+                            d.entry(ty).or_default().extend(t.iter().copied());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for c in &self.cat.constants {
+                if let Some(v) = self.store.interner.get(&c.local) {
+                    d.entry(Ty::Entity(c.ty)).or_default().insert(v);
+                }
+            }
+            d
+        })
+    }
+
+    /// A query may name a constant the evaluation never interned: it is in
+    /// the domain of its type all the same.
+    fn constant_of_type(&self, ty: Ty, v: i64) -> bool {
+        let Ty::Entity(tid) = ty else { return false };
+        let k = (v as usize).wrapping_sub(self.store.interner.len());
+        let unknown = self.unknown.borrow();
+        unknown.get(k).is_some_and(|name| {
+            self.cat
+                .constants
+                .iter()
+                .any(|c| c.ty == tid && c.local == *name)
+        })
     }
 
     /// Is `p(t)` among the requests of the evaluation?
@@ -257,6 +306,37 @@ impl<'a> Prover<'a> {
         search
     }
 
+    /// Ground instances of program rule `ri` with no head given, up to `limit`.
+    fn all_instances(&self, ri: usize, limit: usize) -> Vec<Binding> {
+        let rule = &self.prog.rules[ri];
+        let nvars = rule
+            .vars
+            .len()
+            .max(max_var(rule).map_or(0, |v| v as usize + 1));
+        let mut b: Binding = vec![None; nvars];
+        let mut search = Search {
+            found: Vec::new(),
+            fail: None,
+        };
+        let left: Vec<usize> = (0..rule.body.len()).collect();
+        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        search.found
+    }
+
+    /// Does program rule `ri` have a satisfied instance?
+    pub(super) fn has_instance(&self, ri: usize) -> bool {
+        !self.all_instances(ri, 1).is_empty()
+    }
+
+    /// The heads of every satisfied instance of program rule `ri`.
+    pub(super) fn instance_heads(&self, ri: usize) -> Vec<Tuple> {
+        let head = &self.prog.rules[ri].head;
+        self.all_instances(ri, usize::MAX)
+            .iter()
+            .filter_map(|b| head.args.iter().map(|t| self.term(t, b)).collect())
+            .collect()
+    }
+
     /// Depth-first match in body order, except that an item whose variables
     /// are not bound yet waits for the positive atoms after it.
     fn search(
@@ -283,10 +363,23 @@ impl<'a> Prover<'a> {
         let filter = left
             .iter()
             .position(|&i| !matches!(rule.body[i], Item::Pos(_)) && bound(&rule.body[i], b));
+        // A judgment atom read in the possible model goes last: there every
+        // undecided atom holds, but only those some rule instance needs are
+        // materialised, and an instance whose other items all hold needs it
+        // (lowering's `demand`). Matched last, a failure lands on the item
+        // that really fails.
+        let deferred = |i: usize| match &rule.body[i] {
+            Item::Pos(a) => self.possible_judgments.contains(&a.rel),
+            _ => false,
+        };
+        let only_deferred = left
+            .iter()
+            .all(|&i| !matches!(rule.body[i], Item::Pos(_)) || deferred(i));
         let atom = || {
             left.iter()
                 .enumerate()
                 .filter(|(_, &i)| matches!(rule.body[i], Item::Pos(_)))
+                .filter(|(_, &i)| only_deferred || !deferred(i))
                 .max_by_key(|(k, &i)| {
                     let known = rule.body[i]
                         .terms()
@@ -446,19 +539,13 @@ impl<'a> Prover<'a> {
     // -- references -------------------------------------------------------------
 
     pub(super) fn rule_ref(&self, r: u32) -> RuleRef {
-        let rule = self.cat.rule(r);
+        self.rule_info_ref(self.cat.rule(r))
+    }
+
+    /// [`Prover::rule_ref`] of a rule as written (of the program or set aside).
+    fn rule_info_ref(&self, rule: &RuleInfo) -> RuleRef {
         let label = label_in(&rule.labels, self.lang).map(str::to_owned);
-        let anchors = rule
-            .anchors
-            .iter()
-            .map(|a| Anchor {
-                fragment: a.fragment.clone(),
-                locator: a.locator.clone(),
-                quote: label_in(&a.texts, self.lang)
-                    .and_then(|t| super::quote::cited_paragraph(t, label.as_deref()?)),
-                package: self.cat.layer(a.package).map(str::to_owned),
-            })
-            .collect();
+        let anchors = self.anchors(&rule.anchors, label.as_deref());
         RuleRef {
             id: rule.id.clone(),
             name: rule.local.clone(),
@@ -467,6 +554,65 @@ impl<'a> Prover<'a> {
             anchors,
             package: self.cat.layer(rule.package).map(str::to_owned),
         }
+    }
+
+    /// Anchors as an explanation cites them: the paragraph `label` cites, if found.
+    fn anchors(&self, anchors: &[AnchorInfo], label: Option<&str>) -> Vec<Anchor> {
+        anchors
+            .iter()
+            .map(|a| Anchor {
+                fragment: a.fragment.clone(),
+                locator: a.locator.clone(),
+                quote: label_in(&a.texts, self.lang)
+                    .and_then(|t| super::quote::cited_paragraph(t, label?)),
+                package: self.cat.layer(a.package).map(str::to_owned),
+            })
+            .collect()
+    }
+
+    /// Derogation `d` as an explanation names it.
+    fn derogation_ref(&self, d: u32) -> DerogationRef {
+        let d = &self.cat.derogations[d as usize];
+        let label = label_in(&d.labels, self.lang).map(str::to_owned);
+        DerogationRef {
+            id: d.id.clone(),
+            name: d.local.clone(),
+            anchors: self.anchors(&d.anchors, label.as_deref()),
+            label,
+            package: self.cat.layer(d.package).map(str::to_owned),
+        }
+    }
+
+    /// The rules set aside by a derogation that would conclude `l(t)` (their
+    /// head matches it), and whether each one's body holds here at Σ in the
+    /// certain model (`aside[r]`, which lowering evaluates for this).
+    fn set_aside_for(&self, l: Lit, t: &[i64]) -> Vec<Node> {
+        let mut out = Vec::new();
+        for (k, sa) in self.cat.set_aside.iter().enumerate() {
+            let r = &sa.rule;
+            if r.head.lit != l || r.strength == Strength::Defeater {
+                continue;
+            }
+            let mut b = vec![None; r.vars.len()];
+            if !self.unify(&r.head.args, t, &mut b) {
+                continue;
+            }
+            let applies = self
+                .prog
+                .rules
+                .iter()
+                .find(|pr| pr.meaning == Meaning::SetAside { rule: k as u32 })
+                .is_some_and(|pr| self.contains(pr.head.rel, t));
+            out.push(Node::leaf(
+                None,
+                NodeKind::SetAside {
+                    rule: self.rule_info_ref(r),
+                    by: sa.by.iter().map(|&d| self.derogation_ref(d)).collect(),
+                    applies,
+                },
+            ));
+        }
+        out
     }
 
     fn priority_ref(&self, higher: u32, lower: u32) -> Option<PriorityRef> {
@@ -1033,8 +1179,13 @@ impl<'a> Prover<'a> {
             RelationKind::Institutional => {}
         }
         let rules = self.concluding_rules(l);
+        // Where a reader looks for a rule the imported law has, but a
+        // derogation set aside (docs/reference.md#derogations).
+        let aside = self.set_aside_for(l, t);
         if rules.is_empty() {
-            return vec![Node::note(None, Phrase::NoRule)];
+            let mut out = vec![Node::note(None, Phrase::NoRule)];
+            out.extend(aside);
+            return out;
         }
         let mut out = Vec::new();
         for r in rules {
@@ -1070,6 +1221,7 @@ impl<'a> Prover<'a> {
                 children: sub,
             });
         }
+        out.extend(aside);
         out
     }
 
@@ -1122,14 +1274,15 @@ impl<'a> Prover<'a> {
         let l = atom.lit;
         match self.ground(atom, &f.binding) {
             Some(t) => {
-                let phrase = if self.holds(l, &t, Level::Defeasible, World::Possible)
+                let judgment = self.cat.pred(l.pred).kind == RelationKind::Judgment;
+                // An undecided atom is undecided whether or not a rule needs
+                // it here (and so whether or not it is materialised).
+                let phrase = if judgment && self.is_undecided_atom(l.pred, &t) {
+                    Phrase::UndecidedJudgment
+                } else if self.holds(l, &t, Level::Defeasible, World::Possible)
                     && !self.holds(l, &t, Level::Defeasible, World::Certain)
                 {
-                    if self.is_undecided(l.pred, &t) {
-                        Phrase::UndecidedJudgment
-                    } else {
-                        Phrase::Pending
-                    }
+                    Phrase::Pending
                 } else if self.holds(l, &t, Level::Supported, World::Certain) {
                     Phrase::OnlySupported
                 } else {

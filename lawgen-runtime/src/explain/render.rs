@@ -55,8 +55,12 @@ fn rule_title(lang: Lang, r: &RuleRef) -> String {
 }
 
 fn anchor_lines(lang: Lang, r: &RuleRef) -> Vec<String> {
+    anchor_list(lang, &r.anchors)
+}
+
+fn anchor_list(lang: Lang, anchors: &[Anchor]) -> Vec<String> {
     let word = words::word(lang, "anchor");
-    r.anchors
+    anchors
         .iter()
         .map(|a| match &a.quote {
             Some(q) => format!("{word}: {}{} — \"{}\"", layer(&a.package), a.locator, q),
@@ -227,6 +231,28 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             v.extend(anchor_lines(lang, rule));
             v
         }
+        NodeKind::SetAside { rule, by, applies } => {
+            let mut v = vec![format!(
+                "{} {}: {}",
+                w("rule"),
+                rule_title(lang, rule),
+                w(if *applies {
+                    "set aside, would apply"
+                } else {
+                    "set aside, would not apply"
+                })
+            )];
+            v.extend(anchor_lines(lang, rule));
+            for d in by {
+                let mut s = format!("{} {}{}", w("by derogation"), layer(&d.package), d.name);
+                if let Some(l) = &d.label {
+                    s.push_str(&format!(" — {l}"));
+                }
+                v.push(s);
+                v.extend(anchor_list(lang, &d.anchors));
+            }
+            v
+        }
         NodeKind::Note { phrase } => vec![lit(words::phrase(lang, phrase))],
         NodeKind::Elided => vec![lit(w("too deep").into())],
     }
@@ -288,13 +314,22 @@ fn json_rule(r: &RuleRef) -> J {
         "name": r.name,
         "strength": r.strength.as_str(),
         "label": r.label,
-        "anchors": r.anchors.iter().map(|a| json!({
-            "fragment": a.fragment,
-            "locator": a.locator,
-            "package": a.package,
-            "quote": a.quote,
-        })).collect::<Vec<_>>(),
+        "anchors": json_anchors(&r.anchors),
     })
+}
+
+fn json_anchors(anchors: &[Anchor]) -> Vec<J> {
+    anchors
+        .iter()
+        .map(|a| {
+            json!({
+                "fragment": a.fragment,
+                "locator": a.locator,
+                "package": a.package,
+                "quote": a.quote,
+            })
+        })
+        .collect()
 }
 
 fn json_priority(p: &PriorityRef) -> J {
@@ -358,6 +393,14 @@ fn json_node(lang: Lang, n: &Node) -> J {
         NodeKind::Unsatisfied { rule, item, reason } => json!({
             "kind": "unsatisfied", "rule": json_rule(rule), "item": item,
             "reason": words::reason(lang, reason),
+        }),
+        NodeKind::SetAside { rule, by, applies } => json!({
+            "kind": "set_aside", "rule": json_rule(rule), "applies": applies,
+            "derogations": by.iter().map(|d| json!({
+                "id": d.id, "package": d.package, "name": d.name, "label": d.label,
+                "anchors": json_anchors(&d.anchors),
+            })).collect::<Vec<_>>(),
+            "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),
         NodeKind::Note { phrase } => json!({ "kind": "note", "text": words::phrase(lang, phrase) }),
         NodeKind::Elided => json!({ "kind": "elided", "reason": words::word(lang, "too deep") }),

@@ -33,6 +33,18 @@ pub struct RuleRef {
     pub package: Option<String>,
 }
 
+/// A derogation as an explanation names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerogationRef {
+    pub id: String,
+    pub name: String,
+    pub label: Option<String>,
+    /// The articles that displace the rules it sets aside.
+    pub anchors: Vec<Anchor>,
+    /// The package the derogation belongs to, when the law comes in layers.
+    pub package: Option<String>,
+}
+
 /// A priority rule as an explanation names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PriorityRef {
@@ -169,6 +181,14 @@ pub enum NodeKind {
         rule: RuleRef,
         item: String,
         reason: Reason,
+    },
+    /// An imported rule for the literal that a derogation set aside: not
+    /// part of the program. `applies`: its body holds here (at Σ, in the
+    /// certain model), so it would have concluded the literal.
+    SetAside {
+        rule: RuleRef,
+        by: Vec<DerogationRef>,
+        applies: bool,
     },
     /// A plain statement.
     Note { phrase: Phrase },

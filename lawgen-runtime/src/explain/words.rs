@@ -129,6 +129,13 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
         (Lang::En, "too deep") => "… (explanation too deep)",
         (Lang::En, "requests") => "judgment requests:",
         (Lang::En, "to be decided by") => "to be decided by",
+        (Lang::En, "set aside, would apply") => {
+            "set aside — its conditions hold here, so it would conclude this, but a derogation took it out of the law applied"
+        }
+        (Lang::En, "set aside, would not apply") => {
+            "set aside by a derogation (its conditions do not hold here either)"
+        }
+        (Lang::En, "by derogation") => "set aside by derogation",
         (Lang::Ru, "by rule") => "по правилу",
         (Lang::Ru, "rule") => "правило",
         (Lang::Ru, "fact") => "дано как факт",
@@ -163,6 +170,13 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
         (Lang::Ru, "too deep") => "… (объяснение слишком глубокое)",
         (Lang::Ru, "requests") => "запросы решений:",
         (Lang::Ru, "to be decided by") => "решает",
+        (Lang::Ru, "set aside, would apply") => {
+            "исключено — его условия здесь выполнены, и оно заключило бы это, но изъятие вывело его из применяемых норм"
+        }
+        (Lang::Ru, "set aside, would not apply") => {
+            "исключено изъятием (его условия здесь и так не выполнены)"
+        }
+        (Lang::Ru, "by derogation") => "исключено изъятием",
         (_, other) => {
             debug_assert!(false, "no word for {other}");
             ""

@@ -221,12 +221,41 @@ enum Command {
         #[arg(long, value_enum, default_value_t = LintFormat::Text)]
         format: LintFormat,
     },
+    /// Run a suite of scenarios (NAME.facts.json beside NAME.expected.json):
+    /// exit 1 on any difference; `--coverage` reports what happened to every
+    /// rule, priority and judgment of the closure across the suite.
+    Test {
+        /// The suite directory.
+        dir: PathBuf,
+        /// The package (default: `package` of DIR/suite.json).
+        #[arg(long)]
+        package: Option<PathBuf>,
+        /// The policy of scenarios whose expectation names none.
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+        /// Report coverage: per rule, per priority, per judgment.
+        #[arg(long)]
+        coverage: bool,
+        /// Exit 1 when fewer rules than N% were concluded or defeated (or
+        /// allow-listed in DIR/coverage.allow); implies --coverage.
+        #[arg(long, value_name = "N")]
+        min_coverage: Option<f64>,
+        #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+        format: TestFormat,
+    },
     /// Print the predicate dependency graph (DOT, or SVG through Graphviz).
     Graph {
         package: PathBuf,
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestFormat {
+    Text,
+    Json,
+    Junit,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -656,6 +685,78 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                         warnings.len()
                     ),
                 });
+            }
+        }
+        Command::Test {
+            dir,
+            package,
+            policy,
+            coverage,
+            min_coverage,
+            format,
+        } => {
+            use lawgen::cli::test;
+            let fail = |e: test::SuiteError| Failure {
+                code: e.code,
+                message: e.message,
+            };
+            let suite = test::discover(&dir).map_err(fail)?;
+            let Some(package) = package.or_else(|| suite.package.clone()) else {
+                return Err(Failure {
+                    code: 2,
+                    message: format!(
+                        "error: no package for the suite {}\n  = help: pass `--package PACKAGE`, or name it in {}",
+                        dir.display(),
+                        dir.join(test::SUITE_FILE).display()
+                    ),
+                });
+            };
+            let mut import_path = suite.import_path.clone();
+            import_path.extend(inputs.import_path.iter().cloned());
+            let loaded = driver::load_file_with(&package, &inputs.limits, &import_path)?;
+            let with_coverage = coverage || min_coverage.is_some();
+            let outcomes = test::run(&loaded, &suite, policy.into(), with_coverage);
+            let cov = if with_coverage {
+                Some(test::coverage(&loaded, &suite, &outcomes).map_err(fail)?)
+            } else {
+                None
+            };
+            let name = format!("{} {}", loaded.model.name, loaded.model.version);
+            match format {
+                TestFormat::Text => {
+                    print!("{}", test::render_results(&outcomes));
+                    if let Some(c) = &cov {
+                        print!("{}", test::render_coverage(c, min_coverage));
+                    }
+                }
+                TestFormat::Json => print!("{}", test::render_json(&name, &outcomes, cov.as_ref())),
+                TestFormat::Junit => print!("{}", test::render_junit(&name, &outcomes)),
+            }
+            let failed = outcomes.iter().filter(|o| !o.passed()).count();
+            if failed > 0 {
+                return Err(Failure {
+                    code: 1,
+                    message: format!("error: {failed} of {} scenarios failed", outcomes.len()),
+                });
+            }
+            if let (Some(min), Some(c)) = (min_coverage, &cov) {
+                if c.percent() < min {
+                    let missing: Vec<&str> = c
+                        .rules
+                        .iter()
+                        .filter(|r| !r.covered() && r.allowed.is_none())
+                        .map(|r| r.name.as_str())
+                        .collect();
+                    return Err(Failure {
+                        code: 1,
+                        message: format!(
+                            "error: coverage {:.1}% is below the minimum {min}%: never concluded or defeated: {}\n  = help: add a scenario that reaches each, or list it with its reason in {}",
+                            c.percent(),
+                            missing.join(", "),
+                            dir.join(test::ALLOW_LIST).display()
+                        ),
+                    });
+                }
             }
         }
         Command::Graph { package, format } => {

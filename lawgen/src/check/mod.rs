@@ -4,19 +4,22 @@
 //!
 //! 1. `names`     — every id resolves to a node of the right kind; builds the declarations.
 //! 2. `types`     — rules resolved and typed: arities, argument types, variables, values.
-//! 3. `safety`    — range restriction; heads are institutional.
-//! 4. `priorities`— pairs of conflicting rules, no cycle.
-//! 5. `closures`  — over empirical predicates, domain of the right type.
-//! 6. `judgments` — every judgment predicate has exactly one `external_decl`.
-//! 7. `strata`    — a stratification exists.
-//! 8. `size`      — lowering would not explode (rule bodies, program size);
+//! 3. `derogations` — imported rules set aside leave the model (with the
+//!    priorities that name them); each listed id is an imported rule.
+//! 4. `safety`    — range restriction; heads are institutional.
+//! 5. `priorities`— pairs of conflicting rules, no cycle.
+//! 6. `closures`  — over empirical predicates, domain of the right type.
+//! 7. `judgments` — every judgment predicate has exactly one `external_decl`.
+//! 8. `strata`    — a stratification exists.
+//! 9. `size`      — lowering would not explode (rule bodies, program size);
 //!    run by the driver on the finished model, with the read limits.
 //!
-//! Passes 3–7 run on what passes 1–2 could resolve, so one broken reference
+//! Passes 3–8 run on what passes 1–2 could resolve, so one broken reference
 //! does not hide an unrelated error elsewhere; a [`Model`] is only returned
 //! when no pass reported anything.
 
 mod closures;
+mod derogations;
 mod judgments;
 mod names;
 mod priorities;
@@ -48,6 +51,8 @@ fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnos
     let (mut scope, mut model) = names::declarations(pkg, layer_of, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
+    // After this point the rules derogations set aside are out of the model.
+    derogations::check(pkg, layer_of, &mut scope, &mut model, &mut diags);
     // Every predicate and rule is in: later passes and stages look them up.
     model.build_index();
     safety::check(pkg, &model, &mut diags);

@@ -47,8 +47,11 @@ impl Decl {
 #[derive(Default)]
 pub(super) struct Scope {
     pub decls: HashMap<String, Decl>,
-    /// Filled by `types` for every rule it could build.
+    /// Filled by `types` for every rule it could build (and renumbered by
+    /// `derogations`, which takes the rules it sets aside out).
     pub rules: HashMap<String, RuleId>,
+    /// Rules set aside by a derogation, by id: index into `Model::set_aside`.
+    pub set_aside: HashMap<String, usize>,
 }
 
 impl Scope {
@@ -167,6 +170,8 @@ pub(super) fn declarations(
         priorities: Vec::new(),
         closures: Vec::new(),
         fragments: Vec::new(),
+        derogations: Vec::new(),
+        set_aside: Vec::new(),
         strata: Vec::new(),
         packages: vec![model::PackageInfo {
             name: pkg.name.clone(),
@@ -213,6 +218,7 @@ pub(super) fn declarations(
             NodeKind::Closure(_) => Decl::Other("a closure policy"),
             NodeKind::External { .. } => Decl::Other("an external declaration"),
             NodeKind::Publication { .. } => Decl::Other("a publication"),
+            NodeKind::Derogation(_) => Decl::Other("a derogation"),
         };
         // Duplicate ids were reported by the reader; the first one wins.
         scope.decls.entry(n.id.clone()).or_insert(decl);
@@ -279,7 +285,8 @@ pub(super) fn declarations(
                     scope.provenance(a, node, diags, Decl::Fragment(FragId(0)));
                 }
             }
-            NodeKind::Priority { anchors, .. } => {
+            NodeKind::Priority { anchors, .. }
+            | NodeKind::Derogation(crate::syntax::Derogation { anchors, .. }) => {
                 for a in anchors {
                     scope.provenance(a, node, diags, Decl::Fragment(FragId(0)));
                 }

@@ -16,6 +16,20 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
         else {
             continue;
         };
+        // A priority naming a rule a derogation set aside goes with it.
+        let mut by: Vec<usize> = [higher, lower]
+            .into_iter()
+            .filter_map(|r| scope.set_aside.get(&r.id))
+            .flat_map(|&k| model.set_aside[k].by.iter().copied())
+            .collect();
+        if !by.is_empty() {
+            by.sort_unstable();
+            by.dedup();
+            for d in by {
+                model.derogations[d].priorities.push(n.id.clone());
+            }
+            continue;
+        }
         let h = scope.rule(higher, &n.id, diags);
         let l = scope.rule(lower, &n.id, diags);
         let (Some(h), Some(l)) = (h, l) else { continue };

@@ -3,7 +3,7 @@
 //! probably not the law's: facts of one case deciding another, conclusions
 //! that forget their case, rules that can never fire, declarations and
 //! judgments nothing uses, priorities that cannot act, closures that close
-//! nothing. Each lint states in its module the exact condition it fires on
+//! nothing, derogations that set aside nothing that mattered. Each lint states in its module the exact condition it fires on
 //! and why that condition does not fire on correct packages; the reference
 //! with an example per lint is `docs/lints.md`.
 //!
@@ -26,6 +26,7 @@ pub fn lint(loaded: &Loaded) -> Diagnostics {
     case::cross_case_leak(&cx, &mut out);
     case::head_drops_case(&cx, &mut out);
     never::never_fires(&cx, &mut out);
+    never::derogation_without_effect(&cx, &mut out);
     unused::unused_declarations(&cx, &mut out);
     unused::judgments_never_read(&cx, &mut out);
     priority_over_strict(&cx, &mut out);

@@ -1,9 +1,9 @@
-//! W003: a rule that can never fire.
+//! W003: a rule that can never fire; W008: a derogation of such a rule.
 
 use super::Cx;
-use crate::diagnostics::{Code, Diagnostics};
-use crate::model::{Item, Rule, Term, Ty, Value};
-use crate::syntax::{CmpOp, RelationKind, Status};
+use crate::diagnostics::{Code, Diagnostics, Location};
+use crate::model::{local_name, Item, Rule, Term, Ty, Value};
+use crate::syntax::{CmpOp, NodeKind, RelationKind, Status, Strength};
 
 /// Condition, any of:
 ///
@@ -33,6 +33,67 @@ pub(super) fn never_fires(cx: &Cx, out: &mut Diagnostics) {
                 format!("`{}` can never fire: {why}", r.local),
                 "fix the condition, or remove the rule if it is not meant to apply",
             );
+        }
+    }
+}
+
+/// W008. A derogation that changes nothing: a rule it sets aside would have
+/// concluded nothing anyway.
+///
+/// Condition: the set-aside rule meets a condition of W003 (its body can
+/// never hold, judged against the rules that remain), or it is a defeater
+/// and nothing concludes the literal it would block (a defeater only acts
+/// against a strict or defeasible rule for the complement of its head), or
+/// the derogation lists no rule at all. Setting such a rule aside leaves
+/// every conclusion as it was, so the derogation most likely names the
+/// wrong rule. Only the root package's derogations are linted.
+pub(super) fn derogation_without_effect(cx: &Cx, out: &mut Diagnostics) {
+    for n in &cx.loaded.package.nodes {
+        let NodeKind::Derogation(d) = &n.kind else {
+            continue;
+        };
+        if d.rules.is_empty() {
+            out.error(
+                Code::DerogationWithoutEffect,
+                cx.node(&n.id),
+                format!(
+                    "`{}` lists no rule: it sets nothing aside",
+                    local_name(&n.id)
+                ),
+                "list the imported rules it displaces in `rules`, or remove the derogation",
+            );
+        }
+        for r in &d.rules {
+            let Some(a) = cx.m.set_aside.iter().find(|a| a.rule.id == r.id) else {
+                continue;
+            };
+            let rule = &a.rule;
+            let why = comparisons(rule)
+                .or_else(|| self_contradiction(rule))
+                .or_else(|| unconcludable(cx, rule))
+                .map(|(_, why)| why)
+                .or_else(|| {
+                    let blocked = rule.head.lit().complement();
+                    (rule.strength == Strength::Defeater && !cx.m.has_concluding_rule(blocked))
+                        .then(|| {
+                            format!(
+                                "it is a defeater, and nothing concludes `{}`, which it would block",
+                                cx.m.lit_name(blocked)
+                            )
+                        })
+                });
+            if let Some(why) = why {
+                out.error(
+                    Code::DerogationWithoutEffect,
+                    Location::new(Some(&n.id), r.ptr.as_str()),
+                    format!(
+                        "`{}` sets aside `{}`, which would have concluded nothing anyway: {why}",
+                        local_name(&n.id),
+                        rule.local
+                    ),
+                    "check that the derogation names the rule the article displaces; if it does, the derogation changes nothing and can go",
+                );
+            }
         }
     }
 }

@@ -61,9 +61,9 @@ mod stratify;
 
 use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
 use crate::program::{
-    AnchorInfo, Atom, Catalog, ClosureInfo, ConstInfo, External, Item, Meaning, Output, PredInfo,
-    PriorityInfo, Program, RelId, Relation, RequestView, Role, Rule, RuleInfo, Section, SourceAtom,
-    SourceItem, Term, TypeInfo, View,
+    AnchorInfo, Atom, Catalog, ClosureInfo, ConstInfo, DerogationInfo, External, Item, Meaning,
+    Output, PredInfo, PriorityInfo, Program, RelId, Relation, RequestView, Role, Rule, RuleInfo,
+    Section, SetAsideInfo, SourceAtom, SourceItem, Term, TypeInfo, View,
 };
 use crate::syntax::{RelationKind, Status, Strength};
 use std::collections::{BTreeMap, HashMap};
@@ -440,6 +440,35 @@ impl<'m> Lowerer<'m> {
             }
         }
         self.define_requests();
+        self.define_set_aside();
+    }
+
+    /// `aside[r](head) :- body_r at Σ in C` for every rule a derogation set
+    /// aside: whether it would have supported its head here, for the
+    /// explanation of a literal it would have concluded. Nothing reads these
+    /// relations, so they change no other relation (the derogation stays
+    /// "as if deleted").
+    fn define_set_aside(&mut self) {
+        for k in 0..self.m.set_aside.len() {
+            let r = &self.m.set_aside[k].rule;
+            let rel = self.new_relation(
+                format!("aside[{}]", r.local),
+                self.m.pred(r.head.pred).params.clone(),
+                Role::Derived,
+            );
+            let body = self.body_of(Src::SetAside(k), Level::Supported, World::Certain, None);
+            let vars = r.vars.iter().map(|(n, _)| n.clone()).collect();
+            self.push(
+                Atom {
+                    rel,
+                    args: terms(&r.head.args),
+                },
+                body,
+                vars,
+                format!("{} (set aside) would apply", r.local),
+                Meaning::SetAside { rule: k as u32 },
+            );
+        }
     }
 
     fn output(&mut self, l: Lit, pending: bool) {
@@ -785,9 +814,14 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A source rule's body as program items, at `level` in world `w`,
-    /// leaving out item `skip`. Returns the items and the rule's variable names.
+    /// leaving out item `skip`.
     fn body(&mut self, rid: RuleId, level: Level, w: World, skip: Option<usize>) -> Vec<Item> {
-        let r = self.m.rule(rid);
+        self.body_of(Src::Rule(rid), level, w, skip)
+    }
+
+    /// [`Lowerer::body`] of a rule of the model or of a rule set aside.
+    fn body_of(&mut self, src: Src, level: Level, w: World, skip: Option<usize>) -> Vec<Item> {
+        let r = self.src_rule(src);
         let mut out = Vec::with_capacity(r.body.len());
         for (i, item) in r.body.iter().enumerate() {
             if Some(i) == skip {
@@ -814,7 +848,7 @@ impl<'m> Lowerer<'m> {
                         Status::Supported => Level::Supported,
                     };
                     let inner = self.view(atom.lit(), lvl, w.other());
-                    out.push(Item::Neg(self.negated_atom(rid, i, inner, &atom.args)));
+                    out.push(Item::Neg(self.negated_atom(src, i, inner, &atom.args)));
                 }
             }
         }
@@ -823,8 +857,8 @@ impl<'m> Lowerer<'m> {
 
     /// For `not a(X, Y)` where `Y` occurs nowhere else in the rule, negate the
     /// projection `∃Y a(X, Y)` so every negated variable is bound.
-    fn negated_atom(&mut self, rid: RuleId, idx: usize, rel: RelId, args: &[model::Term]) -> Atom {
-        let r = self.m.rule(rid);
+    fn negated_atom(&mut self, src: Src, idx: usize, rel: RelId, args: &[model::Term]) -> Atom {
+        let r = self.src_rule(src);
         let elsewhere: std::collections::HashSet<model::Var> = r
             .body
             .iter()
@@ -867,14 +901,28 @@ impl<'m> Lowerer<'m> {
             })],
             vars,
             format!("{}: projection for a `not` item", r.local),
-            Meaning::Projection {
-                rule: rid.0,
-                item: idx as u32,
+            match src {
+                Src::Rule(rid) => Meaning::Projection {
+                    rule: rid.0,
+                    item: idx as u32,
+                },
+                Src::SetAside(k) => Meaning::SetAsideProjection {
+                    rule: k as u32,
+                    item: idx as u32,
+                },
             },
         );
         Atom {
             rel: aux,
             args: head_args,
+        }
+    }
+
+    /// The rule of the model, or the rule set aside, `src` names.
+    fn src_rule(&self, src: Src) -> &'m model::Rule {
+        match src {
+            Src::Rule(rid) => self.m.rule(rid),
+            Src::SetAside(k) => &self.m.set_aside[k].rule,
         }
     }
 
@@ -1214,6 +1262,15 @@ impl<'m> Lowerer<'m> {
     }
 }
 
+/// Which rule a body is lowered from.
+#[derive(Clone, Copy)]
+enum Src {
+    /// A rule of the program.
+    Rule(RuleId),
+    /// A rule a derogation set aside (index into `Model::set_aside`).
+    SetAside(usize),
+}
+
 fn level_name(l: Level) -> &'static str {
     match l {
         Level::Definite => "Δ",
@@ -1243,10 +1300,7 @@ fn body_preds(r: &model::Rule) -> impl Iterator<Item = PredId> + '_ {
 /// What run time needs of the package: names, types, labels, rules as
 /// written, anchors with their article texts, priorities, closures.
 pub fn catalog(m: &Model) -> Catalog {
-    let atom = |a: &model::Atom| SourceAtom {
-        lit: a.lit(),
-        args: terms(&a.args),
-    };
+    let rule_info = |r: &model::Rule| rule_info(m, r);
     let mut c = Catalog::new(
         m.namespace.clone(),
         m.semantic_hash.clone(),
@@ -1281,50 +1335,7 @@ pub fn catalog(m: &Model) -> Catalog {
                 ty: c.ty,
             })
             .collect(),
-        m.rules
-            .iter()
-            .map(|r| RuleInfo {
-                id: r.id.clone(),
-                local: r.local.clone(),
-                strength: r.strength,
-                head: atom(&r.head),
-                body: r
-                    .body
-                    .iter()
-                    .map(|i| match i {
-                        MItem::Status { status, atom: a } => SourceItem::Status {
-                            status: *status,
-                            atom: atom(a),
-                        },
-                        MItem::Compare { left, op, right } => SourceItem::Compare {
-                            left: term(left),
-                            op: *op,
-                            right: term(right),
-                        },
-                        MItem::Not { status, atom: a } => SourceItem::Not {
-                            status: *status,
-                            atom: atom(a),
-                        },
-                    })
-                    .collect(),
-                vars: r.vars.iter().map(|(n, _)| n.clone()).collect(),
-                labels: r.labels.clone(),
-                anchors: r
-                    .anchors
-                    .iter()
-                    .map(|f| {
-                        let frag = &m.fragments[f.0 as usize];
-                        AnchorInfo {
-                            fragment: frag.id.clone(),
-                            locator: frag.locator.clone(),
-                            texts: frag.texts.clone(),
-                            package: m.package_index_of(&frag.id) as u32,
-                        }
-                    })
-                    .collect(),
-                package: m.package_index_of(&r.id) as u32,
-            })
-            .collect(),
+        m.rules.iter().map(rule_info).collect(),
         m.priorities
             .iter()
             .map(|p| PriorityInfo {
@@ -1352,6 +1363,27 @@ pub fn catalog(m: &Model) -> Catalog {
             })
             .collect(),
     );
+    c.derogations = m
+        .derogations
+        .iter()
+        .map(|d| DerogationInfo {
+            id: d.id.clone(),
+            local: d.local.clone(),
+            labels: d.labels.clone(),
+            anchors: d.anchors.iter().map(|&f| anchor_info(m, f)).collect(),
+            rules: d.rules.iter().map(|&k| k as u32).collect(),
+            priorities: d.priorities.clone(),
+            package: m.package_index_of(&d.id) as u32,
+        })
+        .collect();
+    c.set_aside = m
+        .set_aside
+        .iter()
+        .map(|a| SetAsideInfo {
+            rule: rule_info(&a.rule),
+            by: a.by.iter().map(|&d| d as u32).collect(),
+        })
+        .collect();
     c.packages = m
         .packages
         .iter()
@@ -1360,4 +1392,51 @@ pub fn catalog(m: &Model) -> Catalog {
     c.ambiguous_preds = m.ambiguous_preds.clone();
     c.ambiguous_consts = m.ambiguous_consts.clone();
     c
+}
+
+/// A rule as run time shows it: as written, with its anchors' texts.
+fn rule_info(m: &Model, r: &model::Rule) -> RuleInfo {
+    let atom = |a: &model::Atom| SourceAtom {
+        lit: a.lit(),
+        args: terms(&a.args),
+    };
+    RuleInfo {
+        id: r.id.clone(),
+        local: r.local.clone(),
+        strength: r.strength,
+        head: atom(&r.head),
+        body: r
+            .body
+            .iter()
+            .map(|i| match i {
+                MItem::Status { status, atom: a } => SourceItem::Status {
+                    status: *status,
+                    atom: atom(a),
+                },
+                MItem::Compare { left, op, right } => SourceItem::Compare {
+                    left: term(left),
+                    op: *op,
+                    right: term(right),
+                },
+                MItem::Not { status, atom: a } => SourceItem::Not {
+                    status: *status,
+                    atom: atom(a),
+                },
+            })
+            .collect(),
+        vars: r.vars.iter().map(|(n, _)| n.clone()).collect(),
+        labels: r.labels.clone(),
+        anchors: r.anchors.iter().map(|&f| anchor_info(m, f)).collect(),
+        package: m.package_index_of(&r.id) as u32,
+    }
+}
+
+fn anchor_info(m: &Model, f: model::FragId) -> AnchorInfo {
+    let frag = &m.fragments[f.0 as usize];
+    AnchorInfo {
+        fragment: frag.id.clone(),
+        locator: frag.locator.clone(),
+        texts: frag.texts.clone(),
+        package: m.package_index_of(&frag.id) as u32,
+    }
 }

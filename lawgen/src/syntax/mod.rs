@@ -111,6 +111,17 @@ pub enum NodeKind {
         edition: Ref,
     },
     Fragment(Fragment),
+    /// lawgen extension (docs/reference.md#derogations): sets the listed
+    /// rules of imported packages aside for this package's meaning.
+    Derogation(Derogation),
+}
+
+#[derive(Clone, Debug)]
+pub struct Derogation {
+    /// The imported rules set aside, as `rule_ref`s.
+    pub rules: Vec<Ref>,
+    /// Fragments: the article that displaces them (at least one, checked).
+    pub anchors: Vec<Ref>,
 }
 
 #[derive(Clone, Debug)]

@@ -164,7 +164,7 @@ pub(crate) fn scan(bytes: &[u8], limits: &ReadLimits) -> Option<crate::diagnosti
 }
 
 /// Kinds of node this reader knows, for the "did you mean" list.
-const NODE_KINDS: &str = "type_decl, symbol_decl, rule, priority_rule, closure_policy, external_decl, source_work, source_edition, publication, fragment";
+const NODE_KINDS: &str = "type_decl, symbol_decl, rule, priority_rule, closure_policy, external_decl, source_work, source_edition, publication, fragment, derogation";
 
 impl Reader<'_> {
     fn loc(&self, ptr: &str) -> Location {
@@ -482,6 +482,7 @@ impl Reader<'_> {
                 edition: self.ref_str(m, ptr, "edition")?,
             },
             "fragment" => NodeKind::Fragment(self.fragment(m, ptr)?),
+            "derogation" => NodeKind::Derogation(self.derogation(m, ptr)?),
             other => {
                 self.err(
                     Code::UnknownNodeKind,
@@ -908,6 +909,50 @@ impl Reader<'_> {
             lower: lower?,
             reason: self.opt_str_field(m, ptr, "reason"),
             anchors,
+        })
+    }
+
+    /// `rules` (required, `rule_ref`s) and `anchors` (fragment ids; that
+    /// there is one is `check`'s to say, with the node's context).
+    fn derogation(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<Derogation> {
+        let rp = pointer_push(ptr, "rules");
+        let mut rules = Vec::new();
+        let mut ok = true;
+        for (i, r) in self.array_field(m, ptr, "rules")?.iter().enumerate() {
+            let p = pointer_push(&rp, i);
+            match self.rule_ref(r, &p) {
+                Some(r) => rules.push(r),
+                None => ok = false,
+            }
+        }
+        let ap = pointer_push(ptr, "anchors");
+        let mut anchors = Vec::new();
+        for (i, a) in self.opt_array(m, ptr, "anchors").iter().enumerate() {
+            let p = pointer_push(&ap, i);
+            if let Some(id) = self.string(a, &p, "anchors[]") {
+                anchors.push(Ref { id, ptr: p });
+            }
+        }
+        ok.then_some(Derogation { rules, anchors })
+    }
+
+    /// `{"kind":"rule_ref","id":…}`.
+    fn rule_ref(&mut self, v: &Value, ptr: &str) -> Option<Ref> {
+        let o = self.obj(v, ptr, "a rule reference")?;
+        let kind = self.str_field(o, ptr, "kind")?;
+        if kind != "rule_ref" {
+            self.err(
+                Code::UnknownKind,
+                &pointer_push(ptr, "kind"),
+                format!("a derogation lists rules as `rule_ref`s, found kind `{kind}`"),
+                r#"write each entry of `rules` as {"kind":"rule_ref","id":"…"}"#,
+            );
+            return None;
+        }
+        let id = self.str_field(o, ptr, "id")?;
+        Some(Ref {
+            id,
+            ptr: pointer_push(ptr, "id"),
         })
     }
 

@@ -696,6 +696,17 @@ impl<'s> Parser<'s> {
                 m.insert("higher".to_owned(), json!({"kind": "const_ref", "id": hi}));
                 m.insert("lower".to_owned(), json!({"kind": "const_ref", "id": lo}));
             }
+            "derogation" => {
+                self.punct(":", "write `derogation NAME: [ImportedRule, …]`")?;
+                let rules = self.field_value(Val::IdList)?;
+                let refs = rules
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|id| json!({"kind": "rule_ref", "id": id}))
+                    .collect();
+                m.insert("rules".to_owned(), Value::Array(refs));
+            }
             "closure" => {
                 self.punct(":", "write `closure NAME: predicate over domain`")?;
                 let p = self.reference("the closed predicate")?;

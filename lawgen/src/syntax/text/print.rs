@@ -497,6 +497,22 @@ fn structured(m: &Map<String, Value>, ctx: &Ctx) -> Option<String> {
                 ctx.name(lo)
             ));
         }
+        "derogation" => {
+            let rules: Option<Vec<String>> = m
+                .get("rules")?
+                .as_array()?
+                .iter()
+                .map(|r| -> Option<String> {
+                    let o = exact(r, &["kind", "id"])?;
+                    if o["kind"] != "rule_ref" {
+                        return None;
+                    }
+                    Some(ctx.name(o["id"].as_str()?))
+                })
+                .collect();
+            used.insert("rules");
+            out.push_str(&format!("derogation {name}: [{}]\n", rules?.join(", ")));
+        }
         "closure" => {
             let p = m.get("predicate")?.as_str()?;
             let d = const_ref(m.get("domain")?)?;

@@ -94,6 +94,13 @@ pub(super) const KINDS: &[KindSpec] = &[
         named: false,
     },
     KindSpec {
+        kw: "derogation",
+        kind: "derogation",
+        symbol_kind: None,
+        fields: &[f("anchors", "anchors", Val::IdList)],
+        named: false,
+    },
+    KindSpec {
         kw: "closure",
         kind: "closure_policy",
         symbol_kind: None,
@@ -206,6 +213,7 @@ pub(super) const STATEMENTS: &[&str] = &[
     "constant",
     "rule",
     "priority",
+    "derogation",
     "closure",
     "external",
     "work",

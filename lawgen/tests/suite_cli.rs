@@ -1,0 +1,281 @@
+//! `lawgen test DIR`: scenario suites as a command — passing and failing
+//! scenarios with their readable differences, coverage and its minimum,
+//! the allow-list, the three formats, and every error with its message.
+//! The suites are written to a scratch directory over the derogation
+//! example of docs/reference.md (a base law and a national layer that sets
+//! one of its rules aside).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+const PACKAGE: &str = "docs/examples/derogation/package.ir.json";
+
+/// A scratch suite: `files` are (name, contents).
+fn suite(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lawgen-suite-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, text) in files {
+        std::fs::write(dir.join(f), text).unwrap();
+    }
+    dir
+}
+
+fn lawgen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const FIVE_FACTS: &str = r#"{"facts": {"position_repeated": [["g1", 5]]}}"#;
+/// What the national layer gives: nothing (five repetitions do not draw).
+const FIVE_EXPECTED: &str = r#"{"description": "national Art. 9: five repetitions alone do not draw",
+  "definitely": {}, "defeasibly": {}, "supported": {}, "pending": {}, "requests": []}"#;
+const CLAIM_FACTS: &str =
+    r#"{"facts": {"position_repeated": [["g1", 3]], "draw_claimed": [["g1"]]}}"#;
+const CLAIM_EXPECTED: &str = r#"{"definitely": {"game_drawn": [["g1"]]},
+  "defeasibly": {"game_drawn": [["g1"]]}, "supported": {"game_drawn": [["g1"]]}}"#;
+
+fn with_package(dir: &Path) -> Vec<String> {
+    vec![
+        "test".into(),
+        dir.display().to_string(),
+        "--package".into(),
+        PACKAGE.into(),
+    ]
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_passing_suite_with_full_coverage() {
+    let dir = suite(
+        "pass",
+        &[
+            ("five.facts.json", FIVE_FACTS),
+            ("five.expected.json", FIVE_EXPECTED),
+            ("claim.facts.json", CLAIM_FACTS),
+            ("claim.expected.json", CLAIM_EXPECTED),
+        ],
+    );
+    let mut a = with_package(&dir);
+    a.extend(["--min-coverage".into(), "100".into()]);
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("ok     claim (blocking)\nok     five (blocking)\n"),
+        "{out}"
+    );
+    assert!(out.contains("2 scenarios: 2 passed, 0 failed\n"), "{out}");
+    assert!(
+        out.contains("coverage: 2 of 2 rules concluded or defeated in 2 scenarios, 0 allowed by design: 100.0% (minimum 100%)"),
+        "{out}"
+    );
+    // The set-aside rule is covered where its conditions held.
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("FivefoldDraws"))
+        .unwrap();
+    assert!(
+        line.ends_with("set aside by NoFivefoldDraw; its conditions held in 1"),
+        "{line}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("ThreefoldClaimDraws"))
+        .unwrap();
+    assert!(line.contains("definitely 1"), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_scenario_exits_1_with_its_differences() {
+    // Expects the base law's fivefold draw, which the national layer set aside.
+    let wrong = r#"{"definitely": {"game_drawn": [["g1"]]}, "defeasibly": {"game_drawn": [["g1"]]},
+                    "supported": {"game_drawn": [["g1"]]}}"#;
+    let dir = suite(
+        "fail",
+        &[
+            ("five.facts.json", FIVE_FACTS),
+            ("five.expected.json", wrong),
+        ],
+    );
+    let (code, out, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        out,
+        "FAILED five (blocking)\n    - definitely: game_drawn(g1)\n    - defeasibly: game_drawn(g1)\n    - supported: game_drawn(g1)\n\
+         1 scenarios: 0 passed, 1 failed (- expected but not concluded, + concluded but not expected)\n"
+    );
+    assert_eq!(err, "error: 1 of 1 scenarios failed\n");
+    let mut a = with_package(&dir);
+    a.extend(["--format".into(), "junit".into()]);
+    let (code, out, _) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    assert!(out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><testsuite name=\"example.national 1.0.0\" tests=\"1\" failures=\"1\">"), "{out}");
+    assert!(
+        out.contains("<failure message=\"3 difference(s)\">- definitely: game_drawn(g1)\n"),
+        "{out}"
+    );
+    let mut a = with_package(&dir);
+    a.extend(["--format".into(), "json".into(), "--coverage".into()]);
+    let (code, out, _) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["scenarios"][0]["passed"], false);
+    assert_eq!(v["scenarios"][0]["differences"][0]["kind"], "missing");
+    assert_eq!(
+        v["coverage"]["rules"][1]["setAside"]["by"][0],
+        "NoFivefoldDraw"
+    );
+    assert_eq!(
+        v["coverage"]["rules"][1]["setAside"]["wouldApply"][0],
+        "five"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn coverage_below_the_minimum_fails_until_the_allow_list_says_why() {
+    let files = [
+        ("claim.facts.json", CLAIM_FACTS),
+        ("claim.expected.json", CLAIM_EXPECTED),
+    ];
+    let dir = suite("min", &files);
+    let mut a = with_package(&dir);
+    a.extend(["--min-coverage".into(), "100".into()]);
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(": 50.0% (minimum 100%)"), "{out}");
+    assert_eq!(
+        err,
+        format!(
+            "error: coverage 50.0% is below the minimum 100%: never concluded or defeated: FivefoldDraws\n  = help: add a scenario that reaches each, or list it with its reason in {}\n",
+            dir.join("coverage.allow").display()
+        )
+    );
+    std::fs::write(
+        dir.join("coverage.allow"),
+        "# rules this suite cannot reach\nFivefoldDraws   set aside by the national layer; shown in the five scenario elsewhere\n",
+    )
+    .unwrap();
+    let (code, out, _) = lawgen(&args(&a));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "[allowed: set aside by the national layer; shown in the five scenario elsewhere]"
+        ),
+        "{out}"
+    );
+    std::fs::write(dir.join("coverage.allow"), "FivefoldDrawz  a typo\n").unwrap();
+    let (code, _, err) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: `FivefoldDrawz` is no rule of example.national\n  = help: name a rule of the package's closure by its local name or full id\n",
+            dir.join("coverage.allow").display()
+        )
+    );
+    std::fs::write(dir.join("coverage.allow"), "FivefoldDraws\n").unwrap();
+    let (code, _, err) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("line 1: `FivefoldDraws` has no reason"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_suites_are_refused_with_where_and_how() {
+    // An unknown field in an expectation file.
+    let dir = suite(
+        "bad-field",
+        &[
+            ("a.facts.json", FIVE_FACTS),
+            ("a.expected.json", r#"{"definitly": {}}"#),
+        ],
+    );
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: {}: unexpected field `definitly`",
+            dir.join("a.expected.json").display()
+        )),
+        "{err}"
+    );
+    // Rows that are not arrays.
+    std::fs::write(
+        dir.join("a.expected.json"),
+        r#"{"definitely": {"game_drawn": ["g1"]}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`definitely/game_drawn` must be an array of rows (arrays)"),
+        "{err}"
+    );
+    // A scenario without its expectation.
+    std::fs::write(dir.join("b.facts.json"), FIVE_FACTS).unwrap();
+    std::fs::write(dir.join("a.expected.json"), FIVE_EXPECTED).unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("b.facts.json: no b.expected.json beside it"),
+        "{err}"
+    );
+    // No package: neither --package nor suite.json.
+    std::fs::remove_file(dir.join("b.facts.json")).unwrap();
+    let (code, _, err) = lawgen(&["test", &dir.display().to_string()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("= help: pass `--package PACKAGE`, or name it in"),
+        "{err}"
+    );
+    // suite.json names it.
+    std::fs::write(
+        dir.join("suite.json"),
+        format!(r#"{{"package": "{}"}}"#, root().join(PACKAGE).display()),
+    )
+    .unwrap();
+    let (code, out, err) = lawgen(&["test", &dir.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}");
+    // A facts file the package refuses: the scenario fails with the facts error.
+    std::fs::write(
+        dir.join("a.facts.json"),
+        r#"{"facts": {"game_drawn": [["g1"]]}}"#,
+    )
+    .unwrap();
+    let (code, out, _) = lawgen(&["test", &dir.display().to_string()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAILED a (blocking)\n    error[E084]"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_repository_suites_run_through_the_command() {
+    for dir in ["tests/scenarios/chess", "tests/scenarios/ru"] {
+        let (code, out, err) = lawgen(&["test", dir, "--coverage"]);
+        assert_eq!(code, 0, "{dir}:\n{out}{err}");
+        assert!(out.contains(" 0 failed\n"), "{out}");
+    }
+}
