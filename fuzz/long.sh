@@ -27,7 +27,7 @@ renice -n 19 $$ >/dev/null 2>&1 || true
 
 extra=()
 case $t in
-  package_structured | emit | imports) extra=(-max_len=512 -len_control=0) ;;
+  package_structured | emit | imports | arrow) extra=(-max_len=512 -len_control=0) ;;
   package) extra=(-dict=dict/package.dict) ;;
   facts) extra=(-dict=dict/facts.dict) ;;
   text) extra=(-dict=dict/text.dict) ;;

@@ -18,16 +18,20 @@
 #                      and, when a lawgen binary is built (target/debug or
 #                      target/release), the text form of every package under
 #                      packages/ and docs/examples/ (`lawgen convert`)
+#   expected           every expectation file of the scenario suites
+#                      (tests/scenarios/*/*.expected.json)
 #   package_structured, emit, imports
 #                      short recipes (their input is a mutation recipe: the
 #                      valid packages are embedded in the harness)
+#   arrow              nothing (a recipe for a record batch; libFuzzer starts
+#                      from the empty input)
 #
 # The dictionaries (fuzz/dict/*.dict) are passed by smoke.sh and long.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 c="${1:-$here/corpus}"
-targets=(package facts text package_structured emit imports)
+targets=(package facts text package_structured emit imports arrow expected)
 for t in "${targets[@]}"; do mkdir -p "$c/$t"; done
 
 # The repository's files, without build output or earlier corpora.
@@ -75,6 +79,12 @@ while IFS= read -r f; do
     */tests/scenarios/chess/* | */examples/chess-arbiter/*) seed "$f" "$c/facts" ;;
   esac
 done < <(files '*.facts.json')
+
+while IFS= read -r f; do
+  case $f in
+    */tests/scenarios/*) seed "$f" "$c/expected" ;;
+  esac
+done < <(files '*.expected.json')
 
 # Recipes. Byte 0 picks the seed package (mod 8: 0-2 minimal, 3-5 hostile
 # names, 6-7 chess), byte 1 the number of mutations, the rest the mutations.

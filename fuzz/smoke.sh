@@ -19,7 +19,7 @@ set -euo pipefail
 secs="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-targets=(package facts package_structured emit text imports)
+targets=(package facts package_structured emit text imports arrow expected)
 dir_args=()
 if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")
@@ -54,7 +54,7 @@ run() {
   local extra=()
   case $t in
     # A recipe of up to 8 mutations: let inputs grow at once.
-    package_structured | emit | imports) extra=(-max_len=512 -len_control=0) ;;
+    package_structured | emit | imports | arrow) extra=(-max_len=512 -len_control=0) ;;
     package) extra=(-dict=dict/package.dict) ;;
     facts) extra=(-dict=dict/facts.dict) ;;
     text) extra=(-dict=dict/text.dict) ;;

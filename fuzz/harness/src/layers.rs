@@ -24,7 +24,7 @@ use lawgen::interp::Policy;
 use lawgen::model::Model;
 use lawgen::syntax::facts::Facts;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The files of one closure, root first, and whether the recipe left the
 /// import graph as generated.
@@ -33,6 +33,10 @@ pub struct Layers {
     pub seed: usize,
     pub intact: bool,
     pub ops: Vec<String>,
+    /// Original ids of the rules the layers' derogations set aside: the
+    /// layers then mean what the package means with them (and every
+    /// priority naming one) deleted.
+    pub set_aside: BTreeSet<String>,
 }
 
 /// Every string in `v` (keys aside), depth first.
@@ -230,11 +234,18 @@ pub fn layers(data: &[u8]) -> Result<Layers> {
         u.int_in_range(0..=4u8)?
     };
     let mut entry_ops: Vec<(usize, u8, String)> = Vec::new();
+    let mut derogations = 0usize;
+    let mut set_aside = BTreeSet::new();
+    let back: HashMap<&str, &str> = renames
+        .iter()
+        .map(|(old, new)| (new.as_str(), old.as_str()))
+        .collect();
+    let original = |id: &str| back.get(id).map_or(id, |o| *o).to_owned();
     for _ in 0..n_ops {
         if u.is_empty() {
             break;
         }
-        let op = u.int_in_range(0..=11u8)?;
+        let op = u.int_in_range(0..=13u8)?;
         let k = u.choose_index(n_layers)?;
         match op {
             0 if !edges.is_empty() => {
@@ -301,6 +312,87 @@ pub fn layers(data: &[u8]) -> Result<Layers> {
                 corrupt.push((k, at, b));
                 ops.push(format!("byte {at} of layer {k} := {b}"));
                 intact = false;
+            }
+            12 | 13 if k > 0 => {
+                // A derogation in layer k (docs/reference.md#derogations):
+                // of rules of the layers below (meaning-preserving against
+                // the package with them deleted), or broken: one of its own
+                // rules, an unknown id, a node that is no rule, no anchors,
+                // a rule list that is no list.
+                let below: Vec<String> = docs[..k]
+                    .iter()
+                    .flat_map(|d| d["nodes"].as_array().cloned().unwrap_or_default())
+                    .filter(|n| n["kind"] == "rule")
+                    .filter_map(|n| n["id"].as_str().map(str::to_owned))
+                    .collect();
+                if below.is_empty() && op == 12 {
+                    // Nothing to set aside: a derogation of nothing is E106.
+                    continue;
+                }
+                let mut list: Vec<String> = Vec::new();
+                for id in &below {
+                    if u.ratio(1u8, 3u8)? {
+                        list.push(id.clone());
+                    }
+                }
+                if list.is_empty() {
+                    if let Some(id) = below.first() {
+                        list.push(id.clone());
+                    }
+                }
+                let broken = if op == 13 {
+                    u.int_in_range(0..=4u8)?
+                } else {
+                    u8::MAX
+                };
+                let own = |kind: &str| {
+                    docs[k]["nodes"]
+                        .as_array()
+                        .and_then(|ns| ns.iter().find(|n| n["kind"] == kind))
+                        .and_then(|n| n["id"].as_str())
+                        .map(str::to_owned)
+                };
+                match broken {
+                    0 => list.extend(own("rule")),
+                    1 => list.push(format!("{}#NoSuchRule", layer_ns(k))),
+                    2 => list.extend(own("type_decl")),
+                    _ => {}
+                }
+                let lns = layer_ns(k);
+                let n = derogations;
+                derogations += 1;
+                let text = "Article D. The rules listed are replaced by this article.";
+                let fragment = json!({
+                    "id": format!("{lns}#DerogatingArticle{n}"), "kind": "fragment",
+                    "package": lns, "fragmentKind": "article", "locator": format!("article/D{n}"),
+                    "texts": [{"language": "en", "text": text}],
+                });
+                let rules: Value = if broken == 4 {
+                    json!({"kind": "rule_ref", "id": list.first()})
+                } else {
+                    list.iter()
+                        .map(|id| json!({"kind": "rule_ref", "id": id}))
+                        .collect()
+                };
+                let anchors = if broken == 3 {
+                    json!([])
+                } else {
+                    json!([format!("{lns}#DerogatingArticle{n}")])
+                };
+                let node = json!({
+                    "id": format!("{lns}#Derogation{n}"), "kind": "derogation", "package": lns,
+                    "rules": rules, "anchors": anchors,
+                    "labels": [{"language": "en", "text": format!("derogation {n}")}],
+                });
+                let nodes = docs[k]["nodes"].as_array_mut().unwrap();
+                nodes.push(fragment);
+                nodes.push(node);
+                if broken == u8::MAX {
+                    set_aside.extend(list.iter().map(|id| original(id)));
+                } else {
+                    intact = false;
+                }
+                ops.push(format!("derogation in layer {k} ({broken}) of {list:?}"));
             }
             _ => {
                 // Another file: the same package in another version, a
@@ -384,6 +476,7 @@ pub fn layers(data: &[u8]) -> Result<Layers> {
         seed,
         intact,
         ops,
+        set_aside,
     })
 }
 
@@ -453,8 +546,37 @@ pub fn imports(data: &[u8]) {
     if !l.intact {
         return;
     }
-    // The layers mean what the package meant.
-    let whole = crate::seed(l.seed);
+    // The layers mean what the package meant, less what their derogations
+    // set aside: the package with those rules, and every priority naming
+    // one, deleted by hand.
+    let deleted;
+    let whole = if l.set_aside.is_empty() {
+        crate::seed(l.seed)
+    } else {
+        let mut pkg = seeds()[l.seed].clone();
+        let names = |n: &Value, key: &str| {
+            n[key]["id"]
+                .as_str()
+                .is_some_and(|id| l.set_aside.contains(id))
+        };
+        if let Some(nodes) = pkg["nodes"].as_array_mut() {
+            nodes.retain(|n| match n["kind"].as_str() {
+                Some("rule") => !l.set_aside.contains(n["id"].as_str().unwrap_or_default()),
+                Some("priority_rule") => !names(n, "higher") && !names(n, "lower"),
+                _ => true,
+            });
+        }
+        rehash(&mut pkg);
+        let bytes = serde_json::to_vec(&pkg).expect("a package serializes");
+        deleted = match driver::load_bytes(&bytes, &Default::default()) {
+            Ok(d) => d,
+            Err(d) => panic!(
+                "the package without the rules set aside is refused, but its layers with derogations load:\n{}",
+                d.render()
+            ),
+        };
+        &deleted
+    };
     let opts = lawgen::synth::SynthOptions {
         seed: data.len() as u64,
         ..Default::default()

@@ -9,6 +9,7 @@
 //! (`package_structured`, `emit`) is in [`mutate`].
 
 pub mod batches;
+pub mod expected;
 pub mod layers;
 pub mod mutate;
 
@@ -191,6 +192,7 @@ pub const TARGETS: &[(&str, Run)] = &[
     ("text", text),
     ("imports", layers::imports),
     ("arrow", batches::arrow),
+    ("expected", expected::expected),
 ];
 
 /// The function of target `name`.
@@ -210,7 +212,7 @@ pub fn package(data: &[u8]) {
 }
 
 /// A hash of the recipe: the seed of the synthetic facts.
-fn recipe_seed(data: &[u8]) -> u64 {
+pub(crate) fn recipe_seed(data: &[u8]) -> u64 {
     data.iter()
         .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64))
 }
