@@ -154,7 +154,8 @@ fn object(r: &mut Rng, depth: usize) -> Map<String, Value> {
 fn spell(r: &mut Rng, v: &Value, out: &mut String) {
     let ws = |r: &mut Rng, out: &mut String| {
         if r.chance(20) {
-            out.push_str(*r.pick(&[" ", "\n", "\t", "  \r\n  "]));
+            const WS: [&str; 4] = [" ", "\n", "\t", "  \r\n  "];
+            out.push_str(WS[r.below(WS.len())]);
         }
     };
     ws(r, out);
