@@ -19,6 +19,10 @@
 # and yields to builds). Exits non-zero when the target found a crash (the
 # input is under artifacts/TARGET/) or could not start.
 set -euo pipefail
+# The whole script is one block, read before it runs: bash reads a script
+# as it goes, so editing this file under a run of hours would change what
+# the run does next.
+{
 t="${1:?usage: long.sh TARGET [CPU_SECONDS]}"
 budget="${2:-1800}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -95,3 +99,5 @@ if ((status != 0 && status != 130 && status != 72)); then
   echo "long.sh: $t exited with $status; see $log" >&2
   exit 1
 fi
+exit 0
+}
