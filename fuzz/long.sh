@@ -11,9 +11,9 @@
 #   fuzz/long.sh TARGET [CPU_SECONDS]
 #
 # FUZZ_SANITIZER=address builds and runs the target under AddressSanitizer
-# (in target/asan/, beside the plain build); it needs a nightly toolchain,
-# or RUSTC_BOOTSTRAP=1 on stable (tried when there is no nightly: see
-# docs/testing.md for what happens).
+# (in target/address/, beside the plain build), on the default toolchain
+# with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes -Zsanitizer=address; the stable
+# toolchain ships the sanitizer runtimes, see docs/testing.md).
 #
 # The script lowers its own priority to nice 19 (the fuzzer soaks idle CPU
 # and yields to builds). Exits non-zero when the target found a crash (the
@@ -38,10 +38,12 @@ case $t in
 esac
 san="${FUZZ_SANITIZER:-none}"
 fuzz=(cargo fuzz)
-if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-  fuzz=(cargo +nightly fuzz)
-elif [[ $san != none ]]; then
+if [[ $san != none ]]; then
+  # -Zsanitizer on the stable toolchain: its sanitizer runtimes ship with
+  # it; only the flag is unstable.
   export RUSTC_BOOTSTRAP=1
+elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  fuzz=(cargo +nightly fuzz)
 fi
 dir=target
 tag=$t
@@ -56,7 +58,9 @@ case $t in
     ;;
 esac
 if [[ $san != none ]]; then
-  dir=$dir/$san
+  # One sanitizer build for every target (comparison tracing included).
+  build=()
+  dir=target/$san
   tag=$t-$san
 fi
 ./seed-corpus.sh >/dev/null
