@@ -19,7 +19,7 @@ set -euo pipefail
 secs="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-targets=(package facts package_structured emit text analyze doc)
+targets=(package facts package_structured emit text imports arrow expected analyze doc)
 dir_args=()
 if [[ -n "${FUZZ_TARGET_DIR:-}" ]]; then
   dir_args=(--target-dir "$FUZZ_TARGET_DIR")
@@ -47,14 +47,14 @@ echo "smoke.sh: build took $((built - start)) s"
 # whatever fuzz/corpus/ has accumulated.
 corpus=target/smoke-corpus
 rm -rf "$corpus"
-./seed-corpus.sh "$corpus"
+./seed-corpus.sh "$corpus" >/dev/null
 mkdir -p target/smoke-logs
 run() {
   local t=$1
   local extra=()
   case $t in
     # A recipe of up to 8 mutations: let inputs grow at once.
-    package_structured | emit) extra=(-max_len=512 -len_control=0) ;;
+    package_structured | emit | imports | arrow) extra=(-max_len=512 -len_control=0) ;;
     package | doc) extra=(-dict=dict/package.dict) ;;
     facts) extra=(-dict=dict/facts.dict) ;;
     text) extra=(-dict=dict/text.dict) ;;

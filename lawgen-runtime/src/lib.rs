@@ -39,6 +39,8 @@
 
 use std::fmt;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod diagnostics;
 #[cfg(feature = "explain")]
 pub mod explain;

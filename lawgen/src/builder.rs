@@ -424,6 +424,27 @@ impl RuntimeDep {
         }
     }
 
+    /// [`RuntimeDep::toml`] with `features` of `lawgen-runtime` enabled.
+    pub(crate) fn toml_with_features(&self, features: &[&str]) -> String {
+        let list = features
+            .iter()
+            .map(|f| toml_string(f))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self {
+            RuntimeDep::Path(p) => format!(
+                "{{ path = {}, features = [{list}] }}",
+                toml_string(&p.to_string_lossy())
+            ),
+            RuntimeDep::Git(url) => {
+                format!("{{ git = {}, features = [{list}] }}", toml_string(url))
+            }
+            RuntimeDep::Version(v) => {
+                format!("{{ version = {}, features = [{list}] }}", toml_string(v))
+            }
+        }
+    }
+
     /// `lawgen` from the same place, without its CLI and code generation
     /// (the features `lawgen-runtime` enables, so cargo builds it once).
     pub(crate) fn lawgen_toml(&self) -> String {

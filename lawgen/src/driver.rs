@@ -101,7 +101,17 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
             .into_iter()
             .map(|(name, b)| (PathBuf::from(name), b))
             .collect();
-        let (root, root_bytes) = files.remove(0);
+        let (root, mut root_bytes) = files.remove(0);
+        // lawgen writes a bundle's root as package JSON whatever its name
+        // (the root it read was converted); a bundle written otherwise may
+        // hold a `.law` root in the text form, as it may hold imports.
+        let text_root = matches!(
+            syntax::files::Format::of(&root),
+            Some(syntax::files::Format::Law)
+        );
+        if text_root && serde_json::from_slice::<serde::de::IgnoredAny>(&root_bytes).is_err() {
+            root_bytes = syntax::files::law_to_json(&root_bytes)?;
+        }
         let closure =
             imports::resolve(&root, root_bytes, &mut imports::InMemory { files }, limits)?;
         let mut loaded = finish(closure, limits)?;

@@ -336,7 +336,8 @@ pub fn write_project(
         version = env!("CARGO_PKG_VERSION"),
         dist_lit = toml_string(&dist),
         m_lit = toml_string(m),
-        runtime = runtime.toml(),
+        // `arrow`: the batch reader of `evaluate_arrow` (lawgen_runtime::arrow).
+        runtime = runtime.toml_with_features(&["arrow"]),
     );
     write_if_changed(&dir.join("Cargo.toml"), cargo.as_bytes())?;
     let lib = format!(

@@ -89,7 +89,7 @@ pub fn read_package_file(
 
 /// A `.law` file as package JSON; each syntax error becomes a diagnostic
 /// with its line and column (the importing file's reader renders it).
-fn law_to_json(bytes: &[u8]) -> Result<Vec<u8>, Diagnostics> {
+pub(crate) fn law_to_json(bytes: &[u8]) -> Result<Vec<u8>, Diagnostics> {
     let src = String::from_utf8_lossy(bytes);
     match super::text::parse(&src) {
         Ok(parsed) => Ok(super::canon::serialize(&parsed.json).into_bytes()),

@@ -341,8 +341,17 @@ impl<'s> Parser<'s> {
 
     /// A JSON value, read by the JSON parser from the current position.
     fn json(&mut self) -> R<Value> {
-        let start = self.peek_start();
+        // The value starts after the last token taken, not at the peeked
+        // token: the look-ahead lexed it by the text form's rules, which are
+        // not JSON's (`-0.0`, `1e5` and `1e400` are malformed integers
+        // there), and whatever it reported about it is no error here.
+        let start = skip_trivia(self.src, self.pos, &mut self.comments);
         self.peeked.clear();
+        let errors = self.errors.len();
+        self.errors.retain(|e| e.span.start < start);
+        if self.errors.len() < errors {
+            self.lex_error = false;
+        }
         // Comments seen while looking ahead into the JSON are not comments.
         self.comments.retain(|(o, _)| *o < start);
         let rest = &self.src[start..];
@@ -351,6 +360,21 @@ impl<'s> Parser<'s> {
             Some(Ok(v)) => {
                 let end = start + stream.byte_offset();
                 self.pos = end;
+                Ok(v)
+            }
+            // The stream wants a number, `true`, `false` or `null` followed
+            // by white space or JSON punctuation; in the text form `)` may
+            // follow (`value(Money, 1.5)`). The value then ends there.
+            Some(Err(e)) if e.to_string().starts_with("trailing characters") => {
+                let off = offset_of(rest, e.line(), e.column());
+                let v = serde_json::from_str::<Value>(rest.get(..off).unwrap_or(rest)).map_err(|e| {
+                    TextError::new(
+                        start..start + off,
+                        format!("invalid JSON value: {}", super::lex::strip_position(&e.to_string())),
+                        "write the value as JSON: a string, number, true/false/null, [array] or {object}",
+                    )
+                })?;
+                self.pos = start + off;
                 Ok(v)
             }
             Some(Err(e)) => {

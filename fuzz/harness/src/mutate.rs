@@ -192,7 +192,7 @@ const ENUMS: &[&str] = &[
 ];
 
 /// The parsed seeds, parsed once per process.
-fn seeds() -> &'static [Value] {
+pub(crate) fn seeds() -> &'static [Value] {
     static SEEDS: OnceLock<Vec<Value>> = OnceLock::new();
     SEEDS.get_or_init(|| {
         crate::SEEDS

@@ -1,0 +1,5 @@
+//! The `imports` target: `lawgen_fuzz_harness::layers::imports` (what it
+//! runs and must hold is documented there and in fuzz/README.md).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| lawgen_fuzz_harness::layers::imports(data));

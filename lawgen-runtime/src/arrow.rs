@@ -1,0 +1,392 @@
+//! Facts from an Arrow record batch in the columnar layout of docs/python.md
+//! (`evaluate_arrow` of the Python modules): one row per fact, a `case`
+//! column, a `predicate` column, and a pair of value columns `e<j>` (entity
+//! names, any string encoding) and `n<j>` (int64) per argument position.
+//!
+//! This is the package-independent reading of a batch, compiled here rather
+//! than in each module's glue so that it is built, linted and fuzzed with
+//! the workspace (`fuzz/harness`, target `arrow`). The glue supplies the
+//! package's `Facts` as a [`Sink`] and maps [`BatchError`] to Python
+//! exceptions.
+
+use crate::program::{local_name, Program, Role, Ty, TypeId};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch};
+use arrow_schema::DataType;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Why a batch cannot be read at all (a case's own bad rows are not this:
+/// see [`FactKeys::case_rows`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// A column of the wrong Arrow type (Python's `TypeError`).
+    Type(String),
+    /// A missing or unexpected column, nulls where none may be, too many
+    /// rows (Python's `ValueError`).
+    Value(String),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Type(m) | BatchError::Value(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// What a `predicate` value names.
+#[derive(Clone, Debug)]
+pub enum Key {
+    /// A fact (or explicit negation) for an input relation.
+    Fact { rel: usize, cols: Arc<[Ty]> },
+    /// `@Type`: declares the entity in `e0` (docs/reference.md#facts-files
+    /// `entities`); `rel` is where the program takes declared entities of
+    /// the type, if it does.
+    Entity { rel: Option<usize> },
+}
+
+/// The names a facts batch may use for a program's input relations, with
+/// their column types.
+#[derive(Clone, Debug)]
+pub struct FactKeys {
+    pub keys: HashMap<String, Key>,
+    /// The largest arity of any predicate: the `e<j>`/`n<j>` column pairs.
+    pub arity: usize,
+}
+
+/// Where the rows of one case go: the generated `Facts`.
+pub trait Sink {
+    /// The id of entity `name` (interned).
+    fn intern(&mut self, name: &str) -> i64;
+    /// A row of relation `rel`.
+    fn push(&mut self, rel: usize, row: &[i64]);
+}
+
+impl FactKeys {
+    pub fn new(program: &Program) -> FactKeys {
+        let model = &program.catalog;
+        let mut keys = HashMap::new();
+        let mut declared: HashMap<Ty, usize> = HashMap::new();
+        for (i, rel) in program.relations.iter().enumerate() {
+            if let Role::Entities(t @ Ty::Entity(_)) = &rel.role {
+                declared.insert(*t, i);
+            }
+        }
+        // The names the facts reader accepts for a type: its name, id and
+        // the id's local part.
+        for (k, t) in model.types.iter().enumerate() {
+            let rel = declared.get(&Ty::Entity(TypeId(k as u32))).copied();
+            for name in [t.name.as_str(), t.id.as_str(), local_name(&t.id)] {
+                keys.insert(format!("@{name}"), Key::Entity { rel });
+            }
+        }
+        for (i, rel) in program.relations.iter().enumerate() {
+            if let Role::Facts(lit) = &rel.role {
+                let p = model.pred(lit.pred);
+                let cols: Arc<[Ty]> = rel.columns.clone().into();
+                let sign = if lit.negative { "~" } else { "" };
+                // The names the facts reader resolves to this predicate (a
+                // local name shared by two imported packages is not one).
+                for name in [&p.local, &p.id] {
+                    if model.pred_by_name(name) == Some(lit.pred) {
+                        keys.insert(
+                            format!("{sign}{name}"),
+                            Key::Fact {
+                                rel: i,
+                                cols: cols.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        let arity = model
+            .preds
+            .iter()
+            .map(|p| p.params.len())
+            .max()
+            .unwrap_or(0);
+        FactKeys { keys, arity }
+    }
+
+    /// Puts the rows of one case into `sink`; `None` when a row does not fit
+    /// the package (its message is then [`FactKeys::case_file`]'s).
+    pub fn case_rows(
+        &self,
+        cols: &FactsColumns<'_>,
+        rows: &[u32],
+        sink: &mut dyn Sink,
+    ) -> Option<()> {
+        let mut row = Vec::with_capacity(self.arity);
+        for &r in rows {
+            let r = r as usize;
+            let key = self.keys.get(cols.predicate.get(r)?)?;
+            let (rel, width) = match key {
+                Key::Fact { rel, cols: tys } => {
+                    row.clear();
+                    for (j, t) in tys.iter().enumerate() {
+                        match (t, cols.entity(j, r), cols.int(j, r)) {
+                            (Ty::Entity(_), Some(name), None) => row.push(sink.intern(name)),
+                            (Ty::Int, None, Some(v)) => row.push(v),
+                            _ => return None,
+                        }
+                    }
+                    (Some(*rel), tys.len())
+                }
+                Key::Entity { rel } => {
+                    let (Some(name), None) = (cols.entity(0, r), cols.int(0, r)) else {
+                        return None;
+                    };
+                    row.clear();
+                    row.push(sink.intern(name));
+                    (*rel, 1)
+                }
+            };
+            if (width..self.arity).any(|j| cols.entity(j, r).is_some() || cols.int(j, r).is_some())
+            {
+                return None;
+            }
+            if let Some(rel) = rel {
+                sink.push(rel, &row);
+            }
+        }
+        Some(())
+    }
+
+    /// The rows of one case as a docs/reference.md#facts-files facts file
+    /// (`Ok`), for the package's facts reader to give the message a file
+    /// with the same content gets (its JSON pointers are into that file:
+    /// `/facts/<predicate>/<row>`); or the message itself (`Err`) for a row
+    /// no file can express: no predicate, or both `e<j>` and `n<j>`.
+    pub fn case_file(&self, cols: &FactsColumns<'_>, rows: &[u32]) -> Result<String, String> {
+        use serde_json::Value;
+        let mut facts = serde_json::Map::new();
+        let mut entities = serde_json::Map::new();
+        for &r in rows {
+            let r = r as usize;
+            let Some(pred) = cols.predicate.get(r) else {
+                return Err(format!(
+                    "invalid facts: row {r} of the batch has no predicate (a null in column `predicate`)"
+                ));
+            };
+            let mut values = Vec::new();
+            for j in 0..self.arity {
+                values.push(match (cols.entity(j, r), cols.int(j, r)) {
+                    (Some(_), Some(_)) => {
+                        return Err(format!(
+                            "invalid facts: row {r} of the batch has both `e{j}` and `n{j}`; give value {} in one of them",
+                            j + 1
+                        ))
+                    }
+                    (Some(e), None) => Value::from(e),
+                    (None, Some(n)) => Value::from(n),
+                    (None, None) => Value::Null,
+                });
+            }
+            let width = match self.keys.get(pred) {
+                Some(Key::Fact { cols, .. }) => cols.len(),
+                Some(Key::Entity { .. }) => 1,
+                None => 0,
+            };
+            // Trailing nulls past the predicate's arity are absent values.
+            while values.len() > width && values.last() == Some(&Value::Null) {
+                values.pop();
+            }
+            match pred.strip_prefix('@') {
+                // An entity list holds names only: a value past `e0` has no
+                // place in the file, and dropping it would make the file
+                // say less than the batch.
+                Some(ty) if values.len() > 1 => {
+                    return Err(format!(
+                        "invalid facts: row {r} of the batch declares a `{ty}` entity with {} values; give its name alone, in `e0`",
+                        values.len()
+                    ))
+                }
+                Some(ty) => {
+                    let names = entities
+                        .entry(ty.to_owned())
+                        .or_insert_with(|| Value::Array(Vec::new()));
+                    if let Value::Array(a) = names {
+                        a.push(values.into_iter().next().unwrap_or(Value::Null));
+                    }
+                }
+                None => {
+                    let list = facts
+                        .entry(pred.to_owned())
+                        .or_insert_with(|| Value::Array(Vec::new()));
+                    if let Value::Array(a) = list {
+                        a.push(Value::Array(values));
+                    }
+                }
+            }
+        }
+        let mut file = serde_json::Map::new();
+        if !entities.is_empty() {
+            file.insert("entities".into(), entities.into());
+        }
+        file.insert("facts".into(), facts.into());
+        Ok(Value::Object(file).to_string())
+    }
+}
+
+/// A string column in any of Arrow's string encodings.
+pub enum Strings<'a> {
+    Utf8(&'a arrow_array::StringArray),
+    Large(&'a arrow_array::LargeStringArray),
+    View(&'a arrow_array::StringViewArray),
+    Dict {
+        array: &'a dyn Array,
+        keys: Vec<usize>,
+        values: Box<Strings<'a>>,
+    },
+}
+
+impl<'a> Strings<'a> {
+    fn new(name: &str, a: &'a ArrayRef) -> Result<Strings<'a>, BatchError> {
+        Ok(match a.data_type() {
+            DataType::Utf8 => Strings::Utf8(a.as_string::<i32>()),
+            DataType::LargeUtf8 => Strings::Large(a.as_string::<i64>()),
+            DataType::Utf8View => Strings::View(a.as_string_view()),
+            DataType::Dictionary(_, v)
+                if matches!(**v, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) =>
+            {
+                let d = a.as_any_dictionary();
+                let values: &'a ArrayRef = d.values();
+                Strings::Dict {
+                    array: a.as_ref(),
+                    // A dictionary of no values (pyarrow encodes a column of
+                    // nulls so) has only null keys; arrow's normalized_keys
+                    // asserts there is a value.
+                    keys: if values.is_empty() {
+                        Vec::new()
+                    } else {
+                        d.normalized_keys()
+                    },
+                    values: Box::new(Strings::new(name, values)?),
+                }
+            }
+            t => {
+                return Err(BatchError::Type(format!(
+                    "column `{name}` must hold strings (utf8, large_utf8, utf8_view or a dictionary of them), not {t}"
+                )))
+            }
+        })
+    }
+
+    /// The string at row `i`; `None` for a null (or a dictionary key that
+    /// names no value).
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            Strings::Utf8(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::Large(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::View(a) => a.is_valid(i).then(|| a.value(i)),
+            Strings::Dict {
+                array,
+                keys,
+                values,
+            } => {
+                if array.is_valid(i) {
+                    values.get(*keys.get(i)?)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// The columns of a facts batch.
+pub struct FactsColumns<'a> {
+    pub case: &'a Int64Array,
+    pub predicate: Strings<'a>,
+    pub entities: Vec<Option<Strings<'a>>>,
+    pub ints: Vec<Option<&'a Int64Array>>,
+}
+
+impl<'a> FactsColumns<'a> {
+    /// The columns of `batch` for a program of `arity`.
+    pub fn new(batch: &'a RecordBatch, arity: usize) -> Result<FactsColumns<'a>, BatchError> {
+        let schema = batch.schema();
+        let mut entities: Vec<Option<Strings<'a>>> = (0..arity).map(|_| None).collect();
+        let mut ints: Vec<Option<&'a Int64Array>> = vec![None; arity];
+        let (mut case, mut predicate) = (None, None);
+        for (f, col) in schema.fields().iter().zip(batch.columns()) {
+            let name = f.name().as_str();
+            let pos = |prefix: char| {
+                name.strip_prefix(prefix)
+                    .and_then(|d| d.parse::<usize>().ok())
+                    .filter(|&j| j < arity && name == format!("{prefix}{j}"))
+            };
+            if name == "case" {
+                case = Some(int_column(name, col)?);
+            } else if name == "predicate" {
+                predicate = Some(Strings::new(name, col)?);
+            } else if let Some(j) = pos('e') {
+                entities[j] = Some(Strings::new(name, col)?);
+            } else if let Some(j) = pos('n') {
+                ints[j] = Some(int_column(name, col)?);
+            } else {
+                return Err(BatchError::Value(format!(
+                    "unexpected column `{name}`: a facts batch has the columns case, predicate{}",
+                    (0..arity)
+                        .map(|j| format!(", e{j}, n{j}"))
+                        .collect::<String>()
+                )));
+            }
+        }
+        let missing = |c: &str| BatchError::Value(format!("the facts batch has no column `{c}`"));
+        Ok(FactsColumns {
+            case: case.ok_or_else(|| missing("case"))?,
+            predicate: predicate.ok_or_else(|| missing("predicate"))?,
+            entities,
+            ints,
+        })
+    }
+
+    pub fn entity(&self, j: usize, r: usize) -> Option<&str> {
+        self.entities[j].as_ref().and_then(|c| c.get(r))
+    }
+
+    pub fn int(&self, j: usize, r: usize) -> Option<i64> {
+        self.ints[j].and_then(|c| c.is_valid(r).then(|| c.value(r)))
+    }
+
+    /// The cases of a batch of `n_rows` rows in order of first appearance,
+    /// with each case's rows in batch order.
+    pub fn cases(&self, n_rows: usize) -> Result<(Vec<i64>, Vec<Vec<u32>>), BatchError> {
+        if self.case.null_count() > 0 {
+            return Err(BatchError::Value(
+                "column `case` has nulls: every fact belongs to a case".into(),
+            ));
+        }
+        let n_rows = u32::try_from(n_rows).map_err(|_| {
+            BatchError::Value("a facts batch has at most 2^32 rows; split it".into())
+        })?;
+        let mut index: HashMap<i64, usize> = HashMap::new();
+        let mut keys: Vec<i64> = Vec::new();
+        let mut rows: Vec<Vec<u32>> = Vec::new();
+        for r in 0..n_rows {
+            let key = self.case.value(r as usize);
+            let i = *index.entry(key).or_insert_with(|| {
+                keys.push(key);
+                rows.push(Vec::new());
+                keys.len() - 1
+            });
+            rows[i].push(r);
+        }
+        Ok((keys, rows))
+    }
+}
+
+fn int_column<'a>(name: &str, col: &'a ArrayRef) -> Result<&'a Int64Array, BatchError> {
+    col.as_primitive_opt::<arrow_array::types::Int64Type>()
+        .ok_or_else(|| {
+            BatchError::Type(format!(
+                "column `{name}` must be int64, not {}",
+                col.data_type()
+            ))
+        })
+}
