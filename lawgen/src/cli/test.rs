@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The suite's allow-list: one rule (local name or full id) and its reason
-/// per line; `#` starts a comment.
+/// per line; `#` at the start of a line or after a blank starts a comment.
 pub const ALLOW_LIST: &str = "coverage.allow";
 
 /// The optional suite file naming the package a suite is for.
@@ -283,7 +283,15 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
     let allow = dir.join(ALLOW_LIST);
     if let Ok(text) = std::fs::read_to_string(&allow) {
         for (i, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
+            // `#` starts a comment at the start of a line or after a blank;
+            // inside a word it is part of a full rule id (`urn:x#Rule`).
+            let line = match line.char_indices().find(|&(k, c)| {
+                c == '#' && (k == 0 || line[..k].ends_with(char::is_whitespace))
+            }) {
+                Some((k, _)) => &line[..k],
+                None => line,
+            }
+            .trim();
             if line.is_empty() {
                 continue;
             }

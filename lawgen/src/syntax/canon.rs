@@ -93,9 +93,30 @@ pub fn mentioned_elsewhere(bytes: &[u8]) -> std::collections::HashSet<String> {
     let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
         return out;
     };
-    let Some(nodes) = v.get("nodes").and_then(Value::as_array) else {
-        return out;
-    };
+    // A package with imports is held as a closure bundle: every package of
+    // it counts (a `.law` file in it is read as the JSON it stands for).
+    let mut packages: Vec<Value> = Vec::new();
+    match v.get("files").and_then(Value::as_array) {
+        Some(files) if v.get("nodes").is_none() => {
+            for f in files {
+                if let Some(p) = f.get("package") {
+                    packages.push(p.clone());
+                } else if let Some(t) = f.get("text").and_then(Value::as_str) {
+                    // A `.law` file, or (the root) the JSON it was converted to.
+                    if let Ok(json) = serde_json::from_str::<Value>(t) {
+                        packages.push(json);
+                    } else if let Ok(parsed) = super::text::parse(t) {
+                        packages.push(parsed.json);
+                    }
+                }
+            }
+        }
+        _ => packages.push(v),
+    }
+    let nodes = packages
+        .iter()
+        .filter_map(|p| p.get("nodes").and_then(Value::as_array))
+        .flatten();
     for n in nodes {
         let own = n.get("id").and_then(Value::as_str);
         let mut seen = std::collections::HashSet::new();
