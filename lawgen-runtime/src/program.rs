@@ -780,8 +780,22 @@ impl Program {
     /// that embeds it. [`Program::decode`] reads either form.
     pub fn encode_lines(&self) -> String {
         let v = serde_json::to_value(self).expect("a program always serializes");
-        let mut out = String::new();
-        write_lines(&v, 0, &mut out);
+        let mut text = String::new();
+        write_lines(&v, 0, &mut text);
+        // rustc refuses a literal holding a codepoint that changes the
+        // visible direction of text (they can make code read other than it
+        // compiles), and generated code embeds this text in a raw string:
+        // such codepoints (only ever inside JSON strings) are written as
+        // JSON escapes, which decode to the same program.
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            } else {
+                out.push(c);
+            }
+        }
         out
     }
 

@@ -188,7 +188,10 @@ fn coverage_below_the_minimum_fails_until_the_allow_list_says_why() {
     .unwrap();
     let (code, out, _) = lawgen(&args(&a));
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("[allowed: set aside by the national layer]"), "{out}");
+    assert!(
+        out.contains("[allowed: set aside by the national layer]"),
+        "{out}"
+    );
     std::fs::write(dir.join("coverage.allow"), "FivefoldDrawz  a typo\n").unwrap();
     let (code, _, err) = lawgen(&args(&a));
     assert_eq!(code, 1);

@@ -285,9 +285,10 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
         for (i, line) in text.lines().enumerate() {
             // `#` starts a comment at the start of a line or after a blank;
             // inside a word it is part of a full rule id (`urn:x#Rule`).
-            let line = match line.char_indices().find(|&(k, c)| {
-                c == '#' && (k == 0 || line[..k].ends_with(char::is_whitespace))
-            }) {
+            let line = match line
+                .char_indices()
+                .find(|&(k, c)| c == '#' && (k == 0 || line[..k].ends_with(char::is_whitespace)))
+            {
                 Some((k, _)) => &line[..k],
                 None => line,
             }
