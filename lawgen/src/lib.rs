@@ -43,7 +43,7 @@
 
 #[cfg(feature = "emit")]
 pub mod builder;
-pub use lawgen_runtime::diagnostics;
+pub mod diagnostics;
 pub mod doc;
 pub mod driver;
 

@@ -8,7 +8,7 @@
 
 mod support;
 
-use lawgen::diagnostics::{Code, Diagnostics};
+use lawgen::diagnostics::{Code, CodeId, Diagnostics};
 use lawgen::driver;
 use lawgen::syntax::ReadLimits;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ fn the_chess_package_reports_its_cross_case_leaks_and_the_dropped_game() {
     let d = lint(Path::new(
         "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
     ));
-    let found: Vec<(Code, String)> = d
+    let found: Vec<(CodeId, String)> = d
         .iter()
         .map(|w| {
             (
@@ -100,13 +100,16 @@ fn the_chess_package_reports_its_cross_case_leaks_and_the_dropped_game() {
             )
         })
         .collect();
-    let leak = |r: &str| (Code::CrossCaseLeak, r.to_owned());
+    let leak = |r: &str| (Code::CrossCaseLeak.id(), r.to_owned());
     assert_eq!(
         found,
         vec![
             leak("CastlingLegal"),
             leak("FiftyMoveClaimCorrect"),
-            (Code::HeadDropsCase, "MustMoveFirstTouchedPiece".to_owned()),
+            (
+                Code::HeadDropsCase.id(),
+                "MustMoveFirstTouchedPiece".to_owned()
+            ),
             leak("ResignationDrawnIfMateImpossible"),
             leak("ResignationEndsTheGame"),
             leak("ResignationLoses"),

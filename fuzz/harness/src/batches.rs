@@ -20,7 +20,7 @@ use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, NullArray, RecordBatch,
 };
 use arrow_schema::{Field, Schema};
-use lawgen::diagnostics::Code;
+use lawgen::diagnostics::RuntimeCode as Code;
 use lawgen::program::{Program, Role, Ty, Value};
 use lawgen_runtime::arrow::{FactKeys, FactsColumns, Sink};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
