@@ -84,6 +84,7 @@ use lawgen_runtime::scc;
 #[cfg(feature = "emit")]
 #[doc(hidden)]
 pub mod python;
+mod suite;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod summary;
