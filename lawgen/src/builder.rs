@@ -512,7 +512,7 @@ impl BenchHooks {
 /// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
 /// canonical output (`lawgen eval --backend compiled`); with `bench`,
 /// `BIN --bench key=value…` runs `lawgen bench`'s compiled backend through
-/// [`crate::bench::child_main`].
+/// `lawgen::cli::bench::child_main`.
 pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
     let c = crate_ident;
     let mut s =
@@ -526,7 +526,7 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
     if bench.is_some() {
         s.push_str(
             "    if args.get(1).map(String::as_str) == Some(\"--bench\") {\n\
-             \x20       std::process::exit(lawgen::bench::child_main(&Package, &args[2..]));\n\
+             \x20       std::process::exit(lawgen::cli::bench::child_main(&Package, &args[2..]));\n\
              \x20   }\n",
         );
     }
@@ -568,7 +568,7 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
     s.push_str(&format!(
         "\n/// The generated module, as `lawgen bench` drives it.\n\
          struct Package;\n\n\
-         impl lawgen::bench::CompiledPackage for Package {{\n\
+         impl lawgen::cli::bench::CompiledPackage for Package {{\n\
          \x20   type Facts = {c}::Facts;\n\n\
          \x20   fn source(&self) -> &'static str {{\n\
          \x20       include_str!(\"package.ir.json\")\n\

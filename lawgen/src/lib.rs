@@ -47,33 +47,20 @@ pub mod diagnostics;
 pub mod doc;
 pub mod driver;
 
-#[cfg(feature = "bench")]
-#[doc(hidden)]
-pub mod bench;
 #[doc(hidden)]
 pub mod check;
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "bench"))]
 #[doc(hidden)]
 pub mod cli;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod compiled;
 #[cfg(feature = "emit")]
 #[doc(hidden)]
 pub mod emit;
 #[doc(hidden)]
 pub use lawgen_runtime::explain;
 #[doc(hidden)]
-pub mod fmt;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod graph;
-#[doc(hidden)]
 pub mod imports;
 #[doc(hidden)]
 pub use lawgen_runtime::interp;
-#[doc(hidden)]
-pub mod lint;
 #[doc(hidden)]
 pub mod lower;
 #[doc(hidden)]
@@ -85,14 +72,8 @@ use lawgen_runtime::scc;
 #[doc(hidden)]
 pub mod python;
 mod suite;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod summary;
 #[doc(hidden)]
 pub mod syntax;
-#[cfg(feature = "bench")]
-#[doc(hidden)]
-pub mod synth;
 
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder};

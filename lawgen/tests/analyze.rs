@@ -881,7 +881,7 @@ fn every_rule_the_lint_finds_dead_never_applies() {
             continue;
         }
         let loaded = driver::load_file(&path, &Default::default()).unwrap();
-        let dead: Vec<String> = lawgen::lint::lint(&loaded)
+        let dead: Vec<String> = lawgen::cli::lint::lint(&loaded)
             .iter()
             .filter(|d| d.code == lawgen::diagnostics::Code::NeverFires)
             .filter_map(|d| d.message.split('`').nth(1).map(str::to_owned))

@@ -52,7 +52,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
     );
     assert!(first.help.contains("lawgen fmt"), "{}", first.help);
 
-    let r = lawgen::fmt::format(Path::new("chess.json"), edited.as_bytes()).unwrap();
+    let r = lawgen::cli::fmt::format(Path::new("chess.json"), edited.as_bytes()).unwrap();
     assert_eq!(r.changes.len(), 1);
     assert_eq!(
         r.changes[0].id.as_deref(),
@@ -70,7 +70,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
         .count();
     assert_eq!(differing, 2, "the value and the hash after it");
     // Formatting is idempotent.
-    let again = lawgen::fmt::format(Path::new("chess.json"), r.output.as_bytes()).unwrap();
+    let again = lawgen::cli::fmt::format(Path::new("chess.json"), r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
     assert!(again.changes.is_empty());
 }
@@ -129,7 +129,7 @@ rule ResignationLoses strict game_lost_by(g,p):-player_of(g,p),
 // end
 "#;
     std::fs::write(&law, messy).unwrap();
-    let r = lawgen::fmt::format(&law, messy.as_bytes()).unwrap();
+    let r = lawgen::cli::fmt::format(&law, messy.as_bytes()).unwrap();
     let expected = r#"// A small package.
 schema "law.core.ir/0.2"
 package "demo" namespace "urn:demo" version "0.1.0"
@@ -155,7 +155,7 @@ rule ResignationLoses strict
 "#;
     assert_eq!(r.output, expected);
     // The layout is a fixed point, and means the same package.
-    let again = lawgen::fmt::format(&law, r.output.as_bytes()).unwrap();
+    let again = lawgen::cli::fmt::format(&law, r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
     let a = lawgen::syntax::text::parse(messy).unwrap().json;
     let b = lawgen::syntax::text::parse(&r.output).unwrap().json;

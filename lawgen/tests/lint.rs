@@ -25,7 +25,7 @@ fn lint(rel: &Path) -> Diagnostics {
     let imports = [root().join("tests/lint/imports")];
     let loaded = driver::load_package_json(&root().join(rel), &file, &limits, &imports)
         .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
-    file.locate(lawgen::lint::lint(&loaded))
+    file.locate(lawgen::cli::lint::lint(&loaded))
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn lint_runs_on_random_packages() {
     for i in 0..200 {
         let g = gen::generate(&gen::GenConfig::new(0x11a7 + i));
         if let Ok(loaded) = driver::load_bytes(&g.package, &ReadLimits::default()) {
-            for w in lawgen::lint::lint(&loaded).iter() {
+            for w in lawgen::cli::lint::lint(&loaded).iter() {
                 assert!(w.code.is_warning());
                 assert!(!w.location.pointer.is_empty(), "{w}");
             }
@@ -189,7 +189,7 @@ rule R strict
             .unwrap_or_else(|e| panic!("{}", e.render("t.law")));
         let loaded = driver::load_bytes(json.as_bytes(), &ReadLimits::default())
             .unwrap_or_else(|d| panic!("{body}: {}", d.render()));
-        let w = lawgen::lint::lint(&loaded);
+        let w = lawgen::cli::lint::lint(&loaded);
         let got = w.iter().any(|d| d.code == Code::NeverFires);
         assert_eq!(got, fires, "{body}: {}", w.render());
     };

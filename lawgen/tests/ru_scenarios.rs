@@ -462,7 +462,7 @@ fn the_generated_rustdoc_follows_the_doc_language() {
 #[test]
 fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     let layered = layered(RU);
-    let ru = lawgen::summary::render_in(&layered, "ru");
+    let ru = lawgen::cli::check::render_in(&layered, "ru");
     assert!(
         ru.starts_with(
             "пакет ru.chess.competition 0.2.0 (пространство имён urn:ru:chess:competition)"
@@ -482,10 +482,10 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         ru.contains("SetAsideFideArticle9_6 [ru.chess.competition 0.2.0] (article/9.6) исключает FivefoldAutomaticDraw [fide.laws.chess 0.1.0]"),
         "{ru}"
     );
-    let en = lawgen::summary::render(&layered);
+    let en = lawgen::cli::check::render(&layered);
     assert!(
         en.contains("rules (115): 111 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
-    assert_eq!(en, lawgen::summary::render_in(&layered, "en"));
+    assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));
 }

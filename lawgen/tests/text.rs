@@ -200,7 +200,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn chess_law(dir: &Path) -> PathBuf {
     let json = root().join(CHESS);
     let law = dir.join("fide.laws.chess-0.1.0.law");
-    let r = lawgen::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
+    let r = lawgen::cli::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
     assert!(r.changes.is_empty(), "the seed's hashes are right");
     std::fs::write(&law, r.output).unwrap();
     law
@@ -240,7 +240,10 @@ fn a_text_form_package_loads_like_its_json() {
     let a = lawgen::driver::load_file(&root().join(CHESS), &limits).unwrap();
     let b = lawgen::driver::load_file(&law, &limits).unwrap();
     assert_eq!(a.source, b.source);
-    assert_eq!(lawgen::summary::render(&a), lawgen::summary::render(&b));
+    assert_eq!(
+        lawgen::cli::check::render(&a),
+        lawgen::cli::check::render(&b)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -437,7 +440,7 @@ fn valid_text_files_check_and_are_canonical() {
         let loaded =
             lawgen::driver::load_file(&p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
         let src = std::fs::read(&p).unwrap();
-        let f = lawgen::fmt::format(&p, &src).unwrap();
+        let f = lawgen::cli::fmt::format(&p, &src).unwrap();
         assert_eq!(
             f.output.as_bytes(),
             src.as_slice(),

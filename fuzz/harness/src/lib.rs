@@ -163,14 +163,14 @@ pub fn dump(bytes: &[u8]) {
 }
 
 /// Evaluates `cases` synthetic fact sets drawn for the package's input
-/// predicates (`lawgen::synth`, as `lawgen bench` draws them), under both
+/// predicates (`lawgen::cli::bench::synth`, as `lawgen bench` draws them), under both
 /// policies, explaining a few conclusions of each.
 pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
-    let opts = lawgen::synth::SynthOptions {
+    let opts = lawgen::cli::bench::synth::SynthOptions {
         seed,
         ..Default::default()
     };
-    let Ok(synth) = lawgen::synth::Synth::new(&loaded.model, opts) else {
+    let Ok(synth) = lawgen::cli::bench::synth::Synth::new(&loaded.model, opts) else {
         return;
     };
     for i in 0..cases {
@@ -208,8 +208,8 @@ pub fn package(data: &[u8]) {
     let Ok(loaded) = driver::load_bytes(data, &Default::default()) else {
         return;
     };
-    let _ = lawgen::summary::render(&loaded);
-    let _ = lawgen::graph::dot(&loaded.model);
+    let _ = lawgen::cli::check::render(&loaded);
+    let _ = lawgen::cli::graph::dot(&loaded.model);
     evaluate_all(&loaded, &Default::default(), 0);
 }
 
@@ -371,7 +371,7 @@ pub fn text(data: &[u8]) {
     assert_eq!(reprinted, printed, "printing is not idempotent");
     let json = lawgen::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = driver::load_bytes(json.as_bytes(), &Default::default()) {
-        let _ = lawgen::summary::render(&loaded);
+        let _ = lawgen::cli::check::render(&loaded);
     }
 }
 

@@ -534,12 +534,12 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
             let loaded = inputs.load(&package)?;
             // Read the facts here too, so errors look the same on both backends.
             read_facts_file(&facts, &loaded)?;
-            let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
-            let fail = |e: lawgen::compiled::CompiledError| Failure {
+            let cache = cache_dir.unwrap_or_else(lawgen::cli::compiled::default_cache_dir);
+            let fail = |e: lawgen::cli::compiled::CompiledError| Failure {
                 code: 3,
                 message: format!("error: {e}"),
             };
-            let built = lawgen::compiled::ensure_built_with(
+            let built = lawgen::cli::compiled::ensure_built_with(
                 &loaded,
                 engine.into(),
                 &cache,
@@ -547,7 +547,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                 false,
             )
             .map_err(fail)?;
-            let out = lawgen::compiled::run(&built, &facts, Policy::from(policy).as_str())
+            let out = lawgen::cli::compiled::run(&built, &facts, Policy::from(policy).as_str())
                 .map_err(fail)?;
             if out.code != 0 {
                 return Err(Failure {
@@ -628,7 +628,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
         }
         Command::Check { package, lang } => {
             let loaded = inputs.load(&package)?;
-            print!("{}", lawgen::summary::render_in(&loaded, &lang));
+            print!("{}", lawgen::cli::check::render_in(&loaded, &lang));
         }
         Command::Explain {
             package,
@@ -680,13 +680,13 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
             cache_dir,
         } => {
             let loaded = inputs.load(&package)?;
-            let cfg = lawgen::bench::BenchConfig {
+            let cfg = lawgen::cli::bench::BenchConfig {
                 cases,
                 threads: threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 batch,
                 policy: policy.into(),
-                synth: lawgen::synth::SynthOptions {
+                synth: lawgen::cli::bench::synth::SynthOptions {
                     seed,
                     entities_per_type: entities,
                     density,
@@ -696,7 +696,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                 progress: true,
                 ..Default::default()
             };
-            let fail = |e: lawgen::bench::BenchError| Failure {
+            let fail = |e: lawgen::cli::bench::BenchError| Failure {
                 code: e.code,
                 message: e.message,
             };
@@ -710,10 +710,10 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
                 }
             };
             let result = match engine {
-                None => lawgen::bench::run_interp(&loaded, &cfg),
+                None => lawgen::cli::bench::run_interp(&loaded, &cfg),
                 Some(engine) => {
-                    let cache = cache_dir.unwrap_or_else(lawgen::compiled::default_cache_dir);
-                    lawgen::bench::run_compiled_with(&loaded, &cfg, engine, &cache, &mut |m| {
+                    let cache = cache_dir.unwrap_or_else(lawgen::cli::compiled::default_cache_dir);
+                    lawgen::cli::bench::run_compiled_with(&loaded, &cfg, engine, &cache, &mut |m| {
                         eprintln!("lawgen: {m}")
                     })
                 }
@@ -727,11 +727,11 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
         }
         Command::Convert { input, output } => {
             let bytes = read_input(&input)?;
-            let r = lawgen::fmt::convert(&input, &bytes, &output).map_err(|e| Failure {
+            let r = lawgen::cli::fmt::convert(&input, &bytes, &output).map_err(|e| Failure {
                 code: 1,
                 message: e.render(&input),
             })?;
-            eprint!("{}", lawgen::fmt::describe_changes(&r.changes));
+            eprint!("{}", lawgen::cli::fmt::describe_changes(&r.changes));
             std::fs::write(&output, r.output.as_bytes()).map_err(|e| Failure {
                 code: 2,
                 message: format!("error: cannot write {}: {e}", output.display()),
@@ -740,12 +740,12 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
         }
         Command::Fmt { file, check } => {
             let bytes = read_input(&file)?;
-            let r = lawgen::fmt::format(&file, &bytes).map_err(|e| Failure {
+            let r = lawgen::cli::fmt::format(&file, &bytes).map_err(|e| Failure {
                 code: 1,
                 message: e.render(&file),
             })?;
             let canonical = r.output.as_bytes() == bytes.as_slice();
-            eprint!("{}", lawgen::fmt::describe_changes(&r.changes));
+            eprint!("{}", lawgen::cli::fmt::describe_changes(&r.changes));
             if check {
                 if !canonical {
                     return Err(Failure {
@@ -777,7 +777,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
             let file = driver::package_json(&package, bytes, &inputs.limits)?;
             let loaded =
                 driver::load_package_json(&package, &file, &inputs.limits, &inputs.import_path)?;
-            let warnings = file.locate(lawgen::lint::lint(&loaded));
+            let warnings = file.locate(lawgen::cli::lint::lint(&loaded));
             match format {
                 LintFormat::Json => {
                     print!("{}", lawgen::syntax::canon::diagnostics_json(&warnings))
@@ -946,7 +946,7 @@ fn run(command: Command, inputs: &Inputs) -> Result<(), Failure> {
         }
         Command::Graph { package, format } => {
             let loaded = inputs.load(&package)?;
-            let dot = lawgen::graph::dot(&loaded.model);
+            let dot = lawgen::cli::graph::dot(&loaded.model);
             match format {
                 GraphFormat::Dot => print!("{dot}"),
                 GraphFormat::Svg => print!("{}", svg(&dot)?),

@@ -6,7 +6,7 @@
 //!     [--density D] [--template FACTS.json] [--repeat R] [--json]
 //! ```
 //!
-//! Cases come from [`crate::synth`] (case `i` is a pure function of the seed,
+//! Cases come from [`synth`] (case `i` is a pure function of the seed,
 //! `i` and the package), or are all the template. Each of `R` runs (default
 //! 3) evaluates all `N` cases and sums, per institutional literal (`p` and
 //! `~p`), the tuples concluded (+∂) — the same table for every backend and
@@ -15,7 +15,7 @@
 //! compiled` must print the same table for the same seed and `N`.
 //!
 //! * **compiled** (default): the package's cached crate (see
-//!   [`crate::compiled`]) is built once; its binary, run as
+//!   [`super::compiled`]) is built once; its binary, run as
 //!   `BIN --bench key=value…`, draws the cases itself on the worker threads of
 //!   the generated `evaluate_indexed` (`make` draws case `i` and pushes it into
 //!   the generated `Facts`; `map` takes `concluded_counts()`), so generation is
@@ -43,7 +43,8 @@ use crate::interp::{self, Policy};
 use crate::model::{Lit, Model, PredId};
 use crate::program::{Program, Role, Section};
 use crate::syntax::RelationKind;
-use crate::synth::{lit_slot, Draft, Synth, SynthOptions, Val};
+pub mod synth;
+
 use serde_json::{json, Value as J};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -51,6 +52,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use synth::{lit_slot, Draft, Synth, SynthOptions, Val};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -778,7 +780,7 @@ pub fn run_compiled_with(
     // The same errors as the interp backend, before any build.
     make_synth(&loaded.model, cfg)?;
     let load_before = load_average();
-    let built = crate::compiled::ensure_built_with(loaded, engine, cache, progress, true)
+    let built = super::compiled::ensure_built_with(loaded, engine, cache, progress, true)
         .map_err(BenchError::internal)?;
     let out = Command::new(&built.binary)
         .arg("--bench")

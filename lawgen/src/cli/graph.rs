@@ -216,7 +216,7 @@ mod tests {
     use crate::driver::load_bytes;
 
     const CHESS: &[u8] =
-        include_bytes!("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+        include_bytes!("../../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
 
     fn chess() -> Model {
         load_bytes(CHESS, &Default::default())
