@@ -12,7 +12,7 @@
 
 mod support;
 
-use lawgen::builder::RuntimeDep;
+use lawgen::cli::build::RuntimeDep;
 use lawgen::driver;
 use lawgen::emit::EmitOptions;
 use lawgen::generate as emit;
@@ -82,7 +82,7 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
             },
         )
         .unwrap();
-        lawgen::python::write_project(
+        lawgen::cli::build::python::write_project(
             &dir,
             &loaded.model,
             &emitted,
@@ -170,7 +170,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
         &[],
     )
     .unwrap();
-    let dist = lawgen::python::write_project(
+    let dist = lawgen::cli::build::python::write_project(
         &project,
         &loaded.model,
         &emitted,

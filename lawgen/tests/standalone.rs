@@ -8,7 +8,7 @@
 
 mod support;
 
-use lawgen::builder::{write_crate, RuntimeDep};
+use lawgen::cli::build::{write_crate, RuntimeDep};
 use lawgen::emit::EmitOptions;
 use lawgen::generate as emit;
 use lawgen::syntax::ReadLimits;

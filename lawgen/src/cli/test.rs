@@ -14,6 +14,7 @@
 //! cannot be reached by design are listed, each with its reason, in the
 //! suite's allow-list ([`ALLOW_LIST`]).
 
+use super::{Failure, Inputs, PolicyArg};
 use crate::diagnostics::escape_for_display;
 use crate::driver::Loaded;
 use crate::suite::bad;
@@ -21,10 +22,108 @@ pub use crate::suite::{
     discover, read_expected, run, Difference, Expected, Outcome, Scenario, Suite, SuiteError,
     ALLOW_LIST, SUITE_FILE,
 };
+use clap::ValueEnum;
 use lawgen_runtime::program::{Level, PredId, RelationKind};
 use serde_json::{json, Value as J};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// `lawgen test DIR [--package P] [--coverage] [--min-coverage N] [--format F]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The suite directory.
+    dir: PathBuf,
+    /// The package (default: `package` of DIR/suite.json).
+    #[arg(long)]
+    package: Option<PathBuf>,
+    /// The policy of scenarios whose expectation names none.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+    policy: PolicyArg,
+    /// Report coverage: per rule, per priority, per judgment.
+    #[arg(long)]
+    coverage: bool,
+    /// Exit 1 when fewer rules than N% were concluded or defeated (or
+    /// allow-listed in DIR/coverage.allow); implies --coverage.
+    #[arg(long, value_name = "N")]
+    min_coverage: Option<f64>,
+    #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+    format: TestFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestFormat {
+    Text,
+    Json,
+    Junit,
+}
+
+/// Runs the suite and prints the results (and the coverage); fails on any
+/// failing scenario, or on coverage below `--min-coverage`.
+pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
+    let dir = &args.dir;
+    let fail = |e: SuiteError| Failure::new(e.code, e.message);
+    let suite = discover(dir).map_err(fail)?;
+    let Some(package) = args.package.or_else(|| suite.package.clone()) else {
+        return Err(Failure::new(
+            2,
+            format!(
+                "error: no package for the suite {}\n  = help: pass `--package PACKAGE`, or name it in {}",
+                dir.display(),
+                dir.join(SUITE_FILE).display()
+            ),
+        ));
+    };
+    let mut import_path = suite.import_path.clone();
+    import_path.extend(inputs.import_path.iter().cloned());
+    let loaded = crate::driver::load_file_with(&package, &inputs.limits, &import_path)?;
+    let min_coverage = args.min_coverage;
+    let with_coverage = args.coverage || min_coverage.is_some();
+    let outcomes = run(&loaded, &suite, args.policy.into(), with_coverage);
+    let cov = if with_coverage {
+        Some(coverage(&loaded, &suite, &outcomes).map_err(fail)?)
+    } else {
+        None
+    };
+    let name = format!("{} {}", loaded.model.name, loaded.model.version);
+    match args.format {
+        TestFormat::Text => {
+            print!("{}", render_results(&outcomes));
+            if let Some(c) = &cov {
+                print!("{}", render_coverage(c, min_coverage));
+            }
+        }
+        TestFormat::Json => print!("{}", render_json(&name, &outcomes, cov.as_ref())),
+        TestFormat::Junit => print!("{}", render_junit(&name, &outcomes)),
+    }
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+    if failed > 0 {
+        return Err(Failure::new(
+            1,
+            format!("error: {failed} of {} scenarios failed", outcomes.len()),
+        ));
+    }
+    if let (Some(min), Some(c)) = (min_coverage, &cov) {
+        if c.percent() < min {
+            let missing: Vec<&str> = c
+                .rules
+                .iter()
+                .filter(|r| !r.covered() && r.allowed.is_none())
+                .map(|r| r.name.as_str())
+                .collect();
+            return Err(Failure::new(
+                1,
+                format!(
+                    "error: coverage {:.1}% is below the minimum {min}%: never concluded or defeated: {}\n  = help: add a scenario that reaches each, or list it with its reason in {}",
+                    c.percent(),
+                    missing.join(", "),
+                    dir.join(ALLOW_LIST).display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 // ---------------------------------------------------------------- coverage
 

@@ -71,6 +71,122 @@ pub use measure::{load_average, peak_rss_kib};
 pub use protocol::child_args;
 pub use result::{count_literals, make_synth, BenchResult, StratumTime};
 
+#[cfg(feature = "cli")]
+pub use command::{command, Args};
+
+/// The command line of `lawgen bench`.
+#[cfg(feature = "cli")]
+mod command {
+    use super::synth::SynthOptions;
+    use super::{run_compiled_with, run_interp, BenchConfig, BenchError};
+    use crate::cli::{Backend, Failure, Inputs, PolicyArg};
+    use clap::ValueEnum;
+    use std::path::PathBuf;
+
+    /// `lawgen bench PACKAGE [--cases N] [--backend B | --engine E] …`.
+    #[derive(clap::Args)]
+    pub struct Args {
+        package: PathBuf,
+        /// How many cases to evaluate per run.
+        #[arg(long, default_value_t = 10_000)]
+        cases: usize,
+        /// `compiled`: the package's cached crate, cases drawn in its
+        /// process. `interp`: the reference evaluator.
+        #[arg(long, value_enum, default_value_t = Backend::Compiled)]
+        backend: Backend,
+        /// `ascent` or `direct`: the compiled backend with that engine;
+        /// `interp`: the reference evaluator (as `--backend interp`).
+        #[arg(long, value_enum)]
+        engine: Option<BenchEngine>,
+        /// Worker threads (default: the available cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Cases per engine run (compiled backend).
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+        policy: PolicyArg,
+        /// Seed of the case generator (case i depends on the seed and i only).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Generated entities per entity type in each case (constants come on top).
+        #[arg(long, default_value_t = 2)]
+        entities: usize,
+        /// Mean chance, 0 to 1, that each rule is instantiated in a case.
+        #[arg(long, default_value_t = 0.5)]
+        density: f64,
+        /// Evaluate this facts file as every case instead of synthetic ones.
+        #[arg(long)]
+        template: Option<PathBuf>,
+        /// Timed runs over all cases (the report gives their median, min and max).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        /// Print the result as JSON instead of the report.
+        #[arg(long)]
+        json: bool,
+        /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum BenchEngine {
+        Ascent,
+        Direct,
+        Interp,
+    }
+
+    /// Runs the benchmark and prints the report (or its JSON).
+    pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
+        let loaded = inputs.load(&args.package)?;
+        let cfg = BenchConfig {
+            cases: args.cases,
+            threads: args
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            batch: args.batch,
+            policy: args.policy.into(),
+            synth: SynthOptions {
+                seed: args.seed,
+                entities_per_type: args.entities,
+                density: args.density,
+            },
+            template: args.template,
+            repeat: args.repeat,
+            progress: true,
+            ..Default::default()
+        };
+        let fail = |e: BenchError| Failure::new(e.code, e.message);
+        // `--engine interp` is `--backend interp`; `--engine ascent|direct`
+        // the compiled backend with that engine.
+        let engine = match (args.engine, args.backend) {
+            (Some(BenchEngine::Interp), _) | (None, Backend::Interp) => None,
+            (Some(BenchEngine::Direct), _) => Some(crate::Engine::Direct),
+            (Some(BenchEngine::Ascent), _) | (None, Backend::Compiled) => {
+                Some(crate::Engine::Ascent)
+            }
+        };
+        let result = match engine {
+            None => run_interp(&loaded, &cfg),
+            Some(engine) => {
+                let cache = args
+                    .cache_dir
+                    .unwrap_or_else(crate::cli::compiled::default_cache_dir);
+                run_compiled_with(&loaded, &cfg, engine, &cache, &mut |m| {
+                    eprintln!("lawgen: {m}")
+                })
+            }
+        }
+        .map_err(fail)?;
+        if args.json {
+            println!("{:#}", result.to_json());
+        } else {
+            print!("{}", result.render_text());
+        }
+        Ok(())
+    }
+}
+
 #[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::protocol::parse_child_args;
