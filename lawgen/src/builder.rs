@@ -267,29 +267,9 @@ impl Builder {
     }
 }
 
-/// Loads, checks and emits one package for the default engine (imports
-/// searched for in its own directory).
-pub fn generate(
-    path: &Path,
-    module: Option<&str>,
-    limits: &ReadLimits,
-) -> Result<Emitted, BuildError> {
-    generate_with(path, module, Engine::default(), limits, &[])
-}
-
 /// Loads, checks and emits one package for `engine`, with its import
-/// closure: imports searched for in its own directory, then in `import_path`.
-pub fn generate_with(
-    path: &Path,
-    module: Option<&str>,
-    engine: Engine,
-    limits: &ReadLimits,
-    import_path: &[PathBuf],
-) -> Result<Emitted, BuildError> {
-    load_and_emit(path, module, engine, limits, import_path).map(|(_, e)| e)
-}
-
-/// [`generate_with`], and the loaded package (what the Python bindings document).
+/// closure: imports searched for in its own directory, then in
+/// `import_path` (`lawgen build`).
 pub fn load_and_emit(
     path: &Path,
     module: Option<&str>,

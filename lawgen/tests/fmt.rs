@@ -3,7 +3,8 @@
 //! changed nodes are named, and `--check` tells canonical from not.
 
 use lawgen::driver;
-use lawgen::syntax::{canon, ReadLimits};
+use lawgen::driver::ReadLimits;
+use lawgen::internals::syntax::canon;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -60,7 +61,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
     );
     let loaded = driver::load_bytes(r.output.as_bytes(), &ReadLimits::default())
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    assert_eq!(loaded.model.rules.len(), 47);
+    assert_eq!(loaded.model().rules.len(), 47);
     // Only that node's hash changed: the rest of the file is the seed's bytes.
     let seed = std::fs::read_to_string(root().join(CHESS)).unwrap();
     let differing = seed
@@ -157,8 +158,10 @@ rule ResignationLoses strict
     // The layout is a fixed point, and means the same package.
     let again = lawgen::cli::fmt::format(&law, r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
-    let a = lawgen::syntax::text::parse(messy).unwrap().json;
-    let b = lawgen::syntax::text::parse(&r.output).unwrap().json;
+    let a = lawgen::internals::syntax::text::parse(messy).unwrap().json;
+    let b = lawgen::internals::syntax::text::parse(&r.output)
+        .unwrap()
+        .json;
     assert_eq!(a, b);
     assert_eq!(canon::serialize(&a), canon::serialize(&b));
 

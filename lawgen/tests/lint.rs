@@ -10,7 +10,7 @@ mod support;
 
 use lawgen::diagnostics::{Code, CodeId, Diagnostics};
 use lawgen::driver;
-use lawgen::syntax::ReadLimits;
+use lawgen::driver::ReadLimits;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -185,7 +185,7 @@ rule R strict
   vars [x: Thing, y: Thing, n: Integer, m: Integer]
 "#
         );
-        let json = lawgen::syntax::text::to_json(src.as_bytes())
+        let json = lawgen::internals::syntax::text::to_json(src.as_bytes())
             .unwrap_or_else(|e| panic!("{}", e.render("t.law")));
         let loaded = driver::load_bytes(json.as_bytes(), &ReadLimits::default())
             .unwrap_or_else(|d| panic!("{body}: {}", d.render()));

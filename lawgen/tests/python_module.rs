@@ -14,11 +14,11 @@ mod support;
 
 use lawgen::cli::build::RuntimeDep;
 use lawgen::driver;
-use lawgen::emit::EmitOptions;
 use lawgen::generate as emit;
-use lawgen::interp::Policy;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::output::canonical_json;
+use lawgen::EmitOptions;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::Policy;
 use std::path::Path;
 use std::process::Command;
 use support::gen::{generate, package_seed, GenConfig};
@@ -84,7 +84,7 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
         .unwrap();
         lawgen::cli::build::python::write_project(
             &dir,
-            &loaded.model,
+            loaded.model(),
             &emitted,
             &RuntimeDep::default_for_this_build(),
         )
@@ -162,7 +162,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
     );
     // The same bindings as the `lawgen build --python` project holds.
     let project = tempdir("project");
-    let (loaded, emitted) = lawgen::builder::load_and_emit(
+    let (loaded, emitted) = lawgen::internals::builder::load_and_emit(
         &chess(),
         None,
         Default::default(),
@@ -172,7 +172,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
     .unwrap();
     let dist = lawgen::cli::build::python::write_project(
         &project,
-        &loaded.model,
+        loaded.model(),
         &emitted,
         &RuntimeDep::default_for_this_build(),
     )

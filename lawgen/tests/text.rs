@@ -10,8 +10,8 @@
 
 mod support;
 
-use lawgen::syntax::canon;
-use lawgen::syntax::text;
+use lawgen::internals::syntax::canon;
+use lawgen::internals::syntax::text;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use support::gen::{generate, package_seed, GenConfig};
@@ -140,7 +140,7 @@ fn hostile_packages_round_trip_as_the_same_json_value() {
 /// workspace root.
 fn check_rendered(rel: &Path) -> Option<String> {
     let bytes = std::fs::read(root().join(rel)).unwrap();
-    let limits = lawgen::syntax::ReadLimits::default();
+    let limits = lawgen::driver::ReadLimits::default();
     let err = match lawgen::driver::package_json(rel, bytes, &limits) {
         Err(e) => e,
         Ok(file) => match lawgen::driver::load_bytes(&file.json, &limits) {
@@ -236,7 +236,7 @@ fn the_builder_generates_the_same_module_from_the_text_form() {
 fn a_text_form_package_loads_like_its_json() {
     let dir = temp_dir("load");
     let law = chess_law(&dir);
-    let limits = lawgen::syntax::ReadLimits::default();
+    let limits = lawgen::driver::ReadLimits::default();
     let a = lawgen::driver::load_file(&root().join(CHESS), &limits).unwrap();
     let b = lawgen::driver::load_file(&law, &limits).unwrap();
     assert_eq!(a.source, b.source);

@@ -26,7 +26,7 @@
 //! and the bodies of contested rules therefore always read strictly lower
 //! strata. A predicate closed over a domain sits one level above the domain.
 
-use lawgen::syntax::node_hash;
+use lawgen::internals::syntax::hash::node_hash;
 use serde_json::{json, Map, Value as J};
 use std::collections::BTreeSet;
 
@@ -1389,7 +1389,7 @@ impl Gen {
                 .map(|_| {
                     let text = self.article_text();
                     let lang = *self.rng.pick(&["en", "de", ""]);
-                    let hash = format!("sha256:{}", lawgen::syntax::sha256_hex(text.as_bytes()));
+                    let hash = format!("sha256:{}", lawgen::internals::syntax::hash::sha256_hex(text.as_bytes()));
                     json!({"language": lang, "status": "official", "text": text, "contentHash": hash})
                 })
                 .collect();

@@ -90,8 +90,9 @@ pub fn make_synth<'m>(model: &'m Model, cfg: &BenchConfig) -> Result<Synth<'m>, 
                 code: 2,
                 message: format!("error: cannot read {}: {e}", path.display()),
             })?;
-            let facts = crate::syntax::facts::read_facts(&bytes, &crate::lower::catalog(model))
-                .map_err(|d| BenchError {
+            let facts =
+                lawgen_runtime::formats::facts::read_facts(&bytes, &crate::lower::catalog(model))
+                    .map_err(|d| BenchError {
                     code: 1,
                     message: format!(
                         "{}error: {} is not a valid facts file for {}",
