@@ -147,24 +147,23 @@ impl RuntimeDep {
         }
     }
 
-    /// [`RuntimeDep::toml`] with `features` of `lawgen-runtime` enabled.
-    pub(crate) fn toml_with_features(&self, features: &[&str]) -> String {
-        let list = features
-            .iter()
-            .map(|f| toml_string(f))
-            .collect::<Vec<_>>()
-            .join(", ");
+    /// `lawgen-python` (the bindings of `lawgen build --python`) from the
+    /// same place: the crate in the same source tree as a path runtime
+    /// (`lawgen/python` beside `lawgen-runtime`), the same repository, or the
+    /// same version.
+    pub(crate) fn python_toml(&self) -> String {
         match self {
-            RuntimeDep::Path(p) => format!(
-                "{{ path = {}, features = [{list}] }}",
-                toml_string(&p.to_string_lossy())
-            ),
-            RuntimeDep::Git(url) => {
-                format!("{{ git = {}, features = [{list}] }}", toml_string(url))
+            RuntimeDep::Path(p) => {
+                let python = p.parent().map(|d| d.join("lawgen").join("python"));
+                match python {
+                    Some(l) if l.join("Cargo.toml").exists() => {
+                        format!("{{ path = {} }}", toml_string(&l.to_string_lossy()))
+                    }
+                    _ => toml_string(env!("CARGO_PKG_VERSION")),
+                }
             }
-            RuntimeDep::Version(v) => {
-                format!("{{ version = {}, features = [{list}] }}", toml_string(v))
-            }
+            RuntimeDep::Git(url) => format!("{{ git = {} }}", toml_string(url)),
+            RuntimeDep::Version(v) => toml_string(v),
         }
     }
 

@@ -7,7 +7,7 @@ use super::{toml_string, RuntimeDep};
 use crate::builder::{write_if_changed, BuildError, ASCENT_VERSION};
 use crate::emit::Emitted;
 use crate::model::Model;
-use crate::python::{bindings, clean, module_doc, ARROW_VERSION, PYO3_VERSION};
+use crate::python::{bindings, clean, module_doc, PYO3_VERSION};
 use std::path::Path;
 
 /// A Python string literal for a docstring.
@@ -129,16 +129,15 @@ pub fn write_project(
          [dependencies]\n\
          lawgen-runtime = {runtime}\n\
          ascent = \"{ASCENT_VERSION}\"\n\
-         pyo3 = {{ version = \"{PYO3_VERSION}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\
-         arrow-array = {{ version = \"{ARROW_VERSION}\", default-features = false, features = [\"ffi\"] }}\n\
-         arrow-schema = {{ version = \"{ARROW_VERSION}\", features = [\"ffi\"] }}\n\
-         serde_json = \"1\"\n\n\
+         # Every binding, written once for all packages.\n\
+         lawgen-python = {python}\n\
+         pyo3 = {{ version = \"{PYO3_VERSION}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\n\
          # A standalone crate, not a member of any enclosing workspace.\n[workspace]\n",
         version = env!("CARGO_PKG_VERSION"),
         dist_lit = toml_string(&dist),
         m_lit = toml_string(m),
-        // `arrow`: the batch reader of `evaluate_arrow` (lawgen_runtime::arrow).
-        runtime = runtime.toml_with_features(&["arrow"]),
+        runtime = runtime.toml(),
+        python = runtime.python_toml(),
     );
     write_if_changed(&dir.join("Cargo.toml"), cargo.as_bytes())?;
     let lib = format!(
