@@ -207,10 +207,12 @@ impl Builder {
     }
 
     /// Also writes `<module>_python.rs` next to each module: its PyO3
-    /// bindings (see [`crate::python`]), for a crate of one's own that
-    /// builds a Python module: `lawgen_runtime::include_package!(NAME);`
-    /// and `include!(concat!(env!("OUT_DIR"), "/NAME_python.rs"));` in its
-    /// `lib.rs`, with the dependencies of a `lawgen build --python` project.
+    /// bindings (a call of `lawgen_python::python_module!`), for a crate of
+    /// one's own that builds a Python module:
+    /// `lawgen_runtime::include_package!(NAME);` and
+    /// `include!(concat!(env!("OUT_DIR"), "/NAME_python.rs"));` in its
+    /// `lib.rs`, with the dependencies of a `lawgen build --python` project
+    /// (`lawgen-runtime`, `ascent`, `lawgen-python`, `pyo3`).
     pub fn python(mut self, yes: bool) -> Self {
         self.python = yes;
         self

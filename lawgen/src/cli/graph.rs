@@ -4,7 +4,7 @@
 //! its closure instead); one node per predicate, labelled by its local
 //! name and styled by kind (institutional: filled bold box; empirical: plain
 //! ellipse; judgment: filled diamond); one edge per dependency of
-//! [`dependency_edges`], merged when several rules make the same edge with
+//! `check::strata::dependency_edges`, merged when several rules make the same edge with
 //! the same marking:
 //!
 //! | marking | style |
