@@ -35,7 +35,7 @@ pub trait Columns: Copy {
 
 macro_rules! columns {
     ($($c:ident $i:tt),*) => {
-        impl<$($c: crate::__private::Column),*> Columns for ($($c,)*) {
+        impl<$($c: crate::generated::batch::Column),*> Columns for ($($c,)*) {
             const ARITY: usize = 0 $(+ ($i, 1).1)*;
             #[inline]
             #[allow(unused_variables)]
