@@ -24,48 +24,10 @@ pub struct Facts {
     pub duplicates: usize,
 }
 
-/// Entity names ↔ dense ids.
-#[derive(Default, Clone, Debug)]
-pub struct Interner {
-    ids: HashMap<String, i64>,
-    names: Vec<String>,
-}
-
-impl Interner {
-    pub fn intern(&mut self, s: &str) -> i64 {
-        if let Some(&i) = self.ids.get(s) {
-            return i;
-        }
-        let i = self.names.len() as i64;
-        self.names.push(s.to_owned());
-        self.ids.insert(s.to_owned(), i);
-        i
-    }
-
-    pub fn get(&self, s: &str) -> Option<i64> {
-        self.ids.get(s).copied()
-    }
-
-    pub fn name(&self, i: i64) -> &str {
-        &self.names[i as usize]
-    }
-
-    /// The name of id `i`, if it is one of this interner's.
-    pub fn name_of(&self, i: i64) -> Option<&str> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.names.get(i))
-            .map(String::as_str)
-    }
-
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-}
+/// Entity names ↔ dense ids: the interner of generated modules, without
+/// constants, so that the reference evaluator and the engines number a case's
+/// entities alike (an id is widened to `i64` in a tuple, beside integers).
+pub use crate::generated::interner::Interner;
 
 type Tuple = Box<[i64]>;
 
@@ -137,14 +99,25 @@ impl Store {
     pub fn encode(&self, v: &Value) -> Option<i64> {
         match v {
             Value::Int(i) => Some(*i),
-            Value::Entity(e) => self.interner.get(e),
+            Value::Entity(e) => self.interner.get(e).map(i64::from),
         }
+    }
+
+    /// The name of entity id `v`, if the evaluation interned it.
+    pub fn name_of(&self, v: i64) -> Option<&str> {
+        u32::try_from(v)
+            .ok()
+            .and_then(|id| self.interner.name_of(id))
     }
 
     pub fn decode(&self, ty: Ty, v: i64) -> Value {
         match ty {
             Ty::Int => Value::Int(v),
-            Ty::Entity(_) => Value::Entity(self.interner.name(v).to_owned()),
+            Ty::Entity(_) => Value::Entity(
+                self.name_of(v)
+                    .expect("an entity column holds interned ids")
+                    .to_owned(),
+            ),
         }
     }
 }
@@ -167,7 +140,7 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
             Role::Entities(Ty::Entity(t)) => {
                 if let Some(names) = facts.entities.get(t) {
                     for n in names {
-                        let t: Tuple = Box::new([interner.intern(n)]);
+                        let t: Tuple = Box::new([i64::from(interner.intern(n))]);
                         rels[i].insert(t, 0);
                     }
                 }
@@ -233,7 +206,7 @@ fn recursive_groups(prog: &Program, stratum: &[usize]) -> Vec<Vec<usize>> {
 fn encode(interner: &mut Interner, v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
-        Value::Entity(e) => interner.intern(e),
+        Value::Entity(e) => i64::from(interner.intern(e)),
     }
 }
 
@@ -425,7 +398,7 @@ impl Evaluator<'_> {
         match t {
             Term::Var(v) => binding[*v as usize],
             Term::Value(Value::Int(i)) => Some(*i),
-            Term::Value(Value::Entity(e)) => self.interner.get(e),
+            Term::Value(Value::Entity(e)) => self.interner.get(e).map(i64::from),
         }
     }
 }

@@ -124,17 +124,20 @@ impl<'a> Prover<'a> {
         row.iter()
             .map(|v| match v {
                 Value::Int(i) => *i,
-                Value::Entity(e) => self.store.interner.get(e).unwrap_or_else(|| {
-                    let mut unknown = self.unknown.borrow_mut();
-                    let i = match unknown.iter().position(|u| u == e) {
-                        Some(i) => i,
-                        None => {
-                            unknown.push(e.clone());
-                            unknown.len() - 1
-                        }
-                    };
-                    (self.store.interner.len() + i) as i64
-                }),
+                Value::Entity(e) => self.store.interner.get(e).map_or_else(
+                    || {
+                        let mut unknown = self.unknown.borrow_mut();
+                        let i = match unknown.iter().position(|u| u == e) {
+                            Some(i) => i,
+                            None => {
+                                unknown.push(e.clone());
+                                unknown.len() - 1
+                            }
+                        };
+                        (self.store.interner.len() + i) as i64
+                    },
+                    i64::from,
+                ),
             })
             .collect()
     }
@@ -205,7 +208,7 @@ impl<'a> Prover<'a> {
             }
             for c in &self.cat.constants {
                 if let Some(v) = self.store.interner.get(&c.local) {
-                    d.entry(Ty::Entity(c.ty)).or_default().insert(v);
+                    d.entry(Ty::Entity(c.ty)).or_default().insert(i64::from(v));
                 }
             }
             d
@@ -237,7 +240,7 @@ impl<'a> Prover<'a> {
     fn value(&self, ty: Ty, v: i64) -> Value {
         match ty {
             Ty::Int => Value::Int(v),
-            Ty::Entity(_) => Value::Entity(match self.store.interner.name_of(v) {
+            Ty::Entity(_) => Value::Entity(match self.store.name_of(v) {
                 Some(n) => n.to_owned(),
                 None => {
                     let k = (v as usize).saturating_sub(self.store.interner.len());
