@@ -161,8 +161,12 @@ impl CmpOp {
         matches!(self, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)
     }
 
-    /// Applies the operator to two integers.
-    pub fn holds_int(self, a: i64, b: i64) -> bool {
+    /// Whether `a op b` holds: the one definition of a comparison, which
+    /// the reference evaluator (on interned values), the explainer and
+    /// `lawgen lint` (on constants) all apply. Integers compare by value;
+    /// the checker allows only `=` and `≠` on entities, which compare
+    /// names, or ids (one id per name within an evaluation).
+    pub fn holds<T: PartialOrd + ?Sized>(self, a: &T, b: &T) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,
@@ -171,6 +175,11 @@ impl CmpOp {
             CmpOp::Gt => a > b,
             CmpOp::Ge => a >= b,
         }
+    }
+
+    /// [`CmpOp::holds`] on two integers.
+    pub fn holds_int(self, a: i64, b: i64) -> bool {
+        self.holds(&a, &b)
     }
 }
 
@@ -752,6 +761,25 @@ impl Item {
     }
 }
 
+impl Rule {
+    /// How many variables a binding of the rule holds: its named variables,
+    /// and any variable a term numbers beyond them.
+    pub fn binding_len(&self) -> usize {
+        let max = self
+            .body
+            .iter()
+            .flat_map(Item::terms)
+            .chain(self.head.args.iter())
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(*v as usize + 1),
+                Term::Value(_) => None,
+            })
+            .max()
+            .unwrap_or(0);
+        self.vars.len().max(max)
+    }
+}
+
 impl Program {
     pub fn relation(&self, r: RelId) -> &Relation {
         &self.relations[r.0 as usize]
@@ -922,7 +950,21 @@ fn show_term(t: &Term, r: &Rule) -> String {
 /// execution plan): the delta atom first (if any), then positive atoms that share the most
 /// bound variables; filters as soon as their variables are bound.
 pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
-    let mut bound: HashSet<u32> = HashSet::new();
+    join_order_from(body, delta, &[], |_| false)
+}
+
+/// [`join_order`] from variables `bound` before the body (an explanation
+/// matches a rule for a given head), with the positive items `last` picks
+/// matched after every other positive item. Ties go to the earlier item, so
+/// among orders that bind as much, a failing body stops at the item a reader
+/// expects.
+pub fn join_order_from(
+    body: &[Item],
+    delta: Option<usize>,
+    bound: &[u32],
+    last: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let mut bound: HashSet<u32> = bound.iter().copied().collect();
     let mut order = Vec::new();
     let mut left: Vec<usize> = (0..body.len()).collect();
     let vars = |it: &Item| -> Vec<u32> {
@@ -947,10 +989,12 @@ pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
             order.push(left.remove(p));
             continue;
         }
+        let positive = |i: usize| matches!(body[i], Item::Pos(_));
+        let only_last = left.iter().all(|&i| !positive(i) || last(i));
         let best = left
             .iter()
             .enumerate()
-            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
+            .filter(|(_, &i)| positive(i) && (only_last || !last(i)))
             .max_by_key(|(_, &i)| {
                 let vs = vars(&body[i]);
                 let consts = Item::terms(&body[i])

@@ -14,11 +14,11 @@
 //! is finite without any cycle bookkeeping.
 
 use super::tree::*;
-use crate::interp::Store;
+use crate::interp::{Observer, Rel, Store};
 use crate::program::{
-    label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
-    RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term, Ty, Value,
-    World,
+    join_order_from, label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId,
+    Program, RelId, RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term,
+    Ty, Value, World,
 };
 use crate::{Policy, Request};
 use std::collections::{BTreeSet, HashMap};
@@ -40,9 +40,40 @@ struct Failure {
     binding: Binding,
 }
 
+/// What matching a rule body found: its satisfied instances (up to
+/// `limit`), and the deepest item that failed.
 struct Search {
     found: Vec<Binding>,
     fail: Option<Failure>,
+    limit: usize,
+}
+
+impl Search {
+    fn new(limit: usize) -> Search {
+        Search {
+            found: Vec::new(),
+            fail: None,
+            limit,
+        }
+    }
+}
+
+impl Observer for Search {
+    fn matched(&mut self, _: &[Rel], b: &[Option<i64>]) -> bool {
+        self.found.push(b.to_vec());
+        self.found.len() < self.limit
+    }
+
+    /// The longest run of satisfied items wins; of equals, the first.
+    fn failed(&mut self, depth: usize, item: usize, b: &[Option<i64>]) {
+        if self.fail.as_ref().is_none_or(|f| depth > f.depth) {
+            self.fail = Some(Failure {
+                depth,
+                item,
+                binding: b.to_vec(),
+            });
+        }
+    }
 }
 
 pub(super) struct Prover<'a> {
@@ -299,20 +330,17 @@ impl<'a> Prover<'a> {
     /// `limit`, or where the match stops.
     fn instances(&self, ri: usize, head: &[i64], limit: usize) -> Search {
         let rule = &self.prog.rules[ri];
-        let nvars = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b: Binding = vec![None; nvars];
-        let mut search = Search {
-            found: Vec::new(),
-            fail: None,
-        };
+        let mut b: Binding = vec![None; rule.binding_len()];
+        let mut search = Search::new(limit);
+        let mut bound = Vec::new();
         for (t, v) in rule.head.args.iter().zip(head) {
             match t {
                 Term::Var(x) => match b[*x as usize] {
                     Some(old) if old != *v => return search,
-                    _ => b[*x as usize] = Some(*v),
+                    _ => {
+                        b[*x as usize] = Some(*v);
+                        bound.push(*x);
+                    }
                 },
                 Term::Value(_) => {
                     if self.term(t, &b) != Some(*v) {
@@ -321,25 +349,15 @@ impl<'a> Prover<'a> {
                 }
             }
         }
-        let left: Vec<usize> = (0..rule.body.len()).collect();
-        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        self.match_body(ri, &bound, &mut b, &mut search);
         search
     }
 
     /// Ground instances of program rule `ri` with no head given, up to `limit`.
     fn all_instances(&self, ri: usize, limit: usize) -> Vec<Binding> {
-        let rule = &self.prog.rules[ri];
-        let nvars = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b: Binding = vec![None; nvars];
-        let mut search = Search {
-            found: Vec::new(),
-            fail: None,
-        };
-        let left: Vec<usize> = (0..rule.body.len()).collect();
-        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        let mut b: Binding = vec![None; self.prog.rules[ri].binding_len()];
+        let mut search = Search::new(limit);
+        self.match_body(ri, &[], &mut b, &mut search);
         search.found
     }
 
@@ -357,119 +375,21 @@ impl<'a> Prover<'a> {
             .collect()
     }
 
-    /// Depth-first match in body order, except that an item whose variables
-    /// are not bound yet waits for the positive atoms after it.
-    fn search(
-        &self,
-        ri: usize,
-        left: &[usize],
-        depth: usize,
-        b: &mut Binding,
-        limit: usize,
-        out: &mut Search,
-    ) {
-        if out.found.len() >= limit {
-            return;
-        }
+    /// Matches the body of program rule `ri` with the evaluator's matcher,
+    /// variables `bound` beforehand. The order is the evaluator's, from the
+    /// bound head, except that a judgment atom read in the possible model
+    /// goes last: there every undecided atom holds, but only those some rule
+    /// instance needs are materialised, and an instance whose other items
+    /// all hold needs it (lowering's `demand`). Matched last, a failure lands
+    /// on the item that really fails.
+    fn match_body(&self, ri: usize, bound: &[u32], b: &mut Binding, search: &mut Search) {
         let rule = &self.prog.rules[ri];
-        let bound = |it: &Item, b: &Binding| {
-            it.terms()
-                .iter()
-                .all(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
-        };
-        // Filters as soon as their variables are bound (in body order), then
-        // the positive atom with the most bound arguments (the first of
-        // equals), so a failure names as many values as it can.
-        let filter = left
-            .iter()
-            .position(|&i| !matches!(rule.body[i], Item::Pos(_)) && bound(&rule.body[i], b));
-        // A judgment atom read in the possible model goes last: there every
-        // undecided atom holds, but only those some rule instance needs are
-        // materialised, and an instance whose other items all hold needs it
-        // (lowering's `demand`). Matched last, a failure lands on the item
-        // that really fails.
         let deferred = |i: usize| match &rule.body[i] {
             Item::Pos(a) => self.possible_judgments.contains(&a.rel),
             _ => false,
         };
-        let only_deferred = left
-            .iter()
-            .all(|&i| !matches!(rule.body[i], Item::Pos(_)) || deferred(i));
-        let atom = || {
-            left.iter()
-                .enumerate()
-                .filter(|(_, &i)| matches!(rule.body[i], Item::Pos(_)))
-                .filter(|(_, &i)| only_deferred || !deferred(i))
-                .max_by_key(|(k, &i)| {
-                    let known = rule.body[i]
-                        .terms()
-                        .iter()
-                        .filter(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
-                        .count();
-                    (known, std::cmp::Reverse(*k))
-                })
-                .map(|(k, _)| k)
-        };
-        let Some(pos) = filter.or_else(atom) else {
-            if left.is_empty() {
-                out.found.push(b.clone());
-            }
-            return;
-        };
-        let i = left[pos];
-        let mut rest = left.to_vec();
-        rest.remove(pos);
-        let fail = |out: &mut Search, b: &Binding| {
-            if out.fail.as_ref().is_none_or(|f| depth > f.depth) {
-                out.fail = Some(Failure {
-                    depth,
-                    item: i,
-                    binding: b.clone(),
-                });
-            }
-        };
-        match &rule.body[i] {
-            Item::Pos(a) => {
-                let mut any = false;
-                for t in self.store.tuples(a.rel) {
-                    let saved = b.clone();
-                    if self.unify(&a.args, t, b) {
-                        any = true;
-                        self.search(ri, &rest, depth + 1, b, limit, out);
-                    }
-                    *b = saved;
-                    if out.found.len() >= limit {
-                        return;
-                    }
-                }
-                if !any {
-                    fail(out, b);
-                }
-            }
-            Item::Neg(a) => {
-                let t: Option<Tuple> = a.args.iter().map(|t| self.term(t, b)).collect();
-                if t.is_some_and(|t| self.contains(a.rel, &t)) {
-                    fail(out, b);
-                } else {
-                    self.search(ri, &rest, depth + 1, b, limit, out);
-                }
-            }
-            Item::Cmp(l, op, r) => {
-                let holds = match (self.term(l, b), self.term(r, b)) {
-                    (Some(x), Some(y)) => match op {
-                        crate::program::CmpOp::Eq => x == y,
-                        crate::program::CmpOp::Ne => x != y,
-                        o => o.holds_int(x, y),
-                    },
-                    _ => false,
-                };
-                if holds {
-                    self.search(ri, &rest, depth + 1, b, limit, out);
-                } else {
-                    fail(out, b);
-                }
-            }
-        }
+        let order = join_order_from(&rule.body, None, bound, deferred);
+        self.store.match_body(rule, &order, b, search);
     }
 
     fn unify(&self, args: &[Term], t: &[i64], b: &mut Binding) -> bool {
@@ -1109,11 +1029,7 @@ impl<'a> Prover<'a> {
     /// A binding of program rule `ri` with only its head bound to `t`.
     fn head_binding(&self, ri: usize, t: &[i64]) -> Binding {
         let rule = &self.prog.rules[ri];
-        let n = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b = vec![None; n];
+        let mut b = vec![None; rule.binding_len()];
         for (a, v) in rule.head.args.iter().zip(t) {
             if let Term::Var(x) = a {
                 b[*x as usize] = Some(*v);
@@ -1369,18 +1285,6 @@ impl<'a> Prover<'a> {
         out.dedup();
         out
     }
-}
-
-fn max_var(rule: &crate::program::Rule) -> Option<u32> {
-    rule.body
-        .iter()
-        .flat_map(|i| i.terms())
-        .chain(rule.head.args.iter())
-        .filter_map(|t| match t {
-            Term::Var(v) => Some(*v),
-            Term::Value(_) => None,
-        })
-        .max()
 }
 
 /// A value as explanations print it: bare when it reads as a name, quoted otherwise.

@@ -6,9 +6,14 @@
 //! date as tuples arrive. Each tuple remembers the round it was derived in,
 //! which the explainer uses to pick well-founded derivations.
 
-use crate::program::{join_order, Atom, CmpOp, Item, Lit, Program, RelId, Role, Section, Term};
+mod body;
+
+use crate::program::{join_order, Atom, Item, Lit, Program, RelId, Role, Rule, Section, Term};
 use crate::program::{Ty, TypeId, Value};
+use body::{Matcher, Range, Rows};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+pub(crate) use body::Observer;
 
 pub use crate::{Policy, Request};
 
@@ -31,8 +36,10 @@ pub use crate::generated::interner::Interner;
 
 type Tuple = Box<[i64]>;
 
+/// One relation's tuples, in the order they were derived, with the round
+/// of each and the indexes rules have looked it up by.
 #[derive(Default, Clone, Debug)]
-struct Rel {
+pub(crate) struct Rel {
     tuples: Vec<Tuple>,
     /// Round in which each tuple was derived (0 = input).
     rounds: Vec<u32>,
@@ -89,6 +96,28 @@ impl Store {
     pub fn round(&self, r: RelId, row: &[i64]) -> Option<u32> {
         let rel = &self.rels[r.0 as usize];
         rel.set.get(row).map(|&i| rel.rounds[i as usize])
+    }
+
+    /// Matches `rule`'s body against the stored relations, its items in
+    /// `order`, from `binding` (variables bound beforehand, e.g. by a given
+    /// head, stay bound), reporting to `observer`: the matcher the evaluator
+    /// derived with, so that an explanation reads a body as evaluation did.
+    pub(crate) fn match_body<O: Observer>(
+        &self,
+        rule: &Rule,
+        order: &[usize],
+        binding: &mut [Option<i64>],
+        observer: &mut O,
+    ) {
+        Matcher {
+            rule,
+            order,
+            delta: None,
+            rows: Rows::Fixed(&self.rels),
+            interner: &self.interner,
+            observer,
+        }
+        .run(binding);
     }
 
     pub fn tuples(&self, r: RelId) -> impl Iterator<Item = &[i64]> {
@@ -217,13 +246,6 @@ struct Evaluator<'p> {
     round: u32,
 }
 
-/// Which tuples of a body atom a join may use: `[lo, hi)` by insertion index.
-#[derive(Clone, Copy)]
-struct Range {
-    lo: u32,
-    hi: u32,
-}
-
 impl Evaluator<'_> {
     /// Semi-naive evaluation of one stratum. New tuples are committed only
     /// between rounds, so during a round every relation's full range is simply
@@ -296,137 +318,45 @@ impl Evaluator<'_> {
                 self.interner.intern(e);
             }
         }
-        let mut binding = vec![None; rule.vars.len().max(max_var(rule) + 1)];
-        self.join(rule, &order, 0, delta, &mut binding, out);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn join(
-        &mut self,
-        rule: &crate::program::Rule,
-        order: &[usize],
-        k: usize,
-        delta: Option<(usize, Range)>,
-        binding: &mut Vec<Option<i64>>,
-        out: &mut Vec<(RelId, Tuple)>,
-    ) {
-        if k == order.len() {
-            let t: Tuple = rule
-                .head
-                .args
-                .iter()
-                .map(|a| self.value(a, binding).expect("safety: head bound"))
-                .collect();
-            if !self.rels[rule.head.rel.0 as usize].set.contains_key(&t) {
-                out.push((rule.head.rel, t));
-            }
-            return;
+        let mut binding = vec![None; rule.binding_len()];
+        let mut derive = Derive {
+            head: &rule.head,
+            interner: &self.interner,
+            out,
+        };
+        Matcher {
+            rule,
+            order: &order,
+            delta,
+            rows: Rows::Growing(&mut self.rels),
+            interner: &self.interner,
+            observer: &mut derive,
         }
-        let idx = order[k];
-        match &rule.body[idx] {
-            Item::Cmp(a, op, b) => {
-                let (Some(x), Some(y)) = (self.value(a, binding), self.value(b, binding)) else {
-                    return;
-                };
-                let holds = match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    CmpOp::Ge => x >= y,
-                };
-                if holds {
-                    self.join(rule, order, k + 1, delta, binding, out);
-                }
-            }
-            Item::Neg(a) => {
-                let t: Option<Vec<i64>> = a.args.iter().map(|x| self.value(x, binding)).collect();
-                let Some(t) = t else { return };
-                if !self.rels[a.rel.0 as usize].set.contains_key(&t[..]) {
-                    self.join(rule, order, k + 1, delta, binding, out);
-                }
-            }
-            Item::Pos(a) => {
-                let range = match delta {
-                    Some((pos, r)) if pos == idx => r,
-                    // Everything known: nothing is committed mid-round.
-                    _ => Range {
-                        lo: 0,
-                        hi: self.rels[a.rel.0 as usize].tuples.len() as u32,
-                    },
-                };
-                let matches = self.matches(a, binding, range);
-                for tid in matches {
-                    let tuple = self.rels[a.rel.0 as usize].tuples[tid as usize].clone();
-                    let saved = binding.clone();
-                    if unify(a, &tuple, binding) {
-                        self.join(rule, order, k + 1, delta, binding, out);
-                    }
-                    *binding = saved;
-                }
-            }
-        }
-    }
-
-    /// Tuple ids of `a.rel` within `range` agreeing with the bound columns.
-    fn matches(&mut self, a: &Atom, binding: &[Option<i64>], range: Range) -> Vec<u32> {
-        let mut cols = Vec::new();
-        let mut key = Vec::new();
-        for (c, t) in a.args.iter().enumerate() {
-            if let Some(v) = self.value(t, binding) {
-                cols.push(c);
-                key.push(v);
-            }
-        }
-        let rel = &mut self.rels[a.rel.0 as usize];
-        if cols.is_empty() {
-            return (range.lo..range.hi.min(rel.tuples.len() as u32)).collect();
-        }
-        rel.index(&cols)
-            .get(&key)
-            .map(|ids| {
-                ids.iter()
-                    .copied()
-                    .filter(|&i| i >= range.lo && i < range.hi)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn value(&self, t: &Term, binding: &[Option<i64>]) -> Option<i64> {
-        match t {
-            Term::Var(v) => binding[*v as usize],
-            Term::Value(Value::Int(i)) => Some(*i),
-            Term::Value(Value::Entity(e)) => self.interner.get(e).map(i64::from),
-        }
+        .run(&mut binding);
     }
 }
 
-fn unify(a: &Atom, tuple: &[i64], binding: &mut [Option<i64>]) -> bool {
-    for (t, &v) in a.args.iter().zip(tuple) {
-        if let Term::Var(x) = t {
-            match binding[*x as usize] {
-                Some(b) if b != v => return false,
-                Some(_) => {}
-                None => binding[*x as usize] = Some(v),
-            }
-        }
-    }
-    true
+/// Collects the head tuple of every instance of a rule, unless its relation
+/// already holds it.
+struct Derive<'a> {
+    head: &'a Atom,
+    interner: &'a Interner,
+    out: &'a mut Vec<(RelId, Tuple)>,
 }
 
-fn max_var(rule: &crate::program::Rule) -> usize {
-    rule.body
-        .iter()
-        .flat_map(Item::terms)
-        .chain(rule.head.args.iter())
-        .filter_map(|t| match t {
-            Term::Var(v) => Some(*v as usize),
-            Term::Value(_) => None,
-        })
-        .max()
-        .unwrap_or(0)
+impl Observer for Derive<'_> {
+    fn matched(&mut self, rels: &[Rel], binding: &[Option<i64>]) -> bool {
+        let t: Tuple = self
+            .head
+            .args
+            .iter()
+            .map(|a| body::value(self.interner, a, binding).expect("safety: head bound"))
+            .collect();
+        if !rels[self.head.rel.0 as usize].set.contains_key(&t) {
+            self.out.push((self.head.rel, t));
+        }
+        true
+    }
 }
 
 /// One row of output, ordered as the canonical output wants (integers
