@@ -352,6 +352,6 @@ pub mod __private {
     pub use crate::generated::embedded::embedded_program;
     pub use crate::generated::embedded::Embedded;
     pub use crate::generated::interner::{entity, known_entity, Interner};
-    pub use crate::program::Section;
+    pub use crate::program::{section_member, Section};
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 }

@@ -741,6 +741,22 @@ pub struct Output {
     pub on: Vec<PredId>,
 }
 
+/// Whether a tuple is in an output section `rel \ minus`, from whether
+/// `rel` holds it and (asked only if it does) whether `minus` does. The one
+/// definition of section membership: the canonical conclusions, the
+/// explainer's verdict and the verdict functions of generated code decide
+/// with it.
+pub fn section_member(in_rel: bool, in_minus: impl FnOnce() -> bool) -> bool {
+    in_rel && !in_minus()
+}
+
+impl Output {
+    /// Does this section hold the tuple that `contains` tests relations for?
+    pub fn holds(&self, contains: impl Fn(RelId) -> bool) -> bool {
+        section_member(contains(self.rel), || self.minus.is_some_and(&contains))
+    }
+}
+
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct RequestView {
@@ -783,6 +799,26 @@ impl Rule {
 impl Program {
     pub fn relation(&self, r: RelId) -> &Relation {
         &self.relations[r.0 as usize]
+    }
+
+    /// Is a tuple of `lit` in output section `section`? `contains` tests
+    /// whether a relation holds the tuple.
+    pub fn in_section(&self, lit: Lit, section: Section, contains: impl Fn(RelId) -> bool) -> bool {
+        self.outputs
+            .iter()
+            .any(|o| o.lit == lit && o.section == section && o.holds(&contains))
+    }
+
+    /// The verdict on a tuple of `lit` ([`crate::Verdict::decide`] over its
+    /// output sections); `contains` tests whether a relation holds the tuple,
+    /// `requests` gives a pending verdict's requests.
+    pub fn verdict(
+        &self,
+        lit: Lit,
+        contains: impl Fn(RelId) -> bool,
+        requests: impl FnOnce() -> Vec<crate::Request>,
+    ) -> crate::Verdict {
+        crate::Verdict::decide(|s| self.in_section(lit, s, &contains), requests)
     }
 
     /// The relation holding `lit` at `level` in `world`, if any rule or

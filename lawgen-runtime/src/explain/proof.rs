@@ -17,10 +17,10 @@ use super::tree::*;
 use crate::interp::{Observer, Rel, Store};
 use crate::program::{
     join_order_from, label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId,
-    Program, RelId, RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term,
-    Ty, Value, World,
+    Program, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength, Term, Ty,
+    Value, World,
 };
-use crate::{Policy, Request};
+use crate::{Policy, Request, Verdict};
 use std::collections::{BTreeSet, HashMap};
 
 /// Derivations deeper than this are cut with "…".
@@ -89,9 +89,6 @@ pub(super) struct Prover<'a> {
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
-    /// The output sections (docs/reference.md#the-canonical-output): literal and section →
-    /// relation, less a relation.
-    outputs: HashMap<(Lit, Section), (RelId, Option<RelId>)>,
     /// The values undecided judgment atoms range over, by type.
     domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
     /// The possible-model relations of judgment literals, where an undecided
@@ -130,11 +127,6 @@ impl<'a> Prover<'a> {
             facts,
             unknown: Default::default(),
             domain: Default::default(),
-            outputs: prog
-                .outputs
-                .iter()
-                .map(|o| ((o.lit, o.section), (o.rel, o.minus)))
-                .collect(),
             possible_judgments: prog
                 .views
                 .iter()
@@ -177,12 +169,10 @@ impl<'a> Prover<'a> {
         self.store.contains(rel, t)
     }
 
-    /// Does output section `s` of `l` hold `t` (as lowering defines the
-    /// section: a relation, less another)?
-    pub(super) fn in_section(&self, l: Lit, t: &[i64], s: Section) -> bool {
-        self.outputs.get(&(l, s)).is_some_and(|&(rel, minus)| {
-            self.contains(rel, t) && !minus.is_some_and(|m| self.contains(m, t))
-        })
+    /// The verdict on `l(t)`, decided over the output sections as for the
+    /// typed API (its requests are left for the caller to name).
+    pub(super) fn verdict(&self, l: Lit, t: &[i64]) -> Verdict {
+        self.prog.verdict(l, |r| self.contains(r, t), Vec::new)
     }
 
     fn view(&self, l: Lit, lv: Level, w: World) -> Option<RelId> {

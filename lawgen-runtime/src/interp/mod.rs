@@ -404,10 +404,8 @@ pub fn conclusions_from(
     }
     for o in &prog.outputs {
         let mut got = rows(o.rel);
-        if let Some(m) = o.minus {
-            let minus = rows(m);
-            got.retain(|t| !minus.contains(t));
-        }
+        let minus = o.minus.map(&mut *rows).unwrap_or_default();
+        got.retain(|t| o.holds(|r| r == o.rel || minus.contains(t)));
         if got.is_empty() {
             continue;
         }

@@ -768,9 +768,10 @@ impl Gen<'_> {
                     let parts = v.iter().map(|(r, minus)| {
                         let has = self.case_member(*r, &cols);
                         match minus {
+                            // `rel \ minus`, as the runtime defines a section.
                             Some(mr) => {
                                 let not = self.case_member(*mr, &cols);
-                                quote!((#has && !#not))
+                                quote!(__rt::section_member(#has, || #not))
                             }
                             None => has,
                         }

@@ -9958,20 +9958,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o5
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o3
+                            .o5
                             .case(self.case)
                             .binary_search(&(self.case, situation.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o3
+                                .case(self.case)
+                                .binary_search(&(self.case, situation.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch
@@ -11283,20 +11287,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o146
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o142
+                            .o146
                             .case(self.case)
                             .binary_search(&(self.case, who.0, piece.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o142
+                                .case(self.case)
+                                .binary_search(&(self.case, who.0, piece.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch

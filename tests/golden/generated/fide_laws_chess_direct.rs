@@ -11475,20 +11475,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o5
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o3
+                            .o5
                             .case(self.case)
                             .binary_search(&(self.case, situation.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o3
+                                .case(self.case)
+                                .binary_search(&(self.case, situation.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch
@@ -12800,20 +12804,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o146
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o142
+                            .o146
                             .case(self.case)
                             .binary_search(&(self.case, who.0, piece.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o142
+                                .case(self.case)
+                                .binary_search(&(self.case, who.0, piece.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch

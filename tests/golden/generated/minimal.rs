@@ -2507,20 +2507,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o37
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o36
+                            .o37
                             .case(self.case)
                             .binary_search(&(self.case, player.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o36
+                                .case(self.case)
+                                .binary_search(&(self.case, player.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch
