@@ -118,6 +118,17 @@ impl Status {
             Status::Supported => "supported",
         }
     }
+
+    /// The level the word names: `established` is +∂, `supported` is +Σ.
+    /// (Where a rule body reads an item is lowering's decision, recorded
+    /// per item as a [`Read`]: an established item of a body applied at Δ
+    /// is read at Δ.)
+    pub fn level(self) -> Level {
+        match self {
+            Status::Established => Level::Defeasible,
+            Status::Supported => Level::Supported,
+        }
+    }
 }
 
 /// A comparison operator.
@@ -573,13 +584,21 @@ pub enum Meaning {
     UndecidedHolds,
     /// The values a judgment ranges over (`dom[T]`).
     Domain,
-    /// A strict rule concludes its head definitely (in `world`).
-    Strict { rule: u32, world: World },
-    /// A rule's body holds at `level` in `world` (`app[r]`).
+    /// A strict rule concludes its head definitely (in `world`). `reads`:
+    /// how its body items are read, as for [`Meaning::Applicable`].
+    Strict {
+        rule: u32,
+        world: World,
+        reads: Vec<Option<Read>>,
+    },
+    /// A rule's body holds at `level` in `world` (`app[r]`). `reads` has an
+    /// entry per body item (`None` for a comparison): the level and world
+    /// at which the item reads its literal.
     Applicable {
         rule: u32,
         level: Level,
         world: World,
+        reads: Vec<Option<Read>>,
     },
     /// +Δ implies +∂ and +Σ.
     FromDefinite,
@@ -591,22 +610,87 @@ pub enum Meaning {
     /// not supported (`Supported`, both policies) or not established
     /// (`Defeasible`, blocking only).
     Discarded { attacker: u32, level: Level },
-    /// Attacker `attacker` is beaten by rule `by`, which applies at ∂.
-    Defeated { attacker: u32, by: u32 },
+    /// Attacker `attacker` is beaten by rule `by`, which applies at ∂, under
+    /// priority `priority` (index into [`Catalog::priorities`]).
+    Defeated {
+        attacker: u32,
+        by: u32,
+        priority: u32,
+    },
     /// +∂: some rule applies, the complement is not +Δ, every attacker is
-    /// discarded or defeated.
-    Established,
+    /// discarded or defeated. `attackers`: one entry per `ok` item of the
+    /// body, saying who attacks and what it beats.
+    Established { attackers: Vec<Attack> },
     /// The projection `∃Y a(X, Y)` behind item `item` (a `not`) of `rule`.
     Projection { rule: u32, item: u32 },
-    /// A request for the judgment atom at item `item` of `rule`.
-    Request { rule: u32, item: u32 },
+    /// A request for the judgment atom at item `item` of `rule`; `reads`
+    /// as for [`Meaning::Applicable`] (`None` for the undecided atom last).
+    Request {
+        rule: u32,
+        item: u32,
+        reads: Vec<Option<Read>>,
+    },
     /// The body of set-aside rule `rule` (index into
     /// [`Catalog::set_aside`]) holds at Σ in the certain model: the rule
     /// would have supported its head, had no derogation set it aside. Read
     /// by explanations only; nothing else in the program depends on it.
-    SetAside { rule: u32 },
+    SetAside { rule: u32, reads: Vec<Option<Read>> },
     /// Like [`Meaning::Projection`], for item `item` of set-aside rule `rule`.
     SetAsideProjection { rule: u32, item: u32 },
+}
+
+impl Meaning {
+    /// How the items of a rule body lowered from a package rule read their
+    /// literals, one entry per body item (empty for other rules).
+    pub fn reads(&self) -> &[Option<Read>] {
+        match self {
+            Meaning::Strict { reads, .. }
+            | Meaning::Applicable { reads, .. }
+            | Meaning::Request { reads, .. }
+            | Meaning::SetAside { reads, .. } => reads,
+            _ => &[],
+        }
+    }
+}
+
+/// Where a body item of a rule lowered from a package rule reads its
+/// literal: at `level` in `world`, as lowering asked for it (several of
+/// these may share one relation: a literal whose tags coincide, or that no
+/// judgment reaches). A `not` item reads the other world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Read {
+    pub level: Level,
+    pub world: World,
+}
+
+/// An attacker of a literal `L`, as `L`'s `+∂` rule reads it: an
+/// `ok[L, s]` item of its body, which holds when `s` is discarded or
+/// defeated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Attack {
+    /// The attacking rule `s` (a rule for `~L`; index into [`Catalog::rules`]).
+    pub rule: u32,
+    /// The index of its `ok[L, s]` item in the `+∂` rule's body.
+    pub item: u32,
+    /// `s` is a defeater: when it applies and is not defeated, it keeps `L`
+    /// from being established (it blocks) and concludes nothing itself.
+    pub blocks: bool,
+    /// The rules for `L` that `s` beats: `s` concludes `~L` and a priority
+    /// puts it above them (a defeater beats none).
+    pub beats: Vec<Beat>,
+}
+
+/// A rule beaten under a priority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Beat {
+    /// The beaten rule (index into [`Catalog::rules`]).
+    pub rule: u32,
+    /// The priority that puts the other rule above it (index into
+    /// [`Catalog::priorities`]).
+    pub priority: u32,
 }
 
 /// The relation holding literal `lit` at `level` in `world`.

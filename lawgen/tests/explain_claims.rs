@@ -320,21 +320,15 @@ impl Check<'_> {
 
     fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen::program::RelId> {
         let prog = &self.ev.program;
-        prog.rules
-            .iter()
-            .find(|r| r.meaning == Meaning::Applicable { rule, level, world })
-            .or_else(|| {
-                // An attacker's head world collapses to C when no judgment
-                // reaches it.
-                prog.rules.iter().find(|r| {
-                    r.meaning
-                        == Meaning::Applicable {
-                            rule,
-                            level,
-                            world: World::Certain,
-                        }
-                })
+        let find = |w: World| {
+            prog.rules.iter().find(|r| {
+                matches!(r.meaning, Meaning::Applicable { rule: x, level: lv, world: y, .. }
+                    if x == rule && lv == level && y == w)
             })
+        };
+        // An attacker's head world collapses to C when no judgment reaches it.
+        find(world)
+            .or_else(|| find(World::Certain))
             .map(|r| r.head.rel)
     }
 

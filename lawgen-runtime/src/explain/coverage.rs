@@ -226,11 +226,15 @@ impl<'a> Reader<'a> {
         let mut aside = HashMap::new();
         for (i, r) in prog.rules.iter().enumerate() {
             match r.meaning {
-                Meaning::Applicable { rule, level, world } => {
+                Meaning::Applicable {
+                    rule, level, world, ..
+                } => {
                     app.insert((rule, level, world), r.head.rel);
                 }
-                Meaning::Strict { rule, world } => strict.entry((rule, world)).or_default().push(i),
-                Meaning::SetAside { rule } => {
+                Meaning::Strict { rule, world, .. } => {
+                    strict.entry((rule, world)).or_default().push(i)
+                }
+                Meaning::SetAside { rule, .. } => {
                     aside.insert(rule, r.head.rel);
                 }
                 _ => {}

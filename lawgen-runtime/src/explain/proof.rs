@@ -16,9 +16,9 @@
 use super::tree::*;
 use crate::interp::{Observer, Rel, Store};
 use crate::program::{
-    join_order_from, label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId,
-    Program, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength, Term, Ty,
-    Value, World,
+    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Item, Level, Lit, Meaning,
+    PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength,
+    Term, Ty, Value, World,
 };
 use crate::{Policy, Request, Verdict};
 use std::collections::{BTreeSet, HashMap};
@@ -38,6 +38,16 @@ struct Failure {
     depth: usize,
     item: usize,
     binding: Binding,
+}
+
+/// How an explanation words a body item that fails.
+#[derive(Clone, Copy)]
+enum Wording<'r> {
+    /// At the level and world lowering read it at (a rule's `reads`).
+    Read(&'r [Option<Read>]),
+    /// As the rule is written (established: ∂, supported: Σ), in the
+    /// certain model: why a literal is not concluded there.
+    AsWritten,
 }
 
 /// What matching a rule body found: its satisfied instances (up to
@@ -202,34 +212,43 @@ impl<'a> Prover<'a> {
         in_domain && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
     }
 
-    /// The values of each type that the input mentions — in a column of
-    /// that type of a facts relation, or listed under `entities` — and the
-    /// package's constants of an entity type: read off the input relations
-    /// of the evaluation, once.
+    /// The values undecided judgment atoms range over, by type: lowering's
+    /// `dom[T]` relations as the evaluation filled them (the values of `T`
+    /// the input mentions and the package's constants of `T`), read once.
+    ///
+    /// Lowering makes `dom[T]` only for a type some judgment argument needs
+    /// it for (an argument no input column binds, or a closure's domain).
+    /// Every judgment argument of another type is bound by an input column
+    /// wherever a rule reads it, so its domain is what `dom[T]` would hold:
+    /// the values of that type in the input relations, and the constants.
     fn domain(&self) -> &HashMap<Ty, std::collections::HashSet<i64>> {
         self.domain.get_or_init(|| {
             let mut d: HashMap<Ty, std::collections::HashSet<i64>> = HashMap::new();
+            for r in &self.prog.rules {
+                let rel = r.head.rel;
+                let ty = self.prog.relation(rel).columns.first();
+                if let (Meaning::Domain, Some(ty)) = (&r.meaning, ty) {
+                    d.entry(*ty)
+                        .or_insert_with(|| self.store.tuples(rel).map(|t| t[0]).collect());
+                }
+            }
+            let lowered: std::collections::HashSet<Ty> = d.keys().copied().collect();
             for (i, rel) in self.prog.relations.iter().enumerate() {
-                let rel_id = RelId(i as u32);
-                match rel.role {
-                    Role::Facts(_) => {
-                        for t in self.store.tuples(rel_id) {
-                            for (ty, v) in rel.columns.iter().zip(t) {
+                if let Role::Facts(_) = rel.role {
+                    for t in self.store.tuples(RelId(i as u32)) {
+                        for (ty, v) in rel.columns.iter().zip(t) {
+                            if !lowered.contains(ty) {
                                 d.entry(*ty).or_default().insert(*v);
                             }
                         }
                     }
-                    Role::Entities(ty) => {
-                        for t in self.store.tuples(rel_id) {
-                            d.entry(ty).or_default().extend(t.iter().copied());
-                        }
-                    }
-                    _ => {}
                 }
             }
             for c in &self.cat.constants {
-                if let Some(v) = self.store.interner.get(&c.local) {
-                    d.entry(Ty::Entity(c.ty)).or_default().insert(i64::from(v));
+                let ty = Ty::Entity(c.ty);
+                if let (false, Some(v)) = (lowered.contains(&ty), self.store.interner.get(&c.local))
+                {
+                    d.entry(ty).or_default().insert(i64::from(v));
                 }
             }
             d
@@ -456,8 +475,9 @@ impl<'a> Prover<'a> {
                     rule: x,
                     level,
                     world,
+                    ..
                 } if x == rule && level == lv && world == w => return Some(i),
-                Meaning::Strict { rule: x, world } if x == rule && world == w => {
+                Meaning::Strict { rule: x, world, .. } if x == rule && world == w => {
                     strict.get_or_insert(i);
                 }
                 _ => {}
@@ -531,7 +551,7 @@ impl<'a> Prover<'a> {
                 .prog
                 .rules
                 .iter()
-                .find(|pr| pr.meaning == Meaning::SetAside { rule: k as u32 })
+                .find(|pr| matches!(pr.meaning, Meaning::SetAside { rule, .. } if rule == k as u32))
                 .is_some_and(|pr| self.contains(pr.head.rel, t));
             out.push(Node::leaf(
                 None,
@@ -545,14 +565,16 @@ impl<'a> Prover<'a> {
         out
     }
 
-    fn priority_ref(&self, higher: u32, lower: u32) -> Option<PriorityRef> {
-        self.cat.priority(higher, lower).map(|p| PriorityRef {
+    /// Priority `p` (index into the catalog) as an explanation names it.
+    fn priority_ref(&self, p: u32) -> PriorityRef {
+        let p = &self.cat.priorities[p as usize];
+        PriorityRef {
             id: p.id.clone(),
             name: p.local.clone(),
             reason: p.reason.as_deref().map(|r| local_name(r).to_owned()),
             label: label_in(&p.labels, self.lang).map(str::to_owned),
             package: self.cat.layer(p.package).map(str::to_owned),
-        })
+        }
     }
 
     // -- derivations ------------------------------------------------------------
@@ -592,7 +614,7 @@ impl<'a> Prover<'a> {
                 Some((ai, ab)) => self.rule_node(ai, &ab, rule, Level::Supported, w, depth),
                 None => Node::note(None, Phrase::NoDerivation),
             },
-            Meaning::Established => self.established(ri, &b, l, w, depth),
+            Meaning::Established { .. } => self.established(ri, &b, l, w, depth),
             _ => Node::note(None, Phrase::NoDerivation),
         };
         node.literal = literal;
@@ -627,27 +649,28 @@ impl<'a> Prover<'a> {
                 continue;
             };
             let (attacker, outcome) = match *self.meaning(oi) {
-                Meaning::Discarded { attacker, level } => {
+                Meaning::Discarded { attacker, .. } => {
                     // No failing item: the attacker's head cannot be this
                     // tuple, so it does not attack it.
                     let Some((item, reason)) = self
                         .body_tuple(oi, 1, &ob)
-                        .and_then(|(app, at)| self.first_failure(app, &at, level))
+                        .and_then(|(app, at)| self.first_failure(app, &at))
                     else {
                         continue;
                     };
                     (attacker, Outcome::Discarded { item, reason })
                 }
-                Meaning::Defeated { attacker, by } => match self.priority_ref(by, attacker) {
-                    Some(priority) => (
-                        attacker,
-                        Outcome::Defeated {
-                            by: self.rule_ref(by),
-                            priority,
-                        },
-                    ),
-                    None => continue,
-                },
+                Meaning::Defeated {
+                    attacker,
+                    by,
+                    priority,
+                } => (
+                    attacker,
+                    Outcome::Defeated {
+                        by: self.rule_ref(by),
+                        priority: self.priority_ref(priority),
+                    },
+                ),
                 _ => continue,
             };
             attackers.push(Node::leaf(
@@ -703,13 +726,12 @@ impl<'a> Prover<'a> {
     }
 
     /// Where package rule `rule`'s body, as computed by the applicability
-    /// relation `app` (at `lv`), stops matching for head `t`.
-    fn first_failure(&self, app: RelId, t: &[i64], lv: Level) -> Option<(String, Reason)> {
+    /// relation `app`, stops matching for head `t`: the failing item worded
+    /// at the level and world lowering read it at.
+    fn first_failure(&self, app: RelId, t: &[i64]) -> Option<(String, Reason)> {
         let ai = *self.heads.get(&app)?.first()?;
-        let (rule, w) = match *self.meaning(ai) {
-            Meaning::Applicable { rule, world, .. } | Meaning::Strict { rule, world } => {
-                (rule, world)
-            }
+        let rule = match self.meaning(ai) {
+            Meaning::Applicable { rule, .. } | Meaning::Strict { rule, .. } => *rule,
             _ => return None,
         };
         let s = self.instances(ai, t, 1);
@@ -717,19 +739,27 @@ impl<'a> Prover<'a> {
             return None;
         }
         // No failure recorded: the head cannot be `t`.
-        s.fail.as_ref().map(|f| self.failure_text(rule, f, lv, w))
+        let wording = Wording::Read(self.meaning(ai).reads());
+        s.fail.as_ref().map(|f| self.failure_text(rule, f, wording))
     }
 
-    fn failure_text(&self, rule: u32, f: &Failure, lv: Level, w: World) -> (String, Reason) {
+    fn failure_text(&self, rule: u32, f: &Failure, wording: Wording<'_>) -> (String, Reason) {
         match &self.cat.rule(rule).body[f.item] {
             SourceItem::Status { status, atom } => {
-                let level = match status {
-                    crate::program::Status::Supported => Level::Supported,
-                    crate::program::Status::Established => lv,
-                };
+                let read = match wording {
+                    Wording::Read(reads) => reads.get(f.item).copied().flatten(),
+                    Wording::AsWritten => None,
+                }
+                .unwrap_or(Read {
+                    level: status.level(),
+                    world: World::Certain,
+                });
                 (
                     self.fmt_atom(atom, &f.binding),
-                    Reason::NotAt { level, world: w },
+                    Reason::NotAt {
+                        level: read.level,
+                        world: read.world,
+                    },
                 )
             }
             SourceItem::Compare { left, op, right } => (
@@ -805,28 +835,24 @@ impl<'a> Prover<'a> {
         depth: usize,
     ) -> Node {
         let src = self.cat.rule(rule);
+        let reads = self.meaning(ri).reads();
         let mut children = Vec::new();
         for (k, item) in src.body.iter().enumerate() {
             match item {
                 SourceItem::Status { status, atom } => {
-                    let item_lv = match status {
-                        crate::program::Status::Supported => Level::Supported,
-                        crate::program::Status::Established => lv,
-                    };
-                    // The relation lowering read this item from.
-                    let world = self
-                        .body_tuple(ri, k, b)
-                        .and_then(|(rel, _)| {
-                            self.prog
-                                .views
-                                .iter()
-                                .find(|v| v.rel == rel && v.lit == atom.lit)
-                        })
-                        .map_or(w, |v| v.world);
+                    // Where lowering read this item.
+                    let read = reads.get(k).copied().flatten().unwrap_or(Read {
+                        level: status.level(),
+                        world: w,
+                    });
                     match self.ground(atom, b) {
-                        Some(t) => {
-                            children.push(self.derive(atom.lit, &t, item_lv, world, depth + 1))
-                        }
+                        Some(t) => children.push(self.derive(
+                            atom.lit,
+                            &t,
+                            read.level,
+                            read.world,
+                            depth + 1,
+                        )),
                         None => children.push(Node::note(
                             Some(self.fmt_atom(atom, b)),
                             Phrase::NotConcluded,
@@ -905,7 +931,7 @@ impl<'a> Prover<'a> {
             .get(&rel)?
             .iter()
             .copied()
-            .find(|&ri| self.prog.rules[ri].meaning == Meaning::Established)
+            .find(|&ri| matches!(self.prog.rules[ri].meaning, Meaning::Established { .. }))
     }
 
     /// For a literal that is supported but not established in C: which
@@ -926,7 +952,7 @@ impl<'a> Prover<'a> {
                 };
                 let s = self.instances(ri, t, 1);
                 if let (true, Some(f)) = (s.found.is_empty(), &s.fail) {
-                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    let (item, reason) = self.failure_text(r, f, Wording::AsWritten);
                     children.push(Node::leaf(
                         None,
                         NodeKind::Unsatisfied {
@@ -955,7 +981,7 @@ impl<'a> Prover<'a> {
                     let Some((app, _)) = self.body_tuple(ci, 0, &self.head_binding(ci, t)) else {
                         continue;
                     };
-                    if let Some((item, reason)) = self.first_failure(app, t, Level::Defeasible) {
+                    if let Some((item, reason)) = self.first_failure(app, t) {
                         children.push(Node::leaf(
                             None,
                             NodeKind::Unsatisfied {
@@ -990,7 +1016,13 @@ impl<'a> Prover<'a> {
                         }
                         // `ok[L, s]` fails: attacker `s` applies and is not beaten.
                         Item::Pos(_) if !self.contains(rel, &at) => {
-                            if let Some(n) = self.prevailing(rel, t) {
+                            let attack = match &self.prog.rules[pi].meaning {
+                                Meaning::Established { attackers } => {
+                                    attackers.iter().find(|a| a.item as usize == k)
+                                }
+                                _ => None,
+                            };
+                            if let Some(n) = attack.and_then(|a| self.prevailing(a, rel, t)) {
                                 children.push(n);
                             }
                         }
@@ -1028,20 +1060,19 @@ impl<'a> Prover<'a> {
         b
     }
 
-    /// `ok[L, s](t)` does not hold: attacker `s` applies (in the other world,
-    /// at the level the policy asks) and no rule for `L` beats it.
-    fn prevailing(&self, ok: RelId, t: &[i64]) -> Option<Node> {
-        let mut attacker = None;
+    /// `ok[L, s](t)` does not hold: attacker `s` (as lowering recorded it in
+    /// `attack`) applies (in the other world, at the level the policy asks)
+    /// and no rule for `L` beats it.
+    fn prevailing(&self, attack: &Attack, ok: RelId, t: &[i64]) -> Option<Node> {
+        let s = attack.rule;
         let mut apps = Vec::new();
         for &oi in self.heads.get(&ok)? {
-            if let Meaning::Discarded { attacker: s, level } = *self.meaning(oi) {
-                attacker = Some(s);
+            if let Meaning::Discarded { level, .. } = *self.meaning(oi) {
                 if let Some((app, _)) = self.body_tuple(oi, 1, &self.head_binding(oi, t)) {
                     apps.push((level, app));
                 }
             }
         }
-        let s = attacker?;
         // Show the strongest applicability the store has for it.
         apps.sort_by_key(|(lv, _)| *lv);
         let shown = apps
@@ -1056,29 +1087,24 @@ impl<'a> Prover<'a> {
                 Some(self.rule_node(ai, &ab, s, *lv, w, 1).children)
             })
             .unwrap_or_default();
-        let ours: Vec<u32> = self
-            .cat
-            .rules
+        let defeats = attack
+            .beats
             .iter()
-            .enumerate()
-            .filter(|(_, r)| {
-                r.head.lit == self.cat.rule(s).head.lit.complement()
-                    && r.strength != Strength::Defeater
-            })
-            .map(|(i, _)| i as u32)
-            .collect();
-        let defeats = ours
-            .iter()
-            .filter_map(|&r| {
-                self.priority_ref(s, r)
-                    .map(|p| (self.cat.rule(r).local.clone(), p))
+            .map(|b| {
+                (
+                    self.cat.rule(b.rule).local.clone(),
+                    self.priority_ref(b.priority),
+                )
             })
             .collect();
         Some(Node {
             literal: None,
             kind: NodeKind::Attacker {
                 rule: self.rule_ref(s),
-                outcome: Outcome::Prevails { defeats },
+                outcome: Outcome::Prevails {
+                    defeats,
+                    blocks: attack.blocks,
+                },
             },
             children: shown,
         })
@@ -1125,7 +1151,7 @@ impl<'a> Prover<'a> {
             let (item, reason, sub) = match &s.fail {
                 Some(f) => {
                     // Checked at Σ (nothing supports it), worded as the rule reads.
-                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    let (item, reason) = self.failure_text(r, f, Wording::AsWritten);
                     let sub = if budget > 0 {
                         self.why_item_fails(r, f, budget - 1)
                     } else {

@@ -78,8 +78,14 @@ pub enum Outcome {
     Defeated { by: RuleRef, priority: PriorityRef },
     /// Applicable and not defeated, so the explained literal is not
     /// established; `defeats` lists the explained side's rules it beats by
-    /// priority (empty: neither side has priority — the conflict is ambiguous).
-    Prevails { defeats: Vec<(String, PriorityRef)> },
+    /// priority (empty: neither side has priority — the conflict is
+    /// ambiguous — or the attacker is a defeater, which beats nothing).
+    /// `blocks`: the attacker is a defeater, which keeps the literal from
+    /// being established without concluding the complement.
+    Prevails {
+        defeats: Vec<(String, PriorityRef)>,
+        blocks: bool,
+    },
 }
 
 /// A plain statement lawgen makes about a literal.
