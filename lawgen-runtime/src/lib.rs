@@ -36,11 +36,23 @@
 //!
 //! Generated code also needs `ascent` as a direct dependency of the consuming
 //! crate: ascent's macros expand to paths starting with `::ascent`.
+//!
+//! What generated code calls and nothing else does lives in two private
+//! modules, `generated` (the interner, batching, the embedded program, the
+//! bridge to the reference evaluator) and `engines` (the data structures of
+//! the ascent and Direct engines), and is reached through the hidden
+//! `__private` module, whose paths are the only contract with generated
+//! code.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+// Its constructors and accessors are not documented item by item yet.
+#[allow(missing_docs)]
 pub mod diagnostics;
 #[cfg(feature = "explain")]
 pub mod explain;
@@ -52,6 +64,8 @@ pub mod scc;
 
 mod engines;
 mod generated;
+#[cfg(test)]
+mod test_support;
 
 pub use generated::batch::Batching;
 
@@ -80,6 +94,7 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// The policy's name on the command line and in the canonical output.
     pub fn as_str(self) -> &'static str {
         match self {
             Policy::Blocking => "blocking",
@@ -208,9 +223,11 @@ pub type Arg = program::Value;
 pub struct Request {
     /// The judgment predicate's name (its local name when that is unique).
     pub predicate: String,
+    /// The atom's arguments, in the predicate's order.
     pub args: Vec<Arg>,
     /// Who decides (the authority's local name).
     pub authority: String,
+    /// What the authority is asked to exercise (e.g. `decide`).
     pub capability: String,
 }
 
@@ -232,7 +249,9 @@ impl fmt::Display for Request {
 pub enum Error {
     /// `p` and `~p` were both given for the same tuple.
     Contradiction {
+        /// The predicate's name.
         predicate: &'static str,
+        /// The arguments of the tuple given both ways.
         args: Vec<Arg>,
     },
     /// A facts file that does not fit the package; the rendered diagnostics

@@ -127,3 +127,6 @@ fn finish(
         lang: lang.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -133,6 +133,8 @@ impl<T: Ord + Copy> ByCase<T> {
 
 /// A column of a generated row: an entity id or an integer.
 pub trait Column: Copy {
+    /// The column widened to the runtime's `i64` (an entity id stays
+    /// non-negative).
     fn wide(self) -> i64;
 }
 
@@ -153,7 +155,9 @@ impl Column for i64 {
 /// A Direct table's row, and the same row with its case prepended (as
 /// a batch's outputs keep it).
 pub trait WithCase: Copy {
+    /// The row with the case prepended.
     type Out: Copy;
+    /// The row with case `c` prepended.
     fn with_case(self, c: u32) -> Self::Out;
 }
 

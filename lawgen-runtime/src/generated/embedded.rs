@@ -11,8 +11,11 @@
 /// lowered program its engine runs, as data (decoded on first use by the
 /// features that read it: facts files, canonical output, explanations).
 pub struct Embedded {
+    /// The package's name.
     pub name: &'static str,
+    /// The package's version.
     pub version: &'static str,
+    /// The package's declared semantic hash (empty when it has none).
     pub semantic_hash: &'static str,
     /// The version of lawgen that generated the module; the program's
     /// encoding is this runtime's, so the two must agree.
@@ -24,6 +27,8 @@ pub struct Embedded {
 }
 
 impl Embedded {
+    /// The `PACKAGE` static a generated module declares (a `const fn` for
+    /// that; the program is decoded later, on first use).
     pub const fn new(
         name: &'static str,
         version: &'static str,

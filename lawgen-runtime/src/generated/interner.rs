@@ -61,6 +61,9 @@ impl Default for Interner {
 }
 
 impl Interner {
+    /// An interner whose ids `0..k` are the package's `constants`, found by
+    /// `constant_id` (a generated `match`): a case costs nothing until it
+    /// names an entity of its own.
     pub fn with_constants(
         constants: &'static [&'static str],
         constant_id: fn(&str) -> Option<Id>,
@@ -117,6 +120,7 @@ impl Interner {
         self.index[s] = i as u32 + 1;
     }
 
+    /// The id of `name`, issued now if it has none yet (the next id).
     pub fn intern(&mut self, name: &str) -> Id {
         if let Some(id) = self.get(name) {
             return id;
@@ -138,6 +142,7 @@ impl Interner {
         id
     }
 
+    /// The id of `name`, if it has one.
     pub fn get(&self, name: &str) -> Option<Id> {
         if let Some(i) = (self.constant_id)(name) {
             return Some(i);
@@ -188,10 +193,12 @@ impl Interner {
         }
     }
 
+    /// How many ids it has issued, constants included.
     pub fn len(&self) -> usize {
         self.constants.len() + self.names.len()
     }
 
+    /// Whether it has issued no id.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -42,6 +42,7 @@ pub(crate) trait Observer {
 /// lookups scan; both visit tuples in insertion order, so they agree).
 pub(crate) enum Rows<'a> {
     Growing(&'a mut [Rel]),
+    #[cfg_attr(not(feature = "explain"), allow(dead_code))]
     Fixed(&'a [Rel]),
 }
 

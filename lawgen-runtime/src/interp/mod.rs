@@ -83,6 +83,7 @@ impl Rel {
 #[derive(Clone, Debug)]
 pub struct Store {
     rels: Vec<Rel>,
+    /// The evaluation's entity names: tuples hold their ids.
     pub interner: Interner,
 }
 
@@ -102,6 +103,7 @@ impl Store {
     /// `order`, from `binding` (variables bound beforehand, e.g. by a given
     /// head, stay bound), reporting to `observer`: the matcher the evaluator
     /// derived with, so that an explanation reads a body as evaluation did.
+    #[cfg_attr(not(feature = "explain"), allow(dead_code))]
     pub(crate) fn match_body<O: Observer>(
         &self,
         rule: &Rule,
@@ -120,6 +122,7 @@ impl Store {
         .run(binding);
     }
 
+    /// Relation `r`'s tuples, in the order they were derived.
     pub fn tuples(&self, r: RelId) -> impl Iterator<Item = &[i64]> {
         self.rels[r.0 as usize].tuples.iter().map(|t| &t[..])
     }
@@ -139,6 +142,7 @@ impl Store {
             .and_then(|id| self.interner.name_of(id))
     }
 
+    /// A stored value back as a [`Value`] of column type `ty`.
     pub fn decode(&self, ty: Ty, v: i64) -> Value {
         match ty {
             Ty::Int => Value::Int(v),
@@ -366,10 +370,15 @@ pub type Row = Vec<Value>;
 /// The canonical conclusions: what the canonical output prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conclusions {
+    /// The root package's name.
     pub package: String,
+    /// The root package's version.
     pub version: String,
+    /// The conflict policy the evaluation ran under.
     pub policy: Policy,
+    /// Per section, per literal (`p` or `~p`), its rows, sorted.
     pub sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>>,
+    /// The open requests, sorted and without duplicates.
     pub requests: Vec<Request>,
 }
 
@@ -443,4 +452,215 @@ fn decode_row(store: &Store, cols: &[Ty], t: &[i64]) -> Row {
         .zip(t)
         .map(|(c, v)| store.decode(*c, *v))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Meaning, Output};
+    use crate::test_support::{dump, facts, program};
+
+    const GRAPH: &str = "
+        type Node
+        pred edge(Node, Node) empirical
+        pred weight(Node, int) empirical
+        input e(Node, Node) = edge
+        input w(Node, int) = weight
+        entities nodes(Node)
+        flag propagating
+        rel path(Node, Node)
+        rel out(Node)
+        rel sink(Node)
+        rel heavy(Node)
+        rel loop(Node)
+        rel to_c(Node)
+        rel not_b(Node)
+        rel tagged(Node, Node)
+        rel listed(Node)
+        rel blocking()
+    ";
+
+    /// Evaluates `rules` over the graph declarations on `facts` and
+    /// compares every derived relation with `expect`.
+    fn check(rules: &[&str], facts_text: &str, policy: Policy, expect: &str) {
+        let rules: Vec<(&str, Meaning)> = rules.iter().map(|r| (*r, Meaning::Domain)).collect();
+        let prog = program(GRAPH, &rules);
+        let store = evaluate(&prog, &facts(&prog, facts_text), policy);
+        let got = dump(&prog, &store);
+        let want: String = expect
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(got, want, "\n{got}");
+    }
+
+    #[test]
+    fn recursion_reaches_the_fixpoint_through_a_cycle() {
+        check(
+            &[
+                "path(X, Y) :- e(X, Y).",
+                "path(X, Z) :- path(X, Y), e(Y, Z).",
+            ],
+            "edge(a, b). edge(b, c). edge(c, d). edge(d, b).",
+            Policy::Blocking,
+            "path: (a, b) (a, c) (a, d) (b, b) (b, c) (b, d) (c, b) (c, c) (c, d) (d, b) (d, c) (d, d)",
+        );
+    }
+
+    #[test]
+    fn negation_reads_a_lower_stratum_and_comparisons_filter() {
+        check(
+            &[
+                "out(X) :- e(X, Y).",
+                "sink(X) :- w(X, N), !out(X).",
+                "heavy(X) :- w(X, N), N >= 10.",
+                "not_b(X) :- w(X, N), X != b.",
+            ],
+            "edge(a, b). weight(a, 3). weight(b, 10). weight(c, 11).",
+            Policy::Blocking,
+            "out: (a)
+             sink: (b) (c)
+             heavy: (b) (c)
+             not_b: (a) (c)",
+        );
+    }
+
+    /// A variable twice in an atom takes one value; a constant in a body
+    /// matches only itself, and a head constant no fact names is interned.
+    #[test]
+    fn repeated_variables_and_constants() {
+        check(
+            &[
+                "loop(X) :- e(X, X).",
+                "to_c(X) :- e(X, c).",
+                "tagged(X, zed) :- e(X, Y).",
+            ],
+            "edge(a, a). edge(a, c). edge(b, c). edge(c, a).",
+            Policy::Blocking,
+            "loop: (a)
+             to_c: (a) (b)
+             tagged: (a, zed) (b, zed) (c, zed)",
+        );
+    }
+
+    #[test]
+    fn the_policy_flag_and_listed_entities_are_inputs() {
+        let rules = ["blocking() :- !propagating().", "listed(X) :- nodes(X)."];
+        check(
+            &rules,
+            "@Node(p). @Node(q).",
+            Policy::Blocking,
+            "listed: (p) (q)\nblocking: ()",
+        );
+        check(&rules, "@Node(p).", Policy::Propagating, "listed: (p)");
+    }
+
+    /// Each tuple remembers the round it was derived in, and a derivation's
+    /// premises are from earlier rounds (what explanations rely on).
+    #[test]
+    fn rounds_order_derivations() {
+        let prog = program(
+            GRAPH,
+            &[
+                ("path(X, Y) :- e(X, Y).", Meaning::Domain),
+                ("path(X, Z) :- path(X, Y), e(Y, Z).", Meaning::Domain),
+            ],
+        );
+        let store = evaluate(
+            &prog,
+            &facts(&prog, "edge(a, b). edge(b, c). edge(c, d)."),
+            Policy::Blocking,
+        );
+        let path = RelId(
+            prog.relations
+                .iter()
+                .position(|r| r.name == "path")
+                .unwrap() as u32,
+        );
+        let e = RelId(0);
+        let id = |n: &str| store.encode(&Value::Entity(n.into())).unwrap();
+        let round = |r: RelId, a: &str, b: &str| store.round(r, &[id(a), id(b)]);
+        assert_eq!(round(e, "a", "b"), Some(0), "facts are round 0");
+        let (ab, ac, ad) = (
+            round(path, "a", "b").unwrap(),
+            round(path, "a", "c").unwrap(),
+            round(path, "a", "d").unwrap(),
+        );
+        assert!(0 < ab && ab < ac && ac < ad, "{ab} {ac} {ad}");
+        assert_eq!(round(path, "d", "a"), None);
+        assert!(!store.contains(path, &[id("d"), id("a")]));
+    }
+
+    /// Ids follow the order entities were first met (facts before rule
+    /// constants), like generated modules' interner without constants.
+    #[test]
+    fn entities_are_numbered_in_order_of_appearance() {
+        let prog = program(GRAPH, &[("tagged(X, zed) :- e(X, Y).", Meaning::Domain)]);
+        let store = evaluate(&prog, &facts(&prog, "edge(b, a)."), Policy::Blocking);
+        let id = |n: &str| store.encode(&Value::Entity(n.into()));
+        assert_eq!((id("b"), id("a"), id("zed")), (Some(0), Some(1), Some(2)));
+        assert_eq!(id("nobody"), None);
+        assert_eq!(store.name_of(2), Some("zed"));
+        assert_eq!(store.name_of(-1), None);
+        assert_eq!(store.decode(Ty::Int, -4), Value::Int(-4));
+    }
+
+    /// The canonical sections are read through `Output`: a relation, less
+    /// another; requests are decoded and sorted.
+    #[test]
+    fn conclusions_read_each_section_as_a_relation_less_another() {
+        let mut prog = program(
+            "type Node
+             pred edge(Node, Node) empirical
+             pred q(Node) institutional
+             input e(Node, Node) = edge
+             rel has_out(Node)
+             rel has_in(Node)",
+            &[
+                ("has_out(X) :- e(X, Y).", Meaning::Domain),
+                ("has_in(Y) :- e(X, Y).", Meaning::Domain),
+            ],
+        );
+        let q = Lit {
+            pred: crate::program::PredId(1),
+            negative: false,
+        };
+        prog.outputs = vec![
+            Output {
+                section: Section::Supported,
+                lit: q,
+                rel: RelId(1),
+                minus: None,
+                on: Vec::new(),
+            },
+            Output {
+                section: Section::Pending,
+                lit: q,
+                rel: RelId(1),
+                minus: Some(RelId(2)),
+                on: Vec::new(),
+            },
+        ];
+        let store = evaluate(
+            &prog,
+            &facts(&prog, "edge(a, b). edge(b, c)."),
+            Policy::Blocking,
+        );
+        let c = conclusions(&prog, &store, Policy::Blocking);
+        let rows = |s: Section| -> Vec<String> {
+            c.sections[&s]
+                .get("q")
+                .map(|rows| rows.iter().map(|r| format!("{r:?}")).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            rows(Section::Supported),
+            [r#"[Entity("a")]"#, r#"[Entity("b")]"#]
+        );
+        assert_eq!(rows(Section::Pending), [r#"[Entity("a")]"#]);
+        assert!(c.sections[&Section::Definitely].is_empty());
+        assert_eq!((c.package.as_str(), c.version.as_str()), ("t", "1"));
+    }
 }
