@@ -3,7 +3,10 @@
 //! the allow-list, the three formats, and every error with its message.
 //! The suites are written to a scratch directory over the derogation
 //! example of docs/reference.md (a base law and a national layer that sets
-//! one of its rules aside).
+//! one of its rules aside). The repository's suites run through the command,
+//! and the coverage tables the packages' READMEs quote are checked against it.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -290,4 +293,64 @@ fn the_repository_suites_run_through_the_command() {
         assert_eq!(code, 0, "{dir}:\n{out}{err}");
         assert!(out.contains(" 0 failed\n"), "{out}");
     }
+}
+
+/// The coverage tables the packages' READMEs quote are what `lawgen test
+/// DIR --coverage` prints today, from its `coverage:` line on: the block
+/// between the README's markers (the begin marker names the command) is
+/// compared with the command's output, and `LAWGEN_BLESS=1` rewrites it.
+#[test]
+fn the_readme_coverage_tables_are_current() {
+    const END: &str = "<!-- coverage: end -->";
+    let bless = support::bless();
+    let mut stale = Vec::new();
+    for (dir, readme) in [
+        (
+            "tests/scenarios/chess",
+            "packages/fide.laws.chess/README.md",
+        ),
+        (
+            "tests/scenarios/ru",
+            "packages/ru.chess.competition/README.md",
+        ),
+    ] {
+        let (code, out, err) = lawgen(&["test", dir, "--coverage"]);
+        assert_eq!(code, 0, "{dir}:\n{out}{err}");
+        let at = out
+            .find("\ncoverage: ")
+            .unwrap_or_else(|| panic!("{dir}: no coverage report in\n{out}"));
+        let want = format!("```text\n{}```\n", &out[at + 1..]);
+        let path = root().join(readme);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let begin = format!("<!-- coverage: begin (lawgen test {dir} --coverage) -->\n");
+        let start = text
+            .find(&begin)
+            .unwrap_or_else(|| panic!("{readme}: no line `{}` before the table", begin.trim_end()))
+            + begin.len();
+        let end = start
+            + text[start..]
+                .find(END)
+                .unwrap_or_else(|| panic!("{readme}: no `{END}` after the table"));
+        if text[start..end] == want {
+            continue;
+        }
+        if bless {
+            std::fs::write(&path, format!("{}{want}{}", &text[..start], &text[end..])).unwrap();
+            continue;
+        }
+        let first = text[start..end]
+            .lines()
+            .zip(want.lines())
+            .find(|(a, b)| a != b)
+            .map_or_else(
+                || "one block is a prefix of the other".to_owned(),
+                |(a, b)| format!("README: {a}\nnow:    {b}"),
+            );
+        stale.push(format!("{readme} (from {dir}), first difference:\n{first}"));
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\n\nreview the change, then regenerate: LAWGEN_BLESS=1 cargo test -p lawgen --test suite_cli the_readme_coverage_tables_are_current",
+        stale.join("\n\n")
+    );
 }
