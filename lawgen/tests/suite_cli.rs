@@ -354,3 +354,357 @@ fn the_readme_coverage_tables_are_current() {
         stale.join("\n\n")
     );
 }
+
+/// A package and suite built to make `--coverage` report every kind of
+/// outcome (`tests/coverage/`): concluded at each level, defeated under a
+/// priority, discarded, blocked by a defeater, blocking, set aside by a
+/// derogation of an imported rule (its conditions held, or never),
+/// pending on a judgment, never applicable; a priority exercised and one
+/// never exercised; a judgment seen undecided, yes and no; the allow-list's
+/// reasons and its note on a covered rule. The whole text report, and the
+/// whole coverage object of the JSON report.
+#[test]
+fn every_kind_of_outcome_is_reported() {
+    let (code, out, err) = lawgen(&["test", "tests/coverage/suite", "--coverage"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let at = out.find("\ncoverage: ").unwrap() + 1;
+    assert!(
+        out[..at].ends_with("10 scenarios: 10 passed, 0 failed\n"),
+        "{out}"
+    );
+    assert_eq!(
+        &out[at..],
+        r#"coverage: 8 of 10 rules concluded or defeated in 10 scenarios, 2 allowed by design: 100.0%
+rule              package                  strength    what happened (number of scenarios)
+Over              coverage.national 1.0.0  strict      definitely 1; defeasibly 1; supported 1 [allow-listed but covered: remove it from the allow-list]
+OfferDraws        coverage.national 1.0.0  defeasible  defeasibly 1; supported 2; defeated by RefusalPrevents under RefusalOverOffer 1; discarded 1
+RefusalPrevents   coverage.national 1.0.0  defeasible  defeasibly 2; supported 2; discarded 1
+Continues         coverage.national 1.0.0  defeasible  supported 1; blocked by DisputeStops 1
+DisputeStops      coverage.national 1.0.0  defeater    blocks 1
+Forfeit           coverage.national 1.0.0  strict      definitely 1; defeasibly 1; supported 1; pending on arbiter_confirms 1
+LateLoses         coverage.national 1.0.0  defeasible  defeasibly 1; supported 1
+ExcusedNotLost    coverage.national 1.0.0  defeasible  discarded 1; never applicable [allowed: no scenario excuses a late player, so that one rule is never applicable]
+FivefoldDraws     coverage.base 1.0.0      strict      set aside by NoAutomaticDraws; its conditions held in 1
+SeventyFiveDraws  coverage.base 1.0.0      strict      set aside by NoAutomaticDraws; its conditions held in 0 [allowed: set aside with FivefoldDraws; no scenario reaches 75 moves, so its conditions never hold]
+priorities:
+  RefusalOverOffer [coverage.national 1.0.0]: exercised in 1
+  ExcusedOverLate [coverage.national 1.0.0]: never exercised
+judgments:
+  arbiter_confirms: undecided in 1, decided yes in 1, decided no in 1
+"#
+    );
+    let (code, out, _) = lawgen(&[
+        "test",
+        "tests/coverage/suite",
+        "--coverage",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["package"], "coverage.national 1.0.0");
+    assert_eq!(
+        v["coverage"],
+        serde_json::json!({
+            "judgments": [
+                {
+                    "name": "arbiter_confirms",
+                    "no": [
+                        "absent_not_confirmed"
+                    ],
+                    "undecided": [
+                        "absent_undecided"
+                    ],
+                    "yes": [
+                        "absent_confirmed"
+                    ]
+                }
+            ],
+            "percent": 100.0,
+            "priorities": [
+                {
+                    "exercised": [
+                        "offered_and_refused"
+                    ],
+                    "name": "RefusalOverOffer",
+                    "package": "coverage.national 1.0.0"
+                },
+                {
+                    "exercised": [],
+                    "name": "ExcusedOverLate",
+                    "package": "coverage.national 1.0.0"
+                }
+            ],
+            "rules": [
+                {
+                    "allowed": "covered: listed so that the report says to remove it",
+                    "applicable": [
+                        "ended"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "ended"
+                        ],
+                        "definitely": [
+                            "ended"
+                        ],
+                        "supported": [
+                            "ended"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Over",
+                    "name": "Over",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "strict"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "offered",
+                        "offered_and_refused"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "offered"
+                        ],
+                        "supported": [
+                            "offered",
+                            "offered_and_refused"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [
+                        {
+                            "by": "RefusalPrevents",
+                            "priority": "RefusalOverOffer",
+                            "scenarios": [
+                                "offered_and_refused"
+                            ]
+                        }
+                    ],
+                    "discarded": [
+                        "refused"
+                    ],
+                    "id": "urn:coverage:national#OfferDraws",
+                    "name": "OfferDraws",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "offered_and_refused",
+                        "refused"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "offered_and_refused",
+                            "refused"
+                        ],
+                        "supported": [
+                            "offered_and_refused",
+                            "refused"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [
+                        "offered"
+                    ],
+                    "id": "urn:coverage:national#RefusalPrevents",
+                    "name": "RefusalPrevents",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "disputed"
+                    ],
+                    "blockedBy": [
+                        {
+                            "defeater": "DisputeStops",
+                            "scenarios": [
+                                "disputed"
+                            ]
+                        }
+                    ],
+                    "blocks": [],
+                    "concluded": {
+                        "supported": [
+                            "disputed"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Continues",
+                    "name": "Continues",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "disputed"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [
+                        "disputed"
+                    ],
+                    "concluded": {},
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#DisputeStops",
+                    "name": "DisputeStops",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeater"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "absent_confirmed",
+                        "absent_undecided"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "absent_confirmed"
+                        ],
+                        "definitely": [
+                            "absent_confirmed"
+                        ],
+                        "supported": [
+                            "absent_confirmed"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Forfeit",
+                    "name": "Forfeit",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [
+                        {
+                            "on": "arbiter_confirms(g1)",
+                            "scenarios": [
+                                "absent_undecided"
+                            ]
+                        }
+                    ],
+                    "setAside": null,
+                    "strength": "strict"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "late"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "late"
+                        ],
+                        "supported": [
+                            "late"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#LateLoses",
+                    "name": "LateLoses",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": "no scenario excuses a late player, so that one rule is never applicable",
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": false,
+                    "defeated": [],
+                    "discarded": [
+                        "late"
+                    ],
+                    "id": "urn:coverage:national#ExcusedNotLost",
+                    "name": "ExcusedNotLost",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:base#FivefoldDraws",
+                    "name": "FivefoldDraws",
+                    "package": "coverage.base 1.0.0",
+                    "pending": [],
+                    "setAside": {
+                        "by": [
+                            "NoAutomaticDraws"
+                        ],
+                        "wouldApply": [
+                            "five_repetitions"
+                        ]
+                    },
+                    "strength": "strict"
+                },
+                {
+                    "allowed": "set aside with FivefoldDraws; no scenario reaches 75 moves, so its conditions never hold",
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": false,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:base#SeventyFiveDraws",
+                    "name": "SeventyFiveDraws",
+                    "package": "coverage.base 1.0.0",
+                    "pending": [],
+                    "setAside": {
+                        "by": [
+                            "NoAutomaticDraws"
+                        ],
+                        "wouldApply": []
+                    },
+                    "strength": "strict"
+                }
+            ],
+            "scenarios": 10
+        })
+    );
+}
