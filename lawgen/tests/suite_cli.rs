@@ -201,7 +201,7 @@ fn coverage_below_the_minimum_fails_until_the_allow_list_says_why() {
     assert_eq!(
         err,
         format!(
-            "error: {}: `FivefoldDrawz` is no rule of example.national\n  = help: name a rule of the package's closure by its local name or full id\n",
+            "error: {}: line 1: `FivefoldDrawz` is no rule of example.national\n  = help: name a rule of the package's closure by its local name or full id\n",
             dir.join("coverage.allow").display()
         )
     );
@@ -707,4 +707,74 @@ judgments:
             "scenarios": 10
         })
     );
+}
+
+/// A local name that names a rule in two packages of the closure names
+/// none in particular: the allow-list entry is refused with the full ids
+/// and how to pick one. `ThreefoldClaimCorrect` is a rule of the Russian
+/// package and of the FIDE package it imports (set aside there).
+#[test]
+fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
+    let scenario = "fivefold_repetition_no_automatic_draw";
+    let read = |ext: &str| {
+        std::fs::read_to_string(root().join(format!("tests/scenarios/ru/{scenario}.{ext}.json")))
+            .unwrap()
+    };
+    let (facts, expected) = (read("facts"), read("expected"));
+    let dir = suite(
+        "ambiguous",
+        &[
+            ("s.facts.json", &facts),
+            ("s.expected.json", &expected),
+            (
+                "coverage.allow",
+                "# a rule of both layers\nThreefoldClaimCorrect  meant: the Russian rule\n",
+            ),
+        ],
+    );
+    let a = [
+        "test",
+        &dir.display().to_string(),
+        "--package",
+        "packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json",
+        "--import-path",
+        "packages/fide.laws.chess",
+        "--coverage",
+    ]
+    .map(str::to_owned);
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: line 2: `ThreefoldClaimCorrect` names 2 rules of the closure of ru.chess.competition: \
+             urn:ru:chess:competition#ThreefoldClaimCorrect (ru.chess.competition 0.2.0), \
+             urn:fide:laws:clir:chess#ThreefoldClaimCorrect (fide.laws.chess 0.1.0)\n  \
+             = help: write the full id of the rule meant, e.g. `urn:ru:chess:competition#ThreefoldClaimCorrect`\n",
+            dir.join("coverage.allow").display()
+        )
+    );
+    // The full id picks one: the FIDE rule, and the Russian one is left alone.
+    std::fs::write(
+        dir.join("coverage.allow"),
+        "urn:fide:laws:clir:chess#ThreefoldClaimCorrect  meant: the FIDE rule\n",
+    )
+    .unwrap();
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("ThreefoldClaimCorrect "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("ru.chess.competition 0.2.0") && !lines[0].contains("allow"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("fide.laws.chess 0.1.0")
+            && lines[1].ends_with("[allowed: meant: the FIDE rule]"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
