@@ -55,7 +55,7 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{camel, snake, EmitOptions};
+use lawgen::emit::{camel, snake, EmitOptions, KEYWORDS};
 use lawgen::generate as emit;
 use lawgen::interp::Policy;
 use lawgen::model::Model;
@@ -215,15 +215,6 @@ enum Skip {
     /// The checker refused it (its first error line).
     Refused(String),
 }
-
-/// Keywords, to recognize them among a package's names.
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-];
 
 /// Does a name fall in a category?
 type NameTest = fn(&str) -> bool;
