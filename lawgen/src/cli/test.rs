@@ -199,7 +199,7 @@ pub struct Suite {
     pub package: Option<PathBuf>,
     pub import_path: Vec<PathBuf>,
     /// Allow-listed rules (as written) with their reasons.
-    pub allowed: Vec<(String, String)>,
+    pub allowed: Vec<AllowEntry>,
 }
 
 /// Reads the suite in `dir`: every scenario (sorted by name), `suite.json`
@@ -308,7 +308,11 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
                     "write one rule and the reason it cannot be reached by design on each line",
                 ));
             }
-            allowed.push((rule.to_owned(), reason.trim().to_owned()));
+            allowed.push(AllowEntry {
+                line: i + 1,
+                rule: rule.to_owned(),
+                reason: reason.trim().to_owned(),
+            });
         }
     }
     Ok(Suite {
@@ -318,6 +322,16 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
         import_path,
         allowed,
     })
+}
+
+/// One line of the allow-list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowEntry {
+    /// 1-based line number in the allow-list.
+    pub line: usize,
+    /// The rule as written: a local name or a full id.
+    pub rule: String,
+    pub reason: String,
 }
 
 /// A difference between what a scenario expects and what the package says.
@@ -679,19 +693,58 @@ pub fn coverage(
         }
     }
     let allow = suite.dir.join(ALLOW_LIST);
-    for (rule, reason) in &suite.allowed {
-        let Some(line) = rules.iter_mut().find(|r| r.id == *rule || r.name == *rule) else {
-            return Err(bad(
-                &allow,
-                format!(
-                    "`{}` is no rule of {}",
-                    escape_for_display(rule),
-                    loaded.model.name
-                ),
-                "name a rule of the package's closure by its local name or full id",
-            ));
-        };
-        line.allowed = Some(reason.clone());
+    for entry in &suite.allowed {
+        let rule = &entry.rule;
+        // A full id names one rule; a local name may name one in each
+        // package of the closure, and then it names none in particular.
+        let mut matches: Vec<usize> = (0..rules.len()).filter(|&i| rules[i].id == *rule).collect();
+        if matches.is_empty() {
+            matches = (0..rules.len())
+                .filter(|&i| rules[i].name == *rule)
+                .collect();
+        }
+        match matches[..] {
+            [i] => rules[i].allowed = Some(entry.reason.clone()),
+            [] => {
+                return Err(bad(
+                    &allow,
+                    format!(
+                        "line {}: `{}` is no rule of {}",
+                        entry.line,
+                        escape_for_display(rule),
+                        loaded.model.name
+                    ),
+                    "name a rule of the package's closure by its local name or full id",
+                ))
+            }
+            _ => {
+                let ids: Vec<String> = matches
+                    .iter()
+                    .map(|&i| {
+                        format!(
+                            "{} ({})",
+                            escape_for_display(&rules[i].id),
+                            escape_for_display(&rules[i].package)
+                        )
+                    })
+                    .collect();
+                return Err(bad(
+                    &allow,
+                    format!(
+                        "line {}: `{}` names {} rules of the closure of {}: {}",
+                        entry.line,
+                        escape_for_display(rule),
+                        matches.len(),
+                        loaded.model.name,
+                        ids.join(", ")
+                    ),
+                    &format!(
+                        "write the full id of the rule meant, e.g. `{}`",
+                        escape_for_display(&rules[matches[0]].id)
+                    ),
+                ));
+            }
+        }
     }
     Ok(Coverage {
         scenarios: outcomes.len(),
