@@ -194,7 +194,7 @@ pub struct Suite {
     pub package: Option<PathBuf>,
     pub import_path: Vec<PathBuf>,
     /// Allow-listed rules (as written) with their reasons.
-    pub allowed: Vec<(String, String)>,
+    pub allowed: Vec<AllowEntry>,
 }
 
 /// Reads the suite in `dir`: every scenario (sorted by name), `suite.json`
@@ -303,7 +303,11 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
                     "write one rule and the reason it cannot be reached by design on each line",
                 ));
             }
-            allowed.push((rule.to_owned(), reason.trim().to_owned()));
+            allowed.push(AllowEntry {
+                line: i + 1,
+                rule: rule.to_owned(),
+                reason: reason.trim().to_owned(),
+            });
         }
     }
     Ok(Suite {
@@ -313,6 +317,16 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
         import_path,
         allowed,
     })
+}
+
+/// One line of the allow-list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowEntry {
+    /// 1-based line number in the allow-list.
+    pub line: usize,
+    /// The rule as written: a local name or a full id.
+    pub rule: String,
+    pub reason: String,
 }
 
 /// A difference between what a scenario expects and what the package says.

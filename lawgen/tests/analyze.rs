@@ -16,7 +16,11 @@
 //!   conflict in at least 48 of 50 packages (`LAWGEN_ANALYZE_PLANTED`).
 //! - The FIDE package's properties, each violation with its witness; the
 //!   drawn-and-lost witness of the Russian package 0.1.0; the current
-//!   Russian package's properties.
+//!   Russian package's properties; `--compare` of both Russian versions
+//!   against FIDE, each witness evaluated again in both packages.
+//! - The outputs docs/analyze.md quotes are what the command prints
+//!   (`LAWGEN_BLESS=1 cargo test -p lawgen --test analyze docs` rewrites
+//!   them), and its table of reasons names exactly the unreachable rules.
 
 mod support;
 
@@ -450,24 +454,24 @@ fn planted_conflicts_are_found() {
             continue;
         };
         tried += 1;
-        let mut an = Analysis::new(
-            &[&prog],
-            options(2, 1, Policy::Blocking, true),
-            &Named::default(),
-        )
-        .unwrap();
-        let goal = parse_goal(
-            &prog.catalog,
-            "planted_a(X), planted_b(X)",
-            Section::Defeasibly,
-        )
-        .unwrap();
-        if let Outcome::Witness(w) = an.goal(&goal).unwrap() {
+        // The path `lawgen analyze PACKAGE --exclusive A B` takes, with the
+        // command line's defaults (K = 2, spread 1, blocking, minimized).
+        let req = Request {
+            exclusive: vec![("planted_a(X)".into(), "planted_b(X)".into())],
+            json: true,
+            ..Default::default()
+        };
+        let r = run(&prog, None, &req, &Options::default())
+            .unwrap_or_else(|e| panic!("package seed {}: {e}", package_seed(0x91a7_7ed0, i)));
+        let doc: J = serde_json::from_str(&r.text).unwrap();
+        let a = &doc["answers"][0];
+        assert_eq!(a["query"], "exclusive planted_a(X), planted_b(X)");
+        if a["result"] == "witness" {
             found += 1;
             assert!(
-                w.size <= 2,
+                a["size"].as_u64().unwrap() <= 2,
                 "two facts show a planted conflict: {}",
-                w.files[0]
+                a["facts"]
             );
         }
     }
@@ -676,33 +680,79 @@ fn every_query_on_the_chess_package_answers() {
     assert_eq!(rules.len(), prog.catalog.rules.len());
 }
 
+/// The verdict of one ground literal (`game_drawn(game1)`) in evaluated
+/// conclusions, in the words `--compare` prints.
+fn verdict_of(c: &lawgen_runtime::interp::Conclusions, ground: &str) -> String {
+    let (name, args) = ground.split_once('(').unwrap();
+    let args = args.strip_suffix(')').unwrap();
+    let bits: Vec<bool> = SECTIONS
+        .iter()
+        .map(|s| {
+            c.sections[s].get(name).is_some_and(|rows| {
+                rows.iter().any(|row| {
+                    row.iter()
+                        .map(lawgen_runtime::explain::fmt_value)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                        == args
+                })
+            })
+        })
+        .collect();
+    check::verdict(&bits)
+}
+
 #[test]
 fn comparing_the_russian_layer_with_fide_finds_what_it_changes() {
     let fide = load(Path::new(FIDE));
-    let ru = load(&russian_010());
-    let req = Request {
-        compare: true,
-        json: true,
-        ..Default::default()
-    };
-    let r = run(
-        &ru,
-        Some(&fide),
-        &req,
-        &options(2, 1, Policy::Blocking, true),
-    )
-    .unwrap();
-    let doc: J = serde_json::from_str(&r.text).unwrap();
-    let rows = doc["answers"][0]["literals"].as_array().unwrap();
-    let by: BTreeMap<&str, &J> = rows
-        .iter()
-        .map(|r| (r["literal"].as_str().unwrap(), r))
-        .collect();
-    // The 75-move draw is set aside by the Russian rules.
-    assert_eq!(by["game_drawn"]["result"], "witness");
-    assert_eq!(by["game_lost_by"]["result"], "witness");
-    // A literal neither layer changes: castling.
-    assert_eq!(by["castling_legal"]["result"], "none");
+    // The current layer (what docs/analyze.md shows), and 0.1.0.
+    let current = russian_current();
+    assert_ne!(load(&current).version, "0.1.0");
+    for path in [current, russian_010()] {
+        let ru = load(&path);
+        let req = Request {
+            compare: true,
+            json: true,
+            ..Default::default()
+        };
+        let r = run(&ru, Some(&fide), &req, &Options::default()).unwrap();
+        let doc: J = serde_json::from_str(&r.text).unwrap();
+        let rows = doc["answers"][0]["literals"].as_array().unwrap();
+        let by: BTreeMap<&str, &J> = rows
+            .iter()
+            .map(|r| (r["literal"].as_str().unwrap(), r))
+            .collect();
+        let v = &ru.version;
+        // The layer sets aside FIDE's endings and concludes its own results;
+        // from 0.2.0 on, a player wins only a game he plays.
+        let mut changed = vec!["game_drawn", "game_lost_by"];
+        if ru.version != "0.1.0" {
+            changed.push("game_won_by");
+        }
+        for lit in changed {
+            assert_eq!(by[lit]["result"], "witness", "{v}: {lit}");
+        }
+        // A literal neither layer changes: castling.
+        assert_eq!(by["castling_legal"]["result"], "none", "{v}");
+        // Every witness, evaluated again through the facts reader and the
+        // driver in each package, gives the verdicts the table prints, and
+        // they differ.
+        for row in rows.iter().filter(|r| r["result"] == "witness") {
+            let ground = row["ground"].as_str().unwrap();
+            let files = row["facts_per_package"].as_array().unwrap();
+            let here = verdict_of(&reevaluate(&path, &files[0]), ground);
+            let there = verdict_of(&reevaluate(Path::new(FIDE), &files[1]), ground);
+            assert_eq!(
+                (&here, &there),
+                (
+                    &row["here"].as_str().unwrap().to_owned(),
+                    &row["there"].as_str().unwrap().to_owned()
+                ),
+                "{v}: {ground}"
+            );
+            assert_ne!(here, there, "{v}: {ground}");
+        }
+    }
 }
 
 #[test]
@@ -902,4 +952,289 @@ fn every_rule_the_lint_finds_dead_never_applies() {
         }
     }
     assert!(dead_found >= 3, "the lint cases have dead rules");
+}
+
+// ---------------------------------------------------------------------
+// docs/analyze.md quotes what the command prints.
+
+/// One output docs/analyze.md quotes: the name of its marker in the page,
+/// the arguments of `lawgen analyze` (paths from the workspace root), and
+/// the lines quoted: from the first line starting with `from` to the first
+/// line after it starting with `to` (`None`: the first line, the last).
+struct Quoted {
+    name: &'static str,
+    args: Vec<String>,
+    from: Option<&'static str>,
+    to: Option<&'static str>,
+    /// For `--unreachable`: the package whose rules the output lists.
+    unreachable_of: Option<&'static str>,
+}
+
+/// A path the tests open (`../x`) as the workspace root names it (`x`).
+fn from_root(p: &Path) -> String {
+    p.strip_prefix("..").unwrap_or(p).display().to_string()
+}
+
+fn quoted_outputs() -> Vec<Quoted> {
+    let fide = from_root(Path::new(FIDE));
+    let fide_dir = from_root(Path::new(FIDE_DIR));
+    let ru = from_root(&russian_current());
+    let args = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        Quoted {
+            name: "drawn-and-lost-0.1.0",
+            args: args(&[
+                &from_root(&russian_010()),
+                "--import-path",
+                &fide_dir,
+                "--exclusive",
+                "game_drawn(G)",
+                "game_lost_by(G, _)",
+            ]),
+            from: None,
+            to: None,
+            unreachable_of: None,
+        },
+        Quoted {
+            name: "compare",
+            args: args(&[&ru, "--import-path", &fide_dir, "--compare", &fide]),
+            from: Some("== compare"),
+            to: Some("("),
+            unreachable_of: None,
+        },
+        Quoted {
+            name: "unreachable-fide",
+            args: args(&[&fide, "--bound", "2", "--unreachable"]),
+            from: Some("encoding:"),
+            to: None,
+            unreachable_of: Some("fide.laws.chess"),
+        },
+        Quoted {
+            name: "unreachable-ru",
+            args: args(&[
+                &ru,
+                "--import-path",
+                &fide_dir,
+                "--bound",
+                "2",
+                "--unreachable",
+            ]),
+            from: Some("encoding:"),
+            to: None,
+            unreachable_of: Some("ru.chess.competition"),
+        },
+    ]
+}
+
+/// `12.34 s)` → `… s)`: the times of a run are not part of what a page
+/// can quote.
+fn elide_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" s)") {
+        let head = &rest[..at];
+        let digits = head
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_digit() || *c == '.')
+            .last()
+            .map_or(at, |(i, _)| i);
+        let number = &head[digits..];
+        if number.contains('.') && number.chars().any(|c| c.is_ascii_digit()) {
+            out.push_str(&head[..digits]);
+            out.push('…');
+        } else {
+            out.push_str(head);
+        }
+        out.push_str(" s)");
+        rest = &rest[at + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `$ lawgen analyze PACKAGE \` and the options, quoted as a shell would
+/// need them, on continuation lines.
+fn shell_command(args: &[String]) -> String {
+    let quote = |a: &str| {
+        if a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=".contains(c))
+        {
+            a.to_owned()
+        } else {
+            format!("'{a}'")
+        }
+    };
+    let mut lines = vec![format!("$ lawgen analyze {}", quote(&args[0]))];
+    let mut line = String::new();
+    for a in &args[1..] {
+        let word = quote(a);
+        if a.starts_with("--") && line.len() + word.len() > 72 {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l.clone()
+            } else {
+                format!("    {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" \\\n")
+}
+
+/// The block the page shows for `q`: the command, then the quoted lines
+/// (`…` where lines are left out), times elided.
+fn render_quoted(q: &Quoted) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir("..")
+        .arg("analyze")
+        .args(&q.args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "lawgen analyze {}:\n{stdout}{}",
+        q.args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let start = q.from.map_or(0, |f| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(f))
+            .unwrap_or_else(|| panic!("{}: no line starts with {f:?}:\n{stdout}", q.name))
+    });
+    let end = q.to.map_or(lines.len() - 1, |t| {
+        start
+            + 1
+            + lines[start + 1..]
+                .iter()
+                .position(|l| l.starts_with(t))
+                .unwrap_or_else(|| panic!("{}: no line starts with {t:?}:\n{stdout}", q.name))
+    });
+    let mut block = format!("```text\n{}\n", shell_command(&q.args));
+    if start > 0 {
+        block.push_str("…\n");
+    }
+    for l in &lines[start..=end] {
+        block.push_str(&elide_times(l));
+        block.push('\n');
+    }
+    if end + 1 < lines.len() {
+        block.push_str("…\n");
+    }
+    block.push_str("```\n");
+    block
+}
+
+/// The rules an `--unreachable` block lists (never apply, never conclude,
+/// no effect).
+fn listed_rules(block: &str) -> Vec<String> {
+    block
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split(" (").next().unwrap().to_owned())
+        .collect()
+}
+
+/// docs/analyze.md quotes, between `<!-- analyze-output: NAME -->` and
+/// `<!-- /analyze-output -->`, exactly what the commands print (times
+/// elided), and gives a reason for every rule its unreachable lists name.
+/// `LAWGEN_BLESS=1` rewrites the quoted blocks; the reasons stay a
+/// person's to write.
+#[test]
+fn the_outputs_docs_analyze_md_quotes_are_what_the_command_prints() {
+    const PAGE: &str = "../docs/analyze.md";
+    const OPEN: &str = "<!-- analyze-output: ";
+    const CLOSE: &str = "<!-- /analyze-output -->";
+    let page = std::fs::read_to_string(PAGE).unwrap();
+    let quoted = quoted_outputs();
+    let mut blessed = String::new();
+    let mut rest = page.as_str();
+    let mut stale = Vec::new();
+    let mut seen = Vec::new();
+    let mut unreachable: Vec<(String, String)> = Vec::new();
+    while let Some(at) = rest.find(OPEN) {
+        let after = &rest[at + OPEN.len()..];
+        let name_end = after.find(" -->\n").expect("a marker ends with ` -->`");
+        let name = &after[..name_end];
+        let body_start = at + OPEN.len() + name_end + " -->\n".len();
+        let body_len = rest[body_start..]
+            .find(CLOSE)
+            .unwrap_or_else(|| panic!("{PAGE}: `{name}` has no {CLOSE}"));
+        let body = &rest[body_start..body_start + body_len];
+        let q = quoted
+            .iter()
+            .find(|q| q.name == name)
+            .unwrap_or_else(|| panic!("{PAGE}: no command for the quoted output `{name}`"));
+        let want = render_quoted(q);
+        if let Some(pkg) = q.unreachable_of {
+            unreachable.extend(listed_rules(&want).into_iter().map(|r| (pkg.to_owned(), r)));
+        }
+        if body != want {
+            stale.push(format!(
+                "`{name}`:\n--- the page\n{body}+++ the command prints\n{want}"
+            ));
+        }
+        blessed.push_str(&rest[..body_start]);
+        blessed.push_str(&want);
+        seen.push(name.to_owned());
+        rest = &rest[body_start + body_len..];
+    }
+    blessed.push_str(rest);
+    for q in &quoted {
+        assert!(
+            seen.iter().any(|s| s == q.name),
+            "{PAGE} does not quote `{}` (mark it with {OPEN}{} -->)",
+            q.name,
+            q.name
+        );
+    }
+    if support::bless() {
+        if blessed != page {
+            std::fs::write(PAGE, &blessed).unwrap();
+        }
+    } else {
+        assert!(
+            stale.is_empty(),
+            "{PAGE} quotes outputs the command no longer prints; review, then regenerate: LAWGEN_BLESS=1 cargo test -p lawgen --test analyze docs\n\n{}",
+            stale.join("\n")
+        );
+    }
+    // The reasons: one row `| package | `Rule` (strength) | why |` per
+    // listed rule, between the markers.
+    let table = page
+        .split("<!-- unreachable-reasons -->")
+        .nth(1)
+        .and_then(|t| t.split("<!-- /unreachable-reasons -->").next())
+        .expect("docs/analyze.md has the table of unreachable rules and why");
+    let mut reasons: Vec<(String, String)> = table
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let rule = cells.get(2)?.strip_prefix('`')?.split('`').next()?;
+            Some((cells[1].to_owned(), rule.to_owned()))
+        })
+        .collect();
+    reasons.sort();
+    unreachable.sort();
+    assert_eq!(
+        reasons, unreachable,
+        "{PAGE}: the table of reasons must name exactly the rules the --unreachable outputs list (left: the table; right: the lists); write one line on why each never applies (the bound, by design, or a bug in the package)"
+    );
 }

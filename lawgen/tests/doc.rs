@@ -61,11 +61,21 @@ fn the_chess_package_reads_as_its_published_review_document() {
         if e == a {
             continue;
         }
-        // The paragraphs that name the verbalizer may name lawgen instead.
+        // The paragraphs that name the verbalizer name lawgen instead, and
+        // the language it wrote in (docs/review-document.md#the-language-tag);
+        // the rest of them is the seed's.
         if let (Some(e), Some(a)) = (e, a) {
-            if e.contains("law.verb.ru@")
-                && a.contains(&format!("lawgen {}", env!("CARGO_PKG_VERSION")))
-            {
+            let lawgen = format!("lawgen {}", env!("CARGO_PKG_VERSION"));
+            let e = e
+                .replace(
+                    "паком law.verb.ru@0.7.0,",
+                    &format!("программой {lawgen} (lawgen doc),"),
+                )
+                .replace(
+                    "law.verb.ru@0.7.0 · язык ru-KZ ·",
+                    &format!("{lawgen} · язык ru ·"),
+                );
+            if e != expected[i] && e == *a {
                 continue;
             }
         }

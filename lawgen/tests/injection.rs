@@ -27,7 +27,8 @@
 //!
 //! all of it for the module of each engine: the Ascent module `pI` and the
 //! Direct module `pI_direct` (whose engine module, like the ascent program,
-//! may hold only generated names and integers);
+//! may hold only generated names and integers, and doc comments in printable
+//! ASCII);
 //! 4. `cargo doc --no-deps --document-private-items` on the libraries
 //!    succeeds with `RUSTDOCFLAGS="-D warnings"`;
 //! 5. `cargo test --doc` on them passes and runs no doctest at all.
@@ -55,7 +56,7 @@ mod support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::generate as emit;
-use lawgen::internals::emit::{camel, snake, EmitOptions};
+use lawgen::internals::emit::{camel, snake, EmitOptions, KEYWORDS};
 use lawgen::internals::model::Model;
 use lawgen::Engine;
 use lawgen_runtime::formats::facts::read_facts;
@@ -214,15 +215,6 @@ enum Skip {
     /// The checker refused it (its first error line).
     Refused(String),
 }
-
-/// Keywords, to recognize them among a package's names.
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-];
 
 /// Does a name fall in a category?
 type NameTest = fn(&str) -> bool;
@@ -426,7 +418,7 @@ fn feature_wrapper(mac: &syn::Macro) -> bool {
 }
 
 impl Inspect {
-    fn attrs(&mut self, attrs: &[syn::Attribute], at: &str) {
+    fn attrs<'x>(&mut self, attrs: impl IntoIterator<Item = &'x syn::Attribute>, at: &str) {
         for a in attrs {
             let path = tokens_text(a.path());
             let ok = match (&a.meta, path.as_str()) {
@@ -513,7 +505,17 @@ impl Inspect {
                     .claim("module types", &t.ident.to_string(), &mut self.problems);
             }
             syn::Item::Mod(m) => {
-                self.attrs(&m.attrs, &format!("mod {}", m.ident));
+                // The Direct engine allows the lint its rules' doc comments
+                // draw (rustdoc reads no doc comment on a statement).
+                let allowed = |a: &&syn::Attribute| {
+                    m.ident == "__engine"
+                        && matches!(a.style, syn::AttrStyle::Inner(_))
+                        && tokens_text(a) == "#![allow(unused_doc_comments)]"
+                };
+                self.attrs(
+                    m.attrs.iter().filter(|a| !allowed(a)),
+                    &format!("mod {}", m.ident),
+                );
                 self.types
                     .claim("module types", &m.ident.to_string(), &mut self.problems);
                 let body = m.content.as_ref().map(|(_, items)| items.as_slice());
@@ -687,7 +689,9 @@ fn check_tokens(ts: TokenStream, problems: &mut Vec<String>) {
 /// packages' programs; `None` while collecting them). Returns those seen.
 /// With `direct`, the same of a Direct engine module, whose numbered names
 /// are also loop indices `i<N>`, round bounds `l<N>`, `h<N>`, components
-/// `c<N>` and row columns `x<N>`.
+/// `c<N>` and row columns `x<N>`, and whose only strings are doc comments
+/// (`#[doc = "…"]`: rule origins, relation names) in printable ASCII, as
+/// `names::comment` writes them.
 fn check_engine(
     ts: TokenStream,
     words: Option<&BTreeSet<String>>,
@@ -702,14 +706,36 @@ fn check_engine(
     let mut seen = BTreeSet::new();
     let mut relations = Names::default();
     let mut prev_relation = false;
+    // The two tokens before this one in its group: `doc`, `=` before a doc
+    // comment's string.
+    let mut before: [String; 2] = Default::default();
     let mut stack = vec![ts.into_iter()];
     while let Some(top) = stack.last_mut() {
         let Some(t) = top.next() else {
             stack.pop();
             continue;
         };
+        let text = match &t {
+            TokenTree::Group(_) => String::new(),
+            other => other.to_string(),
+        };
+        let doc_value = before[0] == "doc" && before[1] == "=";
+        before = [std::mem::take(&mut before[1]), text];
         match t {
-            TokenTree::Group(g) => stack.push(g.stream().into_iter()),
+            TokenTree::Group(g) => {
+                before = Default::default();
+                stack.push(g.stream().into_iter())
+            }
+            TokenTree::Literal(l) if direct && doc_value => {
+                let s = l.to_string();
+                // A `///` comment lexes as a raw string.
+                let string = s.starts_with('"') || s.starts_with("r\"") || s.starts_with("r#");
+                if !(string && s.chars().all(|c| (' '..='~').contains(&c))) {
+                    problems.push(format!(
+                        "a doc comment {s} of the engine is not printable ASCII"
+                    ));
+                }
+            }
             TokenTree::Ident(i) => {
                 let s = i.to_string();
                 if !numbered(&s, prefixes) {

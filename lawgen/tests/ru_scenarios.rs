@@ -291,6 +291,27 @@ fn random_game(rng: &mut Lcg) -> String {
             _ => {}
         }
     }
+    // A 10.2 claim ruled on its own: agreed, postponed, rejected, or any
+    // mixture of answers, the contradictory ones included.
+    if rng.pick(2) == 0 {
+        let p = players[rng.pick(2) as usize];
+        add("quickplay_claim_made", format!(r#"["g1","c1","{p}"]"#));
+        add("quickplay_claimant_had_the_move", r#"["g1","c1"]"#.into());
+        add("quickplay_claim_clock_seconds", r#"["g1","c1",90]"#.into());
+        for j in [
+            "claim_opponent_not_trying_to_win_normally",
+            "claim_game_cannot_be_won_normally",
+            "claim_decision_postponed",
+            "claim_final_position_without_winning_advantage",
+            "claim_opponent_made_no_winning_attempts",
+        ] {
+            match rng.pick(3) {
+                0 => add(j, r#"["g1","c1"]"#.into()),
+                1 => add(&format!("~{j}"), r#"["g1","c1"]"#.into()),
+                _ => {}
+            }
+        }
+    }
     let mut by_pred: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for (p, row) in facts {
         by_pred.entry(p).or_default().push(row);
@@ -479,7 +500,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         "{ru}"
     );
     assert!(
-        ru.contains("правила (115): строгих 111, оспоримых 2, опровергающих 2"),
+        ru.contains("правила (120): строгих 116, оспоримых 2, опровергающих 2"),
         "{ru}"
     );
     assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
@@ -489,7 +510,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     );
     let en = lawgen::cli::check::render(&layered);
     assert!(
-        en.contains("rules (115): 111 strict, 2 defeasible, 2 defeaters"),
+        en.contains("rules (120): 116 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
     assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));

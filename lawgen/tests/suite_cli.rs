@@ -3,7 +3,10 @@
 //! the allow-list, the three formats, and every error with its message.
 //! The suites are written to a scratch directory over the derogation
 //! example of docs/reference.md (a base law and a national layer that sets
-//! one of its rules aside).
+//! one of its rules aside). The repository's suites run through the command,
+//! and the coverage tables the packages' READMEs quote are checked against it.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -198,7 +201,7 @@ fn coverage_below_the_minimum_fails_until_the_allow_list_says_why() {
     assert_eq!(
         err,
         format!(
-            "error: {}: `FivefoldDrawz` is no rule of example.national\n  = help: name a rule of the package's closure by its local name or full id\n",
+            "error: {}: line 1: `FivefoldDrawz` is no rule of example.national\n  = help: name a rule of the package's closure by its local name or full id\n",
             dir.join("coverage.allow").display()
         )
     );
@@ -290,4 +293,488 @@ fn the_repository_suites_run_through_the_command() {
         assert_eq!(code, 0, "{dir}:\n{out}{err}");
         assert!(out.contains(" 0 failed\n"), "{out}");
     }
+}
+
+/// The coverage tables the packages' READMEs quote are what `lawgen test
+/// DIR --coverage` prints today, from its `coverage:` line on: the block
+/// between the README's markers (the begin marker names the command) is
+/// compared with the command's output, and `LAWGEN_BLESS=1` rewrites it.
+#[test]
+fn the_readme_coverage_tables_are_current() {
+    const END: &str = "<!-- coverage: end -->";
+    let bless = support::bless();
+    let mut stale = Vec::new();
+    for (dir, readme) in [
+        (
+            "tests/scenarios/chess",
+            "packages/fide.laws.chess/README.md",
+        ),
+        (
+            "tests/scenarios/ru",
+            "packages/ru.chess.competition/README.md",
+        ),
+    ] {
+        let (code, out, err) = lawgen(&["test", dir, "--coverage"]);
+        assert_eq!(code, 0, "{dir}:\n{out}{err}");
+        let at = out
+            .find("\ncoverage: ")
+            .unwrap_or_else(|| panic!("{dir}: no coverage report in\n{out}"));
+        let want = format!("```text\n{}```\n", &out[at + 1..]);
+        let path = root().join(readme);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let begin = format!("<!-- coverage: begin (lawgen test {dir} --coverage) -->\n");
+        let start = text
+            .find(&begin)
+            .unwrap_or_else(|| panic!("{readme}: no line `{}` before the table", begin.trim_end()))
+            + begin.len();
+        let end = start
+            + text[start..]
+                .find(END)
+                .unwrap_or_else(|| panic!("{readme}: no `{END}` after the table"));
+        if text[start..end] == want {
+            continue;
+        }
+        if bless {
+            std::fs::write(&path, format!("{}{want}{}", &text[..start], &text[end..])).unwrap();
+            continue;
+        }
+        let first = text[start..end]
+            .lines()
+            .zip(want.lines())
+            .find(|(a, b)| a != b)
+            .map_or_else(
+                || "one block is a prefix of the other".to_owned(),
+                |(a, b)| format!("README: {a}\nnow:    {b}"),
+            );
+        stale.push(format!("{readme} (from {dir}), first difference:\n{first}"));
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\n\nreview the change, then regenerate: LAWGEN_BLESS=1 cargo test -p lawgen --test suite_cli the_readme_coverage_tables_are_current",
+        stale.join("\n\n")
+    );
+}
+
+/// A package and suite built to make `--coverage` report every kind of
+/// outcome (`tests/coverage/`): concluded at each level, defeated under a
+/// priority, discarded, blocked by a defeater, blocking, set aside by a
+/// derogation of an imported rule (its conditions held, or never),
+/// pending on a judgment, never applicable; a priority exercised and one
+/// never exercised; a judgment seen undecided, yes and no; the allow-list's
+/// reasons and its note on a covered rule. The whole text report, and the
+/// whole coverage object of the JSON report.
+#[test]
+fn every_kind_of_outcome_is_reported() {
+    let (code, out, err) = lawgen(&["test", "tests/coverage/suite", "--coverage"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let at = out.find("\ncoverage: ").unwrap() + 1;
+    assert!(
+        out[..at].ends_with("10 scenarios: 10 passed, 0 failed\n"),
+        "{out}"
+    );
+    assert_eq!(
+        &out[at..],
+        r#"coverage: 8 of 10 rules concluded or defeated in 10 scenarios, 2 allowed by design: 100.0%
+rule              package                  strength    what happened (number of scenarios)
+Over              coverage.national 1.0.0  strict      definitely 1; defeasibly 1; supported 1 [allow-listed but covered: remove it from the allow-list]
+OfferDraws        coverage.national 1.0.0  defeasible  defeasibly 1; supported 2; defeated by RefusalPrevents under RefusalOverOffer 1; discarded 1
+RefusalPrevents   coverage.national 1.0.0  defeasible  defeasibly 2; supported 2; discarded 1
+Continues         coverage.national 1.0.0  defeasible  supported 1; blocked by DisputeStops 1
+DisputeStops      coverage.national 1.0.0  defeater    blocks 1
+Forfeit           coverage.national 1.0.0  strict      definitely 1; defeasibly 1; supported 1; pending on arbiter_confirms 1
+LateLoses         coverage.national 1.0.0  defeasible  defeasibly 1; supported 1
+ExcusedNotLost    coverage.national 1.0.0  defeasible  discarded 1; never applicable [allowed: no scenario excuses a late player, so that one rule is never applicable]
+FivefoldDraws     coverage.base 1.0.0      strict      set aside by NoAutomaticDraws; its conditions held in 1
+SeventyFiveDraws  coverage.base 1.0.0      strict      set aside by NoAutomaticDraws; its conditions held in 0 [allowed: set aside with FivefoldDraws; no scenario reaches 75 moves, so its conditions never hold]
+priorities:
+  RefusalOverOffer [coverage.national 1.0.0]: exercised in 1
+  ExcusedOverLate [coverage.national 1.0.0]: never exercised
+judgments:
+  arbiter_confirms: undecided in 1, decided yes in 1, decided no in 1
+"#
+    );
+    let (code, out, _) = lawgen(&[
+        "test",
+        "tests/coverage/suite",
+        "--coverage",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["package"], "coverage.national 1.0.0");
+    assert_eq!(
+        v["coverage"],
+        serde_json::json!({
+            "judgments": [
+                {
+                    "name": "arbiter_confirms",
+                    "no": [
+                        "absent_not_confirmed"
+                    ],
+                    "undecided": [
+                        "absent_undecided"
+                    ],
+                    "yes": [
+                        "absent_confirmed"
+                    ]
+                }
+            ],
+            "percent": 100.0,
+            "priorities": [
+                {
+                    "exercised": [
+                        "offered_and_refused"
+                    ],
+                    "name": "RefusalOverOffer",
+                    "package": "coverage.national 1.0.0"
+                },
+                {
+                    "exercised": [],
+                    "name": "ExcusedOverLate",
+                    "package": "coverage.national 1.0.0"
+                }
+            ],
+            "rules": [
+                {
+                    "allowed": "covered: listed so that the report says to remove it",
+                    "applicable": [
+                        "ended"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "ended"
+                        ],
+                        "definitely": [
+                            "ended"
+                        ],
+                        "supported": [
+                            "ended"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Over",
+                    "name": "Over",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "strict"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "offered",
+                        "offered_and_refused"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "offered"
+                        ],
+                        "supported": [
+                            "offered",
+                            "offered_and_refused"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [
+                        {
+                            "by": "RefusalPrevents",
+                            "priority": "RefusalOverOffer",
+                            "scenarios": [
+                                "offered_and_refused"
+                            ]
+                        }
+                    ],
+                    "discarded": [
+                        "refused"
+                    ],
+                    "id": "urn:coverage:national#OfferDraws",
+                    "name": "OfferDraws",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "offered_and_refused",
+                        "refused"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "offered_and_refused",
+                            "refused"
+                        ],
+                        "supported": [
+                            "offered_and_refused",
+                            "refused"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [
+                        "offered"
+                    ],
+                    "id": "urn:coverage:national#RefusalPrevents",
+                    "name": "RefusalPrevents",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "disputed"
+                    ],
+                    "blockedBy": [
+                        {
+                            "defeater": "DisputeStops",
+                            "scenarios": [
+                                "disputed"
+                            ]
+                        }
+                    ],
+                    "blocks": [],
+                    "concluded": {
+                        "supported": [
+                            "disputed"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Continues",
+                    "name": "Continues",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "disputed"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [
+                        "disputed"
+                    ],
+                    "concluded": {},
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#DisputeStops",
+                    "name": "DisputeStops",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeater"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "absent_confirmed",
+                        "absent_undecided"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "absent_confirmed"
+                        ],
+                        "definitely": [
+                            "absent_confirmed"
+                        ],
+                        "supported": [
+                            "absent_confirmed"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#Forfeit",
+                    "name": "Forfeit",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [
+                        {
+                            "on": "arbiter_confirms(g1)",
+                            "scenarios": [
+                                "absent_undecided"
+                            ]
+                        }
+                    ],
+                    "setAside": null,
+                    "strength": "strict"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [
+                        "late"
+                    ],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {
+                        "defeasibly": [
+                            "late"
+                        ],
+                        "supported": [
+                            "late"
+                        ]
+                    },
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:national#LateLoses",
+                    "name": "LateLoses",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": "no scenario excuses a late player, so that one rule is never applicable",
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": false,
+                    "defeated": [],
+                    "discarded": [
+                        "late"
+                    ],
+                    "id": "urn:coverage:national#ExcusedNotLost",
+                    "name": "ExcusedNotLost",
+                    "package": "coverage.national 1.0.0",
+                    "pending": [],
+                    "setAside": null,
+                    "strength": "defeasible"
+                },
+                {
+                    "allowed": null,
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": true,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:base#FivefoldDraws",
+                    "name": "FivefoldDraws",
+                    "package": "coverage.base 1.0.0",
+                    "pending": [],
+                    "setAside": {
+                        "by": [
+                            "NoAutomaticDraws"
+                        ],
+                        "wouldApply": [
+                            "five_repetitions"
+                        ]
+                    },
+                    "strength": "strict"
+                },
+                {
+                    "allowed": "set aside with FivefoldDraws; no scenario reaches 75 moves, so its conditions never hold",
+                    "applicable": [],
+                    "blockedBy": [],
+                    "blocks": [],
+                    "concluded": {},
+                    "covered": false,
+                    "defeated": [],
+                    "discarded": [],
+                    "id": "urn:coverage:base#SeventyFiveDraws",
+                    "name": "SeventyFiveDraws",
+                    "package": "coverage.base 1.0.0",
+                    "pending": [],
+                    "setAside": {
+                        "by": [
+                            "NoAutomaticDraws"
+                        ],
+                        "wouldApply": []
+                    },
+                    "strength": "strict"
+                }
+            ],
+            "scenarios": 10
+        })
+    );
+}
+
+/// A local name that names a rule in two packages of the closure names
+/// none in particular: the allow-list entry is refused with the full ids
+/// and how to pick one. `ThreefoldClaimCorrect` is a rule of the Russian
+/// package and of the FIDE package it imports (set aside there).
+#[test]
+fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
+    let scenario = "fivefold_repetition_no_automatic_draw";
+    let read = |ext: &str| {
+        std::fs::read_to_string(root().join(format!("tests/scenarios/ru/{scenario}.{ext}.json")))
+            .unwrap()
+    };
+    let (facts, expected) = (read("facts"), read("expected"));
+    let dir = suite(
+        "ambiguous",
+        &[
+            ("s.facts.json", &facts),
+            ("s.expected.json", &expected),
+            (
+                "coverage.allow",
+                "# a rule of both layers\nThreefoldClaimCorrect  meant: the Russian rule\n",
+            ),
+        ],
+    );
+    let a = [
+        "test",
+        &dir.display().to_string(),
+        "--package",
+        "packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json",
+        "--import-path",
+        "packages/fide.laws.chess",
+        "--coverage",
+    ]
+    .map(str::to_owned);
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: line 2: `ThreefoldClaimCorrect` names 2 rules of the closure of ru.chess.competition: \
+             urn:ru:chess:competition#ThreefoldClaimCorrect (ru.chess.competition 0.2.0), \
+             urn:fide:laws:clir:chess#ThreefoldClaimCorrect (fide.laws.chess 0.1.0)\n  \
+             = help: write the full id of the rule meant, e.g. `urn:ru:chess:competition#ThreefoldClaimCorrect`\n",
+            dir.join("coverage.allow").display()
+        )
+    );
+    // The full id picks one: the FIDE rule, and the Russian one is left alone.
+    std::fs::write(
+        dir.join("coverage.allow"),
+        "urn:fide:laws:clir:chess#ThreefoldClaimCorrect  meant: the FIDE rule\n",
+    )
+    .unwrap();
+    let (code, out, err) = lawgen(&args(&a));
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("ThreefoldClaimCorrect "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("ru.chess.competition 0.2.0") && !lines[0].contains("allow"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("fide.laws.chess 0.1.0")
+            && lines[1].ends_with("[allowed: meant: the FIDE rule]"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

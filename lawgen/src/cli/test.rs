@@ -314,19 +314,58 @@ pub fn coverage(
         }
     }
     let allow = suite.dir.join(ALLOW_LIST);
-    for (rule, reason) in &suite.allowed {
-        let Some(line) = rules.iter_mut().find(|r| r.id == *rule || r.name == *rule) else {
-            return Err(bad(
-                &allow,
-                format!(
-                    "`{}` is no rule of {}",
-                    escape_for_display(rule),
-                    loaded.model.name
-                ),
-                "name a rule of the package's closure by its local name or full id",
-            ));
-        };
-        line.allowed = Some(reason.clone());
+    for entry in &suite.allowed {
+        let rule = &entry.rule;
+        // A full id names one rule; a local name may name one in each
+        // package of the closure, and then it names none in particular.
+        let mut matches: Vec<usize> = (0..rules.len()).filter(|&i| rules[i].id == *rule).collect();
+        if matches.is_empty() {
+            matches = (0..rules.len())
+                .filter(|&i| rules[i].name == *rule)
+                .collect();
+        }
+        match matches[..] {
+            [i] => rules[i].allowed = Some(entry.reason.clone()),
+            [] => {
+                return Err(bad(
+                    &allow,
+                    format!(
+                        "line {}: `{}` is no rule of {}",
+                        entry.line,
+                        escape_for_display(rule),
+                        loaded.model.name
+                    ),
+                    "name a rule of the package's closure by its local name or full id",
+                ))
+            }
+            _ => {
+                let ids: Vec<String> = matches
+                    .iter()
+                    .map(|&i| {
+                        format!(
+                            "{} ({})",
+                            escape_for_display(&rules[i].id),
+                            escape_for_display(&rules[i].package)
+                        )
+                    })
+                    .collect();
+                return Err(bad(
+                    &allow,
+                    format!(
+                        "line {}: `{}` names {} rules of the closure of {}: {}",
+                        entry.line,
+                        escape_for_display(rule),
+                        matches.len(),
+                        loaded.model.name,
+                        ids.join(", ")
+                    ),
+                    &format!(
+                        "write the full id of the rule meant, e.g. `{}`",
+                        escape_for_display(&rules[matches[0]].id)
+                    ),
+                ));
+            }
+        }
     }
     Ok(Coverage {
         scenarios: outcomes.len(),

@@ -518,7 +518,7 @@ impl<'p> Analysis<'p> {
             .iter()
             .enumerate()
             .filter(|(_, pr)| {
-                matches!(pr.meaning, Meaning::Applicable { rule, level: crate::program::Level::Defeasible, world: crate::program::World::Certain } if rule == r)
+                matches!(pr.meaning, Meaning::Applicable { rule, level: crate::program::Level::Defeasible, world: crate::program::World::Certain, .. } if rule == r)
             })
             .map(|(i, _)| i)
             .collect();
@@ -529,7 +529,7 @@ impl<'p> Analysis<'p> {
             .iter()
             .enumerate()
             .filter(|(_, pr)| {
-                matches!(pr.meaning, Meaning::Strict { rule, world: crate::program::World::Certain } if rule == r)
+                matches!(pr.meaning, Meaning::Strict { rule, world: crate::program::World::Certain, .. } if rule == r)
             })
             .map(|(i, _)| i)
             .collect()

@@ -30,11 +30,14 @@ use std::hash::Hash;
 /// The values of one key of an index: one inline, more in a `Vec`.
 #[derive(Clone, Debug)]
 pub enum Bucket<V> {
+    /// A key with one value, stored inline.
     One(V),
+    /// A key with more values.
     Many(Vec<V>),
 }
 
 impl<V> Bucket<V> {
+    /// The key's values.
     #[inline]
     pub fn as_slice(&self) -> &[V] {
         match self {

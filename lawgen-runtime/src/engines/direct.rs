@@ -35,7 +35,7 @@ pub trait Columns: Copy {
 
 macro_rules! columns {
     ($($c:ident $i:tt),*) => {
-        impl<$($c: crate::__private::Column),*> Columns for ($($c,)*) {
+        impl<$($c: crate::generated::batch::Column),*> Columns for ($($c,)*) {
             const ARITY: usize = 0 $(+ ($i, 1).1)*;
             #[inline]
             #[allow(unused_variables)]
@@ -135,16 +135,19 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
         &self.rows
     }
 
+    /// How many rows the table holds.
     #[inline]
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
+    /// Whether the table holds no row.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
+    /// Whether the table holds `row`.
     #[inline]
     pub fn contains(&self, row: &T) -> bool {
         if self.indexed {

@@ -6,9 +6,14 @@
 //! date as tuples arrive. Each tuple remembers the round it was derived in,
 //! which the explainer uses to pick well-founded derivations.
 
-use crate::program::{join_order, Atom, CmpOp, Item, Lit, Program, RelId, Role, Section, Term};
+mod body;
+
+use crate::program::{join_order, Atom, Item, Lit, Program, RelId, Role, Rule, Section, Term};
 use crate::program::{Ty, TypeId, Value};
+use body::{Matcher, Range, Rows};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+pub(crate) use body::Observer;
 
 pub use crate::{Policy, Request};
 
@@ -24,53 +29,17 @@ pub struct Facts {
     pub duplicates: usize,
 }
 
-/// Entity names ↔ dense ids.
-#[derive(Default, Clone, Debug)]
-pub struct Interner {
-    ids: HashMap<String, i64>,
-    names: Vec<String>,
-}
-
-impl Interner {
-    pub fn intern(&mut self, s: &str) -> i64 {
-        if let Some(&i) = self.ids.get(s) {
-            return i;
-        }
-        let i = self.names.len() as i64;
-        self.names.push(s.to_owned());
-        self.ids.insert(s.to_owned(), i);
-        i
-    }
-
-    pub fn get(&self, s: &str) -> Option<i64> {
-        self.ids.get(s).copied()
-    }
-
-    pub fn name(&self, i: i64) -> &str {
-        &self.names[i as usize]
-    }
-
-    /// The name of id `i`, if it is one of this interner's.
-    pub fn name_of(&self, i: i64) -> Option<&str> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.names.get(i))
-            .map(String::as_str)
-    }
-
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-}
+/// Entity names ↔ dense ids: the interner of generated modules, without
+/// constants, so that the reference evaluator and the engines number a case's
+/// entities alike (an id is widened to `i64` in a tuple, beside integers).
+pub use crate::generated::interner::Interner;
 
 type Tuple = Box<[i64]>;
 
+/// One relation's tuples, in the order they were derived, with the round
+/// of each and the indexes rules have looked it up by.
 #[derive(Default, Clone, Debug)]
-struct Rel {
+pub(crate) struct Rel {
     tuples: Vec<Tuple>,
     /// Round in which each tuple was derived (0 = input).
     rounds: Vec<u32>,
@@ -114,6 +83,7 @@ impl Rel {
 #[derive(Clone, Debug)]
 pub struct Store {
     rels: Vec<Rel>,
+    /// The evaluation's entity names: tuples hold their ids.
     pub interner: Interner,
 }
 
@@ -129,6 +99,30 @@ impl Store {
         rel.set.get(row).map(|&i| rel.rounds[i as usize])
     }
 
+    /// Matches `rule`'s body against the stored relations, its items in
+    /// `order`, from `binding` (variables bound beforehand, e.g. by a given
+    /// head, stay bound), reporting to `observer`: the matcher the evaluator
+    /// derived with, so that an explanation reads a body as evaluation did.
+    #[cfg_attr(not(feature = "explain"), allow(dead_code))]
+    pub(crate) fn match_body<O: Observer>(
+        &self,
+        rule: &Rule,
+        order: &[usize],
+        binding: &mut [Option<i64>],
+        observer: &mut O,
+    ) {
+        Matcher {
+            rule,
+            order,
+            delta: None,
+            rows: Rows::Fixed(&self.rels),
+            interner: &self.interner,
+            observer,
+        }
+        .run(binding);
+    }
+
+    /// Relation `r`'s tuples, in the order they were derived.
     pub fn tuples(&self, r: RelId) -> impl Iterator<Item = &[i64]> {
         self.rels[r.0 as usize].tuples.iter().map(|t| &t[..])
     }
@@ -137,14 +131,26 @@ impl Store {
     pub fn encode(&self, v: &Value) -> Option<i64> {
         match v {
             Value::Int(i) => Some(*i),
-            Value::Entity(e) => self.interner.get(e),
+            Value::Entity(e) => self.interner.get(e).map(i64::from),
         }
     }
 
+    /// The name of entity id `v`, if the evaluation interned it.
+    pub fn name_of(&self, v: i64) -> Option<&str> {
+        u32::try_from(v)
+            .ok()
+            .and_then(|id| self.interner.name_of(id))
+    }
+
+    /// A stored value back as a [`Value`] of column type `ty`.
     pub fn decode(&self, ty: Ty, v: i64) -> Value {
         match ty {
             Ty::Int => Value::Int(v),
-            Ty::Entity(_) => Value::Entity(self.interner.name(v).to_owned()),
+            Ty::Entity(_) => Value::Entity(
+                self.name_of(v)
+                    .expect("an entity column holds interned ids")
+                    .to_owned(),
+            ),
         }
     }
 }
@@ -167,7 +173,7 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
             Role::Entities(Ty::Entity(t)) => {
                 if let Some(names) = facts.entities.get(t) {
                     for n in names {
-                        let t: Tuple = Box::new([interner.intern(n)]);
+                        let t: Tuple = Box::new([i64::from(interner.intern(n))]);
                         rels[i].insert(t, 0);
                     }
                 }
@@ -233,7 +239,7 @@ fn recursive_groups(prog: &Program, stratum: &[usize]) -> Vec<Vec<usize>> {
 fn encode(interner: &mut Interner, v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
-        Value::Entity(e) => interner.intern(e),
+        Value::Entity(e) => i64::from(interner.intern(e)),
     }
 }
 
@@ -242,13 +248,6 @@ struct Evaluator<'p> {
     rels: Vec<Rel>,
     interner: Interner,
     round: u32,
-}
-
-/// Which tuples of a body atom a join may use: `[lo, hi)` by insertion index.
-#[derive(Clone, Copy)]
-struct Range {
-    lo: u32,
-    hi: u32,
 }
 
 impl Evaluator<'_> {
@@ -323,137 +322,45 @@ impl Evaluator<'_> {
                 self.interner.intern(e);
             }
         }
-        let mut binding = vec![None; rule.vars.len().max(max_var(rule) + 1)];
-        self.join(rule, &order, 0, delta, &mut binding, out);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn join(
-        &mut self,
-        rule: &crate::program::Rule,
-        order: &[usize],
-        k: usize,
-        delta: Option<(usize, Range)>,
-        binding: &mut Vec<Option<i64>>,
-        out: &mut Vec<(RelId, Tuple)>,
-    ) {
-        if k == order.len() {
-            let t: Tuple = rule
-                .head
-                .args
-                .iter()
-                .map(|a| self.value(a, binding).expect("safety: head bound"))
-                .collect();
-            if !self.rels[rule.head.rel.0 as usize].set.contains_key(&t) {
-                out.push((rule.head.rel, t));
-            }
-            return;
+        let mut binding = vec![None; rule.binding_len()];
+        let mut derive = Derive {
+            head: &rule.head,
+            interner: &self.interner,
+            out,
+        };
+        Matcher {
+            rule,
+            order: &order,
+            delta,
+            rows: Rows::Growing(&mut self.rels),
+            interner: &self.interner,
+            observer: &mut derive,
         }
-        let idx = order[k];
-        match &rule.body[idx] {
-            Item::Cmp(a, op, b) => {
-                let (Some(x), Some(y)) = (self.value(a, binding), self.value(b, binding)) else {
-                    return;
-                };
-                let holds = match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    CmpOp::Ge => x >= y,
-                };
-                if holds {
-                    self.join(rule, order, k + 1, delta, binding, out);
-                }
-            }
-            Item::Neg(a) => {
-                let t: Option<Vec<i64>> = a.args.iter().map(|x| self.value(x, binding)).collect();
-                let Some(t) = t else { return };
-                if !self.rels[a.rel.0 as usize].set.contains_key(&t[..]) {
-                    self.join(rule, order, k + 1, delta, binding, out);
-                }
-            }
-            Item::Pos(a) => {
-                let range = match delta {
-                    Some((pos, r)) if pos == idx => r,
-                    // Everything known: nothing is committed mid-round.
-                    _ => Range {
-                        lo: 0,
-                        hi: self.rels[a.rel.0 as usize].tuples.len() as u32,
-                    },
-                };
-                let matches = self.matches(a, binding, range);
-                for tid in matches {
-                    let tuple = self.rels[a.rel.0 as usize].tuples[tid as usize].clone();
-                    let saved = binding.clone();
-                    if unify(a, &tuple, binding) {
-                        self.join(rule, order, k + 1, delta, binding, out);
-                    }
-                    *binding = saved;
-                }
-            }
-        }
-    }
-
-    /// Tuple ids of `a.rel` within `range` agreeing with the bound columns.
-    fn matches(&mut self, a: &Atom, binding: &[Option<i64>], range: Range) -> Vec<u32> {
-        let mut cols = Vec::new();
-        let mut key = Vec::new();
-        for (c, t) in a.args.iter().enumerate() {
-            if let Some(v) = self.value(t, binding) {
-                cols.push(c);
-                key.push(v);
-            }
-        }
-        let rel = &mut self.rels[a.rel.0 as usize];
-        if cols.is_empty() {
-            return (range.lo..range.hi.min(rel.tuples.len() as u32)).collect();
-        }
-        rel.index(&cols)
-            .get(&key)
-            .map(|ids| {
-                ids.iter()
-                    .copied()
-                    .filter(|&i| i >= range.lo && i < range.hi)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn value(&self, t: &Term, binding: &[Option<i64>]) -> Option<i64> {
-        match t {
-            Term::Var(v) => binding[*v as usize],
-            Term::Value(Value::Int(i)) => Some(*i),
-            Term::Value(Value::Entity(e)) => self.interner.get(e),
-        }
+        .run(&mut binding);
     }
 }
 
-fn unify(a: &Atom, tuple: &[i64], binding: &mut [Option<i64>]) -> bool {
-    for (t, &v) in a.args.iter().zip(tuple) {
-        if let Term::Var(x) = t {
-            match binding[*x as usize] {
-                Some(b) if b != v => return false,
-                Some(_) => {}
-                None => binding[*x as usize] = Some(v),
-            }
-        }
-    }
-    true
+/// Collects the head tuple of every instance of a rule, unless its relation
+/// already holds it.
+struct Derive<'a> {
+    head: &'a Atom,
+    interner: &'a Interner,
+    out: &'a mut Vec<(RelId, Tuple)>,
 }
 
-fn max_var(rule: &crate::program::Rule) -> usize {
-    rule.body
-        .iter()
-        .flat_map(Item::terms)
-        .chain(rule.head.args.iter())
-        .filter_map(|t| match t {
-            Term::Var(v) => Some(*v as usize),
-            Term::Value(_) => None,
-        })
-        .max()
-        .unwrap_or(0)
+impl Observer for Derive<'_> {
+    fn matched(&mut self, rels: &[Rel], binding: &[Option<i64>]) -> bool {
+        let t: Tuple = self
+            .head
+            .args
+            .iter()
+            .map(|a| body::value(self.interner, a, binding).expect("safety: head bound"))
+            .collect();
+        if !rels[self.head.rel.0 as usize].set.contains_key(&t) {
+            self.out.push((self.head.rel, t));
+        }
+        true
+    }
 }
 
 /// One row of output, ordered as the canonical output wants (integers
@@ -463,10 +370,15 @@ pub type Row = Vec<Value>;
 /// The canonical conclusions: what the canonical output prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conclusions {
+    /// The root package's name.
     pub package: String,
+    /// The root package's version.
     pub version: String,
+    /// The conflict policy the evaluation ran under.
     pub policy: Policy,
+    /// Per section, per literal (`p` or `~p`), its rows, sorted.
     pub sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>>,
+    /// The open requests, sorted and without duplicates.
     pub requests: Vec<Request>,
 }
 
@@ -501,10 +413,8 @@ pub fn conclusions_from(
     }
     for o in &prog.outputs {
         let mut got = rows(o.rel);
-        if let Some(m) = o.minus {
-            let minus = rows(m);
-            got.retain(|t| !minus.contains(t));
-        }
+        let minus = o.minus.map(&mut *rows).unwrap_or_default();
+        got.retain(|t| o.holds(|r| r == o.rel || minus.contains(t)));
         if got.is_empty() {
             continue;
         }
@@ -542,4 +452,215 @@ fn decode_row(store: &Store, cols: &[Ty], t: &[i64]) -> Row {
         .zip(t)
         .map(|(c, v)| store.decode(*c, *v))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Meaning, Output};
+    use crate::test_support::{dump, facts, program};
+
+    const GRAPH: &str = "
+        type Node
+        pred edge(Node, Node) empirical
+        pred weight(Node, int) empirical
+        input e(Node, Node) = edge
+        input w(Node, int) = weight
+        entities nodes(Node)
+        flag propagating
+        rel path(Node, Node)
+        rel out(Node)
+        rel sink(Node)
+        rel heavy(Node)
+        rel loop(Node)
+        rel to_c(Node)
+        rel not_b(Node)
+        rel tagged(Node, Node)
+        rel listed(Node)
+        rel blocking()
+    ";
+
+    /// Evaluates `rules` over the graph declarations on `facts` and
+    /// compares every derived relation with `expect`.
+    fn check(rules: &[&str], facts_text: &str, policy: Policy, expect: &str) {
+        let rules: Vec<(&str, Meaning)> = rules.iter().map(|r| (*r, Meaning::Domain)).collect();
+        let prog = program(GRAPH, &rules);
+        let store = evaluate(&prog, &facts(&prog, facts_text), policy);
+        let got = dump(&prog, &store);
+        let want: String = expect
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(got, want, "\n{got}");
+    }
+
+    #[test]
+    fn recursion_reaches_the_fixpoint_through_a_cycle() {
+        check(
+            &[
+                "path(X, Y) :- e(X, Y).",
+                "path(X, Z) :- path(X, Y), e(Y, Z).",
+            ],
+            "edge(a, b). edge(b, c). edge(c, d). edge(d, b).",
+            Policy::Blocking,
+            "path: (a, b) (a, c) (a, d) (b, b) (b, c) (b, d) (c, b) (c, c) (c, d) (d, b) (d, c) (d, d)",
+        );
+    }
+
+    #[test]
+    fn negation_reads_a_lower_stratum_and_comparisons_filter() {
+        check(
+            &[
+                "out(X) :- e(X, Y).",
+                "sink(X) :- w(X, N), !out(X).",
+                "heavy(X) :- w(X, N), N >= 10.",
+                "not_b(X) :- w(X, N), X != b.",
+            ],
+            "edge(a, b). weight(a, 3). weight(b, 10). weight(c, 11).",
+            Policy::Blocking,
+            "out: (a)
+             sink: (b) (c)
+             heavy: (b) (c)
+             not_b: (a) (c)",
+        );
+    }
+
+    /// A variable twice in an atom takes one value; a constant in a body
+    /// matches only itself, and a head constant no fact names is interned.
+    #[test]
+    fn repeated_variables_and_constants() {
+        check(
+            &[
+                "loop(X) :- e(X, X).",
+                "to_c(X) :- e(X, c).",
+                "tagged(X, zed) :- e(X, Y).",
+            ],
+            "edge(a, a). edge(a, c). edge(b, c). edge(c, a).",
+            Policy::Blocking,
+            "loop: (a)
+             to_c: (a) (b)
+             tagged: (a, zed) (b, zed) (c, zed)",
+        );
+    }
+
+    #[test]
+    fn the_policy_flag_and_listed_entities_are_inputs() {
+        let rules = ["blocking() :- !propagating().", "listed(X) :- nodes(X)."];
+        check(
+            &rules,
+            "@Node(p). @Node(q).",
+            Policy::Blocking,
+            "listed: (p) (q)\nblocking: ()",
+        );
+        check(&rules, "@Node(p).", Policy::Propagating, "listed: (p)");
+    }
+
+    /// Each tuple remembers the round it was derived in, and a derivation's
+    /// premises are from earlier rounds (what explanations rely on).
+    #[test]
+    fn rounds_order_derivations() {
+        let prog = program(
+            GRAPH,
+            &[
+                ("path(X, Y) :- e(X, Y).", Meaning::Domain),
+                ("path(X, Z) :- path(X, Y), e(Y, Z).", Meaning::Domain),
+            ],
+        );
+        let store = evaluate(
+            &prog,
+            &facts(&prog, "edge(a, b). edge(b, c). edge(c, d)."),
+            Policy::Blocking,
+        );
+        let path = RelId(
+            prog.relations
+                .iter()
+                .position(|r| r.name == "path")
+                .unwrap() as u32,
+        );
+        let e = RelId(0);
+        let id = |n: &str| store.encode(&Value::Entity(n.into())).unwrap();
+        let round = |r: RelId, a: &str, b: &str| store.round(r, &[id(a), id(b)]);
+        assert_eq!(round(e, "a", "b"), Some(0), "facts are round 0");
+        let (ab, ac, ad) = (
+            round(path, "a", "b").unwrap(),
+            round(path, "a", "c").unwrap(),
+            round(path, "a", "d").unwrap(),
+        );
+        assert!(0 < ab && ab < ac && ac < ad, "{ab} {ac} {ad}");
+        assert_eq!(round(path, "d", "a"), None);
+        assert!(!store.contains(path, &[id("d"), id("a")]));
+    }
+
+    /// Ids follow the order entities were first met (facts before rule
+    /// constants), like generated modules' interner without constants.
+    #[test]
+    fn entities_are_numbered_in_order_of_appearance() {
+        let prog = program(GRAPH, &[("tagged(X, zed) :- e(X, Y).", Meaning::Domain)]);
+        let store = evaluate(&prog, &facts(&prog, "edge(b, a)."), Policy::Blocking);
+        let id = |n: &str| store.encode(&Value::Entity(n.into()));
+        assert_eq!((id("b"), id("a"), id("zed")), (Some(0), Some(1), Some(2)));
+        assert_eq!(id("nobody"), None);
+        assert_eq!(store.name_of(2), Some("zed"));
+        assert_eq!(store.name_of(-1), None);
+        assert_eq!(store.decode(Ty::Int, -4), Value::Int(-4));
+    }
+
+    /// The canonical sections are read through `Output`: a relation, less
+    /// another; requests are decoded and sorted.
+    #[test]
+    fn conclusions_read_each_section_as_a_relation_less_another() {
+        let mut prog = program(
+            "type Node
+             pred edge(Node, Node) empirical
+             pred q(Node) institutional
+             input e(Node, Node) = edge
+             rel has_out(Node)
+             rel has_in(Node)",
+            &[
+                ("has_out(X) :- e(X, Y).", Meaning::Domain),
+                ("has_in(Y) :- e(X, Y).", Meaning::Domain),
+            ],
+        );
+        let q = Lit {
+            pred: crate::program::PredId(1),
+            negative: false,
+        };
+        prog.outputs = vec![
+            Output {
+                section: Section::Supported,
+                lit: q,
+                rel: RelId(1),
+                minus: None,
+                on: Vec::new(),
+            },
+            Output {
+                section: Section::Pending,
+                lit: q,
+                rel: RelId(1),
+                minus: Some(RelId(2)),
+                on: Vec::new(),
+            },
+        ];
+        let store = evaluate(
+            &prog,
+            &facts(&prog, "edge(a, b). edge(b, c)."),
+            Policy::Blocking,
+        );
+        let c = conclusions(&prog, &store, Policy::Blocking);
+        let rows = |s: Section| -> Vec<String> {
+            c.sections[&s]
+                .get("q")
+                .map(|rows| rows.iter().map(|r| format!("{r:?}")).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            rows(Section::Supported),
+            [r#"[Entity("a")]"#, r#"[Entity("b")]"#]
+        );
+        assert_eq!(rows(Section::Pending), [r#"[Entity("a")]"#]);
+        assert!(c.sections[&Section::Definitely].is_empty());
+        assert_eq!((c.package.as_str(), c.version.as_str()), ("t", "1"));
+    }
 }
