@@ -22,7 +22,7 @@
 //!   (`LAWGEN_BLESS=1 cargo test -p lawgen --test analyze docs` rewrites
 //!   them), and its table of reasons names exactly the unreachable rules.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::cli::analyze::check::{self, goal_holds, store_heads};
 use lawgen::cli::analyze::domain::{Bound, Named};
@@ -482,23 +482,22 @@ fn planted_conflicts_are_found() {
 // ---------------------------------------------------------------------
 // The chess and Russian packages.
 
-const FIDE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
-const FIDE_DIR: &str = "../packages/fide.laws.chess";
-const RU_DIR: &str = "../packages/ru.chess.competition";
+use support::{CHESS as FIDE, CHESS_DIR as FIDE_DIR};
+const RU_DIR: &str = "packages/ru.chess.competition";
 
 /// The Russian package 0.1.0: a test fixture once its successor replaced it.
 fn russian_010() -> PathBuf {
-    let fixture = Path::new("../tests/fixtures/ru.chess.competition-0.1.0.ir.json");
+    let fixture = support::path(support::RU_0_1_0);
     if fixture.exists() {
-        fixture.to_owned()
+        fixture
     } else {
-        Path::new(RU_DIR).join("ru.chess.competition-0.1.0.ir.json")
+        support::path(RU_DIR).join("ru.chess.competition-0.1.0.ir.json")
     }
 }
 
 /// The current Russian package: the newest version in its directory.
 fn russian_current() -> PathBuf {
-    let mut files: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(RU_DIR)
+    let mut files: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(support::path(RU_DIR))
         .unwrap()
         .filter_map(|e| {
             let p = e.ok()?.path();
@@ -515,7 +514,7 @@ fn russian_current() -> PathBuf {
 }
 
 fn load(path: &Path) -> Program {
-    let loaded = driver::load_file_with(path, &Default::default(), &[PathBuf::from(FIDE_DIR)])
+    let loaded = driver::load_file_with(path, &Default::default(), &[support::path(FIDE_DIR)])
         .unwrap_or_else(|e| panic!("{e}"));
     lawgen::driver::lower(&loaded).unwrap()
 }
@@ -534,7 +533,7 @@ fn properties(prog: &Program, file: &str) -> (String, u8) {
 /// and the driver, as `lawgen eval` would.
 fn reevaluate(path: &Path, facts: &J) -> lawgen_runtime::interp::Conclusions {
     let loaded =
-        driver::load_file_with(path, &Default::default(), &[PathBuf::from(FIDE_DIR)]).unwrap();
+        driver::load_file_with(path, &Default::default(), &[support::path(FIDE_DIR)]).unwrap();
     let bytes = serde_json::to_vec(facts).unwrap();
     let f = lawgen_runtime::formats::facts::read_facts(&bytes, &loaded.catalog).unwrap();
     driver::evaluate(&loaded, &f, Policy::Blocking)
@@ -544,7 +543,7 @@ fn reevaluate(path: &Path, facts: &J) -> lawgen_runtime::interp::Conclusions {
 
 #[test]
 fn the_chess_properties_hold_or_are_violated_with_a_witness() {
-    let prog = load(Path::new(FIDE));
+    let prog = load(&support::path(FIDE));
     let (text, code) = properties(&prog, "../packages/fide.laws.chess/properties.json");
     let doc: J = serde_json::from_str(&text).unwrap();
     // The FIDE package constrains no input: facts no game produces together
@@ -569,7 +568,7 @@ fn the_chess_properties_hold_or_are_violated_with_a_witness() {
         let name = a["property"].as_str().unwrap();
         assert_eq!(a["holds"], expected[name], "{name}");
         if a["result"] == "witness" {
-            let c = reevaluate(Path::new(FIDE), &a["facts"]);
+            let c = reevaluate(&support::path(FIDE), &a["facts"]);
             let concluded = |lit: &str| {
                 c.sections[&Section::Defeasibly].contains_key(lit)
                     || c.sections[&Section::Definitely].contains_key(lit)
@@ -653,7 +652,7 @@ fn the_current_russian_package_keeps_its_properties() {
 
 #[test]
 fn every_query_on_the_chess_package_answers() {
-    let prog = load(Path::new(FIDE));
+    let prog = load(&support::path(FIDE));
     let req = Request {
         goals: vec!["game_drawn(G), not entered_state(G, Ended)".into()],
         requires: vec!["game_won_by(G, P)".into()],
@@ -704,7 +703,7 @@ fn verdict_of(c: &lawgen_runtime::interp::Conclusions, ground: &str) -> String {
 
 #[test]
 fn comparing_the_russian_layer_with_fide_finds_what_it_changes() {
-    let fide = load(Path::new(FIDE));
+    let fide = load(&support::path(FIDE));
     // The current layer (what docs/analyze.md shows), and 0.1.0.
     let current = russian_current();
     assert_ne!(load(&current).version, "0.1.0");
@@ -741,7 +740,7 @@ fn comparing_the_russian_layer_with_fide_finds_what_it_changes() {
             let ground = row["ground"].as_str().unwrap();
             let files = row["facts_per_package"].as_array().unwrap();
             let here = verdict_of(&reevaluate(&path, &files[0]), ground);
-            let there = verdict_of(&reevaluate(Path::new(FIDE), &files[1]), ground);
+            let there = verdict_of(&reevaluate(&support::path(FIDE), &files[1]), ground);
             assert_eq!(
                 (&here, &there),
                 (
@@ -757,7 +756,7 @@ fn comparing_the_russian_layer_with_fide_finds_what_it_changes() {
 
 #[test]
 fn queries_with_mistakes_are_refused_with_a_fix() {
-    let prog = load(Path::new(FIDE));
+    let prog = load(&support::path(FIDE));
     for (req, needle) in [
         (
             Request {
@@ -851,11 +850,12 @@ fn queries_with_mistakes_are_refused_with_a_fix() {
 #[test]
 fn the_command_line_exits_1_on_a_violated_property() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(support::workspace())
         .args([
             "analyze",
             FIDE,
             "--properties",
-            "../packages/fide.laws.chess/properties.json",
+            "packages/fide.laws.chess/properties.json",
         ])
         .output()
         .unwrap();
@@ -864,6 +864,7 @@ fn the_command_line_exits_1_on_a_violated_property() {
     assert!(text.contains("VIOLATED"), "{text}");
     assert!(text.contains("4 hold, 5 violated"), "{text}");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(support::workspace())
         .args([
             "analyze",
             FIDE,
@@ -970,14 +971,17 @@ struct Quoted {
     unreachable_of: Option<&'static str>,
 }
 
-/// A path the tests open (`../x`) as the workspace root names it (`x`).
+/// A path of the workspace as the workspace root names it (`x`).
 fn from_root(p: &Path) -> String {
-    p.strip_prefix("..").unwrap_or(p).display().to_string()
+    p.strip_prefix(support::workspace())
+        .unwrap_or(p)
+        .display()
+        .to_string()
 }
 
 fn quoted_outputs() -> Vec<Quoted> {
-    let fide = from_root(Path::new(FIDE));
-    let fide_dir = from_root(Path::new(FIDE_DIR));
+    let fide = FIDE.to_owned();
+    let fide_dir = FIDE_DIR.to_owned();
     let ru = from_root(&russian_current());
     let args = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     vec![

@@ -6,18 +6,14 @@
 //! The compiled backend builds each package's crate once in
 //! `$CARGO_TARGET_TMPDIR/bench-cache` (the first run compiles ascent there).
 
-mod support;
+use lawgen_test_support as support;
 
 use serde_json::Value as J;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn chess() -> PathBuf {
-    root().join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")
+    support::path(support::CHESS)
 }
 
 fn cache() -> PathBuf {
@@ -128,7 +124,7 @@ fn chess_template_backends_agree() {
     if !slow_tests() {
         return;
     }
-    let template = root().join("tests/scenarios/chess/agreed_draw.facts.json");
+    let template = support::workspace().join("tests/scenarios/chess/agreed_draw.facts.json");
     let t = template.to_str().unwrap();
     let r = assert_backends_agree(&chess(), &["--cases", "50", "--template", t]);
     let one = bench(&chess(), "interp", &["--cases", "1", "--template", t]);
@@ -140,7 +136,7 @@ fn chess_template_backends_agree() {
 
 #[test]
 fn minimal_package_backends_agree() {
-    let pkg = root().join("tests/ui/valid/minimal.json");
+    let pkg = support::workspace().join("tests/ui/valid/minimal.json");
     let r = assert_backends_agree(&pkg, &["--cases", "400", "--entities", "1"]);
     assert!(total(&r["counts"]) > 0);
 }
@@ -150,7 +146,7 @@ fn minimal_package_backends_agree() {
 /// --engine direct` prints the interpreter's canonical output.
 #[test]
 fn minimal_package_engines_agree() {
-    let pkg = root().join("tests/ui/valid/minimal.json");
+    let pkg = support::workspace().join("tests/ui/valid/minimal.json");
     let extra = ["--cases", "300", "--entities", "1"];
     let run = |engine: &str| {
         let mut args = extra.to_vec();

@@ -29,7 +29,7 @@
 //! compile) is written to `target/differential/failures/p<i>-<seed>/` with the
 //! package, its facts files and both outputs, and fails the test.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::generate as emit;
@@ -299,8 +299,7 @@ codegen-units = 16
 /// The chess package, with every hand-derived scenario as a facts file.
 fn chess_case() -> (Loaded, Case) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let package =
-        std::fs::read(root.join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")).unwrap();
+    let package = std::fs::read(support::path(support::CHESS)).unwrap();
     let loaded = driver::load_bytes(&package, &Default::default()).unwrap();
     let dir = root.join("tests/scenarios/chess");
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)

@@ -15,7 +15,7 @@
 //!   derogations), and hostile packages;
 //! - the same package gives the same bytes twice.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::doc::{render, Builder, Format, Lang, Options, Scenarios};
 use lawgen::driver::{self, Loaded};
@@ -26,10 +26,6 @@ use support::bless;
 use support::derogate::derogate;
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::split::split;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 const LANGS: [Lang; 2] = [Lang::Ru, Lang::En];
 const FORMATS: [Format; 3] = [Format::Text, Format::Markdown, Format::Html];
@@ -44,11 +40,11 @@ fn doc(loaded: &Loaded, lang: Lang, format: Format) -> String {
 #[test]
 fn the_chess_package_reads_as_its_published_review_document() {
     let seed = std::fs::read_to_string(
-        workspace().join("lawgen/tests/doc/fide.laws.chess-0.1.0.review.ru.txt"),
+        support::workspace().join("lawgen/tests/doc/fide.laws.chess-0.1.0.review.ru.txt"),
     )
     .unwrap();
     let text = Builder::new()
-        .package(workspace().join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json"))
+        .package(support::path(support::CHESS))
         .lang(Lang::Ru)
         .format(Format::Text)
         .render()
@@ -124,7 +120,7 @@ fn suite(package_dir: &str) -> Option<&'static str> {
 
 #[test]
 fn the_committed_review_documents_are_current() {
-    let root = workspace();
+    let root = support::workspace();
     let mut stale = Vec::new();
     let mut checked = 0;
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("packages"))
@@ -371,7 +367,7 @@ fn package_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_package_of_the_repository_is_documented_totally() {
-    let root = workspace();
+    let root = support::workspace();
     let mut files = Vec::new();
     for d in ["packages", "tests", "examples", "docs"] {
         package_files(&root.join(d), &mut files);
@@ -506,7 +502,7 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
 
 #[test]
 fn every_link_of_the_page_goes_to_an_anchor_of_the_page() {
-    let root = workspace();
+    let root = support::workspace();
     let loaded = driver::load_file_with(
         &root.join("packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json"),
         &Default::default(),
@@ -539,7 +535,7 @@ fn every_link_of_the_page_goes_to_an_anchor_of_the_page() {
 #[test]
 fn a_derogation_reads_as_one_and_the_page_says_whom_it_sets_aside() {
     let loaded = driver::load_file(
-        &workspace().join("docs/examples/derogation/package.ir.json"),
+        &support::workspace().join("docs/examples/derogation/package.ir.json"),
         &Default::default(),
     )
     .unwrap();

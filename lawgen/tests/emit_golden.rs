@@ -4,22 +4,22 @@
 //! member `lawgen-golden` (tests/golden/crate), so a change here that breaks
 //! generated code fails `cargo test --workspace`.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::generate as emit;
 use lawgen::EmitOptions;
 use lawgen::Engine;
 
-const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+use support::CHESS;
 
 /// (package file, module name, engine) — the chess package (both engines)
 /// and the ui corpus's valid packages (every node kind; hostile but valid
 /// names).
 const GOLDEN: &[(&str, &str, Engine)] = &[
     (CHESS, "fide_laws_chess", Engine::Ascent),
-    ("../tests/ui/valid/minimal.json", "minimal", Engine::Ascent),
+    ("tests/ui/valid/minimal.json", "minimal", Engine::Ascent),
     (
-        "../tests/ui/valid/hostile_but_valid_names.json",
+        "tests/ui/valid/hostile_but_valid_names.json",
         "hostile_names",
         Engine::Ascent,
     ),
@@ -27,7 +27,7 @@ const GOLDEN: &[(&str, &str, Engine)] = &[
 ];
 
 fn generate_with(path: &str, module: &str, engine: Engine) -> String {
-    let bytes = std::fs::read(path).unwrap();
+    let bytes = support::read(path);
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),

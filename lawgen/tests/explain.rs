@@ -5,20 +5,19 @@ use lawgen::driver::{self, Evaluated, Loaded};
 use lawgen_runtime::explain::{self, Explanation, NodeKind, Outcome};
 use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::Policy;
+use lawgen_test_support as support;
 use std::sync::OnceLock;
-
-const PACKAGE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 
 fn loaded() -> &'static Loaded {
     static L: OnceLock<Loaded> = OnceLock::new();
     L.get_or_init(|| {
-        let bytes = std::fs::read(PACKAGE).unwrap();
+        let bytes = support::read(support::CHESS);
         driver::load_bytes(&bytes, &Default::default()).unwrap()
     })
 }
 
 fn eval(scenario: &str, policy: Policy) -> Evaluated {
-    let path = format!("../tests/scenarios/chess/{scenario}.facts.json");
+    let path = support::path(support::CHESS_SCENARIOS).join(format!("{scenario}.facts.json"));
     let facts = read_facts(&std::fs::read(path).unwrap(), &loaded().catalog).unwrap();
     driver::evaluate(loaded(), &facts, policy).unwrap()
 }
@@ -263,7 +262,7 @@ fn query_parse_errors_say_how_to_fix() {
 
 #[test]
 fn every_concluded_literal_of_every_scenario_is_explained() {
-    let dir = std::path::Path::new("../tests/scenarios/chess");
+    let dir = support::path(support::CHESS_SCENARIOS);
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| {

@@ -27,7 +27,7 @@
 //!
 //! `LAWGEN_CLAIMS_PACKAGES` sets how many random packages (default 150).
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Evaluated, Loaded};
 use lawgen_runtime::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
@@ -676,10 +676,10 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
 
 #[test]
 fn every_claim_of_explanations_on_the_chess_scenarios_holds() {
-    let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+    let bytes = support::read(support::CHESS);
     let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
     let mut claims = 0;
-    let mut names: Vec<_> = std::fs::read_dir("../tests/scenarios/chess")
+    let mut names: Vec<_> = std::fs::read_dir(support::path(support::CHESS_SCENARIOS))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".facts.json"))

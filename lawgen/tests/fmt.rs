@@ -5,12 +5,9 @@
 use lawgen::driver;
 use lawgen::driver::ReadLimits;
 use lawgen::internals::syntax::canon;
+use lawgen_test_support as support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 const CHESS: &str = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 
@@ -23,7 +20,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// The chess package with the 75-move threshold changed to 80 by hand.
 fn edited_chess() -> String {
-    let seed = std::fs::read_to_string(root().join(CHESS)).unwrap();
+    let seed = std::fs::read_to_string(support::workspace().join(CHESS)).unwrap();
     let old = r#"{"kind":"value","type":{"name":"urn:law:std#Integer"},"value":75}"#;
     assert_eq!(seed.matches(old).count(), 1);
     seed.replace(old, &old.replace("75", "80"))
@@ -63,7 +60,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
         .unwrap_or_else(|d| panic!("{}", d.render()));
     assert_eq!(loaded.model().rules.len(), 47);
     // Only that node's hash changed: the rest of the file is the seed's bytes.
-    let seed = std::fs::read_to_string(root().join(CHESS)).unwrap();
+    let seed = std::fs::read_to_string(support::workspace().join(CHESS)).unwrap();
     let differing = seed
         .split("\"contentHash\":")
         .zip(r.output.split("\"contentHash\":"))
@@ -108,7 +105,11 @@ fn fmt_on_the_command_line() {
     assert_eq!(code, 0, "{err}");
 
     // The seed itself is canonical.
-    let (code, _, err) = lawgen(&["fmt", "--check", root().join(CHESS).to_str().unwrap()]);
+    let (code, _, err) = lawgen(&[
+        "fmt",
+        "--check",
+        support::workspace().join(CHESS).to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -180,7 +181,7 @@ fn convert_round_trips_the_seed_byte_for_byte_on_the_command_line() {
     let dir = temp_dir("convert");
     let law = dir.join("chess.law");
     let json = dir.join("chess.json");
-    let seed = root().join(CHESS);
+    let seed = support::workspace().join(CHESS);
     let (code, _, err) = lawgen(&["convert", seed.to_str().unwrap(), law.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = lawgen(&["convert", law.to_str().unwrap(), json.to_str().unwrap()]);

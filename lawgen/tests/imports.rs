@@ -12,7 +12,7 @@
 //!   `tests/imports/gen.py` writes the cases.
 //! - The two-layer example of `docs/imports.md` (`tests/imports/example/`).
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen_runtime::formats::facts::read_facts;
@@ -21,10 +21,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::split::split;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn canonical(loaded: &Loaded, facts: &[u8], policy: Policy) -> String {
     let facts = read_facts(facts, &loaded.catalog).unwrap_or_else(|d| panic!("{}", d.render()));
@@ -112,11 +108,9 @@ fn random_packages_cut_into_layers_mean_what_they_meant() {
 
 #[test]
 fn the_chess_package_cut_into_layers_means_what_it_meant() {
-    let bytes =
-        std::fs::read(workspace().join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json"))
-            .unwrap();
+    let bytes = std::fs::read(support::path(support::CHESS)).unwrap();
     let whole = driver::load_bytes(&bytes, &Default::default()).unwrap();
-    let scenarios = workspace().join("tests/scenarios/chess");
+    let scenarios = support::workspace().join("tests/scenarios/chess");
     let mut facts: Vec<PathBuf> = std::fs::read_dir(&scenarios)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -255,10 +249,8 @@ fn random_derogations_mean_the_rules_deleted_by_hand() {
 
 #[test]
 fn derogations_of_chess_rules_mean_the_rules_deleted_by_hand() {
-    let bytes =
-        std::fs::read(workspace().join("packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json"))
-            .unwrap();
-    let facts: Vec<Vec<u8>> = std::fs::read_dir(workspace().join("tests/scenarios/chess"))
+    let bytes = std::fs::read(support::path(support::CHESS)).unwrap();
+    let facts: Vec<Vec<u8>> = std::fs::read_dir(support::workspace().join("tests/scenarios/chess"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
@@ -284,7 +276,7 @@ fn derogations_of_chess_rules_mean_the_rules_deleted_by_hand() {
 
 #[test]
 fn every_resolution_error_has_its_exact_message() {
-    let ui = workspace().join("tests/ui/imports");
+    let ui = support::workspace().join("tests/ui/imports");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&ui)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -302,7 +294,7 @@ fn every_resolution_error_has_its_exact_message() {
             .map(str::to_owned)
             .collect();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_lawgen"));
-        cmd.current_dir(workspace());
+        cmd.current_dir(support::workspace());
         if dir.join("facts.json").exists() {
             cmd.args([
                 "eval",
@@ -351,7 +343,7 @@ fn every_resolution_error_has_its_exact_message() {
 // ---------------------------------------------------------------- the example
 
 fn example() -> PathBuf {
-    workspace().join("tests/imports/example")
+    support::workspace().join("tests/imports/example")
 }
 
 fn example_facts(name: &str) -> Vec<u8> {
@@ -481,7 +473,7 @@ fn the_embedded_closure_reads_back_as_the_same_model() {
 fn the_cli_checks_graphs_and_evaluates_the_example() {
     let run = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
-            .current_dir(workspace())
+            .current_dir(support::workspace())
             .args(args)
             .output()
             .unwrap();
@@ -555,7 +547,7 @@ fn the_cli_checks_graphs_and_evaluates_the_example() {
 /// under `target/` between runs.)
 #[test]
 fn the_compiled_example_agrees_with_the_reference_evaluator() {
-    let cache = workspace().join("target/lawgen-imports-cache");
+    let cache = support::workspace().join("target/lawgen-imports-cache");
     let pkg = "tests/imports/example/club/example.club-1.0.0.json";
     for facts in [
         "long-game",
@@ -567,7 +559,7 @@ fn the_compiled_example_agrees_with_the_reference_evaluator() {
         for policy in ["blocking", "propagating"] {
             let run = |backend: &str| {
                 let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
-                    .current_dir(workspace())
+                    .current_dir(support::workspace())
                     .args([
                         "eval",
                         pkg,
@@ -600,7 +592,7 @@ fn the_compiled_example_agrees_with_the_reference_evaluator() {
 /// full id, the typed API by local name made unique (`seen`, then `seen_2`).
 #[test]
 fn a_shared_local_name_is_a_full_id_at_the_edges_and_unique_in_the_api() {
-    let dir = workspace().join("tests/ui/imports/e086_ambiguous_local_name_in_facts");
+    let dir = support::workspace().join("tests/ui/imports/e086_ambiguous_local_name_in_facts");
     let loaded = driver::load_file(&dir.join("root.json"), &Default::default()).unwrap();
     let m = &loaded.model();
     assert_eq!(

@@ -52,7 +52,7 @@
 //! its facts, its module and what went wrong, and reported with a one-line
 //! reproduction.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::generate as emit;
@@ -821,11 +821,11 @@ fn calibrate() -> Calibration {
     let mut engine_words: BTreeSet<String> = ["i64", "MIN", "MAX"].map(String::from).into();
     let mut direct_words = engine_words.clone();
     for path in [
-        "../tests/ui/valid/minimal.json",
-        "../tests/ui/valid/hostile_but_valid_names.json",
-        "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
+        "tests/ui/valid/minimal.json",
+        "tests/ui/valid/hostile_but_valid_names.json",
+        support::CHESS,
     ] {
-        let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+        let bytes = support::read(path);
         let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
         let e = emit(&loaded, &EmitOptions::default()).unwrap();
         let (problems, shape, words) = inspect(&e.source, loaded.model(), None);

@@ -10,7 +10,7 @@
 //!
 //! `LAWGEN_DEMAND_PACKAGES` sets how many random packages (default 200).
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::lower::{lower_with, Judgments, Options};
@@ -18,7 +18,7 @@ use lawgen_runtime::formats::facts::{read_facts, Facts};
 use lawgen_runtime::formats::output::canonical_json;
 use lawgen_runtime::interp::{self, Policy};
 use lawgen_runtime::program::{Meaning, Program};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use support::gen::{generate, package_seed, GenConfig};
 
 const SEED: u64 = 0x0de3_a4d0_0000_0000;
@@ -129,7 +129,7 @@ fn random_packages_conclude_and_request_the_same_with_judgments_on_demand() {
 }
 
 fn scenarios(dir: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut v: Vec<PathBuf> = std::fs::read_dir(support::path(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
@@ -151,9 +151,9 @@ fn compare_scenarios(loaded: &Loaded, dir: &str) -> Tally {
 
 #[test]
 fn chess_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
-    let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+    let bytes = support::read(support::CHESS);
     let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
-    let tally = compare_scenarios(&loaded, "../tests/scenarios/chess");
+    let tally = compare_scenarios(&loaded, support::CHESS_SCENARIOS);
     assert!(
         tally.evaluations >= 100,
         "{} evaluations",
@@ -165,12 +165,12 @@ fn chess_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
 #[test]
 fn russian_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
     let loaded = driver::load_file_with(
-        Path::new("../packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json"),
+        &support::path(support::RU),
         &Default::default(),
-        &[PathBuf::from("../packages/fide.laws.chess")],
+        &[support::path(support::CHESS_DIR)],
     )
     .unwrap_or_else(|e| panic!("{e:?}"));
-    let tally = compare_scenarios(&loaded, "../tests/scenarios/ru");
+    let tally = compare_scenarios(&loaded, support::RU_SCENARIOS);
     assert!(tally.evaluations >= 40, "{} evaluations", tally.evaluations);
 }
 
@@ -178,7 +178,7 @@ fn russian_scenarios_conclude_and_request_the_same_with_judgments_on_demand() {
 /// domain with their square.
 #[test]
 fn the_demand_of_many_games_grows_linearly() {
-    let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+    let bytes = support::read(support::CHESS);
     let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
     let on_demand = program(&loaded, Judgments::OnDemand);
     let whole = program(&loaded, Judgments::WholeDomain);

@@ -5,8 +5,8 @@
 use lawgen::driver::load_bytes;
 use lawgen::driver::ReadLimits;
 use lawgen_runtime::formats::facts::{read_facts, read_facts_from};
+use lawgen_test_support as support;
 
-const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 const MINIMAL: &str = "../tests/ui/valid/minimal.json";
 
 fn first_error(bytes: &[u8], limits: &ReadLimits) -> String {
@@ -16,7 +16,7 @@ fn first_error(bytes: &[u8], limits: &ReadLimits) -> String {
 
 #[test]
 fn package_size_limit() {
-    let bytes = std::fs::read(CHESS).unwrap();
+    let bytes = support::read(support::CHESS);
     let limits = ReadLimits {
         max_bytes: 1000,
         ..Default::default()
@@ -28,7 +28,7 @@ fn package_size_limit() {
 
 #[test]
 fn node_count_limit() {
-    let bytes = std::fs::read(CHESS).unwrap();
+    let bytes = support::read(support::CHESS);
     let limits = ReadLimits {
         max_nodes: 10,
         ..Default::default()
@@ -49,7 +49,7 @@ fn depth_limit_is_checked_before_parsing_and_is_configurable() {
         "{e}"
     );
     // The chess package nests about a dozen levels: a tight limit refuses it.
-    let bytes = std::fs::read(CHESS).unwrap();
+    let bytes = support::read(support::CHESS);
     let limits = ReadLimits {
         max_depth: 5,
         ..Default::default()
@@ -61,7 +61,7 @@ fn depth_limit_is_checked_before_parsing_and_is_configurable() {
 
 #[test]
 fn string_length_limit() {
-    let bytes = std::fs::read(CHESS).unwrap();
+    let bytes = support::read(support::CHESS);
     let limits = ReadLimits {
         max_string_bytes: 100,
         ..Default::default()
@@ -83,7 +83,7 @@ fn string_length_limit() {
 
 #[test]
 fn arity_limit() {
-    let bytes = std::fs::read(CHESS).unwrap();
+    let bytes = support::read(support::CHESS);
     let limits = ReadLimits {
         max_arity: 2,
         ..Default::default()
@@ -97,7 +97,7 @@ fn arity_limit() {
 
 #[test]
 fn streamed_and_in_memory_facts_agree_and_row_order_does_not_matter() {
-    let loaded = load_bytes(&std::fs::read(CHESS).unwrap(), &Default::default()).unwrap();
+    let loaded = load_bytes(&support::read(support::CHESS), &Default::default()).unwrap();
     let a = br#"{"facts": {"player_of": [["g1","white"],["g1","black"],["g1","white"]],
         "moves_by_each_without_pawn_or_capture": [["g1", 80]]}, "entities": {"Game": ["g2"]}}"#;
     let b = br#"{"entities": {"Game": ["g2"]}, "facts": {"moves_by_each_without_pawn_or_capture": [["g1", 80]],
@@ -132,7 +132,7 @@ fn a_flood_of_bad_rows_gives_a_bounded_error_list() {
 
 #[test]
 fn facts_errors_name_key_and_row() {
-    let loaded = load_bytes(&std::fs::read(CHESS).unwrap(), &Default::default()).unwrap();
+    let loaded = load_bytes(&support::read(support::CHESS), &Default::default()).unwrap();
     let cases: &[(&str, &str)] = &[
         (r#"[1]"#, "error[E080]: a facts file must be a JSON object"),
         (r#"{"facts": {"nope": [["x"]]}}"#, "error[E081]: unknown predicate `nope`"),

@@ -6,31 +6,28 @@
 //! `tests/lint/ok_*.law` must produce none. The rendering is compared with
 //! `tests/lint/<name>.stdout` (`LAWGEN_BLESS=1` rewrites it).
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::diagnostics::{Code, CodeId, Diagnostics};
 use lawgen::driver;
 use lawgen::driver::ReadLimits;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use std::path::Path;
 
 /// Lints `rel`; the packages the cases import are in `tests/lint/imports`.
 fn lint(rel: &Path) -> Diagnostics {
-    let bytes = std::fs::read(root().join(rel)).unwrap();
+    let bytes = std::fs::read(support::workspace().join(rel)).unwrap();
     let limits = ReadLimits::default();
     let file = driver::package_json(rel, bytes, &limits).unwrap_or_else(|e| panic!("{e}"));
-    let imports = [root().join("tests/lint/imports")];
-    let loaded = driver::load_package_json(&root().join(rel), &file, &limits, &imports)
-        .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
+    let imports = [support::workspace().join("tests/lint/imports")];
+    let loaded =
+        driver::load_package_json(&support::workspace().join(rel), &file, &limits, &imports)
+            .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
     file.locate(lawgen::cli::lint::lint(&loaded))
 }
 
 #[test]
 fn each_lint_fires_on_its_case_and_not_on_the_correct_one() {
-    let dir = root().join("tests/lint");
+    let dir = support::workspace().join("tests/lint");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -215,10 +212,10 @@ rule R strict
 /// docs/lints.md quotes the real outputs and the real example packages.
 #[test]
 fn the_lint_doc_quotes_real_warnings() {
-    let doc = std::fs::read_to_string(root().join("docs/lints.md")).unwrap();
+    let doc = std::fs::read_to_string(support::workspace().join("docs/lints.md")).unwrap();
     let mut outputs = String::new();
     let mut sources = String::new();
-    for e in std::fs::read_dir(root().join("tests/lint")).unwrap() {
+    for e in std::fs::read_dir(support::workspace().join("tests/lint")).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
             continue;
@@ -255,7 +252,7 @@ fn the_lint_doc_quotes_real_warnings() {
 fn lint_on_the_command_line_json_and_deny() {
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
-            .current_dir(root())
+            .current_dir(support::workspace())
             .args(args)
             .output()
             .unwrap();

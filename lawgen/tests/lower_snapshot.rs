@@ -1,11 +1,11 @@
 //! The lowered program of the chess package, held as a snapshot
 //! (tests/golden/fide.laws.chess.lower.txt). Bless with LAWGEN_BLESS=1.
 
-mod support;
+use lawgen_test_support as support;
 
 #[test]
 fn chess_lowering_matches_its_snapshot() {
-    let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
+    let bytes = support::read(support::CHESS);
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
     let actual = lawgen::driver::lower(&loaded).unwrap().to_string();
     let path = "../tests/golden/fide.laws.chess.lower.txt";

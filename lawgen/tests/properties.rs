@@ -8,7 +8,7 @@
 //! recursion). Packages the checker refuses are skipped and counted; the tests
 //! insist enough pass.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen_runtime::formats::facts::read_facts;
@@ -208,8 +208,7 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
         "unfolding removed rules from only {folded} of {checked} packages"
     );
 
-    let chess = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+    let chess = support::path(support::CHESS);
     let loaded = driver::load_file(&chess, &Default::default()).unwrap();
     let prog = lawgen::driver::lower(&loaded).unwrap();
     let unfolded = unfold(&prog);
@@ -252,8 +251,7 @@ fn the_program_size_bound_is_an_upper_bound() {
         tightest = tightest.min(bound as f64 / actual.max(1) as f64);
     }
     assert!(checked >= 100, "only {checked} random packages passed");
-    let chess = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+    let chess = support::path(support::CHESS);
     let loaded = driver::load_file(&chess, &Default::default()).unwrap();
     let prog = lawgen::driver::lower(&loaded).unwrap();
     let (actual, bound) = (size(&prog), program_size_bound(loaded.model()));

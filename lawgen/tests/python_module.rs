@@ -14,7 +14,7 @@
 //! tests, on the golden chess module.) `LAWGEN_PY_PACKAGES` (default 3) and
 //! `LAWGEN_PY_SEED` choose the packages.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::cli::build::RuntimeDep;
 use lawgen::driver;

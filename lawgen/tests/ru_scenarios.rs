@@ -10,7 +10,7 @@
 //! that union by hand (tests/scenarios/ru/flatten.md) and checks that it means
 //! the same as the importing package on every scenario.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::driver;
 use lawgen_runtime::formats::facts::read_facts;
@@ -18,24 +18,19 @@ use lawgen_runtime::Policy;
 use serde_json::Value as J;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-const FIDE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
-const RU: &str = "../packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json";
-/// The previous version, kept as a fixture: it shows what the corrected
-/// readings changed (and the analysis tool's drawn-and-lost witness).
-const RU_0_1_0: &str = "../tests/fixtures/ru.chess.competition-0.1.0.ir.json";
-const SCENARIOS: &str = "../tests/scenarios/ru";
+// RU_0_1_0: the previous version, kept as a fixture: it shows what the
+// corrected readings changed (and the analysis tool's drawn-and-lost witness).
+use support::{CHESS as FIDE, RU, RU_0_1_0, RU_SCENARIOS as SCENARIOS};
 
 fn read_json(path: &str) -> J {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    serde_json::from_slice(&support::read(path)).unwrap()
 }
 
 fn layered(path: &str) -> driver::Loaded {
     driver::load_file_with(
-        Path::new(path),
+        &support::path(path),
         &Default::default(),
-        &[PathBuf::from("../packages/fide.laws.chess")],
+        &[support::path(support::CHESS_DIR)],
     )
     .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -120,7 +115,7 @@ fn every_node_is_labelled_in_russian_first_and_in_english() {
 #[test]
 fn the_russian_packages_are_serialised_like_the_fide_package() {
     for path in [FIDE, RU, RU_0_1_0] {
-        let raw = std::fs::read_to_string(path).unwrap();
+        let raw = String::from_utf8(support::read(path)).unwrap();
         let value: J = serde_json::from_str(&raw).unwrap();
         assert!(serde_json::to_string(&value).unwrap() == raw, "{path}");
         let ids: Vec<&str> = value["nodes"]
@@ -158,7 +153,7 @@ fn the_semantic_hash_is_the_one_the_readme_defines() {
 fn every_russian_scenario_matches_its_hand_derived_expectation() {
     let loaded = layered(RU);
     assert_eq!(loaded.model().packages.len(), 2);
-    support::scenarios::check_all(&loaded, Path::new(SCENARIOS), 45);
+    support::scenarios::check_all(&loaded, &support::path(SCENARIOS), 45);
 }
 
 /// The importing package, resolved on the import path, means exactly what
@@ -170,7 +165,7 @@ fn the_importing_package_means_its_union_less_the_rules_set_aside() {
         .unwrap_or_else(|d| panic!("{}", d.render()));
     let layered = layered(RU);
     let mut n = 0;
-    for e in std::fs::read_dir(SCENARIOS).unwrap() {
+    for e in std::fs::read_dir(support::path(SCENARIOS)).unwrap() {
         let path = e.unwrap().path();
         if !path.to_string_lossy().ends_with(".facts.json") {
             continue;
@@ -427,7 +422,7 @@ fn the_previous_version_drew_and_lost_a_game_at_once() {
 fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
     let loaded = layered(RU);
     let facts = read_facts(
-        &std::fs::read(Path::new(SCENARIOS).join("fivefold_repetition_set_aside.facts.json"))
+        &std::fs::read(support::path(SCENARIOS).join("fivefold_repetition_set_aside.facts.json"))
             .unwrap(),
         &loaded.catalog,
     )

@@ -6,7 +6,7 @@
 //! (an article text of 1.5 MB), and its module reads facts, writes the
 //! canonical output and explains a verdict from the program it embeds.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::cli::build::{write_crate, RuntimeDep};
 use lawgen::driver::ReadLimits;

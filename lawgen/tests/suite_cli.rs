@@ -6,14 +6,10 @@
 //! one of its rules aside). The repository's suites run through the command,
 //! and the coverage tables the packages' READMEs quote are checked against it.
 
-mod support;
+use lawgen_test_support as support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 const PACKAGE: &str = "docs/examples/derogation/package.ir.json";
 
@@ -30,7 +26,7 @@ fn suite(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 fn lawgen(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
-        .current_dir(root())
+        .current_dir(support::workspace())
         .args(args)
         .output()
         .unwrap();
@@ -266,7 +262,10 @@ fn broken_suites_are_refused_with_where_and_how() {
     // suite.json names it.
     std::fs::write(
         dir.join("suite.json"),
-        format!(r#"{{"package": "{}"}}"#, root().join(PACKAGE).display()),
+        format!(
+            r#"{{"package": "{}"}}"#,
+            support::workspace().join(PACKAGE).display()
+        ),
     )
     .unwrap();
     let (code, out, err) = lawgen(&["test", &dir.display().to_string()]);
@@ -320,7 +319,7 @@ fn the_readme_coverage_tables_are_current() {
             .find("\ncoverage: ")
             .unwrap_or_else(|| panic!("{dir}: no coverage report in\n{out}"));
         let want = format!("```text\n{}```\n", &out[at + 1..]);
-        let path = root().join(readme);
+        let path = support::workspace().join(readme);
         let text = std::fs::read_to_string(&path).unwrap();
         let begin = format!("<!-- coverage: begin (lawgen test {dir} --coverage) -->\n");
         let start = text
@@ -717,8 +716,10 @@ judgments:
 fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
     let scenario = "fivefold_repetition_no_automatic_draw";
     let read = |ext: &str| {
-        std::fs::read_to_string(root().join(format!("tests/scenarios/ru/{scenario}.{ext}.json")))
-            .unwrap()
+        std::fs::read_to_string(
+            support::workspace().join(format!("tests/scenarios/ru/{scenario}.{ext}.json")),
+        )
+        .unwrap()
     };
     let (facts, expected) = (read("facts"), read("expected"));
     let dir = suite(

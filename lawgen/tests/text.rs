@@ -8,17 +8,13 @@
 //! * `tests/text/*.law` are broken text files beside the exact errors
 //!   `lawgen check` prints (`LAWGEN_BLESS=1` rewrites the expectations).
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::internals::syntax::canon;
 use lawgen::internals::syntax::text;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use support::gen::{generate, package_seed, GenConfig};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 const CHESS: &str = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 
@@ -38,7 +34,7 @@ fn round_trip(v: &Value) -> (String, Value) {
 
 #[test]
 fn the_reference_package_round_trips_byte_for_byte() {
-    let bytes = std::fs::read(root().join(CHESS)).unwrap();
+    let bytes = std::fs::read(support::workspace().join(CHESS)).unwrap();
     let v = canon::parse(&bytes).unwrap();
     // The seed is itself in canonical form: re-serialising gives its bytes.
     assert_eq!(canon::serialize(&v).as_bytes(), bytes.as_slice());
@@ -77,7 +73,7 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_package_in_the_repository_round_trips() {
     let mut files = Vec::new();
     for d in ["packages", "tests", "lawgen/tests", "examples", "benches"] {
-        json_files(&root().join(d), &mut files);
+        json_files(&support::workspace().join(d), &mut files);
     }
     let mut packages = 0;
     for f in files {
@@ -139,7 +135,7 @@ fn hostile_packages_round_trip_as_the_same_json_value() {
 /// What `lawgen check tests/text/<name>.law` prints on stderr, run from the
 /// workspace root.
 fn check_rendered(rel: &Path) -> Option<String> {
-    let bytes = std::fs::read(root().join(rel)).unwrap();
+    let bytes = std::fs::read(support::workspace().join(rel)).unwrap();
     let limits = lawgen::driver::ReadLimits::default();
     let err = match lawgen::driver::package_json(rel, bytes, &limits) {
         Err(e) => e,
@@ -156,7 +152,7 @@ fn check_rendered(rel: &Path) -> Option<String> {
 
 #[test]
 fn broken_text_files_are_refused_with_their_exact_errors() {
-    let dir = root().join("tests/text");
+    let dir = support::workspace().join("tests/text");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -198,7 +194,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// The chess package in the text form, as `lawgen convert` writes it.
 fn chess_law(dir: &Path) -> PathBuf {
-    let json = root().join(CHESS);
+    let json = support::workspace().join(CHESS);
     let law = dir.join("fide.laws.chess-0.1.0.law");
     let r = lawgen::cli::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
     assert!(r.changes.is_empty(), "the seed's hashes are right");
@@ -224,7 +220,7 @@ fn the_builder_generates_the_same_module_from_the_text_form() {
         assert_eq!(files.len(), 1);
         std::fs::read_to_string(&files[0]).unwrap()
     };
-    let from_json = build(&root().join(CHESS), "json");
+    let from_json = build(&support::workspace().join(CHESS), "json");
     let from_text = build(&law, "text");
     assert!(from_json.contains("pub fn game_drawn"));
     assert!(from_json == from_text, "the modules differ");
@@ -237,7 +233,7 @@ fn a_text_form_package_loads_like_its_json() {
     let dir = temp_dir("load");
     let law = chess_law(&dir);
     let limits = lawgen::driver::ReadLimits::default();
-    let a = lawgen::driver::load_file(&root().join(CHESS), &limits).unwrap();
+    let a = lawgen::driver::load_file(&support::workspace().join(CHESS), &limits).unwrap();
     let b = lawgen::driver::load_file(&law, &limits).unwrap();
     assert_eq!(a.source, b.source);
     assert_eq!(
@@ -429,7 +425,7 @@ fn mutated_text_never_panics_and_what_parses_round_trips() {
 /// `tests/text/valid/*.law` check, are in canonical layout, and round-trip.
 #[test]
 fn valid_text_files_check_and_are_canonical() {
-    let dir = root().join("tests/text/valid");
+    let dir = support::workspace().join("tests/text/valid");
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
@@ -461,14 +457,15 @@ fn valid_text_files_check_and_are_canonical() {
 /// every `law` block parses, and the quoted errors are the real ones.
 #[test]
 fn the_reference_doc_shows_real_text_and_real_errors() {
-    let doc = std::fs::read_to_string(root().join("docs/text-form.md")).unwrap();
+    let doc = std::fs::read_to_string(support::workspace().join("docs/text-form.md")).unwrap();
     let blocks: Vec<&str> = doc
         .split("```law\n")
         .skip(1)
         .map(|b| b.split("```").next().unwrap())
         .collect();
     assert!(blocks.len() >= 2);
-    let example = std::fs::read_to_string(root().join("tests/text/valid/blitz.law")).unwrap();
+    let example =
+        std::fs::read_to_string(support::workspace().join("tests/text/valid/blitz.law")).unwrap();
     assert_eq!(blocks[0], example);
     for b in &blocks {
         text::parse(b).unwrap_or_else(|e| panic!("{}", e.render("doc.law")));
@@ -480,7 +477,7 @@ fn the_reference_doc_shows_real_text_and_real_errors() {
         .filter(|b| b.starts_with("error["))
         .collect();
     assert_eq!(quoted.len(), 2);
-    let outputs: String = std::fs::read_dir(root().join("tests/text"))
+    let outputs: String = std::fs::read_dir(support::workspace().join("tests/text"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "stderr"))

@@ -13,7 +13,7 @@
 //! Each property runs on a few thousand inputs drawn from fixed seeds, so a
 //! failure names the seed and the text that broke it.
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::internals::syntax::{canon, text};
 use serde_json::{json, Map, Number, Value};

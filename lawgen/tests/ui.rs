@@ -18,7 +18,7 @@
 //! LAWGEN_BLESS=1 cargo test -p lawgen --test ui
 //! ```
 
-mod support;
+use lawgen_test_support as support;
 
 use lawgen::diagnostics::Diagnostics;
 use lawgen::driver::ReadLimits;

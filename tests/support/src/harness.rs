@@ -60,7 +60,7 @@ pub fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) {
 pub fn seed_lock_file(dir: &Path) {
     let lock = dir.join("Cargo.lock");
     if !lock.exists() {
-        let ws_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+        let ws_lock = crate::path("Cargo.lock");
         if let Ok(b) = std::fs::read(ws_lock) {
             std::fs::write(&lock, b).unwrap();
         }
