@@ -6,6 +6,7 @@
 pub mod derogate;
 pub mod gen;
 pub mod harness;
+pub mod nameless;
 pub mod scenarios;
 pub mod split;
 
