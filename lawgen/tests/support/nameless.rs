@@ -10,12 +10,10 @@
 //! `CONSTANTS` (names with fixed ids, kept by name).
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::{Facts, Policy};
-use lawgen::model::{Lit, Ty, TypeId, Value};
-use lawgen::program::Role;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::output::canonical_json;
-use lawgen::syntax::RelationKind;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::interp::{Facts, Policy};
+use lawgen_runtime::program::{Lit, RelationKind, Role, Ty, TypeId, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
