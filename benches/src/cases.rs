@@ -4,6 +4,7 @@
 //!
 //! A case is one compact [`ChessCase`]; adapters turn it into the inputs of
 //! each engine: [`to_facts`] (the generated module's typed `Facts`),
+//! [`fill_case`] (its nameless `Case`, ids instead of names),
 //! [`to_json`] (a facts file, docs/reference.md#facts-files, for the reference interpreter), and the
 //! plain-Rust evaluator reads a `ChessCase` directly (`crate::plain`).
 //!
@@ -441,221 +442,266 @@ impl ChessCase {
     }
 }
 
+/// An entity of a named adapter: interned (and declared) by name.
+macro_rules! named_entity {
+    ($f:ident, $method:ident, $ty:ident, $name:expr, $index:expr) => {
+        $f.$method($name)
+    };
+}
+
+/// An entity of a nameless adapter: its index in the case, declared.
+macro_rules! nameless_entity {
+    ($f:ident, $method:ident, $ty:ident, $name:expr, $index:expr) => {{
+        let e = $ty::from_index($index as u32);
+        $f.$method(e);
+        e
+    }};
+}
+
+/// The statements of an adapter: the case's facts stated on `$f` (a
+/// `Facts` or a `Case` of module `$m`), entities made by `$entity`
+/// ([`named_entity`] or [`nameless_entity`]). Both adapters state the same
+/// rows, so the counts must agree with each other and with plain Rust.
+macro_rules! adapter_body {
+    ($c:ident, $f:expr, $m:ident, $builder:ident, $entity:ident) => {{
+        // The named adapter names no type.
+        #[allow(unused_imports)]
+        use crate::$m::{
+            $builder, Arbiter, CastlingSide, Game, GamePlayTransition as T, Piece, Player,
+            Situation,
+        };
+        const TRANSITION_IDS: [T; 9] = [
+            T::START_PLAY,
+            T::PLAY_MOVE,
+            T::CONCLUDE_BY_AGREEMENT,
+            T::CONCLUDE_BY_CHECKMATE,
+            T::CONCLUDE_BY_DEAD_POSITION,
+            T::CONCLUDE_BY_DRAWN_CLAIM,
+            T::CONCLUDE_BY_RESIGNATION,
+            T::CONCLUDE_BY_SECOND_ILLEGAL_MOVE,
+            T::CONCLUDE_BY_STALEMATE,
+        ];
+        fn piece_moved(f: &mut $builder, p: Option<Piece>, moved: Tri, checked: bool) {
+            let Some(p) = p else { return };
+            match moved {
+                Tri::Yes => {
+                    f.piece_has_moved(p);
+                }
+                Tri::No => {
+                    f.not_piece_has_moved(p);
+                }
+                Tri::Unknown => {}
+            }
+            if checked {
+                f.checked_piece(p);
+            }
+        }
+
+        let c: &ChessCase = $c;
+        let f = $f;
+        let g = $entity!(f, game, Game, "g", 0);
+        let players = [
+            $entity!(f, player, Player, PLAYERS[0], 0),
+            $entity!(f, player, Player, PLAYERS[1], 1),
+        ];
+        let mut pieces: [Option<Piece>; PIECES.len()] = [None; PIECES.len()];
+        let used = c.pieces();
+        for (k, slot) in pieces.iter_mut().enumerate() {
+            if used & (1 << k) != 0 {
+                *slot = Some($entity!(f, piece, Piece, PIECES[k], k));
+            }
+        }
+        let piece = |k: usize| pieces[k].expect("declared by ChessCase::pieces");
+
+        if c.procedure_instance {
+            f.procedure_instance(g);
+        }
+        if c.play_started {
+            f.play_started(g);
+        }
+        if c.arbiter {
+            let a = $entity!(f, arbiter, Arbiter, "arbiter", 0);
+            f.arbiter_of(g, a);
+        }
+        if c.both_moved {
+            f.both_players_have_moved(g);
+        }
+        match c.draw_agreed {
+            Tri::Yes => {
+                f.draw_agreed(g);
+            }
+            Tri::No => {
+                f.not_draw_agreed(g);
+            }
+            Tri::Unknown => {}
+        }
+        if c.dead_position {
+            f.dead_position_arisen(g);
+        }
+        if c.stalemate {
+            f.stalemate_arisen(g);
+        }
+        if c.checked_game {
+            f.checked_game(g);
+        }
+        match c.en_passant {
+            Tri::Yes => {
+                f.en_passant_right_open(g);
+            }
+            Tri::No => {
+                f.not_en_passant_right_open(g);
+            }
+            Tri::Unknown => {}
+        }
+        match c.move_meets {
+            Tri::Yes => {
+                f.move_meets_articles_3_1_to_3_9(g);
+            }
+            Tri::No => {
+                f.not_move_meets_articles_3_1_to_3_9(g);
+            }
+            Tri::Unknown => {}
+        }
+        for k in 0..c.pawns as usize {
+            f.capturing_pawn_on_adjacent_file(g, piece(PAWN0 + k));
+        }
+        if c.moves >= 0 {
+            f.moves_by_each_without_pawn_or_capture(g, i64::from(c.moves));
+        }
+        if c.occurrences >= 0 {
+            f.position_occurrence_count(g, i64::from(c.occurrences));
+        }
+        for (t, id) in TRANSITION_IDS.iter().enumerate() {
+            if c.attempted & (1 << t) != 0 {
+                f.attempted_transition(g, *id);
+            }
+        }
+        if let Some(j) = c.situation {
+            let s = $entity!(f, situation, Situation, "s", 0);
+            match j {
+                Judgment::Undecided => {}
+                Judgment::Yes => {
+                    f.decide_case_not_precisely_regulated(s, true);
+                }
+                Judgment::No => {
+                    f.decide_case_not_precisely_regulated(s, false);
+                }
+            }
+        }
+        for (k, p) in c.players.iter().enumerate() {
+            let who = players[k];
+            if p.of_game {
+                f.player_of(g, who);
+            }
+            if p.has_move {
+                f.player_has_the_move(g, who);
+            }
+            if p.resigned {
+                f.player_resigned(who);
+            }
+            if p.claimed_draw {
+                f.draw_claimed(who);
+            }
+            if p.mates {
+                f.checkmate_delivered(g, who);
+            }
+            match p.cannot_be_mated {
+                Tri::Yes => {
+                    f.king_cannot_be_checkmated(who);
+                }
+                Tri::No => {
+                    f.not_king_cannot_be_checkmated(who);
+                }
+                Tri::Unknown => {}
+            }
+            if p.checked {
+                f.checked_player(who);
+            }
+            if p.illegal_moves >= 0 {
+                f.completed_illegal_move_count(who, i64::from(p.illegal_moves));
+            }
+            if p.king_of {
+                f.king_of(who, piece(k));
+            }
+            piece_moved(f, pieces[k], p.king_moved, p.king_checked);
+        }
+        for (s, side) in c.sides.iter().enumerate() {
+            let who = players[s / 2];
+            if side.rook_of {
+                f.rook_of(who, piece(ROOK0 + s));
+            }
+            piece_moved(f, pieces[ROOK0 + s], side.rook_moved, side.rook_checked);
+            let named = side.present
+                || side.blocked != Tri::Unknown
+                || side.attacked != Tri::Unknown
+                || side.checked;
+            if !named {
+                continue;
+            }
+            let cs = $entity!(f, castling_side, CastlingSide, SIDES[s], s);
+            if side.present {
+                f.castling_side_of(g, who, cs, piece(ROOK0 + s));
+            }
+            match side.blocked {
+                Tri::Yes => {
+                    f.castling_path_blocked(cs);
+                }
+                Tri::No => {
+                    f.not_castling_path_blocked(cs);
+                }
+                Tri::Unknown => {}
+            }
+            match side.attacked {
+                Tri::Yes => {
+                    f.castling_path_attacked(cs);
+                }
+                Tri::No => {
+                    f.not_castling_path_attacked(cs);
+                }
+                Tri::Unknown => {}
+            }
+            if side.checked {
+                f.checked_castling_side(cs);
+            }
+        }
+        for t in c.touches.iter().filter(|t| t.present) {
+            let who = players[t.who as usize];
+            let p = piece(t.piece as usize);
+            if t.own {
+                f.own_piece_of(who, p);
+            }
+            if t.can_move {
+                f.piece_can_be_moved(p);
+            }
+            match t.intent {
+                Judgment::Undecided => {}
+                Judgment::Yes => {
+                    f.decide_piece_touched_intentionally(who, p, true);
+                }
+                Judgment::No => {
+                    f.decide_piece_touched_intentionally(who, p, false);
+                }
+            }
+        }
+    }};
+}
+
 macro_rules! facts_adapter {
     ($(#[$doc:meta])* $name:ident, $m:ident) => {
         $(#[$doc])*
         pub fn $name(c: &ChessCase) -> crate::$m::Facts {
-            use crate::$m::{Facts, GamePlayTransition as T, Piece};
-            const TRANSITION_IDS: [T; 9] = [
-                T::START_PLAY,
-                T::PLAY_MOVE,
-                T::CONCLUDE_BY_AGREEMENT,
-                T::CONCLUDE_BY_CHECKMATE,
-                T::CONCLUDE_BY_DEAD_POSITION,
-                T::CONCLUDE_BY_DRAWN_CLAIM,
-                T::CONCLUDE_BY_RESIGNATION,
-                T::CONCLUDE_BY_SECOND_ILLEGAL_MOVE,
-                T::CONCLUDE_BY_STALEMATE,
-            ];
-            fn piece_moved(f: &mut Facts, p: Option<Piece>, moved: Tri, checked: bool) {
-                let Some(p) = p else { return };
-                match moved {
-                    Tri::Yes => {
-                        f.piece_has_moved(p);
-                    }
-                    Tri::No => {
-                        f.not_piece_has_moved(p);
-                    }
-                    Tri::Unknown => {}
-                }
-                if checked {
-                    f.checked_piece(p);
-                }
-            }
+            let mut facts = crate::$m::Facts::new();
+            adapter_body!(c, (&mut facts), $m, Facts, named_entity);
+            facts
+        }
+    };
+}
 
-            let mut f = Facts::new();
-            let g = f.game("g");
-            let players = [f.player(PLAYERS[0]), f.player(PLAYERS[1])];
-            let mut pieces: [Option<Piece>; PIECES.len()] = [None; PIECES.len()];
-            let used = c.pieces();
-            for (k, slot) in pieces.iter_mut().enumerate() {
-                if used & (1 << k) != 0 {
-                    *slot = Some(f.piece(PIECES[k]));
-                }
-            }
-            let piece = |k: usize| pieces[k].expect("declared by ChessCase::pieces");
-
-            if c.procedure_instance {
-                f.procedure_instance(g);
-            }
-            if c.play_started {
-                f.play_started(g);
-            }
-            if c.arbiter {
-                let a = f.arbiter("arbiter");
-                f.arbiter_of(g, a);
-            }
-            if c.both_moved {
-                f.both_players_have_moved(g);
-            }
-            match c.draw_agreed {
-                Tri::Yes => {
-                    f.draw_agreed(g);
-                }
-                Tri::No => {
-                    f.not_draw_agreed(g);
-                }
-                Tri::Unknown => {}
-            }
-            if c.dead_position {
-                f.dead_position_arisen(g);
-            }
-            if c.stalemate {
-                f.stalemate_arisen(g);
-            }
-            if c.checked_game {
-                f.checked_game(g);
-            }
-            match c.en_passant {
-                Tri::Yes => {
-                    f.en_passant_right_open(g);
-                }
-                Tri::No => {
-                    f.not_en_passant_right_open(g);
-                }
-                Tri::Unknown => {}
-            }
-            match c.move_meets {
-                Tri::Yes => {
-                    f.move_meets_articles_3_1_to_3_9(g);
-                }
-                Tri::No => {
-                    f.not_move_meets_articles_3_1_to_3_9(g);
-                }
-                Tri::Unknown => {}
-            }
-            for k in 0..c.pawns as usize {
-                f.capturing_pawn_on_adjacent_file(g, piece(PAWN0 + k));
-            }
-            if c.moves >= 0 {
-                f.moves_by_each_without_pawn_or_capture(g, i64::from(c.moves));
-            }
-            if c.occurrences >= 0 {
-                f.position_occurrence_count(g, i64::from(c.occurrences));
-            }
-            for (t, id) in TRANSITION_IDS.iter().enumerate() {
-                if c.attempted & (1 << t) != 0 {
-                    f.attempted_transition(g, *id);
-                }
-            }
-            if let Some(j) = c.situation {
-                let s = f.situation("s");
-                match j {
-                    Judgment::Undecided => {}
-                    Judgment::Yes => {
-                        f.decide_case_not_precisely_regulated(s, true);
-                    }
-                    Judgment::No => {
-                        f.decide_case_not_precisely_regulated(s, false);
-                    }
-                }
-            }
-            for (k, p) in c.players.iter().enumerate() {
-                let who = players[k];
-                if p.of_game {
-                    f.player_of(g, who);
-                }
-                if p.has_move {
-                    f.player_has_the_move(g, who);
-                }
-                if p.resigned {
-                    f.player_resigned(who);
-                }
-                if p.claimed_draw {
-                    f.draw_claimed(who);
-                }
-                if p.mates {
-                    f.checkmate_delivered(g, who);
-                }
-                match p.cannot_be_mated {
-                    Tri::Yes => {
-                        f.king_cannot_be_checkmated(who);
-                    }
-                    Tri::No => {
-                        f.not_king_cannot_be_checkmated(who);
-                    }
-                    Tri::Unknown => {}
-                }
-                if p.checked {
-                    f.checked_player(who);
-                }
-                if p.illegal_moves >= 0 {
-                    f.completed_illegal_move_count(who, i64::from(p.illegal_moves));
-                }
-                if p.king_of {
-                    f.king_of(who, piece(k));
-                }
-                piece_moved(&mut f, pieces[k], p.king_moved, p.king_checked);
-            }
-            for (s, side) in c.sides.iter().enumerate() {
-                let who = players[s / 2];
-                if side.rook_of {
-                    f.rook_of(who, piece(ROOK0 + s));
-                }
-                piece_moved(&mut f, pieces[ROOK0 + s], side.rook_moved, side.rook_checked);
-                let named = side.present
-                    || side.blocked != Tri::Unknown
-                    || side.attacked != Tri::Unknown
-                    || side.checked;
-                if !named {
-                    continue;
-                }
-                let cs = f.castling_side(SIDES[s]);
-                if side.present {
-                    f.castling_side_of(g, who, cs, piece(ROOK0 + s));
-                }
-                match side.blocked {
-                    Tri::Yes => {
-                        f.castling_path_blocked(cs);
-                    }
-                    Tri::No => {
-                        f.not_castling_path_blocked(cs);
-                    }
-                    Tri::Unknown => {}
-                }
-                match side.attacked {
-                    Tri::Yes => {
-                        f.castling_path_attacked(cs);
-                    }
-                    Tri::No => {
-                        f.not_castling_path_attacked(cs);
-                    }
-                    Tri::Unknown => {}
-                }
-                if side.checked {
-                    f.checked_castling_side(cs);
-                }
-            }
-            for t in c.touches.iter().filter(|t| t.present) {
-                let who = players[t.who as usize];
-                let p = piece(t.piece as usize);
-                if t.own {
-                    f.own_piece_of(who, p);
-                }
-                if t.can_move {
-                    f.piece_can_be_moved(p);
-                }
-                match t.intent {
-                    Judgment::Undecided => {}
-                    Judgment::Yes => {
-                        f.decide_piece_touched_intentionally(who, p, true);
-                    }
-                    Judgment::No => {
-                        f.decide_piece_touched_intentionally(who, p, false);
-                    }
-                }
-            }
-            f
+macro_rules! case_adapter {
+    ($(#[$doc:meta])* $name:ident, $m:ident) => {
+        $(#[$doc])*
+        pub fn $name(c: &ChessCase, case: &mut crate::$m::Case) {
+            adapter_body!(c, case, $m, Case, nameless_entity);
         }
     };
 }
@@ -682,6 +728,20 @@ facts_adapter!(
     /// [`to_facts`] for the variant with no contested predicate.
     to_facts_uncontested,
     fide_laws_chess_uncontested
+);
+case_adapter!(
+    /// The case as the generated module's nameless `Case`: entities are
+    /// indexes (`Game::from_index(0)`, the pieces by their index in
+    /// [`PIECES`], …), declared as the named adapter declares them, and
+    /// the same rows follow. (What the fast path's throughput measures:
+    /// pushing rows, no names.)
+    fill_case,
+    fide_laws_chess
+);
+case_adapter!(
+    /// [`fill_case`] for the module of the Direct engine.
+    fill_case_direct,
+    fide_laws_chess_direct
 );
 
 /// Rows of a facts file under construction, keyed by literal (`p`, `~p`).

@@ -10,12 +10,14 @@ use lawgen_runtime::{Batching, Policy};
 pub type Totals = [u64; 40];
 
 /// The generated module's per-literal counts, in [`LITERALS`] order.
-/// Panics if the module's literal order differs (a changed API).
+/// Debug builds (the tests) check that the module's literal order is that
+/// one (a changed API); release builds (the measurements) do not compare
+/// 40 names per game.
 #[inline]
 pub fn counts_of(named: &[(&'static str, usize); 40]) -> Counts {
     let mut out = [0u32; 40];
     for (k, (name, n)) in named.iter().enumerate() {
-        assert_eq!(*name, LITERALS[k], "concluded_counts() order changed");
+        debug_assert_eq!(*name, LITERALS[k], "concluded_counts() order changed");
         out[k] = *n as u32;
     }
     out
@@ -65,6 +67,39 @@ generated_engine!(
     generated_uncontested,
     fide_laws_chess_uncontested,
     cases::to_facts_uncontested
+);
+
+macro_rules! generated_case_engine {
+    ($(#[$doc:meta])* $name:ident, $m:ident, $adapter:path) => {
+        $(#[$doc])*
+        pub fn $name(cases: &[ChessCase], policy: Policy, batching: &Batching) -> Totals {
+            let mut totals = [0u64; 40];
+            crate::$m::evaluate_cases(
+                cases.len(),
+                policy,
+                batching,
+                |i, case| $adapter(&cases[i], case),
+                |_, c| counts_of(&c.expect("generated cases are consistent").concluded_counts()),
+                |_, counts| plain::add(&mut totals, &counts),
+            );
+            totals
+        }
+    };
+}
+
+generated_case_engine!(
+    /// The generated module's facts path without names
+    /// (`evaluate_cases`): each case's facts are stated into the worker's
+    /// nameless `Case` (ids, no names), then evaluated in batches.
+    generated_case,
+    fide_laws_chess,
+    cases::fill_case
+);
+generated_case_engine!(
+    /// [`generated_case`] with the module of the Direct engine.
+    generated_direct_case,
+    fide_laws_chess_direct,
+    cases::fill_case_direct
 );
 
 /// The plain-Rust evaluator, one case after the other on this thread.

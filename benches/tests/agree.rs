@@ -123,6 +123,61 @@ fn plain_agrees_with_the_direct_engine_on_every_case() {
     }
 }
 
+/// The facts path without names (`evaluate_cases`, entities by index)
+/// concludes what plain Rust concludes, case by case, on both engines.
+#[test]
+fn plain_agrees_with_the_nameless_path_on_every_case() {
+    let all = cases::cases(SEED ^ 0x1d, GENERATED_CASES / 4);
+    let one = Batching {
+        threads: 1,
+        ..Batching::default()
+    };
+    for policy in [Policy::Blocking, Policy::Propagating] {
+        let mut ascent = vec![None; all.len()];
+        chess::evaluate_cases(
+            all.len(),
+            policy,
+            &Batching {
+                batch_size: 300,
+                ..Batching::default()
+            },
+            |i, case| cases::fill_case(&all[i], case),
+            |_, c| counts_of(&c.expect("consistent facts").concluded_counts()),
+            |i, counts| ascent[i] = Some(counts),
+        );
+        let mut direct = vec![None; all.len()];
+        lawgen_benches::fide_laws_chess_direct::evaluate_cases(
+            all.len(),
+            policy,
+            &Batching {
+                batch_size: 700,
+                ..Batching::default()
+            },
+            |i, case| cases::fill_case_direct(&all[i], case),
+            |_, c| counts_of(&c.expect("consistent facts").concluded_counts()),
+            |i, counts| direct[i] = Some(counts),
+        );
+        for (i, c) in all.iter().enumerate() {
+            let want = plain::evaluate(c);
+            for (what, got) in [
+                ("ascent, nameless", &ascent[i]),
+                ("direct, nameless", &direct[i]),
+            ] {
+                let got = got.expect("every case reached the sink");
+                assert!(want == got, "{policy}: {}", show(c, i, what, &want, &got));
+            }
+        }
+        assert_eq!(
+            engines::generated_case(&all[..2000], policy, &one),
+            engines::plain(&all[..2000])
+        );
+        assert_eq!(
+            engines::generated_direct_case(&all[..2000], policy, &one),
+            engines::plain(&all[..2000])
+        );
+    }
+}
+
 #[test]
 fn plain_and_generated_agree_with_the_reference_interpreter() {
     let interp = Interpreter::new();

@@ -254,8 +254,10 @@ pub enum Error {
         /// The arguments of the tuple given both ways.
         args: Vec<Arg>,
     },
-    /// A facts file that does not fit the package; the rendered diagnostics
-    /// name the key and row.
+    /// Facts that do not fit the package: a facts file (the rendered
+    /// diagnostics name the key and row), or typed input with an entity id
+    /// its case cannot hold or a `Columns` batch with a bad column (the
+    /// message names the method or field and the row).
     Facts(String),
     /// A query that names no predicate of the package or has wrong arguments.
     Query(String),
@@ -358,8 +360,8 @@ pub mod __private {
     pub use crate::engines::ascent as ds;
     pub use crate::engines::direct::Table;
     pub use crate::generated::batch::{
-        case_rows, common, dedup_tail, input_rows, normalize, run_batched, run_indexed, ByCase,
-        Column, WithCase,
+        case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, ByCase, Column,
+        WithCase,
     };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::bridge::Rows;
@@ -370,7 +372,12 @@ pub mod __private {
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::embedded::embedded_program;
     pub use crate::generated::embedded::Embedded;
-    pub use crate::generated::interner::{entity, known_entity, Interner};
+    pub use crate::generated::input::{
+        bad_id, case_order, column_ids, dedup_sorted, entity, id_of_index, index_of_id,
+        known_entity, next_tag, not_issued, out_of_range, same_lengths, seen, CaseNames, CaseRows,
+        Gather, InputRel, Nameless, INVALID, MAX_ID,
+    };
+    pub use crate::generated::interner::Interner;
     pub use crate::program::{section_member, Section};
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 }

@@ -14,6 +14,14 @@
 //! `Conclusions::to_json()` for both policies; each engine's output is
 //! compared byte for byte with `canonical_json` of the reference interpreter.
 //!
+//! Every facts file also goes through the facts path without names
+//! (`support/nameless.rs`): the same facts stated through `Case` methods
+//! with `Type::from_index` ids, one `Case` at a time, all files of a package
+//! through `evaluate_cases`, and all of them as one `Columns` batch (in case
+//! order for even packages, reversed for odd ones); their output must equal
+//! the interpreter's on the facts file with every entity renamed the way
+//! conclusions name a nameless one (`Type#index`).
+//!
 //! Environment:
 //! - `LAWGEN_DIFF_PACKAGES` — how many accepted packages (default 200);
 //! - `LAWGEN_DIFF_SEED` — the run's seed (decimal or `0x…`); package `i` has
@@ -50,6 +58,7 @@ use support::harness::{
     blame, cargo, env_num, remove_stale, run_results, secs, seed_lock_file, write_if_changed,
     RunLock,
 };
+use support::nameless::{nameless, Nameless, PATHS};
 
 const DEFAULT_PACKAGES: usize = 200;
 const DEFAULT_SEED: u64 = 0x00d1_ff5e_ed00_0000;
@@ -83,6 +92,8 @@ struct Case {
     sources: [String; 2],
     /// `expected[facts file][policy]`.
     expected: Vec<[String; 2]>,
+    /// The nameless paths' code and expected output.
+    nameless: Option<Nameless>,
 }
 
 /// The generated Cargo package.
@@ -269,9 +280,21 @@ codegen-units = 16
                     c.module, c.module
                 );
             }
+            for c in chunk {
+                if let Some(n) = &c.nameless {
+                    main.push_str(&n.code);
+                }
+            }
             main.push_str("\nfn main() {\n");
             for c in chunk {
                 let _ = writeln!(main, "    case!({}, {});", c.module, c.facts.len());
+                if c.nameless.is_some() {
+                    let _ = writeln!(
+                        main,
+                        "    nameless_{}(&mut std::io::stdout().lock());",
+                        c.module
+                    );
+                }
             }
             main.push_str("}\n");
             put(krate.dir.join(format!("src/bin/{b}.rs")), main.as_bytes());
@@ -319,6 +342,7 @@ fn chess_case() -> (Loaded, Case) {
         module: format!("p{CHESS_INDEX}"),
         sources: Default::default(),
         expected: Vec::new(),
+        nameless: None,
     };
     (loaded, case)
 }
@@ -374,6 +398,24 @@ fn interpret_and_emit(
             Err(e) => failures.push(Failure {
                 case: at,
                 what: format!("emit failed for {engine}: {e}"),
+                files: Vec::new(),
+            }),
+        }
+    }
+    // The nameless paths read the API from a module (the same in both).
+    if let Some(source) = case.sources.iter().find(|s| !s.is_empty()) {
+        match nameless(
+            loaded,
+            &case.module,
+            source,
+            &case.facts,
+            POLICIES.map(|(p, _)| p),
+            case.index % 2 == 1,
+        ) {
+            Ok(n) => case.nameless = Some(n),
+            Err(e) => failures.push(Failure {
+                case: at,
+                what: format!("the nameless paths of {}: {e}", case.module),
                 files: Vec::new(),
             }),
         }
@@ -452,6 +494,7 @@ fn compiled_packages_agree_with_the_interpreter() {
             module: format!("p{index}"),
             sources: Default::default(),
             expected: Vec::new(),
+            nameless: None,
         };
         // Every fourth package is cut into layers whose top one sets some
         // imported rules aside (docs/reference.md#derogations): the engines
@@ -509,7 +552,7 @@ fn compiled_packages_agree_with_the_interpreter() {
         cases.len(),
         &mut failures,
     );
-    let chess_outputs = case.facts.len() * POLICIES.len() * engines_on;
+    let chess_outputs = case.facts.len() * POLICIES.len() * engines_on * (1 + PATHS.len());
     cases.push(case);
     let t_gen = t0.elapsed();
     eprintln!(
@@ -614,15 +657,29 @@ fn compiled_packages_agree_with_the_interpreter() {
         for (((engine, ..), outputs), _) in
             ENGINES.iter().zip(&actual).zip(on).filter(|(_, on)| *on)
         {
-            for (k, both) in c.expected.iter().enumerate() {
-                for (want, (_, pname)) in both.iter().zip(POLICIES) {
-                    let key = (c.module.clone(), k, pname.to_owned());
-                    let Some(got) = outputs.get(&key) else {
-                        panic!("no output for {} ({engine}) facts{k} {pname}", c.module);
-                    };
-                    compared_outputs += 1;
-                    if got != want {
-                        mismatches.push((*engine, k, pname, want.clone(), got.clone()));
+            let nameless = c
+                .nameless
+                .as_ref()
+                .expect("a compared package has nameless paths");
+            // The named facts against the interpreter on the facts file,
+            // each nameless path against it on the renamed file.
+            let mut paths = vec![("", &c.expected)];
+            paths.extend(PATHS.iter().map(|p| (*p, &nameless.expected)));
+            for (path, expected) in paths {
+                let module = match path {
+                    "" => c.module.clone(),
+                    p => format!("{}:{p}", c.module),
+                };
+                for (k, both) in expected.iter().enumerate() {
+                    for (want, (_, pname)) in both.iter().zip(POLICIES) {
+                        let key = (module.clone(), k, pname.to_owned());
+                        let Some(got) = outputs.get(&key) else {
+                            panic!("no output for {module} ({engine}) facts{k} {pname}");
+                        };
+                        compared_outputs += 1;
+                        if got != want {
+                            mismatches.push((*engine, path, k, pname, want.clone(), got.clone()));
+                        }
                     }
                 }
             }
@@ -630,20 +687,31 @@ fn compiled_packages_agree_with_the_interpreter() {
         if !mismatches.is_empty() {
             let mut files = Vec::new();
             let mut what = String::new();
-            for (engine, k, pname, want, got) in &mismatches {
+            for (engine, path, k, pname, want, got) in &mismatches {
+                let via = if path.is_empty() {
+                    "named".to_owned()
+                } else {
+                    format!("nameless {path}")
+                };
                 let _ = writeln!(
                     what,
-                    "facts{k}.json, policy {pname}, engine {engine}: outputs differ"
+                    "facts{k}.json, policy {pname}, engine {engine}, {via}: outputs differ"
                 );
-                files.push((format!("expected-facts{k}-{pname}.json"), want.clone()));
                 files.push((
-                    format!("actual-facts{k}-{pname}-{engine}.json"),
+                    format!("expected-facts{k}-{pname}-{via}.json"),
+                    want.clone(),
+                ));
+                files.push((
+                    format!("actual-facts{k}-{pname}-{engine}-{via}.json"),
                     got.clone(),
                 ));
             }
-            let (engine, k, pname, want, got) = &mismatches[0];
+            if let Some(n) = &c.nameless {
+                files.push(("nameless.rs".to_owned(), n.code.clone()));
+            }
+            let (engine, path, k, pname, want, got) = &mismatches[0];
             eprintln!(
-                "MISMATCH package {} (seed {:#x}), facts{k}, policy {pname}, engine {engine}\n{}\n--- interpreter ---\n{want}--- compiled ({engine}) ---\n{got}",
+                "MISMATCH package {} (seed {:#x}), facts{k}, policy {pname}, engine {engine}, path {path:?}\n{}\n--- interpreter ---\n{want}--- compiled ({engine}) ---\n{got}",
                 c.index, c.seed, c.description
             );
             failures.push(Failure {
@@ -691,7 +759,8 @@ fn compiled_packages_agree_with_the_interpreter() {
     );
     assert_eq!(
         compared_outputs,
-        wanted * FACTS_PER_PACKAGE * POLICIES.len() * engines_on + chess_outputs
+        wanted * FACTS_PER_PACKAGE * POLICIES.len() * engines_on * (1 + PATHS.len())
+            + chess_outputs
     );
     // Institutional conclusions in every section, and requests, somewhere in
     // the run (a handful of packages may legitimately have none).

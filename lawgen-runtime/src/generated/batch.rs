@@ -20,12 +20,6 @@ impl Default for Batching {
     }
 }
 
-/// Sorts and deduplicates input rows in place (facts are sets).
-pub fn normalize<T: Ord>(rows: &mut Vec<T>) {
-    rows.sort_unstable();
-    rows.dedup();
-}
-
 /// Sorts and deduplicates `rows[from..]` in place: the rows one case
 /// preloads into a relation (relations are sets).
 pub fn dedup_tail<T: Ord + Copy>(rows: &mut Vec<T>, from: usize) {
@@ -207,11 +201,6 @@ pub fn input_rows<const W: usize>(
         .collect()
 }
 
-/// A row present in both sorted, deduplicated `a` and `b`, if any.
-pub fn common<'a, T: Ord>(a: &'a [T], b: &[T]) -> Option<&'a T> {
-    a.iter().find(|t| b.binary_search(t).is_ok())
-}
-
 /// Runs `eval` over cases `0..n` in batches on worker threads, where the
 /// workers also build each case (`make`) and digest each result (`map`),
 /// so neither cases nor conclusions cross threads: only `map`'s values
@@ -224,11 +213,31 @@ pub fn run_indexed<F, C, T: Send>(
     map: &(dyn Fn(usize, C) -> T + Sync),
     sink: &mut dyn FnMut(usize, T),
 ) {
+    run_ranges(
+        n,
+        batching,
+        &|range| eval(range.map(make).collect()),
+        map,
+        sink,
+    );
+}
+
+/// Runs `eval` over cases `0..n`, a range of `batching.batch_size` cases
+/// at a time, on `batching.threads` worker threads: `eval` builds and
+/// evaluates a range's cases, `map` digests each result on the worker,
+/// and `sink` receives `map`'s values with their case index on the
+/// calling thread, a batch at a time.
+pub fn run_ranges<C, T: Send>(
+    n: usize,
+    batching: &Batching,
+    eval: &(dyn Fn(std::ops::Range<usize>) -> Vec<C> + Sync),
+    map: &(dyn Fn(usize, C) -> T + Sync),
+    sink: &mut dyn FnMut(usize, T),
+) {
     let size = batching.batch_size.max(1);
     let work = |first: usize| -> Vec<T> {
-        let last = (first + size).min(n);
-        let batch: Vec<F> = (first..last).map(make).collect();
-        eval(batch)
+        let last = first.saturating_add(size).min(n);
+        eval(first..last)
             .into_iter()
             .enumerate()
             .map(|(i, c)| map(first + i, c))

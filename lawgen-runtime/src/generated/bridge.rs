@@ -7,25 +7,33 @@
 //! rows by, and they are the embedded program's own, so they cannot drift.
 
 use super::embedded::{embedded_program, Embedded};
+use super::input::{entity, CaseNames};
 use super::interner::Interner;
 use crate::interp;
 #[cfg(feature = "explain")]
 use crate::interp::Facts;
-use crate::program::{Program, RelId, Role, Ty, Value};
+use crate::program::{Program, RelId, Role, Ty, TypeId, Value};
 use crate::{Error, Policy};
 #[cfg(feature = "serde")]
 use std::collections::BTreeSet;
 
-fn decode(prog: &Program, rel: RelId, interner: &Interner, row: &[i64]) -> Vec<Value> {
+fn decode(prog: &Program, rel: RelId, names: CaseNames<'_>, row: &[i64]) -> Vec<Value> {
     prog.relation(rel)
         .columns
         .iter()
         .zip(row)
         .map(|(c, &v)| match c {
             Ty::Int => Value::Int(v),
-            Ty::Entity(_) => Value::Entity(interner.name(v as u32).to_owned()),
+            Ty::Entity(t) => name_of(prog, names, *t, v),
         })
         .collect()
+}
+
+/// An entity column's value as its name (a batch refuses a case with an id
+/// it cannot name, so every id here has one).
+fn name_of(prog: &Program, names: CaseNames<'_>, t: TypeId, v: i64) -> Value {
+    let ty = &prog.catalog.types[t.0 as usize].name;
+    entity(names, ty, u32::try_from(v).unwrap_or(u32::MAX))
 }
 
 /// Reads a facts file: every row is handed to `push` with the index of its
@@ -72,14 +80,14 @@ pub type Rows<'a> = &'a dyn Fn(usize) -> Vec<Vec<i64>>;
 pub fn canonical_json(
     pkg: &'static Embedded,
     p: Policy,
-    interner: &Interner,
+    names: CaseNames<'_>,
     rows: Rows<'_>,
 ) -> Result<String, Error> {
     let prog = embedded_program(pkg)?;
     let c = interp::conclusions_from(prog, p, &mut |rel| {
         rows(rel.0 as usize)
             .iter()
-            .map(|t| decode(prog, rel, interner, t))
+            .map(|t| decode(prog, rel, names, t))
             .collect::<BTreeSet<_>>()
     });
     Ok(crate::formats::output::canonical_json(&c))
@@ -87,20 +95,22 @@ pub fn canonical_json(
 
 /// The facts the compiled engine ran on, read back from its input relations.
 #[cfg(feature = "explain")]
-fn input_facts(prog: &Program, interner: &Interner, rows: Rows<'_>) -> Facts {
+fn input_facts(prog: &Program, names: CaseNames<'_>, rows: Rows<'_>) -> Facts {
     let mut facts = Facts::default();
     for (i, rel) in prog.relations.iter().enumerate() {
         match &rel.role {
             Role::Facts(lit) => {
                 let set = facts.rows.entry(*lit).or_default();
                 for t in rows(i) {
-                    set.insert(decode(prog, RelId(i as u32), interner, &t));
+                    set.insert(decode(prog, RelId(i as u32), names, &t));
                 }
             }
             Role::Entities(Ty::Entity(ty)) => {
                 let set = facts.entities.entry(*ty).or_default();
                 for t in rows(i) {
-                    set.insert(interner.name(t[0] as u32).to_owned());
+                    if let Value::Entity(n) = name_of(prog, names, *ty, t[0]) {
+                        set.insert(n);
+                    }
                 }
             }
             Role::Entities(Ty::Int) | Role::PolicyPropagating | Role::Derived => {}
@@ -116,27 +126,27 @@ fn input_facts(prog: &Program, interner: &Interner, rows: Rows<'_>) -> Facts {
 pub fn explain(
     pkg: &'static Embedded,
     p: Policy,
-    interner: &Interner,
+    names: CaseNames<'_>,
     rows: Rows<'_>,
     query: &str,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
     let prog = embedded_program(pkg)?;
     let q = crate::explain::parse_query(&prog.catalog, query).map_err(Error::Query)?;
-    explain_query(prog, p, interner, rows, q, None, lang)
+    explain_query(prog, p, names, rows, q, None, lang)
 }
 
 #[cfg(feature = "explain")]
 fn explain_query(
     prog: &Program,
     p: Policy,
-    interner: &Interner,
+    names: CaseNames<'_>,
     rows: Rows<'_>,
     q: crate::explain::Query,
     compiled: Option<&crate::Verdict>,
     lang: &str,
 ) -> Result<crate::Explanation, Error> {
-    let facts = input_facts(prog, interner, rows);
+    let facts = input_facts(prog, names, rows);
     let store = interp::evaluate(prog, &facts, p);
     let e = crate::explain::explain(prog, &store, p, &q, lang);
     if let Some(c) = compiled {
@@ -161,7 +171,7 @@ fn explain_query(
 pub fn explain_literal(
     pkg: &'static Embedded,
     p: Policy,
-    interner: &Interner,
+    names: CaseNames<'_>,
     rows: Rows<'_>,
     predicate: &str,
     negative: bool,
@@ -178,5 +188,5 @@ pub fn explain_literal(
         lit: crate::program::Lit { pred, negative },
         args,
     };
-    explain_query(prog, p, interner, rows, q, compiled, lang)
+    explain_query(prog, p, names, rows, q, compiled, lang)
 }

@@ -1,7 +1,7 @@
 //! Entity names and the dense ids every engine and the reference evaluator
 //! compute with.
 
-use crate::{Arg, Entity, Error, Id};
+use crate::Id;
 
 /// Up to this many entities an interner scans (a hash per name, compared
 /// before any bytes) instead of probing an index.
@@ -201,24 +201,6 @@ impl Interner {
     /// Whether it has issued no id.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// Decodes an entity column (of rows this interner's case produced).
-pub fn entity(interner: &Interner, id: Id) -> Arg {
-    Arg::Entity(interner.name(id).to_owned())
-}
-
-/// Decodes an entity a caller passed in: an id from another case's
-/// facts is a query error, not a panic.
-pub fn known_entity<E: Entity>(interner: &Interner, e: E) -> Result<Arg, Error> {
-    match interner.name_of(e.id()) {
-        Some(n) => Ok(Arg::Entity(n.to_owned())),
-        None => Err(Error::Query(format!(
-            "the {} with id {} does not belong to these facts",
-            E::TYPE_NAME,
-            e.id()
-        ))),
     }
 }
 

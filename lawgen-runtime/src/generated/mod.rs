@@ -8,6 +8,9 @@
 //!   the same way);
 //! - [`batch`]: many cases per engine run, on worker threads, and a batch's
 //!   rows grouped by case;
+//! - [`input`]: cases without names (ids the caller chose), their rows in
+//!   one reused buffer per batch, column-wise input grouped by case, and
+//!   how conclusions name entities that have no name;
 //! - [`embedded`]: the lowered program a module embeds, decoded on first use;
 //! - `bridge` (features `serde`, `explain`): facts files in, the canonical
 //!   output out and explanations, all read through the embedded program.
@@ -16,4 +19,5 @@ pub mod batch;
 #[cfg(any(feature = "serde", feature = "explain"))]
 pub mod bridge;
 pub mod embedded;
+pub mod input;
 pub mod interner;

@@ -16,6 +16,29 @@ use std::fmt::Write as _;
 /// An output relation and the relation subtracted from it (for `pending`).
 type OutputRel = (RelId, Option<RelId>);
 
+/// A method of the typed input (`Case`, `Facts`) and `Columns` field.
+struct InputMethod {
+    name: Ident,
+    doc: String,
+    /// Its typed arguments (a decision's `holds` comes after them).
+    params: Vec<(Ident, Ty)>,
+    kind: InputKind,
+}
+
+/// The rows an input method states.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InputKind {
+    /// A row of an input literal's facts relation.
+    Fact(RelId),
+    /// A judgment's decision: a row of the first if it holds, else the second.
+    Decide(RelId, RelId),
+    /// A row of a type's entities relation (a declared entity).
+    Entity(RelId),
+    /// A type with no entities relation (no rule needs its domain): a
+    /// declaration states no row.
+    Nothing,
+}
+
 fn index(k: usize) -> syn::Index {
     syn::Index::from(k)
 }
@@ -114,12 +137,15 @@ impl<'a> Api<'a> {
     }
 
     /// Expression decoding column `k` of tuple `t` into an `Arg`, given an
-    /// expression for the interner.
-    fn col_arg(t: Ty, k: usize, interner: &TokenStream) -> TokenStream {
+    /// expression for the case's names.
+    fn col_arg(&self, t: Ty, k: usize, names: &TokenStream) -> TokenStream {
         let idx = index(k);
         match t {
             Ty::Int => quote!(__rt::Arg::Int(t.#idx)),
-            Ty::Entity(_) => quote!(__rt::entity(#interner, t.#idx)),
+            Ty::Entity(id) => {
+                let n = Literal::string(&self.cat.types[id.0 as usize].name);
+                quote!(__rt::entity(#names, #n, t.#idx))
+            }
         }
     }
 
@@ -182,7 +208,7 @@ impl<'a> Api<'a> {
             let rel = r.0;
             let cols = self.plan.fact_columns(r);
             let t = quote!((#(#cols,)*));
-            quote!(self.facts().rows.iter().filter(|(r, _)| *r == #rel).map(|(_, v)| #t))
+            quote!(self.batch.input.rows(self.case as usize).iter().filter(|(r, _)| *r == #rel).map(|(_, v)| #t))
         } else {
             let o = out_ident(r);
             let t = self.without_case(r);
@@ -232,6 +258,13 @@ impl<'a> Api<'a> {
         ));
         let constants = &self.plan.constants.in_order;
         let consts = constants.iter().map(|c| Literal::string(c));
+        let first = constants.len() as u32;
+        let const_names: Vec<&str> = constants.iter().map(String::as_str).collect();
+        let type_names: Vec<&str> = self.cat.types.iter().map(|t| t.name.as_str()).collect();
+        let separator = Literal::string(&lawgen_runtime::__private::Nameless::separator(
+            &const_names,
+            &type_names,
+        ));
         let const_arms = constants.iter().enumerate().map(|(i, c)| {
             let lit = Literal::string(c);
             let id = i as u32;
@@ -264,6 +297,14 @@ impl<'a> Api<'a> {
                     _ => None,
                 }
             }
+
+            /// The id of a case's first own entity: the constants' ids come
+            /// before it.
+            const FIRST_ID: u32 = #first;
+
+            /// How conclusions name the entities of a nameless case: a
+            /// constant by its name, every other entity `Type#index`.
+            static NAMELESS: __rt::Nameless = __rt::Nameless::new(CONSTANTS, constant_id, #separator);
         }
     }
 
@@ -277,7 +318,10 @@ impl<'a> Api<'a> {
                 d.push_str(" — ");
                 d.push_str(&names::doc(l));
             }
-            d.push_str(". An interned id: get one from `Facts`, or use a package constant.");
+            d.push_str(
+                ". An entity id: from `Facts` (which names it), from `from_index` (a \
+                 nameless `Case`), or a package constant.",
+            );
             let doc = doc_attrs(&d);
             let consts = self.names.type_consts[i].iter().map(|(n, c)| {
                 let v = self.plan.constants.id(n);
@@ -289,7 +333,27 @@ impl<'a> Api<'a> {
                 #doc
                 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 pub struct #id(u32);
-                impl #id { #(#consts)* }
+                impl #id {
+                    #(#consts)*
+
+                    /// The entity with index `index` of a nameless case
+                    /// ([`Case`], [`Columns`]): the caller numbers each type's
+                    /// entities of a case densely from 0, and conclusions call
+                    /// this one `Type#index`. An index too large for a case to
+                    /// hold gives an id with which the case fails to evaluate.
+                    #[inline]
+                    pub const fn from_index(index: u32) -> Self {
+                        #id(__rt::id_of_index(FIRST_ID, index))
+                    }
+
+                    /// The entity's index in its case (`None` for a package
+                    /// constant). In a `Facts`, the order it was named in
+                    /// among all types.
+                    #[inline]
+                    pub const fn index(self) -> Option<u32> {
+                        __rt::index_of_id(FIRST_ID, self.0)
+                    }
+                }
                 impl ::lawgen_runtime::Entity for #id {
                     const TYPE_NAME: &'static str = #tname;
                     fn id(self) -> u32 { self.0 }
@@ -327,39 +391,34 @@ impl<'a> Api<'a> {
         quote!((#rel, [#(#vals),*]))
     }
 
-    fn facts_items(&self) -> TokenStream {
+    /// Every method of the typed input: per entity type with an entities
+    /// relation its declaration, per input literal its fact method, per
+    /// judgment its `decide_` method; in the order `Facts` has always
+    /// listed them.
+    fn input_methods(&self) -> Vec<InputMethod> {
         let m = self.cat;
-        let width = self.row_width();
-        let mut methods = Vec::new();
+        let mut out = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
-            let mname = &self.names.entity_methods[i];
-            let ty = &self.names.types[i];
-            let push = self.plan.entities_rel.get(&TypeId(i as u32)).map(|&r| {
-                let row = self.row_expr(r, &[quote!(id)]);
-                quote!(self.rows.push(#row);)
-            });
-            let doc = doc_attrs(&format!(
-                "The `{}` entity named `name` (interned; declared as an entity of the input).",
-                code(&t.name)
-            ));
-            methods.push(quote! {
-                #doc
-                pub fn #mname(&mut self, name: &str) -> #ty {
-                    let id = self.interner.intern(name);
-                    #push
-                    #ty(id)
-                }
+            let ty = TypeId(i as u32);
+            out.push(InputMethod {
+                name: self.names.entity_methods[i].clone(),
+                doc: format!(
+                    "Declares the `{}` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).",
+                    code(&t.name)
+                ),
+                params: vec![(format_ident!("entity"), Ty::Entity(ty))],
+                kind: match self.plan.entities_rel.get(&ty) {
+                    Some(&r) => InputKind::Entity(r),
+                    None => InputKind::Nothing,
+                },
             });
         }
         for (i, p) in m.preds.iter().enumerate() {
             let pid = PredId(i as u32);
-            let args = &self.names.params[i];
-            let tys: Vec<TokenStream> = p.params.iter().map(|t| self.api_type(*t)).collect();
-            let cols: Vec<TokenStream> = p
-                .params
+            let params: Vec<(Ident, Ty)> = self.names.params[i]
                 .iter()
-                .zip(args)
-                .map(|(t, a)| Self::to_col(*t, a))
+                .cloned()
+                .zip(p.params.iter().copied())
                 .collect();
             match p.kind {
                 RelationKind::Empirical => {
@@ -374,19 +433,16 @@ impl<'a> Api<'a> {
                         ) else {
                             continue;
                         };
-                        let row = self.row_expr(r, &cols);
                         let what = if negative {
                             format!("States the explicit negation `~{}`: ", code(&p.local))
                         } else {
                             "States the fact ".to_owned()
                         };
-                        let doc = doc_attrs(&format!("{what}{}", self.pred_doc(pid)));
-                        methods.push(quote! {
-                            #doc
-                            pub fn #mn(&mut self, #(#args: #tys),*) -> &mut Self {
-                                self.rows.push(#row);
-                                self
-                            }
+                        out.push(InputMethod {
+                            name: mn.clone(),
+                            doc: format!("{what}{}", self.pred_doc(pid)),
+                            params: params.clone(),
+                            kind: InputKind::Fact(r),
                         });
                     }
                 }
@@ -402,28 +458,153 @@ impl<'a> Api<'a> {
                     ) else {
                         continue;
                     };
-                    let (ry, rno) = (self.row_expr(yes, &cols), self.row_expr(no, &cols));
                     let auth = p
                         .external
                         .as_ref()
                         .map(|e| e.authority.clone())
                         .unwrap_or_default();
-                    let doc = doc_attrs(&format!(
-                        "Records the decision of {} on the judgment {}: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).",
-                        names::doc(&auth),
-                        self.pred_doc(pid)
-                    ));
-                    methods.push(quote! {
-                        #doc
-                        pub fn #mn(&mut self, #(#args: #tys,)* holds: bool) -> &mut Self {
-                            self.rows.push(if holds { #ry } else { #rno });
-                            self
-                        }
+                    out.push(InputMethod {
+                        name: mn.clone(),
+                        doc: format!(
+                            "Records the decision of {} on the judgment {}: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).",
+                            names::doc(&auth),
+                            self.pred_doc(pid)
+                        ),
+                        params,
+                        kind: InputKind::Decide(yes, no),
                     });
                 }
                 RelationKind::Institutional => {}
             }
         }
+        out
+    }
+
+    /// The statements of a `Case` method: its row pushed, and each entity
+    /// argument counted in `hi` (one past the case's largest id).
+    fn case_body(&self, im: &InputMethod) -> TokenStream {
+        let cols: Vec<TokenStream> = im.params.iter().map(|(a, t)| Self::to_col(*t, a)).collect();
+        let seen = im.params.iter().filter_map(|(a, t)| match t {
+            Ty::Entity(_) => Some(quote!(self.hi = __rt::seen(self.hi, #a.0);)),
+            Ty::Int => None,
+        });
+        let push = match im.kind {
+            InputKind::Entity(r) | InputKind::Fact(r) => {
+                let row = self.row_expr(r, &cols);
+                quote!(self.rows.push(#row);)
+            }
+            InputKind::Decide(yes, no) => {
+                let (ry, rn) = (self.row_expr(yes, &cols), self.row_expr(no, &cols));
+                quote!(self.rows.push(if holds { #ry } else { #rn });)
+            }
+            InputKind::Nothing => quote!(),
+        };
+        quote!(#push #(#seen)*)
+    }
+
+    /// The typed arguments of a method, `holds` last for a decision.
+    fn method_args(&self, im: &InputMethod) -> (Vec<TokenStream>, Vec<Ident>) {
+        let mut decl: Vec<TokenStream> = im
+            .params
+            .iter()
+            .map(|(a, t)| {
+                let ty = self.api_type(*t);
+                quote!(#a: #ty)
+            })
+            .collect();
+        let mut names: Vec<Ident> = im.params.iter().map(|(a, _)| a.clone()).collect();
+        if matches!(im.kind, InputKind::Decide(..)) {
+            decl.push(quote!(holds: bool));
+            names.push(format_ident!("holds"));
+        }
+        (decl, names)
+    }
+
+    fn facts_items(&self) -> TokenStream {
+        let m = self.cat;
+        let width = self.row_width();
+        let methods = self.input_methods();
+
+        // `Case`: one method per input literal, judgment and declared type.
+        let case_methods = methods.iter().map(|im| {
+            let name = &im.name;
+            let (decl, _) = self.method_args(im);
+            let body = self.case_body(im);
+            let doc = doc_attrs(&im.doc);
+            quote! {
+                #doc
+                #[inline]
+                pub fn #name(&mut self, #(#decl),*) -> &mut Self {
+                    #body
+                    self
+                }
+            }
+        });
+
+        // `Facts`: the same methods over its `Case`, and entity names.
+        let facts_methods = methods.iter().map(|im| {
+            let name = &im.name;
+            let (decl, args) = self.method_args(im);
+            match im.kind {
+                InputKind::Entity(_) | InputKind::Nothing => {
+                    let Ty::Entity(t) = im.params[0].1 else {
+                        unreachable!("a declaration's parameter is an entity")
+                    };
+                    let ty = &self.names.types[t.0 as usize];
+                    let declare = (im.kind != InputKind::Nothing).then(|| quote!(self.case.#name(#ty(id));));
+                    let doc = doc_attrs(&format!(
+                        "The `{}` entity named `name` (interned; declared as an entity of the input).",
+                        code(&m.types[t.0 as usize].name)
+                    ));
+                    quote! {
+                        #doc
+                        pub fn #name(&mut self, name: &str) -> #ty {
+                            let id = self.interner.intern(name);
+                            #declare
+                            #ty(id)
+                        }
+                    }
+                }
+                _ => {
+                    let doc = doc_attrs(&im.doc);
+                    quote! {
+                        #doc
+                        #[inline]
+                        pub fn #name(&mut self, #(#decl),*) -> &mut Self {
+                            self.case.#name(#(#args),*);
+                            self
+                        }
+                    }
+                }
+            }
+        });
+
+        // What messages about a bad id say of each input relation.
+        let mut rels: Vec<(RelId, String)> = Vec::new();
+        for im in &methods {
+            match im.kind {
+                InputKind::Entity(r) | InputKind::Fact(r) => rels.push((r, im.name.to_string())),
+                InputKind::Decide(y, n) => {
+                    rels.push((y, im.name.to_string()));
+                    rels.push((n, im.name.to_string()));
+                }
+                InputKind::Nothing => {}
+            }
+        }
+        rels.sort();
+        let input_rels = rels.iter().map(|(r, method)| {
+            let rel = r.0;
+            let method = Literal::string(method);
+            let cols = self.prog.relation(*r).columns.iter().map(|t| match t {
+                Ty::Int => quote!(None),
+                Ty::Entity(id) => {
+                    let n = Literal::string(&m.types[id.0 as usize].name);
+                    quote!(Some(#n))
+                }
+            });
+            quote!(__rt::InputRel { rel: #rel, method: #method, columns: &[#(#cols),*] })
+        });
+
         // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
         let mut negation_arms = Vec::new();
         let mut describe_arms = Vec::new();
@@ -434,22 +615,79 @@ impl<'a> Api<'a> {
             let local = Literal::string(&p.local);
             let decode = p.params.iter().enumerate().map(|(k, t)| match t {
                 Ty::Int => quote!(__rt::Arg::Int(v[#k])),
-                Ty::Entity(_) => quote!(__rt::entity(&self.interner, v[#k] as u32)),
+                Ty::Entity(id) => {
+                    let n = Literal::string(&m.types[id.0 as usize].name);
+                    quote!(__rt::entity(names, #n, v[#k] as u32))
+                }
             });
             describe_arms.push(quote! {
                 #pr => __rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] },
             });
         }
+        let columns = self.columns_items(&methods);
         quote! {
             /// A fact row: the input relation and its columns (entities as ids).
             type Row = (u32, [i64; #width]);
 
-            /// The input of one evaluation (one case): entities, facts,
-            /// explicit negations and decided judgments.
+            /// What a message about a bad id says of each input relation.
+            static INPUT_RELS: &[__rt::InputRel] = &[#(#input_rels),*];
+
+            /// The input of one evaluation without names: entities are ids
+            /// the caller chooses (`Game::from_index(0)`, …, dense per case,
+            /// each type counted from 0, and the package's constants), facts
+            /// are rows of ids. Conclusions call such an entity `Game#0`.
+            ///
+            /// Cost: a method pushes one row; nothing is interned, hashed or
+            /// sorted. A `Case` of its own (`Case::new`) owns one buffer;
+            /// the `Case` that [`evaluate_cases`] hands to its `fill` writes
+            /// into its batch's buffer, which the worker thread reuses batch
+            /// after batch, so many cases allocate nothing per case.
+            #[derive(Clone, Debug, Default)]
+            pub struct Case {
+                rows: Vec<Row>,
+                /// Where this case's rows start in `rows` (in a batch, after
+                /// the earlier cases').
+                start: usize,
+                /// One past the largest entity id of the case (0: none).
+                hi: u32,
+                /// The batch that handed this case to `fill` (0: none).
+                tag: u64,
+            }
+
+            impl Case {
+                /// An empty case (the package's constants are known already).
+                pub fn new() -> Self {
+                    Self::default()
+                }
+
+                #(#case_methods)*
+
+                /// Evaluates the package on this case under `policy`. Fails
+                /// if a fact and its explicit negation were both given, or an
+                /// entity id is out of range (`from_index` past its last
+                /// index); the error names the method and which of its facts.
+                /// For many cases, [`evaluate_cases`] is much faster.
+                pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
+                    let mut rows = __rt::CaseRows::new();
+                    rows.push_case(self.rows.get(self.start..).unwrap_or(&[]), self.hi);
+                    evaluate_batch(Input::Nameless(rows), policy)
+                        .pop()
+                        .unwrap_or_else(|| Err(__rt::Error::Internal("a batch of one gave no result".into())))
+                }
+            }
+
+            /// The input of one evaluation (one case): entities by name,
+            /// facts, explicit negations and decided judgments.
+            ///
+            /// Cost: every name is interned (hashed and looked up among the
+            /// case's names and the package's constants), and each `Facts`
+            /// owns its buffers (a few allocations per case); the rows are
+            /// then those of a [`Case`]. Without names, [`Case`],
+            /// [`evaluate_cases`] and [`evaluate_columns`] skip both.
             #[derive(Clone, Debug)]
             pub struct Facts {
                 interner: __rt::Interner,
-                rows: Vec<Row>,
+                case: Case,
             }
 
             impl Default for Facts {
@@ -461,7 +699,10 @@ impl<'a> Api<'a> {
             impl Facts {
                 /// Empty facts (the package's constants are known already).
                 pub fn new() -> Self {
-                    Facts { interner: __rt::Interner::with_constants(CONSTANTS, constant_id), rows: Vec::with_capacity(48) }
+                    Facts {
+                        interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
+                        case: Case { rows: Vec::with_capacity(48), ..Case::default() },
+                    }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -475,39 +716,16 @@ impl<'a> Api<'a> {
                     self.interner.get(name).map(E::__from_id)
                 }
 
-                #(#methods)*
+                #(#facts_methods)*
 
                 /// Evaluates the package on these facts under `policy`.
-                /// Fails only if a fact and its explicit negation were both given.
+                /// Fails if a fact and its explicit negation were both given,
+                /// or a method got an entity id these facts did not issue.
                 /// For many cases, [`evaluate_many`] is much faster.
                 pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
-                    evaluate_batch(vec![self.clone()], policy)
+                    evaluate_batch(Input::Named(vec![self.clone()]), policy)
                         .pop()
                         .unwrap_or_else(|| Err(__rt::Error::Internal("a batch of one gave no result".into())))
-                }
-
-                /// docs/reference.md#facts-files: facts are sets, and `p` and `~p` for the same
-                /// tuple is an input error.
-                fn normalize(&mut self) -> Result<(), __rt::Error> {
-                    self.rows.sort_unstable();
-                    self.rows.dedup();
-                    for (rel, v) in &self.rows {
-                        let negation = match *rel {
-                            #(#negation_arms)*
-                            _ => continue,
-                        };
-                        if self.rows.binary_search(&(negation, *v)).is_ok() {
-                            return Err(self.contradiction(*rel, v));
-                        }
-                    }
-                    Ok(())
-                }
-
-                fn contradiction(&self, rel: u32, v: &[i64; #width]) -> __rt::Error {
-                    match rel {
-                        #(#describe_arms)*
-                        _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-                    }
                 }
 
                 /// Interns a name without declaring it (bench and bridge code).
@@ -522,7 +740,7 @@ impl<'a> Api<'a> {
                     for (slot, x) in v.iter_mut().zip(row) {
                         *slot = *x;
                     }
-                    self.rows.push((rel as u32, v));
+                    self.case.rows.push((rel as u32, v));
                 }
             }
 
@@ -540,6 +758,250 @@ impl<'a> Api<'a> {
                         Ok(facts)
                     }
                 }
+            }
+
+            /// A batch's input: named facts, or the rows of nameless cases
+            /// in one buffer.
+            #[derive(Debug)]
+            enum Input {
+                Named(Vec<Facts>),
+                Nameless(__rt::CaseRows<Row>),
+            }
+
+            impl Input {
+                /// How many cases.
+                fn len(&self) -> usize {
+                    match self {
+                        Input::Named(v) => v.len(),
+                        Input::Nameless(r) => r.len(),
+                    }
+                }
+
+                /// Case `c`'s rows, in the order they were given.
+                #[inline]
+                fn rows(&self, c: usize) -> &[Row] {
+                    match self {
+                        Input::Named(v) => v.get(c).map_or(&[], |f| &f.case.rows[..]),
+                        Input::Nameless(r) => r.rows(c),
+                    }
+                }
+
+                /// How case `c`'s entities are named.
+                fn names(&self, c: usize) -> __rt::CaseNames<'_> {
+                    match self {
+                        Input::Named(v) => match v.get(c) {
+                            Some(f) => __rt::CaseNames::Named(&f.interner),
+                            None => __rt::CaseNames::Nameless(&NAMELESS),
+                        },
+                        Input::Nameless(_) => __rt::CaseNames::Nameless(&NAMELESS),
+                    }
+                }
+
+                /// Every entity id of case `c` can be named: issued by its
+                /// `Facts`, or an index in range. The error names the method,
+                /// which of its facts and the value.
+                fn check(&self, c: usize) -> Result<(), __rt::Error> {
+                    match self {
+                        Input::Named(v) => {
+                            let Some(f) = v.get(c) else { return Ok(()) };
+                            let len = f.interner.len();
+                            if f.case.hi as usize <= len {
+                                return Ok(());
+                            }
+                            Err(__rt::bad_id(&f.case.rows, INPUT_RELS, |id| (id as usize) < len, __rt::not_issued(len))
+                                .unwrap_or_else(|| __rt::Error::Internal("an entity id out of range that no row holds".into())))
+                        }
+                        Input::Nameless(r) => {
+                            if let Some(e) = r.failure() {
+                                return Err(e.clone());
+                            }
+                            if r.hi(c) <= __rt::MAX_ID + 1 {
+                                return Ok(());
+                            }
+                            Err(__rt::bad_id(r.rows(c), INPUT_RELS, |id| id <= __rt::MAX_ID, __rt::out_of_range(FIRST_ID))
+                                .unwrap_or_else(|| __rt::Error::Internal("an entity id out of range that no row holds".into())))
+                        }
+                    }
+                }
+
+                /// Sorts case `c`'s rows and finds the first fact given with
+                /// its explicit negation (docs/reference.md#facts-files), so
+                /// that every engine names the same one.
+                fn contradiction(&mut self, c: usize) -> Option<__rt::Error> {
+                    match self {
+                        Input::Named(v) => {
+                            let f = v.get_mut(c)?;
+                            f.case.rows.sort_unstable();
+                            first_contradiction(&f.case.rows, __rt::CaseNames::Named(&f.interner))
+                        }
+                        Input::Nameless(r) => {
+                            r.rows_mut(c).sort_unstable();
+                            first_contradiction(r.rows(c), __rt::CaseNames::Nameless(&NAMELESS))
+                        }
+                    }
+                }
+
+                /// Case `c`'s rows as a set (sorted, each once), or why the
+                /// case cannot be evaluated.
+                fn normalize(&mut self, c: usize) -> Result<&[Row], __rt::Error> {
+                    self.check(c)?;
+                    if let Some(e) = self.contradiction(c) {
+                        return Err(e);
+                    }
+                    let rows: &mut [Row] = match self {
+                        Input::Named(v) => v.get_mut(c).map_or(&mut [], |f| &mut f.case.rows[..]),
+                        Input::Nameless(r) => r.rows_mut(c),
+                    };
+                    let k = __rt::dedup_sorted(rows);
+                    Ok(&rows[..k])
+                }
+            }
+
+            /// The first row of sorted `rows` whose explicit negation is also
+            /// there, as the error every engine reports.
+            fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
+                for (rel, v) in rows {
+                    let negation = match *rel {
+                        #(#negation_arms)*
+                        _ => continue,
+                    };
+                    if rows.binary_search(&(negation, *v)).is_ok() {
+                        return Some(match *rel {
+                            #(#describe_arms)*
+                            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+                        });
+                    }
+                }
+                None
+            }
+
+            #columns
+        }
+    }
+
+    /// `Columns`: many nameless cases' facts at once, one slice per column.
+    fn columns_items(&self, methods: &[InputMethod]) -> TokenStream {
+        let mut fields = Vec::new();
+        let mut empties = Vec::new();
+        let mut checks = Vec::new();
+        let mut counts = Vec::new();
+        let mut places = Vec::new();
+        for (k, im) in methods.iter().enumerate() {
+            let name = &im.name;
+            let name_lit = Literal::string(&name.to_string());
+            let doc = doc_attrs(&format!(
+                "`{name}`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument{}.",
+                if matches!(im.kind, InputKind::Decide(..)) { " and `holds`" } else { "" }
+            ));
+            let mut tys = vec![quote!(&'a [u32])];
+            let mut vars = vec![format_ident!("cases")];
+            let mut lens = vec![quote!(("the case column", cases.len()))];
+            let mut id_checks = Vec::new();
+            for (j, (a, t)) in im.params.iter().enumerate() {
+                let ty = self.api_type(*t);
+                tys.push(quote!(&'a [#ty]));
+                let v = format_ident!("c{j}");
+                let label = Literal::string(&format!("`{a}`"));
+                lens.push(quote!((#label, #v.len())));
+                if let Ty::Entity(id) = t {
+                    let tn = Literal::string(&self.cat.types[id.0 as usize].name);
+                    id_checks.push(quote!(__rt::column_ids(#name_lit, #tn, FIRST_ID, #v.iter().map(|e| e.0))?;));
+                }
+                vars.push(v);
+            }
+            if matches!(im.kind, InputKind::Decide(..)) {
+                tys.push(quote!(&'a [bool]));
+                let v = format_ident!("holds");
+                lens.push(quote!(("`holds`", #v.len())));
+                vars.push(v);
+            }
+            fields.push(quote!(#doc pub #name: (#(#tys,)*)));
+            let empty = tys.iter().map(|_| quote!(&[]));
+            empties.push(quote!(#name: (#(#empty,)*)));
+            checks.push(quote! {
+                {
+                    let (#(#vars,)*) = columns.#name;
+                    __rt::same_lengths(#name_lit, &[#(#lens),*])?;
+                    #(#id_checks)*
+                    order.push(__rt::case_order(#name_lit, cases, n)?);
+                }
+            });
+            if im.kind == InputKind::Nothing {
+                // Checked, but there is no relation to load.
+                continue;
+            }
+            counts.push(quote!(g.count(columns.#name.0, order[#k].as_deref());));
+            // Row `i` of the columns, with one past its largest id.
+            let cols: Vec<TokenStream> = im
+                .params
+                .iter()
+                .enumerate()
+                .map(|(j, (_, t))| {
+                    let v = format_ident!("c{j}");
+                    match t {
+                        Ty::Int => quote!(#v[i]),
+                        Ty::Entity(_) => quote!(#v[i].0),
+                    }
+                })
+                .collect();
+            let mut hi = quote!(0u32);
+            for (j, (_, t)) in im.params.iter().enumerate() {
+                if let Ty::Entity(_) = t {
+                    let v = format_ident!("c{j}");
+                    hi = quote!(__rt::seen(#hi, #v[i].0));
+                }
+            }
+            let row = match im.kind {
+                InputKind::Entity(r) | InputKind::Fact(r) => self.row_expr(r, &cols),
+                InputKind::Decide(yes, no) => {
+                    let (ry, rn) = (self.row_expr(yes, &cols), self.row_expr(no, &cols));
+                    quote!(if holds[i] { #ry } else { #rn })
+                }
+                InputKind::Nothing => unreachable!("skipped above"),
+            };
+            places.push(quote! {
+                {
+                    let (#(#vars,)*) = columns.#name;
+                    g.place(cases, order[#k].as_deref(), |i| (#row, #hi));
+                }
+            });
+        }
+        let nrel = checks.len();
+        quote! {
+            /// The facts of many nameless cases at once, column-wise: per
+            /// input method of [`Case`], one slice per column, the first
+            /// saying which case each row belongs to (rows of a case may be
+            /// anywhere; in case order they are grouped without sorting).
+            /// Fields left out are empty (`..Columns::default()`).
+            /// Evaluated by [`evaluate_columns`].
+            #[derive(Clone, Copy, Debug)]
+            pub struct Columns<'a> {
+                #(#fields,)*
+            }
+
+            impl Default for Columns<'_> {
+                fn default() -> Self {
+                    Columns { #(#empties,)* }
+                }
+            }
+
+            /// Checks every column of `columns` for `n` cases; returns, per
+            /// field, the order of its rows by case when they are not in it.
+            #[allow(unused_variables, clippy::let_unit_value)]
+            fn columns_order(columns: &Columns<'_>, n: usize) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
+                let mut order = Vec::with_capacity(#nrel);
+                #(#checks)*
+                Ok(order)
+            }
+
+            /// The nameless cases `range` of checked `columns`, grouped by case.
+            #[allow(unused_variables, unused_mut)]
+            fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], range: ::std::ops::Range<usize>) -> Input {
+                let mut g = __rt::Gather::new(range);
+                #(#counts)*
+                g.start_placing();
+                #(#places)*
+                Input::Nameless(g.finish())
             }
         }
     }
@@ -570,7 +1032,7 @@ impl<'a> Api<'a> {
             /// What the conclusions of one batch share.
             #[derive(Debug)]
             struct Batch {
-                facts: Vec<Facts>,
+                input: Input,
                 out: Outputs,
             }
 
@@ -591,7 +1053,7 @@ impl<'a> Api<'a> {
             ) where
                 I: IntoIterator<Item = Facts>,
             {
-                __rt::run_batched(cases.into_iter(), batching, &|batch| evaluate_batch(batch, policy), &mut sink);
+                __rt::run_batched(cases.into_iter(), batching, &|batch| evaluate_batch(Input::Named(batch), policy), &mut sink);
             }
 
             /// The throughput form of [`evaluate_many`]: cases `0..n` are
@@ -606,7 +1068,75 @@ impl<'a> Api<'a> {
                 map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
                 mut sink: impl FnMut(usize, T),
             ) {
-                __rt::run_indexed(n, batching, &make, &|batch| evaluate_batch(batch, policy), &map, &mut sink);
+                __rt::run_indexed(n, batching, &make, &|batch| evaluate_batch(Input::Named(batch), policy), &map, &mut sink);
+            }
+
+            /// The fast form of [`evaluate_indexed`], for cases without names:
+            /// cases `0..n` are stated by `fill` into a [`Case`] (ids from
+            /// `from_index` and the package's constants) and digested by
+            /// `map`, both on the worker threads; `sink` receives each case's
+            /// index and `map`'s value on the calling thread.
+            ///
+            /// Cost: no name is interned, and each worker reuses its batch's
+            /// buffers, so a case allocates nothing.
+            pub fn evaluate_cases<T: Send>(
+                n: usize,
+                policy: __rt::Policy,
+                batching: &__rt::Batching,
+                fill: impl Fn(usize, &mut Case) + Sync,
+                map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+                mut sink: impl FnMut(usize, T),
+            ) {
+                __rt::run_ranges(n, batching, &|range| evaluate_batch(fill_cases(range, &fill), policy), &map, &mut sink);
+            }
+
+            /// Cases `range`, each stated by `fill` into one buffer.
+            fn fill_cases(range: ::std::ops::Range<usize>, fill: &dyn Fn(usize, &mut Case)) -> Input {
+                let mut input = __rt::CaseRows::new();
+                let tag = __rt::next_tag();
+                let mut case = Case { rows: input.take_rows(), start: 0, hi: 0, tag };
+                for i in range.clone() {
+                    let start = case.rows.len();
+                    case.start = start;
+                    case.hi = 0;
+                    fill(i, &mut case);
+                    // A `Case` swapped in from elsewhere holds other rows:
+                    // nothing of this batch can be evaluated.
+                    if case.tag != tag || case.start != start || case.rows.len() < start {
+                        return Input::Nameless(__rt::CaseRows::failed(range.len(), __rt::Error::Facts(format!(
+                            "the `Case` that `fill` got for case {i} was replaced by another one (cases {} to {} \
+                             were not evaluated): state a case's facts through the methods of the `Case` given",
+                            range.start, range.end - 1
+                        ))));
+                    }
+                    input.end_at(case.rows.len(), case.hi);
+                }
+                input.put_rows(case.rows);
+                Input::Nameless(input)
+            }
+
+            /// Evaluates `cases` nameless cases given column-wise, in batches
+            /// of `batching.batch_size` cases on `batching.threads` threads;
+            /// `map` digests each case's result on the worker threads, and
+            /// `sink` receives each case's index and `map`'s value.
+            ///
+            /// Every column is checked first: a field whose columns differ in
+            /// length, a case index not below `cases`, or an id out of range
+            /// is an error naming the field and the row, and then no case is
+            /// evaluated. Cost: the rows are grouped by case once per batch
+            /// (a counting pass; a field not in case order is sorted by case
+            /// once), nothing is interned, and no case allocates.
+            pub fn evaluate_columns<T: Send>(
+                cases: usize,
+                columns: &Columns<'_>,
+                policy: __rt::Policy,
+                batching: &__rt::Batching,
+                map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+                mut sink: impl FnMut(usize, T),
+            ) -> Result<(), __rt::Error> {
+                let order = columns_order(columns, cases)?;
+                __rt::run_ranges(cases, batching, &|range| evaluate_batch(gather_columns(columns, &order, range), policy), &map, &mut sink);
+                Ok(())
             }
         }
     }
@@ -614,7 +1144,7 @@ impl<'a> Api<'a> {
     fn conclusions_items(&self) -> TokenStream {
         let m = self.cat;
         let outputs = self.outputs_by_lit();
-        let interner = quote!(&self.facts().interner);
+        let names = quote!(self.batch.input.names(self.case as usize));
         let mut request_decodes = Vec::new();
         for rv in &self.prog.requests {
             let v = self.case_rows(rv.rel);
@@ -627,7 +1157,7 @@ impl<'a> Api<'a> {
                 .columns
                 .iter()
                 .enumerate()
-                .map(|(k, t)| Self::col_arg(*t, k, &interner));
+                .map(|(k, t)| self.col_arg(*t, k, &names));
             request_decodes.push(quote! {
                 for t in #v {
                     out.push(__rt::Request { predicate: #local.to_owned(), args: vec![#(#decode),*], authority: #auth.to_owned(), capability: #cap.to_owned() });
@@ -671,7 +1201,7 @@ impl<'a> Api<'a> {
                 .zip(args)
                 .map(|(t, a)| match t {
                     Ty::Int => quote!(__rt::Arg::Int(#a)),
-                    Ty::Entity(_) => quote!(__rt::known_entity(&self.facts().interner, #a)?),
+                    Ty::Entity(_) => quote!(__rt::known_entity(#names, #a)?),
                 })
                 .collect();
             let judgments: Vec<Literal> = self.judgments_before[i]
@@ -767,7 +1297,7 @@ impl<'a> Api<'a> {
                         #ex_in_doc
                         pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                             let __verdict = self.#vn(#(#args),*);
-                            __rt::explain_literal(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r),
+                            __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r),
                                 #full_id, #negative, vec![#(#arg_values),*], Some(&__verdict), lang)
                         }
                     }
@@ -786,7 +1316,7 @@ impl<'a> Api<'a> {
             if self.plan.is_input(r) {
                 let rel = r.0;
                 let arity = self.prog.relation(r).columns.len();
-                quote!(#i => __rt::input_rows(&self.facts().rows, #rel, #arity),)
+                quote!(#i => __rt::input_rows(self.batch.input.rows(self.case as usize), #rel, #arity),)
             } else {
                 let o = out_ident(r);
                 quote!(#i => __rt::case_rows(self.batch.out.#o.case(self.case)),)
@@ -836,19 +1366,35 @@ impl<'a> Api<'a> {
                     })
                 }
 
-                /// The facts this evaluation ran on.
-                pub fn facts(&self) -> &Facts {
-                    &self.batch.facts[self.case as usize]
+                /// The facts this evaluation ran on (`None` for a nameless
+                /// case: a [`Case`] or [`Columns`]).
+                pub fn facts(&self) -> Option<&Facts> {
+                    match &self.batch.input {
+                        Input::Named(v) => v.get(self.case as usize),
+                        Input::Nameless(_) => None,
+                    }
                 }
 
-                /// The name of an entity (`None` for an id from other facts).
+                /// The name an entity was given (`None` for an id from other
+                /// facts, and for a nameless case's own entities: see
+                /// [`Conclusions::entity_name`]).
                 pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-                    self.facts().interner.name_of(e.id())
+                    #names.given(e.id())
                 }
 
-                /// The entity named `name` in these conclusions' facts or the package.
+                /// The entity called `name` in these conclusions: by its name
+                /// in the facts or the package, or `Type#index` in a nameless
+                /// case.
                 pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
-                    self.facts().interner.get(name).map(E::__from_id)
+                    #names.id(E::TYPE_NAME, name).map(E::__from_id)
+                }
+
+                /// What `to_json`, explanations and requests call an entity:
+                /// its name, or `Type#index` for a nameless case's own
+                /// (`Game#0`; never a constant's name). `None` for an id
+                /// these conclusions cannot hold.
+                pub fn entity_name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<String> {
+                    #names.name(E::TYPE_NAME, e.id()).map(|n| n.into_owned())
                 }
 
                 /// For each institutional literal (`p`, `~p`), how many tuples
@@ -872,7 +1418,7 @@ impl<'a> Api<'a> {
                 impl Conclusions {
                     /// The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints).
                     pub fn to_json(&self) -> Result<String, __rt::Error> {
-                        __rt::canonical_json(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r))
+                        __rt::canonical_json(&PACKAGE, self.policy, #names, &|r| self.__rows(r))
                     }
                 }
             }
@@ -888,7 +1434,7 @@ impl<'a> Api<'a> {
                     /// [`Conclusions::explain`] with labels, article texts and lawgen's own
                     /// words in language `lang` (`en`, `ru`; others get English words).
                     pub fn explain_in(&self, query: &str, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                        __rt::explain(&PACKAGE, self.policy, &self.facts().interner, &|r| self.__rows(r), query, lang)
+                        __rt::explain(&PACKAGE, self.policy, #names, &|r| self.__rows(r), query, lang)
                     }
                 }
             }

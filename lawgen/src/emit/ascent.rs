@@ -77,7 +77,7 @@ impl Backend for Ascent {
             quote!(engine.#f.push((c, #(#cols,)*));)
         };
         let constants = plan.load_constants(&store);
-        let load = plan.load_facts(&store);
+        let load = plan.load_facts(&store, quote!(rows));
         let policy = plan.load_policy(&store);
         // Relations the batch preloads (`emit::preload`): each case's rows
         // are deduplicated once the case is loaded.
@@ -100,14 +100,15 @@ impl Backend for Ascent {
         quote! {
             /// Evaluates independent cases in one engine run: every tuple
             /// carries its case's index, so cases never meet.
-            fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+            fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
                 let mut engine = __engine::Engine::default();
-                let mut facts = Vec::with_capacity(cases.len());
-                let mut errors = Vec::with_capacity(cases.len());
-                for (i, mut f) in cases.into_iter().enumerate() {
+                let n = input.len();
+                let mut errors = Vec::with_capacity(n);
+                for i in 0..n {
                     let c = i as u32;
-                    match f.normalize() {
-                        Ok(()) => {
+                    // Each case's rows as a set, or why it cannot run.
+                    match input.normalize(i) {
+                        Ok(rows) => {
                             #(#marks)*
                             engine.__case.push((c,));
                             #(#constants)*
@@ -118,13 +119,11 @@ impl Backend for Ascent {
                         }
                         Err(e) => errors.push(Some(e)),
                     }
-                    facts.push(f);
                 }
                 engine.run();
-                let n = facts.len();
                 let out = Outputs { #(#take,)* };
                 drop(engine);
-                let batch = ::std::sync::Arc::new(Batch { facts, out });
+                let batch = ::std::sync::Arc::new(Batch { input, out });
                 errors
                     .into_iter()
                     .enumerate()

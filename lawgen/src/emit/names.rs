@@ -164,7 +164,8 @@ pub fn screaming(name: &str) -> String {
 pub enum Scope {
     /// The module's types: one per entity type (`Game`).
     Types,
-    /// Methods of `Facts`: one per entity type, input literal and judgment.
+    /// Methods of `Facts` and `Case` (and fields of `Columns`): one per
+    /// entity type, input literal and judgment.
     FactsMethods,
     /// Methods of `Conclusions`: four per institutional literal.
     ConclusionsMethods,
@@ -243,6 +244,20 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "evaluate_batch",
             "evaluate_indexed",
             "Row",
+            // The typed input without names, and what it is built with.
+            "Case",
+            "Columns",
+            "Input",
+            "evaluate_cases",
+            "evaluate_columns",
+            "fill_cases",
+            "columns_order",
+            "gather_columns",
+            "first_contradiction",
+            "constant_id",
+            "FIRST_ID",
+            "NAMELESS",
+            "INPUT_RELS",
         ],
     ),
     (
@@ -255,6 +270,8 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "default",
             "clone",
             "fmt",
+            // No longer methods of `Facts`; kept reserved so that no
+            // package's method names change.
             "normalize",
             "contradiction",
             "get",
@@ -276,6 +293,7 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "facts",
             "concluded_counts",
             "get",
+            "entity_name",
             // Private helpers of `Conclusions`.
             "new",
             "collect_requests",

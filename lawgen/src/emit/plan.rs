@@ -250,10 +250,10 @@ impl<'p> Plan<'p> {
         self.preloaded_from(None, store)
     }
 
-    /// Loads a case's facts `f.rows` (`(rel, v)` pairs): each row stored in
-    /// its input relation, followed by the rows of the rules preloaded
-    /// from it.
-    pub fn load_facts(&self, store: Store<'_>) -> TokenStream {
+    /// Loads a case's facts, `rows` (an expression for a slice of
+    /// `(rel, v)` pairs): each row stored in its input relation, followed
+    /// by the rows of the rules preloaded from it.
+    pub fn load_facts(&self, store: Store<'_>, rows: TokenStream) -> TokenStream {
         let arms = self.inputs.iter().map(|&r| {
             let row = store(r, self.fact_columns(r));
             let derived = self.preloaded_from(Some(r), store);
@@ -261,7 +261,7 @@ impl<'p> Plan<'p> {
             quote!(#rel => { #row #(#derived)* })
         });
         quote! {
-            for (rel, v) in &f.rows {
+            for (rel, v) in #rows {
                 match *rel {
                     #(#arms)*
                     _ => {}

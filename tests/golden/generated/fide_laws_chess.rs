@@ -7804,10 +7804,33 @@ fn constant_id(name: &str) -> Option<u32> {
         _ => None,
     }
 }
-/// Entity type `Arbiter` — arbiter. An interned id: get one from `Facts`, or use a package constant.
+/// The id of a case's first own entity: the constants' ids come
+/// before it.
+const FIRST_ID: u32 = 12u32;
+/// How conclusions name the entities of a nameless case: a
+/// constant by its name, every other entity `Type#index`.
+static NAMELESS: __rt::Nameless = __rt::Nameless::new(CONSTANTS, constant_id, "#");
+/// Entity type `Arbiter` — arbiter. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Arbiter(u32);
-impl Arbiter {}
+impl Arbiter {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Arbiter(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Arbiter {
     const TYPE_NAME: &'static str = "Arbiter";
     fn id(self) -> u32 {
@@ -7817,10 +7840,27 @@ impl ::lawgen_runtime::Entity for Arbiter {
         Arbiter(id)
     }
 }
-/// Entity type `CastlingSide` — side of castling. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `CastlingSide` — side of castling. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CastlingSide(u32);
-impl CastlingSide {}
+impl CastlingSide {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        CastlingSide(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for CastlingSide {
     const TYPE_NAME: &'static str = "CastlingSide";
     fn id(self) -> u32 {
@@ -7830,10 +7870,27 @@ impl ::lawgen_runtime::Entity for CastlingSide {
         CastlingSide(id)
     }
 }
-/// Entity type `Game` — game of chess. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `Game` — game of chess. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Game(u32);
-impl Game {}
+impl Game {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Game(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Game {
     const TYPE_NAME: &'static str = "Game";
     fn id(self) -> u32 {
@@ -7843,7 +7900,7 @@ impl ::lawgen_runtime::Entity for Game {
         Game(id)
     }
 }
-/// Entity type `GamePlayState`. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `GamePlayState`. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GamePlayState(u32);
 impl GamePlayState {
@@ -7853,6 +7910,22 @@ impl GamePlayState {
     pub const NOT_STARTED: GamePlayState = GamePlayState(8u32);
     /// The package constant `Playing`.
     pub const PLAYING: GamePlayState = GamePlayState(10u32);
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        GamePlayState(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
 }
 impl ::lawgen_runtime::Entity for GamePlayState {
     const TYPE_NAME: &'static str = "GamePlayState";
@@ -7863,7 +7936,7 @@ impl ::lawgen_runtime::Entity for GamePlayState {
         GamePlayState(id)
     }
 }
-/// Entity type `GamePlayTransition`. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `GamePlayTransition`. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GamePlayTransition(u32);
 impl GamePlayTransition {
@@ -7887,6 +7960,22 @@ impl GamePlayTransition {
     pub const PLAY_MOVE: GamePlayTransition = GamePlayTransition(9u32);
     /// The package constant `StartPlay`.
     pub const START_PLAY: GamePlayTransition = GamePlayTransition(11u32);
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        GamePlayTransition(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
 }
 impl ::lawgen_runtime::Entity for GamePlayTransition {
     const TYPE_NAME: &'static str = "GamePlayTransition";
@@ -7897,10 +7986,27 @@ impl ::lawgen_runtime::Entity for GamePlayTransition {
         GamePlayTransition(id)
     }
 }
-/// Entity type `Piece` — chess piece. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `Piece` — chess piece. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(u32);
-impl Piece {}
+impl Piece {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Piece(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Piece {
     const TYPE_NAME: &'static str = "Piece";
     fn id(self) -> u32 {
@@ -7910,10 +8016,27 @@ impl ::lawgen_runtime::Entity for Piece {
         Piece(id)
     }
 }
-/// Entity type `Player` — player. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `Player` — player. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Player(u32);
-impl Player {}
+impl Player {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Player(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Player {
     const TYPE_NAME: &'static str = "Player";
     fn id(self) -> u32 {
@@ -7923,10 +8046,27 @@ impl ::lawgen_runtime::Entity for Player {
         Player(id)
     }
 }
-/// Entity type `Situation` — situation arising during a game. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `Situation` — situation arising during a game. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Situation(u32);
-impl Situation {}
+impl Situation {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Situation(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Situation {
     const TYPE_NAME: &'static str = "Situation";
     fn id(self) -> u32 {
@@ -8420,12 +8560,1024 @@ mod __engine {
 }
 /// A fact row: the input relation and its columns (entities as ids).
 type Row = (u32, [i64; 4usize]);
-/// The input of one evaluation (one case): entities, facts,
-/// explicit negations and decided judgments.
+/// What a message about a bad id says of each input relation.
+static INPUT_RELS: &[__rt::InputRel] = &[
+    __rt::InputRel {
+        rel: 1u32,
+        method: "both_players_have_moved",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 2u32,
+        method: "draw_agreed",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 4u32,
+        method: "decide_case_not_precisely_regulated",
+        columns: &[Some("Situation")],
+    },
+    __rt::InputRel {
+        rel: 7u32,
+        method: "arbiter_of",
+        columns: &[Some("Game"), Some("Arbiter")],
+    },
+    __rt::InputRel {
+        rel: 8u32,
+        method: "not_arbiter_of",
+        columns: &[Some("Game"), Some("Arbiter")],
+    },
+    __rt::InputRel {
+        rel: 10u32,
+        method: "play_started",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 11u32,
+        method: "attempted_transition",
+        columns: &[Some("Game"), Some("GamePlayTransition")],
+    },
+    __rt::InputRel {
+        rel: 12u32,
+        method: "not_attempted_transition",
+        columns: &[Some("Game"), Some("GamePlayTransition")],
+    },
+    __rt::InputRel {
+        rel: 13u32,
+        method: "not_both_players_have_moved",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 14u32,
+        method: "capturing_pawn_on_adjacent_file",
+        columns: &[Some("Game"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 15u32,
+        method: "not_capturing_pawn_on_adjacent_file",
+        columns: &[Some("Game"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 19u32,
+        method: "decide_case_not_precisely_regulated",
+        columns: &[Some("Situation")],
+    },
+    __rt::InputRel {
+        rel: 20u32,
+        method: "situation",
+        columns: &[Some("Situation")],
+    },
+    __rt::InputRel {
+        rel: 23u32,
+        method: "castling_side_of",
+        columns: &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 24u32,
+        method: "king_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 27u32,
+        method: "rook_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 29u32,
+        method: "player_has_the_move",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 30u32,
+        method: "castling_path_attacked",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 31u32,
+        method: "not_castling_path_attacked",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 32u32,
+        method: "checked_castling_side",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 33u32,
+        method: "castling_path_blocked",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 34u32,
+        method: "not_castling_path_blocked",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 35u32,
+        method: "not_castling_side_of",
+        columns: &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 36u32,
+        method: "not_checked_castling_side",
+        columns: &[Some("CastlingSide")],
+    },
+    __rt::InputRel {
+        rel: 37u32,
+        method: "checked_game",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 38u32,
+        method: "not_checked_game",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 39u32,
+        method: "checked_piece",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 40u32,
+        method: "not_checked_piece",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 41u32,
+        method: "checked_player",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 42u32,
+        method: "not_checked_player",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 43u32,
+        method: "checkmate_delivered",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 44u32,
+        method: "not_checkmate_delivered",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 46u32,
+        method: "completed_illegal_move_count",
+        columns: &[Some("Player"), None],
+    },
+    __rt::InputRel {
+        rel: 47u32,
+        method: "not_completed_illegal_move_count",
+        columns: &[Some("Player"), None],
+    },
+    __rt::InputRel {
+        rel: 48u32,
+        method: "dead_position_arisen",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 49u32,
+        method: "not_dead_position_arisen",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 51u32,
+        method: "not_draw_agreed",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 52u32,
+        method: "draw_claimed",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 53u32,
+        method: "not_draw_claimed",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 55u32,
+        method: "en_passant_right_open",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 57u32,
+        method: "not_en_passant_right_open",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 62u32,
+        method: "procedure_instance",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 85u32,
+        method: "moves_by_each_without_pawn_or_capture",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 89u32,
+        method: "position_occurrence_count",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 90u32,
+        method: "king_cannot_be_checkmated",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 91u32,
+        method: "player_of",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 92u32,
+        method: "player_resigned",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 93u32,
+        method: "stalemate_arisen",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 136u32,
+        method: "not_king_cannot_be_checkmated",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 137u32,
+        method: "not_king_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 139u32,
+        method: "move_meets_articles_3_1_to_3_9",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 140u32,
+        method: "not_move_meets_articles_3_1_to_3_9",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 141u32,
+        method: "not_moves_by_each_without_pawn_or_capture",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 143u32,
+        method: "own_piece_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 144u32,
+        method: "decide_piece_touched_intentionally",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 145u32,
+        method: "piece_can_be_moved",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 148u32,
+        method: "not_own_piece_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 149u32,
+        method: "not_piece_can_be_moved",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 150u32,
+        method: "piece_has_moved",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 151u32,
+        method: "not_piece_has_moved",
+        columns: &[Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 154u32,
+        method: "decide_piece_touched_intentionally",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 156u32,
+        method: "not_play_started",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 157u32,
+        method: "not_player_has_the_move",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 158u32,
+        method: "not_player_of",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 159u32,
+        method: "not_player_resigned",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 160u32,
+        method: "not_position_occurrence_count",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 161u32,
+        method: "not_procedure_instance",
+        columns: &[Some("Game")],
+    },
+    __rt::InputRel {
+        rel: 163u32,
+        method: "not_rook_of",
+        columns: &[Some("Player"), Some("Piece")],
+    },
+    __rt::InputRel {
+        rel: 165u32,
+        method: "not_stalemate_arisen",
+        columns: &[Some("Game")],
+    },
+];
+/// The input of one evaluation without names: entities are ids
+/// the caller chooses (`Game::from_index(0)`, …, dense per case,
+/// each type counted from 0, and the package's constants), facts
+/// are rows of ids. Conclusions call such an entity `Game#0`.
+///
+/// Cost: a method pushes one row; nothing is interned, hashed or
+/// sorted. A `Case` of its own (`Case::new`) owns one buffer;
+/// the `Case` that [`evaluate_cases`] hands to its `fill` writes
+/// into its batch's buffer, which the worker thread reuses batch
+/// after batch, so many cases allocate nothing per case.
+#[derive(Clone, Debug, Default)]
+pub struct Case {
+    rows: Vec<Row>,
+    /// Where this case's rows start in `rows` (in a batch, after
+    /// the earlier cases').
+    start: usize,
+    /// One past the largest entity id of the case (0: none).
+    hi: u32,
+    /// The batch that handed this case to `fill` (0: none).
+    tag: u64,
+}
+impl Case {
+    /// An empty case (the package's constants are known already).
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Declares the `Arbiter` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn arbiter(&mut self, entity: Arbiter) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `CastlingSide` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn castling_side(&mut self, entity: CastlingSide) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `Game` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn game(&mut self, entity: Game) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `GamePlayState` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn game_play_state(&mut self, entity: GamePlayState) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `GamePlayTransition` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn game_play_transition(&mut self, entity: GamePlayTransition) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `Piece` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn piece(&mut self, entity: Piece) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `Player` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn player(&mut self, entity: Player) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `Situation` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn situation(&mut self, entity: Situation) -> &mut Self {
+        self.rows.push((20u32, [i64::from(entity.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// States the fact `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
+    #[inline]
+    pub fn arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
+        self.rows.push((7u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, arb.0);
+        self
+    }
+    /// States the explicit negation `~arbiter_of`: `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
+    #[inline]
+    pub fn not_arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
+        self.rows.push((8u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, arb.0);
+        self
+    }
+    /// States the fact `attempted_transition(Game, GamePlayTransition)`
+    #[inline]
+    pub fn attempted_transition(
+        &mut self,
+        instance: Game,
+        transition: GamePlayTransition,
+    ) -> &mut Self {
+        self.rows.push((11u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, instance.0);
+        self.hi = __rt::seen(self.hi, transition.0);
+        self
+    }
+    /// States the explicit negation `~attempted_transition`: `attempted_transition(Game, GamePlayTransition)`
+    #[inline]
+    pub fn not_attempted_transition(
+        &mut self,
+        instance: Game,
+        transition: GamePlayTransition,
+    ) -> &mut Self {
+        self.rows.push((12u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, instance.0);
+        self.hi = __rt::seen(self.hi, transition.0);
+        self
+    }
+    /// States the fact `both_players_have_moved(Game)` — both players have made at least one move
+    #[inline]
+    pub fn both_players_have_moved(&mut self, game: Game) -> &mut Self {
+        self.rows.push((1u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~both_players_have_moved`: `both_players_have_moved(Game)` — both players have made at least one move
+    #[inline]
+    pub fn not_both_players_have_moved(&mut self, game: Game) -> &mut Self {
+        self.rows.push((13u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
+    #[inline]
+    pub fn capturing_pawn_on_adjacent_file(
+        &mut self,
+        game: Game,
+        pawn: Piece,
+    ) -> &mut Self {
+        self.rows.push((14u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, pawn.0);
+        self
+    }
+    /// States the explicit negation `~capturing_pawn_on_adjacent_file`: `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
+    #[inline]
+    pub fn not_capturing_pawn_on_adjacent_file(
+        &mut self,
+        game: Game,
+        pawn: Piece,
+    ) -> &mut Self {
+        self.rows.push((15u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, pawn.0);
+        self
+    }
+    /// Records the decision of FIDEArbiter on the judgment `case_not_precisely_regulated(Situation)` — the case is not precisely regulated by an Article of the Laws: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
+    pub fn decide_case_not_precisely_regulated(
+        &mut self,
+        situation: Situation,
+        holds: bool,
+    ) -> &mut Self {
+        self.rows
+            .push(
+                if holds {
+                    (4u32, [i64::from(situation.0), 0, 0, 0])
+                } else {
+                    (19u32, [i64::from(situation.0), 0, 0, 0])
+                },
+            );
+        self.hi = __rt::seen(self.hi, situation.0);
+        self
+    }
+    /// States the fact `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
+    #[inline]
+    pub fn castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((30u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the explicit negation `~castling_path_attacked`: `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
+    #[inline]
+    pub fn not_castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((31u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the fact `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
+    #[inline]
+    pub fn castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((33u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the explicit negation `~castling_path_blocked`: `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
+    #[inline]
+    pub fn not_castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((34u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the fact `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
+    #[inline]
+    pub fn castling_side_of(
+        &mut self,
+        game: Game,
+        who: Player,
+        side: CastlingSide,
+        rook: Piece,
+    ) -> &mut Self {
+        self.rows
+            .push((
+                23u32,
+                [
+                    i64::from(game.0),
+                    i64::from(who.0),
+                    i64::from(side.0),
+                    i64::from(rook.0),
+                ],
+            ));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, side.0);
+        self.hi = __rt::seen(self.hi, rook.0);
+        self
+    }
+    /// States the explicit negation `~castling_side_of`: `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
+    #[inline]
+    pub fn not_castling_side_of(
+        &mut self,
+        game: Game,
+        who: Player,
+        side: CastlingSide,
+        rook: Piece,
+    ) -> &mut Self {
+        self.rows
+            .push((
+                35u32,
+                [
+                    i64::from(game.0),
+                    i64::from(who.0),
+                    i64::from(side.0),
+                    i64::from(rook.0),
+                ],
+            ));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, side.0);
+        self.hi = __rt::seen(self.hi, rook.0);
+        self
+    }
+    /// States the fact `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
+    #[inline]
+    pub fn checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((32u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the explicit negation `~checked_castling_side`: `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
+    #[inline]
+    pub fn not_checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
+        self.rows.push((36u32, [i64::from(side.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, side.0);
+        self
+    }
+    /// States the fact `checked_game(Game)` — the game is in the closed domain of protocol facts
+    #[inline]
+    pub fn checked_game(&mut self, game: Game) -> &mut Self {
+        self.rows.push((37u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~checked_game`: `checked_game(Game)` — the game is in the closed domain of protocol facts
+    #[inline]
+    pub fn not_checked_game(&mut self, game: Game) -> &mut Self {
+        self.rows.push((38u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `checked_piece(Piece)` — the piece is in the closed domain of move history
+    #[inline]
+    pub fn checked_piece(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((39u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the explicit negation `~checked_piece`: `checked_piece(Piece)` — the piece is in the closed domain of move history
+    #[inline]
+    pub fn not_checked_piece(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((40u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the fact `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
+    #[inline]
+    pub fn checked_player(&mut self, who: Player) -> &mut Self {
+        self.rows.push((41u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~checked_player`: `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
+    #[inline]
+    pub fn not_checked_player(&mut self, who: Player) -> &mut Self {
+        self.rows.push((42u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
+    #[inline]
+    pub fn checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((43u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~checkmate_delivered`: `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
+    #[inline]
+    pub fn not_checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((44u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
+    #[inline]
+    pub fn completed_illegal_move_count(&mut self, who: Player, n: i64) -> &mut Self {
+        self.rows.push((46u32, [i64::from(who.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~completed_illegal_move_count`: `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
+    #[inline]
+    pub fn not_completed_illegal_move_count(
+        &mut self,
+        who: Player,
+        n: i64,
+    ) -> &mut Self {
+        self.rows.push((47u32, [i64::from(who.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
+    #[inline]
+    pub fn dead_position_arisen(&mut self, game: Game) -> &mut Self {
+        self.rows.push((48u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~dead_position_arisen`: `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
+    #[inline]
+    pub fn not_dead_position_arisen(&mut self, game: Game) -> &mut Self {
+        self.rows.push((49u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `draw_agreed(Game)` — the two players have agreed a draw during the game
+    #[inline]
+    pub fn draw_agreed(&mut self, game: Game) -> &mut Self {
+        self.rows.push((2u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~draw_agreed`: `draw_agreed(Game)` — the two players have agreed a draw during the game
+    #[inline]
+    pub fn not_draw_agreed(&mut self, game: Game) -> &mut Self {
+        self.rows.push((51u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `draw_claimed(Player)` — the player has claimed a draw
+    #[inline]
+    pub fn draw_claimed(&mut self, who: Player) -> &mut Self {
+        self.rows.push((52u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~draw_claimed`: `draw_claimed(Player)` — the player has claimed a draw
+    #[inline]
+    pub fn not_draw_claimed(&mut self, who: Player) -> &mut Self {
+        self.rows.push((53u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `en_passant_right_open(Game)` — an en passant capture is available on this move
+    #[inline]
+    pub fn en_passant_right_open(&mut self, game: Game) -> &mut Self {
+        self.rows.push((55u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~en_passant_right_open`: `en_passant_right_open(Game)` — an en passant capture is available on this move
+    #[inline]
+    pub fn not_en_passant_right_open(&mut self, game: Game) -> &mut Self {
+        self.rows.push((57u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
+    #[inline]
+    pub fn king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
+        self.rows.push((90u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~king_cannot_be_checkmated`: `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
+    #[inline]
+    pub fn not_king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
+        self.rows.push((136u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `king_of(Player, Piece)` — the piece is that player's king
+    #[inline]
+    pub fn king_of(&mut self, who: Player, king: Piece) -> &mut Self {
+        self.rows.push((24u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, king.0);
+        self
+    }
+    /// States the explicit negation `~king_of`: `king_of(Player, Piece)` — the piece is that player's king
+    #[inline]
+    pub fn not_king_of(&mut self, who: Player, king: Piece) -> &mut Self {
+        self.rows.push((137u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, king.0);
+        self
+    }
+    /// States the fact `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
+    #[inline]
+    pub fn move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
+        self.rows.push((139u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~move_meets_articles_3_1_to_3_9`: `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
+    #[inline]
+    pub fn not_move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
+        self.rows.push((140u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
+    #[inline]
+    pub fn moves_by_each_without_pawn_or_capture(
+        &mut self,
+        game: Game,
+        n: i64,
+    ) -> &mut Self {
+        self.rows.push((85u32, [i64::from(game.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~moves_by_each_without_pawn_or_capture`: `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
+    #[inline]
+    pub fn not_moves_by_each_without_pawn_or_capture(
+        &mut self,
+        game: Game,
+        n: i64,
+    ) -> &mut Self {
+        self.rows.push((141u32, [i64::from(game.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `own_piece_of(Player, Piece)` — the piece belongs to the player
+    #[inline]
+    pub fn own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
+        self.rows.push((143u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the explicit negation `~own_piece_of`: `own_piece_of(Player, Piece)` — the piece belongs to the player
+    #[inline]
+    pub fn not_own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
+        self.rows.push((148u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the fact `piece_can_be_moved(Piece)` — the piece can be moved
+    #[inline]
+    pub fn piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((145u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the explicit negation `~piece_can_be_moved`: `piece_can_be_moved(Piece)` — the piece can be moved
+    #[inline]
+    pub fn not_piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((149u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the fact `piece_has_moved(Piece)` — the piece has already moved
+    #[inline]
+    pub fn piece_has_moved(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((150u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the explicit negation `~piece_has_moved`: `piece_has_moved(Piece)` — the piece has already moved
+    #[inline]
+    pub fn not_piece_has_moved(&mut self, piece: Piece) -> &mut Self {
+        self.rows.push((151u32, [i64::from(piece.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// Records the decision of FIDEArbiter on the judgment `piece_touched_intentionally(Player, Piece)` — the player having the move touched the piece with the intention of moving or capturing: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
+    pub fn decide_piece_touched_intentionally(
+        &mut self,
+        who: Player,
+        piece: Piece,
+        holds: bool,
+    ) -> &mut Self {
+        self.rows
+            .push(
+                if holds {
+                    (144u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                } else {
+                    (154u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
+                },
+            );
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, piece.0);
+        self
+    }
+    /// States the fact `play_started(Game)` — the game has been started
+    #[inline]
+    pub fn play_started(&mut self, game: Game) -> &mut Self {
+        self.rows.push((10u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~play_started`: `play_started(Game)` — the game has been started
+    #[inline]
+    pub fn not_play_started(&mut self, game: Game) -> &mut Self {
+        self.rows.push((156u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `player_has_the_move(Game, Player)` — the player has the move
+    #[inline]
+    pub fn player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((29u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~player_has_the_move`: `player_has_the_move(Game, Player)` — the player has the move
+    #[inline]
+    pub fn not_player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((157u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `player_of(Game, Player)` — the player takes part in the game
+    #[inline]
+    pub fn player_of(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((91u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~player_of`: `player_of(Game, Player)` — the player takes part in the game
+    #[inline]
+    pub fn not_player_of(&mut self, game: Game, who: Player) -> &mut Self {
+        self.rows.push((158u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `player_resigned(Player)` — the player has declared that he\/she resigns
+    #[inline]
+    pub fn player_resigned(&mut self, who: Player) -> &mut Self {
+        self.rows.push((92u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the explicit negation `~player_resigned`: `player_resigned(Player)` — the player has declared that he\/she resigns
+    #[inline]
+    pub fn not_player_resigned(&mut self, who: Player) -> &mut Self {
+        self.rows.push((159u32, [i64::from(who.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self
+    }
+    /// States the fact `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
+    #[inline]
+    pub fn position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
+        self.rows.push((89u32, [i64::from(game.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~position_occurrence_count`: `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
+    #[inline]
+    pub fn not_position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
+        self.rows.push((160u32, [i64::from(game.0), n, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the fact `procedure_instance(Game)`
+    #[inline]
+    pub fn procedure_instance(&mut self, instance: Game) -> &mut Self {
+        self.rows.push((62u32, [i64::from(instance.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, instance.0);
+        self
+    }
+    /// States the explicit negation `~procedure_instance`: `procedure_instance(Game)`
+    #[inline]
+    pub fn not_procedure_instance(&mut self, instance: Game) -> &mut Self {
+        self.rows.push((161u32, [i64::from(instance.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, instance.0);
+        self
+    }
+    /// States the fact `rook_of(Player, Piece)` — the piece is that player's rook
+    #[inline]
+    pub fn rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
+        self.rows.push((27u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, rook.0);
+        self
+    }
+    /// States the explicit negation `~rook_of`: `rook_of(Player, Piece)` — the piece is that player's rook
+    #[inline]
+    pub fn not_rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
+        self.rows.push((163u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.hi = __rt::seen(self.hi, who.0);
+        self.hi = __rt::seen(self.hi, rook.0);
+        self
+    }
+    /// States the fact `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
+    #[inline]
+    pub fn stalemate_arisen(&mut self, game: Game) -> &mut Self {
+        self.rows.push((93u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~stalemate_arisen`: `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
+    #[inline]
+    pub fn not_stalemate_arisen(&mut self, game: Game) -> &mut Self {
+        self.rows.push((165u32, [i64::from(game.0), 0, 0, 0]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// Evaluates the package on this case under `policy`. Fails
+    /// if a fact and its explicit negation were both given, or an
+    /// entity id is out of range (`from_index` past its last
+    /// index); the error names the method and which of its facts.
+    /// For many cases, [`evaluate_cases`] is much faster.
+    pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
+        let mut rows = __rt::CaseRows::new();
+        rows.push_case(self.rows.get(self.start..).unwrap_or(&[]), self.hi);
+        evaluate_batch(Input::Nameless(rows), policy)
+            .pop()
+            .unwrap_or_else(|| Err(
+                __rt::Error::Internal("a batch of one gave no result".into()),
+            ))
+    }
+}
+/// The input of one evaluation (one case): entities by name,
+/// facts, explicit negations and decided judgments.
+///
+/// Cost: every name is interned (hashed and looked up among the
+/// case's names and the package's constants), and each `Facts`
+/// owns its buffers (a few allocations per case); the rows are
+/// then those of a [`Case`]. Without names, [`Case`],
+/// [`evaluate_cases`] and [`evaluate_columns`] skip both.
 #[derive(Clone, Debug)]
 pub struct Facts {
     interner: __rt::Interner,
-    rows: Vec<Row>,
+    case: Case,
 }
 impl Default for Facts {
     fn default() -> Self {
@@ -8437,7 +9589,10 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::with_capacity(48),
+            case: Case {
+                rows: Vec::with_capacity(48),
+                ..Case::default()
+            },
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -8487,102 +9642,109 @@ impl Facts {
     /// The `Situation` entity named `name` (interned; declared as an entity of the input).
     pub fn situation(&mut self, name: &str) -> Situation {
         let id = self.interner.intern(name);
-        self.rows.push((20u32, [i64::from(id), 0, 0, 0]));
+        self.case.situation(Situation(id));
         Situation(id)
     }
     /// States the fact `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
+    #[inline]
     pub fn arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
-        self.rows.push((7u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
+        self.case.arbiter_of(game, arb);
         self
     }
     /// States the explicit negation `~arbiter_of`: `arbiter_of(Game, Arbiter)` — the arbiter is appointed for the game
+    #[inline]
     pub fn not_arbiter_of(&mut self, game: Game, arb: Arbiter) -> &mut Self {
-        self.rows.push((8u32, [i64::from(game.0), i64::from(arb.0), 0, 0]));
+        self.case.not_arbiter_of(game, arb);
         self
     }
     /// States the fact `attempted_transition(Game, GamePlayTransition)`
+    #[inline]
     pub fn attempted_transition(
         &mut self,
         instance: Game,
         transition: GamePlayTransition,
     ) -> &mut Self {
-        self.rows.push((11u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
+        self.case.attempted_transition(instance, transition);
         self
     }
     /// States the explicit negation `~attempted_transition`: `attempted_transition(Game, GamePlayTransition)`
+    #[inline]
     pub fn not_attempted_transition(
         &mut self,
         instance: Game,
         transition: GamePlayTransition,
     ) -> &mut Self {
-        self.rows.push((12u32, [i64::from(instance.0), i64::from(transition.0), 0, 0]));
+        self.case.not_attempted_transition(instance, transition);
         self
     }
     /// States the fact `both_players_have_moved(Game)` — both players have made at least one move
+    #[inline]
     pub fn both_players_have_moved(&mut self, game: Game) -> &mut Self {
-        self.rows.push((1u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.both_players_have_moved(game);
         self
     }
     /// States the explicit negation `~both_players_have_moved`: `both_players_have_moved(Game)` — both players have made at least one move
+    #[inline]
     pub fn not_both_players_have_moved(&mut self, game: Game) -> &mut Self {
-        self.rows.push((13u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_both_players_have_moved(game);
         self
     }
     /// States the fact `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
+    #[inline]
     pub fn capturing_pawn_on_adjacent_file(
         &mut self,
         game: Game,
         pawn: Piece,
     ) -> &mut Self {
-        self.rows.push((14u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
+        self.case.capturing_pawn_on_adjacent_file(game, pawn);
         self
     }
     /// States the explicit negation `~capturing_pawn_on_adjacent_file`: `capturing_pawn_on_adjacent_file(Game, Piece)` — the pawn occupies a square on the same rank and an adjacent file to the pawn that has just advanced two squares
+    #[inline]
     pub fn not_capturing_pawn_on_adjacent_file(
         &mut self,
         game: Game,
         pawn: Piece,
     ) -> &mut Self {
-        self.rows.push((15u32, [i64::from(game.0), i64::from(pawn.0), 0, 0]));
+        self.case.not_capturing_pawn_on_adjacent_file(game, pawn);
         self
     }
     /// Records the decision of FIDEArbiter on the judgment `case_not_precisely_regulated(Situation)` — the case is not precisely regulated by an Article of the Laws: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
     pub fn decide_case_not_precisely_regulated(
         &mut self,
         situation: Situation,
         holds: bool,
     ) -> &mut Self {
-        self.rows
-            .push(
-                if holds {
-                    (4u32, [i64::from(situation.0), 0, 0, 0])
-                } else {
-                    (19u32, [i64::from(situation.0), 0, 0, 0])
-                },
-            );
+        self.case.decide_case_not_precisely_regulated(situation, holds);
         self
     }
     /// States the fact `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
+    #[inline]
     pub fn castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((30u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.castling_path_attacked(side);
         self
     }
     /// States the explicit negation `~castling_path_attacked`: `castling_path_attacked(CastlingSide)` — the king's square, the square it must cross, or the square it is to occupy is attacked
+    #[inline]
     pub fn not_castling_path_attacked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((31u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.not_castling_path_attacked(side);
         self
     }
     /// States the fact `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
+    #[inline]
     pub fn castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((33u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.castling_path_blocked(side);
         self
     }
     /// States the explicit negation `~castling_path_blocked`: `castling_path_blocked(CastlingSide)` — there is a piece between the king and the rook with which castling is to be effected
+    #[inline]
     pub fn not_castling_path_blocked(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((34u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.not_castling_path_blocked(side);
         self
     }
     /// States the fact `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
+    #[inline]
     pub fn castling_side_of(
         &mut self,
         game: Game,
@@ -8590,19 +9752,11 @@ impl Facts {
         side: CastlingSide,
         rook: Piece,
     ) -> &mut Self {
-        self.rows
-            .push((
-                23u32,
-                [
-                    i64::from(game.0),
-                    i64::from(who.0),
-                    i64::from(side.0),
-                    i64::from(rook.0),
-                ],
-            ));
+        self.case.castling_side_of(game, who, side, rook);
         self
     }
     /// States the explicit negation `~castling_side_of`: `castling_side_of(Game, Player, CastlingSide, Piece)` — the player is considering castling with that rook on that side
+    #[inline]
     pub fn not_castling_side_of(
         &mut self,
         game: Game,
@@ -8610,608 +9764,342 @@ impl Facts {
         side: CastlingSide,
         rook: Piece,
     ) -> &mut Self {
-        self.rows
-            .push((
-                35u32,
-                [
-                    i64::from(game.0),
-                    i64::from(who.0),
-                    i64::from(side.0),
-                    i64::from(rook.0),
-                ],
-            ));
+        self.case.not_castling_side_of(game, who, side, rook);
         self
     }
     /// States the fact `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
+    #[inline]
     pub fn checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((32u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.checked_castling_side(side);
         self
     }
     /// States the explicit negation `~checked_castling_side`: `checked_castling_side(CastlingSide)` — the castling side is in the closed domain of path facts
+    #[inline]
     pub fn not_checked_castling_side(&mut self, side: CastlingSide) -> &mut Self {
-        self.rows.push((36u32, [i64::from(side.0), 0, 0, 0]));
+        self.case.not_checked_castling_side(side);
         self
     }
     /// States the fact `checked_game(Game)` — the game is in the closed domain of protocol facts
+    #[inline]
     pub fn checked_game(&mut self, game: Game) -> &mut Self {
-        self.rows.push((37u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.checked_game(game);
         self
     }
     /// States the explicit negation `~checked_game`: `checked_game(Game)` — the game is in the closed domain of protocol facts
+    #[inline]
     pub fn not_checked_game(&mut self, game: Game) -> &mut Self {
-        self.rows.push((38u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_checked_game(game);
         self
     }
     /// States the fact `checked_piece(Piece)` — the piece is in the closed domain of move history
+    #[inline]
     pub fn checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((39u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.checked_piece(piece);
         self
     }
     /// States the explicit negation `~checked_piece`: `checked_piece(Piece)` — the piece is in the closed domain of move history
+    #[inline]
     pub fn not_checked_piece(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((40u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.not_checked_piece(piece);
         self
     }
     /// States the fact `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
+    #[inline]
     pub fn checked_player(&mut self, who: Player) -> &mut Self {
-        self.rows.push((41u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.checked_player(who);
         self
     }
     /// States the explicit negation `~checked_player`: `checked_player(Player)` — the player is in the closed domain of mate\-possibility facts
+    #[inline]
     pub fn not_checked_player(&mut self, who: Player) -> &mut Self {
-        self.rows.push((42u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.not_checked_player(who);
         self
     }
     /// States the fact `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
+    #[inline]
     pub fn checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((43u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.checkmate_delivered(game, who);
         self
     }
     /// States the explicit negation `~checkmate_delivered`: `checkmate_delivered(Game, Player)` — the player has checkmated the opponent's king
+    #[inline]
     pub fn not_checkmate_delivered(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((44u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.not_checkmate_delivered(game, who);
         self
     }
     /// States the fact `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
+    #[inline]
     pub fn completed_illegal_move_count(&mut self, who: Player, n: i64) -> &mut Self {
-        self.rows.push((46u32, [i64::from(who.0), n, 0, 0]));
+        self.case.completed_illegal_move_count(who, n);
         self
     }
     /// States the explicit negation `~completed_illegal_move_count`: `completed_illegal_move_count(Player, Integer)` — number of completed illegal moves by the player
+    #[inline]
     pub fn not_completed_illegal_move_count(
         &mut self,
         who: Player,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((47u32, [i64::from(who.0), n, 0, 0]));
+        self.case.not_completed_illegal_move_count(who, n);
         self
     }
     /// States the fact `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
+    #[inline]
     pub fn dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((48u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.dead_position_arisen(game);
         self
     }
     /// States the explicit negation `~dead_position_arisen`: `dead_position_arisen(Game)` — a position has arisen in which neither player can checkmate the opponent's king with any series of legal moves
+    #[inline]
     pub fn not_dead_position_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((49u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_dead_position_arisen(game);
         self
     }
     /// States the fact `draw_agreed(Game)` — the two players have agreed a draw during the game
+    #[inline]
     pub fn draw_agreed(&mut self, game: Game) -> &mut Self {
-        self.rows.push((2u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.draw_agreed(game);
         self
     }
     /// States the explicit negation `~draw_agreed`: `draw_agreed(Game)` — the two players have agreed a draw during the game
+    #[inline]
     pub fn not_draw_agreed(&mut self, game: Game) -> &mut Self {
-        self.rows.push((51u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_draw_agreed(game);
         self
     }
     /// States the fact `draw_claimed(Player)` — the player has claimed a draw
+    #[inline]
     pub fn draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.rows.push((52u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.draw_claimed(who);
         self
     }
     /// States the explicit negation `~draw_claimed`: `draw_claimed(Player)` — the player has claimed a draw
+    #[inline]
     pub fn not_draw_claimed(&mut self, who: Player) -> &mut Self {
-        self.rows.push((53u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.not_draw_claimed(who);
         self
     }
     /// States the fact `en_passant_right_open(Game)` — an en passant capture is available on this move
+    #[inline]
     pub fn en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.rows.push((55u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.en_passant_right_open(game);
         self
     }
     /// States the explicit negation `~en_passant_right_open`: `en_passant_right_open(Game)` — an en passant capture is available on this move
+    #[inline]
     pub fn not_en_passant_right_open(&mut self, game: Game) -> &mut Self {
-        self.rows.push((57u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_en_passant_right_open(game);
         self
     }
     /// States the fact `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
+    #[inline]
     pub fn king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.rows.push((90u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.king_cannot_be_checkmated(who);
         self
     }
     /// States the explicit negation `~king_cannot_be_checkmated`: `king_cannot_be_checkmated(Player)` — the opponent cannot checkmate this player's king by any possible series of legal moves
+    #[inline]
     pub fn not_king_cannot_be_checkmated(&mut self, who: Player) -> &mut Self {
-        self.rows.push((136u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.not_king_cannot_be_checkmated(who);
         self
     }
     /// States the fact `king_of(Player, Piece)` — the piece is that player's king
+    #[inline]
     pub fn king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.rows.push((24u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.case.king_of(who, king);
         self
     }
     /// States the explicit negation `~king_of`: `king_of(Player, Piece)` — the piece is that player's king
+    #[inline]
     pub fn not_king_of(&mut self, who: Player, king: Piece) -> &mut Self {
-        self.rows.push((137u32, [i64::from(who.0), i64::from(king.0), 0, 0]));
+        self.case.not_king_of(who, king);
         self
     }
     /// States the fact `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
+    #[inline]
     pub fn move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.rows.push((139u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.move_meets_articles_3_1_to_3_9(game);
         self
     }
     /// States the explicit negation `~move_meets_articles_3_1_to_3_9`: `move_meets_articles_3_1_to_3_9(Game)` — the attempted move meets the relevant requirements of Articles 3.1 to 3.9
+    #[inline]
     pub fn not_move_meets_articles_3_1_to_3_9(&mut self, game: Game) -> &mut Self {
-        self.rows.push((140u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_move_meets_articles_3_1_to_3_9(game);
         self
     }
     /// States the fact `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
+    #[inline]
     pub fn moves_by_each_without_pawn_or_capture(
         &mut self,
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((85u32, [i64::from(game.0), n, 0, 0]));
+        self.case.moves_by_each_without_pawn_or_capture(game, n);
         self
     }
     /// States the explicit negation `~moves_by_each_without_pawn_or_capture`: `moves_by_each_without_pawn_or_capture(Game, Integer)` — this many moves by each player have been made without the movement of any pawn and without any capture
+    #[inline]
     pub fn not_moves_by_each_without_pawn_or_capture(
         &mut self,
         game: Game,
         n: i64,
     ) -> &mut Self {
-        self.rows.push((141u32, [i64::from(game.0), n, 0, 0]));
+        self.case.not_moves_by_each_without_pawn_or_capture(game, n);
         self
     }
     /// States the fact `own_piece_of(Player, Piece)` — the piece belongs to the player
+    #[inline]
     pub fn own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.rows.push((143u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.case.own_piece_of(who, piece);
         self
     }
     /// States the explicit negation `~own_piece_of`: `own_piece_of(Player, Piece)` — the piece belongs to the player
+    #[inline]
     pub fn not_own_piece_of(&mut self, who: Player, piece: Piece) -> &mut Self {
-        self.rows.push((148u32, [i64::from(who.0), i64::from(piece.0), 0, 0]));
+        self.case.not_own_piece_of(who, piece);
         self
     }
     /// States the fact `piece_can_be_moved(Piece)` — the piece can be moved
+    #[inline]
     pub fn piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((145u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.piece_can_be_moved(piece);
         self
     }
     /// States the explicit negation `~piece_can_be_moved`: `piece_can_be_moved(Piece)` — the piece can be moved
+    #[inline]
     pub fn not_piece_can_be_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((149u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.not_piece_can_be_moved(piece);
         self
     }
     /// States the fact `piece_has_moved(Piece)` — the piece has already moved
+    #[inline]
     pub fn piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((150u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.piece_has_moved(piece);
         self
     }
     /// States the explicit negation `~piece_has_moved`: `piece_has_moved(Piece)` — the piece has already moved
+    #[inline]
     pub fn not_piece_has_moved(&mut self, piece: Piece) -> &mut Self {
-        self.rows.push((151u32, [i64::from(piece.0), 0, 0, 0]));
+        self.case.not_piece_has_moved(piece);
         self
     }
     /// Records the decision of FIDEArbiter on the judgment `piece_touched_intentionally(Player, Piece)` — the player having the move touched the piece with the intention of moving or capturing: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
     pub fn decide_piece_touched_intentionally(
         &mut self,
         who: Player,
         piece: Piece,
         holds: bool,
     ) -> &mut Self {
-        self.rows
-            .push(
-                if holds {
-                    (144u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
-                } else {
-                    (154u32, [i64::from(who.0), i64::from(piece.0), 0, 0])
-                },
-            );
+        self.case.decide_piece_touched_intentionally(who, piece, holds);
         self
     }
     /// States the fact `play_started(Game)` — the game has been started
+    #[inline]
     pub fn play_started(&mut self, game: Game) -> &mut Self {
-        self.rows.push((10u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.play_started(game);
         self
     }
     /// States the explicit negation `~play_started`: `play_started(Game)` — the game has been started
+    #[inline]
     pub fn not_play_started(&mut self, game: Game) -> &mut Self {
-        self.rows.push((156u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_play_started(game);
         self
     }
     /// States the fact `player_has_the_move(Game, Player)` — the player has the move
+    #[inline]
     pub fn player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((29u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.player_has_the_move(game, who);
         self
     }
     /// States the explicit negation `~player_has_the_move`: `player_has_the_move(Game, Player)` — the player has the move
+    #[inline]
     pub fn not_player_has_the_move(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((157u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.not_player_has_the_move(game, who);
         self
     }
     /// States the fact `player_of(Game, Player)` — the player takes part in the game
+    #[inline]
     pub fn player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((91u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.player_of(game, who);
         self
     }
     /// States the explicit negation `~player_of`: `player_of(Game, Player)` — the player takes part in the game
+    #[inline]
     pub fn not_player_of(&mut self, game: Game, who: Player) -> &mut Self {
-        self.rows.push((158u32, [i64::from(game.0), i64::from(who.0), 0, 0]));
+        self.case.not_player_of(game, who);
         self
     }
     /// States the fact `player_resigned(Player)` — the player has declared that he\/she resigns
+    #[inline]
     pub fn player_resigned(&mut self, who: Player) -> &mut Self {
-        self.rows.push((92u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.player_resigned(who);
         self
     }
     /// States the explicit negation `~player_resigned`: `player_resigned(Player)` — the player has declared that he\/she resigns
+    #[inline]
     pub fn not_player_resigned(&mut self, who: Player) -> &mut Self {
-        self.rows.push((159u32, [i64::from(who.0), 0, 0, 0]));
+        self.case.not_player_resigned(who);
         self
     }
     /// States the fact `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
+    #[inline]
     pub fn position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.rows.push((89u32, [i64::from(game.0), n, 0, 0]));
+        self.case.position_occurrence_count(game, n);
         self
     }
     /// States the explicit negation `~position_occurrence_count`: `position_occurrence_count(Game, Integer)` — the same position has appeared this many times
+    #[inline]
     pub fn not_position_occurrence_count(&mut self, game: Game, n: i64) -> &mut Self {
-        self.rows.push((160u32, [i64::from(game.0), n, 0, 0]));
+        self.case.not_position_occurrence_count(game, n);
         self
     }
     /// States the fact `procedure_instance(Game)`
+    #[inline]
     pub fn procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.rows.push((62u32, [i64::from(instance.0), 0, 0, 0]));
+        self.case.procedure_instance(instance);
         self
     }
     /// States the explicit negation `~procedure_instance`: `procedure_instance(Game)`
+    #[inline]
     pub fn not_procedure_instance(&mut self, instance: Game) -> &mut Self {
-        self.rows.push((161u32, [i64::from(instance.0), 0, 0, 0]));
+        self.case.not_procedure_instance(instance);
         self
     }
     /// States the fact `rook_of(Player, Piece)` — the piece is that player's rook
+    #[inline]
     pub fn rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.rows.push((27u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.case.rook_of(who, rook);
         self
     }
     /// States the explicit negation `~rook_of`: `rook_of(Player, Piece)` — the piece is that player's rook
+    #[inline]
     pub fn not_rook_of(&mut self, who: Player, rook: Piece) -> &mut Self {
-        self.rows.push((163u32, [i64::from(who.0), i64::from(rook.0), 0, 0]));
+        self.case.not_rook_of(who, rook);
         self
     }
     /// States the fact `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
+    #[inline]
     pub fn stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((93u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.stalemate_arisen(game);
         self
     }
     /// States the explicit negation `~stalemate_arisen`: `stalemate_arisen(Game)` — the player to move has no legal move and his\/her king is not in check
+    #[inline]
     pub fn not_stalemate_arisen(&mut self, game: Game) -> &mut Self {
-        self.rows.push((165u32, [i64::from(game.0), 0, 0, 0]));
+        self.case.not_stalemate_arisen(game);
         self
     }
     /// Evaluates the package on these facts under `policy`.
-    /// Fails only if a fact and its explicit negation were both given.
+    /// Fails if a fact and its explicit negation were both given,
+    /// or a method got an entity id these facts did not issue.
     /// For many cases, [`evaluate_many`] is much faster.
     pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
-        evaluate_batch(vec![self.clone()], policy)
+        evaluate_batch(Input::Named(vec![self.clone()]), policy)
             .pop()
             .unwrap_or_else(|| Err(
                 __rt::Error::Internal("a batch of one gave no result".into()),
             ))
-    }
-    /// docs/reference.md#facts-files: facts are sets, and `p` and `~p` for the same
-    /// tuple is an input error.
-    fn normalize(&mut self) -> Result<(), __rt::Error> {
-        self.rows.sort_unstable();
-        self.rows.dedup();
-        for (rel, v) in &self.rows {
-            let negation = match *rel {
-                7u32 => 8u32,
-                11u32 => 12u32,
-                1u32 => 13u32,
-                14u32 => 15u32,
-                4u32 => 19u32,
-                30u32 => 31u32,
-                33u32 => 34u32,
-                23u32 => 35u32,
-                32u32 => 36u32,
-                37u32 => 38u32,
-                39u32 => 40u32,
-                41u32 => 42u32,
-                43u32 => 44u32,
-                46u32 => 47u32,
-                48u32 => 49u32,
-                2u32 => 51u32,
-                52u32 => 53u32,
-                55u32 => 57u32,
-                90u32 => 136u32,
-                24u32 => 137u32,
-                139u32 => 140u32,
-                85u32 => 141u32,
-                143u32 => 148u32,
-                145u32 => 149u32,
-                150u32 => 151u32,
-                144u32 => 154u32,
-                10u32 => 156u32,
-                29u32 => 157u32,
-                91u32 => 158u32,
-                92u32 => 159u32,
-                89u32 => 160u32,
-                62u32 => 161u32,
-                27u32 => 163u32,
-                93u32 => 165u32,
-                _ => continue,
-            };
-            if self.rows.binary_search(&(negation, *v)).is_ok() {
-                return Err(self.contradiction(*rel, v));
-            }
-        }
-        Ok(())
-    }
-    fn contradiction(&self, rel: u32, v: &[i64; 4usize]) -> __rt::Error {
-        match rel {
-            7u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "arbiter_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            11u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "attempted_transition",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            1u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "both_players_have_moved",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            14u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "capturing_pawn_on_adjacent_file",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            4u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "case_not_precisely_regulated",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            30u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "castling_path_attacked",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            33u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "castling_path_blocked",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            23u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "castling_side_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32), __rt::entity(& self.interner,
-                        v[2usize] as u32), __rt::entity(& self.interner, v[3usize] as
-                        u32)
-                    ],
-                }
-            }
-            32u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checked_castling_side",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            37u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checked_game",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            39u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checked_piece",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            41u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checked_player",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            43u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checkmate_delivered",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            46u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "completed_illegal_move_count",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32),
-                        __rt::Arg::Int(v[1usize])
-                    ],
-                }
-            }
-            48u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "dead_position_arisen",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            2u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "draw_agreed",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            52u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "draw_claimed",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            55u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "en_passant_right_open",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            90u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "king_cannot_be_checkmated",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            24u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "king_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            139u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "move_meets_articles_3_1_to_3_9",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            85u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "moves_by_each_without_pawn_or_capture",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32),
-                        __rt::Arg::Int(v[1usize])
-                    ],
-                }
-            }
-            143u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "own_piece_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            145u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "piece_can_be_moved",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            150u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "piece_has_moved",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            144u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "piece_touched_intentionally",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            10u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "play_started",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            29u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "player_has_the_move",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            91u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "player_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            92u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "player_resigned",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            89u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "position_occurrence_count",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32),
-                        __rt::Arg::Int(v[1usize])
-                    ],
-                }
-            }
-            62u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "procedure_instance",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            27u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "rook_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            93u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "stalemate_arisen",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-        }
     }
     /// Interns a name without declaring it (bench and bridge code).
     #[doc(hidden)]
@@ -9224,7 +10112,7 @@ impl Facts {
         for (slot, x) in v.iter_mut().zip(row) {
             *slot = *x;
         }
-        self.rows.push((rel as u32, v));
+        self.case.rows.push((rel as u32, v));
     }
 }
 ::lawgen_runtime::__if_serde! {
@@ -9236,6 +10124,2492 @@ impl Facts {
     __rt::read_facts_json(& PACKAGE, bytes, & mut facts.interner, & mut | r, row | rows
     .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
     Ok(facts) } }
+}
+/// A batch's input: named facts, or the rows of nameless cases
+/// in one buffer.
+#[derive(Debug)]
+enum Input {
+    Named(Vec<Facts>),
+    Nameless(__rt::CaseRows<Row>),
+}
+impl Input {
+    /// How many cases.
+    fn len(&self) -> usize {
+        match self {
+            Input::Named(v) => v.len(),
+            Input::Nameless(r) => r.len(),
+        }
+    }
+    /// Case `c`'s rows, in the order they were given.
+    #[inline]
+    fn rows(&self, c: usize) -> &[Row] {
+        match self {
+            Input::Named(v) => v.get(c).map_or(&[], |f| &f.case.rows[..]),
+            Input::Nameless(r) => r.rows(c),
+        }
+    }
+    /// How case `c`'s entities are named.
+    fn names(&self, c: usize) -> __rt::CaseNames<'_> {
+        match self {
+            Input::Named(v) => {
+                match v.get(c) {
+                    Some(f) => __rt::CaseNames::Named(&f.interner),
+                    None => __rt::CaseNames::Nameless(&NAMELESS),
+                }
+            }
+            Input::Nameless(_) => __rt::CaseNames::Nameless(&NAMELESS),
+        }
+    }
+    /// Every entity id of case `c` can be named: issued by its
+    /// `Facts`, or an index in range. The error names the method,
+    /// which of its facts and the value.
+    fn check(&self, c: usize) -> Result<(), __rt::Error> {
+        match self {
+            Input::Named(v) => {
+                let Some(f) = v.get(c) else { return Ok(()) };
+                let len = f.interner.len();
+                if f.case.hi as usize <= len {
+                    return Ok(());
+                }
+                Err(
+                    __rt::bad_id(
+                            &f.case.rows,
+                            INPUT_RELS,
+                            |id| (id as usize) < len,
+                            __rt::not_issued(len),
+                        )
+                        .unwrap_or_else(|| __rt::Error::Internal(
+                            "an entity id out of range that no row holds".into(),
+                        )),
+                )
+            }
+            Input::Nameless(r) => {
+                if let Some(e) = r.failure() {
+                    return Err(e.clone());
+                }
+                if r.hi(c) <= __rt::MAX_ID + 1 {
+                    return Ok(());
+                }
+                Err(
+                    __rt::bad_id(
+                            r.rows(c),
+                            INPUT_RELS,
+                            |id| id <= __rt::MAX_ID,
+                            __rt::out_of_range(FIRST_ID),
+                        )
+                        .unwrap_or_else(|| __rt::Error::Internal(
+                            "an entity id out of range that no row holds".into(),
+                        )),
+                )
+            }
+        }
+    }
+    /// Sorts case `c`'s rows and finds the first fact given with
+    /// its explicit negation (docs/reference.md#facts-files), so
+    /// that every engine names the same one.
+    fn contradiction(&mut self, c: usize) -> Option<__rt::Error> {
+        match self {
+            Input::Named(v) => {
+                let f = v.get_mut(c)?;
+                f.case.rows.sort_unstable();
+                first_contradiction(&f.case.rows, __rt::CaseNames::Named(&f.interner))
+            }
+            Input::Nameless(r) => {
+                r.rows_mut(c).sort_unstable();
+                first_contradiction(r.rows(c), __rt::CaseNames::Nameless(&NAMELESS))
+            }
+        }
+    }
+    /// Case `c`'s rows as a set (sorted, each once), or why the
+    /// case cannot be evaluated.
+    fn normalize(&mut self, c: usize) -> Result<&[Row], __rt::Error> {
+        self.check(c)?;
+        if let Some(e) = self.contradiction(c) {
+            return Err(e);
+        }
+        let rows: &mut [Row] = match self {
+            Input::Named(v) => v.get_mut(c).map_or(&mut [], |f| &mut f.case.rows[..]),
+            Input::Nameless(r) => r.rows_mut(c),
+        };
+        let k = __rt::dedup_sorted(rows);
+        Ok(&rows[..k])
+    }
+}
+/// The first row of sorted `rows` whose explicit negation is also
+/// there, as the error every engine reports.
+fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
+    for (rel, v) in rows {
+        let negation = match *rel {
+            7u32 => 8u32,
+            11u32 => 12u32,
+            1u32 => 13u32,
+            14u32 => 15u32,
+            4u32 => 19u32,
+            30u32 => 31u32,
+            33u32 => 34u32,
+            23u32 => 35u32,
+            32u32 => 36u32,
+            37u32 => 38u32,
+            39u32 => 40u32,
+            41u32 => 42u32,
+            43u32 => 44u32,
+            46u32 => 47u32,
+            48u32 => 49u32,
+            2u32 => 51u32,
+            52u32 => 53u32,
+            55u32 => 57u32,
+            90u32 => 136u32,
+            24u32 => 137u32,
+            139u32 => 140u32,
+            85u32 => 141u32,
+            143u32 => 148u32,
+            145u32 => 149u32,
+            150u32 => 151u32,
+            144u32 => 154u32,
+            10u32 => 156u32,
+            29u32 => 157u32,
+            91u32 => 158u32,
+            92u32 => 159u32,
+            89u32 => 160u32,
+            62u32 => 161u32,
+            27u32 => 163u32,
+            93u32 => 165u32,
+            _ => continue,
+        };
+        if rows.binary_search(&(negation, *v)).is_ok() {
+            return Some(
+                match *rel {
+                    7u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "arbiter_of",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Arbiter", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    11u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "attempted_transition",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "GamePlayTransition", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    1u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "both_players_have_moved",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    14u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "capturing_pawn_on_adjacent_file",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Piece", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    4u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "case_not_precisely_regulated",
+                            args: vec![
+                                __rt::entity(names, "Situation", v[0usize] as u32)
+                            ],
+                        }
+                    }
+                    30u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "castling_path_attacked",
+                            args: vec![
+                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
+                            ],
+                        }
+                    }
+                    33u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "castling_path_blocked",
+                            args: vec![
+                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
+                            ],
+                        }
+                    }
+                    23u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "castling_side_of",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Player", v[1usize] as u32),
+                                __rt::entity(names, "CastlingSide", v[2usize] as u32),
+                                __rt::entity(names, "Piece", v[3usize] as u32)
+                            ],
+                        }
+                    }
+                    32u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checked_castling_side",
+                            args: vec![
+                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
+                            ],
+                        }
+                    }
+                    37u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checked_game",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    39u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checked_piece",
+                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
+                        }
+                    }
+                    41u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checked_player",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    43u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checkmate_delivered",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Player", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    46u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "completed_illegal_move_count",
+                            args: vec![
+                                __rt::entity(names, "Player", v[0usize] as u32),
+                                __rt::Arg::Int(v[1usize])
+                            ],
+                        }
+                    }
+                    48u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "dead_position_arisen",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    2u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "draw_agreed",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    52u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "draw_claimed",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    55u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "en_passant_right_open",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    90u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "king_cannot_be_checkmated",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    24u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "king_of",
+                            args: vec![
+                                __rt::entity(names, "Player", v[0usize] as u32),
+                                __rt::entity(names, "Piece", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    139u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "move_meets_articles_3_1_to_3_9",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    85u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "moves_by_each_without_pawn_or_capture",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::Arg::Int(v[1usize])
+                            ],
+                        }
+                    }
+                    143u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "own_piece_of",
+                            args: vec![
+                                __rt::entity(names, "Player", v[0usize] as u32),
+                                __rt::entity(names, "Piece", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    145u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "piece_can_be_moved",
+                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
+                        }
+                    }
+                    150u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "piece_has_moved",
+                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
+                        }
+                    }
+                    144u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "piece_touched_intentionally",
+                            args: vec![
+                                __rt::entity(names, "Player", v[0usize] as u32),
+                                __rt::entity(names, "Piece", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    10u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "play_started",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    29u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "player_has_the_move",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Player", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    91u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "player_of",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Player", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    92u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "player_resigned",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    89u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "position_occurrence_count",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::Arg::Int(v[1usize])
+                            ],
+                        }
+                    }
+                    62u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "procedure_instance",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    27u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "rook_of",
+                            args: vec![
+                                __rt::entity(names, "Player", v[0usize] as u32),
+                                __rt::entity(names, "Piece", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    93u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "stalemate_arisen",
+                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
+                        }
+                    }
+                    _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+                },
+            );
+        }
+    }
+    None
+}
+/// The facts of many nameless cases at once, column-wise: per
+/// input method of [`Case`], one slice per column, the first
+/// saying which case each row belongs to (rows of a case may be
+/// anywhere; in case order they are grouped without sorting).
+/// Fields left out are empty (`..Columns::default()`).
+/// Evaluated by [`evaluate_columns`].
+#[derive(Clone, Copy, Debug)]
+pub struct Columns<'a> {
+    /// `arbiter`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub arbiter: (&'a [u32], &'a [Arbiter]),
+    /// `castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub castling_side: (&'a [u32], &'a [CastlingSide]),
+    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub game: (&'a [u32], &'a [Game]),
+    /// `game_play_state`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub game_play_state: (&'a [u32], &'a [GamePlayState]),
+    /// `game_play_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub game_play_transition: (&'a [u32], &'a [GamePlayTransition]),
+    /// `piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub piece: (&'a [u32], &'a [Piece]),
+    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player: (&'a [u32], &'a [Player]),
+    /// `situation`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub situation: (&'a [u32], &'a [Situation]),
+    /// `arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
+    /// `not_arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
+    /// `attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
+    /// `not_attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
+    /// `both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub both_players_have_moved: (&'a [u32], &'a [Game]),
+    /// `not_both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_both_players_have_moved: (&'a [u32], &'a [Game]),
+    /// `capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
+    /// `not_capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
+    /// `decide_case_not_precisely_regulated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    pub decide_case_not_precisely_regulated: (&'a [u32], &'a [Situation], &'a [bool]),
+    /// `castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
+    /// `not_castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
+    /// `castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
+    /// `not_castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
+    /// `castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub castling_side_of: (
+        &'a [u32],
+        &'a [Game],
+        &'a [Player],
+        &'a [CastlingSide],
+        &'a [Piece],
+    ),
+    /// `not_castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_castling_side_of: (
+        &'a [u32],
+        &'a [Game],
+        &'a [Player],
+        &'a [CastlingSide],
+        &'a [Piece],
+    ),
+    /// `checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checked_castling_side: (&'a [u32], &'a [CastlingSide]),
+    /// `not_checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checked_castling_side: (&'a [u32], &'a [CastlingSide]),
+    /// `checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checked_game: (&'a [u32], &'a [Game]),
+    /// `not_checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checked_game: (&'a [u32], &'a [Game]),
+    /// `checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checked_piece: (&'a [u32], &'a [Piece]),
+    /// `not_checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checked_piece: (&'a [u32], &'a [Piece]),
+    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checked_player: (&'a [u32], &'a [Player]),
+    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checked_player: (&'a [u32], &'a [Player]),
+    /// `checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `not_checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
+    /// `not_completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
+    /// `dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub dead_position_arisen: (&'a [u32], &'a [Game]),
+    /// `not_dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_dead_position_arisen: (&'a [u32], &'a [Game]),
+    /// `draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub draw_agreed: (&'a [u32], &'a [Game]),
+    /// `not_draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_draw_agreed: (&'a [u32], &'a [Game]),
+    /// `draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub draw_claimed: (&'a [u32], &'a [Player]),
+    /// `not_draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_draw_claimed: (&'a [u32], &'a [Player]),
+    /// `en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub en_passant_right_open: (&'a [u32], &'a [Game]),
+    /// `not_en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_en_passant_right_open: (&'a [u32], &'a [Game]),
+    /// `king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
+    /// `not_king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
+    /// `king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub king_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `not_king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_king_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
+    /// `not_move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
+    /// `moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `not_moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `not_own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub piece_can_be_moved: (&'a [u32], &'a [Piece]),
+    /// `not_piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_piece_can_be_moved: (&'a [u32], &'a [Piece]),
+    /// `piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub piece_has_moved: (&'a [u32], &'a [Piece]),
+    /// `not_piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_piece_has_moved: (&'a [u32], &'a [Piece]),
+    /// `decide_piece_touched_intentionally`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    pub decide_piece_touched_intentionally: (
+        &'a [u32],
+        &'a [Player],
+        &'a [Piece],
+        &'a [bool],
+    ),
+    /// `play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub play_started: (&'a [u32], &'a [Game]),
+    /// `not_play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_play_started: (&'a [u32], &'a [Game]),
+    /// `player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `not_player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player_resigned: (&'a [u32], &'a [Player]),
+    /// `not_player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_player_resigned: (&'a [u32], &'a [Player]),
+    /// `position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `not_position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub procedure_instance: (&'a [u32], &'a [Game]),
+    /// `not_procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_procedure_instance: (&'a [u32], &'a [Game]),
+    /// `rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `not_rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
+    /// `stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub stalemate_arisen: (&'a [u32], &'a [Game]),
+    /// `not_stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_stalemate_arisen: (&'a [u32], &'a [Game]),
+}
+impl Default for Columns<'_> {
+    fn default() -> Self {
+        Columns {
+            arbiter: (&[], &[]),
+            castling_side: (&[], &[]),
+            game: (&[], &[]),
+            game_play_state: (&[], &[]),
+            game_play_transition: (&[], &[]),
+            piece: (&[], &[]),
+            player: (&[], &[]),
+            situation: (&[], &[]),
+            arbiter_of: (&[], &[], &[]),
+            not_arbiter_of: (&[], &[], &[]),
+            attempted_transition: (&[], &[], &[]),
+            not_attempted_transition: (&[], &[], &[]),
+            both_players_have_moved: (&[], &[]),
+            not_both_players_have_moved: (&[], &[]),
+            capturing_pawn_on_adjacent_file: (&[], &[], &[]),
+            not_capturing_pawn_on_adjacent_file: (&[], &[], &[]),
+            decide_case_not_precisely_regulated: (&[], &[], &[]),
+            castling_path_attacked: (&[], &[]),
+            not_castling_path_attacked: (&[], &[]),
+            castling_path_blocked: (&[], &[]),
+            not_castling_path_blocked: (&[], &[]),
+            castling_side_of: (&[], &[], &[], &[], &[]),
+            not_castling_side_of: (&[], &[], &[], &[], &[]),
+            checked_castling_side: (&[], &[]),
+            not_checked_castling_side: (&[], &[]),
+            checked_game: (&[], &[]),
+            not_checked_game: (&[], &[]),
+            checked_piece: (&[], &[]),
+            not_checked_piece: (&[], &[]),
+            checked_player: (&[], &[]),
+            not_checked_player: (&[], &[]),
+            checkmate_delivered: (&[], &[], &[]),
+            not_checkmate_delivered: (&[], &[], &[]),
+            completed_illegal_move_count: (&[], &[], &[]),
+            not_completed_illegal_move_count: (&[], &[], &[]),
+            dead_position_arisen: (&[], &[]),
+            not_dead_position_arisen: (&[], &[]),
+            draw_agreed: (&[], &[]),
+            not_draw_agreed: (&[], &[]),
+            draw_claimed: (&[], &[]),
+            not_draw_claimed: (&[], &[]),
+            en_passant_right_open: (&[], &[]),
+            not_en_passant_right_open: (&[], &[]),
+            king_cannot_be_checkmated: (&[], &[]),
+            not_king_cannot_be_checkmated: (&[], &[]),
+            king_of: (&[], &[], &[]),
+            not_king_of: (&[], &[], &[]),
+            move_meets_articles_3_1_to_3_9: (&[], &[]),
+            not_move_meets_articles_3_1_to_3_9: (&[], &[]),
+            moves_by_each_without_pawn_or_capture: (&[], &[], &[]),
+            not_moves_by_each_without_pawn_or_capture: (&[], &[], &[]),
+            own_piece_of: (&[], &[], &[]),
+            not_own_piece_of: (&[], &[], &[]),
+            piece_can_be_moved: (&[], &[]),
+            not_piece_can_be_moved: (&[], &[]),
+            piece_has_moved: (&[], &[]),
+            not_piece_has_moved: (&[], &[]),
+            decide_piece_touched_intentionally: (&[], &[], &[], &[]),
+            play_started: (&[], &[]),
+            not_play_started: (&[], &[]),
+            player_has_the_move: (&[], &[], &[]),
+            not_player_has_the_move: (&[], &[], &[]),
+            player_of: (&[], &[], &[]),
+            not_player_of: (&[], &[], &[]),
+            player_resigned: (&[], &[]),
+            not_player_resigned: (&[], &[]),
+            position_occurrence_count: (&[], &[], &[]),
+            not_position_occurrence_count: (&[], &[], &[]),
+            procedure_instance: (&[], &[]),
+            not_procedure_instance: (&[], &[]),
+            rook_of: (&[], &[], &[]),
+            not_rook_of: (&[], &[], &[]),
+            stalemate_arisen: (&[], &[]),
+            not_stalemate_arisen: (&[], &[]),
+        }
+    }
+}
+/// Checks every column of `columns` for `n` cases; returns, per
+/// field, the order of its rows by case when they are not in it.
+#[allow(unused_variables, clippy::let_unit_value)]
+fn columns_order(
+    columns: &Columns<'_>,
+    n: usize,
+) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
+    let mut order = Vec::with_capacity(74usize);
+    {
+        let (cases, c0) = columns.arbiter;
+        __rt::same_lengths(
+            "arbiter",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("arbiter", "Arbiter", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("arbiter", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.castling_side;
+        __rt::same_lengths(
+            "castling_side",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "castling_side",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("castling_side", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.game;
+        __rt::same_lengths(
+            "game",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("game", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.game_play_state;
+        __rt::same_lengths(
+            "game_play_state",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "game_play_state",
+            "GamePlayState",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("game_play_state", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.game_play_transition;
+        __rt::same_lengths(
+            "game_play_transition",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "game_play_transition",
+            "GamePlayTransition",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("game_play_transition", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.piece;
+        __rt::same_lengths(
+            "piece",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("piece", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("piece", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.player;
+        __rt::same_lengths(
+            "player",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("player", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.situation;
+        __rt::same_lengths(
+            "situation",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("situation", "Situation", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("situation", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.arbiter_of;
+        __rt::same_lengths(
+            "arbiter_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`arb`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("arbiter_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("arbiter_of", "Arbiter", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("arbiter_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_arbiter_of;
+        __rt::same_lengths(
+            "not_arbiter_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`arb`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_arbiter_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("not_arbiter_of", "Arbiter", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_arbiter_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.attempted_transition;
+        __rt::same_lengths(
+            "attempted_transition",
+            &[
+                ("the case column", cases.len()),
+                ("`instance`", c0.len()),
+                ("`transition`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "attempted_transition",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "attempted_transition",
+            "GamePlayTransition",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("attempted_transition", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_attempted_transition;
+        __rt::same_lengths(
+            "not_attempted_transition",
+            &[
+                ("the case column", cases.len()),
+                ("`instance`", c0.len()),
+                ("`transition`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_attempted_transition",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_attempted_transition",
+            "GamePlayTransition",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_attempted_transition", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.both_players_have_moved;
+        __rt::same_lengths(
+            "both_players_have_moved",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "both_players_have_moved",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("both_players_have_moved", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_both_players_have_moved;
+        __rt::same_lengths(
+            "not_both_players_have_moved",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_both_players_have_moved",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_both_players_have_moved", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.capturing_pawn_on_adjacent_file;
+        __rt::same_lengths(
+            "capturing_pawn_on_adjacent_file",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`pawn`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "capturing_pawn_on_adjacent_file",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "capturing_pawn_on_adjacent_file",
+            "Piece",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("capturing_pawn_on_adjacent_file", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_capturing_pawn_on_adjacent_file;
+        __rt::same_lengths(
+            "not_capturing_pawn_on_adjacent_file",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`pawn`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_capturing_pawn_on_adjacent_file",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_capturing_pawn_on_adjacent_file",
+            "Piece",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_capturing_pawn_on_adjacent_file", cases, n)?);
+    }
+    {
+        let (cases, c0, holds) = columns.decide_case_not_precisely_regulated;
+        __rt::same_lengths(
+            "decide_case_not_precisely_regulated",
+            &[
+                ("the case column", cases.len()),
+                ("`situation`", c0.len()),
+                ("`holds`", holds.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "decide_case_not_precisely_regulated",
+            "Situation",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("decide_case_not_precisely_regulated", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.castling_path_attacked;
+        __rt::same_lengths(
+            "castling_path_attacked",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "castling_path_attacked",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("castling_path_attacked", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_castling_path_attacked;
+        __rt::same_lengths(
+            "not_castling_path_attacked",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_castling_path_attacked",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_castling_path_attacked", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.castling_path_blocked;
+        __rt::same_lengths(
+            "castling_path_blocked",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "castling_path_blocked",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("castling_path_blocked", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_castling_path_blocked;
+        __rt::same_lengths(
+            "not_castling_path_blocked",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_castling_path_blocked",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_castling_path_blocked", cases, n)?);
+    }
+    {
+        let (cases, c0, c1, c2, c3) = columns.castling_side_of;
+        __rt::same_lengths(
+            "castling_side_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+                ("`side`", c2.len()),
+                ("`rook`", c3.len()),
+            ],
+        )?;
+        __rt::column_ids("castling_side_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids(
+            "castling_side_of",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "castling_side_of",
+            "CastlingSide",
+            FIRST_ID,
+            c2.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids("castling_side_of", "Piece", FIRST_ID, c3.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("castling_side_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1, c2, c3) = columns.not_castling_side_of;
+        __rt::same_lengths(
+            "not_castling_side_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+                ("`side`", c2.len()),
+                ("`rook`", c3.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_castling_side_of",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_castling_side_of",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_castling_side_of",
+            "CastlingSide",
+            FIRST_ID,
+            c2.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_castling_side_of",
+            "Piece",
+            FIRST_ID,
+            c3.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_castling_side_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.checked_castling_side;
+        __rt::same_lengths(
+            "checked_castling_side",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "checked_castling_side",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("checked_castling_side", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_checked_castling_side;
+        __rt::same_lengths(
+            "not_checked_castling_side",
+            &[("the case column", cases.len()), ("`side`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_checked_castling_side",
+            "CastlingSide",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_checked_castling_side", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.checked_game;
+        __rt::same_lengths(
+            "checked_game",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("checked_game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("checked_game", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_checked_game;
+        __rt::same_lengths(
+            "not_checked_game",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("not_checked_game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_checked_game", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.checked_piece;
+        __rt::same_lengths(
+            "checked_piece",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids("checked_piece", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("checked_piece", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_checked_piece;
+        __rt::same_lengths(
+            "not_checked_piece",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_checked_piece",
+            "Piece",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_checked_piece", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.checked_player;
+        __rt::same_lengths(
+            "checked_player",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids("checked_player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("checked_player", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_checked_player;
+        __rt::same_lengths(
+            "not_checked_player",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_checked_player",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_checked_player", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.checkmate_delivered;
+        __rt::same_lengths(
+            "checkmate_delivered",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "checkmate_delivered",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "checkmate_delivered",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("checkmate_delivered", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_checkmate_delivered;
+        __rt::same_lengths(
+            "not_checkmate_delivered",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_checkmate_delivered",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_checkmate_delivered",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_checkmate_delivered", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.completed_illegal_move_count;
+        __rt::same_lengths(
+            "completed_illegal_move_count",
+            &[("the case column", cases.len()), ("`who`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "completed_illegal_move_count",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("completed_illegal_move_count", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_completed_illegal_move_count;
+        __rt::same_lengths(
+            "not_completed_illegal_move_count",
+            &[("the case column", cases.len()), ("`who`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "not_completed_illegal_move_count",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_completed_illegal_move_count", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.dead_position_arisen;
+        __rt::same_lengths(
+            "dead_position_arisen",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "dead_position_arisen",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("dead_position_arisen", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_dead_position_arisen;
+        __rt::same_lengths(
+            "not_dead_position_arisen",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_dead_position_arisen",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_dead_position_arisen", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.draw_agreed;
+        __rt::same_lengths(
+            "draw_agreed",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("draw_agreed", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("draw_agreed", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_draw_agreed;
+        __rt::same_lengths(
+            "not_draw_agreed",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("not_draw_agreed", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_draw_agreed", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.draw_claimed;
+        __rt::same_lengths(
+            "draw_claimed",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids("draw_claimed", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("draw_claimed", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_draw_claimed;
+        __rt::same_lengths(
+            "not_draw_claimed",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_draw_claimed",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_draw_claimed", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.en_passant_right_open;
+        __rt::same_lengths(
+            "en_passant_right_open",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "en_passant_right_open",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("en_passant_right_open", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_en_passant_right_open;
+        __rt::same_lengths(
+            "not_en_passant_right_open",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_en_passant_right_open",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_en_passant_right_open", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.king_cannot_be_checkmated;
+        __rt::same_lengths(
+            "king_cannot_be_checkmated",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "king_cannot_be_checkmated",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("king_cannot_be_checkmated", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_king_cannot_be_checkmated;
+        __rt::same_lengths(
+            "not_king_cannot_be_checkmated",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_king_cannot_be_checkmated",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_king_cannot_be_checkmated", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.king_of;
+        __rt::same_lengths(
+            "king_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`king`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("king_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("king_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("king_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_king_of;
+        __rt::same_lengths(
+            "not_king_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`king`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_king_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("not_king_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_king_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.move_meets_articles_3_1_to_3_9;
+        __rt::same_lengths(
+            "move_meets_articles_3_1_to_3_9",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "move_meets_articles_3_1_to_3_9",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("move_meets_articles_3_1_to_3_9", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_move_meets_articles_3_1_to_3_9;
+        __rt::same_lengths(
+            "not_move_meets_articles_3_1_to_3_9",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_move_meets_articles_3_1_to_3_9",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_move_meets_articles_3_1_to_3_9", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.moves_by_each_without_pawn_or_capture;
+        __rt::same_lengths(
+            "moves_by_each_without_pawn_or_capture",
+            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "moves_by_each_without_pawn_or_capture",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("moves_by_each_without_pawn_or_capture", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_moves_by_each_without_pawn_or_capture;
+        __rt::same_lengths(
+            "not_moves_by_each_without_pawn_or_capture",
+            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "not_moves_by_each_without_pawn_or_capture",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order
+            .push(
+                __rt::case_order("not_moves_by_each_without_pawn_or_capture", cases, n)?,
+            );
+    }
+    {
+        let (cases, c0, c1) = columns.own_piece_of;
+        __rt::same_lengths(
+            "own_piece_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`piece`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("own_piece_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("own_piece_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("own_piece_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_own_piece_of;
+        __rt::same_lengths(
+            "not_own_piece_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`piece`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_own_piece_of",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids("not_own_piece_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_own_piece_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.piece_can_be_moved;
+        __rt::same_lengths(
+            "piece_can_be_moved",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "piece_can_be_moved",
+            "Piece",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("piece_can_be_moved", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_piece_can_be_moved;
+        __rt::same_lengths(
+            "not_piece_can_be_moved",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_piece_can_be_moved",
+            "Piece",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_piece_can_be_moved", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.piece_has_moved;
+        __rt::same_lengths(
+            "piece_has_moved",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids("piece_has_moved", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("piece_has_moved", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_piece_has_moved;
+        __rt::same_lengths(
+            "not_piece_has_moved",
+            &[("the case column", cases.len()), ("`piece`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_piece_has_moved",
+            "Piece",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_piece_has_moved", cases, n)?);
+    }
+    {
+        let (cases, c0, c1, holds) = columns.decide_piece_touched_intentionally;
+        __rt::same_lengths(
+            "decide_piece_touched_intentionally",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`piece`", c1.len()),
+                ("`holds`", holds.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "decide_piece_touched_intentionally",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "decide_piece_touched_intentionally",
+            "Piece",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("decide_piece_touched_intentionally", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.play_started;
+        __rt::same_lengths(
+            "play_started",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("play_started", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("play_started", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_play_started;
+        __rt::same_lengths(
+            "not_play_started",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("not_play_started", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_play_started", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.player_has_the_move;
+        __rt::same_lengths(
+            "player_has_the_move",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "player_has_the_move",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "player_has_the_move",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("player_has_the_move", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_has_the_move;
+        __rt::same_lengths(
+            "not_player_has_the_move",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids(
+            "not_player_has_the_move",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        __rt::column_ids(
+            "not_player_has_the_move",
+            "Player",
+            FIRST_ID,
+            c1.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_player_has_the_move", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.player_of;
+        __rt::same_lengths(
+            "player_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("player_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_of;
+        __rt::same_lengths(
+            "not_player_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`who`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("not_player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_player_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.player_resigned;
+        __rt::same_lengths(
+            "player_resigned",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids("player_resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("player_resigned", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_player_resigned;
+        __rt::same_lengths(
+            "not_player_resigned",
+            &[("the case column", cases.len()), ("`who`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_player_resigned",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_player_resigned", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.position_occurrence_count;
+        __rt::same_lengths(
+            "position_occurrence_count",
+            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "position_occurrence_count",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("position_occurrence_count", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_position_occurrence_count;
+        __rt::same_lengths(
+            "not_position_occurrence_count",
+            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
+        )?;
+        __rt::column_ids(
+            "not_position_occurrence_count",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_position_occurrence_count", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.procedure_instance;
+        __rt::same_lengths(
+            "procedure_instance",
+            &[("the case column", cases.len()), ("`instance`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "procedure_instance",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("procedure_instance", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_procedure_instance;
+        __rt::same_lengths(
+            "not_procedure_instance",
+            &[("the case column", cases.len()), ("`instance`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_procedure_instance",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_procedure_instance", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.rook_of;
+        __rt::same_lengths(
+            "rook_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`rook`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("rook_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("rook_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("rook_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_rook_of;
+        __rt::same_lengths(
+            "not_rook_of",
+            &[
+                ("the case column", cases.len()),
+                ("`who`", c0.len()),
+                ("`rook`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_rook_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("not_rook_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_rook_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.stalemate_arisen;
+        __rt::same_lengths(
+            "stalemate_arisen",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids("stalemate_arisen", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("stalemate_arisen", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_stalemate_arisen;
+        __rt::same_lengths(
+            "not_stalemate_arisen",
+            &[("the case column", cases.len()), ("`game`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_stalemate_arisen",
+            "Game",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_stalemate_arisen", cases, n)?);
+    }
+    Ok(order)
+}
+/// The nameless cases `range` of checked `columns`, grouped by case.
+#[allow(unused_variables, unused_mut)]
+fn gather_columns(
+    columns: &Columns<'_>,
+    order: &[Option<Vec<u32>>],
+    range: ::std::ops::Range<usize>,
+) -> Input {
+    let mut g = __rt::Gather::new(range);
+    g.count(columns.situation.0, order[7usize].as_deref());
+    g.count(columns.arbiter_of.0, order[8usize].as_deref());
+    g.count(columns.not_arbiter_of.0, order[9usize].as_deref());
+    g.count(columns.attempted_transition.0, order[10usize].as_deref());
+    g.count(columns.not_attempted_transition.0, order[11usize].as_deref());
+    g.count(columns.both_players_have_moved.0, order[12usize].as_deref());
+    g.count(columns.not_both_players_have_moved.0, order[13usize].as_deref());
+    g.count(columns.capturing_pawn_on_adjacent_file.0, order[14usize].as_deref());
+    g.count(columns.not_capturing_pawn_on_adjacent_file.0, order[15usize].as_deref());
+    g.count(columns.decide_case_not_precisely_regulated.0, order[16usize].as_deref());
+    g.count(columns.castling_path_attacked.0, order[17usize].as_deref());
+    g.count(columns.not_castling_path_attacked.0, order[18usize].as_deref());
+    g.count(columns.castling_path_blocked.0, order[19usize].as_deref());
+    g.count(columns.not_castling_path_blocked.0, order[20usize].as_deref());
+    g.count(columns.castling_side_of.0, order[21usize].as_deref());
+    g.count(columns.not_castling_side_of.0, order[22usize].as_deref());
+    g.count(columns.checked_castling_side.0, order[23usize].as_deref());
+    g.count(columns.not_checked_castling_side.0, order[24usize].as_deref());
+    g.count(columns.checked_game.0, order[25usize].as_deref());
+    g.count(columns.not_checked_game.0, order[26usize].as_deref());
+    g.count(columns.checked_piece.0, order[27usize].as_deref());
+    g.count(columns.not_checked_piece.0, order[28usize].as_deref());
+    g.count(columns.checked_player.0, order[29usize].as_deref());
+    g.count(columns.not_checked_player.0, order[30usize].as_deref());
+    g.count(columns.checkmate_delivered.0, order[31usize].as_deref());
+    g.count(columns.not_checkmate_delivered.0, order[32usize].as_deref());
+    g.count(columns.completed_illegal_move_count.0, order[33usize].as_deref());
+    g.count(columns.not_completed_illegal_move_count.0, order[34usize].as_deref());
+    g.count(columns.dead_position_arisen.0, order[35usize].as_deref());
+    g.count(columns.not_dead_position_arisen.0, order[36usize].as_deref());
+    g.count(columns.draw_agreed.0, order[37usize].as_deref());
+    g.count(columns.not_draw_agreed.0, order[38usize].as_deref());
+    g.count(columns.draw_claimed.0, order[39usize].as_deref());
+    g.count(columns.not_draw_claimed.0, order[40usize].as_deref());
+    g.count(columns.en_passant_right_open.0, order[41usize].as_deref());
+    g.count(columns.not_en_passant_right_open.0, order[42usize].as_deref());
+    g.count(columns.king_cannot_be_checkmated.0, order[43usize].as_deref());
+    g.count(columns.not_king_cannot_be_checkmated.0, order[44usize].as_deref());
+    g.count(columns.king_of.0, order[45usize].as_deref());
+    g.count(columns.not_king_of.0, order[46usize].as_deref());
+    g.count(columns.move_meets_articles_3_1_to_3_9.0, order[47usize].as_deref());
+    g.count(columns.not_move_meets_articles_3_1_to_3_9.0, order[48usize].as_deref());
+    g.count(columns.moves_by_each_without_pawn_or_capture.0, order[49usize].as_deref());
+    g.count(
+        columns.not_moves_by_each_without_pawn_or_capture.0,
+        order[50usize].as_deref(),
+    );
+    g.count(columns.own_piece_of.0, order[51usize].as_deref());
+    g.count(columns.not_own_piece_of.0, order[52usize].as_deref());
+    g.count(columns.piece_can_be_moved.0, order[53usize].as_deref());
+    g.count(columns.not_piece_can_be_moved.0, order[54usize].as_deref());
+    g.count(columns.piece_has_moved.0, order[55usize].as_deref());
+    g.count(columns.not_piece_has_moved.0, order[56usize].as_deref());
+    g.count(columns.decide_piece_touched_intentionally.0, order[57usize].as_deref());
+    g.count(columns.play_started.0, order[58usize].as_deref());
+    g.count(columns.not_play_started.0, order[59usize].as_deref());
+    g.count(columns.player_has_the_move.0, order[60usize].as_deref());
+    g.count(columns.not_player_has_the_move.0, order[61usize].as_deref());
+    g.count(columns.player_of.0, order[62usize].as_deref());
+    g.count(columns.not_player_of.0, order[63usize].as_deref());
+    g.count(columns.player_resigned.0, order[64usize].as_deref());
+    g.count(columns.not_player_resigned.0, order[65usize].as_deref());
+    g.count(columns.position_occurrence_count.0, order[66usize].as_deref());
+    g.count(columns.not_position_occurrence_count.0, order[67usize].as_deref());
+    g.count(columns.procedure_instance.0, order[68usize].as_deref());
+    g.count(columns.not_procedure_instance.0, order[69usize].as_deref());
+    g.count(columns.rook_of.0, order[70usize].as_deref());
+    g.count(columns.not_rook_of.0, order[71usize].as_deref());
+    g.count(columns.stalemate_arisen.0, order[72usize].as_deref());
+    g.count(columns.not_stalemate_arisen.0, order[73usize].as_deref());
+    g.start_placing();
+    {
+        let (cases, c0) = columns.situation;
+        g.place(
+            cases,
+            order[7usize].as_deref(),
+            |i| ((20u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.arbiter_of;
+        g.place(
+            cases,
+            order[8usize].as_deref(),
+            |i| (
+                (7u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_arbiter_of;
+        g.place(
+            cases,
+            order[9usize].as_deref(),
+            |i| (
+                (8u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.attempted_transition;
+        g.place(
+            cases,
+            order[10usize].as_deref(),
+            |i| (
+                (11u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_attempted_transition;
+        g.place(
+            cases,
+            order[11usize].as_deref(),
+            |i| (
+                (12u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.both_players_have_moved;
+        g.place(
+            cases,
+            order[12usize].as_deref(),
+            |i| ((1u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_both_players_have_moved;
+        g.place(
+            cases,
+            order[13usize].as_deref(),
+            |i| ((13u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.capturing_pawn_on_adjacent_file;
+        g.place(
+            cases,
+            order[14usize].as_deref(),
+            |i| (
+                (14u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_capturing_pawn_on_adjacent_file;
+        g.place(
+            cases,
+            order[15usize].as_deref(),
+            |i| (
+                (15u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, holds) = columns.decide_case_not_precisely_regulated;
+        g.place(
+            cases,
+            order[16usize].as_deref(),
+            |i| (
+                if holds[i] {
+                    (4u32, [i64::from(c0[i].0), 0, 0, 0])
+                } else {
+                    (19u32, [i64::from(c0[i].0), 0, 0, 0])
+                },
+                __rt::seen(0u32, c0[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.castling_path_attacked;
+        g.place(
+            cases,
+            order[17usize].as_deref(),
+            |i| ((30u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_castling_path_attacked;
+        g.place(
+            cases,
+            order[18usize].as_deref(),
+            |i| ((31u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.castling_path_blocked;
+        g.place(
+            cases,
+            order[19usize].as_deref(),
+            |i| ((33u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_castling_path_blocked;
+        g.place(
+            cases,
+            order[20usize].as_deref(),
+            |i| ((34u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1, c2, c3) = columns.castling_side_of;
+        g.place(
+            cases,
+            order[21usize].as_deref(),
+            |i| (
+                (
+                    23u32,
+                    [
+                        i64::from(c0[i].0),
+                        i64::from(c1[i].0),
+                        i64::from(c2[i].0),
+                        i64::from(c3[i].0),
+                    ],
+                ),
+                __rt::seen(
+                    __rt::seen(__rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0), c2[i].0),
+                    c3[i].0,
+                ),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1, c2, c3) = columns.not_castling_side_of;
+        g.place(
+            cases,
+            order[22usize].as_deref(),
+            |i| (
+                (
+                    35u32,
+                    [
+                        i64::from(c0[i].0),
+                        i64::from(c1[i].0),
+                        i64::from(c2[i].0),
+                        i64::from(c3[i].0),
+                    ],
+                ),
+                __rt::seen(
+                    __rt::seen(__rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0), c2[i].0),
+                    c3[i].0,
+                ),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.checked_castling_side;
+        g.place(
+            cases,
+            order[23usize].as_deref(),
+            |i| ((32u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_checked_castling_side;
+        g.place(
+            cases,
+            order[24usize].as_deref(),
+            |i| ((36u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.checked_game;
+        g.place(
+            cases,
+            order[25usize].as_deref(),
+            |i| ((37u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_checked_game;
+        g.place(
+            cases,
+            order[26usize].as_deref(),
+            |i| ((38u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.checked_piece;
+        g.place(
+            cases,
+            order[27usize].as_deref(),
+            |i| ((39u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_checked_piece;
+        g.place(
+            cases,
+            order[28usize].as_deref(),
+            |i| ((40u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.checked_player;
+        g.place(
+            cases,
+            order[29usize].as_deref(),
+            |i| ((41u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_checked_player;
+        g.place(
+            cases,
+            order[30usize].as_deref(),
+            |i| ((42u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.checkmate_delivered;
+        g.place(
+            cases,
+            order[31usize].as_deref(),
+            |i| (
+                (43u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_checkmate_delivered;
+        g.place(
+            cases,
+            order[32usize].as_deref(),
+            |i| (
+                (44u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.completed_illegal_move_count;
+        g.place(
+            cases,
+            order[33usize].as_deref(),
+            |i| ((46u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_completed_illegal_move_count;
+        g.place(
+            cases,
+            order[34usize].as_deref(),
+            |i| ((47u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.dead_position_arisen;
+        g.place(
+            cases,
+            order[35usize].as_deref(),
+            |i| ((48u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_dead_position_arisen;
+        g.place(
+            cases,
+            order[36usize].as_deref(),
+            |i| ((49u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.draw_agreed;
+        g.place(
+            cases,
+            order[37usize].as_deref(),
+            |i| ((2u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_draw_agreed;
+        g.place(
+            cases,
+            order[38usize].as_deref(),
+            |i| ((51u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.draw_claimed;
+        g.place(
+            cases,
+            order[39usize].as_deref(),
+            |i| ((52u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_draw_claimed;
+        g.place(
+            cases,
+            order[40usize].as_deref(),
+            |i| ((53u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.en_passant_right_open;
+        g.place(
+            cases,
+            order[41usize].as_deref(),
+            |i| ((55u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_en_passant_right_open;
+        g.place(
+            cases,
+            order[42usize].as_deref(),
+            |i| ((57u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.king_cannot_be_checkmated;
+        g.place(
+            cases,
+            order[43usize].as_deref(),
+            |i| ((90u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_king_cannot_be_checkmated;
+        g.place(
+            cases,
+            order[44usize].as_deref(),
+            |i| ((136u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.king_of;
+        g.place(
+            cases,
+            order[45usize].as_deref(),
+            |i| (
+                (24u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_king_of;
+        g.place(
+            cases,
+            order[46usize].as_deref(),
+            |i| (
+                (137u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.move_meets_articles_3_1_to_3_9;
+        g.place(
+            cases,
+            order[47usize].as_deref(),
+            |i| ((139u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_move_meets_articles_3_1_to_3_9;
+        g.place(
+            cases,
+            order[48usize].as_deref(),
+            |i| ((140u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.moves_by_each_without_pawn_or_capture;
+        g.place(
+            cases,
+            order[49usize].as_deref(),
+            |i| ((85u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_moves_by_each_without_pawn_or_capture;
+        g.place(
+            cases,
+            order[50usize].as_deref(),
+            |i| ((141u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.own_piece_of;
+        g.place(
+            cases,
+            order[51usize].as_deref(),
+            |i| (
+                (143u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_own_piece_of;
+        g.place(
+            cases,
+            order[52usize].as_deref(),
+            |i| (
+                (148u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.piece_can_be_moved;
+        g.place(
+            cases,
+            order[53usize].as_deref(),
+            |i| ((145u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_piece_can_be_moved;
+        g.place(
+            cases,
+            order[54usize].as_deref(),
+            |i| ((149u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.piece_has_moved;
+        g.place(
+            cases,
+            order[55usize].as_deref(),
+            |i| ((150u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_piece_has_moved;
+        g.place(
+            cases,
+            order[56usize].as_deref(),
+            |i| ((151u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1, holds) = columns.decide_piece_touched_intentionally;
+        g.place(
+            cases,
+            order[57usize].as_deref(),
+            |i| (
+                if holds[i] {
+                    (144u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0])
+                } else {
+                    (154u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0])
+                },
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.play_started;
+        g.place(
+            cases,
+            order[58usize].as_deref(),
+            |i| ((10u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_play_started;
+        g.place(
+            cases,
+            order[59usize].as_deref(),
+            |i| ((156u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.player_has_the_move;
+        g.place(
+            cases,
+            order[60usize].as_deref(),
+            |i| (
+                (29u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_has_the_move;
+        g.place(
+            cases,
+            order[61usize].as_deref(),
+            |i| (
+                (157u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.player_of;
+        g.place(
+            cases,
+            order[62usize].as_deref(),
+            |i| (
+                (91u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_of;
+        g.place(
+            cases,
+            order[63usize].as_deref(),
+            |i| (
+                (158u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.player_resigned;
+        g.place(
+            cases,
+            order[64usize].as_deref(),
+            |i| ((92u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_player_resigned;
+        g.place(
+            cases,
+            order[65usize].as_deref(),
+            |i| ((159u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.position_occurrence_count;
+        g.place(
+            cases,
+            order[66usize].as_deref(),
+            |i| ((89u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_position_occurrence_count;
+        g.place(
+            cases,
+            order[67usize].as_deref(),
+            |i| ((160u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.procedure_instance;
+        g.place(
+            cases,
+            order[68usize].as_deref(),
+            |i| ((62u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_procedure_instance;
+        g.place(
+            cases,
+            order[69usize].as_deref(),
+            |i| ((161u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.rook_of;
+        g.place(
+            cases,
+            order[70usize].as_deref(),
+            |i| (
+                (27u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_rook_of;
+        g.place(
+            cases,
+            order[71usize].as_deref(),
+            |i| (
+                (163u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.stalemate_arisen;
+        g.place(
+            cases,
+            order[72usize].as_deref(),
+            |i| ((93u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_stalemate_arisen;
+        g.place(
+            cases,
+            order[73usize].as_deref(),
+            |i| ((165u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    Input::Nameless(g.finish())
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
@@ -9285,22 +12659,22 @@ pub struct Outputs {
 /// What the conclusions of one batch share.
 #[derive(Debug)]
 struct Batch {
-    facts: Vec<Facts>,
+    input: Input,
     out: Outputs,
 }
 /// Evaluates independent cases in one engine run: every tuple
 /// carries its case's index, so cases never meet.
 fn evaluate_batch(
-    cases: Vec<Facts>,
+    mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
     let mut engine = __engine::Engine::default();
-    let mut facts = Vec::with_capacity(cases.len());
-    let mut errors = Vec::with_capacity(cases.len());
-    for (i, mut f) in cases.into_iter().enumerate() {
+    let n = input.len();
+    let mut errors = Vec::with_capacity(n);
+    for i in 0..n {
         let c = i as u32;
-        match f.normalize() {
-            Ok(()) => {
+        match input.normalize(i) {
+            Ok(rows) => {
                 let __mark_r3 = engine.r3.len();
                 let __mark_r6 = engine.r6.len();
                 let __mark_r18 = engine.r18.len();
@@ -9325,7 +12699,7 @@ fn evaluate_batch(
                 let __mark_r147 = engine.r147.len();
                 let __mark_r166 = engine.r166.len();
                 engine.__case.push((c,));
-                for (rel, v) in &f.rows {
+                for (rel, v) in rows {
                     match *rel {
                         1u32 => {
                             engine.r1.push((c, v[0usize] as u32));
@@ -9611,10 +12985,8 @@ fn evaluate_batch(
             }
             Err(e) => errors.push(Some(e)),
         }
-        facts.push(f);
     }
     engine.run();
-    let n = facts.len();
     let out = Outputs {
         o0: __rt::ByCase::new(::std::mem::take(&mut engine.r0), n, |t| t.0),
         o3: __rt::ByCase::new(::std::mem::take(&mut engine.r3), n, |t| t.0),
@@ -9657,7 +13029,7 @@ fn evaluate_batch(
         o189: __rt::ByCase::new(::std::mem::take(&mut engine.r189), n, |t| t.0),
     };
     drop(engine);
-    let batch = ::std::sync::Arc::new(Batch { facts, out });
+    let batch = ::std::sync::Arc::new(Batch { input, out });
     errors
         .into_iter()
         .enumerate()
@@ -9687,7 +13059,7 @@ where
     __rt::run_batched(
         cases.into_iter(),
         batching,
-        &|batch| evaluate_batch(batch, policy),
+        &|batch| evaluate_batch(Input::Named(batch), policy),
         &mut sink,
     );
 }
@@ -9707,10 +13079,100 @@ pub fn evaluate_indexed<T: Send>(
         n,
         batching,
         &make,
-        &|batch| evaluate_batch(batch, policy),
+        &|batch| evaluate_batch(Input::Named(batch), policy),
         &map,
         &mut sink,
     );
+}
+/// The fast form of [`evaluate_indexed`], for cases without names:
+/// cases `0..n` are stated by `fill` into a [`Case`] (ids from
+/// `from_index` and the package's constants) and digested by
+/// `map`, both on the worker threads; `sink` receives each case's
+/// index and `map`'s value on the calling thread.
+///
+/// Cost: no name is interned, and each worker reuses its batch's
+/// buffers, so a case allocates nothing.
+pub fn evaluate_cases<T: Send>(
+    n: usize,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    fill: impl Fn(usize, &mut Case) + Sync,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) {
+    __rt::run_ranges(
+        n,
+        batching,
+        &|range| evaluate_batch(fill_cases(range, &fill), policy),
+        &map,
+        &mut sink,
+    );
+}
+/// Cases `range`, each stated by `fill` into one buffer.
+fn fill_cases(
+    range: ::std::ops::Range<usize>,
+    fill: &dyn Fn(usize, &mut Case),
+) -> Input {
+    let mut input = __rt::CaseRows::new();
+    let tag = __rt::next_tag();
+    let mut case = Case {
+        rows: input.take_rows(),
+        start: 0,
+        hi: 0,
+        tag,
+    };
+    for i in range.clone() {
+        let start = case.rows.len();
+        case.start = start;
+        case.hi = 0;
+        fill(i, &mut case);
+        if case.tag != tag || case.start != start || case.rows.len() < start {
+            return Input::Nameless(
+                __rt::CaseRows::failed(
+                    range.len(),
+                    __rt::Error::Facts(
+                        format!(
+                            "the `Case` that `fill` got for case {i} was replaced by another one (cases {} to {} \
+                             were not evaluated): state a case's facts through the methods of the `Case` given",
+                            range.start, range.end - 1
+                        ),
+                    ),
+                ),
+            );
+        }
+        input.end_at(case.rows.len(), case.hi);
+    }
+    input.put_rows(case.rows);
+    Input::Nameless(input)
+}
+/// Evaluates `cases` nameless cases given column-wise, in batches
+/// of `batching.batch_size` cases on `batching.threads` threads;
+/// `map` digests each case's result on the worker threads, and
+/// `sink` receives each case's index and `map`'s value.
+///
+/// Every column is checked first: a field whose columns differ in
+/// length, a case index not below `cases`, or an id out of range
+/// is an error naming the field and the row, and then no case is
+/// evaluated. Cost: the rows are grouped by case once per batch
+/// (a counting pass; a field not in case order is sorted by case
+/// once), nothing is interned, and no case allocates.
+pub fn evaluate_columns<T: Send>(
+    cases: usize,
+    columns: &Columns<'_>,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) -> Result<(), __rt::Error> {
+    let order = columns_order(columns, cases)?;
+    __rt::run_ranges(
+        cases,
+        batching,
+        &|range| evaluate_batch(gather_columns(columns, &order, range), policy),
+        &map,
+        &mut sink,
+    );
+    Ok(())
 }
 /// The result of evaluating one case: a verdict per ground literal.
 /// (Cases evaluated in one batch share their storage.)
@@ -9738,8 +13200,9 @@ impl Conclusions {
             out.push(__rt::Request {
                 predicate: "piece_touched_intentionally".to_owned(),
                 args: vec![
-                    __rt::entity(& self.facts().interner, t.0), __rt::entity(& self
-                    .facts().interner, t.1)
+                    __rt::entity(self.batch.input.names(self.case as usize), "Player", t
+                    .0), __rt::entity(self.batch.input.names(self.case as usize),
+                    "Piece", t.1)
                 ],
                 authority: "FIDEArbiter".to_owned(),
                 capability: "judgment:FIDEArbiter".to_owned(),
@@ -9748,7 +13211,10 @@ impl Conclusions {
         for t in self.batch.out.o189.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "case_not_precisely_regulated".to_owned(),
-                args: vec![__rt::entity(& self.facts().interner, t.0)],
+                args: vec![
+                    __rt::entity(self.batch.input.names(self.case as usize), "Situation",
+                    t.0)
+                ],
                 authority: "FIDEArbiter".to_owned(),
                 capability: "judgment:FIDEArbiter".to_owned(),
             });
@@ -9776,17 +13242,40 @@ impl Conclusions {
                 requests
             })
     }
-    /// The facts this evaluation ran on.
-    pub fn facts(&self) -> &Facts {
-        &self.batch.facts[self.case as usize]
+    /// The facts this evaluation ran on (`None` for a nameless
+    /// case: a [`Case`] or [`Columns`]).
+    pub fn facts(&self) -> Option<&Facts> {
+        match &self.batch.input {
+            Input::Named(v) => v.get(self.case as usize),
+            Input::Nameless(_) => None,
+        }
     }
-    /// The name of an entity (`None` for an id from other facts).
+    /// The name an entity was given (`None` for an id from other
+    /// facts, and for a nameless case's own entities: see
+    /// [`Conclusions::entity_name`]).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-        self.facts().interner.name_of(e.id())
+        self.batch.input.names(self.case as usize).given(e.id())
     }
-    /// The entity named `name` in these conclusions' facts or the package.
+    /// The entity called `name` in these conclusions: by its name
+    /// in the facts or the package, or `Type#index` in a nameless
+    /// case.
     pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
-        self.facts().interner.get(name).map(E::__from_id)
+        self.batch
+            .input
+            .names(self.case as usize)
+            .id(E::TYPE_NAME, name)
+            .map(E::__from_id)
+    }
+    /// What `to_json`, explanations and requests call an entity:
+    /// its name, or `Type#index` for a nameless case's own
+    /// (`Game#0`; never a constant's name). `None` for an id
+    /// these conclusions cannot hold.
+    pub fn entity_name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<String> {
+        self.batch
+            .input
+            .names(self.case as usize)
+            .name(E::TYPE_NAME, e.id())
+            .map(|n| n.into_owned())
     }
     /// For each institutional literal (`p`, `~p`), how many tuples
     /// are concluded (definitely or defeasibly).
@@ -9897,10 +13386,10 @@ impl Conclusions {
         pub fn explain_agreed_draw_has_ended_the_game_in(& self, game : Game, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r),
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -9928,10 +13417,10 @@ impl Conclusions {
         pub fn explain_not_agreed_draw_has_ended_the_game_in(& self, game : Game, lang :
         & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -10013,10 +13502,10 @@ impl Conclusions {
         pub fn explain_arbiter_competent_to_decide_in(& self, situation : Situation, lang
         : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
         = self.arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
-        __verdict), lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), situation)
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
@@ -10047,10 +13536,11 @@ impl Conclusions {
         pub fn explain_not_arbiter_competent_to_decide_in(& self, situation : Situation,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.not_arbiter_competent_to_decide(situation);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(& self.facts().interner, situation) ?], Some(&
-        __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), situation)
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -10116,10 +13606,12 @@ impl Conclusions {
         pub fn explain_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game :
         Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let __verdict = self.arbiter_shall_see_laws_observed(arb, game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed",
-        false, vec![__rt::known_entity(& self.facts().interner, arb) ?,
-        __rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), arb) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -10151,10 +13643,12 @@ impl Conclusions {
         pub fn explain_not_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game
         : Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let __verdict = self.not_arbiter_shall_see_laws_observed(arb, game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
-        vec![__rt::known_entity(& self.facts().interner, arb) ?, __rt::known_entity(&
-        self.facts().interner, game) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), arb) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), game) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -10221,11 +13715,12 @@ impl Conclusions {
         pub fn explain_castling_legal_in(& self, game : Game, who : Player, side :
         CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
         __rt::Error > { let __verdict = self.castling_legal(game, who, side);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), side) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -10258,11 +13753,12 @@ impl Conclusions {
         pub fn explain_not_castling_legal_in(& self, game : Game, who : Player, side :
         CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
         __rt::Error > { let __verdict = self.not_castling_legal(game, who, side);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?, __rt::known_entity(& self.facts().interner, side)
-        ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), side) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -10318,10 +13814,10 @@ impl Conclusions {
         pub fn explain_checkmate_has_been_delivered_in(& self, game : Game, lang : & str)
         -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r),
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
@@ -10349,10 +13845,10 @@ impl Conclusions {
         pub fn explain_not_checkmate_has_been_delivered_in(& self, game : Game, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -10408,10 +13904,10 @@ impl Conclusions {
         pub fn explain_dead_position_has_ended_the_game_in(& self, game : Game, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -10439,10 +13935,10 @@ impl Conclusions {
         pub fn explain_not_dead_position_has_ended_the_game_in(& self, game : Game, lang
         : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
         = self.not_dead_position_has_ended_the_game(game); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+        .__rows(r), "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -10504,10 +14000,11 @@ impl Conclusions {
         pub fn explain_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.en_passant_capture_legal(game, pawn); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
+        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+        .__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), pawn) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -10539,10 +14036,12 @@ impl Conclusions {
         pub fn explain_not_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.not_en_passant_capture_legal(game, pawn);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, pawn) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), pawn) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -10618,10 +14117,10 @@ impl Conclusions {
         pub fn explain_entered_state_in(& self, instance : Game, state : GamePlayState,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.entered_state(instance, state); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(& self
-        .facts().interner, instance) ?, __rt::known_entity(& self.facts().interner,
-        state) ?], Some(& __verdict), lang) }
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(self
+        .batch.input.names(self.case as usize), instance) ?, __rt::known_entity(self
+        .batch.input.names(self.case as usize), state) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -10653,10 +14152,11 @@ impl Conclusions {
         pub fn explain_not_entered_state_in(& self, instance : Game, state :
         GamePlayState, lang : & str) -> Result < ::lawgen_runtime::Explanation,
         __rt::Error > { let __verdict = self.not_entered_state(instance, state);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
-        vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, state) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), instance) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), state) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -10718,10 +14218,11 @@ impl Conclusions {
         pub fn explain_fifty_move_claim_correct_in(& self, game : Game, who : Player,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.fifty_move_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(& __verdict), lang) }
+        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+        .__rows(r), "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -10753,10 +14254,11 @@ impl Conclusions {
         pub fn explain_not_fifty_move_claim_correct_in(& self, game : Game, who : Player,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.not_fifty_move_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(& __verdict), lang) }
+        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+        .__rows(r), "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -10841,10 +14343,10 @@ impl Conclusions {
         " Explains the verdict on `game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_drawn_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
+        .names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_drawn", false, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -10897,10 +14399,10 @@ impl Conclusions {
         " Explains the verdict on `~game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_drawn_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#game_drawn",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
-        __verdict), lang) }
+        .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_drawn", true, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -10963,11 +14465,11 @@ impl Conclusions {
         " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_lost_by_in(& self, game : Game, who : Player, lang : & str)
         -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(& self
-        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(& __verdict), lang) }
+        .game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, self
+        .batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(self
+        .batch.input.names(self.case as usize), game) ?, __rt::known_entity(self.batch
+        .input.names(self.case as usize), who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -10992,11 +14494,11 @@ impl Conclusions {
         " Explains the verdict on `~game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_lost_by_in(& self, game : Game, who : Player, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(& __verdict), lang) }
+        self.not_game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy,
+        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
+        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -11055,11 +14557,11 @@ impl Conclusions {
         " Explains the verdict on `game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_won_by_in(& self, game : Game, who : Player, lang : & str) ->
         Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(& self
-        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(& __verdict), lang) }
+        .game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
+        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -11084,11 +14586,11 @@ impl Conclusions {
         " Explains the verdict on `~game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_won_by_in(& self, game : Game, who : Player, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?, __rt::known_entity(& self.facts().interner, who) ?],
-        Some(& __verdict), lang) }
+        self.not_game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy,
+        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
+        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -11141,10 +14643,10 @@ impl Conclusions {
         " Explains the verdict on `illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_illegal_move_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#illegal_move",
-        false, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
-        __verdict), lang) }
+        .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#illegal_move", false, vec![__rt::known_entity(self
+        .batch.input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
@@ -11169,10 +14671,10 @@ impl Conclusions {
         " Explains the verdict on `~illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_illegal_move_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(& self
-        .facts().interner, game) ?], Some(& __verdict), lang) }
+        .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -11225,10 +14727,10 @@ impl Conclusions {
         " Explains the verdict on `legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_legal_move_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
+        .names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#legal_move", false, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
@@ -11253,10 +14755,10 @@ impl Conclusions {
         " Explains the verdict on `~legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_legal_move_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r), "urn:fide:laws:clir:chess#legal_move",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?], Some(&
-        __verdict), lang) }
+        .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#legal_move", true, vec![__rt::known_entity(self.batch
+        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -11342,10 +14844,12 @@ impl Conclusions {
         pub fn explain_must_move_first_touched_piece_in(& self, who : Player, piece :
         Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let __verdict = self.must_move_first_touched_piece(who, piece);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
-        vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), piece) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -11377,10 +14881,12 @@ impl Conclusions {
         pub fn explain_not_must_move_first_touched_piece_in(& self, who : Player, piece :
         Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
         let __verdict = self.not_must_move_first_touched_piece(who, piece);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
-        vec![__rt::known_entity(& self.facts().interner, who) ?, __rt::known_entity(&
-        self.facts().interner, piece) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
+        "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), piece) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -11436,10 +14942,10 @@ impl Conclusions {
         pub fn explain_resignation_has_ended_the_game_in(& self, game : Game, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r),
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -11467,10 +14973,10 @@ impl Conclusions {
         pub fn explain_not_resignation_has_ended_the_game_in(& self, game : Game, lang :
         & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -11526,11 +15032,11 @@ impl Conclusions {
         pub fn explain_second_illegal_move_has_ended_the_game_in(& self, game : Game,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.second_illegal_move_has_ended_the_game(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r),
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
@@ -11561,11 +15067,11 @@ impl Conclusions {
         pub fn explain_not_second_illegal_move_has_ended_the_game_in(& self, game : Game,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.not_second_illegal_move_has_ended_the_game(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r),
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -11621,10 +15127,10 @@ impl Conclusions {
         pub fn explain_stalemate_has_ended_the_game_in(& self, game : Game, lang : & str)
         -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
         .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r),
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -11652,10 +15158,10 @@ impl Conclusions {
         pub fn explain_not_stalemate_has_ended_the_game_in(& self, game : Game, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, & self.facts().interner, & | r | self.__rows(r),
+        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -11717,10 +15223,11 @@ impl Conclusions {
         pub fn explain_threefold_claim_correct_in(& self, game : Game, who : Player, lang
         : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
         = self.threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r),
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
         "urn:fide:laws:clir:chess#threefold_claim_correct", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(& __verdict), lang) }
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -11748,10 +15255,11 @@ impl Conclusions {
         pub fn explain_not_threefold_claim_correct_in(& self, game : Game, who : Player,
         lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
         __verdict = self.not_threefold_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#threefold_claim_correct", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, who) ?], Some(& __verdict), lang) }
+        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+        .__rows(r), "urn:fide:laws:clir:chess#threefold_claim_correct", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
+        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
+        __verdict), lang) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -11831,11 +15339,11 @@ impl Conclusions {
         pub fn explain_valid_transition_in(& self, instance : Game, transition :
         GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
         __rt::Error > { let __verdict = self.valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", false,
-        vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
-        lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#valid_transition",
+        false, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
+        instance) ?, __rt::known_entity(self.batch.input.names(self.case as usize),
+        transition) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -11867,83 +15375,351 @@ impl Conclusions {
         pub fn explain_not_valid_transition_in(& self, instance : Game, transition :
         GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
         __rt::Error > { let __verdict = self.not_valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:fide:laws:clir:chess#valid_transition", true,
-        vec![__rt::known_entity(& self.facts().interner, instance) ?,
-        __rt::known_entity(& self.facts().interner, transition) ?], Some(& __verdict),
-        lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#valid_transition",
+        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
+        instance) ?, __rt::known_entity(self.batch.input.names(self.case as usize),
+        transition) ?], Some(& __verdict), lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
             0usize => __rt::case_rows(self.batch.out.o0.case(self.case)),
-            1usize => __rt::input_rows(&self.facts().rows, 1u32, 1usize),
-            2usize => __rt::input_rows(&self.facts().rows, 2u32, 1usize),
+            1usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 1u32, 1usize)
+            }
+            2usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 2u32, 1usize)
+            }
             3usize => __rt::case_rows(self.batch.out.o3.case(self.case)),
-            4usize => __rt::input_rows(&self.facts().rows, 4u32, 1usize),
+            4usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 4u32, 1usize)
+            }
             5usize => __rt::case_rows(self.batch.out.o5.case(self.case)),
-            7usize => __rt::input_rows(&self.facts().rows, 7u32, 2usize),
-            8usize => __rt::input_rows(&self.facts().rows, 8u32, 2usize),
+            7usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 7u32, 2usize)
+            }
+            8usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 8u32, 2usize)
+            }
             9usize => __rt::case_rows(self.batch.out.o9.case(self.case)),
-            10usize => __rt::input_rows(&self.facts().rows, 10u32, 1usize),
-            11usize => __rt::input_rows(&self.facts().rows, 11u32, 2usize),
-            12usize => __rt::input_rows(&self.facts().rows, 12u32, 2usize),
-            13usize => __rt::input_rows(&self.facts().rows, 13u32, 1usize),
-            14usize => __rt::input_rows(&self.facts().rows, 14u32, 2usize),
-            15usize => __rt::input_rows(&self.facts().rows, 15u32, 2usize),
-            19usize => __rt::input_rows(&self.facts().rows, 19u32, 1usize),
-            20usize => __rt::input_rows(&self.facts().rows, 20u32, 1usize),
+            10usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    10u32,
+                    1usize,
+                )
+            }
+            11usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    11u32,
+                    2usize,
+                )
+            }
+            12usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    12u32,
+                    2usize,
+                )
+            }
+            13usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    13u32,
+                    1usize,
+                )
+            }
+            14usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    14u32,
+                    2usize,
+                )
+            }
+            15usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    15u32,
+                    2usize,
+                )
+            }
+            19usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    19u32,
+                    1usize,
+                )
+            }
+            20usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    20u32,
+                    1usize,
+                )
+            }
             22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
-            23usize => __rt::input_rows(&self.facts().rows, 23u32, 4usize),
-            24usize => __rt::input_rows(&self.facts().rows, 24u32, 2usize),
+            23usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    23u32,
+                    4usize,
+                )
+            }
+            24usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    24u32,
+                    2usize,
+                )
+            }
             25usize => __rt::case_rows(self.batch.out.o25.case(self.case)),
             26usize => __rt::case_rows(self.batch.out.o26.case(self.case)),
-            27usize => __rt::input_rows(&self.facts().rows, 27u32, 2usize),
+            27usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    27u32,
+                    2usize,
+                )
+            }
             28usize => __rt::case_rows(self.batch.out.o28.case(self.case)),
-            29usize => __rt::input_rows(&self.facts().rows, 29u32, 2usize),
-            30usize => __rt::input_rows(&self.facts().rows, 30u32, 1usize),
-            31usize => __rt::input_rows(&self.facts().rows, 31u32, 1usize),
-            32usize => __rt::input_rows(&self.facts().rows, 32u32, 1usize),
-            33usize => __rt::input_rows(&self.facts().rows, 33u32, 1usize),
-            34usize => __rt::input_rows(&self.facts().rows, 34u32, 1usize),
-            35usize => __rt::input_rows(&self.facts().rows, 35u32, 4usize),
-            36usize => __rt::input_rows(&self.facts().rows, 36u32, 1usize),
-            37usize => __rt::input_rows(&self.facts().rows, 37u32, 1usize),
-            38usize => __rt::input_rows(&self.facts().rows, 38u32, 1usize),
-            39usize => __rt::input_rows(&self.facts().rows, 39u32, 1usize),
-            40usize => __rt::input_rows(&self.facts().rows, 40u32, 1usize),
-            41usize => __rt::input_rows(&self.facts().rows, 41u32, 1usize),
-            42usize => __rt::input_rows(&self.facts().rows, 42u32, 1usize),
-            43usize => __rt::input_rows(&self.facts().rows, 43u32, 2usize),
-            44usize => __rt::input_rows(&self.facts().rows, 44u32, 2usize),
+            29usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    29u32,
+                    2usize,
+                )
+            }
+            30usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    30u32,
+                    1usize,
+                )
+            }
+            31usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    31u32,
+                    1usize,
+                )
+            }
+            32usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    32u32,
+                    1usize,
+                )
+            }
+            33usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    33u32,
+                    1usize,
+                )
+            }
+            34usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    34u32,
+                    1usize,
+                )
+            }
+            35usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    35u32,
+                    4usize,
+                )
+            }
+            36usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    36u32,
+                    1usize,
+                )
+            }
+            37usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    37u32,
+                    1usize,
+                )
+            }
+            38usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    38u32,
+                    1usize,
+                )
+            }
+            39usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    39u32,
+                    1usize,
+                )
+            }
+            40usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    40u32,
+                    1usize,
+                )
+            }
+            41usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    41u32,
+                    1usize,
+                )
+            }
+            42usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    42u32,
+                    1usize,
+                )
+            }
+            43usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    43u32,
+                    2usize,
+                )
+            }
+            44usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    44u32,
+                    2usize,
+                )
+            }
             45usize => __rt::case_rows(self.batch.out.o45.case(self.case)),
-            46usize => __rt::input_rows(&self.facts().rows, 46u32, 2usize),
-            47usize => __rt::input_rows(&self.facts().rows, 47u32, 2usize),
-            48usize => __rt::input_rows(&self.facts().rows, 48u32, 1usize),
-            49usize => __rt::input_rows(&self.facts().rows, 49u32, 1usize),
+            46usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    46u32,
+                    2usize,
+                )
+            }
+            47usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    47u32,
+                    2usize,
+                )
+            }
+            48usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    48u32,
+                    1usize,
+                )
+            }
+            49usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    49u32,
+                    1usize,
+                )
+            }
             50usize => __rt::case_rows(self.batch.out.o50.case(self.case)),
-            51usize => __rt::input_rows(&self.facts().rows, 51u32, 1usize),
-            52usize => __rt::input_rows(&self.facts().rows, 52u32, 1usize),
-            53usize => __rt::input_rows(&self.facts().rows, 53u32, 1usize),
+            51usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    51u32,
+                    1usize,
+                )
+            }
+            52usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    52u32,
+                    1usize,
+                )
+            }
+            53usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    53u32,
+                    1usize,
+                )
+            }
             54usize => __rt::case_rows(self.batch.out.o54.case(self.case)),
-            55usize => __rt::input_rows(&self.facts().rows, 55u32, 1usize),
+            55usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    55u32,
+                    1usize,
+                )
+            }
             56usize => __rt::case_rows(self.batch.out.o56.case(self.case)),
-            57usize => __rt::input_rows(&self.facts().rows, 57u32, 1usize),
+            57usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    57u32,
+                    1usize,
+                )
+            }
             58usize => __rt::case_rows(self.batch.out.o58.case(self.case)),
             59usize => __rt::case_rows(self.batch.out.o59.case(self.case)),
             60usize => __rt::case_rows(self.batch.out.o60.case(self.case)),
             61usize => __rt::case_rows(self.batch.out.o61.case(self.case)),
-            62usize => __rt::input_rows(&self.facts().rows, 62u32, 1usize),
+            62usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    62u32,
+                    1usize,
+                )
+            }
             84usize => __rt::case_rows(self.batch.out.o84.case(self.case)),
-            85usize => __rt::input_rows(&self.facts().rows, 85u32, 2usize),
+            85usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    85u32,
+                    2usize,
+                )
+            }
             86usize => __rt::case_rows(self.batch.out.o86.case(self.case)),
             87usize => __rt::case_rows(self.batch.out.o87.case(self.case)),
             88usize => __rt::case_rows(self.batch.out.o88.case(self.case)),
-            89usize => __rt::input_rows(&self.facts().rows, 89u32, 2usize),
-            90usize => __rt::input_rows(&self.facts().rows, 90u32, 1usize),
-            91usize => __rt::input_rows(&self.facts().rows, 91u32, 2usize),
-            92usize => __rt::input_rows(&self.facts().rows, 92u32, 1usize),
-            93usize => __rt::input_rows(&self.facts().rows, 93u32, 1usize),
+            89usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    89u32,
+                    2usize,
+                )
+            }
+            90usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    90u32,
+                    1usize,
+                )
+            }
+            91usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    91u32,
+                    2usize,
+                )
+            }
+            92usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    92u32,
+                    1usize,
+                )
+            }
+            93usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    93u32,
+                    1usize,
+                )
+            }
             94usize => __rt::case_rows(self.batch.out.o94.case(self.case)),
             118usize => __rt::case_rows(self.batch.out.o118.case(self.case)),
             119usize => __rt::case_rows(self.batch.out.o119.case(self.case)),
@@ -11953,32 +15729,158 @@ impl Conclusions {
             133usize => __rt::case_rows(self.batch.out.o133.case(self.case)),
             134usize => __rt::case_rows(self.batch.out.o134.case(self.case)),
             135usize => __rt::case_rows(self.batch.out.o135.case(self.case)),
-            136usize => __rt::input_rows(&self.facts().rows, 136u32, 1usize),
-            137usize => __rt::input_rows(&self.facts().rows, 137u32, 2usize),
+            136usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    136u32,
+                    1usize,
+                )
+            }
+            137usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    137u32,
+                    2usize,
+                )
+            }
             138usize => __rt::case_rows(self.batch.out.o138.case(self.case)),
-            139usize => __rt::input_rows(&self.facts().rows, 139u32, 1usize),
-            140usize => __rt::input_rows(&self.facts().rows, 140u32, 1usize),
-            141usize => __rt::input_rows(&self.facts().rows, 141u32, 2usize),
+            139usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    139u32,
+                    1usize,
+                )
+            }
+            140usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    140u32,
+                    1usize,
+                )
+            }
+            141usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    141u32,
+                    2usize,
+                )
+            }
             142usize => __rt::case_rows(self.batch.out.o142.case(self.case)),
-            143usize => __rt::input_rows(&self.facts().rows, 143u32, 2usize),
-            144usize => __rt::input_rows(&self.facts().rows, 144u32, 2usize),
-            145usize => __rt::input_rows(&self.facts().rows, 145u32, 1usize),
+            143usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    143u32,
+                    2usize,
+                )
+            }
+            144usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    144u32,
+                    2usize,
+                )
+            }
+            145usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    145u32,
+                    1usize,
+                )
+            }
             146usize => __rt::case_rows(self.batch.out.o146.case(self.case)),
-            148usize => __rt::input_rows(&self.facts().rows, 148u32, 2usize),
-            149usize => __rt::input_rows(&self.facts().rows, 149u32, 1usize),
-            150usize => __rt::input_rows(&self.facts().rows, 150u32, 1usize),
-            151usize => __rt::input_rows(&self.facts().rows, 151u32, 1usize),
-            154usize => __rt::input_rows(&self.facts().rows, 154u32, 2usize),
-            156usize => __rt::input_rows(&self.facts().rows, 156u32, 1usize),
-            157usize => __rt::input_rows(&self.facts().rows, 157u32, 2usize),
-            158usize => __rt::input_rows(&self.facts().rows, 158u32, 2usize),
-            159usize => __rt::input_rows(&self.facts().rows, 159u32, 1usize),
-            160usize => __rt::input_rows(&self.facts().rows, 160u32, 2usize),
-            161usize => __rt::input_rows(&self.facts().rows, 161u32, 1usize),
+            148usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    148u32,
+                    2usize,
+                )
+            }
+            149usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    149u32,
+                    1usize,
+                )
+            }
+            150usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    150u32,
+                    1usize,
+                )
+            }
+            151usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    151u32,
+                    1usize,
+                )
+            }
+            154usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    154u32,
+                    2usize,
+                )
+            }
+            156usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    156u32,
+                    1usize,
+                )
+            }
+            157usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    157u32,
+                    2usize,
+                )
+            }
+            158usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    158u32,
+                    2usize,
+                )
+            }
+            159usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    159u32,
+                    1usize,
+                )
+            }
+            160usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    160u32,
+                    2usize,
+                )
+            }
+            161usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    161u32,
+                    1usize,
+                )
+            }
             162usize => __rt::case_rows(self.batch.out.o162.case(self.case)),
-            163usize => __rt::input_rows(&self.facts().rows, 163u32, 2usize),
+            163usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    163u32,
+                    2usize,
+                )
+            }
             164usize => __rt::case_rows(self.batch.out.o164.case(self.case)),
-            165usize => __rt::input_rows(&self.facts().rows, 165u32, 1usize),
+            165usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    165u32,
+                    1usize,
+                )
+            }
             166usize => __rt::case_rows(self.batch.out.o166.case(self.case)),
             167usize => __rt::case_rows(self.batch.out.o167.case(self.case)),
             168usize => __rt::case_rows(self.batch.out.o168.case(self.case)),
@@ -11992,7 +15894,8 @@ impl Conclusions {
     impl Conclusions { #[doc =
     r" The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints)."]
     pub fn to_json(& self) -> Result < String, __rt::Error > { __rt::canonical_json(&
-    PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r)) } }
+    PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+    .__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
@@ -12003,5 +15906,5 @@ impl Conclusions {
     r" words in language `lang` (`en`, `ru`; others get English words)."] pub fn
     explain_in(& self, query : & str, lang : & str) -> Result <
     ::lawgen_runtime::Explanation, __rt::Error > { __rt::explain(& PACKAGE, self.policy,
-    & self.facts().interner, & | r | self.__rows(r), query, lang) } }
+    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) } }
 }

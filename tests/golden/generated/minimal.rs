@@ -1580,10 +1580,33 @@ fn constant_id(name: &str) -> Option<u32> {
         _ => None,
     }
 }
-/// Entity type `Game` — game. An interned id: get one from `Facts`, or use a package constant.
+/// The id of a case's first own entity: the constants' ids come
+/// before it.
+const FIRST_ID: u32 = 2u32;
+/// How conclusions name the entities of a nameless case: a
+/// constant by its name, every other entity `Type#index`.
+static NAMELESS: __rt::Nameless = __rt::Nameless::new(CONSTANTS, constant_id, "#");
+/// Entity type `Game` — game. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Game(u32);
-impl Game {}
+impl Game {
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Game(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
+}
 impl ::lawgen_runtime::Entity for Game {
     const TYPE_NAME: &'static str = "Game";
     fn id(self) -> u32 {
@@ -1593,7 +1616,7 @@ impl ::lawgen_runtime::Entity for Game {
         Game(id)
     }
 }
-/// Entity type `Player` — player. An interned id: get one from `Facts`, or use a package constant.
+/// Entity type `Player` — player. An entity id: from `Facts` (which names it), from `from_index` (a nameless `Case`), or a package constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Player(u32);
 impl Player {
@@ -1601,6 +1624,22 @@ impl Player {
     pub const WHITE: Player = Player(0u32);
     /// The package constant `Arbiter`.
     pub const ARBITER: Player = Player(1u32);
+    /// The entity with index `index` of a nameless case
+    /// ([`Case`], [`Columns`]): the caller numbers each type's
+    /// entities of a case densely from 0, and conclusions call
+    /// this one `Type#index`. An index too large for a case to
+    /// hold gives an id with which the case fails to evaluate.
+    #[inline]
+    pub const fn from_index(index: u32) -> Self {
+        Player(__rt::id_of_index(FIRST_ID, index))
+    }
+    /// The entity's index in its case (`None` for a package
+    /// constant). In a `Facts`, the order it was named in
+    /// among all types.
+    #[inline]
+    pub const fn index(self) -> Option<u32> {
+        __rt::index_of_id(FIRST_ID, self.0)
+    }
 }
 impl ::lawgen_runtime::Entity for Player {
     const TYPE_NAME: &'static str = "Player";
@@ -1730,12 +1769,226 @@ mod __engine {
 }
 /// A fact row: the input relation and its columns (entities as ids).
 type Row = (u32, [i64; 2usize]);
-/// The input of one evaluation (one case): entities, facts,
-/// explicit negations and decided judgments.
+/// What a message about a bad id says of each input relation.
+static INPUT_RELS: &[__rt::InputRel] = &[
+    __rt::InputRel {
+        rel: 0u32,
+        method: "player_of",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 1u32,
+        method: "not_player_of",
+        columns: &[Some("Game"), Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 2u32,
+        method: "resigned",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 3u32,
+        method: "not_resigned",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 4u32,
+        method: "checked_player",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 5u32,
+        method: "not_checked_player",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 6u32,
+        method: "cannot_mate",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 8u32,
+        method: "not_cannot_mate",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 9u32,
+        method: "move_count",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 10u32,
+        method: "not_move_count",
+        columns: &[Some("Game"), None],
+    },
+    __rt::InputRel {
+        rel: 11u32,
+        method: "decide_touched",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 15u32,
+        method: "decide_touched",
+        columns: &[Some("Player")],
+    },
+    __rt::InputRel {
+        rel: 16u32,
+        method: "player",
+        columns: &[Some("Player")],
+    },
+];
+/// The input of one evaluation without names: entities are ids
+/// the caller chooses (`Game::from_index(0)`, …, dense per case,
+/// each type counted from 0, and the package's constants), facts
+/// are rows of ids. Conclusions call such an entity `Game#0`.
+///
+/// Cost: a method pushes one row; nothing is interned, hashed or
+/// sorted. A `Case` of its own (`Case::new`) owns one buffer;
+/// the `Case` that [`evaluate_cases`] hands to its `fill` writes
+/// into its batch's buffer, which the worker thread reuses batch
+/// after batch, so many cases allocate nothing per case.
+#[derive(Clone, Debug, Default)]
+pub struct Case {
+    rows: Vec<Row>,
+    /// Where this case's rows start in `rows` (in a batch, after
+    /// the earlier cases').
+    start: usize,
+    /// One past the largest entity id of the case (0: none).
+    hi: u32,
+    /// The batch that handed this case to `fill` (0: none).
+    tag: u64,
+}
+impl Case {
+    /// An empty case (the package's constants are known already).
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Declares the `Game` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn game(&mut self, entity: Game) -> &mut Self {
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// Declares the `Player` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
+    #[inline]
+    pub fn player(&mut self, entity: Player) -> &mut Self {
+        self.rows.push((16u32, [i64::from(entity.0), 0]));
+        self.hi = __rt::seen(self.hi, entity.0);
+        self
+    }
+    /// States the fact `player_of(Game, Player)` — player of
+    #[inline]
+    pub fn player_of(&mut self, game: Game, player: Player) -> &mut Self {
+        self.rows.push((0u32, [i64::from(game.0), i64::from(player.0)]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the explicit negation `~player_of`: `player_of(Game, Player)` — player of
+    #[inline]
+    pub fn not_player_of(&mut self, game: Game, player: Player) -> &mut Self {
+        self.rows.push((1u32, [i64::from(game.0), i64::from(player.0)]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the fact `resigned(Player)` — resigned
+    #[inline]
+    pub fn resigned(&mut self, player: Player) -> &mut Self {
+        self.rows.push((2u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the explicit negation `~resigned`: `resigned(Player)` — resigned
+    #[inline]
+    pub fn not_resigned(&mut self, player: Player) -> &mut Self {
+        self.rows.push((3u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the fact `checked_player(Player)` — checked player
+    #[inline]
+    pub fn checked_player(&mut self, player: Player) -> &mut Self {
+        self.rows.push((4u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the explicit negation `~checked_player`: `checked_player(Player)` — checked player
+    #[inline]
+    pub fn not_checked_player(&mut self, player: Player) -> &mut Self {
+        self.rows.push((5u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the fact `cannot_mate(Player)` — cannot mate
+    #[inline]
+    pub fn cannot_mate(&mut self, player: Player) -> &mut Self {
+        self.rows.push((6u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the explicit negation `~cannot_mate`: `cannot_mate(Player)` — cannot mate
+    #[inline]
+    pub fn not_cannot_mate(&mut self, player: Player) -> &mut Self {
+        self.rows.push((8u32, [i64::from(player.0), 0]));
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// States the fact `move_count(Game, Integer)` — move count
+    #[inline]
+    pub fn move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
+        self.rows.push((9u32, [i64::from(game.0), urn_law_std_integer]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// States the explicit negation `~move_count`: `move_count(Game, Integer)` — move count
+    #[inline]
+    pub fn not_move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
+        self.rows.push((10u32, [i64::from(game.0), urn_law_std_integer]));
+        self.hi = __rt::seen(self.hi, game.0);
+        self
+    }
+    /// Records the decision of ArbiterAuthority on the judgment `touched(Player)` — touched: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
+    pub fn decide_touched(&mut self, player: Player, holds: bool) -> &mut Self {
+        self.rows
+            .push(
+                if holds {
+                    (11u32, [i64::from(player.0), 0])
+                } else {
+                    (15u32, [i64::from(player.0), 0])
+                },
+            );
+        self.hi = __rt::seen(self.hi, player.0);
+        self
+    }
+    /// Evaluates the package on this case under `policy`. Fails
+    /// if a fact and its explicit negation were both given, or an
+    /// entity id is out of range (`from_index` past its last
+    /// index); the error names the method and which of its facts.
+    /// For many cases, [`evaluate_cases`] is much faster.
+    pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
+        let mut rows = __rt::CaseRows::new();
+        rows.push_case(self.rows.get(self.start..).unwrap_or(&[]), self.hi);
+        evaluate_batch(Input::Nameless(rows), policy)
+            .pop()
+            .unwrap_or_else(|| Err(
+                __rt::Error::Internal("a batch of one gave no result".into()),
+            ))
+    }
+}
+/// The input of one evaluation (one case): entities by name,
+/// facts, explicit negations and decided judgments.
+///
+/// Cost: every name is interned (hashed and looked up among the
+/// case's names and the package's constants), and each `Facts`
+/// owns its buffers (a few allocations per case); the rows are
+/// then those of a [`Case`]. Without names, [`Case`],
+/// [`evaluate_cases`] and [`evaluate_columns`] skip both.
 #[derive(Clone, Debug)]
 pub struct Facts {
     interner: __rt::Interner,
-    rows: Vec<Row>,
+    case: Case,
 }
 impl Default for Facts {
     fn default() -> Self {
@@ -1747,7 +2000,10 @@ impl Facts {
     pub fn new() -> Self {
         Facts {
             interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-            rows: Vec::with_capacity(48),
+            case: Case {
+                rows: Vec::with_capacity(48),
+                ..Case::default()
+            },
         }
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -1767,148 +2023,85 @@ impl Facts {
     /// The `Player` entity named `name` (interned; declared as an entity of the input).
     pub fn player(&mut self, name: &str) -> Player {
         let id = self.interner.intern(name);
-        self.rows.push((16u32, [i64::from(id), 0]));
+        self.case.player(Player(id));
         Player(id)
     }
     /// States the fact `player_of(Game, Player)` — player of
+    #[inline]
     pub fn player_of(&mut self, game: Game, player: Player) -> &mut Self {
-        self.rows.push((0u32, [i64::from(game.0), i64::from(player.0)]));
+        self.case.player_of(game, player);
         self
     }
     /// States the explicit negation `~player_of`: `player_of(Game, Player)` — player of
+    #[inline]
     pub fn not_player_of(&mut self, game: Game, player: Player) -> &mut Self {
-        self.rows.push((1u32, [i64::from(game.0), i64::from(player.0)]));
+        self.case.not_player_of(game, player);
         self
     }
     /// States the fact `resigned(Player)` — resigned
+    #[inline]
     pub fn resigned(&mut self, player: Player) -> &mut Self {
-        self.rows.push((2u32, [i64::from(player.0), 0]));
+        self.case.resigned(player);
         self
     }
     /// States the explicit negation `~resigned`: `resigned(Player)` — resigned
+    #[inline]
     pub fn not_resigned(&mut self, player: Player) -> &mut Self {
-        self.rows.push((3u32, [i64::from(player.0), 0]));
+        self.case.not_resigned(player);
         self
     }
     /// States the fact `checked_player(Player)` — checked player
+    #[inline]
     pub fn checked_player(&mut self, player: Player) -> &mut Self {
-        self.rows.push((4u32, [i64::from(player.0), 0]));
+        self.case.checked_player(player);
         self
     }
     /// States the explicit negation `~checked_player`: `checked_player(Player)` — checked player
+    #[inline]
     pub fn not_checked_player(&mut self, player: Player) -> &mut Self {
-        self.rows.push((5u32, [i64::from(player.0), 0]));
+        self.case.not_checked_player(player);
         self
     }
     /// States the fact `cannot_mate(Player)` — cannot mate
+    #[inline]
     pub fn cannot_mate(&mut self, player: Player) -> &mut Self {
-        self.rows.push((6u32, [i64::from(player.0), 0]));
+        self.case.cannot_mate(player);
         self
     }
     /// States the explicit negation `~cannot_mate`: `cannot_mate(Player)` — cannot mate
+    #[inline]
     pub fn not_cannot_mate(&mut self, player: Player) -> &mut Self {
-        self.rows.push((8u32, [i64::from(player.0), 0]));
+        self.case.not_cannot_mate(player);
         self
     }
     /// States the fact `move_count(Game, Integer)` — move count
+    #[inline]
     pub fn move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
-        self.rows.push((9u32, [i64::from(game.0), urn_law_std_integer]));
+        self.case.move_count(game, urn_law_std_integer);
         self
     }
     /// States the explicit negation `~move_count`: `move_count(Game, Integer)` — move count
+    #[inline]
     pub fn not_move_count(&mut self, game: Game, urn_law_std_integer: i64) -> &mut Self {
-        self.rows.push((10u32, [i64::from(game.0), urn_law_std_integer]));
+        self.case.not_move_count(game, urn_law_std_integer);
         self
     }
     /// Records the decision of ArbiterAuthority on the judgment `touched(Player)` — touched: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).
+    #[inline]
     pub fn decide_touched(&mut self, player: Player, holds: bool) -> &mut Self {
-        self.rows
-            .push(
-                if holds {
-                    (11u32, [i64::from(player.0), 0])
-                } else {
-                    (15u32, [i64::from(player.0), 0])
-                },
-            );
+        self.case.decide_touched(player, holds);
         self
     }
     /// Evaluates the package on these facts under `policy`.
-    /// Fails only if a fact and its explicit negation were both given.
+    /// Fails if a fact and its explicit negation were both given,
+    /// or a method got an entity id these facts did not issue.
     /// For many cases, [`evaluate_many`] is much faster.
     pub fn evaluate(&self, policy: __rt::Policy) -> Result<Conclusions, __rt::Error> {
-        evaluate_batch(vec![self.clone()], policy)
+        evaluate_batch(Input::Named(vec![self.clone()]), policy)
             .pop()
             .unwrap_or_else(|| Err(
                 __rt::Error::Internal("a batch of one gave no result".into()),
             ))
-    }
-    /// docs/reference.md#facts-files: facts are sets, and `p` and `~p` for the same
-    /// tuple is an input error.
-    fn normalize(&mut self) -> Result<(), __rt::Error> {
-        self.rows.sort_unstable();
-        self.rows.dedup();
-        for (rel, v) in &self.rows {
-            let negation = match *rel {
-                0u32 => 1u32,
-                2u32 => 3u32,
-                4u32 => 5u32,
-                6u32 => 8u32,
-                9u32 => 10u32,
-                11u32 => 15u32,
-                _ => continue,
-            };
-            if self.rows.binary_search(&(negation, *v)).is_ok() {
-                return Err(self.contradiction(*rel, v));
-            }
-        }
-        Ok(())
-    }
-    fn contradiction(&self, rel: u32, v: &[i64; 2usize]) -> __rt::Error {
-        match rel {
-            0u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "player_of",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32), __rt::entity(&
-                        self.interner, v[1usize] as u32)
-                    ],
-                }
-            }
-            2u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "resigned",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            4u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "checked_player",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            6u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "cannot_mate",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            9u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "move_count",
-                    args: vec![
-                        __rt::entity(& self.interner, v[0usize] as u32),
-                        __rt::Arg::Int(v[1usize])
-                    ],
-                }
-            }
-            11u32 => {
-                __rt::Error::Contradiction {
-                    predicate: "touched",
-                    args: vec![__rt::entity(& self.interner, v[0usize] as u32)],
-                }
-            }
-            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-        }
     }
     /// Interns a name without declaring it (bench and bridge code).
     #[doc(hidden)]
@@ -1921,7 +2114,7 @@ impl Facts {
         for (slot, x) in v.iter_mut().zip(row) {
             *slot = *x;
         }
-        self.rows.push((rel as u32, v));
+        self.case.rows.push((rel as u32, v));
     }
 }
 ::lawgen_runtime::__if_serde! {
@@ -1933,6 +2126,521 @@ impl Facts {
     __rt::read_facts_json(& PACKAGE, bytes, & mut facts.interner, & mut | r, row | rows
     .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
     Ok(facts) } }
+}
+/// A batch's input: named facts, or the rows of nameless cases
+/// in one buffer.
+#[derive(Debug)]
+enum Input {
+    Named(Vec<Facts>),
+    Nameless(__rt::CaseRows<Row>),
+}
+impl Input {
+    /// How many cases.
+    fn len(&self) -> usize {
+        match self {
+            Input::Named(v) => v.len(),
+            Input::Nameless(r) => r.len(),
+        }
+    }
+    /// Case `c`'s rows, in the order they were given.
+    #[inline]
+    fn rows(&self, c: usize) -> &[Row] {
+        match self {
+            Input::Named(v) => v.get(c).map_or(&[], |f| &f.case.rows[..]),
+            Input::Nameless(r) => r.rows(c),
+        }
+    }
+    /// How case `c`'s entities are named.
+    fn names(&self, c: usize) -> __rt::CaseNames<'_> {
+        match self {
+            Input::Named(v) => {
+                match v.get(c) {
+                    Some(f) => __rt::CaseNames::Named(&f.interner),
+                    None => __rt::CaseNames::Nameless(&NAMELESS),
+                }
+            }
+            Input::Nameless(_) => __rt::CaseNames::Nameless(&NAMELESS),
+        }
+    }
+    /// Every entity id of case `c` can be named: issued by its
+    /// `Facts`, or an index in range. The error names the method,
+    /// which of its facts and the value.
+    fn check(&self, c: usize) -> Result<(), __rt::Error> {
+        match self {
+            Input::Named(v) => {
+                let Some(f) = v.get(c) else { return Ok(()) };
+                let len = f.interner.len();
+                if f.case.hi as usize <= len {
+                    return Ok(());
+                }
+                Err(
+                    __rt::bad_id(
+                            &f.case.rows,
+                            INPUT_RELS,
+                            |id| (id as usize) < len,
+                            __rt::not_issued(len),
+                        )
+                        .unwrap_or_else(|| __rt::Error::Internal(
+                            "an entity id out of range that no row holds".into(),
+                        )),
+                )
+            }
+            Input::Nameless(r) => {
+                if let Some(e) = r.failure() {
+                    return Err(e.clone());
+                }
+                if r.hi(c) <= __rt::MAX_ID + 1 {
+                    return Ok(());
+                }
+                Err(
+                    __rt::bad_id(
+                            r.rows(c),
+                            INPUT_RELS,
+                            |id| id <= __rt::MAX_ID,
+                            __rt::out_of_range(FIRST_ID),
+                        )
+                        .unwrap_or_else(|| __rt::Error::Internal(
+                            "an entity id out of range that no row holds".into(),
+                        )),
+                )
+            }
+        }
+    }
+    /// Sorts case `c`'s rows and finds the first fact given with
+    /// its explicit negation (docs/reference.md#facts-files), so
+    /// that every engine names the same one.
+    fn contradiction(&mut self, c: usize) -> Option<__rt::Error> {
+        match self {
+            Input::Named(v) => {
+                let f = v.get_mut(c)?;
+                f.case.rows.sort_unstable();
+                first_contradiction(&f.case.rows, __rt::CaseNames::Named(&f.interner))
+            }
+            Input::Nameless(r) => {
+                r.rows_mut(c).sort_unstable();
+                first_contradiction(r.rows(c), __rt::CaseNames::Nameless(&NAMELESS))
+            }
+        }
+    }
+    /// Case `c`'s rows as a set (sorted, each once), or why the
+    /// case cannot be evaluated.
+    fn normalize(&mut self, c: usize) -> Result<&[Row], __rt::Error> {
+        self.check(c)?;
+        if let Some(e) = self.contradiction(c) {
+            return Err(e);
+        }
+        let rows: &mut [Row] = match self {
+            Input::Named(v) => v.get_mut(c).map_or(&mut [], |f| &mut f.case.rows[..]),
+            Input::Nameless(r) => r.rows_mut(c),
+        };
+        let k = __rt::dedup_sorted(rows);
+        Ok(&rows[..k])
+    }
+}
+/// The first row of sorted `rows` whose explicit negation is also
+/// there, as the error every engine reports.
+fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
+    for (rel, v) in rows {
+        let negation = match *rel {
+            0u32 => 1u32,
+            2u32 => 3u32,
+            4u32 => 5u32,
+            6u32 => 8u32,
+            9u32 => 10u32,
+            11u32 => 15u32,
+            _ => continue,
+        };
+        if rows.binary_search(&(negation, *v)).is_ok() {
+            return Some(
+                match *rel {
+                    0u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "player_of",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::entity(names, "Player", v[1usize] as u32)
+                            ],
+                        }
+                    }
+                    2u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "resigned",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    4u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "checked_player",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    6u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "cannot_mate",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    9u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "move_count",
+                            args: vec![
+                                __rt::entity(names, "Game", v[0usize] as u32),
+                                __rt::Arg::Int(v[1usize])
+                            ],
+                        }
+                    }
+                    11u32 => {
+                        __rt::Error::Contradiction {
+                            predicate: "touched",
+                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
+                        }
+                    }
+                    _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
+                },
+            );
+        }
+    }
+    None
+}
+/// The facts of many nameless cases at once, column-wise: per
+/// input method of [`Case`], one slice per column, the first
+/// saying which case each row belongs to (rows of a case may be
+/// anywhere; in case order they are grouped without sorting).
+/// Fields left out are empty (`..Columns::default()`).
+/// Evaluated by [`evaluate_columns`].
+#[derive(Clone, Copy, Debug)]
+pub struct Columns<'a> {
+    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub game: (&'a [u32], &'a [Game]),
+    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player: (&'a [u32], &'a [Player]),
+    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
+    /// `resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub resigned: (&'a [u32], &'a [Player]),
+    /// `not_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_resigned: (&'a [u32], &'a [Player]),
+    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub checked_player: (&'a [u32], &'a [Player]),
+    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_checked_player: (&'a [u32], &'a [Player]),
+    /// `cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub cannot_mate: (&'a [u32], &'a [Player]),
+    /// `not_cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_cannot_mate: (&'a [u32], &'a [Player]),
+    /// `move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub move_count: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `not_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    pub not_move_count: (&'a [u32], &'a [Game], &'a [i64]),
+    /// `decide_touched`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    pub decide_touched: (&'a [u32], &'a [Player], &'a [bool]),
+}
+impl Default for Columns<'_> {
+    fn default() -> Self {
+        Columns {
+            game: (&[], &[]),
+            player: (&[], &[]),
+            player_of: (&[], &[], &[]),
+            not_player_of: (&[], &[], &[]),
+            resigned: (&[], &[]),
+            not_resigned: (&[], &[]),
+            checked_player: (&[], &[]),
+            not_checked_player: (&[], &[]),
+            cannot_mate: (&[], &[]),
+            not_cannot_mate: (&[], &[]),
+            move_count: (&[], &[], &[]),
+            not_move_count: (&[], &[], &[]),
+            decide_touched: (&[], &[], &[]),
+        }
+    }
+}
+/// Checks every column of `columns` for `n` cases; returns, per
+/// field, the order of its rows by case when they are not in it.
+#[allow(unused_variables, clippy::let_unit_value)]
+fn columns_order(
+    columns: &Columns<'_>,
+    n: usize,
+) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
+    let mut order = Vec::with_capacity(13usize);
+    {
+        let (cases, c0) = columns.game;
+        __rt::same_lengths(
+            "game",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("game", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.player;
+        __rt::same_lengths(
+            "player",
+            &[("the case column", cases.len()), ("`entity`", c0.len())],
+        )?;
+        __rt::column_ids("player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("player", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.player_of;
+        __rt::same_lengths(
+            "player_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`player`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("player_of", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_of;
+        __rt::same_lengths(
+            "not_player_of",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`player`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        __rt::column_ids("not_player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_player_of", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.resigned;
+        __rt::same_lengths(
+            "resigned",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids("resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("resigned", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_resigned;
+        __rt::same_lengths(
+            "not_resigned",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids("not_resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_resigned", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.checked_player;
+        __rt::same_lengths(
+            "checked_player",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids("checked_player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("checked_player", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_checked_player;
+        __rt::same_lengths(
+            "not_checked_player",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids(
+            "not_checked_player",
+            "Player",
+            FIRST_ID,
+            c0.iter().map(|e| e.0),
+        )?;
+        order.push(__rt::case_order("not_checked_player", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.cannot_mate;
+        __rt::same_lengths(
+            "cannot_mate",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids("cannot_mate", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("cannot_mate", cases, n)?);
+    }
+    {
+        let (cases, c0) = columns.not_cannot_mate;
+        __rt::same_lengths(
+            "not_cannot_mate",
+            &[("the case column", cases.len()), ("`player`", c0.len())],
+        )?;
+        __rt::column_ids("not_cannot_mate", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_cannot_mate", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.move_count;
+        __rt::same_lengths(
+            "move_count",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`urn_law_std_integer`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("move_count", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("move_count", cases, n)?);
+    }
+    {
+        let (cases, c0, c1) = columns.not_move_count;
+        __rt::same_lengths(
+            "not_move_count",
+            &[
+                ("the case column", cases.len()),
+                ("`game`", c0.len()),
+                ("`urn_law_std_integer`", c1.len()),
+            ],
+        )?;
+        __rt::column_ids("not_move_count", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("not_move_count", cases, n)?);
+    }
+    {
+        let (cases, c0, holds) = columns.decide_touched;
+        __rt::same_lengths(
+            "decide_touched",
+            &[
+                ("the case column", cases.len()),
+                ("`player`", c0.len()),
+                ("`holds`", holds.len()),
+            ],
+        )?;
+        __rt::column_ids("decide_touched", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
+        order.push(__rt::case_order("decide_touched", cases, n)?);
+    }
+    Ok(order)
+}
+/// The nameless cases `range` of checked `columns`, grouped by case.
+#[allow(unused_variables, unused_mut)]
+fn gather_columns(
+    columns: &Columns<'_>,
+    order: &[Option<Vec<u32>>],
+    range: ::std::ops::Range<usize>,
+) -> Input {
+    let mut g = __rt::Gather::new(range);
+    g.count(columns.player.0, order[1usize].as_deref());
+    g.count(columns.player_of.0, order[2usize].as_deref());
+    g.count(columns.not_player_of.0, order[3usize].as_deref());
+    g.count(columns.resigned.0, order[4usize].as_deref());
+    g.count(columns.not_resigned.0, order[5usize].as_deref());
+    g.count(columns.checked_player.0, order[6usize].as_deref());
+    g.count(columns.not_checked_player.0, order[7usize].as_deref());
+    g.count(columns.cannot_mate.0, order[8usize].as_deref());
+    g.count(columns.not_cannot_mate.0, order[9usize].as_deref());
+    g.count(columns.move_count.0, order[10usize].as_deref());
+    g.count(columns.not_move_count.0, order[11usize].as_deref());
+    g.count(columns.decide_touched.0, order[12usize].as_deref());
+    g.start_placing();
+    {
+        let (cases, c0) = columns.player;
+        g.place(
+            cases,
+            order[1usize].as_deref(),
+            |i| ((16u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.player_of;
+        g.place(
+            cases,
+            order[2usize].as_deref(),
+            |i| (
+                (0u32, [i64::from(c0[i].0), i64::from(c1[i].0)]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_player_of;
+        g.place(
+            cases,
+            order[3usize].as_deref(),
+            |i| (
+                (1u32, [i64::from(c0[i].0), i64::from(c1[i].0)]),
+                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
+            ),
+        );
+    }
+    {
+        let (cases, c0) = columns.resigned;
+        g.place(
+            cases,
+            order[4usize].as_deref(),
+            |i| ((2u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_resigned;
+        g.place(
+            cases,
+            order[5usize].as_deref(),
+            |i| ((3u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.checked_player;
+        g.place(
+            cases,
+            order[6usize].as_deref(),
+            |i| ((4u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_checked_player;
+        g.place(
+            cases,
+            order[7usize].as_deref(),
+            |i| ((5u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.cannot_mate;
+        g.place(
+            cases,
+            order[8usize].as_deref(),
+            |i| ((6u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0) = columns.not_cannot_mate;
+        g.place(
+            cases,
+            order[9usize].as_deref(),
+            |i| ((8u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.move_count;
+        g.place(
+            cases,
+            order[10usize].as_deref(),
+            |i| ((9u32, [i64::from(c0[i].0), c1[i]]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, c1) = columns.not_move_count;
+        g.place(
+            cases,
+            order[11usize].as_deref(),
+            |i| ((10u32, [i64::from(c0[i].0), c1[i]]), __rt::seen(0u32, c0[i].0)),
+        );
+    }
+    {
+        let (cases, c0, holds) = columns.decide_touched;
+        g.place(
+            cases,
+            order[12usize].as_deref(),
+            |i| (
+                if holds[i] {
+                    (11u32, [i64::from(c0[i].0), 0])
+                } else {
+                    (15u32, [i64::from(c0[i].0), 0])
+                },
+                __rt::seen(0u32, c0[i].0),
+            ),
+        );
+    }
+    Input::Nameless(g.finish())
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
@@ -1955,29 +2663,29 @@ pub struct Outputs {
 /// What the conclusions of one batch share.
 #[derive(Debug)]
 struct Batch {
-    facts: Vec<Facts>,
+    input: Input,
     out: Outputs,
 }
 /// Evaluates independent cases in one engine run: every tuple
 /// carries its case's index, so cases never meet.
 fn evaluate_batch(
-    cases: Vec<Facts>,
+    mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
     let mut engine = __engine::Engine::default();
-    let mut facts = Vec::with_capacity(cases.len());
-    let mut errors = Vec::with_capacity(cases.len());
-    for (i, mut f) in cases.into_iter().enumerate() {
+    let n = input.len();
+    let mut errors = Vec::with_capacity(n);
+    for i in 0..n {
         let c = i as u32;
-        match f.normalize() {
-            Ok(()) => {
+        match input.normalize(i) {
+            Ok(rows) => {
                 let __mark_r7 = engine.r7.len();
                 let __mark_r14 = engine.r14.len();
                 let __mark_r17 = engine.r17.len();
                 engine.__case.push((c,));
                 engine.r14.push((c, 0u32));
                 engine.r14.push((c, 1u32));
-                for (rel, v) in &f.rows {
+                for (rel, v) in rows {
                     match *rel {
                         0u32 => {
                             engine.r0.push((c, v[0usize] as u32, v[1usize] as u32));
@@ -2044,10 +2752,8 @@ fn evaluate_batch(
             }
             Err(e) => errors.push(Some(e)),
         }
-        facts.push(f);
     }
     engine.run();
-    let n = facts.len();
     let out = Outputs {
         o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
         o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
@@ -2063,7 +2769,7 @@ fn evaluate_batch(
         o38: __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
     };
     drop(engine);
-    let batch = ::std::sync::Arc::new(Batch { facts, out });
+    let batch = ::std::sync::Arc::new(Batch { input, out });
     errors
         .into_iter()
         .enumerate()
@@ -2093,7 +2799,7 @@ where
     __rt::run_batched(
         cases.into_iter(),
         batching,
-        &|batch| evaluate_batch(batch, policy),
+        &|batch| evaluate_batch(Input::Named(batch), policy),
         &mut sink,
     );
 }
@@ -2113,10 +2819,100 @@ pub fn evaluate_indexed<T: Send>(
         n,
         batching,
         &make,
-        &|batch| evaluate_batch(batch, policy),
+        &|batch| evaluate_batch(Input::Named(batch), policy),
         &map,
         &mut sink,
     );
+}
+/// The fast form of [`evaluate_indexed`], for cases without names:
+/// cases `0..n` are stated by `fill` into a [`Case`] (ids from
+/// `from_index` and the package's constants) and digested by
+/// `map`, both on the worker threads; `sink` receives each case's
+/// index and `map`'s value on the calling thread.
+///
+/// Cost: no name is interned, and each worker reuses its batch's
+/// buffers, so a case allocates nothing.
+pub fn evaluate_cases<T: Send>(
+    n: usize,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    fill: impl Fn(usize, &mut Case) + Sync,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) {
+    __rt::run_ranges(
+        n,
+        batching,
+        &|range| evaluate_batch(fill_cases(range, &fill), policy),
+        &map,
+        &mut sink,
+    );
+}
+/// Cases `range`, each stated by `fill` into one buffer.
+fn fill_cases(
+    range: ::std::ops::Range<usize>,
+    fill: &dyn Fn(usize, &mut Case),
+) -> Input {
+    let mut input = __rt::CaseRows::new();
+    let tag = __rt::next_tag();
+    let mut case = Case {
+        rows: input.take_rows(),
+        start: 0,
+        hi: 0,
+        tag,
+    };
+    for i in range.clone() {
+        let start = case.rows.len();
+        case.start = start;
+        case.hi = 0;
+        fill(i, &mut case);
+        if case.tag != tag || case.start != start || case.rows.len() < start {
+            return Input::Nameless(
+                __rt::CaseRows::failed(
+                    range.len(),
+                    __rt::Error::Facts(
+                        format!(
+                            "the `Case` that `fill` got for case {i} was replaced by another one (cases {} to {} \
+                             were not evaluated): state a case's facts through the methods of the `Case` given",
+                            range.start, range.end - 1
+                        ),
+                    ),
+                ),
+            );
+        }
+        input.end_at(case.rows.len(), case.hi);
+    }
+    input.put_rows(case.rows);
+    Input::Nameless(input)
+}
+/// Evaluates `cases` nameless cases given column-wise, in batches
+/// of `batching.batch_size` cases on `batching.threads` threads;
+/// `map` digests each case's result on the worker threads, and
+/// `sink` receives each case's index and `map`'s value.
+///
+/// Every column is checked first: a field whose columns differ in
+/// length, a case index not below `cases`, or an id out of range
+/// is an error naming the field and the row, and then no case is
+/// evaluated. Cost: the rows are grouped by case once per batch
+/// (a counting pass; a field not in case order is sorted by case
+/// once), nothing is interned, and no case allocates.
+pub fn evaluate_columns<T: Send>(
+    cases: usize,
+    columns: &Columns<'_>,
+    policy: __rt::Policy,
+    batching: &__rt::Batching,
+    map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
+    mut sink: impl FnMut(usize, T),
+) -> Result<(), __rt::Error> {
+    let order = columns_order(columns, cases)?;
+    __rt::run_ranges(
+        cases,
+        batching,
+        &|range| evaluate_batch(gather_columns(columns, &order, range), policy),
+        &map,
+        &mut sink,
+    );
+    Ok(())
 }
 /// The result of evaluating one case: a verdict per ground literal.
 /// (Cases evaluated in one batch share their storage.)
@@ -2143,7 +2939,10 @@ impl Conclusions {
         for t in self.batch.out.o38.case(self.case).iter().map(|t| (t.1,)) {
             out.push(__rt::Request {
                 predicate: "touched".to_owned(),
-                args: vec![__rt::entity(& self.facts().interner, t.0)],
+                args: vec![
+                    __rt::entity(self.batch.input.names(self.case as usize), "Player", t
+                    .0)
+                ],
                 authority: "ArbiterAuthority".to_owned(),
                 capability: "judgment:Arbiter".to_owned(),
             });
@@ -2171,17 +2970,40 @@ impl Conclusions {
                 requests
             })
     }
-    /// The facts this evaluation ran on.
-    pub fn facts(&self) -> &Facts {
-        &self.batch.facts[self.case as usize]
+    /// The facts this evaluation ran on (`None` for a nameless
+    /// case: a [`Case`] or [`Columns`]).
+    pub fn facts(&self) -> Option<&Facts> {
+        match &self.batch.input {
+            Input::Named(v) => v.get(self.case as usize),
+            Input::Nameless(_) => None,
+        }
     }
-    /// The name of an entity (`None` for an id from other facts).
+    /// The name an entity was given (`None` for an id from other
+    /// facts, and for a nameless case's own entities: see
+    /// [`Conclusions::entity_name`]).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
-        self.facts().interner.name_of(e.id())
+        self.batch.input.names(self.case as usize).given(e.id())
     }
-    /// The entity named `name` in these conclusions' facts or the package.
+    /// The entity called `name` in these conclusions: by its name
+    /// in the facts or the package, or `Type#index` in a nameless
+    /// case.
     pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
-        self.facts().interner.get(name).map(E::__from_id)
+        self.batch
+            .input
+            .names(self.case as usize)
+            .id(E::TYPE_NAME, name)
+            .map(E::__from_id)
+    }
+    /// What `to_json`, explanations and requests call an entity:
+    /// its name, or `Type#index` for a nameless case's own
+    /// (`Game#0`; never a constant's name). `None` for an id
+    /// these conclusions cannot hold.
+    pub fn entity_name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<String> {
+        self.batch
+            .input
+            .names(self.case as usize)
+            .name(E::TYPE_NAME, e.id())
+            .map(|n| n.into_owned())
     }
     /// For each institutional literal (`p`, `~p`), how many tuples
     /// are concluded (definitely or defeasibly).
@@ -2248,10 +3070,10 @@ impl Conclusions {
         " Explains the verdict on `game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_over_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
+        .names(self.case as usize), & | r | self.__rows(r), "urn:t#game_over", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
@@ -2276,10 +3098,10 @@ impl Conclusions {
         " Explains the verdict on `~game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_over_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r), "urn:t#game_over", true,
-        vec![__rt::known_entity(& self.facts().interner, game) ?], Some(& __verdict),
-        lang) }
+        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#game_over",
+        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize), game)
+        ?], Some(& __verdict), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -2338,10 +3160,11 @@ impl Conclusions {
         " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_lost_by_in(& self, game : Game, player : Player, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy, &
-        self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by", false,
-        vec![__rt::known_entity(& self.facts().interner, game) ?, __rt::known_entity(&
-        self.facts().interner, player) ?], Some(& __verdict), lang) }
+        self.game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy,
+        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:t#game_lost_by", false, vec![__rt::known_entity(self.batch.input.names(self
+        .case as usize), game) ?, __rt::known_entity(self.batch.input.names(self.case as
+        usize), player) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
@@ -2367,10 +3190,10 @@ impl Conclusions {
         pub fn explain_not_game_lost_by_in(& self, game : Game, player : Player, lang : &
         str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
         self.not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self
-        .policy, & self.facts().interner, & | r | self.__rows(r), "urn:t#game_lost_by",
-        true, vec![__rt::known_entity(& self.facts().interner, game) ?,
-        __rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict), lang)
-        }
+        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
+        "urn:t#game_lost_by", true, vec![__rt::known_entity(self.batch.input.names(self
+        .case as usize), game) ?, __rt::known_entity(self.batch.input.names(self.case as
+        usize), player) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -2423,9 +3246,10 @@ impl Conclusions {
         " Explains the verdict on `drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_drawn_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
-        __rt::explain_literal(& PACKAGE, self.policy, & self.facts().interner, & | r |
-        self.__rows(r), "urn:t#drawn", false, vec![__rt::known_entity(& self.facts()
-        .interner, game) ?], Some(& __verdict), lang) }
+        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+        usize), & | r | self.__rows(r), "urn:t#drawn", false,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -2478,9 +3302,10 @@ impl Conclusions {
         " Explains the verdict on `~drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_drawn_in(& self, game : Game, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:t#drawn", true, vec![__rt::known_entity(&
-        self.facts().interner, game) ?], Some(& __verdict), lang) }
+        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
+        .names(self.case as usize), & | r | self.__rows(r), "urn:t#drawn", true,
+        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
+        Some(& __verdict), lang) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -2553,10 +3378,10 @@ impl Conclusions {
         " Explains the verdict on `must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_must_move_in(& self, player : Player, lang : & str) -> Result <
         ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self.facts()
-        .interner, & | r | self.__rows(r), "urn:t#must_move", false,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
-        lang) }
+        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#must_move",
+        false, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
+        player) ?], Some(& __verdict), lang) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
@@ -2581,28 +3406,70 @@ impl Conclusions {
         " Explains the verdict on `~must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_must_move_in(& self, player : Player, lang : & str) -> Result
         < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, & self
-        .facts().interner, & | r | self.__rows(r), "urn:t#must_move", true,
-        vec![__rt::known_entity(& self.facts().interner, player) ?], Some(& __verdict),
-        lang) }
+        .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, self.batch
+        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#must_move",
+        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize), player)
+        ?], Some(& __verdict), lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         match rel {
-            0usize => __rt::input_rows(&self.facts().rows, 0u32, 2usize),
-            1usize => __rt::input_rows(&self.facts().rows, 1u32, 2usize),
-            2usize => __rt::input_rows(&self.facts().rows, 2u32, 1usize),
-            3usize => __rt::input_rows(&self.facts().rows, 3u32, 1usize),
-            4usize => __rt::input_rows(&self.facts().rows, 4u32, 1usize),
-            5usize => __rt::input_rows(&self.facts().rows, 5u32, 1usize),
-            6usize => __rt::input_rows(&self.facts().rows, 6u32, 1usize),
+            0usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 0u32, 2usize)
+            }
+            1usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 1u32, 2usize)
+            }
+            2usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 2u32, 1usize)
+            }
+            3usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 3u32, 1usize)
+            }
+            4usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 4u32, 1usize)
+            }
+            5usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 5u32, 1usize)
+            }
+            6usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 6u32, 1usize)
+            }
             7usize => __rt::case_rows(self.batch.out.o7.case(self.case)),
-            8usize => __rt::input_rows(&self.facts().rows, 8u32, 1usize),
-            9usize => __rt::input_rows(&self.facts().rows, 9u32, 2usize),
-            10usize => __rt::input_rows(&self.facts().rows, 10u32, 2usize),
-            11usize => __rt::input_rows(&self.facts().rows, 11u32, 1usize),
-            15usize => __rt::input_rows(&self.facts().rows, 15u32, 1usize),
-            16usize => __rt::input_rows(&self.facts().rows, 16u32, 1usize),
+            8usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 8u32, 1usize)
+            }
+            9usize => {
+                __rt::input_rows(self.batch.input.rows(self.case as usize), 9u32, 2usize)
+            }
+            10usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    10u32,
+                    2usize,
+                )
+            }
+            11usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    11u32,
+                    1usize,
+                )
+            }
+            15usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    15u32,
+                    1usize,
+                )
+            }
+            16usize => {
+                __rt::input_rows(
+                    self.batch.input.rows(self.case as usize),
+                    16u32,
+                    1usize,
+                )
+            }
             19usize => __rt::case_rows(self.batch.out.o19.case(self.case)),
             20usize => __rt::case_rows(self.batch.out.o20.case(self.case)),
             21usize => __rt::case_rows(self.batch.out.o21.case(self.case)),
@@ -2622,7 +3489,8 @@ impl Conclusions {
     impl Conclusions { #[doc =
     r" The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints)."]
     pub fn to_json(& self) -> Result < String, __rt::Error > { __rt::canonical_json(&
-    PACKAGE, self.policy, & self.facts().interner, & | r | self.__rows(r)) } }
+    PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
+    .__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]
@@ -2633,5 +3501,5 @@ impl Conclusions {
     r" words in language `lang` (`en`, `ru`; others get English words)."] pub fn
     explain_in(& self, query : & str, lang : & str) -> Result <
     ::lawgen_runtime::Explanation, __rt::Error > { __rt::explain(& PACKAGE, self.policy,
-    & self.facts().interner, & | r | self.__rows(r), query, lang) } }
+    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) } }
 }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 pub mod derogate;
 pub mod gen;
 pub mod harness;
+pub mod nameless;
 pub mod scenarios;
 pub mod split;
 

@@ -50,12 +50,13 @@ impl Backend for Direct {
     /// Each case loaded into this thread's tables, run, and its kept
     /// relations appended (sorted) to the batch's outputs.
     ///
-    /// A case's facts are not sorted first (`Facts::normalize`, a quarter of
-    /// the instructions per chess game): the tables are sets, and a fact
-    /// given with its explicit negation is found by testing each pair of
-    /// tables, which are nearly always empty on one side. Only then is the
-    /// case normalized, so that the error names the same tuple as the other
-    /// engines' do.
+    /// A case's facts are not sorted first (that was a quarter of the
+    /// instructions per chess game): the tables are sets, and a fact given
+    /// with its explicit negation is found by testing each pair of tables,
+    /// which are nearly always empty on one side. Only then are the case's
+    /// rows sorted (`Input::contradiction`), so that the error names the
+    /// same tuple as the other engines' do. A case whose ids cannot be
+    /// named (`Input::check`) is not run.
     fn evaluate_batch(&self, plan: &Plan) -> TokenStream {
         let kept = &plan.kept;
         let store = |r, cols: Vec<TokenStream>| {
@@ -63,7 +64,7 @@ impl Backend for Direct {
             quote!(s.#f.insert((#(#cols,)*));)
         };
         let constants = plan.load_constants(&store);
-        let load = plan.load_facts(&store);
+        let load = plan.load_facts(&store, quote!(input.rows(i)));
         let policy = plan.load_policy(&store);
         let init = kept.iter().map(|&r| {
             let o = out_ident(r);
@@ -99,18 +100,23 @@ impl Backend for Direct {
         quote! {
             /// Evaluates independent cases one after the other on this
             /// thread's tables (no allocation per case once they have grown).
-            fn evaluate_batch(cases: Vec<Facts>, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
-                let n = cases.len();
+            fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+                let n = input.len();
                 let mut out = Outputs { #(#init,)* };
-                let mut facts = Vec::with_capacity(n);
                 let mut errors = Vec::with_capacity(n);
                 __engine::with_tables(|s| {
-                    for (#case, mut f) in (0u32..).zip(cases) {
-                        s.clear();
-                        #(#constants)*
-                        #load
-                        let contradiction = if #conflict { f.normalize().err() } else { None };
-                        match contradiction {
+                    for (#case, i) in (0u32..).zip(0..n) {
+                        // A case with an id it cannot name is not run.
+                        let mut failed = input.check(i).err();
+                        if failed.is_none() {
+                            s.clear();
+                            #(#constants)*
+                            #load
+                            if #conflict {
+                                failed = input.contradiction(i);
+                            }
+                        }
+                        match failed {
                             None => {
                                 #policy
                                 s.run();
@@ -122,10 +128,9 @@ impl Backend for Direct {
                                 errors.push(Some(e));
                             }
                         }
-                        facts.push(f);
                     }
                 });
-                let batch = ::std::sync::Arc::new(Batch { facts, out });
+                let batch = ::std::sync::Arc::new(Batch { input, out });
                 errors
                     .into_iter()
                     .enumerate()

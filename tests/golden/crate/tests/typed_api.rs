@@ -7,11 +7,13 @@
 mod ascent {
     use lawgen_golden::fide_laws_chess as chess;
     include!("typed_api/chess.rs");
+    include!("typed_api/nameless.rs");
 }
 
 mod direct {
     use lawgen_golden::fide_laws_chess_direct as chess;
     include!("typed_api/chess.rs");
+    include!("typed_api/nameless.rs");
 }
 
 use lawgen_runtime::{Arg, Policy};
