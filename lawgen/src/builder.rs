@@ -30,12 +30,21 @@ use std::path::{Path, PathBuf};
 pub enum BuildError {
     /// The package could not be read or does not check.
     Package(LoadError),
+    /// The package checks but no Rust could be generated for it: a construct
+    /// the compiled engines cannot represent ([`EmitError::Unsupported`]
+    /// says what to do instead), or a lawgen bug.
     Emit {
+        /// The package file, as given to [`Builder::package`].
         package: PathBuf,
+        /// What went wrong.
         error: EmitError,
     },
+    /// A generated file (a module, the Python bindings) or the directory it
+    /// goes in could not be written.
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// The operating system's error.
         error: std::io::Error,
     },
     /// `OUT_DIR` is not set and no `out_dir` was given (not in a build script?).
@@ -104,6 +113,9 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder with no package yet, writing to `$OUT_DIR` with the ascent
+    /// engine, the default size limits, and `cargo:rerun-if-changed` lines
+    /// for every file of each package's import closure.
     pub fn new() -> Self {
         Builder {
             emit_rerun: true,

@@ -24,17 +24,26 @@ pub use crate::syntax::ReadLimits;
 pub enum LoadError {
     /// The file could not be read at all.
     Io {
+        /// The package file, as given.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// The package was read but is invalid: every problem found.
     Invalid {
+        /// The package file, as given; a diagnostic about an imported
+        /// package names that package in its location.
         path: PathBuf,
+        /// Every problem, each with its code, location and how to fix it;
+        /// [`Diagnostics::render`] prints them as the CLI does.
         diagnostics: Diagnostics,
     },
     /// A text-form (`.law`) file does not parse.
     Syntax {
+        /// The `.law` file, as given.
         path: PathBuf,
+        /// Every syntax error of the file, with its source to render them
+        /// against ([`SyntaxErrors::render`]).
         errors: syntax::text::SyntaxErrors,
     },
 }
@@ -335,8 +344,16 @@ pub fn lower(loaded: &Loaded) -> Result<Program, InternalError> {
 /// A package evaluated on one facts file.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
+    /// The lowered program that was run (what [`lower`] returns), which
+    /// names every relation of the store; the explainer reads the two
+    /// together.
     pub program: Program,
+    /// Every relation of the program as evaluated, intermediate ones
+    /// included: what `lawgen_runtime::explain` reads a proof off.
     pub store: Store,
+    /// The canonical conclusions, section by section (definitely,
+    /// defeasibly, pending, supported), and the open judgment requests:
+    /// what the canonical output (`lawgen_runtime::formats`) writes.
     pub conclusions: Conclusions,
 }
 

@@ -40,6 +40,8 @@ const SECTIONS: [(Section, &str); 4] = [
 pub struct SuiteError {
     /// 2: unreadable input; 1: a malformed suite file or package.
     pub code: u8,
+    /// The error, ready to print: the file, what is wrong and, for a
+    /// malformed file, how to fix it.
     pub message: String,
 }
 
@@ -62,6 +64,8 @@ type Rows = BTreeMap<String, BTreeSet<String>>;
 /// A `NAME.expected.json` file, read.
 #[derive(Clone, Debug, Default)]
 pub struct Expected {
+    /// The file's `description`: what the scenario is about, for the
+    /// people who read the suite (no report shows it).
     pub description: Option<String>,
     /// `None`: the suite's default policy.
     pub policy: Option<Policy>,
@@ -177,8 +181,11 @@ fn request_key(r: &J) -> String {
 /// One scenario of a suite.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// `NAME`, the stem its two files share.
     pub name: String,
+    /// `NAME.facts.json`, the facts it is evaluated on.
     pub facts: PathBuf,
+    /// `NAME.expected.json`, read.
     pub expected: Expected,
 }
 
@@ -188,10 +195,15 @@ pub struct Scenario {
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct Suite {
+    /// The suite directory, as given.
     pub dir: PathBuf,
+    /// Every scenario, sorted by name.
     pub scenarios: Vec<Scenario>,
-    /// From `suite.json`: the package (relative to the suite) and import path.
+    /// From `suite.json`: the package (written relative to the suite,
+    /// joined to `dir` here).
     pub package: Option<PathBuf>,
+    /// From `suite.json`: where its imports are searched for, after the
+    /// package's own directory (joined to `dir` like `package`).
     pub import_path: Vec<PathBuf>,
     /// Allow-listed rules (as written) with their reasons.
     pub allowed: Vec<AllowEntry>,
@@ -344,16 +356,20 @@ pub struct Difference {
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    pub name: String,
-    pub policy: Policy,
+    pub(crate) name: String,
+    /// The policy it ran under: its expectation's, or the suite's default.
+    pub(crate) policy: Policy,
     /// Empty: it passed.
-    pub differences: Vec<Difference>,
+    pub(crate) differences: Vec<Difference>,
     /// The facts file or the evaluation failed.
-    pub error: Option<String>,
-    pub coverage: Option<CaseCoverage>,
+    pub(crate) error: Option<String>,
+    /// What happened to each rule, when coverage was asked for.
+    pub(crate) coverage: Option<CaseCoverage>,
 }
 
 impl Outcome {
+    /// Whether the scenario was evaluated and every section and the
+    /// requests equal its expectation.
     pub fn passed(&self) -> bool {
         self.error.is_none() && self.differences.is_empty()
     }

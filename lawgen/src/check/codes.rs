@@ -239,6 +239,8 @@ impl Code {
         self.id().severity()
     }
 
+    /// Whether this is a `W0xx` code of `lawgen lint`: a warning about a
+    /// package that checks, which never makes loading or a build fail.
     pub fn is_warning(self) -> bool {
         self.id().is_warning()
     }

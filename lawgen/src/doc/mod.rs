@@ -52,6 +52,7 @@ pub enum Lang {
     /// Russian, in the register of the chess package's published review rendering.
     #[default]
     Ru,
+    /// English: the same document, sentence for sentence.
     En,
 }
 
@@ -99,7 +100,9 @@ impl FromStr for Format {
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Options {
+    /// The language of lawgen's words (default Russian).
     pub lang: Lang,
+    /// Text, Markdown or HTML (default text).
     pub format: Format,
     /// What happened to each rule in each scenario of a suite (the page
     /// shows it; the text and Markdown forms do not). See `Scenarios::collect`.
@@ -107,6 +110,9 @@ pub struct Options {
 }
 
 impl Options {
+    /// The document in `lang` and `format`, without scenarios (`Options`
+    /// is `#[non_exhaustive]`, so outside lawgen it is built with this or
+    /// with `Default`).
     pub fn new(lang: Lang, format: Format) -> Options {
         Options {
             lang,
@@ -125,10 +131,20 @@ pub enum DocError {
     /// [`Builder::render`] was called without [`Builder::package`].
     NoPackage,
     /// The scenario suite could not be run (as `lawgen test` says it).
-    Suite { code: u8, message: String },
+    Suite {
+        /// The exit code ([`DocError::exit_code`]): 2 for an unreadable
+        /// suite file, 1 for a malformed one or a scenario whose facts
+        /// could not be read or evaluated.
+        code: u8,
+        /// The message, ready to print: which file or scenario, and what
+        /// is wrong with it.
+        message: String,
+    },
     /// The document could not be written.
     Write {
+        /// The file [`Builder::write`] was given.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// A broken promise of the verbalizer (a node without exactly one
@@ -249,6 +265,8 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder with no package yet: Russian, plain text, no scenarios,
+    /// the blocking policy and the default size limits.
     pub fn new() -> Builder {
         Builder::default()
     }
@@ -266,11 +284,13 @@ impl Builder {
         self
     }
 
+    /// The language of the document (default [`Lang::Ru`]).
     pub fn lang(&mut self, lang: Lang) -> &mut Builder {
         self.lang = lang;
         self
     }
 
+    /// How the document is written out (default [`Format::Text`]).
     pub fn format(&mut self, format: Format) -> &mut Builder {
         self.format = format;
         self
@@ -290,6 +310,8 @@ impl Builder {
         self
     }
 
+    /// Limits on the size of the package and its imports (default: the
+    /// CLI's, [`ReadLimits::default`]).
     pub fn limits(&mut self, limits: ReadLimits) -> &mut Builder {
         self.limits = limits;
         self

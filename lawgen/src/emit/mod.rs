@@ -90,7 +90,7 @@ impl std::str::FromStr for Engine {
 /// make the 12 fields Rust's tuple traits go up to.
 pub const MAX_COMPILED_ARITY: usize = 11;
 
-/// Options of [`emit`].
+/// Options of code generation ([`crate::generate`]).
 #[derive(Clone, Debug, Default)]
 pub struct EmitOptions {
     /// The module name; by default the package name in snake case
@@ -115,14 +115,18 @@ pub struct Emitted {
     /// Formatted Rust items, to be included as a module body (no inner
     /// attributes; see `lawgen_runtime::include_package!`).
     pub source: String,
-    /// Counts for progress reports.
+    /// How many relations the lowered program has (before the engine
+    /// folds intermediate ones away), for progress reports such as
+    /// `lawgen build`'s.
     pub relations: usize,
+    /// How many rules the lowered program has, counted the same way.
     pub rules: usize,
     /// Per entity type of the package, in order: the `Facts` method that
     /// interns an entity of that type (`game` for `Game`).
     pub entity_methods: Vec<String>,
 }
 
+/// Why no Rust could be generated for a checked package.
 #[derive(Debug)]
 pub enum EmitError {
     /// Lowering violated one of its invariants (a lawgen bug).

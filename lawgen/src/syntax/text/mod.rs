@@ -33,13 +33,22 @@ pub const EXTENSION: &str = "law";
 /// A syntax error: where (a byte range of the source), what, and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextError {
+    /// The part of the source the error is about, as a byte range into
+    /// [`SyntaxErrors::source`] ([`SyntaxErrors::positions`] gives its line
+    /// and column).
     pub span: Range<usize>,
+    /// What is wrong.
     pub message: String,
+    /// How to fix it.
     pub help: String,
 }
 
 impl TextError {
-    pub fn new(span: Range<usize>, message: impl Into<String>, help: impl Into<String>) -> Self {
+    pub(crate) fn new(
+        span: Range<usize>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Self {
         TextError {
             span,
             message: message.into(),
@@ -51,7 +60,10 @@ impl TextError {
 /// Every syntax error of one file, with the source to render them against.
 #[derive(Clone, Debug)]
 pub struct SyntaxErrors {
+    /// Every error found.
     pub errors: Vec<TextError>,
+    /// The file's text, which the spans index (for a file that is not
+    /// UTF-8, its lossy conversion).
     pub source: String,
 }
 
