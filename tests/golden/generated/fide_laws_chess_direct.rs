@@ -8064,8 +8064,6 @@ mod __engine {
         pub(super) r61: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[procedure_instance]`
         pub(super) r62: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `cand[entered_state]`
-        pub(super) r73: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `D[fifty_move_claim_correct]`
         pub(super) r84: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[moves_by_each_without_pawn_or_capture]`
@@ -8088,8 +8086,6 @@ mod __engine {
         pub(super) r93: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[threefold_claim_correct]`
         pub(super) r94: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `app\u{3a3}[AgreedDraw]`
-        pub(super) r95: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `app\u{3a3}[FiftyMoveClaimDraws]`
         pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `app\u{3a3}[FivefoldAutomaticDraw]`
@@ -8104,26 +8100,8 @@ mod __engine {
         pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `cand[game_drawn]`
         pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[AgreedDraw]`
-        pub(super) r105: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FiftyMoveClaimDraws]`
-        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FivefoldAutomaticDraw]`
-        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ResignationDrawnIfMateImpossible]`
-        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SeventyFiveAutomaticDraw]`
-        pub(super) r111: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ThreefoldClaimDraws]`
-        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
         pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r116: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `policy_propagating`
         pub(super) r117: ::lawgen_runtime::__private::Table<()>,
         /// `D[~game_drawn]`
@@ -8293,7 +8271,6 @@ mod __engine {
             self.r60.clear();
             self.r61.clear();
             self.r62.clear();
-            self.r73.clear();
             self.r84.clear();
             self.r85.clear();
             self.r86.clear();
@@ -8305,7 +8282,6 @@ mod __engine {
             self.r92.clear();
             self.r93.clear();
             self.r94.clear();
-            self.r95.clear();
             self.r97.clear();
             self.r98.clear();
             self.r99.clear();
@@ -8313,16 +8289,7 @@ mod __engine {
             self.r101.clear();
             self.r103.clear();
             self.r104.clear();
-            self.r105.clear();
-            self.r107.clear();
-            self.r108.clear();
-            self.r109.clear();
-            self.r110.clear();
-            self.r111.clear();
-            self.r113.clear();
             self.r114.clear();
-            self.r115.clear();
-            self.r116.clear();
             self.r117.clear();
             self.r118.clear();
             self.r119.clear();
@@ -8430,14 +8397,6 @@ mod __engine {
             c49(self);
             c50(self);
             c51(self);
-            c52(self);
-            c53(self);
-            c54(self);
-            c55(self);
-            c56(self);
-            c57(self);
-            c58(self);
-            c59(self);
         }
     }
     ::std::thread_local! {
@@ -8453,36 +8412,8 @@ mod __engine {
                 Err(_) => f(&mut Tables::new()),
             })
     }
-    /// component 0: `r120 S[~game_drawn]`
+    /// component 0: `r162 D[resignation_has_ended_the_game]`
     fn c0(s: &mut Tables) {
-        /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-        for &(v0,) in s.r118.rows() {
-            s.r120.insert((v0,));
-        }
-        /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            s.r120.insert((v0,));
-        }
-    }
-    /// component 1: `r129 ok[~game_drawn vs StalemateDraws]`
-    fn c1(s: &mut Tables) {
-        /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r93.contains(&(v0,)) {
-                s.r129.insert((v0,));
-            }
-        }
-        /// StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r93.contains(&(v0,)) {
-                    s.r129.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 2: `r162 D[resignation_has_ended_the_game]`
-    fn c2(s: &mut Tables) {
         /// ResignationEndsTheGame (strict)
         for &(v0, v1) in s.r91.rows() {
             if s.r92.contains(&(v1,)) {
@@ -8490,21 +8421,8 @@ mod __engine {
             }
         }
     }
-    /// component 3: `r109 app[ResignationDrawnIfMateImpossible]`
-    fn c3(s: &mut Tables) {
-        /// ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if s.r92.contains(&(v1,)) {
-                        s.r109.insert((v0,));
-                    }
-                }
-            }
-        }
-    }
-    /// component 4: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
-    fn c4(s: &mut Tables) {
+    /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+    fn c1(s: &mut Tables) {
         /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
@@ -8516,34 +8434,8 @@ mod __engine {
             }
         }
     }
-    /// component 5: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
-    fn c5(s: &mut Tables) {
-        /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r99.contains(&(v0,)) {
-                s.r126.insert((v0,));
-            }
-        }
-        /// ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r109.contains(&(v0,)) {
-                    s.r126.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 6: `r108 app[FivefoldAutomaticDraw]`
-    fn c6(s: &mut Tables) {
-        /// FivefoldAutomaticDraw (strict) applicable at \u{2202}
-        for &(v0, v1) in s.r89.rows() {
-            if v1 >= 5i64 {
-                s.r108.insert((v0,));
-            }
-        }
-    }
-    /// component 7: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
-    fn c7(s: &mut Tables) {
+    /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
+    fn c2(s: &mut Tables) {
         /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
         for &(v0, v1) in s.r89.rows() {
             if v1 >= 5i64 {
@@ -8551,34 +8443,8 @@ mod __engine {
             }
         }
     }
-    /// component 8: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
-    fn c8(s: &mut Tables) {
-        /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r98.contains(&(v0,)) {
-                s.r125.insert((v0,));
-            }
-        }
-        /// FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r108.contains(&(v0,)) {
-                    s.r125.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 9: `r111 app[SeventyFiveAutomaticDraw]`
-    fn c9(s: &mut Tables) {
-        /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
-        for &(v0, v1) in s.r85.rows() {
-            if v1 >= 75i64 {
-                s.r111.insert((v0,));
-            }
-        }
-    }
-    /// component 10: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
-    fn c10(s: &mut Tables) {
+    /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
+    fn c3(s: &mut Tables) {
         /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
         for &(v0, v1) in s.r85.rows() {
             if v1 >= 75i64 {
@@ -8586,46 +8452,8 @@ mod __engine {
             }
         }
     }
-    /// component 11: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
-    fn c11(s: &mut Tables) {
-        /// SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r101.contains(&(v0,)) {
-                s.r128.insert((v0,));
-            }
-        }
-        /// SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r111.contains(&(v0,)) {
-                    s.r128.insert((v0,));
-                }
-            }
-        }
-        /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-        for &(v0,) in s.r116.rows() {
-            s.r128.insert((v0,));
-        }
-    }
-    /// component 12: `r123 ok[~game_drawn vs DeadPositionDraws]`
-    fn c12(s: &mut Tables) {
-        /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r48.contains(&(v0,)) {
-                s.r123.insert((v0,));
-            }
-        }
-        /// DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r48.contains(&(v0,)) {
-                    s.r123.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 13: `r164 D[second_illegal_move_has_ended_the_game]`
-    fn c13(s: &mut Tables) {
+    /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
+    fn c4(s: &mut Tables) {
         /// SecondIllegalMoveEndsTheGame (strict)
         for &(v1, v2) in s.r46.rows() {
             if v2 >= 2i64 {
@@ -8637,25 +8465,8 @@ mod __engine {
             }
         }
     }
-    /// component 14: `r110 app[SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c14(s: &mut Tables) {
-        /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                            if w1 == v1 {
-                                s.r110.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 15: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c15(s: &mut Tables) {
+    /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+    fn c5(s: &mut Tables) {
         /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
             for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
@@ -8671,25 +8482,71 @@ mod __engine {
             }
         }
     }
-    /// component 16: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c16(s: &mut Tables) {
+    /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+    fn c6(s: &mut Tables) {
+        /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            if !s.r93.contains(&(v0,)) {
+                s.r129.insert((v0,));
+            }
+        }
+    }
+    /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+    fn c7(s: &mut Tables) {
+        /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
+        for &(v0,) in s.r45.rows() {
+            s.r128.insert((v0,));
+        }
+    }
+    /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+    fn c8(s: &mut Tables) {
         /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
+        for &(v0,) in s.r45.rows() {
             if !s.r100.contains(&(v0,)) {
                 s.r127.insert((v0,));
             }
         }
-        /// SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r110.contains(&(v0,)) {
-                    s.r127.insert((v0,));
-                }
+    }
+    /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+    fn c9(s: &mut Tables) {
+        /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            if !s.r99.contains(&(v0,)) {
+                s.r126.insert((v0,));
             }
         }
     }
-    /// component 17: `r132 D[~king_cannot_be_checkmated]`
-    fn c17(s: &mut Tables) {
+    /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+    fn c10(s: &mut Tables) {
+        /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            if !s.r98.contains(&(v0,)) {
+                s.r125.insert((v0,));
+            }
+        }
+    }
+    /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+    fn c11(s: &mut Tables) {
+        /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            if !s.r48.contains(&(v0,)) {
+                s.r123.insert((v0,));
+            }
+        }
+    }
+    /// component 12: `r120 S[~game_drawn]`
+    fn c12(s: &mut Tables) {
+        /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
+        for &(v0,) in s.r118.rows() {
+            s.r120.insert((v0,));
+        }
+        /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            s.r120.insert((v0,));
+        }
+    }
+    /// component 13: `r132 D[~king_cannot_be_checkmated]`
+    fn c13(s: &mut Tables) {
         /// closure MateImpossibilityClosure
         for &(v0,) in s.r41.rows() {
             if !s.r90.contains(&(v0,)) {
@@ -8697,8 +8554,8 @@ mod __engine {
             }
         }
     }
-    /// component 18: `r131 D[game_lost_by]`
-    fn c18(s: &mut Tables) {
+    /// component 14: `r131 D[game_lost_by]`
+    fn c14(s: &mut Tables) {
         /// ResignationLoses (strict)
         for &(v1,) in s.r132.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
@@ -8724,8 +8581,8 @@ mod __engine {
             }
         }
     }
-    /// component 19: `r135 D[~move_meets_articles_3_1_to_3_9]`
-    fn c19(s: &mut Tables) {
+    /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+    fn c15(s: &mut Tables) {
         /// closure MoveLegalityClosure
         for &(v0,) in s.r37.rows() {
             if !s.r139.contains(&(v0,)) {
@@ -8733,8 +8590,8 @@ mod __engine {
             }
         }
     }
-    /// component 20: `r134 D[illegal_move]`
-    fn c20(s: &mut Tables) {
+    /// component 16: `r134 D[illegal_move]`
+    fn c16(s: &mut Tables) {
         /// MoveIsIllegal (strict)
         for &(v0,) in s.r37.rows() {
             if s.r135.contains(&(v0,)) {
@@ -8742,8 +8599,8 @@ mod __engine {
             }
         }
     }
-    /// component 21: `r56 D[~en_passant_right_open]`
-    fn c21(s: &mut Tables) {
+    /// component 17: `r56 D[~en_passant_right_open]`
+    fn c17(s: &mut Tables) {
         /// closure EnPassantFlagClosure
         for &(v0,) in s.r37.rows() {
             if !s.r55.contains(&(v0,)) {
@@ -8751,8 +8608,8 @@ mod __engine {
             }
         }
     }
-    /// component 22: `r152 undecided[piece_touched_intentionally]`
-    fn c22(s: &mut Tables) {
+    /// component 18: `r152 undecided[piece_touched_intentionally]`
+    fn c18(s: &mut Tables) {
         /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
         for &(v0, v1) in s.r143.rows() {
             if !s.r144.contains(&(v0, v1)) {
@@ -8768,8 +8625,8 @@ mod __engine {
             }
         }
     }
-    /// component 23: `r188 request[piece_touched_intentionally]`
-    fn c23(s: &mut Tables) {
+    /// component 19: `r188 request[piece_touched_intentionally]`
+    fn c19(s: &mut Tables) {
         /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
         for &(v1, v2) in s.r143.rows() {
             if s.r152.contains(&(v1, v2)) {
@@ -8783,15 +8640,15 @@ mod __engine {
             }
         }
     }
-    /// component 24: `r147 D'[piece_touched_intentionally]`
-    fn c24(s: &mut Tables) {
+    /// component 20: `r147 D'[piece_touched_intentionally]`
+    fn c20(s: &mut Tables) {
         /// undecided piece_touched_intentionally holds both ways in P
         for &(v0, v1) in s.r152.rows() {
             s.r147.insert((v0, v1));
         }
     }
-    /// component 25: `r146 D'[must_move_first_touched_piece]`
-    fn c25(s: &mut Tables) {
+    /// component 21: `r146 D'[must_move_first_touched_piece]`
+    fn c21(s: &mut Tables) {
         /// MustMoveFirstTouchedPiece (strict)
         for &(v1, v2) in s.r143.rows() {
             if s.r147.contains(&(v1, v2)) {
@@ -8805,8 +8662,8 @@ mod __engine {
             }
         }
     }
-    /// component 26: `r142 D[must_move_first_touched_piece]`
-    fn c26(s: &mut Tables) {
+    /// component 22: `r142 D[must_move_first_touched_piece]`
+    fn c22(s: &mut Tables) {
         /// MustMoveFirstTouchedPiece (strict)
         for &(v1, v2) in s.r143.rows() {
             if s.r144.contains(&(v1, v2)) {
@@ -8820,8 +8677,8 @@ mod __engine {
             }
         }
     }
-    /// component 27: `r94 D[threefold_claim_correct]`
-    fn c27(s: &mut Tables) {
+    /// component 23: `r94 D[threefold_claim_correct]`
+    fn c23(s: &mut Tables) {
         /// ThreefoldClaimCorrect (strict)
         for &(v0, v2) in s.r89.rows() {
             if v2 >= 3i64 {
@@ -8835,39 +8692,24 @@ mod __engine {
             }
         }
     }
-    /// component 28: `r113 app[ThreefoldClaimDraws]`
-    fn c28(s: &mut Tables) {
-        /// ThreefoldClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r94.rows() {
-            s.r113.insert((v0,));
-        }
-    }
-    /// component 29: `r103 app\u{3a3}[ThreefoldClaimDraws]`
-    fn c29(s: &mut Tables) {
+    /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
+    fn c24(s: &mut Tables) {
         /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
         for &(v0, _) in s.r94.rows() {
             s.r103.insert((v0,));
         }
     }
-    /// component 30: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
-    fn c30(s: &mut Tables) {
+    /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
+    fn c25(s: &mut Tables) {
         /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
+        for &(v0,) in s.r45.rows() {
             if !s.r103.contains(&(v0,)) {
                 s.r130.insert((v0,));
             }
         }
-        /// ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r113.contains(&(v0,)) {
-                    s.r130.insert((v0,));
-                }
-            }
-        }
     }
-    /// component 31: `r84 D[fifty_move_claim_correct]`
-    fn c31(s: &mut Tables) {
+    /// component 26: `r84 D[fifty_move_claim_correct]`
+    fn c26(s: &mut Tables) {
         /// FiftyMoveClaimCorrect (strict)
         for &(v1,) in s.r52.rows() {
             for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
@@ -8883,39 +8725,24 @@ mod __engine {
             }
         }
     }
-    /// component 32: `r107 app[FiftyMoveClaimDraws]`
-    fn c32(s: &mut Tables) {
-        /// FiftyMoveClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r84.rows() {
-            s.r107.insert((v0,));
-        }
-    }
-    /// component 33: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
-    fn c33(s: &mut Tables) {
+    /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
+    fn c27(s: &mut Tables) {
         /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
         for &(v0, _) in s.r84.rows() {
             s.r97.insert((v0,));
         }
     }
-    /// component 34: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
-    fn c34(s: &mut Tables) {
+    /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
+    fn c28(s: &mut Tables) {
         /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
+        for &(v0,) in s.r45.rows() {
             if !s.r97.contains(&(v0,)) {
                 s.r124.insert((v0,));
             }
         }
-        /// FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r107.contains(&(v0,)) {
-                    s.r124.insert((v0,));
-                }
-            }
-        }
     }
-    /// component 35: `r28 D[~castling_path_attacked]`
-    fn c35(s: &mut Tables) {
+    /// component 29: `r28 D[~castling_path_attacked]`
+    fn c29(s: &mut Tables) {
         /// closure CastlingAttackClosure
         for &(v0,) in s.r32.rows() {
             if !s.r30.contains(&(v0,)) {
@@ -8923,8 +8750,8 @@ mod __engine {
             }
         }
     }
-    /// component 36: `r26 D[~castling_path_blocked]`
-    fn c36(s: &mut Tables) {
+    /// component 30: `r26 D[~castling_path_blocked]`
+    fn c30(s: &mut Tables) {
         /// closure CastlingBlockClosure
         for &(v0,) in s.r32.rows() {
             if !s.r33.contains(&(v0,)) {
@@ -8932,8 +8759,8 @@ mod __engine {
             }
         }
     }
-    /// component 37: `r25 D[~piece_has_moved]`
-    fn c37(s: &mut Tables) {
+    /// component 31: `r25 D[~piece_has_moved]`
+    fn c31(s: &mut Tables) {
         /// closure PieceMovedClosure
         for &(v0,) in s.r39.rows() {
             if !s.r150.contains(&(v0,)) {
@@ -8941,8 +8768,8 @@ mod __engine {
             }
         }
     }
-    /// component 38: `r22 D[castling_legal]`
-    fn c38(s: &mut Tables) {
+    /// component 32: `r22 D[castling_legal]`
+    fn c32(s: &mut Tables) {
         /// CastlingLegal (strict)
         for &(v0, v1, v2, v4) in s.r23.rows() {
             if s.r27.contains(&(v1, v4)) {
@@ -8964,8 +8791,8 @@ mod __engine {
             }
         }
     }
-    /// component 39: `r54 D[en_passant_capture_legal]`
-    fn c39(s: &mut Tables) {
+    /// component 33: `r54 D[en_passant_capture_legal]`
+    fn c33(s: &mut Tables) {
         /// EnPassantCaptureLegal (strict)
         for &(v0,) in s.r55.rows() {
             for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
@@ -8979,8 +8806,8 @@ mod __engine {
             }
         }
     }
-    /// component 40: `r9 D[arbiter_shall_see_laws_observed]`
-    fn c40(s: &mut Tables) {
+    /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
+    fn c34(s: &mut Tables) {
         /// ArbiterSeesLawsObserved (strict)
         for &(v0, v1) in s.r7.rows() {
             if s.r10.contains(&(v0,)) {
@@ -8988,8 +8815,8 @@ mod __engine {
             }
         }
     }
-    /// component 41: `r16 undecided[case_not_precisely_regulated]`
-    fn c41(s: &mut Tables) {
+    /// component 35: `r16 undecided[case_not_precisely_regulated]`
+    fn c35(s: &mut Tables) {
         /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
         for &(v0,) in s.r18.rows() {
             if !s.r4.contains(&(v0,)) {
@@ -8999,112 +8826,29 @@ mod __engine {
             }
         }
     }
-    /// component 42: `r189 request[case_not_precisely_regulated]`
-    fn c42(s: &mut Tables) {
+    /// component 36: `r189 request[case_not_precisely_regulated]`
+    fn c36(s: &mut Tables) {
         /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
         for &(v0,) in s.r16.rows() {
             s.r189.insert((v0,));
         }
     }
-    /// component 43: `r6 D'[case_not_precisely_regulated]`
-    fn c43(s: &mut Tables) {
+    /// component 37: `r6 D'[case_not_precisely_regulated]`
+    fn c37(s: &mut Tables) {
         /// undecided case_not_precisely_regulated holds both ways in P
         for &(v0,) in s.r16.rows() {
             s.r6.insert((v0,));
         }
     }
-    /// component 44: `r5 D'[arbiter_competent_to_decide]`
-    fn c44(s: &mut Tables) {
+    /// component 38: `r5 D'[arbiter_competent_to_decide]`
+    fn c38(s: &mut Tables) {
         /// UnregulatedCaseDecidedByArbiter (strict)
         for &(v0,) in s.r6.rows() {
             s.r5.insert((v0,));
         }
     }
-    /// component 45: `r105 app[AgreedDraw]`
-    fn c45(s: &mut Tables) {
-        /// AgreedDraw (strict) applicable at \u{2202}
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r105.insert((v0,));
-            }
-        }
-    }
-    /// component 46: `r104 cand[game_drawn]`
-    fn c46(s: &mut Tables) {
-        /// AgreedDraw applicable for game_drawn
-        for &(v0,) in s.r105.rows() {
-            s.r104.insert((v0,));
-        }
-        /// FiftyMoveClaimDraws applicable for game_drawn
-        for &(v0,) in s.r107.rows() {
-            s.r104.insert((v0,));
-        }
-        /// FivefoldAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r108.rows() {
-            s.r104.insert((v0,));
-        }
-        /// ResignationDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r109.rows() {
-            s.r104.insert((v0,));
-        }
-        /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r110.rows() {
-            s.r104.insert((v0,));
-        }
-        /// SeventyFiveAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r111.rows() {
-            s.r104.insert((v0,));
-        }
-        /// ThreefoldClaimDraws applicable for game_drawn
-        for &(v0,) in s.r113.rows() {
-            s.r104.insert((v0,));
-        }
-    }
-    /// component 47: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-    fn c47(s: &mut Tables) {
-        /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-        for &(v0,) in s.r104.rows() {
-            if !s.r115.contains(&(v0,)) {
-                s.r114.insert((v0,));
-            }
-        }
-        /// CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r104.rows() {
-                if !s.r116.contains(&(v0,)) {
-                    s.r114.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 48: `r95 app\u{3a3}[AgreedDraw]`
-    fn c48(s: &mut Tables) {
-        /// AgreedDraw (strict) applicable at \u{3a3}
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r95.insert((v0,));
-            }
-        }
-    }
-    /// component 49: `r122 ok[~game_drawn vs AgreedDraw]`
-    fn c49(s: &mut Tables) {
-        /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r95.contains(&(v0,)) {
-                s.r122.insert((v0,));
-            }
-        }
-        /// AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r105.contains(&(v0,)) {
-                    s.r122.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 50: `r86 D[game_drawn]`
-    fn c50(s: &mut Tables) {
+    /// component 39: `r86 D[game_drawn]`
+    fn c39(s: &mut Tables) {
         /// AgreedDraw (strict) at \u{394}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
@@ -9150,14 +8894,32 @@ mod __engine {
             s.r86.insert((v0,));
         }
     }
-    /// component 51: `r119 P[~game_drawn]`
-    fn c51(s: &mut Tables) {
+    /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
+    fn c40(s: &mut Tables) {
+        /// AgreedDrawEndsTheGame (strict)
+        for &(v0,) in s.r1.rows() {
+            if s.r2.contains(&(v0,)) {
+                s.r0.insert((v0,));
+            }
+        }
+    }
+    /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
+    fn c41(s: &mut Tables) {
+        /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        for &(v0,) in s.r45.rows() {
+            if !s.r0.contains(&(v0,)) {
+                s.r122.insert((v0,));
+            }
+        }
+    }
+    /// component 42: `r119 P[~game_drawn]`
+    fn c42(s: &mut Tables) {
         /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
         for &(v0,) in s.r118.rows() {
             s.r119.insert((v0,));
         }
         /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
+        for &(v0,) in s.r45.rows() {
             if !s.r86.contains(&(v0,)) {
                 if s.r122.contains(&(v0,)) {
                     if s.r123.contains(&(v0,)) {
@@ -9181,14 +8943,67 @@ mod __engine {
             }
         }
     }
-    /// component 52: `r88 S[game_drawn]`
-    fn c52(s: &mut Tables) {
+    /// component 43: `r104 cand[game_drawn]`
+    fn c43(s: &mut Tables) {
+        /// AgreedDraw applicable for game_drawn
+        for &(v0,) in s.r0.rows() {
+            s.r104.insert((v0,));
+        }
+        /// FiftyMoveClaimDraws applicable for game_drawn
+        for &(v0,) in s.r97.rows() {
+            s.r104.insert((v0,));
+        }
+        /// FivefoldAutomaticDraw applicable for game_drawn
+        for &(v0,) in s.r98.rows() {
+            s.r104.insert((v0,));
+        }
+        /// ResignationDrawnIfMateImpossible applicable for game_drawn
+        for &(v0,) in s.r99.rows() {
+            s.r104.insert((v0,));
+        }
+        /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
+        for &(v0,) in s.r100.rows() {
+            s.r104.insert((v0,));
+        }
+        /// SeventyFiveAutomaticDraw applicable for game_drawn
+        for &(v0,) in s.r101.rows() {
+            s.r104.insert((v0,));
+        }
+        /// ThreefoldClaimDraws applicable for game_drawn
+        for &(v0,) in s.r103.rows() {
+            s.r104.insert((v0,));
+        }
+    }
+    /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+    fn c44(s: &mut Tables) {
+        /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
+        for &(v0,) in s.r104.rows() {
+            if !s.r45.contains(&(v0,)) {
+                s.r114.insert((v0,));
+            }
+        }
+    }
+    /// component 45: `r87 P[game_drawn]`
+    fn c45(s: &mut Tables) {
+        /// +\u{394} game_drawn \u{21d2} +\u{2202}
+        for &(v0,) in s.r86.rows() {
+            s.r87.insert((v0,));
+        }
+        /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
+        for &(v0,) in s.r104.rows() {
+            if s.r114.contains(&(v0,)) {
+                s.r87.insert((v0,));
+            }
+        }
+    }
+    /// component 46: `r88 S[game_drawn]`
+    fn c46(s: &mut Tables) {
         /// +\u{394} game_drawn \u{21d2} +\u{3a3}
         for &(v0,) in s.r86.rows() {
             s.r88.insert((v0,));
         }
         /// AgreedDraw supports game_drawn
-        for &(v0,) in s.r95.rows() {
+        for &(v0,) in s.r0.rows() {
             s.r88.insert((v0,));
         }
         /// FiftyMoveClaimDraws supports game_drawn
@@ -9216,35 +9031,12 @@ mod __engine {
             s.r88.insert((v0,));
         }
     }
-    /// component 53: `r87 P[game_drawn]`
-    fn c53(s: &mut Tables) {
-        /// +\u{394} game_drawn \u{21d2} +\u{2202}
-        for &(v0,) in s.r86.rows() {
-            s.r87.insert((v0,));
-        }
-        /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-        for &(v0,) in s.r104.rows() {
-            if s.r114.contains(&(v0,)) {
-                s.r87.insert((v0,));
-            }
-        }
-    }
-    /// component 54: `r0 D[agreed_draw_has_ended_the_game]`
-    fn c54(s: &mut Tables) {
-        /// AgreedDrawEndsTheGame (strict)
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r0.insert((v0,));
-            }
-        }
-    }
-    /// component 55 (recursive): `r58 D[entered_state]`, `r60 S[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
-    fn c55(s: &mut Tables) {
+    /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
+    fn c47(s: &mut Tables) {
         let (mut l58, mut h58) = (0, s.r58.len());
-        let (mut l60, mut h60) = (0, s.r60.len());
         let (mut l61, mut h61) = (0, s.r61.len());
         let (mut l167, mut h167) = (0, s.r167.len());
-        while l58 < h58 || l60 < h60 || l61 < h61 || l167 < h167 {
+        while l58 < h58 || l61 < h61 || l167 < h167 {
             /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
@@ -9308,77 +9100,9 @@ mod __engine {
                     s.r58.insert((v0, 10u32));
                 }
             }
-            /// +\u{394} entered_state \u{21d2} +\u{3a3}
-            for i0 in l58..h58 {
-                let (v0, v1) = s.r58.rows()[i0];
-                s.r60.insert((v0, v1));
-            }
-            /// GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 0u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 1u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 2u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 3u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 4u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 5u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 6u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 9u32 {
-                    s.r60.insert((v0, 10u32));
-                }
-            }
-            /// GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 11u32 {
-                    s.r60.insert((v0, 10u32));
-                }
-            }
             /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 0u32)) {
                         if s.r0.contains(&(v0,)) {
@@ -9388,8 +9112,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 1u32)) {
                         if s.r45.contains(&(v0,)) {
@@ -9399,8 +9123,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 2u32)) {
                         if s.r50.contains(&(v0,)) {
@@ -9410,8 +9134,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 3u32)) {
                         if s.r86.contains(&(v0,)) {
@@ -9421,8 +9145,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 4u32)) {
                         if s.r162.contains(&(v0,)) {
@@ -9432,8 +9156,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 5u32)) {
                         if s.r164.contains(&(v0,)) {
@@ -9443,8 +9167,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 6u32)) {
                         if s.r166.contains(&(v0,)) {
@@ -9454,8 +9178,8 @@ mod __engine {
                 }
             }
             /// GamePlay/PlayMove/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 9u32)) {
                         if s.r138.contains(&(v0,)) {
@@ -9465,8 +9189,8 @@ mod __engine {
                 }
             }
             /// GamePlay/StartPlay/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 8u32 {
                     if s.r11.contains(&(v0, 11u32)) {
                         if s.r10.contains(&(v0,)) {
@@ -9481,8 +9205,8 @@ mod __engine {
                 s.r61.insert((v0, v1));
             }
             /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 0u32)) {
                         if s.r0.contains(&(v0,)) {
@@ -9492,8 +9216,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 1u32)) {
                         if s.r45.contains(&(v0,)) {
@@ -9503,8 +9227,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 2u32)) {
                         if s.r50.contains(&(v0,)) {
@@ -9514,8 +9238,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 3u32)) {
                         if s.r88.contains(&(v0,)) {
@@ -9525,8 +9249,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 4u32)) {
                         if s.r162.contains(&(v0,)) {
@@ -9536,8 +9260,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 5u32)) {
                         if s.r164.contains(&(v0,)) {
@@ -9547,8 +9271,8 @@ mod __engine {
                 }
             }
             /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 6u32)) {
                         if s.r166.contains(&(v0,)) {
@@ -9558,8 +9282,8 @@ mod __engine {
                 }
             }
             /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 10u32 {
                     if s.r11.contains(&(v0, 9u32)) {
                         if s.r138.contains(&(v0,)) {
@@ -9569,8 +9293,8 @@ mod __engine {
                 }
             }
             /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
+            for i0 in l58..h58 {
+                let (v0, w0) = s.r58.rows()[i0];
                 if w0 == 8u32 {
                     if s.r11.contains(&(v0, 11u32)) {
                         if s.r10.contains(&(v0,)) {
@@ -9580,74 +9304,16 @@ mod __engine {
                 }
             }
             (l58, h58) = (h58, s.r58.len());
-            (l60, h60) = (h60, s.r60.len());
             (l61, h61) = (h61, s.r61.len());
             (l167, h167) = (h167, s.r167.len());
         }
     }
-    /// component 56: `r73 cand[entered_state]`
-    fn c56(s: &mut Tables) {
-        /// GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(0u32)]) {
-            if w0 == 0u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(1u32)]) {
-            if w0 == 1u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(2u32)]) {
-            if w0 == 2u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(3u32)]) {
-            if w0 == 3u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(4u32)]) {
-            if w0 == 4u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(5u32)]) {
-            if w0 == 5u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(6u32)]) {
-            if w0 == 6u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(9u32)]) {
-            if w0 == 9u32 {
-                s.r73.insert((v0, 10u32));
-            }
-        }
-        /// GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(11u32)]) {
-            if w0 == 11u32 {
-                s.r73.insert((v0, 10u32));
-            }
-        }
-    }
-    /// component 57: `r178 cand[valid_transition]`
-    fn c57(s: &mut Tables) {
+    /// component 48: `r178 cand[valid_transition]`
+    fn c48(s: &mut Tables) {
         /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(0u32)]) {
             if w0 == 0u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r0.contains(&(v0,)) {
                         s.r178.insert((v0, 0u32));
                     }
@@ -9657,7 +9323,7 @@ mod __engine {
         /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(1u32)]) {
             if w0 == 1u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r45.contains(&(v0,)) {
                         s.r178.insert((v0, 1u32));
                     }
@@ -9667,7 +9333,7 @@ mod __engine {
         /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(2u32)]) {
             if w0 == 2u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r50.contains(&(v0,)) {
                         s.r178.insert((v0, 2u32));
                     }
@@ -9677,7 +9343,7 @@ mod __engine {
         /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(3u32)]) {
             if w0 == 3u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r87.contains(&(v0,)) {
                         s.r178.insert((v0, 3u32));
                     }
@@ -9687,7 +9353,7 @@ mod __engine {
         /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(4u32)]) {
             if w0 == 4u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r162.contains(&(v0,)) {
                         s.r178.insert((v0, 4u32));
                     }
@@ -9697,7 +9363,7 @@ mod __engine {
         /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(5u32)]) {
             if w0 == 5u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r164.contains(&(v0,)) {
                         s.r178.insert((v0, 5u32));
                     }
@@ -9707,7 +9373,7 @@ mod __engine {
         /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(6u32)]) {
             if w0 == 6u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r166.contains(&(v0,)) {
                         s.r178.insert((v0, 6u32));
                     }
@@ -9717,7 +9383,7 @@ mod __engine {
         /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(9u32)]) {
             if w0 == 9u32 {
-                if s.r60.contains(&(v0, 10u32)) {
+                if s.r58.contains(&(v0, 10u32)) {
                     if s.r138.contains(&(v0,)) {
                         s.r178.insert((v0, 9u32));
                     }
@@ -9727,7 +9393,7 @@ mod __engine {
         /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(11u32)]) {
             if w0 == 11u32 {
-                if s.r60.contains(&(v0, 8u32)) {
+                if s.r58.contains(&(v0, 8u32)) {
                     if s.r10.contains(&(v0,)) {
                         s.r178.insert((v0, 11u32));
                     }
@@ -9735,8 +9401,8 @@ mod __engine {
             }
         }
     }
-    /// component 58: `r168 P[valid_transition]`
-    fn c58(s: &mut Tables) {
+    /// component 49: `r168 P[valid_transition]`
+    fn c49(s: &mut Tables) {
         /// +\u{394} valid_transition \u{21d2} +\u{2202}
         for &(v0, v1) in s.r167.rows() {
             s.r168.insert((v0, v1));
@@ -9746,14 +9412,17 @@ mod __engine {
             s.r168.insert((v0, v1));
         }
     }
-    /// component 59: `r59 P[entered_state]`
-    fn c59(s: &mut Tables) {
+    /// component 50: `r60 S[entered_state]`
+    fn c50(s: &mut Tables) {
+        /// the same tuples as D[entered_state]
+        for &(v0, v1) in s.r58.rows() {
+            s.r60.insert((v0, v1));
+        }
+    }
+    /// component 51: `r59 P[entered_state]`
+    fn c51(s: &mut Tables) {
         /// +\u{394} entered_state \u{21d2} +\u{2202}
         for &(v0, v1) in s.r58.rows() {
-            s.r59.insert((v0, v1));
-        }
-        /// +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
-        for &(v0, v1) in s.r73.rows() {
             s.r59.insert((v0, v1));
         }
     }
@@ -9768,7 +9437,6 @@ mod __engine {
             t.r29.want(1);
             t.r29.want(2);
             t.r46.want(1);
-            t.r61.want(2);
             t.r85.want(1);
             t.r91.want(2);
             t
@@ -10812,8 +10480,6 @@ fn evaluate_batch(
                     43u32 => {
                         s.r43.insert((v[0usize] as u32, v[1usize] as u32));
                         s.r45.insert((v[0usize] as u32,));
-                        s.r115.insert((v[0usize] as u32,));
-                        s.r116.insert((v[0usize] as u32,));
                         s.r133.insert((v[0usize] as u32, v[1usize] as u32));
                     }
                     44u32 => {
@@ -10854,8 +10520,6 @@ fn evaluate_batch(
                     62u32 => {
                         s.r62.insert((v[0usize] as u32,));
                         s.r58.insert((v[0usize] as u32, 8u32));
-                        s.r60.insert((v[0usize] as u32, 8u32));
-                        s.r73.insert((v[0usize] as u32, 8u32));
                     }
                     85u32 => {
                         s.r85.insert((v[0usize] as u32, v[1usize]));
