@@ -356,7 +356,7 @@ macro_rules! __if_explain {
 pub mod __private {
     #[cfg(feature = "ascent")]
     pub use crate::engines::ascent as ds;
-    pub use crate::engines::direct::Table;
+    pub use crate::engines::direct::{Cursor, Sets, Table};
     pub use crate::generated::batch::{
         case_rows, common, dedup_tail, input_rows, normalize, run_batched, run_indexed, ByCase,
         Column, WithCase,
