@@ -30,12 +30,12 @@
 mod support;
 
 use lawgen::driver::{self, Evaluated, Loaded};
-use lawgen::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
-use lawgen::interp::Policy;
-use lawgen::program::{
+use lawgen_runtime::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::program::{
     Catalog, Level, Lit, Meaning, Program, RelationKind, Strength, Value, World,
 };
-use lawgen::syntax::facts::read_facts;
+use lawgen_runtime::Policy;
 use std::collections::BTreeSet;
 use support::gen::{generate, package_seed, GenConfig};
 
@@ -71,17 +71,21 @@ impl std::ops::AddAssign for Attackers {
 
 /// An evaluation of the whole-domain lowering: what the semantics says.
 struct Semantics {
-    program: lawgen::program::Program,
-    store: lawgen::interp::Store,
+    program: lawgen_runtime::program::Program,
+    store: lawgen_runtime::interp::Store,
 }
 
 impl Semantics {
-    fn of(loaded: &Loaded, facts: &lawgen::syntax::facts::Facts, policy: Policy) -> Semantics {
-        let opts = lawgen::lower::Options {
-            judgments: lawgen::lower::Judgments::WholeDomain,
+    fn of(
+        loaded: &Loaded,
+        facts: &lawgen_runtime::formats::facts::Facts,
+        policy: Policy,
+    ) -> Semantics {
+        let opts = lawgen::internals::lower::Options {
+            judgments: lawgen::internals::lower::Judgments::WholeDomain,
         };
-        let program = lawgen::lower::lower_with(&loaded.model, opts).unwrap();
-        let store = lawgen::interp::evaluate(&program, facts, policy);
+        let program = lawgen::internals::lower::lower_with(loaded.model(), opts).unwrap();
+        let store = lawgen_runtime::interp::evaluate(&program, facts, policy);
         Semantics { program, store }
     }
 
@@ -143,8 +147,8 @@ impl Check<'_> {
             return false;
         };
         let s = match section {
-            "definitely" => lawgen::program::Section::Definitely,
-            _ => lawgen::program::Section::Defeasibly,
+            "definitely" => lawgen_runtime::program::Section::Definitely,
+            _ => lawgen_runtime::program::Section::Defeasibly,
         };
         self.ev.conclusions.sections[&s]
             .get(&self.cat.lit_name(q.lit))
@@ -199,10 +203,12 @@ impl Check<'_> {
                         .relations
                         .iter()
                         .enumerate()
-                        .find(|(_, r)| r.role == lawgen::program::Role::Facts(q.lit));
+                        .find(|(_, r)| r.role == lawgen_runtime::program::Role::Facts(q.lit));
                     let t = self.tuple(&q.args);
                     let is_fact = facts.zip(t).is_some_and(|((i, _), t)| {
-                        self.ev.store.contains(lawgen::program::RelId(i as u32), &t)
+                        self.ev
+                            .store
+                            .contains(lawgen_runtime::program::RelId(i as u32), &t)
                     });
                     assert!(
                         is_fact,
@@ -379,7 +385,7 @@ impl Check<'_> {
         }
     }
 
-    fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen::program::RelId> {
+    fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen_runtime::program::RelId> {
         app(&self.ev.program, rule, level, world)
     }
 
@@ -513,7 +519,12 @@ impl Check<'_> {
 }
 
 /// The relation of rule `rule`'s applicability at `level` in `world`.
-fn app(prog: &Program, rule: u32, level: Level, world: World) -> Option<lawgen::program::RelId> {
+fn app(
+    prog: &Program,
+    rule: u32,
+    level: Level,
+    world: World,
+) -> Option<lawgen_runtime::program::RelId> {
     let find = |w: World| {
         prog.rules.iter().find(|r| {
             matches!(r.meaning, Meaning::Applicable { rule: x, level: lv, world: y, .. }
@@ -571,7 +582,7 @@ fn check_all(
                 .get(&name)
                 .is_some_and(|rows| rows.contains(&q.args))
         };
-        use lawgen::program::Section::*;
+        use lawgen_runtime::program::Section::*;
         let expect = if has(Definitely) {
             "definitely"
         } else if has(Defeasibly) {
@@ -635,7 +646,7 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
             let facts = read_facts(facts, &loaded.catalog).expect("generated facts are valid");
             for policy in [Policy::Blocking, Policy::Propagating] {
                 let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
-                if !ev.conclusions.sections[&lawgen::program::Section::Pending].is_empty() {
+                if !ev.conclusions.sections[&lawgen_runtime::program::Section::Pending].is_empty() {
                     with_pending += 1;
                 }
                 let sem = Semantics::of(&loaded, &facts, policy);
@@ -728,7 +739,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
         "strength": "strict", "anchors": [], "scope": {"kind": "boolean", "value": true}}),
     );
     for n in nodes.iter_mut() {
-        let hash = lawgen::syntax::node_hash(n.as_object().unwrap());
+        let hash = lawgen::internals::syntax::hash::node_hash(n.as_object().unwrap());
         n["contentHash"] = serde_json::Value::from(hash);
     }
     let loaded = driver::load_bytes(&serde_json::to_vec(&pkg).unwrap(), &Default::default())

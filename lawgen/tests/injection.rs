@@ -55,14 +55,14 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{camel, snake, EmitOptions, KEYWORDS};
 use lawgen::generate as emit;
-use lawgen::interp::Policy;
-use lawgen::model::Model;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::output::canonical_json;
-use lawgen::syntax::RelationKind;
+use lawgen::internals::emit::{camel, snake, EmitOptions, KEYWORDS};
+use lawgen::internals::model::Model;
 use lawgen::Engine;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::program::RelationKind;
+use lawgen_runtime::Policy;
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -828,7 +828,7 @@ fn calibrate() -> Calibration {
         let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
         let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
         let e = emit(&loaded, &EmitOptions::default()).unwrap();
-        let (problems, shape, words) = inspect(&e.source, &loaded.model, None);
+        let (problems, shape, words) = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package): {problems:#?}"
@@ -840,7 +840,7 @@ fn calibrate() -> Calibration {
             ..EmitOptions::default()
         };
         let e = emit(&loaded, &opts).unwrap();
-        let (problems, shape, words) = inspect(&e.source, &loaded.model, None);
+        let (problems, shape, words) = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package, Direct): {problems:#?}"
@@ -914,7 +914,7 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
         source,
         direct_source,
         expected,
-        categories: categories(&loaded.model),
+        categories: categories(loaded.model()),
     };
     Ok((case, problems))
 }
@@ -969,7 +969,7 @@ fn emit_and_inspect(
             }
             Err(e) => problems.push(format!("emitting again failed: {e}")),
         }
-        let (found, got, _) = inspect(&source, &loaded.model, Some(words));
+        let (found, got, _) = inspect(&source, loaded.model(), Some(words));
         problems.extend(found);
         let shape = &calibration.shape;
         if problems.is_empty() && &got != shape {

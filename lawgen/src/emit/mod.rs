@@ -37,7 +37,10 @@ use plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-pub use names::{camel, snake, Scope, KEYWORDS, RESERVED};
+pub use names::snake;
+// The naming rules, for lawgen's own tests (`lawgen::internals::emit`).
+#[cfg(feature = "internals")]
+pub use names::{camel, Scope, KEYWORDS, RESERVED};
 
 /// Which compiled engine runs a package's rules. The generated API —
 /// `Facts`, `evaluate`, `evaluate_many`, `evaluate_indexed`, `Conclusions`

@@ -93,6 +93,7 @@ pub enum Judgments {
     OnDemand,
     /// Every atom over the domain of docs/reference.md#undecided-judgments: the reference the on-demand form
     /// is tested against.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     WholeDomain,
 }
 

@@ -26,7 +26,7 @@
 //! and the bodies of contested rules therefore always read strictly lower
 //! strata. A predicate closed over a domain sits one level above the domain.
 
-use lawgen::syntax::node_hash;
+use lawgen::internals::syntax::hash::node_hash;
 use serde_json::{json, Map, Value as J};
 use std::collections::BTreeSet;
 
@@ -310,7 +310,7 @@ fn hostile_names() -> [&'static [&'static str]; 8] {
 fn keywords() -> &'static [&'static str] {
     static KEYWORDS: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
     KEYWORDS.get_or_init(|| {
-        let mut k = lawgen::emit::KEYWORDS.to_vec();
+        let mut k = lawgen::internals::emit::KEYWORDS.to_vec();
         k.extend(KEYWORD_LIKE);
         k
     })
@@ -1394,7 +1394,7 @@ impl Gen {
                 .map(|_| {
                     let text = self.article_text();
                     let lang = *self.rng.pick(&["en", "de", ""]);
-                    let hash = format!("sha256:{}", lawgen::syntax::sha256_hex(text.as_bytes()));
+                    let hash = format!("sha256:{}", lawgen::internals::syntax::hash::sha256_hex(text.as_bytes()));
                     json!({"language": lang, "status": "official", "text": text, "contentHash": hash})
                 })
                 .collect();

@@ -33,6 +33,8 @@ pub mod render;
 pub mod run;
 pub mod sat;
 
+pub use run::{command, Args};
+
 use crate::interp::{Facts, Policy};
 use crate::program::{Lit, Meaning, Program, Section, Strength, Value};
 use domain::{Bound, Domain, Named, Vid};

@@ -35,8 +35,8 @@
 //! straight into its generated `Facts`.
 
 use crate::model::{Item, Lit, Model, PredId, Term, Ty, TypeId, Value};
-use crate::syntax::facts::Facts;
 use crate::syntax::{CmpOp, RelationKind, Strength};
+use lawgen_runtime::formats::facts::Facts;
 use std::collections::HashMap;
 
 /// How cases are drawn.
@@ -932,8 +932,9 @@ mod tests {
             }
         }
         // And the facts reader agrees.
-        let back = crate::syntax::facts::read_facts(&to_json(m, f), &crate::lower::catalog(m))
-            .unwrap_or_else(|d| panic!("{}", d.render()));
+        let back =
+            lawgen_runtime::formats::facts::read_facts(&to_json(m, f), &crate::lower::catalog(m))
+                .unwrap_or_else(|d| panic!("{}", d.render()));
         assert_eq!(back.rows, f.rows);
     }
 
@@ -1043,7 +1044,8 @@ mod tests {
         let json = br#"{"entities": {"Situation": ["s1"]},
             "facts": {"player_of": [["g1", "white"]], "~piece_has_moved": [["rook"]],
                       "moves_by_each_without_pawn_or_capture": [["g1", 80]]}}"#;
-        let t = crate::syntax::facts::read_facts(json, &crate::lower::catalog(m)).unwrap();
+        let t =
+            lawgen_runtime::formats::facts::read_facts(json, &crate::lower::catalog(m)).unwrap();
         let s = Synth::with_template(m, SynthOptions::default(), &t).unwrap();
         for i in [0, 5, 999] {
             let f = s.case(i);

@@ -1,4 +1,5 @@
-//! The one-screen summary `lawgen check` prints for a valid package.
+//! `lawgen check`: validate a package; for a valid one, the one-screen
+//! summary it prints.
 //!
 //! Deterministic (names sorted, rules counted, no timing; paths only of the
 //! files of an import closure, as given), so it can be snapshot-tested, and safe for hostile packages: every string taken from
@@ -12,6 +13,23 @@ use crate::model::{local_name, Model, PredId};
 use crate::syntax::{RelationKind, Strength};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+
+/// `lawgen check PACKAGE [--lang en|ru]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The package JSON (law.core.ir/0.2).
+    package: std::path::PathBuf,
+    /// Language of the summary (`en`, `ru`).
+    #[arg(long, default_value = "en")]
+    lang: String,
+}
+
+/// Prints the summary, or fails with every diagnostic.
+pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure> {
+    let loaded = inputs.load(&args.package)?;
+    print!("{}", render_in(&loaded, &args.lang));
+    Ok(())
+}
 
 /// The words of the summary: English, or Russian for `ru` (`lawgen check
 /// --lang ru`); names from the package are never translated.
@@ -626,7 +644,7 @@ mod tests {
     use crate::driver::load_bytes;
 
     const CHESS: &[u8] =
-        include_bytes!("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+        include_bytes!("../../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
 
     fn chess() -> String {
         let loaded =

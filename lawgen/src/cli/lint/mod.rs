@@ -3,9 +3,10 @@
 //! probably not the law's: facts of one case deciding another, conclusions
 //! that forget their case, rules that can never fire, declarations and
 //! judgments nothing uses, priorities that cannot act, closures that close
-//! nothing, derogations that set aside nothing that mattered. Each lint states in its module the exact condition it fires on
-//! and why that condition does not fire on correct packages; the reference
-//! with an example per lint is `docs/lints.md`.
+//! nothing, derogations that set aside nothing that mattered. Each lint
+//! states in its module the exact condition it fires on and why that
+//! condition does not fire on correct packages; the reference with an
+//! example per lint is `docs/lints.md`.
 //!
 //! Lints run on a checked package (a [`Loaded`]) and only read it.
 
@@ -17,7 +18,60 @@ use crate::diagnostics::{Code, Diagnostics, Location};
 use crate::driver::Loaded;
 use crate::model::{Model, Rule};
 use crate::syntax::{self, NodeKind};
+use clap::ValueEnum;
 use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// `lawgen lint PACKAGE [--deny warnings] [--format text|json]`.
+#[derive(clap::Args)]
+pub struct Args {
+    package: PathBuf,
+    /// `--deny warnings`: exit 1 when there is any warning.
+    #[arg(long, value_enum)]
+    deny: Option<Deny>,
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    format: LintFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Deny {
+    Warnings,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormat {
+    Text,
+    Json,
+}
+
+/// Prints the warnings (with a `.law` file's lines); fails on any when
+/// they are denied.
+pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure> {
+    let package = &args.package;
+    let bytes = super::read_input(package)?;
+    let file = crate::driver::package_json(package, bytes, &inputs.limits)?;
+    let loaded =
+        crate::driver::load_package_json(package, &file, &inputs.limits, &inputs.import_path)?;
+    let warnings = file.locate(lint(&loaded));
+    match args.format {
+        LintFormat::Json => print!("{}", syntax::canon::diagnostics_json(&warnings)),
+        LintFormat::Text if warnings.is_empty() => {
+            println!("{}: no warnings", package.display())
+        }
+        LintFormat::Text => print!("{}", warnings.render()),
+    }
+    if args.deny.is_some() && !warnings.is_empty() {
+        return Err(super::Failure::new(
+            1,
+            format!(
+                "error: {} has {} warning(s) and warnings are denied",
+                package.display(),
+                warnings.len()
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Every warning for a checked package, sorted by location.
 pub fn lint(loaded: &Loaded) -> Diagnostics {

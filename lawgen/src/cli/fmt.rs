@@ -1,17 +1,55 @@
-//! `lawgen fmt` and `lawgen convert`: a package file rewritten in canonical
-//! form. Package JSON becomes the reference package's own serialization
-//! (compact, keys sorted) with every content hash recomputed; a `.law` file
-//! becomes the canonical layout of the text form (comments kept). Both work
-//! on syntax only, so they repair a package the checker refuses for its
-//! hashes.
+//! `lawgen fmt` (and the conversion `lawgen convert` runs): a package file
+//! rewritten in canonical form. Package JSON becomes the reference
+//! package's own serialization (compact, keys sorted) with every content
+//! hash recomputed; a `.law` file becomes the canonical layout of the text
+//! form (comments kept). Both work on syntax only, so they repair a package
+//! the checker refuses for its hashes.
 
+use super::{read_input, Failure, Inputs};
 use crate::diagnostics::Diagnostics;
 use crate::driver::is_text_form;
 use crate::syntax::canon::{self, HashChange};
 use crate::syntax::text::{self, Comments, PrintError, SyntaxErrors};
 use serde_json::Value;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `lawgen fmt FILE [--check]`.
+#[derive(clap::Args)]
+pub struct Args {
+    file: PathBuf,
+    /// Write nothing; exit 1 if the file is not in canonical form.
+    #[arg(long)]
+    check: bool,
+}
+
+/// Rewrites the file in canonical form (or, with `--check`, fails if it is not).
+pub fn command(args: Args, _inputs: &Inputs) -> Result<(), Failure> {
+    let file = &args.file;
+    let bytes = read_input(file)?;
+    let r = format(file, &bytes).map_err(|e| Failure::new(1, e.render(file)))?;
+    let canonical = r.output.as_bytes() == bytes.as_slice();
+    eprint!("{}", describe_changes(&r.changes));
+    if args.check {
+        if !canonical {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "error: {} is not in canonical form\n  = help: run `lawgen fmt {}`",
+                    file.display(),
+                    file.display()
+                ),
+            ));
+        }
+    } else if canonical {
+        eprintln!("lawgen: {} is already in canonical form", file.display());
+    } else {
+        std::fs::write(file, r.output.as_bytes())
+            .map_err(|e| Failure::new(2, format!("error: cannot write {}: {e}", file.display())))?;
+        eprintln!("lawgen: rewrote {}", file.display());
+    }
+    Ok(())
+}
 
 /// A file rewritten.
 #[derive(Clone, Debug)]

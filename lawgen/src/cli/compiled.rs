@@ -6,9 +6,10 @@
 //! cached crates share one target directory, so ascent and the runtime are
 //! compiled once per cache.
 
-use crate::builder::{main_rs, write_crate_with, BenchHooks, BuildError, RuntimeDep};
+use super::build::{write_crate_with, RuntimeDep};
+use crate::builder::BuildError;
 use crate::driver::Loaded;
-use crate::emit::{EmitError, EmitOptions, Engine};
+use crate::emit::{EmitError, EmitOptions, Emitted, Engine};
 use crate::syntax::hash::sha256_hex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -210,4 +211,129 @@ pub fn run(built: &Built, facts: &Path, policy: &str) -> Result<RunOutput, Compi
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     })
+}
+
+/// What the `main.rs` of a package crate needs for `--bench` (`lawgen
+/// bench --backend compiled`) beyond the generated module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchHooks {
+    /// Per entity type of the model, by index: the generated `Facts` method
+    /// that interns an entity of that type (`game` for `Game`).
+    pub entity_methods: Vec<String>,
+    /// The package text the bench child draws its cases from (written into
+    /// the crate beside the module: the module itself embeds no package).
+    pub package_source: String,
+}
+
+impl BenchHooks {
+    /// What the bench child of `loaded`'s crate needs: the entity
+    /// constructors the emitter named, and the package text.
+    pub fn for_package(loaded: &crate::driver::Loaded, emitted: &Emitted) -> BenchHooks {
+        BenchHooks {
+            entity_methods: emitted.entity_methods.clone(),
+            package_source: loaded.source.clone(),
+        }
+    }
+}
+
+/// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
+/// canonical output (`lawgen eval --backend compiled`); with `bench`,
+/// `BIN --bench key=value…` runs `lawgen bench`'s compiled backend through
+/// `lawgen::cli::bench::child_main`.
+pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
+    let c = crate_ident;
+    let mut s =
+        format!("//! `{name} FACTS.json [blocking|propagating]`: prints the docs/reference.md#the-canonical-output output.\n");
+    if bench.is_some() {
+        s.push_str(&format!(
+            "//! `{name} --bench key=value…`: `lawgen bench --backend compiled`, cases drawn in this process.\n"
+        ));
+    }
+    s.push_str("fn main() {\n    let args: Vec<String> = std::env::args().collect();\n");
+    if bench.is_some() {
+        s.push_str(
+            "    if args.get(1).map(String::as_str) == Some(\"--bench\") {\n\
+             \x20       std::process::exit(lawgen::cli::bench::child_main(&Package, &args[2..]));\n\
+             \x20   }\n",
+        );
+    }
+    s.push_str(&format!(
+        "\x20   let (Some(path), policy) = (args.get(1), args.get(2).map(String::as_str).unwrap_or(\"blocking\")) else {{\n\
+         \x20       eprintln!(\"usage: {name} FACTS.json [blocking|propagating]\");\n\
+         \x20       std::process::exit(2);\n\
+         \x20   }};\n\
+         \x20   let policy: lawgen_runtime::Policy = policy.parse().unwrap_or_else(|e| {{ eprintln!(\"{{e}}\"); std::process::exit(2) }});\n\
+         \x20   let bytes = std::fs::read(path).unwrap_or_else(|e| {{ eprintln!(\"error: cannot read {{path}}: {{e}}\"); std::process::exit(2) }});\n\
+         \x20   let run = || -> Result<String, lawgen_runtime::Error> {{\n\
+         \x20       let facts = {c}::Facts::from_json(&bytes)?;\n\
+         \x20       facts.evaluate(policy)?.to_json()\n\
+         \x20   }};\n\
+         \x20   match run() {{\n\
+         \x20       Ok(json) => print!(\"{{json}}\"),\n\
+         \x20       Err(e) => {{ eprintln!(\"{{e}}\"); std::process::exit(1) }}\n\
+         \x20   }}\n\
+         }}\n"
+    ));
+    let Some(hooks) = bench else {
+        return s;
+    };
+    let intern = if hooks.entity_methods.is_empty() {
+        "        let _ = (facts, name);\n        unreachable!(\"the package has no entity type {ty}\")\n"
+            .to_owned()
+    } else {
+        let mut arms = String::new();
+        for (i, m) in hooks.entity_methods.iter().enumerate() {
+            arms.push_str(&format!("            {i} => facts.{m}(name).id(),\n"));
+        }
+        format!(
+            "        use lawgen_runtime::Entity as _;\n\
+             \x20       i64::from(match ty {{\n{arms}\
+             \x20           _ => unreachable!(\"the package has no entity type {{ty}}\"),\n\
+             \x20       }})\n"
+        )
+    };
+    s.push_str(&format!(
+        "\n/// The generated module, as `lawgen bench` drives it.\n\
+         struct Package;\n\n\
+         impl lawgen::cli::bench::CompiledPackage for Package {{\n\
+         \x20   type Facts = {c}::Facts;\n\n\
+         \x20   fn source(&self) -> &'static str {{\n\
+         \x20       include_str!(\"package.ir.json\")\n\
+         \x20   }}\n\n\
+         \x20   fn new_facts(&self) -> {c}::Facts {{\n\
+         \x20       {c}::Facts::new()\n\
+         \x20   }}\n\n\
+         \x20   fn intern(&self, facts: &mut {c}::Facts, ty: usize, name: &str) -> i64 {{\n\
+         {intern}\
+         \x20   }}\n\n\
+         \x20   fn push(&self, facts: &mut {c}::Facts, rel: usize, row: &[i64]) {{\n\
+         \x20       facts.__push(rel, row);\n\
+         \x20   }}\n\n\
+         \x20   fn evaluate_indexed(\n\
+         \x20       &self,\n\
+         \x20       n: usize,\n\
+         \x20       policy: lawgen_runtime::Policy,\n\
+         \x20       batch: usize,\n\
+         \x20       threads: usize,\n\
+         \x20       make: &(dyn Fn(usize) -> {c}::Facts + Sync),\n\
+         \x20       sink: &mut dyn FnMut(usize, Result<&[(&'static str, usize)], String>),\n\
+         \x20   ) {{\n\
+         \x20       let mut batching = lawgen_runtime::Batching::default();\n\
+         \x20       batching.batch_size = batch;\n\
+         \x20       batching.threads = threads;\n\
+         \x20       {c}::evaluate_indexed(\n\
+         \x20           n,\n\
+         \x20           policy,\n\
+         \x20           &batching,\n\
+         \x20           make,\n\
+         \x20           |_, r| r.map(|c| c.concluded_counts()).map_err(|e| e.to_string()),\n\
+         \x20           |i, r| match r {{\n\
+         \x20               Ok(counts) => sink(i, Ok(&counts[..])),\n\
+         \x20               Err(e) => sink(i, Err(e)),\n\
+         \x20           }},\n\
+         \x20       );\n\
+         \x20   }}\n\
+         }}\n"
+    ));
+    s
 }

@@ -4,7 +4,7 @@
 //! its closure instead); one node per predicate, labelled by its local
 //! name and styled by kind (institutional: filled bold box; empirical: plain
 //! ellipse; judgment: filled diamond); one edge per dependency of
-//! [`dependency_edges`], merged when several rules make the same edge with
+//! `check::strata::dependency_edges`, merged when several rules make the same edge with
 //! the same marking:
 //!
 //! | marking | style |
@@ -22,7 +22,72 @@
 use crate::check::strata::{dependency_edges, EdgeKind};
 use crate::model::{Model, PredId};
 use crate::syntax::RelationKind;
+use clap::ValueEnum;
 use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// `lawgen graph PACKAGE [--format dot|svg]`.
+#[derive(clap::Args)]
+pub struct Args {
+    package: PathBuf,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+    format: GraphFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    Dot,
+    Svg,
+}
+
+/// Prints the graph as DOT, or as SVG through Graphviz.
+pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure> {
+    let loaded = inputs.load(&args.package)?;
+    let dot = dot(&loaded.model);
+    match args.format {
+        GraphFormat::Dot => print!("{dot}"),
+        GraphFormat::Svg => print!("{}", svg(&dot)?),
+    }
+    Ok(())
+}
+
+/// Renders DOT to SVG with Graphviz's `dot`, if installed.
+fn svg(dot: &str) -> Result<String, super::Failure> {
+    use super::Failure;
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Failure::new(
+            2,
+            format!(
+                "error: cannot run Graphviz `dot` ({e})\n  = help: install Graphviz (Debian: `apt-get install graphviz`), or use `--format dot` and render it elsewhere"
+            ),
+        ))?;
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(dot.as_bytes())
+        .map_err(|e| Failure::new(2, format!("error: writing to `dot`: {e}")))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| Failure::new(2, format!("error: running `dot`: {e}")))?;
+    if !out.status.success() {
+        return Err(Failure::new(
+            2,
+            format!(
+                "error: `dot` failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
 
 /// Rule names are added to an edge label only while the label stays this short.
 const MAX_RULES_LABEL: usize = 40;
@@ -216,7 +281,7 @@ mod tests {
     use crate::driver::load_bytes;
 
     const CHESS: &[u8] =
-        include_bytes!("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
+        include_bytes!("../../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
 
     fn chess() -> Model {
         load_bytes(CHESS, &Default::default())
