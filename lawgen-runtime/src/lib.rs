@@ -358,7 +358,7 @@ macro_rules! __if_explain {
 pub mod __private {
     #[cfg(feature = "ascent")]
     pub use crate::engines::ascent as ds;
-    pub use crate::engines::direct::Table;
+    pub use crate::engines::direct::{Cursor, Sets, Table};
     pub use crate::generated::batch::{
         case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, ByCase, Column,
         WithCase,

@@ -19,6 +19,7 @@
 //! date as rows are added, and [`Table::matching`] visits only the rows
 //! whose key hashes alike (the caller still compares the columns).
 
+use crate::generated::batch::ByCase;
 use rustc_hash::{FxBuildHasher, FxHasher};
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -251,9 +252,14 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
 
     /// Does `other` hold a row of this table? (A fact and its explicit
     /// negation: nearly always one side is empty.)
-    #[inline]
+    #[inline(always)]
     pub fn meets(&self, other: &Table<T>) -> bool {
-        !self.is_empty() && !other.is_empty() && self.rows.iter().any(|t| other.contains(t))
+        !self.is_empty() && !other.is_empty() && self.meets_rows(other)
+    }
+
+    #[inline(never)]
+    fn meets_rows(&self, other: &Table<T>) -> bool {
+        self.rows.iter().any(|t| other.contains(t))
     }
 
     /// Empties the table, keeping its allocations (and the column sets it
@@ -275,11 +281,211 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
     /// them). Positions change, so the indexes go.
     #[inline]
     pub fn sort(&mut self) {
+        if self.rows.len() > 1 {
+            self.sort_rows();
+        }
+    }
+
+    #[inline(never)]
+    fn sort_rows(&mut self) {
         self.rows.sort_unstable();
         for ix in &mut self.indexes {
             ix.by_key.clear();
             ix.live = false;
         }
+    }
+}
+
+/// Below this id an entity is a bit of its relation's word in [`Sets`].
+pub const BITS: u32 = 64;
+
+/// The unary relations over entities of one case, `N` of them: a case
+/// has a few entities, numbered densely from the package's constants on,
+/// so relation `k` is mostly the bits of `words[k]` (id `i` is bit `i`).
+/// An id of [`BITS`] or more (a case with many entities) goes to relation
+/// `k`'s spill table, which is allocated the first time a case needs it.
+/// Clearing is one `memset` of the words, plus the spill tables when the
+/// case used them.
+///
+/// Generated code names each relation by its index `k`, a constant, and
+/// iterates one with a [`Cursor`], which borrows the sets only while it
+/// steps, so that the loop's body may insert into other relations.
+#[derive(Clone, Debug)]
+pub struct Sets<const N: usize> {
+    words: [u64; N],
+    /// Rows with ids of [`BITS`] or more, per relation; empty until a case
+    /// has such an id.
+    spill: Vec<Table<(u32,)>>,
+    /// Whether a spill table holds a row.
+    spilled: bool,
+}
+
+impl<const N: usize> Default for Sets<N> {
+    fn default() -> Self {
+        Sets {
+            words: [0; N],
+            spill: Vec::new(),
+            spilled: false,
+        }
+    }
+}
+
+impl<const N: usize> Sets<N> {
+    /// Whether relation `k` holds `id`.
+    #[inline(always)]
+    pub fn contains(&self, k: usize, id: u32) -> bool {
+        if id < BITS {
+            self.words[k] >> id & 1 != 0
+        } else {
+            self.spilled && self.spill[k].contains(&(id,))
+        }
+    }
+
+    /// Adds `id` to relation `k`.
+    #[inline(always)]
+    pub fn insert(&mut self, k: usize, id: u32) {
+        if id < BITS {
+            self.words[k] |= 1 << id;
+        } else {
+            self.insert_spill(k, id);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn insert_spill(&mut self, k: usize, id: u32) {
+        if self.spill.is_empty() {
+            self.spill = (0..N).map(|_| Table::default()).collect();
+        }
+        self.spill[k].insert((id,));
+        self.spilled = true;
+    }
+
+    /// Whether relation `k` holds no id.
+    #[inline(always)]
+    pub fn is_empty(&self, k: usize) -> bool {
+        self.words[k] == 0 && (!self.spilled || self.spill[k].is_empty())
+    }
+
+    /// The ids of relation `k`, ascending below [`BITS`], then the spilled
+    /// ones in insertion order.
+    #[inline(always)]
+    pub fn cursor(&self, k: usize) -> Cursor {
+        Cursor {
+            word: self.words[k],
+            k,
+            at: 0,
+        }
+    }
+
+    /// Adds to relation `h` every id that is in each relation of `pos` and
+    /// in none of `neg` (`pos` not empty, `h` in neither): the rule
+    /// `h(x) :- p₁(x), …, !n₁(x), …` as a few word operations.
+    #[inline(always)]
+    pub fn derive(&mut self, h: usize, pos: &[usize], neg: &[usize]) {
+        let mut w = !0u64;
+        for &p in pos {
+            w &= self.words[p];
+        }
+        for &n in neg {
+            w &= !self.words[n];
+        }
+        self.words[h] |= w;
+        if self.spilled {
+            self.derive_spilled(h, pos, neg);
+        }
+    }
+
+    /// [`Sets::derive`] for the spilled ids.
+    #[cold]
+    #[inline(never)]
+    fn derive_spilled(&mut self, h: usize, pos: &[usize], neg: &[usize]) {
+        let Some((&first, rest)) = pos.split_first() else {
+            return;
+        };
+        for i in 0..self.spill[first].len() {
+            let row = self.spill[first].rows()[i];
+            if rest.iter().all(|&p| self.spill[p].contains(&row))
+                && !neg.iter().any(|&n| self.spill[n].contains(&row))
+            {
+                self.spill[h].insert(row);
+            }
+        }
+    }
+
+    /// Empties every relation (keeping the spill tables' allocations).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.words = [0; N];
+        if self.spilled {
+            for t in &mut self.spill {
+                t.clear();
+            }
+            self.spilled = false;
+        }
+    }
+
+    /// Appends relation `k` as case `c`'s rows (sorted) to a batch's
+    /// outputs (called for a relation that is not empty: the test is the
+    /// caller's, so that an empty relation costs no call).
+    #[inline(always)]
+    pub fn push_to(&mut self, k: usize, c: u32, out: &mut ByCase<(u32, u32)>) {
+        let more = if self.spilled {
+            self.spill[k].sort();
+            self.spill[k].rows()
+        } else {
+            &[]
+        };
+        out.push_ids(c, self.words[k], more);
+    }
+
+    /// Whether any pair `(a, b)` of `pairs` shares an id (a fact given with
+    /// its explicit negation).
+    #[inline(always)]
+    pub fn meets_any(&self, pairs: &[(usize, usize)]) -> bool {
+        let mut both = 0u64;
+        for &(a, b) in pairs {
+            both |= self.words[a] & self.words[b];
+        }
+        both != 0
+            || (self.spilled
+                && pairs
+                    .iter()
+                    .any(|&(a, b)| self.spill[a].meets(&self.spill[b])))
+    }
+}
+
+/// A position in one relation of [`Sets`] (see [`Sets::cursor`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Cursor {
+    /// The bits not visited yet.
+    word: u64,
+    k: usize,
+    /// The next spilled row.
+    at: usize,
+}
+
+impl Cursor {
+    /// The next id, reading `sets` (the ones the cursor was made from).
+    #[inline(always)]
+    pub fn next<const N: usize>(&mut self, sets: &Sets<N>) -> Option<u32> {
+        if self.word != 0 {
+            let id = self.word.trailing_zeros();
+            self.word &= self.word - 1;
+            return Some(id);
+        }
+        if sets.spilled {
+            return self.next_spilled(sets);
+        }
+        None
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn next_spilled<const N: usize>(&mut self, sets: &Sets<N>) -> Option<u32> {
+        let (id,) = *sets.spill[self.k].rows().get(self.at)?;
+        self.at += 1;
+        Some(id)
     }
 }
 
@@ -326,6 +532,52 @@ mod tests {
         }
         b.insert((1,));
         assert!(a.meets(&b) && b.meets(&a));
+    }
+
+    /// Unary relations as bits behave as sets of ids on both sides of
+    /// [`BITS`]: a case with many entities spills to tables, which
+    /// membership, iteration, derivation, the contradiction test, the
+    /// batch's output and clearing all see.
+    #[test]
+    fn sets_hold_ids_below_and_above_the_word() {
+        let mut s: Sets<4> = Sets::default();
+        let ids = |s: &Sets<4>, k: usize| {
+            let mut c = s.cursor(k);
+            let mut out = Vec::new();
+            while let Some(id) = c.next(s) {
+                out.push(id);
+            }
+            out
+        };
+        for round in 0..2 {
+            assert!((0..4).all(|k| s.is_empty(k)), "round {round}");
+            // Relation 0: 3, 63, 64, 200; relation 1: 3, 200; relation 2: 64.
+            for id in [200, 3, 64, 63] {
+                s.insert(0, id);
+            }
+            s.insert(1, 3);
+            s.insert(1, 200);
+            s.insert(2, 64);
+            assert!(s.contains(0, 64) && s.contains(0, 63) && !s.contains(1, 64));
+            assert!(!s.is_empty(2) && s.is_empty(3));
+            assert_eq!(ids(&s, 0), vec![3, 63, 200, 64]);
+            // 3(x) :- 0(x), !1(x): 63 and 64.
+            s.derive(3, &[0], &[1]);
+            assert_eq!(ids(&s, 3), vec![63, 64]);
+            assert!(s.meets_any(&[(2, 3)]) && !s.meets_any(&[(1, 2)]));
+            assert!(s.meets_any(&[(1, 2), (0, 1)]));
+            let mut out: ByCase<(u32, u32)> = ByCase::with_cases(3);
+            s.push_to(0, 2, &mut out);
+            assert_eq!(out.case(2), &[(2, 3), (2, 63), (2, 64), (2, 200)]);
+            assert_eq!(out.case(0), &[] as &[(u32, u32)]);
+            s.clear();
+            assert!(!s.contains(0, 200) && !s.contains(0, 3));
+        }
+        // Below the word only, no spill table is made.
+        let mut s: Sets<2> = Sets::default();
+        s.insert(0, 5);
+        s.derive(1, &[0], &[]);
+        assert!(s.contains(1, 5) && s.spill.is_empty());
     }
 
     /// A lookup by some columns visits every matching row, small or large,

@@ -39,7 +39,8 @@ pub fn dedup_tail<T: Ord + Copy>(rows: &mut Vec<T>, from: usize) {
 #[derive(Clone, Debug, Default)]
 pub struct ByCase<T> {
     rows: Vec<T>,
-    /// `offsets[c]..offsets[c + 1]` are case `c`'s rows.
+    /// `offsets[c]..offsets[c + 1]` are case `c`'s rows; a case past the
+    /// end has none.
     offsets: Vec<u32>,
 }
 
@@ -82,7 +83,9 @@ impl<T: Ord + Copy> ByCase<T> {
     }
 
     /// An empty batch to be filled case by case with
-    /// [`ByCase::push_case`] (room for `cases` cases).
+    /// [`ByCase::push_rows`] or [`ByCase::push_case`] (room for `cases`
+    /// cases). A case with no rows needs no call: the cases between two
+    /// pushed ones, and after the last, have none.
     pub fn with_cases(cases: usize) -> Self {
         let mut offsets = Vec::with_capacity(cases + 1);
         offsets.push(0);
@@ -92,26 +95,53 @@ impl<T: Ord + Copy> ByCase<T> {
         }
     }
 
-    /// Appends the next case's rows, already sorted (case numbers are
-    /// given by the order of the calls, from 0).
-    pub fn push_case(&mut self, rows: impl IntoIterator<Item = T>) {
+    /// Case `c`'s rows `rows` (with the case column, sorted), after those
+    /// of every case pushed before it (cases are pushed in increasing
+    /// order).
+    pub fn push_case(&mut self, c: u32, rows: impl IntoIterator<Item = T>) {
+        self.start(c);
         self.rows.extend(rows);
-        let end = u32::try_from(self.rows.len()).expect("fewer than 2^32 rows in one batch");
-        self.offsets.push(end);
+        self.end();
     }
 
-    /// Appends case `c`'s rows `rows` (a Direct table's, sorted), each
-    /// with the case prepended: one instantiation per row type.
+    /// Case `c`'s rows `rows` (a Direct table's, sorted), each with the
+    /// case prepended.
+    #[inline(always)]
     pub fn push_rows<R: WithCase<Out = T>>(&mut self, c: u32, rows: &[R]) {
+        self.start(c);
         self.rows.extend(rows.iter().map(|r| r.with_case(c)));
-        let end = u32::try_from(self.rows.len()).expect("fewer than 2^32 rows in one batch");
-        self.offsets.push(end);
+        self.end();
     }
 
-    /// Appends a case with no rows.
-    #[inline]
-    pub fn push_empty(&mut self) {
-        let end = self.offsets.last().copied().unwrap_or(0);
+    /// Case `c`'s entity ids `word` (bit `i` for id `i`), then `more`
+    /// (sorted, each above 63), as rows `(c, id)`.
+    #[inline(always)]
+    pub fn push_ids(&mut self, c: u32, mut word: u64, more: &[(u32,)])
+    where
+        T: From<(u32, u32)>,
+    {
+        self.start(c);
+        while word != 0 {
+            self.rows.push(T::from((c, word.trailing_zeros())));
+            word &= word - 1;
+        }
+        self.rows.extend(more.iter().map(|&(id,)| T::from((c, id))));
+        self.end();
+    }
+
+    /// The cases before `c` that were not pushed end where the rows end.
+    #[inline(always)]
+    fn start(&mut self, c: u32) {
+        let c = c as usize;
+        if self.offsets.len() <= c {
+            let end = self.offsets.last().copied().unwrap_or(0);
+            self.offsets.resize(c + 1, end);
+        }
+    }
+
+    #[inline(always)]
+    fn end(&mut self) {
+        let end = u32::try_from(self.rows.len()).expect("fewer than 2^32 rows in one batch");
         self.offsets.push(end);
     }
 
@@ -363,14 +393,20 @@ mod tests {
 
     #[test]
     fn by_case_filled_case_by_case() {
-        let mut b: ByCase<(u32, i64)> = ByCase::with_cases(3);
-        b.push_case([(0, 1), (0, 4)]);
-        b.push_case([]);
-        b.push_case([(2, 0)]);
+        // Cases 1, 3 and 5 have no rows and are not pushed.
+        let mut b: ByCase<(u32, i64)> = ByCase::with_cases(6);
+        b.push_case(0, [(0, 1), (0, 4)]);
+        b.push_case(2, [(2, 0)]);
+        b.push_rows(4, &[(7i64,), (8,)]);
         assert_eq!(b.case(0), &[(0, 1), (0, 4)]);
         assert_eq!(b.case(1), &[] as &[(u32, i64)]);
         assert_eq!(b.case(2), &[(2, 0)]);
         assert_eq!(b.case(3), &[] as &[(u32, i64)]);
+        assert_eq!(b.case(4), &[(4, 7), (4, 8)]);
+        assert_eq!(b.case(5), &[] as &[(u32, i64)]);
+        assert_eq!(b.case(6), &[] as &[(u32, i64)]);
+        let empty: ByCase<(u32, i64)> = ByCase::with_cases(2);
+        assert_eq!(empty.case(0), &[] as &[(u32, i64)]);
     }
 
     #[test]

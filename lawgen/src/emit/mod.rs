@@ -7,15 +7,16 @@
 //!   and a `decide_j` per judgment;
 //! - `Facts::evaluate(policy)`: runs the lowered program (the same
 //!   [`Program`] the reference interpreter runs) as an `ascent!` program,
-//!   once [`unfold`] has folded away its intermediate relations and
-//!   [`preload`] has taken out the rules that only project what a batch
-//!   loads (applied while loading);
+//!   once [`unfold`] has folded away its intermediate relations, [`cse`]
+//!   has merged the relations with the same definition and [`preload`]
+//!   has taken out the rules that only project what a batch loads
+//!   (applied while loading);
 //! - `Conclusions`: one verdict function per institutional literal, an
 //!   iterator of its concluded tuples, the judgment requests, and (with the
 //!   runtime's features) `explain_*`, `to_json` and `Facts::from_json`.
 //!
 //! [`emit`] is the whole path, one named step after the other: unfold →
-//! preload → plan → engine → API → module. Output is deterministic: the same
+//! cse → preload → plan → engine → API → module. Output is deterministic: the same
 //! program gives the same bytes. Everything is built as tokens (quote) and
 //! formatted by prettyplease, except the `ascent!` program, which is written
 //! as text so that each rule carries a comment naming the package rule it
@@ -23,6 +24,7 @@
 
 mod api;
 mod ascent;
+pub mod cse;
 mod direct;
 mod names;
 mod plan;
@@ -161,11 +163,12 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     // The engine's rules: the intermediate relations nothing outside the
     // engine reads folded into the rules that read them ...
     let unfolded = unfold::unfold(program);
+    // ... relations with the same definition computed once ...
+    let merged = cse::merge(&unfolded);
     // ... and the rules that read only what a batch loads taken out, to be
     // applied while loading.
-    let (rules, preloaded) = preload::split(unfolded, |r| {
-        plan::is_loaded_role(&program.relation(r).role)
-    });
+    let (rules, preloaded) =
+        preload::split(merged, |r| plan::is_loaded_role(&program.relation(r).role));
     // What both engines store, load and evaluate.
     let plan = Plan::new(program, rules, preloaded);
     // The engine: `mod __engine`, and `evaluate_batch`, which runs it.

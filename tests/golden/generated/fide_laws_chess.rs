@@ -8143,7 +8143,6 @@ mod __engine {
         relation r60(u32, u32, u32); // S[entered_state]
         relation r61(u32, u32, u32); // S[valid_transition]
         relation r62(u32, u32); // facts[procedure_instance]
-        relation r73(u32, u32, u32); // cand[entered_state]
         relation r84(u32, u32, u32); // D[fifty_move_claim_correct]
         relation r85(u32, u32, i64); // facts[moves_by_each_without_pawn_or_capture]
         relation r86(u32, u32); // D[game_drawn]
@@ -8155,7 +8154,6 @@ mod __engine {
         relation r92(u32, u32); // facts[player_resigned]
         relation r93(u32, u32); // facts[stalemate_arisen]
         relation r94(u32, u32, u32); // D[threefold_claim_correct]
-        relation r95(u32, u32); // app\u{3a3}[AgreedDraw]
         relation r97(u32, u32); // app\u{3a3}[FiftyMoveClaimDraws]
         relation r98(u32, u32); // app\u{3a3}[FivefoldAutomaticDraw]
         relation r99(u32, u32); // app\u{3a3}[ResignationDrawnIfMateImpossible]
@@ -8163,16 +8161,7 @@ mod __engine {
         relation r101(u32, u32); // app\u{3a3}[SeventyFiveAutomaticDraw]
         relation r103(u32, u32); // app\u{3a3}[ThreefoldClaimDraws]
         relation r104(u32, u32); // cand[game_drawn]
-        relation r105(u32, u32); // app[AgreedDraw]
-        relation r107(u32, u32); // app[FiftyMoveClaimDraws]
-        relation r108(u32, u32); // app[FivefoldAutomaticDraw]
-        relation r109(u32, u32); // app[ResignationDrawnIfMateImpossible]
-        relation r110(u32, u32); // app[SecondIllegalMoveDrawnIfMateImpossible]
-        relation r111(u32, u32); // app[SeventyFiveAutomaticDraw]
-        relation r113(u32, u32); // app[ThreefoldClaimDraws]
         relation r114(u32, u32); // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
-        relation r115(u32, u32); // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
-        relation r116(u32, u32); // app[CheckmateTakesPrecedenceOverSeventyFive]
         relation r117(u32); // policy_propagating
         relation r118(u32, u32); // D[~game_drawn]
         relation r119(u32, u32); // P[~game_drawn]
@@ -8235,16 +8224,12 @@ mod __engine {
         //   r45 <- CheckmateEndsTheGame (strict)
         //   r50 <- DeadPositionEndsTheGame (strict)
         //   r58 <- GamePlay/initial (strict) at \u{394}
-        //   r60 <- GamePlay/initial supports entered_state \u{2190} GamePlay/initial (strict) applicable at \u{3a3}
-        //   r73 <- GamePlay/initial applicable for entered_state \u{2190} GamePlay/initial (strict) applicable at \u{2202}
         //   r86 <- DeadPositionDraws (strict) at \u{394}
         //   r86 <- StalemateDraws (strict) at \u{394}
         //   r88 <- DeadPositionDraws supports game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{3a3}
         //   r88 <- StalemateDraws supports game_drawn \u{2190} StalemateDraws (strict) applicable at \u{3a3}
         //   r104 <- DeadPositionDraws applicable for game_drawn \u{2190} DeadPositionDraws (strict) applicable at \u{2202}
         //   r104 <- StalemateDraws applicable for game_drawn \u{2190} StalemateDraws (strict) applicable at \u{2202}
-        //   r115 <- CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{3a3}
-        //   r116 <- CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at \u{2202}
         //   r133 <- CheckmateWins (strict)
         //   r138 <- MoveIsLegal (strict)
         //   r166 <- StalemateEndsTheGame (strict)
@@ -8282,48 +8267,10 @@ mod __engine {
         r58(c, v0, 10u32) <-- r61(c, v0, 9u32);
         // GamePlay/StartPlay/enters (strict) at \u{394}
         r58(c, v0, 10u32) <-- r61(c, v0, 11u32);
-        // +\u{394} entered_state \u{21d2} +\u{3a3}
+        // the same tuples as D[entered_state]
         r60(c, v0, v1) <-- r58(c, v0, v1);
         // +\u{394} entered_state \u{21d2} +\u{2202}
         r59(c, v0, v1) <-- r58(c, v0, v1);
-        // GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 0u32);
-        // GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 1u32);
-        // GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 2u32);
-        // GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 3u32);
-        // GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 4u32);
-        // GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 5u32);
-        // GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 7u32) <-- r61(c, v0, 6u32);
-        // GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 10u32) <-- r61(c, v0, 9u32);
-        // GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
-        r60(c, v0, 10u32) <-- r61(c, v0, 11u32);
-        // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 0u32);
-        // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 1u32);
-        // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 2u32);
-        // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 3u32);
-        // GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 4u32);
-        // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 5u32);
-        // GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        r73(c, v0, 7u32) <-- r61(c, v0, 6u32);
-        // GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        r73(c, v0, 10u32) <-- r61(c, v0, 9u32);
-        // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        r73(c, v0, 10u32) <-- r61(c, v0, 11u32);
-        // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
-        r59(c, v0, v1) <-- r73(c, v0, v1);
         // FiftyMoveClaimCorrect (strict)
         r84(c, v0, v1) <-- r52(c, v1), r29(c, v0, v1), r85(c, v0, v2), if *v2 >= 50i64;
         // AgreedDraw (strict) at \u{394}
@@ -8340,10 +8287,8 @@ mod __engine {
         r86(c, v0) <-- r94(c, v0, _);
         // +\u{394} game_drawn \u{21d2} +\u{3a3}
         r88(c, v0) <-- r86(c, v0);
-        // AgreedDraw (strict) applicable at \u{3a3}
-        r95(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw supports game_drawn
-        r88(c, v0) <-- r95(c, v0);
+        r88(c, v0) <-- r0(c, v0);
         // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
         r97(c, v0) <-- r84(c, v0, _);
         // FiftyMoveClaimDraws supports game_drawn
@@ -8368,38 +8313,24 @@ mod __engine {
         r103(c, v0) <-- r94(c, v0, _);
         // ThreefoldClaimDraws supports game_drawn
         r88(c, v0) <-- r103(c, v0);
-        // AgreedDraw (strict) applicable at \u{2202}
-        r105(c, v0) <-- r1(c, v0), r2(c, v0);
         // AgreedDraw applicable for game_drawn
-        r104(c, v0) <-- r105(c, v0);
-        // FiftyMoveClaimDraws (strict) applicable at \u{2202}
-        r107(c, v0) <-- r84(c, v0, _);
+        r104(c, v0) <-- r0(c, v0);
         // FiftyMoveClaimDraws applicable for game_drawn
-        r104(c, v0) <-- r107(c, v0);
-        // FivefoldAutomaticDraw (strict) applicable at \u{2202}
-        r108(c, v0) <-- r89(c, v0, v1), if *v1 >= 5i64;
+        r104(c, v0) <-- r97(c, v0);
         // FivefoldAutomaticDraw applicable for game_drawn
-        r104(c, v0) <-- r108(c, v0);
-        // ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
-        r109(c, v0) <-- r90(c, v1), r91(c, v0, v1), r92(c, v1);
+        r104(c, v0) <-- r98(c, v0);
         // ResignationDrawnIfMateImpossible applicable for game_drawn
-        r104(c, v0) <-- r109(c, v0);
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
-        r110(c, v0) <-- r90(c, v1), r46(c, v1, v2), if *v2 >= 2i64, r91(c, v0, v1);
+        r104(c, v0) <-- r99(c, v0);
         // SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-        r104(c, v0) <-- r110(c, v0);
-        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
-        r111(c, v0) <-- r85(c, v0, v1), if *v1 >= 75i64;
+        r104(c, v0) <-- r100(c, v0);
         // SeventyFiveAutomaticDraw applicable for game_drawn
-        r104(c, v0) <-- r111(c, v0);
-        // ThreefoldClaimDraws (strict) applicable at \u{2202}
-        r113(c, v0) <-- r94(c, v0, _);
+        r104(c, v0) <-- r101(c, v0);
         // ThreefoldClaimDraws applicable for game_drawn
-        r104(c, v0) <-- r113(c, v0);
+        r104(c, v0) <-- r103(c, v0);
         // +\u{394} ~game_drawn \u{21d2} +\u{3a3}
         r120(c, v0) <-- r118(c, v0);
         // CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-        r120(c, v0) <-- r115(c, v0);
+        r120(c, v0) <-- r45(c, v0);
         // MustMoveFirstTouchedPiece (strict)
         r142(c, v1, v2) <-- r143(c, v1, v2), r144(c, v1, v2), r145(c, v2), r29(c, _, v1);
         // ResignationEndsTheGame (strict)
@@ -8409,43 +8340,43 @@ mod __engine {
         // ThreefoldClaimCorrect (strict)
         r94(c, v0, v1) <-- r89(c, v0, v2), if *v2 >= 3i64, r29(c, v0, v1), r52(c, v1);
         // GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-        r167(c, v0, 0u32) <-- r11(c, v0, 0u32), r60(c, v0, 10u32), r0(c, v0);
+        r167(c, v0, 0u32) <-- r11(c, v0, 0u32), r58(c, v0, 10u32), r0(c, v0);
         // GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-        r167(c, v0, 1u32) <-- r11(c, v0, 1u32), r60(c, v0, 10u32), r45(c, v0);
+        r167(c, v0, 1u32) <-- r11(c, v0, 1u32), r58(c, v0, 10u32), r45(c, v0);
         // GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-        r167(c, v0, 2u32) <-- r11(c, v0, 2u32), r60(c, v0, 10u32), r50(c, v0);
+        r167(c, v0, 2u32) <-- r11(c, v0, 2u32), r58(c, v0, 10u32), r50(c, v0);
         // GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-        r167(c, v0, 3u32) <-- r11(c, v0, 3u32), r60(c, v0, 10u32), r86(c, v0);
+        r167(c, v0, 3u32) <-- r11(c, v0, 3u32), r58(c, v0, 10u32), r86(c, v0);
         // GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-        r167(c, v0, 4u32) <-- r11(c, v0, 4u32), r60(c, v0, 10u32), r162(c, v0);
+        r167(c, v0, 4u32) <-- r11(c, v0, 4u32), r58(c, v0, 10u32), r162(c, v0);
         // GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-        r167(c, v0, 5u32) <-- r11(c, v0, 5u32), r60(c, v0, 10u32), r164(c, v0);
+        r167(c, v0, 5u32) <-- r11(c, v0, 5u32), r58(c, v0, 10u32), r164(c, v0);
         // GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-        r167(c, v0, 6u32) <-- r11(c, v0, 6u32), r60(c, v0, 10u32), r166(c, v0);
+        r167(c, v0, 6u32) <-- r11(c, v0, 6u32), r58(c, v0, 10u32), r166(c, v0);
         // GamePlay/PlayMove/valid (strict) at \u{394}
-        r167(c, v0, 9u32) <-- r11(c, v0, 9u32), r60(c, v0, 10u32), r138(c, v0);
+        r167(c, v0, 9u32) <-- r11(c, v0, 9u32), r58(c, v0, 10u32), r138(c, v0);
         // GamePlay/StartPlay/valid (strict) at \u{394}
-        r167(c, v0, 11u32) <-- r11(c, v0, 11u32), r60(c, v0, 8u32), r10(c, v0);
+        r167(c, v0, 11u32) <-- r11(c, v0, 11u32), r58(c, v0, 8u32), r10(c, v0);
         // +\u{394} valid_transition \u{21d2} +\u{3a3}
         r61(c, v0, v1) <-- r167(c, v0, v1);
         // GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 0u32) <-- r11(c, v0, 0u32), r60(c, v0, 10u32), r0(c, v0);
+        r61(c, v0, 0u32) <-- r11(c, v0, 0u32), r58(c, v0, 10u32), r0(c, v0);
         // GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 1u32) <-- r11(c, v0, 1u32), r60(c, v0, 10u32), r45(c, v0);
+        r61(c, v0, 1u32) <-- r11(c, v0, 1u32), r58(c, v0, 10u32), r45(c, v0);
         // GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 2u32) <-- r11(c, v0, 2u32), r60(c, v0, 10u32), r50(c, v0);
+        r61(c, v0, 2u32) <-- r11(c, v0, 2u32), r58(c, v0, 10u32), r50(c, v0);
         // GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 3u32) <-- r11(c, v0, 3u32), r60(c, v0, 10u32), r88(c, v0);
+        r61(c, v0, 3u32) <-- r11(c, v0, 3u32), r58(c, v0, 10u32), r88(c, v0);
         // GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 4u32) <-- r11(c, v0, 4u32), r60(c, v0, 10u32), r162(c, v0);
+        r61(c, v0, 4u32) <-- r11(c, v0, 4u32), r58(c, v0, 10u32), r162(c, v0);
         // GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 5u32) <-- r11(c, v0, 5u32), r60(c, v0, 10u32), r164(c, v0);
+        r61(c, v0, 5u32) <-- r11(c, v0, 5u32), r58(c, v0, 10u32), r164(c, v0);
         // GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 6u32) <-- r11(c, v0, 6u32), r60(c, v0, 10u32), r166(c, v0);
+        r61(c, v0, 6u32) <-- r11(c, v0, 6u32), r58(c, v0, 10u32), r166(c, v0);
         // GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 9u32) <-- r11(c, v0, 9u32), r60(c, v0, 10u32), r138(c, v0);
+        r61(c, v0, 9u32) <-- r11(c, v0, 9u32), r58(c, v0, 10u32), r138(c, v0);
         // GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-        r61(c, v0, 11u32) <-- r11(c, v0, 11u32), r60(c, v0, 8u32), r10(c, v0);
+        r61(c, v0, 11u32) <-- r11(c, v0, 11u32), r58(c, v0, 8u32), r10(c, v0);
 
         // stratum 1
         // UnregulatedCaseDecidedByArbiter (strict)
@@ -8465,53 +8396,31 @@ mod __engine {
         // +\u{394} game_drawn \u{21d2} +\u{2202}
         r87(c, v0) <-- r86(c, v0);
         // CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-        r114(c, v0) <-- r104(c, v0), !r115(c, v0);
-        // CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
-        r114(c, v0) <-- __case(c), !r117(c), r104(c, v0), !r116(c, v0);
+        r114(c, v0) <-- r104(c, v0), !r45(c, v0);
         // +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
         r87(c, v0) <-- r104(c, v0), r114(c, v0);
         // +\u{394} ~game_drawn \u{21d2} +\u{2202}
         r119(c, v0) <-- r118(c, v0);
         // AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r122(c, v0) <-- r116(c, v0), !r95(c, v0);
-        // AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r122(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r105(c, v0);
+        r122(c, v0) <-- r45(c, v0), !r0(c, v0);
         // DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r123(c, v0) <-- r116(c, v0), !r48(c, v0);
-        // DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r123(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r48(c, v0);
+        r123(c, v0) <-- r45(c, v0), !r48(c, v0);
         // FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r124(c, v0) <-- r116(c, v0), !r97(c, v0);
-        // FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r124(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r107(c, v0);
+        r124(c, v0) <-- r45(c, v0), !r97(c, v0);
         // FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r125(c, v0) <-- r116(c, v0), !r98(c, v0);
-        // FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r125(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r108(c, v0);
+        r125(c, v0) <-- r45(c, v0), !r98(c, v0);
         // ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r126(c, v0) <-- r116(c, v0), !r99(c, v0);
-        // ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r126(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r109(c, v0);
+        r126(c, v0) <-- r45(c, v0), !r99(c, v0);
         // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r127(c, v0) <-- r116(c, v0), !r100(c, v0);
-        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r127(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r110(c, v0);
-        // SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r128(c, v0) <-- r116(c, v0), !r101(c, v0);
-        // SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r128(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r111(c, v0);
+        r127(c, v0) <-- r45(c, v0), !r100(c, v0);
         // SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-        r128(c, v0) <-- r116(c, v0);
+        r128(c, v0) <-- r45(c, v0);
         // StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r129(c, v0) <-- r116(c, v0), !r93(c, v0);
-        // StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r129(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r93(c, v0);
+        r129(c, v0) <-- r45(c, v0), !r93(c, v0);
         // ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r130(c, v0) <-- r116(c, v0), !r103(c, v0);
-        // ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r130(c, v0) <-- __case(c), !r117(c), r116(c, v0), !r113(c, v0);
+        r130(c, v0) <-- r45(c, v0), !r103(c, v0);
         // +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        r119(c, v0) <-- r116(c, v0), !r86(c, v0), r122(c, v0), r123(c, v0), r124(c, v0), r125(c, v0), r126(c, v0), r127(c, v0), r128(c, v0), r129(c, v0), r130(c, v0);
+        r119(c, v0) <-- r45(c, v0), !r86(c, v0), r122(c, v0), r123(c, v0), r124(c, v0), r125(c, v0), r126(c, v0), r127(c, v0), r128(c, v0), r129(c, v0), r130(c, v0);
         // ResignationLoses (strict)
         r131(c, v0, v1) <-- r132(c, v1), r91(c, v0, v1), r92(c, v1);
         // SecondIllegalMoveLoses (strict)
@@ -8533,23 +8442,23 @@ mod __engine {
         // +\u{394} valid_transition \u{21d2} +\u{2202}
         r168(c, v0, v1) <-- r167(c, v0, v1);
         // GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
-        r178(c, v0, 0u32) <-- r11(c, v0, 0u32), r60(c, v0, 10u32), r0(c, v0);
+        r178(c, v0, 0u32) <-- r11(c, v0, 0u32), r58(c, v0, 10u32), r0(c, v0);
         // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
-        r178(c, v0, 1u32) <-- r11(c, v0, 1u32), r60(c, v0, 10u32), r45(c, v0);
+        r178(c, v0, 1u32) <-- r11(c, v0, 1u32), r58(c, v0, 10u32), r45(c, v0);
         // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
-        r178(c, v0, 2u32) <-- r11(c, v0, 2u32), r60(c, v0, 10u32), r50(c, v0);
+        r178(c, v0, 2u32) <-- r11(c, v0, 2u32), r58(c, v0, 10u32), r50(c, v0);
         // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
-        r178(c, v0, 3u32) <-- r11(c, v0, 3u32), r60(c, v0, 10u32), r87(c, v0);
+        r178(c, v0, 3u32) <-- r11(c, v0, 3u32), r58(c, v0, 10u32), r87(c, v0);
         // GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
-        r178(c, v0, 4u32) <-- r11(c, v0, 4u32), r60(c, v0, 10u32), r162(c, v0);
+        r178(c, v0, 4u32) <-- r11(c, v0, 4u32), r58(c, v0, 10u32), r162(c, v0);
         // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
-        r178(c, v0, 5u32) <-- r11(c, v0, 5u32), r60(c, v0, 10u32), r164(c, v0);
+        r178(c, v0, 5u32) <-- r11(c, v0, 5u32), r58(c, v0, 10u32), r164(c, v0);
         // GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
-        r178(c, v0, 6u32) <-- r11(c, v0, 6u32), r60(c, v0, 10u32), r166(c, v0);
+        r178(c, v0, 6u32) <-- r11(c, v0, 6u32), r58(c, v0, 10u32), r166(c, v0);
         // GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
-        r178(c, v0, 9u32) <-- r11(c, v0, 9u32), r60(c, v0, 10u32), r138(c, v0);
+        r178(c, v0, 9u32) <-- r11(c, v0, 9u32), r58(c, v0, 10u32), r138(c, v0);
         // GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
-        r178(c, v0, 11u32) <-- r11(c, v0, 11u32), r60(c, v0, 8u32), r10(c, v0);
+        r178(c, v0, 11u32) <-- r11(c, v0, 11u32), r58(c, v0, 8u32), r10(c, v0);
         // +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
         r168(c, v0, v1) <-- r178(c, v0, v1);
         // MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
@@ -12685,13 +12594,9 @@ fn evaluate_batch(
                 let __mark_r50 = engine.r50.len();
                 let __mark_r56 = engine.r56.len();
                 let __mark_r58 = engine.r58.len();
-                let __mark_r60 = engine.r60.len();
-                let __mark_r73 = engine.r73.len();
                 let __mark_r86 = engine.r86.len();
                 let __mark_r88 = engine.r88.len();
                 let __mark_r104 = engine.r104.len();
-                let __mark_r115 = engine.r115.len();
-                let __mark_r116 = engine.r116.len();
                 let __mark_r132 = engine.r132.len();
                 let __mark_r133 = engine.r133.len();
                 let __mark_r135 = engine.r135.len();
@@ -12817,8 +12722,6 @@ fn evaluate_batch(
                         43u32 => {
                             engine.r43.push((c, v[0usize] as u32, v[1usize] as u32));
                             engine.r45.push((c, v[0usize] as u32));
-                            engine.r115.push((c, v[0usize] as u32));
-                            engine.r116.push((c, v[0usize] as u32));
                             engine.r133.push((c, v[0usize] as u32, v[1usize] as u32));
                         }
                         44u32 => {
@@ -12859,8 +12762,6 @@ fn evaluate_batch(
                         62u32 => {
                             engine.r62.push((c, v[0usize] as u32));
                             engine.r58.push((c, v[0usize] as u32, 8u32));
-                            engine.r60.push((c, v[0usize] as u32, 8u32));
-                            engine.r73.push((c, v[0usize] as u32, 8u32));
                         }
                         85u32 => {
                             engine.r85.push((c, v[0usize] as u32, v[1usize]));
@@ -12968,13 +12869,9 @@ fn evaluate_batch(
                 __rt::dedup_tail(&mut engine.r50, __mark_r50);
                 __rt::dedup_tail(&mut engine.r56, __mark_r56);
                 __rt::dedup_tail(&mut engine.r58, __mark_r58);
-                __rt::dedup_tail(&mut engine.r60, __mark_r60);
-                __rt::dedup_tail(&mut engine.r73, __mark_r73);
                 __rt::dedup_tail(&mut engine.r86, __mark_r86);
                 __rt::dedup_tail(&mut engine.r88, __mark_r88);
                 __rt::dedup_tail(&mut engine.r104, __mark_r104);
-                __rt::dedup_tail(&mut engine.r115, __mark_r115);
-                __rt::dedup_tail(&mut engine.r116, __mark_r116);
                 __rt::dedup_tail(&mut engine.r132, __mark_r132);
                 __rt::dedup_tail(&mut engine.r133, __mark_r133);
                 __rt::dedup_tail(&mut engine.r135, __mark_r135);

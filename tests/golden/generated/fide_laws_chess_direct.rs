@@ -8079,121 +8079,215 @@ impl ::lawgen_runtime::Entity for Situation {
 }
 mod __engine {
     #![allow(unused_doc_comments)]
-    /// One case's relations, typed rows each; reused case after case.
+    /// `D[agreed_draw_has_ended_the_game]`
+    pub(super) const U0: usize = 0;
+    /// `facts[both_players_have_moved]`
+    pub(super) const U1: usize = 1;
+    /// `facts[draw_agreed]`
+    pub(super) const U2: usize = 2;
+    /// `D[arbiter_competent_to_decide]`
+    pub(super) const U3: usize = 3;
+    /// `facts[case_not_precisely_regulated]`
+    pub(super) const U4: usize = 4;
+    /// `D'[arbiter_competent_to_decide]`
+    pub(super) const U5: usize = 5;
+    /// `D'[case_not_precisely_regulated]`
+    pub(super) const U6: usize = 6;
+    /// `facts[play_started]`
+    pub(super) const U10: usize = 7;
+    /// `facts[~both_players_have_moved]`
+    pub(super) const U13: usize = 8;
+    /// `undecided[case_not_precisely_regulated]`
+    pub(super) const U16: usize = 9;
+    /// `dom[Situation]`
+    pub(super) const U18: usize = 10;
+    /// `facts[~case_not_precisely_regulated]`
+    pub(super) const U19: usize = 11;
+    /// `entities[Situation]`
+    pub(super) const U20: usize = 12;
+    /// `D[~piece_has_moved]`
+    pub(super) const U25: usize = 13;
+    /// `D[~castling_path_blocked]`
+    pub(super) const U26: usize = 14;
+    /// `D[~castling_path_attacked]`
+    pub(super) const U28: usize = 15;
+    /// `facts[castling_path_attacked]`
+    pub(super) const U30: usize = 16;
+    /// `facts[~castling_path_attacked]`
+    pub(super) const U31: usize = 17;
+    /// `facts[checked_castling_side]`
+    pub(super) const U32: usize = 18;
+    /// `facts[castling_path_blocked]`
+    pub(super) const U33: usize = 19;
+    /// `facts[~castling_path_blocked]`
+    pub(super) const U34: usize = 20;
+    /// `facts[~checked_castling_side]`
+    pub(super) const U36: usize = 21;
+    /// `facts[checked_game]`
+    pub(super) const U37: usize = 22;
+    /// `facts[~checked_game]`
+    pub(super) const U38: usize = 23;
+    /// `facts[checked_piece]`
+    pub(super) const U39: usize = 24;
+    /// `facts[~checked_piece]`
+    pub(super) const U40: usize = 25;
+    /// `facts[checked_player]`
+    pub(super) const U41: usize = 26;
+    /// `facts[~checked_player]`
+    pub(super) const U42: usize = 27;
+    /// `D[checkmate_has_been_delivered]`
+    pub(super) const U45: usize = 28;
+    /// `facts[dead_position_arisen]`
+    pub(super) const U48: usize = 29;
+    /// `facts[~dead_position_arisen]`
+    pub(super) const U49: usize = 30;
+    /// `D[dead_position_has_ended_the_game]`
+    pub(super) const U50: usize = 31;
+    /// `facts[~draw_agreed]`
+    pub(super) const U51: usize = 32;
+    /// `facts[draw_claimed]`
+    pub(super) const U52: usize = 33;
+    /// `facts[~draw_claimed]`
+    pub(super) const U53: usize = 34;
+    /// `facts[en_passant_right_open]`
+    pub(super) const U55: usize = 35;
+    /// `D[~en_passant_right_open]`
+    pub(super) const U56: usize = 36;
+    /// `facts[~en_passant_right_open]`
+    pub(super) const U57: usize = 37;
+    /// `facts[procedure_instance]`
+    pub(super) const U62: usize = 38;
+    /// `D[game_drawn]`
+    pub(super) const U86: usize = 39;
+    /// `P[game_drawn]`
+    pub(super) const U87: usize = 40;
+    /// `S[game_drawn]`
+    pub(super) const U88: usize = 41;
+    /// `facts[king_cannot_be_checkmated]`
+    pub(super) const U90: usize = 42;
+    /// `facts[player_resigned]`
+    pub(super) const U92: usize = 43;
+    /// `facts[stalemate_arisen]`
+    pub(super) const U93: usize = 44;
+    /// `app\u{3a3}[FiftyMoveClaimDraws]`
+    pub(super) const U97: usize = 45;
+    /// `app\u{3a3}[FivefoldAutomaticDraw]`
+    pub(super) const U98: usize = 46;
+    /// `app\u{3a3}[ResignationDrawnIfMateImpossible]`
+    pub(super) const U99: usize = 47;
+    /// `app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+    pub(super) const U100: usize = 48;
+    /// `app\u{3a3}[SeventyFiveAutomaticDraw]`
+    pub(super) const U101: usize = 49;
+    /// `app\u{3a3}[ThreefoldClaimDraws]`
+    pub(super) const U103: usize = 50;
+    /// `cand[game_drawn]`
+    pub(super) const U104: usize = 51;
+    /// `ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+    pub(super) const U114: usize = 52;
+    /// `D[~game_drawn]`
+    pub(super) const U118: usize = 53;
+    /// `P[~game_drawn]`
+    pub(super) const U119: usize = 54;
+    /// `S[~game_drawn]`
+    pub(super) const U120: usize = 55;
+    /// `ok[~game_drawn vs AgreedDraw]`
+    pub(super) const U122: usize = 56;
+    /// `ok[~game_drawn vs DeadPositionDraws]`
+    pub(super) const U123: usize = 57;
+    /// `ok[~game_drawn vs FiftyMoveClaimDraws]`
+    pub(super) const U124: usize = 58;
+    /// `ok[~game_drawn vs FivefoldAutomaticDraw]`
+    pub(super) const U125: usize = 59;
+    /// `ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+    pub(super) const U126: usize = 60;
+    /// `ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+    pub(super) const U127: usize = 61;
+    /// `ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+    pub(super) const U128: usize = 62;
+    /// `ok[~game_drawn vs StalemateDraws]`
+    pub(super) const U129: usize = 63;
+    /// `ok[~game_drawn vs ThreefoldClaimDraws]`
+    pub(super) const U130: usize = 64;
+    /// `D[~king_cannot_be_checkmated]`
+    pub(super) const U132: usize = 65;
+    /// `D[illegal_move]`
+    pub(super) const U134: usize = 66;
+    /// `D[~move_meets_articles_3_1_to_3_9]`
+    pub(super) const U135: usize = 67;
+    /// `facts[~king_cannot_be_checkmated]`
+    pub(super) const U136: usize = 68;
+    /// `D[legal_move]`
+    pub(super) const U138: usize = 69;
+    /// `facts[move_meets_articles_3_1_to_3_9]`
+    pub(super) const U139: usize = 70;
+    /// `facts[~move_meets_articles_3_1_to_3_9]`
+    pub(super) const U140: usize = 71;
+    /// `facts[piece_can_be_moved]`
+    pub(super) const U145: usize = 72;
+    /// `facts[~piece_can_be_moved]`
+    pub(super) const U149: usize = 73;
+    /// `facts[piece_has_moved]`
+    pub(super) const U150: usize = 74;
+    /// `facts[~piece_has_moved]`
+    pub(super) const U151: usize = 75;
+    /// `facts[~play_started]`
+    pub(super) const U156: usize = 76;
+    /// `facts[~player_resigned]`
+    pub(super) const U159: usize = 77;
+    /// `facts[~procedure_instance]`
+    pub(super) const U161: usize = 78;
+    /// `D[resignation_has_ended_the_game]`
+    pub(super) const U162: usize = 79;
+    /// `D[second_illegal_move_has_ended_the_game]`
+    pub(super) const U164: usize = 80;
+    /// `facts[~stalemate_arisen]`
+    pub(super) const U165: usize = 81;
+    /// `D[stalemate_has_ended_the_game]`
+    pub(super) const U166: usize = 82;
+    /// `request[case_not_precisely_regulated]`
+    pub(super) const U189: usize = 83;
+    /// One case's relations; reused case after case.
     #[derive(Default)]
     pub(super) struct Tables {
-        /// `D[agreed_draw_has_ended_the_game]`
-        pub(super) r0: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[both_players_have_moved]`
-        pub(super) r1: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[draw_agreed]`
-        pub(super) r2: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[arbiter_competent_to_decide]`
-        pub(super) r3: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[case_not_precisely_regulated]`
-        pub(super) r4: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D'[arbiter_competent_to_decide]`
-        pub(super) r5: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D'[case_not_precisely_regulated]`
-        pub(super) r6: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// The unary relations over entities (`U…` names each one's index).
+        pub(super) u: ::lawgen_runtime::__private::Sets<84usize>,
         /// `facts[arbiter_of]`
         pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~arbiter_of]`
         pub(super) r8: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `D[arbiter_shall_see_laws_observed]`
         pub(super) r9: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[play_started]`
-        pub(super) r10: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[attempted_transition]`
         pub(super) r11: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~attempted_transition]`
         pub(super) r12: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~both_players_have_moved]`
-        pub(super) r13: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[capturing_pawn_on_adjacent_file]`
         pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~capturing_pawn_on_adjacent_file]`
         pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `undecided[case_not_precisely_regulated]`
-        pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `dom[Situation]`
-        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~case_not_precisely_regulated]`
-        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `entities[Situation]`
-        pub(super) r20: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[castling_legal]`
         pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32)>,
         /// `facts[castling_side_of]`
         pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
         /// `facts[king_of]`
         pub(super) r24: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~piece_has_moved]`
-        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~castling_path_blocked]`
-        pub(super) r26: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[rook_of]`
         pub(super) r27: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~castling_path_attacked]`
-        pub(super) r28: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[player_has_the_move]`
         pub(super) r29: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[castling_path_attacked]`
-        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~castling_path_attacked]`
-        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_castling_side]`
-        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[castling_path_blocked]`
-        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~castling_path_blocked]`
-        pub(super) r34: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~castling_side_of]`
         pub(super) r35: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
-        /// `facts[~checked_castling_side]`
-        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_game]`
-        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_game]`
-        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_piece]`
-        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_piece]`
-        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[checked_player]`
-        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~checked_player]`
-        pub(super) r42: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[checkmate_delivered]`
         pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~checkmate_delivered]`
         pub(super) r44: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[checkmate_has_been_delivered]`
-        pub(super) r45: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[completed_illegal_move_count]`
         pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>,
         /// `facts[~completed_illegal_move_count]`
         pub(super) r47: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[dead_position_arisen]`
-        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~dead_position_arisen]`
-        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[dead_position_has_ended_the_game]`
-        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~draw_agreed]`
-        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[draw_claimed]`
-        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~draw_claimed]`
-        pub(super) r53: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[en_passant_capture_legal]`
         pub(super) r54: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[en_passant_right_open]`
-        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~en_passant_right_open]`
-        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~en_passant_right_open]`
-        pub(super) r57: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[entered_state]`
         pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `P[entered_state]`
@@ -8202,114 +8296,24 @@ mod __engine {
         pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `S[valid_transition]`
         pub(super) r61: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[procedure_instance]`
-        pub(super) r62: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `cand[entered_state]`
-        pub(super) r73: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `D[fifty_move_claim_correct]`
         pub(super) r84: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[moves_by_each_without_pawn_or_capture]`
         pub(super) r85: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `D[game_drawn]`
-        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `P[game_drawn]`
-        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `S[game_drawn]`
-        pub(super) r88: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[position_occurrence_count]`
         pub(super) r89: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[king_cannot_be_checkmated]`
-        pub(super) r90: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[player_of]`
         pub(super) r91: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[player_resigned]`
-        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[stalemate_arisen]`
-        pub(super) r93: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[threefold_claim_correct]`
         pub(super) r94: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `app\u{3a3}[AgreedDraw]`
-        pub(super) r95: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[FiftyMoveClaimDraws]`
-        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[FivefoldAutomaticDraw]`
-        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[ResignationDrawnIfMateImpossible]`
-        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[SeventyFiveAutomaticDraw]`
-        pub(super) r101: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[ThreefoldClaimDraws]`
-        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `cand[game_drawn]`
-        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[AgreedDraw]`
-        pub(super) r105: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FiftyMoveClaimDraws]`
-        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[FivefoldAutomaticDraw]`
-        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ResignationDrawnIfMateImpossible]`
-        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[SeventyFiveAutomaticDraw]`
-        pub(super) r111: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[ThreefoldClaimDraws]`
-        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `app[CheckmateTakesPrecedenceOverSeventyFive]`
-        pub(super) r116: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `policy_propagating`
-        pub(super) r117: ::lawgen_runtime::__private::Table<()>,
-        /// `D[~game_drawn]`
-        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `P[~game_drawn]`
-        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `S[~game_drawn]`
-        pub(super) r120: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs AgreedDraw]`
-        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs DeadPositionDraws]`
-        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs FiftyMoveClaimDraws]`
-        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs FivefoldAutomaticDraw]`
-        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
-        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
-        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs SeventyFiveAutomaticDraw]`
-        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs StalemateDraws]`
-        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `ok[~game_drawn vs ThreefoldClaimDraws]`
-        pub(super) r130: ::lawgen_runtime::__private::Table<(u32,)>,
+        pub(super) f117: bool,
         /// `D[game_lost_by]`
         pub(super) r131: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[~king_cannot_be_checkmated]`
-        pub(super) r132: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[game_won_by]`
         pub(super) r133: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[illegal_move]`
-        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[~move_meets_articles_3_1_to_3_9]`
-        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~king_cannot_be_checkmated]`
-        pub(super) r136: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~king_of]`
         pub(super) r137: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[legal_move]`
-        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[move_meets_articles_3_1_to_3_9]`
-        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~move_meets_articles_3_1_to_3_9]`
-        pub(super) r140: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~moves_by_each_without_pawn_or_capture]`
         pub(super) r141: ::lawgen_runtime::__private::Table<(u32, i64)>,
         /// `D[must_move_first_touched_piece]`
@@ -8318,46 +8322,24 @@ mod __engine {
         pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[piece_touched_intentionally]`
         pub(super) r144: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[piece_can_be_moved]`
-        pub(super) r145: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D'[must_move_first_touched_piece]`
         pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `D'[piece_touched_intentionally]`
         pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~own_piece_of]`
         pub(super) r148: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~piece_can_be_moved]`
-        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[piece_has_moved]`
-        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~piece_has_moved]`
-        pub(super) r151: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `undecided[piece_touched_intentionally]`
         pub(super) r152: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~piece_touched_intentionally]`
         pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~play_started]`
-        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~player_has_the_move]`
         pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `facts[~player_of]`
         pub(super) r158: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `facts[~player_resigned]`
-        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~position_occurrence_count]`
         pub(super) r160: ::lawgen_runtime::__private::Table<(u32, i64)>,
-        /// `facts[~procedure_instance]`
-        pub(super) r161: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[resignation_has_ended_the_game]`
-        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `facts[~rook_of]`
         pub(super) r163: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `D[second_illegal_move_has_ended_the_game]`
-        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `facts[~stalemate_arisen]`
-        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>,
-        /// `D[stalemate_has_ended_the_game]`
-        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>,
         /// `D[valid_transition]`
         pub(super) r167: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `P[valid_transition]`
@@ -8366,218 +8348,885 @@ mod __engine {
         pub(super) r178: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `request[piece_touched_intentionally]`
         pub(super) r188: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `request[case_not_precisely_regulated]`
-        pub(super) r189: ::lawgen_runtime::__private::Table<(u32,)>,
     }
     impl Tables {
-        /// Empties every table (keeping its allocation) for the next case.
+        /// Empties every relation (keeping its allocation) for the next case.
         pub(super) fn clear(&mut self) {
-            self.r0.clear();
-            self.r1.clear();
-            self.r2.clear();
-            self.r3.clear();
-            self.r4.clear();
-            self.r5.clear();
-            self.r6.clear();
+            self.u.clear();
             self.r7.clear();
             self.r8.clear();
             self.r9.clear();
-            self.r10.clear();
             self.r11.clear();
             self.r12.clear();
-            self.r13.clear();
             self.r14.clear();
             self.r15.clear();
-            self.r16.clear();
-            self.r18.clear();
-            self.r19.clear();
-            self.r20.clear();
             self.r22.clear();
             self.r23.clear();
             self.r24.clear();
-            self.r25.clear();
-            self.r26.clear();
             self.r27.clear();
-            self.r28.clear();
             self.r29.clear();
-            self.r30.clear();
-            self.r31.clear();
-            self.r32.clear();
-            self.r33.clear();
-            self.r34.clear();
             self.r35.clear();
-            self.r36.clear();
-            self.r37.clear();
-            self.r38.clear();
-            self.r39.clear();
-            self.r40.clear();
-            self.r41.clear();
-            self.r42.clear();
             self.r43.clear();
             self.r44.clear();
-            self.r45.clear();
             self.r46.clear();
             self.r47.clear();
-            self.r48.clear();
-            self.r49.clear();
-            self.r50.clear();
-            self.r51.clear();
-            self.r52.clear();
-            self.r53.clear();
             self.r54.clear();
-            self.r55.clear();
-            self.r56.clear();
-            self.r57.clear();
             self.r58.clear();
             self.r59.clear();
             self.r60.clear();
             self.r61.clear();
-            self.r62.clear();
-            self.r73.clear();
             self.r84.clear();
             self.r85.clear();
-            self.r86.clear();
-            self.r87.clear();
-            self.r88.clear();
             self.r89.clear();
-            self.r90.clear();
             self.r91.clear();
-            self.r92.clear();
-            self.r93.clear();
             self.r94.clear();
-            self.r95.clear();
-            self.r97.clear();
-            self.r98.clear();
-            self.r99.clear();
-            self.r100.clear();
-            self.r101.clear();
-            self.r103.clear();
-            self.r104.clear();
-            self.r105.clear();
-            self.r107.clear();
-            self.r108.clear();
-            self.r109.clear();
-            self.r110.clear();
-            self.r111.clear();
-            self.r113.clear();
-            self.r114.clear();
-            self.r115.clear();
-            self.r116.clear();
-            self.r117.clear();
-            self.r118.clear();
-            self.r119.clear();
-            self.r120.clear();
-            self.r122.clear();
-            self.r123.clear();
-            self.r124.clear();
-            self.r125.clear();
-            self.r126.clear();
-            self.r127.clear();
-            self.r128.clear();
-            self.r129.clear();
-            self.r130.clear();
+            self.f117 = false;
             self.r131.clear();
-            self.r132.clear();
             self.r133.clear();
-            self.r134.clear();
-            self.r135.clear();
-            self.r136.clear();
             self.r137.clear();
-            self.r138.clear();
-            self.r139.clear();
-            self.r140.clear();
             self.r141.clear();
             self.r142.clear();
             self.r143.clear();
             self.r144.clear();
-            self.r145.clear();
             self.r146.clear();
             self.r147.clear();
             self.r148.clear();
-            self.r149.clear();
-            self.r150.clear();
-            self.r151.clear();
             self.r152.clear();
             self.r154.clear();
-            self.r156.clear();
             self.r157.clear();
             self.r158.clear();
-            self.r159.clear();
             self.r160.clear();
-            self.r161.clear();
-            self.r162.clear();
             self.r163.clear();
-            self.r164.clear();
-            self.r165.clear();
-            self.r166.clear();
             self.r167.clear();
             self.r168.clear();
             self.r178.clear();
             self.r188.clear();
-            self.r189.clear();
         }
-        /// Runs every rule on the loaded case, component by component.
+        /// Runs every rule on the loaded case, component by component
+        /// in dependency order.
         pub(super) fn run(&mut self) {
-            c0(self);
-            c1(self);
-            c2(self);
-            c3(self);
-            c4(self);
-            c5(self);
-            c6(self);
-            c7(self);
-            c8(self);
-            c9(self);
-            c10(self);
-            c11(self);
-            c12(self);
-            c13(self);
-            c14(self);
-            c15(self);
-            c16(self);
-            c17(self);
-            c18(self);
-            c19(self);
-            c20(self);
-            c21(self);
-            c22(self);
-            c23(self);
-            c24(self);
-            c25(self);
-            c26(self);
-            c27(self);
-            c28(self);
-            c29(self);
-            c30(self);
-            c31(self);
-            c32(self);
-            c33(self);
-            c34(self);
-            c35(self);
-            c36(self);
-            c37(self);
-            c38(self);
-            c39(self);
-            c40(self);
-            c41(self);
-            c42(self);
-            c43(self);
-            c44(self);
-            c45(self);
-            c46(self);
-            c47(self);
-            c48(self);
-            c49(self);
-            c50(self);
-            c51(self);
-            c52(self);
-            c53(self);
-            c54(self);
-            c55(self);
-            c56(self);
-            c57(self);
-            c58(self);
-            c59(self);
+            let s = self;
+            /// component 0: `r162 D[resignation_has_ended_the_game]`
+            {
+                /// ResignationEndsTheGame (strict)
+                for &(d0, d1) in s.r91.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if s.u.contains(U92, v1) {
+                            s.u.insert(U162, v0);
+                        }
+                    }
+                }
+            }
+            /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+            {
+                /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
+                {
+                    let mut c0 = s.u.cursor(U90);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v1 = d;
+                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    if s.u.contains(U92, v1) {
+                                        s.u.insert(U99, v0);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
+            {
+                /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
+                for &(d0, d1) in s.r89.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if v1 >= 5i64 {
+                            s.u.insert(U98, v0);
+                        }
+                    }
+                }
+            }
+            /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
+            {
+                /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
+                for &(d0, d1) in s.r85.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if v1 >= 75i64 {
+                            s.u.insert(U101, v0);
+                        }
+                    }
+                }
+            }
+            /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
+            {
+                /// SecondIllegalMoveEndsTheGame (strict)
+                for &(d0, d1) in s.r46.rows() {
+                    {
+                        let (v1, v2) = (d0, d1);
+                        if v2 >= 2i64 {
+                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    s.u.insert(U164, v0);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+            {
+                /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
+                {
+                    let mut c0 = s.u.cursor(U90);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v1 = d;
+                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                                if v2 >= 2i64 {
+                                    if w0 == v1 {
+                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                            if w1 == v1 {
+                                                s.u.insert(U100, v0);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+            {
+                /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U129, &[U45], &[U93]);
+            }
+            /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+            {
+                /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
+                s.u.derive(U128, &[U45], &[]);
+            }
+            /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+            {
+                /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U127, &[U45], &[U100]);
+            }
+            /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+            {
+                /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U126, &[U45], &[U99]);
+            }
+            /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+            {
+                /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U125, &[U45], &[U98]);
+            }
+            /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+            {
+                /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U123, &[U45], &[U48]);
+            }
+            /// component 12: `r120 S[~game_drawn]`
+            {
+                /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
+                s.u.derive(U120, &[U118], &[]);
+                /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
+                s.u.derive(U120, &[U45], &[]);
+            }
+            /// component 13: `r132 D[~king_cannot_be_checkmated]`
+            {
+                /// closure MateImpossibilityClosure
+                s.u.derive(U132, &[U41], &[U90]);
+            }
+            /// component 14: `r131 D[game_lost_by]`
+            {
+                {
+                    let mut c0 = s.u.cursor(U132);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v1 = d;
+                            /// ResignationLoses (strict)
+                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    if s.u.contains(U92, v1) {
+                                        s.r131.insert((v0, v1));
+                                    }
+                                }
+                            }
+                            /// SecondIllegalMoveLoses (strict)
+                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                                if v2 >= 2i64 {
+                                    if w0 == v1 {
+                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                            if w1 == v1 {
+                                                s.r131.insert((v0, v1));
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+            {
+                /// closure MoveLegalityClosure
+                s.u.derive(U135, &[U37], &[U139]);
+            }
+            /// component 16: `r134 D[illegal_move]`
+            {
+                /// MoveIsIllegal (strict)
+                s.u.derive(U134, &[U37, U135], &[]);
+            }
+            /// component 17: `r56 D[~en_passant_right_open]`
+            {
+                /// closure EnPassantFlagClosure
+                s.u.derive(U56, &[U37], &[U55]);
+            }
+            /// component 18: `r152 undecided[piece_touched_intentionally]`
+            {
+                /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
+                for &(d0, d1) in s.r143.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if s.u.contains(U145, v1) {
+                            if !s.r144.contains(&(v0, v1)) {
+                                if !s.r154.contains(&(v0, v1)) {
+                                    for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
+                                        if w0 == v0 {
+                                            s.r152.insert((v0, v1));
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 19: `r188 request[piece_touched_intentionally]`
+            {
+                /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
+                for &(d0, d1) in s.r143.rows() {
+                    {
+                        let (v1, v2) = (d0, d1);
+                        if s.u.contains(U145, v2) {
+                            if s.r152.contains(&(v1, v2)) {
+                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                    if w0 == v1 {
+                                        s.r188.insert((v1, v2));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 20: `r147 D'[piece_touched_intentionally]`
+            {
+                /// undecided piece_touched_intentionally holds both ways in P
+                for &(d0, d1) in s.r152.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        s.r147.insert((v0, v1));
+                    }
+                }
+            }
+            /// component 21: `r146 D'[must_move_first_touched_piece]`
+            {
+                /// MustMoveFirstTouchedPiece (strict)
+                for &(d0, d1) in s.r143.rows() {
+                    {
+                        let (v1, v2) = (d0, d1);
+                        if s.u.contains(U145, v2) {
+                            if s.r147.contains(&(v1, v2)) {
+                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                    if w0 == v1 {
+                                        s.r146.insert((v1, v2));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 22: `r142 D[must_move_first_touched_piece]`
+            {
+                /// MustMoveFirstTouchedPiece (strict)
+                for &(d0, d1) in s.r143.rows() {
+                    {
+                        let (v1, v2) = (d0, d1);
+                        if s.u.contains(U145, v2) {
+                            if s.r144.contains(&(v1, v2)) {
+                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                    if w0 == v1 {
+                                        s.r142.insert((v1, v2));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 23: `r94 D[threefold_claim_correct]`
+            {
+                /// ThreefoldClaimCorrect (strict)
+                for &(d0, d1) in s.r89.rows() {
+                    {
+                        let (v0, v2) = (d0, d1);
+                        if v2 >= 3i64 {
+                            for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
+                                if w0 == v0 {
+                                    if s.u.contains(U52, v1) {
+                                        s.r94.insert((v0, v1));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
+            {
+                /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
+                for &(d0, d1) in s.r94.rows() {
+                    {
+                        let (v0, _) = (d0, d1);
+                        s.u.insert(U103, v0);
+                    }
+                }
+            }
+            /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
+            {
+                /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U130, &[U45], &[U103]);
+            }
+            /// component 26: `r84 D[fifty_move_claim_correct]`
+            {
+                /// FiftyMoveClaimCorrect (strict)
+                {
+                    let mut c0 = s.u.cursor(U52);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v1 = d;
+                            for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
+                                        if v2 >= 50i64 {
+                                            if w1 == v0 {
+                                                s.r84.insert((v0, v1));
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
+            {
+                /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
+                for &(d0, d1) in s.r84.rows() {
+                    {
+                        let (v0, _) = (d0, d1);
+                        s.u.insert(U97, v0);
+                    }
+                }
+            }
+            /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
+            {
+                /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U124, &[U45], &[U97]);
+            }
+            /// component 29: `r28 D[~castling_path_attacked]`
+            {
+                /// closure CastlingAttackClosure
+                s.u.derive(U28, &[U32], &[U30]);
+            }
+            /// component 30: `r26 D[~castling_path_blocked]`
+            {
+                /// closure CastlingBlockClosure
+                s.u.derive(U26, &[U32], &[U33]);
+            }
+            /// component 31: `r25 D[~piece_has_moved]`
+            {
+                /// closure PieceMovedClosure
+                s.u.derive(U25, &[U39], &[U150]);
+            }
+            /// component 32: `r22 D[castling_legal]`
+            {
+                /// CastlingLegal (strict)
+                for &(d0, d1, d2, d3) in s.r23.rows() {
+                    {
+                        let (v0, v1, v2, v4) = (d0, d1, d2, d3);
+                        if s.r27.contains(&(v1, v4)) {
+                            if s.r29.contains(&(v0, v1)) {
+                                for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
+                                    if w0 == v1 {
+                                        if s.u.contains(U25, v3) {
+                                            if s.u.contains(U25, v4) {
+                                                if s.u.contains(U26, v2) {
+                                                    if s.u.contains(U28, v2) {
+                                                        s.r22.insert((v0, v1, v2));
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 33: `r54 D[en_passant_capture_legal]`
+            {
+                /// EnPassantCaptureLegal (strict)
+                {
+                    let mut c0 = s.u.cursor(U55);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v0 = d;
+                            for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
+                                if w0 == v0 {
+                                    for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
+                                        if w1 == v0 {
+                                            s.r54.insert((v0, v2));
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
+            {
+                /// ArbiterSeesLawsObserved (strict)
+                for &(d0, d1) in s.r7.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if s.u.contains(U10, v0) {
+                            s.r9.insert((v1, v0));
+                        }
+                    }
+                }
+            }
+            /// component 35: `r16 undecided[case_not_precisely_regulated]`
+            {
+                /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
+                s.u.derive(U16, &[U18], &[U4, U19]);
+            }
+            /// component 36: `r189 request[case_not_precisely_regulated]`
+            {
+                /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+                s.u.derive(U189, &[U16], &[]);
+            }
+            /// component 37: `r6 D'[case_not_precisely_regulated]`
+            {
+                /// undecided case_not_precisely_regulated holds both ways in P
+                s.u.derive(U6, &[U16], &[]);
+            }
+            /// component 38: `r5 D'[arbiter_competent_to_decide]`
+            {
+                /// UnregulatedCaseDecidedByArbiter (strict)
+                s.u.derive(U5, &[U6], &[]);
+            }
+            /// component 39: `r86 D[game_drawn]`
+            {
+                /// AgreedDraw (strict) at \u{394}
+                s.u.derive(U86, &[U1, U2], &[]);
+                /// FiftyMoveClaimDraws (strict) at \u{394}
+                for &(d0, d1) in s.r84.rows() {
+                    {
+                        let (v0, _) = (d0, d1);
+                        s.u.insert(U86, v0);
+                    }
+                }
+                /// FivefoldAutomaticDraw (strict) at \u{394}
+                for &(d0, d1) in s.r89.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        if v1 >= 5i64 {
+                            s.u.insert(U86, v0);
+                        }
+                    }
+                }
+                {
+                    let mut c0 = s.u.cursor(U90);
+                    while let Some(d) = c0.next(&s.u) {
+                        {
+                            let v1 = d;
+                            /// ResignationDrawnIfMateImpossible (strict) at \u{394}
+                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    if s.u.contains(U92, v1) {
+                                        s.u.insert(U86, v0);
+                                    }
+                                }
+                            }
+                            /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
+                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                                if v2 >= 2i64 {
+                                    if w0 == v1 {
+                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                            if w1 == v1 {
+                                                s.u.insert(U86, v0);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                /// ThreefoldClaimDraws (strict) at \u{394}
+                for &(d0, d1) in s.r94.rows() {
+                    {
+                        let (v0, _) = (d0, d1);
+                        s.u.insert(U86, v0);
+                    }
+                }
+            }
+            /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
+            {
+                /// AgreedDrawEndsTheGame (strict)
+                s.u.derive(U0, &[U1, U2], &[]);
+            }
+            /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
+            {
+                /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u.derive(U122, &[U45], &[U0]);
+            }
+            /// component 42: `r119 P[~game_drawn]`
+            {
+                /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
+                s.u.derive(U119, &[U118], &[]);
+                /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+                s.u
+                    .derive(
+                        U119,
+                        &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
+                        &[U86],
+                    );
+            }
+            /// component 43: `r104 cand[game_drawn]`
+            {
+                /// AgreedDraw applicable for game_drawn
+                s.u.derive(U104, &[U0], &[]);
+                /// FiftyMoveClaimDraws applicable for game_drawn
+                s.u.derive(U104, &[U97], &[]);
+                /// FivefoldAutomaticDraw applicable for game_drawn
+                s.u.derive(U104, &[U98], &[]);
+                /// ResignationDrawnIfMateImpossible applicable for game_drawn
+                s.u.derive(U104, &[U99], &[]);
+                /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
+                s.u.derive(U104, &[U100], &[]);
+                /// SeventyFiveAutomaticDraw applicable for game_drawn
+                s.u.derive(U104, &[U101], &[]);
+                /// ThreefoldClaimDraws applicable for game_drawn
+                s.u.derive(U104, &[U103], &[]);
+            }
+            /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+            {
+                /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
+                s.u.derive(U114, &[U104], &[U45]);
+            }
+            /// component 45: `r87 P[game_drawn]`
+            {
+                /// +\u{394} game_drawn \u{21d2} +\u{2202}
+                s.u.derive(U87, &[U86], &[]);
+                /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
+                s.u.derive(U87, &[U104, U114], &[]);
+            }
+            /// component 46: `r88 S[game_drawn]`
+            {
+                /// +\u{394} game_drawn \u{21d2} +\u{3a3}
+                s.u.derive(U88, &[U86], &[]);
+                /// AgreedDraw supports game_drawn
+                s.u.derive(U88, &[U0], &[]);
+                /// FiftyMoveClaimDraws supports game_drawn
+                s.u.derive(U88, &[U97], &[]);
+                /// FivefoldAutomaticDraw supports game_drawn
+                s.u.derive(U88, &[U98], &[]);
+                /// ResignationDrawnIfMateImpossible supports game_drawn
+                s.u.derive(U88, &[U99], &[]);
+                /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
+                s.u.derive(U88, &[U100], &[]);
+                /// SeventyFiveAutomaticDraw supports game_drawn
+                s.u.derive(U88, &[U101], &[]);
+                /// ThreefoldClaimDraws supports game_drawn
+                s.u.derive(U88, &[U103], &[]);
+            }
+            /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
+            {
+                let (mut l58, mut h58) = (0, s.r58.len());
+                let (mut l61, mut h61) = (0, s.r61.len());
+                let (mut l167, mut h167) = (0, s.r167.len());
+                while l58 < h58 || l61 < h61 || l167 < h167 {
+                    for i0 in l61..h61 {
+                        let d = s.r61.rows()[i0];
+                        {
+                            let (v0, w0) = d;
+                            /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
+                            if w0 == 0u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
+                            if w0 == 1u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
+                            if w0 == 2u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
+                            if w0 == 3u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
+                            if w0 == 4u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
+                            if w0 == 5u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
+                            if w0 == 6u32 {
+                                s.r58.insert((v0, 7u32));
+                            }
+                            /// GamePlay/PlayMove/enters (strict) at \u{394}
+                            if w0 == 9u32 {
+                                s.r58.insert((v0, 10u32));
+                            }
+                            /// GamePlay/StartPlay/enters (strict) at \u{394}
+                            if w0 == 11u32 {
+                                s.r58.insert((v0, 10u32));
+                            }
+                        }
+                    }
+                    for i0 in l58..h58 {
+                        let d = s.r58.rows()[i0];
+                        {
+                            let (v0, w0) = d;
+                            if w0 == 10u32 {
+                                if s.u.contains(U0, v0) {
+                                    if s.r11.contains(&(v0, 0u32)) {
+                                        /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 0u32));
+                                        /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 0u32));
+                                    }
+                                }
+                                if s.u.contains(U45, v0) {
+                                    if s.r11.contains(&(v0, 1u32)) {
+                                        /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 1u32));
+                                        /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 1u32));
+                                    }
+                                }
+                                if s.u.contains(U50, v0) {
+                                    if s.r11.contains(&(v0, 2u32)) {
+                                        /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 2u32));
+                                        /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 2u32));
+                                    }
+                                }
+                                /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
+                                if s.u.contains(U86, v0) {
+                                    if s.r11.contains(&(v0, 3u32)) {
+                                        s.r167.insert((v0, 3u32));
+                                    }
+                                }
+                                if s.u.contains(U162, v0) {
+                                    if s.r11.contains(&(v0, 4u32)) {
+                                        /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 4u32));
+                                        /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 4u32));
+                                    }
+                                }
+                                if s.u.contains(U164, v0) {
+                                    if s.r11.contains(&(v0, 5u32)) {
+                                        /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 5u32));
+                                        /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 5u32));
+                                    }
+                                }
+                                if s.u.contains(U166, v0) {
+                                    if s.r11.contains(&(v0, 6u32)) {
+                                        /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 6u32));
+                                        /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 6u32));
+                                    }
+                                }
+                                if s.u.contains(U138, v0) {
+                                    if s.r11.contains(&(v0, 9u32)) {
+                                        /// GamePlay/PlayMove/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 9u32));
+                                        /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 9u32));
+                                    }
+                                }
+                                /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
+                                if s.u.contains(U88, v0) {
+                                    if s.r11.contains(&(v0, 3u32)) {
+                                        s.r61.insert((v0, 3u32));
+                                    }
+                                }
+                            }
+                            if w0 == 8u32 {
+                                if s.u.contains(U10, v0) {
+                                    if s.r11.contains(&(v0, 11u32)) {
+                                        /// GamePlay/StartPlay/valid (strict) at \u{394}
+                                        s.r167.insert((v0, 11u32));
+                                        /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
+                                        s.r61.insert((v0, 11u32));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    /// +\u{394} valid_transition \u{21d2} +\u{3a3}
+                    for i0 in l167..h167 {
+                        let d = s.r167.rows()[i0];
+                        {
+                            let (v0, v1) = d;
+                            s.r61.insert((v0, v1));
+                        }
+                    }
+                    (l58, h58) = (h58, s.r58.len());
+                    (l61, h61) = (h61, s.r61.len());
+                    (l167, h167) = (h167, s.r167.len());
+                }
+            }
+            /// component 48: `r178 cand[valid_transition]`
+            {
+                for &(d0, d1) in s.r11.rows() {
+                    {
+                        let (v0, w0) = (d0, d1);
+                        /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+                        if w0 == 0u32 {
+                            if s.u.contains(U0, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 0u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+                        if w0 == 1u32 {
+                            if s.u.contains(U45, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 1u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+                        if w0 == 2u32 {
+                            if s.u.contains(U50, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 2u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+                        if w0 == 3u32 {
+                            if s.u.contains(U87, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 3u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+                        if w0 == 4u32 {
+                            if s.u.contains(U162, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 4u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+                        if w0 == 5u32 {
+                            if s.u.contains(U164, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 5u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+                        if w0 == 6u32 {
+                            if s.u.contains(U166, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 6u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+                        if w0 == 9u32 {
+                            if s.u.contains(U138, v0) {
+                                if s.r58.contains(&(v0, 10u32)) {
+                                    s.r178.insert((v0, 9u32));
+                                }
+                            }
+                        }
+                        /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+                        if w0 == 11u32 {
+                            if s.u.contains(U10, v0) {
+                                if s.r58.contains(&(v0, 8u32)) {
+                                    s.r178.insert((v0, 11u32));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /// component 49: `r168 P[valid_transition]`
+            {
+                /// +\u{394} valid_transition \u{21d2} +\u{2202}
+                for &(d0, d1) in s.r167.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        s.r168.insert((v0, v1));
+                    }
+                }
+                /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
+                for &(d0, d1) in s.r178.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        s.r168.insert((v0, v1));
+                    }
+                }
+            }
+            /// component 50: `r60 S[entered_state]`
+            {
+                /// the same tuples as D[entered_state]
+                for &(d0, d1) in s.r58.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        s.r60.insert((v0, v1));
+                    }
+                }
+            }
+            /// component 51: `r59 P[entered_state]`
+            {
+                /// +\u{394} entered_state \u{21d2} +\u{2202}
+                for &(d0, d1) in s.r58.rows() {
+                    {
+                        let (v0, v1) = (d0, d1);
+                        s.r59.insert((v0, v1));
+                    }
+                }
+            }
         }
     }
     ::std::thread_local! {
@@ -8593,1322 +9242,16 @@ mod __engine {
                 Err(_) => f(&mut Tables::new()),
             })
     }
-    /// component 0: `r120 S[~game_drawn]`
-    fn c0(s: &mut Tables) {
-        /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-        for &(v0,) in s.r118.rows() {
-            s.r120.insert((v0,));
-        }
-        /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-        for &(v0,) in s.r115.rows() {
-            s.r120.insert((v0,));
-        }
-    }
-    /// component 1: `r129 ok[~game_drawn vs StalemateDraws]`
-    fn c1(s: &mut Tables) {
-        /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r93.contains(&(v0,)) {
-                s.r129.insert((v0,));
-            }
-        }
-        /// StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r93.contains(&(v0,)) {
-                    s.r129.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 2: `r162 D[resignation_has_ended_the_game]`
-    fn c2(s: &mut Tables) {
-        /// ResignationEndsTheGame (strict)
-        for &(v0, v1) in s.r91.rows() {
-            if s.r92.contains(&(v1,)) {
-                s.r162.insert((v0,));
-            }
-        }
-    }
-    /// component 3: `r109 app[ResignationDrawnIfMateImpossible]`
-    fn c3(s: &mut Tables) {
-        /// ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if s.r92.contains(&(v1,)) {
-                        s.r109.insert((v0,));
-                    }
-                }
-            }
-        }
-    }
-    /// component 4: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
-    fn c4(s: &mut Tables) {
-        /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
-        for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if s.r92.contains(&(v1,)) {
-                        s.r99.insert((v0,));
-                    }
-                }
-            }
-        }
-    }
-    /// component 5: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
-    fn c5(s: &mut Tables) {
-        /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r99.contains(&(v0,)) {
-                s.r126.insert((v0,));
-            }
-        }
-        /// ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r109.contains(&(v0,)) {
-                    s.r126.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 6: `r108 app[FivefoldAutomaticDraw]`
-    fn c6(s: &mut Tables) {
-        /// FivefoldAutomaticDraw (strict) applicable at \u{2202}
-        for &(v0, v1) in s.r89.rows() {
-            if v1 >= 5i64 {
-                s.r108.insert((v0,));
-            }
-        }
-    }
-    /// component 7: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
-    fn c7(s: &mut Tables) {
-        /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
-        for &(v0, v1) in s.r89.rows() {
-            if v1 >= 5i64 {
-                s.r98.insert((v0,));
-            }
-        }
-    }
-    /// component 8: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
-    fn c8(s: &mut Tables) {
-        /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r98.contains(&(v0,)) {
-                s.r125.insert((v0,));
-            }
-        }
-        /// FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r108.contains(&(v0,)) {
-                    s.r125.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 9: `r111 app[SeventyFiveAutomaticDraw]`
-    fn c9(s: &mut Tables) {
-        /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
-        for &(v0, v1) in s.r85.rows() {
-            if v1 >= 75i64 {
-                s.r111.insert((v0,));
-            }
-        }
-    }
-    /// component 10: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
-    fn c10(s: &mut Tables) {
-        /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
-        for &(v0, v1) in s.r85.rows() {
-            if v1 >= 75i64 {
-                s.r101.insert((v0,));
-            }
-        }
-    }
-    /// component 11: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
-    fn c11(s: &mut Tables) {
-        /// SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r101.contains(&(v0,)) {
-                s.r128.insert((v0,));
-            }
-        }
-        /// SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r111.contains(&(v0,)) {
-                    s.r128.insert((v0,));
-                }
-            }
-        }
-        /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-        for &(v0,) in s.r116.rows() {
-            s.r128.insert((v0,));
-        }
-    }
-    /// component 12: `r123 ok[~game_drawn vs DeadPositionDraws]`
-    fn c12(s: &mut Tables) {
-        /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r48.contains(&(v0,)) {
-                s.r123.insert((v0,));
-            }
-        }
-        /// DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r48.contains(&(v0,)) {
-                    s.r123.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 13: `r164 D[second_illegal_move_has_ended_the_game]`
-    fn c13(s: &mut Tables) {
-        /// SecondIllegalMoveEndsTheGame (strict)
-        for &(v1, v2) in s.r46.rows() {
-            if v2 >= 2i64 {
-                for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                    if w0 == v1 {
-                        s.r164.insert((v0,));
-                    }
-                }
-            }
-        }
-    }
-    /// component 14: `r110 app[SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c14(s: &mut Tables) {
-        /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
-        for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                            if w1 == v1 {
-                                s.r110.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 15: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c15(s: &mut Tables) {
-        /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
-        for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                            if w1 == v1 {
-                                s.r100.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 16: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
-    fn c16(s: &mut Tables) {
-        /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r100.contains(&(v0,)) {
-                s.r127.insert((v0,));
-            }
-        }
-        /// SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r110.contains(&(v0,)) {
-                    s.r127.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 17: `r132 D[~king_cannot_be_checkmated]`
-    fn c17(s: &mut Tables) {
-        /// closure MateImpossibilityClosure
-        for &(v0,) in s.r41.rows() {
-            if !s.r90.contains(&(v0,)) {
-                s.r132.insert((v0,));
-            }
-        }
-    }
-    /// component 18: `r131 D[game_lost_by]`
-    fn c18(s: &mut Tables) {
-        /// ResignationLoses (strict)
-        for &(v1,) in s.r132.rows() {
-            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if s.r92.contains(&(v1,)) {
-                        s.r131.insert((v0, v1));
-                    }
-                }
-            }
-        }
-        /// SecondIllegalMoveLoses (strict)
-        for &(v1,) in s.r132.rows() {
-            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                            if w1 == v1 {
-                                s.r131.insert((v0, v1));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 19: `r135 D[~move_meets_articles_3_1_to_3_9]`
-    fn c19(s: &mut Tables) {
-        /// closure MoveLegalityClosure
-        for &(v0,) in s.r37.rows() {
-            if !s.r139.contains(&(v0,)) {
-                s.r135.insert((v0,));
-            }
-        }
-    }
-    /// component 20: `r134 D[illegal_move]`
-    fn c20(s: &mut Tables) {
-        /// MoveIsIllegal (strict)
-        for &(v0,) in s.r37.rows() {
-            if s.r135.contains(&(v0,)) {
-                s.r134.insert((v0,));
-            }
-        }
-    }
-    /// component 21: `r56 D[~en_passant_right_open]`
-    fn c21(s: &mut Tables) {
-        /// closure EnPassantFlagClosure
-        for &(v0,) in s.r37.rows() {
-            if !s.r55.contains(&(v0,)) {
-                s.r56.insert((v0,));
-            }
-        }
-    }
-    /// component 22: `r152 undecided[piece_touched_intentionally]`
-    fn c22(s: &mut Tables) {
-        /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
-        for &(v0, v1) in s.r143.rows() {
-            if !s.r144.contains(&(v0, v1)) {
-                if !s.r154.contains(&(v0, v1)) {
-                    if s.r145.contains(&(v1,)) {
-                        for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
-                            if w0 == v0 {
-                                s.r152.insert((v0, v1));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 23: `r188 request[piece_touched_intentionally]`
-    fn c23(s: &mut Tables) {
-        /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
-        for &(v1, v2) in s.r143.rows() {
-            if s.r152.contains(&(v1, v2)) {
-                if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                        if w0 == v1 {
-                            s.r188.insert((v1, v2));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 24: `r147 D'[piece_touched_intentionally]`
-    fn c24(s: &mut Tables) {
-        /// undecided piece_touched_intentionally holds both ways in P
-        for &(v0, v1) in s.r152.rows() {
-            s.r147.insert((v0, v1));
-        }
-    }
-    /// component 25: `r146 D'[must_move_first_touched_piece]`
-    fn c25(s: &mut Tables) {
-        /// MustMoveFirstTouchedPiece (strict)
-        for &(v1, v2) in s.r143.rows() {
-            if s.r147.contains(&(v1, v2)) {
-                if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                        if w0 == v1 {
-                            s.r146.insert((v1, v2));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 26: `r142 D[must_move_first_touched_piece]`
-    fn c26(s: &mut Tables) {
-        /// MustMoveFirstTouchedPiece (strict)
-        for &(v1, v2) in s.r143.rows() {
-            if s.r144.contains(&(v1, v2)) {
-                if s.r145.contains(&(v2,)) {
-                    for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                        if w0 == v1 {
-                            s.r142.insert((v1, v2));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 27: `r94 D[threefold_claim_correct]`
-    fn c27(s: &mut Tables) {
-        /// ThreefoldClaimCorrect (strict)
-        for &(v0, v2) in s.r89.rows() {
-            if v2 >= 3i64 {
-                for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
-                    if w0 == v0 {
-                        if s.r52.contains(&(v1,)) {
-                            s.r94.insert((v0, v1));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 28: `r113 app[ThreefoldClaimDraws]`
-    fn c28(s: &mut Tables) {
-        /// ThreefoldClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r94.rows() {
-            s.r113.insert((v0,));
-        }
-    }
-    /// component 29: `r103 app\u{3a3}[ThreefoldClaimDraws]`
-    fn c29(s: &mut Tables) {
-        /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
-        for &(v0, _) in s.r94.rows() {
-            s.r103.insert((v0,));
-        }
-    }
-    /// component 30: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
-    fn c30(s: &mut Tables) {
-        /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r103.contains(&(v0,)) {
-                s.r130.insert((v0,));
-            }
-        }
-        /// ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r113.contains(&(v0,)) {
-                    s.r130.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 31: `r84 D[fifty_move_claim_correct]`
-    fn c31(s: &mut Tables) {
-        /// FiftyMoveClaimCorrect (strict)
-        for &(v1,) in s.r52.rows() {
-            for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
-                        if w1 == v0 {
-                            if v2 >= 50i64 {
-                                s.r84.insert((v0, v1));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 32: `r107 app[FiftyMoveClaimDraws]`
-    fn c32(s: &mut Tables) {
-        /// FiftyMoveClaimDraws (strict) applicable at \u{2202}
-        for &(v0, _) in s.r84.rows() {
-            s.r107.insert((v0,));
-        }
-    }
-    /// component 33: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
-    fn c33(s: &mut Tables) {
-        /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
-        for &(v0, _) in s.r84.rows() {
-            s.r97.insert((v0,));
-        }
-    }
-    /// component 34: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
-    fn c34(s: &mut Tables) {
-        /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r97.contains(&(v0,)) {
-                s.r124.insert((v0,));
-            }
-        }
-        /// FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r107.contains(&(v0,)) {
-                    s.r124.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 35: `r28 D[~castling_path_attacked]`
-    fn c35(s: &mut Tables) {
-        /// closure CastlingAttackClosure
-        for &(v0,) in s.r32.rows() {
-            if !s.r30.contains(&(v0,)) {
-                s.r28.insert((v0,));
-            }
-        }
-    }
-    /// component 36: `r26 D[~castling_path_blocked]`
-    fn c36(s: &mut Tables) {
-        /// closure CastlingBlockClosure
-        for &(v0,) in s.r32.rows() {
-            if !s.r33.contains(&(v0,)) {
-                s.r26.insert((v0,));
-            }
-        }
-    }
-    /// component 37: `r25 D[~piece_has_moved]`
-    fn c37(s: &mut Tables) {
-        /// closure PieceMovedClosure
-        for &(v0,) in s.r39.rows() {
-            if !s.r150.contains(&(v0,)) {
-                s.r25.insert((v0,));
-            }
-        }
-    }
-    /// component 38: `r22 D[castling_legal]`
-    fn c38(s: &mut Tables) {
-        /// CastlingLegal (strict)
-        for &(v0, v1, v2, v4) in s.r23.rows() {
-            if s.r27.contains(&(v1, v4)) {
-                if s.r29.contains(&(v0, v1)) {
-                    for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
-                        if w0 == v1 {
-                            if s.r25.contains(&(v4,)) {
-                                if s.r26.contains(&(v2,)) {
-                                    if s.r28.contains(&(v2,)) {
-                                        if s.r25.contains(&(v3,)) {
-                                            s.r22.insert((v0, v1, v2));
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 39: `r54 D[en_passant_capture_legal]`
-    fn c39(s: &mut Tables) {
-        /// EnPassantCaptureLegal (strict)
-        for &(v0,) in s.r55.rows() {
-            for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
-                if w0 == v0 {
-                    for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
-                        if w1 == v0 {
-                            s.r54.insert((v0, v2));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 40: `r9 D[arbiter_shall_see_laws_observed]`
-    fn c40(s: &mut Tables) {
-        /// ArbiterSeesLawsObserved (strict)
-        for &(v0, v1) in s.r7.rows() {
-            if s.r10.contains(&(v0,)) {
-                s.r9.insert((v1, v0));
-            }
-        }
-    }
-    /// component 41: `r16 undecided[case_not_precisely_regulated]`
-    fn c41(s: &mut Tables) {
-        /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
-        for &(v0,) in s.r18.rows() {
-            if !s.r4.contains(&(v0,)) {
-                if !s.r19.contains(&(v0,)) {
-                    s.r16.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 42: `r189 request[case_not_precisely_regulated]`
-    fn c42(s: &mut Tables) {
-        /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
-        for &(v0,) in s.r16.rows() {
-            s.r189.insert((v0,));
-        }
-    }
-    /// component 43: `r6 D'[case_not_precisely_regulated]`
-    fn c43(s: &mut Tables) {
-        /// undecided case_not_precisely_regulated holds both ways in P
-        for &(v0,) in s.r16.rows() {
-            s.r6.insert((v0,));
-        }
-    }
-    /// component 44: `r5 D'[arbiter_competent_to_decide]`
-    fn c44(s: &mut Tables) {
-        /// UnregulatedCaseDecidedByArbiter (strict)
-        for &(v0,) in s.r6.rows() {
-            s.r5.insert((v0,));
-        }
-    }
-    /// component 45: `r105 app[AgreedDraw]`
-    fn c45(s: &mut Tables) {
-        /// AgreedDraw (strict) applicable at \u{2202}
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r105.insert((v0,));
-            }
-        }
-    }
-    /// component 46: `r104 cand[game_drawn]`
-    fn c46(s: &mut Tables) {
-        /// AgreedDraw applicable for game_drawn
-        for &(v0,) in s.r105.rows() {
-            s.r104.insert((v0,));
-        }
-        /// FiftyMoveClaimDraws applicable for game_drawn
-        for &(v0,) in s.r107.rows() {
-            s.r104.insert((v0,));
-        }
-        /// FivefoldAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r108.rows() {
-            s.r104.insert((v0,));
-        }
-        /// ResignationDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r109.rows() {
-            s.r104.insert((v0,));
-        }
-        /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-        for &(v0,) in s.r110.rows() {
-            s.r104.insert((v0,));
-        }
-        /// SeventyFiveAutomaticDraw applicable for game_drawn
-        for &(v0,) in s.r111.rows() {
-            s.r104.insert((v0,));
-        }
-        /// ThreefoldClaimDraws applicable for game_drawn
-        for &(v0,) in s.r113.rows() {
-            s.r104.insert((v0,));
-        }
-    }
-    /// component 47: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-    fn c47(s: &mut Tables) {
-        /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-        for &(v0,) in s.r104.rows() {
-            if !s.r115.contains(&(v0,)) {
-                s.r114.insert((v0,));
-            }
-        }
-        /// CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r104.rows() {
-                if !s.r116.contains(&(v0,)) {
-                    s.r114.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 48: `r95 app\u{3a3}[AgreedDraw]`
-    fn c48(s: &mut Tables) {
-        /// AgreedDraw (strict) applicable at \u{3a3}
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r95.insert((v0,));
-            }
-        }
-    }
-    /// component 49: `r122 ok[~game_drawn vs AgreedDraw]`
-    fn c49(s: &mut Tables) {
-        /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r95.contains(&(v0,)) {
-                s.r122.insert((v0,));
-            }
-        }
-        /// AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        if !s.r117.contains(&()) {
-            for &(v0,) in s.r116.rows() {
-                if !s.r105.contains(&(v0,)) {
-                    s.r122.insert((v0,));
-                }
-            }
-        }
-    }
-    /// component 50: `r86 D[game_drawn]`
-    fn c50(s: &mut Tables) {
-        /// AgreedDraw (strict) at \u{394}
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r86.insert((v0,));
-            }
-        }
-        /// FiftyMoveClaimDraws (strict) at \u{394}
-        for &(v0, _) in s.r84.rows() {
-            s.r86.insert((v0,));
-        }
-        /// FivefoldAutomaticDraw (strict) at \u{394}
-        for &(v0, v1) in s.r89.rows() {
-            if v1 >= 5i64 {
-                s.r86.insert((v0,));
-            }
-        }
-        /// ResignationDrawnIfMateImpossible (strict) at \u{394}
-        for &(v1,) in s.r90.rows() {
-            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if s.r92.contains(&(v1,)) {
-                        s.r86.insert((v0,));
-                    }
-                }
-            }
-        }
-        /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
-        for &(v1,) in s.r90.rows() {
-            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                if w0 == v1 {
-                    if v2 >= 2i64 {
-                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                            if w1 == v1 {
-                                s.r86.insert((v0,));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        /// ThreefoldClaimDraws (strict) at \u{394}
-        for &(v0, _) in s.r94.rows() {
-            s.r86.insert((v0,));
-        }
-    }
-    /// component 51: `r119 P[~game_drawn]`
-    fn c51(s: &mut Tables) {
-        /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
-        for &(v0,) in s.r118.rows() {
-            s.r119.insert((v0,));
-        }
-        /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-        for &(v0,) in s.r116.rows() {
-            if !s.r86.contains(&(v0,)) {
-                if s.r122.contains(&(v0,)) {
-                    if s.r123.contains(&(v0,)) {
-                        if s.r124.contains(&(v0,)) {
-                            if s.r125.contains(&(v0,)) {
-                                if s.r126.contains(&(v0,)) {
-                                    if s.r127.contains(&(v0,)) {
-                                        if s.r128.contains(&(v0,)) {
-                                            if s.r129.contains(&(v0,)) {
-                                                if s.r130.contains(&(v0,)) {
-                                                    s.r119.insert((v0,));
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    /// component 52: `r88 S[game_drawn]`
-    fn c52(s: &mut Tables) {
-        /// +\u{394} game_drawn \u{21d2} +\u{3a3}
-        for &(v0,) in s.r86.rows() {
-            s.r88.insert((v0,));
-        }
-        /// AgreedDraw supports game_drawn
-        for &(v0,) in s.r95.rows() {
-            s.r88.insert((v0,));
-        }
-        /// FiftyMoveClaimDraws supports game_drawn
-        for &(v0,) in s.r97.rows() {
-            s.r88.insert((v0,));
-        }
-        /// FivefoldAutomaticDraw supports game_drawn
-        for &(v0,) in s.r98.rows() {
-            s.r88.insert((v0,));
-        }
-        /// ResignationDrawnIfMateImpossible supports game_drawn
-        for &(v0,) in s.r99.rows() {
-            s.r88.insert((v0,));
-        }
-        /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
-        for &(v0,) in s.r100.rows() {
-            s.r88.insert((v0,));
-        }
-        /// SeventyFiveAutomaticDraw supports game_drawn
-        for &(v0,) in s.r101.rows() {
-            s.r88.insert((v0,));
-        }
-        /// ThreefoldClaimDraws supports game_drawn
-        for &(v0,) in s.r103.rows() {
-            s.r88.insert((v0,));
-        }
-    }
-    /// component 53: `r87 P[game_drawn]`
-    fn c53(s: &mut Tables) {
-        /// +\u{394} game_drawn \u{21d2} +\u{2202}
-        for &(v0,) in s.r86.rows() {
-            s.r87.insert((v0,));
-        }
-        /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-        for &(v0,) in s.r104.rows() {
-            if s.r114.contains(&(v0,)) {
-                s.r87.insert((v0,));
-            }
-        }
-    }
-    /// component 54: `r0 D[agreed_draw_has_ended_the_game]`
-    fn c54(s: &mut Tables) {
-        /// AgreedDrawEndsTheGame (strict)
-        for &(v0,) in s.r1.rows() {
-            if s.r2.contains(&(v0,)) {
-                s.r0.insert((v0,));
-            }
-        }
-    }
-    /// component 55 (recursive): `r58 D[entered_state]`, `r60 S[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
-    fn c55(s: &mut Tables) {
-        let (mut l58, mut h58) = (0, s.r58.len());
-        let (mut l60, mut h60) = (0, s.r60.len());
-        let (mut l61, mut h61) = (0, s.r61.len());
-        let (mut l167, mut h167) = (0, s.r167.len());
-        while l58 < h58 || l60 < h60 || l61 < h61 || l167 < h167 {
-            /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 0u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 1u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 2u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 3u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 4u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 5u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 6u32 {
-                    s.r58.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/PlayMove/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 9u32 {
-                    s.r58.insert((v0, 10u32));
-                }
-            }
-            /// GamePlay/StartPlay/enters (strict) at \u{394}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 11u32 {
-                    s.r58.insert((v0, 10u32));
-                }
-            }
-            /// +\u{394} entered_state \u{21d2} +\u{3a3}
-            for i0 in l58..h58 {
-                let (v0, v1) = s.r58.rows()[i0];
-                s.r60.insert((v0, v1));
-            }
-            /// GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 0u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 1u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 2u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 3u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 4u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 5u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 6u32 {
-                    s.r60.insert((v0, 7u32));
-                }
-            }
-            /// GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 9u32 {
-                    s.r60.insert((v0, 10u32));
-                }
-            }
-            /// GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
-            for i0 in l61..h61 {
-                let (v0, w0) = s.r61.rows()[i0];
-                if w0 == 11u32 {
-                    s.r60.insert((v0, 10u32));
-                }
-            }
-            /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 0u32)) {
-                        if s.r0.contains(&(v0,)) {
-                            s.r167.insert((v0, 0u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 1u32)) {
-                        if s.r45.contains(&(v0,)) {
-                            s.r167.insert((v0, 1u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 2u32)) {
-                        if s.r50.contains(&(v0,)) {
-                            s.r167.insert((v0, 2u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 3u32)) {
-                        if s.r86.contains(&(v0,)) {
-                            s.r167.insert((v0, 3u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 4u32)) {
-                        if s.r162.contains(&(v0,)) {
-                            s.r167.insert((v0, 4u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 5u32)) {
-                        if s.r164.contains(&(v0,)) {
-                            s.r167.insert((v0, 5u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 6u32)) {
-                        if s.r166.contains(&(v0,)) {
-                            s.r167.insert((v0, 6u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/PlayMove/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 9u32)) {
-                        if s.r138.contains(&(v0,)) {
-                            s.r167.insert((v0, 9u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/StartPlay/valid (strict) at \u{394}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 8u32 {
-                    if s.r11.contains(&(v0, 11u32)) {
-                        if s.r10.contains(&(v0,)) {
-                            s.r167.insert((v0, 11u32));
-                        }
-                    }
-                }
-            }
-            /// +\u{394} valid_transition \u{21d2} +\u{3a3}
-            for i0 in l167..h167 {
-                let (v0, v1) = s.r167.rows()[i0];
-                s.r61.insert((v0, v1));
-            }
-            /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 0u32)) {
-                        if s.r0.contains(&(v0,)) {
-                            s.r61.insert((v0, 0u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 1u32)) {
-                        if s.r45.contains(&(v0,)) {
-                            s.r61.insert((v0, 1u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 2u32)) {
-                        if s.r50.contains(&(v0,)) {
-                            s.r61.insert((v0, 2u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 3u32)) {
-                        if s.r88.contains(&(v0,)) {
-                            s.r61.insert((v0, 3u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 4u32)) {
-                        if s.r162.contains(&(v0,)) {
-                            s.r61.insert((v0, 4u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 5u32)) {
-                        if s.r164.contains(&(v0,)) {
-                            s.r61.insert((v0, 5u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 6u32)) {
-                        if s.r166.contains(&(v0,)) {
-                            s.r61.insert((v0, 6u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 10u32 {
-                    if s.r11.contains(&(v0, 9u32)) {
-                        if s.r138.contains(&(v0,)) {
-                            s.r61.insert((v0, 9u32));
-                        }
-                    }
-                }
-            }
-            /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-            for i0 in l60..h60 {
-                let (v0, w0) = s.r60.rows()[i0];
-                if w0 == 8u32 {
-                    if s.r11.contains(&(v0, 11u32)) {
-                        if s.r10.contains(&(v0,)) {
-                            s.r61.insert((v0, 11u32));
-                        }
-                    }
-                }
-            }
-            (l58, h58) = (h58, s.r58.len());
-            (l60, h60) = (h60, s.r60.len());
-            (l61, h61) = (h61, s.r61.len());
-            (l167, h167) = (h167, s.r167.len());
-        }
-    }
-    /// component 56: `r73 cand[entered_state]`
-    fn c56(s: &mut Tables) {
-        /// GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(0u32)]) {
-            if w0 == 0u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(1u32)]) {
-            if w0 == 1u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(2u32)]) {
-            if w0 == 2u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(3u32)]) {
-            if w0 == 3u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(4u32)]) {
-            if w0 == 4u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(5u32)]) {
-            if w0 == 5u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(6u32)]) {
-            if w0 == 6u32 {
-                s.r73.insert((v0, 7u32));
-            }
-        }
-        /// GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(9u32)]) {
-            if w0 == 9u32 {
-                s.r73.insert((v0, 10u32));
-            }
-        }
-        /// GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r61.matching(2, &[i64::from(11u32)]) {
-            if w0 == 11u32 {
-                s.r73.insert((v0, 10u32));
-            }
-        }
-    }
-    /// component 57: `r178 cand[valid_transition]`
-    fn c57(s: &mut Tables) {
-        /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(0u32)]) {
-            if w0 == 0u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r0.contains(&(v0,)) {
-                        s.r178.insert((v0, 0u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(1u32)]) {
-            if w0 == 1u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r45.contains(&(v0,)) {
-                        s.r178.insert((v0, 1u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(2u32)]) {
-            if w0 == 2u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r50.contains(&(v0,)) {
-                        s.r178.insert((v0, 2u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(3u32)]) {
-            if w0 == 3u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r87.contains(&(v0,)) {
-                        s.r178.insert((v0, 3u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(4u32)]) {
-            if w0 == 4u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r162.contains(&(v0,)) {
-                        s.r178.insert((v0, 4u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(5u32)]) {
-            if w0 == 5u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r164.contains(&(v0,)) {
-                        s.r178.insert((v0, 5u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(6u32)]) {
-            if w0 == 6u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r166.contains(&(v0,)) {
-                        s.r178.insert((v0, 6u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(9u32)]) {
-            if w0 == 9u32 {
-                if s.r60.contains(&(v0, 10u32)) {
-                    if s.r138.contains(&(v0,)) {
-                        s.r178.insert((v0, 9u32));
-                    }
-                }
-            }
-        }
-        /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
-        for &(v0, w0) in s.r11.matching(2, &[i64::from(11u32)]) {
-            if w0 == 11u32 {
-                if s.r60.contains(&(v0, 8u32)) {
-                    if s.r10.contains(&(v0,)) {
-                        s.r178.insert((v0, 11u32));
-                    }
-                }
-            }
-        }
-    }
-    /// component 58: `r168 P[valid_transition]`
-    fn c58(s: &mut Tables) {
-        /// +\u{394} valid_transition \u{21d2} +\u{2202}
-        for &(v0, v1) in s.r167.rows() {
-            s.r168.insert((v0, v1));
-        }
-        /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
-        for &(v0, v1) in s.r178.rows() {
-            s.r168.insert((v0, v1));
-        }
-    }
-    /// component 59: `r59 P[entered_state]`
-    fn c59(s: &mut Tables) {
-        /// +\u{394} entered_state \u{21d2} +\u{2202}
-        for &(v0, v1) in s.r58.rows() {
-            s.r59.insert((v0, v1));
-        }
-        /// +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
-        for &(v0, v1) in s.r73.rows() {
-            s.r59.insert((v0, v1));
-        }
-    }
     impl Tables {
         /// Fresh tables, told the column sets the rules look them up by.
         pub(super) fn new() -> Self {
             #[allow(unused_mut)]
             let mut t = Tables::default();
-            t.r11.want(2);
             t.r14.want(1);
             t.r24.want(1);
             t.r29.want(1);
             t.r29.want(2);
             t.r46.want(1);
-            t.r61.want(2);
             t.r85.want(1);
             t.r91.want(2);
             t
@@ -14076,16 +13419,16 @@ fn evaluate_batch(
                 for (rel, v) in input.rows(i) {
                     match *rel {
                         1u32 => {
-                            s.r1.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U1, v[0usize] as u32);
                         }
                         2u32 => {
-                            s.r2.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U2, v[0usize] as u32);
                         }
                         4u32 => {
-                            s.r4.insert((v[0usize] as u32,));
-                            s.r3.insert((v[0usize] as u32,));
-                            s.r18.insert((v[0usize] as u32,));
-                            s.r6.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U4, v[0usize] as u32);
+                            s.u.insert(__engine::U3, v[0usize] as u32);
+                            s.u.insert(__engine::U18, v[0usize] as u32);
+                            s.u.insert(__engine::U6, v[0usize] as u32);
                         }
                         7u32 => {
                             s.r7.insert((v[0usize] as u32, v[1usize] as u32));
@@ -14094,7 +13437,7 @@ fn evaluate_batch(
                             s.r8.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         10u32 => {
-                            s.r10.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U10, v[0usize] as u32);
                         }
                         11u32 => {
                             s.r11.insert((v[0usize] as u32, v[1usize] as u32));
@@ -14103,7 +13446,7 @@ fn evaluate_batch(
                             s.r12.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         13u32 => {
-                            s.r13.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U13, v[0usize] as u32);
                         }
                         14u32 => {
                             s.r14.insert((v[0usize] as u32, v[1usize] as u32));
@@ -14112,12 +13455,12 @@ fn evaluate_batch(
                             s.r15.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         19u32 => {
-                            s.r19.insert((v[0usize] as u32,));
-                            s.r18.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U19, v[0usize] as u32);
+                            s.u.insert(__engine::U18, v[0usize] as u32);
                         }
                         20u32 => {
-                            s.r20.insert((v[0usize] as u32,));
-                            s.r18.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U20, v[0usize] as u32);
+                            s.u.insert(__engine::U18, v[0usize] as u32);
                         }
                         23u32 => {
                             s.r23
@@ -14138,21 +13481,21 @@ fn evaluate_batch(
                             s.r29.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         30u32 => {
-                            s.r30.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U30, v[0usize] as u32);
                         }
                         31u32 => {
-                            s.r31.insert((v[0usize] as u32,));
-                            s.r28.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U31, v[0usize] as u32);
+                            s.u.insert(__engine::U28, v[0usize] as u32);
                         }
                         32u32 => {
-                            s.r32.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U32, v[0usize] as u32);
                         }
                         33u32 => {
-                            s.r33.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U33, v[0usize] as u32);
                         }
                         34u32 => {
-                            s.r34.insert((v[0usize] as u32,));
-                            s.r26.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U34, v[0usize] as u32);
+                            s.u.insert(__engine::U26, v[0usize] as u32);
                         }
                         35u32 => {
                             s.r35
@@ -14164,31 +13507,29 @@ fn evaluate_batch(
                                 ));
                         }
                         36u32 => {
-                            s.r36.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U36, v[0usize] as u32);
                         }
                         37u32 => {
-                            s.r37.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U37, v[0usize] as u32);
                         }
                         38u32 => {
-                            s.r38.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U38, v[0usize] as u32);
                         }
                         39u32 => {
-                            s.r39.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U39, v[0usize] as u32);
                         }
                         40u32 => {
-                            s.r40.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U40, v[0usize] as u32);
                         }
                         41u32 => {
-                            s.r41.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U41, v[0usize] as u32);
                         }
                         42u32 => {
-                            s.r42.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U42, v[0usize] as u32);
                         }
                         43u32 => {
                             s.r43.insert((v[0usize] as u32, v[1usize] as u32));
-                            s.r45.insert((v[0usize] as u32,));
-                            s.r115.insert((v[0usize] as u32,));
-                            s.r116.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U45, v[0usize] as u32);
                             s.r133.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         44u32 => {
@@ -14201,36 +13542,34 @@ fn evaluate_batch(
                             s.r47.insert((v[0usize] as u32, v[1usize]));
                         }
                         48u32 => {
-                            s.r48.insert((v[0usize] as u32,));
-                            s.r50.insert((v[0usize] as u32,));
-                            s.r86.insert((v[0usize] as u32,));
-                            s.r88.insert((v[0usize] as u32,));
-                            s.r104.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U48, v[0usize] as u32);
+                            s.u.insert(__engine::U50, v[0usize] as u32);
+                            s.u.insert(__engine::U86, v[0usize] as u32);
+                            s.u.insert(__engine::U88, v[0usize] as u32);
+                            s.u.insert(__engine::U104, v[0usize] as u32);
                         }
                         49u32 => {
-                            s.r49.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U49, v[0usize] as u32);
                         }
                         51u32 => {
-                            s.r51.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U51, v[0usize] as u32);
                         }
                         52u32 => {
-                            s.r52.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U52, v[0usize] as u32);
                         }
                         53u32 => {
-                            s.r53.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U53, v[0usize] as u32);
                         }
                         55u32 => {
-                            s.r55.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U55, v[0usize] as u32);
                         }
                         57u32 => {
-                            s.r57.insert((v[0usize] as u32,));
-                            s.r56.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U57, v[0usize] as u32);
+                            s.u.insert(__engine::U56, v[0usize] as u32);
                         }
                         62u32 => {
-                            s.r62.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U62, v[0usize] as u32);
                             s.r58.insert((v[0usize] as u32, 8u32));
-                            s.r60.insert((v[0usize] as u32, 8u32));
-                            s.r73.insert((v[0usize] as u32, 8u32));
                         }
                         85u32 => {
                             s.r85.insert((v[0usize] as u32, v[1usize]));
@@ -14239,35 +13578,35 @@ fn evaluate_batch(
                             s.r89.insert((v[0usize] as u32, v[1usize]));
                         }
                         90u32 => {
-                            s.r90.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U90, v[0usize] as u32);
                         }
                         91u32 => {
                             s.r91.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         92u32 => {
-                            s.r92.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U92, v[0usize] as u32);
                         }
                         93u32 => {
-                            s.r93.insert((v[0usize] as u32,));
-                            s.r86.insert((v[0usize] as u32,));
-                            s.r88.insert((v[0usize] as u32,));
-                            s.r104.insert((v[0usize] as u32,));
-                            s.r166.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U93, v[0usize] as u32);
+                            s.u.insert(__engine::U86, v[0usize] as u32);
+                            s.u.insert(__engine::U88, v[0usize] as u32);
+                            s.u.insert(__engine::U104, v[0usize] as u32);
+                            s.u.insert(__engine::U166, v[0usize] as u32);
                         }
                         136u32 => {
-                            s.r136.insert((v[0usize] as u32,));
-                            s.r132.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U136, v[0usize] as u32);
+                            s.u.insert(__engine::U132, v[0usize] as u32);
                         }
                         137u32 => {
                             s.r137.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         139u32 => {
-                            s.r139.insert((v[0usize] as u32,));
-                            s.r138.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U139, v[0usize] as u32);
+                            s.u.insert(__engine::U138, v[0usize] as u32);
                         }
                         140u32 => {
-                            s.r140.insert((v[0usize] as u32,));
-                            s.r135.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U140, v[0usize] as u32);
+                            s.u.insert(__engine::U135, v[0usize] as u32);
                         }
                         141u32 => {
                             s.r141.insert((v[0usize] as u32, v[1usize]));
@@ -14280,26 +13619,26 @@ fn evaluate_batch(
                             s.r147.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         145u32 => {
-                            s.r145.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U145, v[0usize] as u32);
                         }
                         148u32 => {
                             s.r148.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         149u32 => {
-                            s.r149.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U149, v[0usize] as u32);
                         }
                         150u32 => {
-                            s.r150.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U150, v[0usize] as u32);
                         }
                         151u32 => {
-                            s.r151.insert((v[0usize] as u32,));
-                            s.r25.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U151, v[0usize] as u32);
+                            s.u.insert(__engine::U25, v[0usize] as u32);
                         }
                         154u32 => {
                             s.r154.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         156u32 => {
-                            s.r156.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U156, v[0usize] as u32);
                         }
                         157u32 => {
                             s.r157.insert((v[0usize] as u32, v[1usize] as u32));
@@ -14308,38 +13647,54 @@ fn evaluate_batch(
                             s.r158.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         159u32 => {
-                            s.r159.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U159, v[0usize] as u32);
                         }
                         160u32 => {
                             s.r160.insert((v[0usize] as u32, v[1usize]));
                         }
                         161u32 => {
-                            s.r161.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U161, v[0usize] as u32);
                         }
                         163u32 => {
                             s.r163.insert((v[0usize] as u32, v[1usize] as u32));
                         }
                         165u32 => {
-                            s.r165.insert((v[0usize] as u32,));
+                            s.u.insert(__engine::U165, v[0usize] as u32);
                         }
                         _ => {}
                     }
                 }
-                if false || s.r7.meets(&s.r8) || s.r11.meets(&s.r12)
-                    || s.r1.meets(&s.r13) || s.r14.meets(&s.r15) || s.r4.meets(&s.r19)
-                    || s.r30.meets(&s.r31) || s.r33.meets(&s.r34) || s.r23.meets(&s.r35)
-                    || s.r32.meets(&s.r36) || s.r37.meets(&s.r38) || s.r39.meets(&s.r40)
-                    || s.r41.meets(&s.r42) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
-                    || s.r48.meets(&s.r49) || s.r2.meets(&s.r51) || s.r52.meets(&s.r53)
-                    || s.r55.meets(&s.r57) || s.r90.meets(&s.r136)
-                    || s.r24.meets(&s.r137) || s.r139.meets(&s.r140)
-                    || s.r85.meets(&s.r141) || s.r143.meets(&s.r148)
-                    || s.r145.meets(&s.r149) || s.r150.meets(&s.r151)
-                    || s.r144.meets(&s.r154) || s.r10.meets(&s.r156)
+                if s
+                    .u
+                    .meets_any(
+                        &[
+                            (__engine::U1, __engine::U13),
+                            (__engine::U4, __engine::U19),
+                            (__engine::U30, __engine::U31),
+                            (__engine::U33, __engine::U34),
+                            (__engine::U32, __engine::U36),
+                            (__engine::U37, __engine::U38),
+                            (__engine::U39, __engine::U40),
+                            (__engine::U41, __engine::U42),
+                            (__engine::U48, __engine::U49),
+                            (__engine::U2, __engine::U51),
+                            (__engine::U52, __engine::U53),
+                            (__engine::U55, __engine::U57),
+                            (__engine::U90, __engine::U136),
+                            (__engine::U139, __engine::U140),
+                            (__engine::U145, __engine::U149),
+                            (__engine::U150, __engine::U151),
+                            (__engine::U10, __engine::U156),
+                            (__engine::U92, __engine::U159),
+                            (__engine::U62, __engine::U161),
+                            (__engine::U93, __engine::U165),
+                        ],
+                    ) || s.r7.meets(&s.r8) || s.r11.meets(&s.r12) || s.r14.meets(&s.r15)
+                    || s.r23.meets(&s.r35) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
+                    || s.r24.meets(&s.r137) || s.r85.meets(&s.r141)
+                    || s.r143.meets(&s.r148) || s.r144.meets(&s.r154)
                     || s.r29.meets(&s.r157) || s.r91.meets(&s.r158)
-                    || s.r92.meets(&s.r159) || s.r89.meets(&s.r160)
-                    || s.r62.meets(&s.r161) || s.r27.meets(&s.r163)
-                    || s.r93.meets(&s.r165)
+                    || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
                 {
                     failed = input.contradiction(i);
                 }
@@ -14347,287 +13702,145 @@ fn evaluate_batch(
             match failed {
                 None => {
                     if policy == __rt::Policy::Propagating {
-                        s.r117.insert(());
+                        s.f117 = true;
                     }
                     s.run();
-                    if s.r0.is_empty() {
-                        out.o0.push_empty();
-                    } else {
-                        s.r0.sort();
-                        out.o0.push_rows(c, s.r0.rows());
+                    if !s.u.is_empty(__engine::U0) {
+                        s.u.push_to(__engine::U0, c, &mut out.o0);
                     }
-                    if s.r3.is_empty() {
-                        out.o3.push_empty();
-                    } else {
-                        s.r3.sort();
-                        out.o3.push_rows(c, s.r3.rows());
+                    if !s.u.is_empty(__engine::U3) {
+                        s.u.push_to(__engine::U3, c, &mut out.o3);
                     }
-                    if s.r5.is_empty() {
-                        out.o5.push_empty();
-                    } else {
-                        s.r5.sort();
-                        out.o5.push_rows(c, s.r5.rows());
+                    if !s.u.is_empty(__engine::U5) {
+                        s.u.push_to(__engine::U5, c, &mut out.o5);
                     }
-                    if s.r9.is_empty() {
-                        out.o9.push_empty();
-                    } else {
+                    if !s.r9.is_empty() {
                         s.r9.sort();
                         out.o9.push_rows(c, s.r9.rows());
                     }
-                    if s.r22.is_empty() {
-                        out.o22.push_empty();
-                    } else {
+                    if !s.r22.is_empty() {
                         s.r22.sort();
                         out.o22.push_rows(c, s.r22.rows());
                     }
-                    if s.r25.is_empty() {
-                        out.o25.push_empty();
-                    } else {
-                        s.r25.sort();
-                        out.o25.push_rows(c, s.r25.rows());
+                    if !s.u.is_empty(__engine::U25) {
+                        s.u.push_to(__engine::U25, c, &mut out.o25);
                     }
-                    if s.r26.is_empty() {
-                        out.o26.push_empty();
-                    } else {
-                        s.r26.sort();
-                        out.o26.push_rows(c, s.r26.rows());
+                    if !s.u.is_empty(__engine::U26) {
+                        s.u.push_to(__engine::U26, c, &mut out.o26);
                     }
-                    if s.r28.is_empty() {
-                        out.o28.push_empty();
-                    } else {
-                        s.r28.sort();
-                        out.o28.push_rows(c, s.r28.rows());
+                    if !s.u.is_empty(__engine::U28) {
+                        s.u.push_to(__engine::U28, c, &mut out.o28);
                     }
-                    if s.r45.is_empty() {
-                        out.o45.push_empty();
-                    } else {
-                        s.r45.sort();
-                        out.o45.push_rows(c, s.r45.rows());
+                    if !s.u.is_empty(__engine::U45) {
+                        s.u.push_to(__engine::U45, c, &mut out.o45);
                     }
-                    if s.r50.is_empty() {
-                        out.o50.push_empty();
-                    } else {
-                        s.r50.sort();
-                        out.o50.push_rows(c, s.r50.rows());
+                    if !s.u.is_empty(__engine::U50) {
+                        s.u.push_to(__engine::U50, c, &mut out.o50);
                     }
-                    if s.r54.is_empty() {
-                        out.o54.push_empty();
-                    } else {
+                    if !s.r54.is_empty() {
                         s.r54.sort();
                         out.o54.push_rows(c, s.r54.rows());
                     }
-                    if s.r56.is_empty() {
-                        out.o56.push_empty();
-                    } else {
-                        s.r56.sort();
-                        out.o56.push_rows(c, s.r56.rows());
+                    if !s.u.is_empty(__engine::U56) {
+                        s.u.push_to(__engine::U56, c, &mut out.o56);
                     }
-                    if s.r58.is_empty() {
-                        out.o58.push_empty();
-                    } else {
+                    if !s.r58.is_empty() {
                         s.r58.sort();
                         out.o58.push_rows(c, s.r58.rows());
                     }
-                    if s.r59.is_empty() {
-                        out.o59.push_empty();
-                    } else {
+                    if !s.r59.is_empty() {
                         s.r59.sort();
                         out.o59.push_rows(c, s.r59.rows());
                     }
-                    if s.r60.is_empty() {
-                        out.o60.push_empty();
-                    } else {
+                    if !s.r60.is_empty() {
                         s.r60.sort();
                         out.o60.push_rows(c, s.r60.rows());
                     }
-                    if s.r61.is_empty() {
-                        out.o61.push_empty();
-                    } else {
+                    if !s.r61.is_empty() {
                         s.r61.sort();
                         out.o61.push_rows(c, s.r61.rows());
                     }
-                    if s.r84.is_empty() {
-                        out.o84.push_empty();
-                    } else {
+                    if !s.r84.is_empty() {
                         s.r84.sort();
                         out.o84.push_rows(c, s.r84.rows());
                     }
-                    if s.r86.is_empty() {
-                        out.o86.push_empty();
-                    } else {
-                        s.r86.sort();
-                        out.o86.push_rows(c, s.r86.rows());
+                    if !s.u.is_empty(__engine::U86) {
+                        s.u.push_to(__engine::U86, c, &mut out.o86);
                     }
-                    if s.r87.is_empty() {
-                        out.o87.push_empty();
-                    } else {
-                        s.r87.sort();
-                        out.o87.push_rows(c, s.r87.rows());
+                    if !s.u.is_empty(__engine::U87) {
+                        s.u.push_to(__engine::U87, c, &mut out.o87);
                     }
-                    if s.r88.is_empty() {
-                        out.o88.push_empty();
-                    } else {
-                        s.r88.sort();
-                        out.o88.push_rows(c, s.r88.rows());
+                    if !s.u.is_empty(__engine::U88) {
+                        s.u.push_to(__engine::U88, c, &mut out.o88);
                     }
-                    if s.r94.is_empty() {
-                        out.o94.push_empty();
-                    } else {
+                    if !s.r94.is_empty() {
                         s.r94.sort();
                         out.o94.push_rows(c, s.r94.rows());
                     }
-                    if s.r118.is_empty() {
-                        out.o118.push_empty();
-                    } else {
-                        s.r118.sort();
-                        out.o118.push_rows(c, s.r118.rows());
+                    if !s.u.is_empty(__engine::U118) {
+                        s.u.push_to(__engine::U118, c, &mut out.o118);
                     }
-                    if s.r119.is_empty() {
-                        out.o119.push_empty();
-                    } else {
-                        s.r119.sort();
-                        out.o119.push_rows(c, s.r119.rows());
+                    if !s.u.is_empty(__engine::U119) {
+                        s.u.push_to(__engine::U119, c, &mut out.o119);
                     }
-                    if s.r120.is_empty() {
-                        out.o120.push_empty();
-                    } else {
-                        s.r120.sort();
-                        out.o120.push_rows(c, s.r120.rows());
+                    if !s.u.is_empty(__engine::U120) {
+                        s.u.push_to(__engine::U120, c, &mut out.o120);
                     }
-                    if s.r131.is_empty() {
-                        out.o131.push_empty();
-                    } else {
+                    if !s.r131.is_empty() {
                         s.r131.sort();
                         out.o131.push_rows(c, s.r131.rows());
                     }
-                    if s.r132.is_empty() {
-                        out.o132.push_empty();
-                    } else {
-                        s.r132.sort();
-                        out.o132.push_rows(c, s.r132.rows());
+                    if !s.u.is_empty(__engine::U132) {
+                        s.u.push_to(__engine::U132, c, &mut out.o132);
                     }
-                    if s.r133.is_empty() {
-                        out.o133.push_empty();
-                    } else {
+                    if !s.r133.is_empty() {
                         s.r133.sort();
                         out.o133.push_rows(c, s.r133.rows());
                     }
-                    if s.r134.is_empty() {
-                        out.o134.push_empty();
-                    } else {
-                        s.r134.sort();
-                        out.o134.push_rows(c, s.r134.rows());
+                    if !s.u.is_empty(__engine::U134) {
+                        s.u.push_to(__engine::U134, c, &mut out.o134);
                     }
-                    if s.r135.is_empty() {
-                        out.o135.push_empty();
-                    } else {
-                        s.r135.sort();
-                        out.o135.push_rows(c, s.r135.rows());
+                    if !s.u.is_empty(__engine::U135) {
+                        s.u.push_to(__engine::U135, c, &mut out.o135);
                     }
-                    if s.r138.is_empty() {
-                        out.o138.push_empty();
-                    } else {
-                        s.r138.sort();
-                        out.o138.push_rows(c, s.r138.rows());
+                    if !s.u.is_empty(__engine::U138) {
+                        s.u.push_to(__engine::U138, c, &mut out.o138);
                     }
-                    if s.r142.is_empty() {
-                        out.o142.push_empty();
-                    } else {
+                    if !s.r142.is_empty() {
                         s.r142.sort();
                         out.o142.push_rows(c, s.r142.rows());
                     }
-                    if s.r146.is_empty() {
-                        out.o146.push_empty();
-                    } else {
+                    if !s.r146.is_empty() {
                         s.r146.sort();
                         out.o146.push_rows(c, s.r146.rows());
                     }
-                    if s.r162.is_empty() {
-                        out.o162.push_empty();
-                    } else {
-                        s.r162.sort();
-                        out.o162.push_rows(c, s.r162.rows());
+                    if !s.u.is_empty(__engine::U162) {
+                        s.u.push_to(__engine::U162, c, &mut out.o162);
                     }
-                    if s.r164.is_empty() {
-                        out.o164.push_empty();
-                    } else {
-                        s.r164.sort();
-                        out.o164.push_rows(c, s.r164.rows());
+                    if !s.u.is_empty(__engine::U164) {
+                        s.u.push_to(__engine::U164, c, &mut out.o164);
                     }
-                    if s.r166.is_empty() {
-                        out.o166.push_empty();
-                    } else {
-                        s.r166.sort();
-                        out.o166.push_rows(c, s.r166.rows());
+                    if !s.u.is_empty(__engine::U166) {
+                        s.u.push_to(__engine::U166, c, &mut out.o166);
                     }
-                    if s.r167.is_empty() {
-                        out.o167.push_empty();
-                    } else {
+                    if !s.r167.is_empty() {
                         s.r167.sort();
                         out.o167.push_rows(c, s.r167.rows());
                     }
-                    if s.r168.is_empty() {
-                        out.o168.push_empty();
-                    } else {
+                    if !s.r168.is_empty() {
                         s.r168.sort();
                         out.o168.push_rows(c, s.r168.rows());
                     }
-                    if s.r188.is_empty() {
-                        out.o188.push_empty();
-                    } else {
+                    if !s.r188.is_empty() {
                         s.r188.sort();
                         out.o188.push_rows(c, s.r188.rows());
                     }
-                    if s.r189.is_empty() {
-                        out.o189.push_empty();
-                    } else {
-                        s.r189.sort();
-                        out.o189.push_rows(c, s.r189.rows());
+                    if !s.u.is_empty(__engine::U189) {
+                        s.u.push_to(__engine::U189, c, &mut out.o189);
                     }
                     errors.push(None);
                 }
-                Some(e) => {
-                    out.o0.push_empty();
-                    out.o3.push_empty();
-                    out.o5.push_empty();
-                    out.o9.push_empty();
-                    out.o22.push_empty();
-                    out.o25.push_empty();
-                    out.o26.push_empty();
-                    out.o28.push_empty();
-                    out.o45.push_empty();
-                    out.o50.push_empty();
-                    out.o54.push_empty();
-                    out.o56.push_empty();
-                    out.o58.push_empty();
-                    out.o59.push_empty();
-                    out.o60.push_empty();
-                    out.o61.push_empty();
-                    out.o84.push_empty();
-                    out.o86.push_empty();
-                    out.o87.push_empty();
-                    out.o88.push_empty();
-                    out.o94.push_empty();
-                    out.o118.push_empty();
-                    out.o119.push_empty();
-                    out.o120.push_empty();
-                    out.o131.push_empty();
-                    out.o132.push_empty();
-                    out.o133.push_empty();
-                    out.o134.push_empty();
-                    out.o135.push_empty();
-                    out.o138.push_empty();
-                    out.o142.push_empty();
-                    out.o146.push_empty();
-                    out.o162.push_empty();
-                    out.o164.push_empty();
-                    out.o166.push_empty();
-                    out.o167.push_empty();
-                    out.o168.push_empty();
-                    out.o188.push_empty();
-                    out.o189.push_empty();
-                    errors.push(Some(e));
-                }
+                Some(e) => errors.push(Some(e)),
             }
         }
     });

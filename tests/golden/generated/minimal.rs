@@ -1679,10 +1679,8 @@ mod __engine {
         relation r22(u32, u32); // P[drawn]
         relation r23(u32, u32); // S[drawn]
         relation r24(u32, u32); // app\u{3a3}[SeventyFiveMoves]
-        relation r26(u32, u32); // app[SeventyFiveMoves]
         relation r27(u32, u32); // ok[drawn vs LossIsNoDraw]
         relation r28(u32, u32); // app\u{3a3}[LossIsNoDraw]
-        relation r29(u32, u32); // app[LossIsNoDraw]
         relation r30(u32); // policy_propagating
         relation r31(u32, u32); // D[~drawn]
         relation r32(u32, u32); // P[~drawn]
@@ -1719,8 +1717,6 @@ mod __engine {
         r24(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
         // SeventyFiveMoves supports drawn
         r23(c, v0) <-- r24(c, v0);
-        // SeventyFiveMoves (defeasible) applicable at \u{2202}
-        r26(c, v0) <-- r9(c, v0, v1), if *v1 >= 75i64;
 
         // stratum 1
         // closure MateClosure
@@ -1733,22 +1729,16 @@ mod __engine {
         r20(c, v0, v1) <-- r2(c, v1), r0(c, v0, v1), r7(c, v1);
         // LossIsNoDraw (defeasible) applicable at \u{3a3}
         r28(c, v0) <-- r20(c, v0, _);
-        // LossIsNoDraw (defeasible) applicable at \u{2202}
-        r29(c, v0) <-- r20(c, v0, _);
         // +\u{394} ~drawn \u{21d2} +\u{3a3}
         r33(c, v0) <-- r31(c, v0);
         // +\u{394} ~drawn \u{21d2} +\u{2202}
         r32(c, v0) <-- r31(c, v0);
         // LossIsNoDraw supports ~drawn
         r33(c, v0) <-- r28(c, v0);
-        // SeventyFiveMoves discarded: not supported \u{2190} LossIsNoDraw applicable for ~drawn
-        r35(c, v0) <-- r29(c, v0), !r24(c, v0);
-        // SeventyFiveMoves discarded under blocking: not established \u{2190} LossIsNoDraw applicable for ~drawn
-        r35(c, v0) <-- __case(c), !r30(c), r29(c, v0), !r26(c, v0);
         // SeventyFiveMoves defeated by LossIsNoDraw
-        r35(c, v0) <-- r29(c, v0);
+        r35(c, v0) <-- r28(c, v0);
         // +\u{2202} ~drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} LossIsNoDraw applicable for ~drawn
-        r32(c, v0) <-- r29(c, v0), r35(c, v0);
+        r32(c, v0) <-- r28(c, v0), r35(c, v0);
         // TouchMove (strict)
         r36(c, v0) <-- r11(c, v0), !r2(c, v0), if *v0 != 1u32;
         // TouchMove (strict)
@@ -1760,11 +1750,9 @@ mod __engine {
         // +\u{394} drawn \u{21d2} +\u{2202}
         r22(c, v0) <-- r21(c, v0);
         // LossIsNoDraw discarded: not supported \u{2190} SeventyFiveMoves applicable for drawn
-        r27(c, v0) <-- r26(c, v0), !r28(c, v0);
-        // LossIsNoDraw discarded under blocking: not established \u{2190} SeventyFiveMoves applicable for drawn
-        r27(c, v0) <-- __case(c), !r30(c), r26(c, v0), !r29(c, v0);
+        r27(c, v0) <-- r24(c, v0), !r28(c, v0);
         // +\u{2202} drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} SeventyFiveMoves applicable for drawn
-        r22(c, v0) <-- r26(c, v0), r27(c, v0);
+        r22(c, v0) <-- r24(c, v0), r27(c, v0);
     }
 }
 /// A fact row: the input relation and its columns (entities as ids).

@@ -31,7 +31,7 @@ fn hostile_names_compile_to_distinct_safe_identifiers() {
 
 /// One case holding many games (a tournament's facts file): every table is
 /// large, so the Direct engine looks rows up by its indexes instead of
-/// scanning. Both engines must conclude and request exactly the same, and
+/// scanning, and its unary relations hold ids past their 64-bit words. Both engines must conclude and request exactly the same, and
 /// each game's verdicts must be those of the game alone.
 #[test]
 fn a_case_of_many_games_is_the_same_under_both_engines() {
