@@ -8,15 +8,20 @@
 # package stays valid and the generated engine differs. The package file is
 # restored on exit, whatever happens.
 #
-#   benches/scripts/rebuild-time.sh [ROUNDS]     (default 3; prints each round and the median)
-#   LAWGEN_ENGINE=direct benches/scripts/rebuild-time.sh   (the example compiled by the Direct engine)
+#   benches/scripts/rebuild-time.sh [ROUNDS]     (default 3; prints each round and the medians)
+#   LAWGEN_ENGINE=ascent benches/scripts/rebuild-time.sh
+#       (the chess package compiled by the Ascent engine: the example with its
+#       `ascent` feature; without it, the example's default, both packages by
+#       the Direct engine)
 #   LAWGEN_REBUILD_CRATE=single benches/scripts/rebuild-time.sh
 #       (instead of the example, which also compiles the Russian package that
 #       imports the chess package, a library crate under target/ whose build.rs
-#       compiles the chess package alone, as a user's crate would)
+#       compiles the chess package alone, as a user's crate would: a workspace
+#       of its own, so cargo's default release profile, not this workspace's)
 #
-# Wall and CPU (user + sys) seconds per round. Run it on a quiet machine: the
-# build uses both cores, and other load shows up one for one in wall time.
+# Wall and CPU (user + sys) seconds per round, and the load average before and
+# after. Run it on a quiet machine: the build uses both cores, and other load
+# shows up one for one in wall time (CPU seconds are the steadier figure).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-3}"
@@ -57,12 +62,26 @@ with open(path, "w", encoding="utf-8") as f:
 EOF
 }
 
-build=(cargo build --release -p chess-arbiter)
+engine="${LAWGEN_ENGINE:-direct}"
+case "$engine" in
+  direct) features=() ;;
+  ascent) features=(--features ascent) ;;
+  *) echo "LAWGEN_ENGINE must be direct or ascent, not \`$engine'" >&2; exit 2 ;;
+esac
+build=(cargo build --release -p chess-arbiter "${features[@]}")
 what="the chess example"
 if [ "${LAWGEN_REBUILD_CRATE:-example}" = single ]; then
   root="$PWD"
   probe="${CARGO_TARGET_DIR:-$root/target}/rebuild-probe"
   mkdir -p "$probe/src"
+  if [ "$engine" = ascent ]; then
+    deps='lawgen-runtime = { path = "'"$root"'/lawgen-runtime" }
+ascent = "=0.8.1"'
+    rust_engine=Ascent
+  else
+    deps='lawgen-runtime = { path = "'"$root"'/lawgen-runtime", default-features = false, features = ["serde", "explain"] }'
+    rust_engine=Direct
+  fi
   cat >"$probe/Cargo.toml" <<TOML
 [package]
 name = "rebuild-probe"
@@ -71,8 +90,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-lawgen-runtime = { path = "$root/lawgen-runtime" }
-ascent = "=0.8.1"
+$deps
 
 [build-dependencies]
 lawgen = { path = "$root/lawgen", default-features = false, features = ["emit"] }
@@ -81,12 +99,10 @@ lawgen = { path = "$root/lawgen", default-features = false, features = ["emit"] 
 TOML
   cat >"$probe/build.rs" <<RUST
 fn main() -> Result<(), lawgen::BuildError> {
-    let engine = match std::env::var("LAWGEN_ENGINE").as_deref() {
-        Ok("direct") => lawgen::Engine::Direct,
-        _ => lawgen::Engine::Ascent,
-    };
-    println!("cargo:rerun-if-env-changed=LAWGEN_ENGINE");
-    lawgen::Builder::new().engine(engine).package("$root/$pkg").compile()?;
+    lawgen::Builder::new()
+        .engine(lawgen::Engine::$rust_engine)
+        .package("$root/$pkg")
+        .compile()?;
     Ok(())
 }
 RUST
@@ -98,7 +114,9 @@ fi
 
 echo "warming up: ${build[*]}" >&2
 "${build[@]}" >/dev/null 2>&1
+echo "load before: $(uptime)"
 walls=()
+cpus=()
 for i in $(seq 1 "$rounds"); do
   toggle
   /usr/bin/time -o "$backup.time" -f '%e %U %S' "${build[@]}" >/dev/null 2>&1
@@ -106,9 +124,11 @@ for i in $(seq 1 "$rounds"); do
   cpu=$(python3 -c "print(round($user + $sys, 2))")
   echo "round $i: ${wall} s wall, ${cpu} s CPU"
   walls+=("$wall")
+  cpus+=("$cpu")
 done
-median=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-echo "median of $rounds rebuilds of $what (engine ${LAWGEN_ENGINE:-ascent}): ${median} s wall"
+echo "load after: $(uptime)"
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "median of $rounds rebuilds of $what (engine $engine): $(median "${walls[@]}") s wall, $(median "${cpus[@]}") s CPU"
 # Rebuild once more with the original package, so the tree builds what it holds.
 cp "$backup" "$pkg"
 "${build[@]}" >/dev/null 2>&1 || true

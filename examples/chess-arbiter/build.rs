@@ -17,20 +17,20 @@ fn main() -> Result<(), lawgen::BuildError> {
     let packages = packages.canonicalize().unwrap_or(packages);
     let package = packages.join("fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
     let russian = packages.join("ru.chess.competition/ru.chess.competition-0.2.0.ir.json");
-    // `LAWGEN_ENGINE=direct` compiles the FIDE package with the Direct engine
-    // (the same API; benches/scripts/rebuild-time.sh times both).
-    println!("cargo:rerun-if-env-changed=LAWGEN_ENGINE");
-    let engine = match std::env::var("LAWGEN_ENGINE").as_deref() {
-        Ok("direct") => lawgen::Engine::Direct,
-        _ => lawgen::Engine::Ascent,
+    // The Direct engine unless the crate's `ascent` feature is on (cargo
+    // tells a build script its package's features as `CARGO_FEATURE_*`, and
+    // reruns it when they change); the API, and so src/, is the same.
+    let fide_engine = if std::env::var_os("CARGO_FEATURE_ASCENT").is_some() {
+        lawgen::Engine::Ascent
+    } else {
+        lawgen::Engine::Direct
     };
-    // The Russian rules always with the Direct engine: the example needs no
-    // ascent for them, and their `ascent!` program (both packages' rules in
-    // one) would be most of the example's build time in rustc; the code
-    // that uses the module is the same either way.
+    // The Russian rules always with the Direct engine: their `ascent!`
+    // program (both packages' rules in one) would be most of the example's
+    // build time in rustc.
     lawgen::Builder::new()
         .package(package)
-        .engine(engine)
+        .engine(fide_engine)
         .package(russian)
         .engine(lawgen::Engine::Direct)
         .import_path(packages.join("fide.laws.chess"))
