@@ -72,7 +72,7 @@ publish = false
 
 [dependencies]
 lawgen-runtime = { path = "$root/lawgen-runtime" }
-ascent = "=0.8.1"
+ascent = { version = "=0.8.1", default-features = false }
 
 [build-dependencies]
 lawgen = { path = "$root/lawgen", default-features = false, features = ["emit"] }

@@ -16,7 +16,7 @@
 //! (it only compiles inside a generated project, against the package's
 //! module): every binding is written once, for all packages.
 
-use crate::builder::{toml_string, write_if_changed, BuildError, RuntimeDep, ASCENT_VERSION};
+use crate::builder::{toml_string, write_if_changed, BuildError, RuntimeDep, ASCENT_DEPENDENCY};
 use crate::emit::Emitted;
 use crate::model::{Model, Ty};
 use crate::syntax::RelationKind;
@@ -327,7 +327,7 @@ pub fn write_project(
          [lib]\nname = {m_lit}\ncrate-type = [\"cdylib\"]\npath = \"src/lib.rs\"\n\n\
          [dependencies]\n\
          lawgen-runtime = {runtime}\n\
-         ascent = \"{ASCENT_VERSION}\"\n\
+         ascent = {ASCENT_DEPENDENCY}\n\
          pyo3 = {{ version = \"{PYO3_VERSION}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\
          arrow-array = {{ version = \"{ARROW_VERSION}\", default-features = false, features = [\"ffi\"] }}\n\
          arrow-schema = {{ version = \"{ARROW_VERSION}\", features = [\"ffi\"] }}\n\
