@@ -28,10 +28,19 @@
 //!
 //! all of it for the module of each engine: the Ascent module `pI` and the
 //! Direct module `pI_direct` (whose engine module, like the ascent program,
-//! may hold only generated names and integers);
+//! may hold only generated names and integers), and the two modules are
+//! token for token the same besides `mod __engine` and `fn evaluate_batch`
+//! (the typed API, its names and doc comments, is the engines' common part);
 //! 4. `cargo doc --no-deps --document-private-items` on the libraries
 //!    succeeds with `RUSTDOCFLAGS="-D warnings"`;
 //! 5. `cargo test --doc` on them passes and runs no doctest at all.
+//!
+//! rustdoc (4 and 5) reads the Direct modules of every library and the
+//! Ascent modules of the first one only (`#[cfg(not(any(doc, doctest)))]`
+//! on the others): package text reaches an Ascent module only where it is
+//! the same as in the Direct module (2), so documenting every Ascent module
+//! as well would check nothing more, at the cost of expanding every
+//! `ascent!` program twice more.
 //!
 //! Packages the checker refuses are counted; fewer than 80% accepted fails
 //! the test, and so does a full run in which some hostile category of the
@@ -754,21 +763,28 @@ struct Calibration {
     direct_words: BTreeSet<String>,
 }
 
-/// Reads an emitted module back: the problems found, the item counts minus
-/// what the declarations add, and the ascent program's words.
-fn inspect(
-    source: &str,
-    model: &Model,
-    words: Option<&BTreeSet<String>>,
-) -> (Vec<String>, Shape, BTreeSet<String>) {
+/// An emitted module read back.
+#[derive(Default)]
+struct Reading {
+    problems: Vec<String>,
+    /// The item counts minus what the declarations add.
+    shape: Shape,
+    /// The engine module's words besides numbered names.
+    words: BTreeSet<String>,
+    /// The tokens of every item but `mod __engine` and `fn evaluate_batch`
+    /// (the typed API, which must be the same for both engines).
+    api: Vec<String>,
+}
+
+/// Reads an emitted module back.
+fn inspect(source: &str, model: &Model, words: Option<&BTreeSet<String>>) -> Reading {
     let file = match syn::parse_file(source) {
         Ok(f) => f,
         Err(e) => {
-            return (
-                vec![format!("the module does not parse: {e}")],
-                Shape::new(),
-                BTreeSet::new(),
-            )
+            return Reading {
+                problems: vec![format!("the module does not parse: {e}")],
+                ..Reading::default()
+            }
         }
     };
     let mut ins = Inspect::default();
@@ -792,7 +808,22 @@ fn inspect(
     for (k, v) in variable(model) {
         *shape.entry(k).or_default() -= v;
     }
-    (ins.problems, shape, engine_words)
+    let api = file
+        .items
+        .iter()
+        .filter(|it| match it {
+            syn::Item::Mod(m) => m.ident != "__engine",
+            syn::Item::Fn(f) => f.sig.ident != "evaluate_batch",
+            _ => true,
+        })
+        .map(|it| quote::ToTokens::to_token_stream(it).to_string())
+        .collect();
+    Reading {
+        problems: ins.problems,
+        shape,
+        words: engine_words,
+        api,
+    }
 }
 
 /// The modules of the golden packages (plain names, all node kinds): the
@@ -810,7 +841,12 @@ fn calibrate() -> Calibration {
         let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
         let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
         let e = emit(&loaded, &EmitOptions::default()).unwrap();
-        let (problems, shape, words) = inspect(&e.source, &loaded.model, None);
+        let Reading {
+            problems,
+            shape,
+            words,
+            ..
+        } = inspect(&e.source, &loaded.model, None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package): {problems:#?}"
@@ -822,7 +858,12 @@ fn calibrate() -> Calibration {
             ..EmitOptions::default()
         };
         let e = emit(&loaded, &opts).unwrap();
-        let (problems, shape, words) = inspect(&e.source, &loaded.model, None);
+        let Reading {
+            problems,
+            shape,
+            words,
+            ..
+        } = inspect(&e.source, &loaded.model, None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package, Direct): {problems:#?}"
@@ -875,17 +916,26 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
     }
     let module = format!("p{index}");
     let mut sources: [String; 2] = Default::default();
-    for (slot, engine) in sources.iter_mut().zip([Engine::Ascent, Engine::Direct]) {
+    let mut apis: [Vec<String>; 2] = Default::default();
+    for ((slot, api), engine) in sources
+        .iter_mut()
+        .zip(&mut apis)
+        .zip([Engine::Ascent, Engine::Direct])
+    {
         let words = match engine {
             Engine::Direct => &calibration.direct_words,
             _ => &calibration.engine_words,
         };
-        let (source, found) =
+        let (source, found, items) =
             emit_and_inspect(&g.package, &loaded, &module, engine, words, calibration);
         problems.extend(found.into_iter().map(|p| format!("{engine}: {p}")));
         *slot = source;
+        *api = items;
     }
     let [source, direct_source] = sources;
+    if problems.is_empty() {
+        problems.extend(engines_differ_beyond_the_engine(&apis[0], &apis[1]));
+    }
     let case = Case {
         index,
         origin: g.origin,
@@ -901,6 +951,30 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
     Ok((case, problems))
 }
 
+/// Where the Ascent and the Direct module of a package differ other than in
+/// what the engine decides: `mod __engine` (whose tokens [`check_engine`]
+/// vets) and `fn evaluate_batch`. Everything else — every item, name,
+/// signature and doc comment of the typed API — must be token for token
+/// the same, which is what lets the test document and doctest the Direct
+/// modules alone (and the Ascent modules of one library). `a` and `d` are
+/// the Ascent and the Direct module's [`Reading::api`].
+fn engines_differ_beyond_the_engine(a: &[String], d: &[String]) -> Option<String> {
+    if a.len() != d.len() {
+        return Some(format!(
+            "the Ascent module has {} items besides its engine, the Direct module {}",
+            a.len(),
+            d.len()
+        ));
+    }
+    let (i, (a, d)) = a.iter().zip(d).enumerate().find(|(_, (a, d))| a != d)?;
+    let head = |s: &str| s.chars().take(200).collect::<String>();
+    Some(format!(
+        "the Ascent and the Direct module differ beyond their engine, at item {i}:\n  ascent: {}\n  direct: {}",
+        head(a),
+        head(d)
+    ))
+}
+
 /// Emits `loaded` for `engine` as `module`, checks determinism and reads
 /// the module back: the source and the problems found.
 fn emit_and_inspect(
@@ -910,8 +984,9 @@ fn emit_and_inspect(
     engine: Engine,
     words: &BTreeSet<String>,
     calibration: &Calibration,
-) -> (String, Vec<String>) {
+) -> (String, Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
+    let mut api = Vec::new();
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),
         engine,
@@ -951,8 +1026,10 @@ fn emit_and_inspect(
             }
             Err(e) => problems.push(format!("emitting again failed: {e}")),
         }
-        let (found, got, _) = inspect(&source, &loaded.model, Some(words));
-        problems.extend(found);
+        let reading = inspect(&source, &loaded.model, Some(words));
+        problems.extend(reading.problems);
+        api = reading.api;
+        let got = reading.shape;
         let shape = &calibration.shape;
         if problems.is_empty() && &got != shape {
             let diff: Vec<String> = shape
@@ -972,7 +1049,7 @@ fn emit_and_inspect(
             problems.push(format!("unexpected items: {}", diff.join("; ")));
         }
     }
-    (source, problems)
+    (source, problems, api)
 }
 
 // -- the generated workspace -------------------------------------------------
@@ -1053,8 +1130,16 @@ fn write_workspace(
     };
     put(dir.join("Cargo.toml"), manifest.as_bytes());
     seed_lock_file(dir);
-    for (lib, chunk) in libs.iter().zip(&chunks) {
+    for (k, (lib, chunk)) in libs.iter().zip(&chunks).enumerate() {
         let root = dir.join(&lib.dir);
+        // rustdoc reads the Ascent modules of the first library only: what
+        // the engines' modules do not share holds no package text, and the
+        // rest is the same for both (`engines_differ_beyond_the_engine`).
+        let ascent_cfg = if k == 0 {
+            ""
+        } else {
+            "#[cfg(not(any(doc, doctest)))]\n"
+        };
         let manifest = format!(
             "[package]\nname = \"inj-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
              autobins = false\nautotests = false\nautoexamples = false\nautobenches = false\n\n\
@@ -1081,7 +1166,7 @@ fn write_workspace(
         for c in chunk.iter() {
             let _ = writeln!(
                 lib_rs,
-                "lawgen_runtime::include_package!({}, \"gen/{}.rs\");",
+                "{ascent_cfg}lawgen_runtime::include_package!({}, \"gen/{}.rs\");",
                 c.module, c.module
             );
             // The Direct module under `direct/gen/`, so that an error in it
@@ -1539,4 +1624,30 @@ error: could not compile `inj-b20` (lib) due to 2 previous errors
     assert!(blamed[&501].starts_with("error: comparison is useless"));
     let doctests = "running 0 tests\n\ntest result: ok.\nrunning 2 tests\n";
     assert_eq!(doctest_counts(doctests), [0, 2]);
+}
+
+/// The two engines' modules are compared beyond their engine: the same
+/// package's modules agree, and a doc comment changed in one is reported.
+#[test]
+fn the_engines_typed_apis_are_compared_token_for_token() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/ui/valid/minimal.json");
+    let loaded = driver::load_bytes(&std::fs::read(path).unwrap(), &Default::default()).unwrap();
+    let read = |engine: Engine, edit: &dyn Fn(String) -> String| {
+        let opts = EmitOptions {
+            engine,
+            ..EmitOptions::default()
+        };
+        let source = edit(emit(&loaded, &opts).unwrap().source);
+        inspect(&source, &loaded.model, None).api
+    };
+    let ascent = read(Engine::Ascent, &|s| s);
+    let direct = read(Engine::Direct, &|s| s);
+    assert!(ascent.len() > 10, "{} items", ascent.len());
+    assert_eq!(engines_differ_beyond_the_engine(&ascent, &direct), None);
+    let edited = read(Engine::Direct, &|s| s.replacen("/// ", "/// [x](y) ", 1));
+    let found = engines_differ_beyond_the_engine(&ascent, &edited).expect("a difference");
+    assert!(
+        found.starts_with("the Ascent and the Direct module differ beyond their engine, at item"),
+        "{found}"
+    );
 }
