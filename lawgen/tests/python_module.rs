@@ -1,7 +1,9 @@
 //! The Python modules of random packages (`support::gen`) against `lawgen
 //! eval`: each package's `lawgen build --python` project is compiled (release,
-//! in the target directory where scripts/python-env.sh built the chess module,
-//! so the dependencies are built already), and `tests/python/check_random.py` compares
+//! or a debug build without debug info with `LAWGEN_PYTHON_DEV=1` as
+//! scripts/test-python.sh sets it, in the target directory where
+//! scripts/python-env.sh built the chess module with the same profile, so the
+//! dependencies are built already), and `tests/python/check_random.py` compares
 //! `evaluate_json` byte for byte with the interpreter's canonical output for
 //! every facts file and both policies, and `evaluate_many` and
 //! `evaluate_arrow` with it after parsing.
@@ -40,6 +42,18 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
     std::fs::create_dir_all(&lib).unwrap();
     let _lock = RunLock::acquire(&root.join(".lock"), "python_module");
     let checker = workspace.join("tests/python/check_random.py");
+    // The profile scripts/python-env.sh built the chess module with, so
+    // that the dependencies built then are reused.
+    let dev = std::env::var("LAWGEN_PYTHON_DEV").is_ok_and(|v| v == "1");
+    let mut args = vec!["build", "--lib", "--message-format=short"];
+    let mut env = vec![("PYO3_PYTHON", python.as_str())];
+    let profile_dir = if dev {
+        env.push(("CARGO_PROFILE_DEV_DEBUG", "false"));
+        "debug"
+    } else {
+        args.push("--release");
+        "release"
+    };
 
     let (mut built, mut tried) = (0usize, 0u64);
     while built < wanted {
@@ -89,12 +103,7 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
             &RuntimeDep::default_for_this_build(),
         )
         .unwrap();
-        let out = cargo(
-            &dir,
-            &target,
-            &["build", "--release", "--lib", "--message-format=short"],
-            &[("PYO3_PYTHON", python.as_str())],
-        );
+        let out = cargo(&dir, &target, &args, &env);
         assert!(
             out.success,
             "{module} (seed {seed:#x}: {}) does not build:\n{}",
@@ -113,7 +122,7 @@ fn python_modules_of_random_packages_agree_with_lawgen_eval() {
         );
         // What maturin does for a pure-Rust abi3 module: the cdylib renamed.
         std::fs::copy(
-            target.join(format!("release/lib{module}.so")),
+            target.join(format!("{profile_dir}/lib{module}.so")),
             lib.join(format!("{module}.abi3.so")),
         )
         .unwrap();
