@@ -84,7 +84,7 @@ pub const PACKAGE: &str =
 /// once: what `lawgen::driver::evaluate` does per case, minus re-lowering.
 pub struct Interpreter {
     pub loaded: lawgen::driver::Loaded,
-    pub program: lawgen::program::Program,
+    pub program: lawgen_runtime::program::Program,
     /// `LITERALS` index of each literal name, for reading the output.
     index: std::collections::HashMap<&'static str, usize>,
 }
@@ -98,9 +98,9 @@ impl Default for Interpreter {
 impl Interpreter {
     pub fn new() -> Self {
         let loaded =
-            lawgen::driver::load_bytes(PACKAGE.as_bytes(), &lawgen::syntax::ReadLimits::default())
+            lawgen::driver::load_bytes(PACKAGE.as_bytes(), &lawgen::driver::ReadLimits::default())
                 .unwrap_or_else(|d| panic!("the chess package is valid:\n{}", d.render()));
-        let program = lawgen::lower::lower(&loaded.model).expect("the chess package lowers");
+        let program = lawgen::driver::lower(&loaded).expect("the chess package lowers");
         let index = LITERALS.iter().enumerate().map(|(k, l)| (*l, k)).collect();
         Interpreter {
             loaded,
@@ -110,31 +110,30 @@ impl Interpreter {
     }
 
     /// The case as the interpreter's input (read from a facts file, docs/reference.md#facts-files).
-    pub fn facts(&self, c: &ChessCase) -> lawgen::syntax::facts::Facts {
+    pub fn facts(&self, c: &ChessCase) -> lawgen_runtime::formats::facts::Facts {
         let json = cases::to_json(c);
-        lawgen::syntax::facts::read_facts(json.as_bytes(), &self.loaded.catalog)
+        lawgen_runtime::formats::facts::read_facts(json.as_bytes(), &self.loaded.catalog)
             .unwrap_or_else(|d| panic!("facts of a generated case:\n{}\n{json}", d.render()))
     }
 
     /// The canonical conclusions (docs/reference.md#the-canonical-output) of one case's facts.
     pub fn conclusions(
         &self,
-        facts: &lawgen::syntax::facts::Facts,
+        facts: &lawgen_runtime::formats::facts::Facts,
         policy: Policy,
-    ) -> lawgen::interp::Conclusions {
-        let policy = match policy {
-            Policy::Blocking => lawgen::interp::Policy::Blocking,
-            Policy::Propagating => lawgen::interp::Policy::Propagating,
-        };
-        let store = lawgen::interp::evaluate(&self.program, facts, policy);
-        lawgen::interp::conclusions(&self.program, &store, policy)
+    ) -> lawgen_runtime::interp::Conclusions {
+        let store = lawgen_runtime::interp::evaluate(&self.program, facts, policy);
+        lawgen_runtime::interp::conclusions(&self.program, &store, policy)
     }
 
     /// The concluded counts: rows of the `defeasibly` section (+∂, which
     /// includes +Δ) per institutional literal.
-    pub fn counts(&self, c: &lawgen::interp::Conclusions) -> Counts {
+    pub fn counts(&self, c: &lawgen_runtime::interp::Conclusions) -> Counts {
         let mut out = [0u32; 40];
-        if let Some(section) = c.sections.get(&lawgen::program::Section::Defeasibly) {
+        if let Some(section) = c
+            .sections
+            .get(&lawgen_runtime::program::Section::Defeasibly)
+        {
             for (lit, rows) in section {
                 if let Some(&k) = self.index.get(lit.as_str()) {
                     out[k] = rows.len() as u32;
@@ -145,7 +144,7 @@ impl Interpreter {
     }
 
     /// Every case evaluated in turn on this thread.
-    pub fn run(&self, facts: &[lawgen::syntax::facts::Facts], policy: Policy) -> Totals {
+    pub fn run(&self, facts: &[lawgen_runtime::formats::facts::Facts], policy: Policy) -> Totals {
         let mut totals = [0u64; 40];
         for f in facts {
             plain::add(&mut totals, &self.counts(&self.conclusions(f, policy)));

@@ -158,7 +158,7 @@ fn plain_and_generated_agree_with_the_reference_interpreter() {
                 gen_counts, got,
                 "{policy}: case {i}: generated vs interpreter"
             );
-            let interp_json = lawgen::syntax::output::canonical_json(&conclusions);
+            let interp_json = lawgen_runtime::formats::output::canonical_json(&conclusions);
             assert_eq!(
                 gen_json.trim_end(),
                 interp_json.trim_end(),

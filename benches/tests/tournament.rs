@@ -17,10 +17,12 @@ const GAMES: usize = 12;
 
 /// The interpreter's canonical output of a facts file, parsed.
 fn output(interp: &Interpreter, facts_file: &str) -> Value {
-    let facts = lawgen::syntax::facts::read_facts(facts_file.as_bytes(), &interp.loaded.catalog)
-        .unwrap_or_else(|d| panic!("facts file reads:\n{}", d.render()));
+    let facts =
+        lawgen_runtime::formats::facts::read_facts(facts_file.as_bytes(), &interp.loaded.catalog)
+            .unwrap_or_else(|d| panic!("facts file reads:\n{}", d.render()));
     let c = interp.conclusions(&facts, Policy::Blocking);
-    serde_json::from_str(&lawgen::syntax::output::canonical_json(&c)).expect("canonical JSON")
+    serde_json::from_str(&lawgen_runtime::formats::output::canonical_json(&c))
+        .expect("canonical JSON")
 }
 
 /// What an output concludes, as sets: (section, literal) → rows, and the
@@ -88,8 +90,9 @@ fn merged_games_conclude_the_union_of_the_games() {
 
     // The counts the binary checks: interpreter merged = interpreter per
     // game = plain Rust per game.
-    let facts = lawgen::syntax::facts::read_facts(merged_file.as_bytes(), &interp.loaded.catalog)
-        .expect("merged facts read");
+    let facts =
+        lawgen_runtime::formats::facts::read_facts(merged_file.as_bytes(), &interp.loaded.catalog)
+            .expect("merged facts read");
     let merged_counts = interp.counts(&interp.conclusions(&facts, Policy::Blocking));
     let merged_counts: Vec<u64> = merged_counts.iter().map(|&c| u64::from(c)).collect();
     assert_eq!(merged_counts, per_game_counts.to_vec());

@@ -41,17 +41,26 @@ impl std::error::Error for BatchError {}
 #[derive(Clone, Debug)]
 pub enum Key {
     /// A fact (or explicit negation) for an input relation.
-    Fact { rel: usize, cols: Arc<[Ty]> },
+    Fact {
+        /// The input relation (index into the program's relations).
+        rel: usize,
+        /// Its column types, which say whether `e<j>` or `n<j>` is read.
+        cols: Arc<[Ty]>,
+    },
     /// `@Type`: declares the entity in `e0` (docs/reference.md#facts-files
-    /// `entities`); `rel` is where the program takes declared entities of
-    /// the type, if it does.
-    Entity { rel: Option<usize> },
+    /// `entities`).
+    Entity {
+        /// Where the program takes declared entities of the type, if it does.
+        rel: Option<usize>,
+    },
 }
 
 /// The names a facts batch may use for a program's input relations, with
 /// their column types.
 #[derive(Clone, Debug)]
 pub struct FactKeys {
+    /// Each name a `predicate` value may take (local names, full ids,
+    /// `~` negations, `@Type`), and what it names.
     pub keys: HashMap<String, Key>,
     /// The largest arity of any predicate: the `e<j>`/`n<j>` column pairs.
     pub arity: usize,
@@ -66,6 +75,8 @@ pub trait Sink {
 }
 
 impl FactKeys {
+    /// The names of `program`'s input relations, as its facts files accept
+    /// them.
     pub fn new(program: &Program) -> FactKeys {
         let model = &program.catalog;
         let mut keys = HashMap::new();
@@ -234,12 +245,19 @@ impl FactKeys {
 
 /// A string column in any of Arrow's string encodings.
 pub enum Strings<'a> {
+    /// `Utf8`.
     Utf8(&'a arrow_array::StringArray),
+    /// `LargeUtf8`.
     Large(&'a arrow_array::LargeStringArray),
+    /// `Utf8View`.
     View(&'a arrow_array::StringViewArray),
+    /// A dictionary-encoded column: `keys` index into `values`.
     Dict {
+        /// The column itself, for its null mask.
         array: &'a dyn Array,
+        /// Per row, its value's index into `values`.
         keys: Vec<usize>,
+        /// The dictionary's values.
         values: Box<Strings<'a>>,
     },
 }
@@ -300,9 +318,13 @@ impl<'a> Strings<'a> {
 
 /// The columns of a facts batch.
 pub struct FactsColumns<'a> {
+    /// Which case each row belongs to.
     pub case: &'a Int64Array,
+    /// The predicate (or `@Type`) of each row.
     pub predicate: Strings<'a>,
+    /// `e<j>`: the j-th argument where it is an entity.
     pub entities: Vec<Option<Strings<'a>>>,
+    /// `n<j>`: the j-th argument where it is an integer.
     pub ints: Vec<Option<&'a Int64Array>>,
 }
 
@@ -346,10 +368,12 @@ impl<'a> FactsColumns<'a> {
         })
     }
 
+    /// Row `r`'s j-th entity argument, if it has one.
     pub fn entity(&self, j: usize, r: usize) -> Option<&str> {
         self.entities[j].as_ref().and_then(|c| c.get(r))
     }
 
+    /// Row `r`'s j-th integer argument, if it has one.
     pub fn int(&self, j: usize, r: usize) -> Option<i64> {
         self.ints[j].and_then(|c| c.is_valid(r).then(|| c.value(r)))
     }

@@ -9,81 +9,76 @@
 //!   --> node `urn:x#CheckmateWins` at /nodes/9/body/items/0/formula/args
 //!   = help: pass exactly 2 arguments, in the order of the symbol_decl parameters
 //! ```
+//!
+//! Rendering is shared; the codes are not. A [`Diagnostic`] carries a
+//! [`CodeId`], the code as printed, and each crate converts its own catalogue
+//! into it: this crate's [`Code`] for JSON and facts files, the compiler's
+//! catalogue (in `lawgen`) for everything a package can get wrong.
 
 use std::fmt;
 
-/// A stable error code. The numbering groups codes by the stage that reports them:
-/// `E00x` reading, `E01x` names, `E02x` types, `E03x` safety, `E04x` priorities,
-/// `E05x` closures, `E06x` judgments, `E07x` strata, `E08x` facts, `E09x` resource limits,
-/// `E10x` imports, `E11x` the text form; `W0xx` are the warnings of `lawgen lint`.
+/// The code a diagnostic is printed with: `E` and three digits for an
+/// error, `W` and three digits for a warning (`E020`, `W003`). The crate that
+/// reports a problem owns its code: each has a catalogue that converts into
+/// this type — the runtime's own [`Code`] (JSON and facts files), the
+/// compiler's `lawgen::diagnostics::Code` (packages, the text form, imports,
+/// lints) — and rendering, sorting and the counts of [`Diagnostics::render`]
+/// read only what this type holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CodeId(&'static str);
+
+impl CodeId {
+    /// A code as printed. Codes sort as their text, which for this shape is
+    /// their number: errors before warnings, each in numeric order.
+    pub const fn new(code: &'static str) -> CodeId {
+        let b = code.as_bytes();
+        assert!(
+            b.len() == 4
+                && (b[0] == b'E' || b[0] == b'W')
+                && b[1].is_ascii_digit()
+                && b[2].is_ascii_digit()
+                && b[3].is_ascii_digit(),
+            "a diagnostic code is E or W and three digits"
+        );
+        CodeId(code)
+    }
+
+    /// The code as printed, e.g. `E020`.
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    /// `warning` for the `W0xx` codes of `lawgen lint`, `error` otherwise.
+    pub fn severity(self) -> &'static str {
+        if self.is_warning() {
+            "warning"
+        } else {
+            "error"
+        }
+    }
+
+    pub fn is_warning(self) -> bool {
+        self.0.starts_with('W')
+    }
+}
+
+impl fmt::Display for CodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The runtime's own codes: problems with a JSON document or a facts file
+/// (docs/reference.md#facts-files), reported while a compiled package or the
+/// reference evaluator reads its input. The numbering is shared with the
+/// compiler's catalogue (`lawgen::diagnostics::Code`), which leaves these
+/// numbers to this one: `E001`–`E002` reading JSON, `E08x` facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
     MalformedJson,
     /// The JSON nests deeper than the reader accepts.
     TooDeep,
-    /// `schemaVersion` is not `law.core.ir/0.2`.
-    SchemaVersion,
-    /// A required field is missing or has the wrong JSON type.
-    BadField,
-    /// A node `kind` lawgen does not know.
-    UnknownNodeKind,
-    /// An unknown body item, term or literal kind, or an unknown enumerated value.
-    UnknownKind,
-    /// A node's `contentHash` does not match its content.
-    HashMismatch,
-    /// A fragment text's `contentHash` does not match the text.
-    TextHashMismatch,
-    /// A construct lawgen does not implement (imports, strata, interpretations, …).
-    Unsupported,
-    /// Two nodes share an id (or two predicates a local name, or two types a name).
-    DuplicateId,
-    /// A reference names no declared predicate.
-    UnknownPredicate,
-    /// A reference names no declared type.
-    UnknownType,
-    /// A reference names no declared constant.
-    UnknownConstant,
-    /// A priority names no declared rule.
-    UnknownRule,
-    /// An anchor, edition or work reference resolves to nothing.
-    UnknownProvenance,
-    /// A reference resolves to a node of the wrong kind.
-    WrongNodeKind,
-    /// A literal has the wrong number of arguments.
-    Arity,
-    /// An argument's type differs from the parameter's.
-    TypeMismatch,
-    /// A comparison between incompatible types, or an order comparison on entities.
-    ComparisonType,
-    /// A variable used in a rule is not declared in `variables`.
-    UndeclaredVariable,
-    /// A variable is declared twice in one rule.
-    DuplicateVariable,
-    /// A `value` term whose JSON value does not fit its type.
-    BadValue,
-    /// A head variable is not bound by a positive body literal.
-    UnboundHeadVariable,
-    /// A comparison variable is not bound by a positive body literal.
-    UnboundComparisonVariable,
-    /// A variable of a `not` item shared with the rule is not bound elsewhere.
-    UnboundNegatedVariable,
-    /// A rule concludes an empirical or judgment predicate.
-    HeadNotInstitutional,
-    /// A priority relates rules whose heads are not complementary.
-    PriorityNoConflict,
-    /// The priority relation has a cycle.
-    PriorityCycle,
-    /// A closure over a predicate that is not empirical.
-    ClosureNotEmpirical,
-    /// A closure domain whose parameter types differ from the predicate's.
-    ClosureDomainType,
-    /// A judgment predicate without an `external_decl`.
-    JudgmentWithoutExternal,
-    /// An `external_decl` for something that is not a judgment predicate, or a second one.
-    BadExternal,
-    /// No stratification exists.
-    Unstratifiable,
     /// The facts file is not a JSON object of the shape of docs/reference.md#facts-files.
     FactsShape,
     /// A facts key names no predicate of the package.
@@ -98,126 +93,52 @@ pub enum Code {
     FactsContradiction,
     /// A facts key or constant names a local name two packages of the closure share.
     FactsAmbiguousName,
-    /// A resource limit (string length, arity, …) is exceeded.
-    Limit,
-    /// No package on the import search path has the imported name and version.
-    ImportNotFound,
-    /// The imported package has another namespace than its import entry says.
-    ImportNamespace,
-    /// The imported package has another `semanticHash` than its import entry pins.
-    ImportSemanticHash,
-    /// A package imports itself, directly or through others.
-    ImportCycle,
-    /// Two versions of one package name in one import closure.
-    ImportVersionClash,
-    /// A node of a layered package whose `package` field or id is not its package's namespace.
-    ImportForeignNode,
-    /// A derogation in a package that imports nothing.
-    DerogationWithoutImports,
-    /// A derogation lists a rule of its own package.
-    DerogationOwnRule,
-    /// A derogation without an anchor.
-    DerogationWithoutAnchor,
-    /// The text form (`.law`) does not parse.
-    TextSyntax,
-    /// Lint: a rule for one case reads a fact that does not name the case.
-    CrossCaseLeak,
-    /// Lint: a rule's head drops the case every body item hangs off.
-    HeadDropsCase,
-    /// Lint: a rule whose body can never hold.
-    NeverFires,
-    /// Lint: a declaration nothing refers to.
-    UnusedDeclaration,
-    /// Lint: a priority over a strict rule.
-    PriorityOverStrict,
-    /// Lint: a closure whose domain nothing can establish definitely.
-    ClosureDomainEmpty,
-    /// Lint: a judgment no rule reads.
-    JudgmentNeverRead,
-    /// Lint: a derogation that changes nothing (the rule would have concluded nothing anyway).
-    DerogationWithoutEffect,
 }
 
 impl Code {
-    /// The code as printed, e.g. `E020`.
+    /// Every code of the catalogue.
+    pub const ALL: [Code; 9] = [
+        Code::MalformedJson,
+        Code::TooDeep,
+        Code::FactsShape,
+        Code::FactsUnknownPredicate,
+        Code::FactsArity,
+        Code::FactsType,
+        Code::FactsInstitutional,
+        Code::FactsContradiction,
+        Code::FactsAmbiguousName,
+    ];
+
+    /// The code as printed, e.g. `E081`.
+    pub const fn id(self) -> CodeId {
+        CodeId::new(match self {
+            Code::MalformedJson => "E001",
+            Code::TooDeep => "E002",
+            Code::FactsShape => "E080",
+            Code::FactsUnknownPredicate => "E081",
+            Code::FactsArity => "E082",
+            Code::FactsType => "E083",
+            Code::FactsInstitutional => "E084",
+            Code::FactsContradiction => "E085",
+            Code::FactsAmbiguousName => "E086",
+        })
+    }
+
+    /// The code as printed, e.g. `E081`.
     pub fn as_str(self) -> &'static str {
-        use Code::*;
-        match self {
-            MalformedJson => "E001",
-            TooDeep => "E002",
-            SchemaVersion => "E003",
-            BadField => "E004",
-            UnknownNodeKind => "E005",
-            UnknownKind => "E006",
-            HashMismatch => "E007",
-            TextHashMismatch => "E008",
-            Unsupported => "E009",
-            DuplicateId => "E010",
-            UnknownPredicate => "E011",
-            UnknownType => "E012",
-            UnknownConstant => "E013",
-            UnknownRule => "E014",
-            UnknownProvenance => "E015",
-            WrongNodeKind => "E016",
-            Arity => "E020",
-            TypeMismatch => "E021",
-            ComparisonType => "E022",
-            UndeclaredVariable => "E023",
-            DuplicateVariable => "E024",
-            BadValue => "E025",
-            UnboundHeadVariable => "E030",
-            UnboundComparisonVariable => "E031",
-            UnboundNegatedVariable => "E032",
-            HeadNotInstitutional => "E033",
-            PriorityNoConflict => "E040",
-            PriorityCycle => "E041",
-            ClosureNotEmpirical => "E050",
-            ClosureDomainType => "E051",
-            JudgmentWithoutExternal => "E060",
-            BadExternal => "E061",
-            Unstratifiable => "E070",
-            FactsShape => "E080",
-            FactsUnknownPredicate => "E081",
-            FactsArity => "E082",
-            FactsType => "E083",
-            FactsInstitutional => "E084",
-            FactsContradiction => "E085",
-            FactsAmbiguousName => "E086",
-            Limit => "E090",
-            ImportNotFound => "E100",
-            ImportNamespace => "E101",
-            ImportSemanticHash => "E102",
-            ImportCycle => "E103",
-            ImportVersionClash => "E104",
-            ImportForeignNode => "E105",
-            DerogationWithoutImports => "E106",
-            DerogationOwnRule => "E107",
-            DerogationWithoutAnchor => "E108",
-            TextSyntax => "E110",
-            CrossCaseLeak => "W001",
-            HeadDropsCase => "W002",
-            NeverFires => "W003",
-            UnusedDeclaration => "W004",
-            PriorityOverStrict => "W005",
-            ClosureDomainEmpty => "W006",
-            JudgmentNeverRead => "W007",
-            DerogationWithoutEffect => "W008",
-        }
+        self.id().as_str()
     }
 }
 
-impl Code {
-    /// `warning` for the `W0xx` codes of `lawgen lint`, `error` otherwise.
-    pub fn severity(self) -> &'static str {
-        if self.as_str().starts_with('W') {
-            "warning"
-        } else {
-            "error"
-        }
+impl From<Code> for CodeId {
+    fn from(c: Code) -> CodeId {
+        c.id()
     }
+}
 
-    pub fn is_warning(self) -> bool {
-        self.severity() == "warning"
+impl PartialEq<Code> for CodeId {
+    fn eq(&self, other: &Code) -> bool {
+        *self == other.id()
     }
 }
 
@@ -266,7 +187,7 @@ impl Location {
 /// One problem found in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    pub code: Code,
+    pub code: CodeId,
     /// What is wrong, lower case, no trailing period.
     pub message: String,
     pub location: Location,
@@ -276,13 +197,13 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(
-        code: Code,
+        code: impl Into<CodeId>,
         location: Location,
         message: impl Into<String>,
         help: impl Into<String>,
     ) -> Self {
         Diagnostic {
-            code,
+            code: code.into(),
             message: message.into(),
             location,
             help: help.into(),
@@ -357,7 +278,7 @@ impl Diagnostics {
     /// Shorthand for `push(Diagnostic::new(..))`.
     pub fn error(
         &mut self,
-        code: Code,
+        code: impl Into<CodeId>,
         location: Location,
         message: impl Into<String>,
         help: impl Into<String>,
@@ -462,7 +383,7 @@ mod tests {
     fn sorts_numeric_pointer_segments_numerically() {
         let mut ds = Diagnostics::new();
         for p in ["/nodes/10", "/nodes/9", "/nodes/9/body"] {
-            ds.error(Code::Arity, Location::new(None, p), "m", "h");
+            ds.error(Code::FactsArity, Location::new(None, p), "m", "h");
         }
         ds.sort();
         let order: Vec<_> = ds.iter().map(|d| d.location.pointer.as_str()).collect();
@@ -472,7 +393,7 @@ mod tests {
     #[test]
     fn hostile_ids_cannot_forge_lines() {
         let d = Diagnostic::new(
-            Code::DuplicateId,
+            Code::FactsShape,
             Location::new(Some("a\nerror[E000]: forged"), "/nodes/0"),
             "m",
             "h",
@@ -482,13 +403,31 @@ mod tests {
         assert!(s.contains("a\\nerror[E000]: forged"));
         // Ids quoted in the message and help are escaped as well.
         let d = Diagnostic::new(
-            Code::UnknownPredicate,
+            Code::FactsUnknownPredicate,
             Location::new(None, "/nodes/0"),
             "`x\nerror[E000]: forged` is not declared",
             "declare `x\n  = help: forged`",
         );
         let s = d.to_string();
         assert_eq!(s.lines().count(), 3, "{s}");
+    }
+
+    #[test]
+    fn codes_are_distinct_and_sort_by_number() {
+        let ids: Vec<CodeId> = Code::ALL.iter().map(|c| c.id()).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, ids, "declared in numeric order, each once");
+        assert!(CodeId::new("E110") < CodeId::new("W001"));
+        assert_eq!(CodeId::new("W003").severity(), "warning");
+        assert_eq!(Code::FactsArity.id().severity(), "error");
+    }
+
+    #[test]
+    #[should_panic(expected = "E or W and three digits")]
+    fn malformed_codes_are_refused() {
+        let _ = CodeId::new("E20");
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub struct PredId(pub u32);
 pub enum Ty {
     /// `urn:law:std#Integer`, an `i64`.
     Int,
+    /// An entity of a declared type (compared by name; only `=` and `≠`).
     Entity(TypeId),
 }
 
@@ -42,7 +43,9 @@ pub enum Ty {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Value {
+    /// An integer.
     Int(i64),
+    /// An entity, by local name.
     Entity(String),
 }
 
@@ -59,11 +62,14 @@ impl fmt::Display for Value {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Lit {
+    /// The predicate.
     pub pred: PredId,
+    /// `~p`, the explicit negation, rather than `p`.
     pub negative: bool,
 }
 
 impl Lit {
+    /// `~p` for `p`, `p` for `~p`: the literal a conflicting rule concludes.
     pub fn complement(self) -> Lit {
         Lit {
             pred: self.pred,
@@ -88,12 +94,19 @@ pub enum RelationKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Strength {
+    /// Concludes its head definitely (+Δ) from definite premises, and
+    /// cannot be defeated.
     Strict,
+    /// Concludes its head unless a rule for the complement prevails.
     Defeasible,
+    /// Concludes nothing; only keeps the complement of its head from being
+    /// established.
     Defeater,
 }
 
 impl Strength {
+    /// The word packages and explanations use (`strict`, `defeasible`,
+    /// `defeater`).
     pub fn as_str(self) -> &'static str {
         match self {
             Strength::Strict => "strict",
@@ -107,15 +120,29 @@ impl Strength {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Status {
+    /// Established: +∂ (or +Δ).
     Established,
+    /// Merely supported: +Σ, there are grounds even if they lose.
     Supported,
 }
 
 impl Status {
+    /// The word packages and explanations use.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Established => "established",
             Status::Supported => "supported",
+        }
+    }
+
+    /// The level the word names: `established` is +∂, `supported` is +Σ.
+    /// (Where a rule body reads an item is lowering's decision, recorded
+    /// per item as a [`Read`]: an established item of a body applied at Δ
+    /// is read at Δ.)
+    pub fn level(self) -> Level {
+        match self {
+            Status::Established => Level::Defeasible,
+            Status::Supported => Level::Supported,
         }
     }
 }
@@ -124,15 +151,22 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum CmpOp {
+    /// Equal (integers or entities).
     Eq,
+    /// Not equal (integers or entities).
     Ne,
+    /// Less than (integers only).
     Lt,
+    /// At most (integers only).
     Le,
+    /// Greater than (integers only).
     Gt,
+    /// At least (integers only).
     Ge,
 }
 
 impl CmpOp {
+    /// The operator's name in package JSON (`eq`, `ne`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             CmpOp::Eq => "eq",
@@ -161,8 +195,12 @@ impl CmpOp {
         matches!(self, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)
     }
 
-    /// Applies the operator to two integers.
-    pub fn holds_int(self, a: i64, b: i64) -> bool {
+    /// Whether `a op b` holds: the one definition of a comparison, which
+    /// the reference evaluator (on interned values), the explainer and
+    /// `lawgen lint` (on constants) all apply. Integers compare by value;
+    /// the checker allows only `=` and `≠` on entities, which compare
+    /// names, or ids (one id per name within an evaluation).
+    pub fn holds<T: PartialOrd + ?Sized>(self, a: &T, b: &T) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,
@@ -171,6 +209,11 @@ impl CmpOp {
             CmpOp::Gt => a > b,
             CmpOp::Ge => a >= b,
         }
+    }
+
+    /// [`CmpOp::holds`] on two integers.
+    pub fn holds_int(self, a: i64, b: i64) -> bool {
+        self.holds(&a, &b)
     }
 }
 
@@ -191,11 +234,16 @@ pub enum Level {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum World {
+    /// Judgments as decided: an undecided atom holds neither way.
     Certain,
+    /// Judgments as they may yet be decided: an undecided atom holds both
+    /// ways.
     Possible,
 }
 
 impl World {
+    /// The model a negative condition reads: checked in C against P and in
+    /// P against C (docs/reference.md#undecided-judgments).
     pub fn other(self) -> World {
         match self {
             World::Certain => World::Possible,
@@ -208,7 +256,9 @@ impl World {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Label {
+    /// The language, as a BCP 47 tag.
     pub language: String,
+    /// The text in that language.
     pub text: String,
 }
 
@@ -239,13 +289,22 @@ pub fn local_name(id: &str) -> &str {
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Catalog {
+    /// The root package's namespace (`urn:…`).
     pub namespace: String,
+    /// The root package's declared semantic hash, if any.
     pub semantic_hash: Option<String>,
+    /// Entity types, indexed by [`TypeId`].
     pub types: Vec<TypeInfo>,
+    /// Predicates, indexed by [`PredId`].
     pub preds: Vec<PredInfo>,
+    /// Named entities of the package, with their types.
     pub constants: Vec<ConstInfo>,
+    /// The package rules as written; [`Meaning`]s index them.
     pub rules: Vec<RuleInfo>,
+    /// Priorities between conflicting rules; [`Meaning::Defeated`] and
+    /// [`Beat`] index them.
     pub priorities: Vec<PriorityInfo>,
+    /// Closure policies; [`Meaning::Closure`] indexes them.
     pub closures: Vec<ClosureInfo>,
     /// The derogations of the closure (docs/reference.md#derogations).
     /// Empty lists are left out of the encoding, so a program without
@@ -278,6 +337,7 @@ pub struct Catalog {
     /// ids they stand for: such predicates and constants are named by full
     /// id at the edges, and the short name is refused as ambiguous.
     pub ambiguous_preds: std::collections::BTreeMap<String, Vec<String>>,
+    /// The same, for constants.
     pub ambiguous_consts: std::collections::BTreeMap<String, Vec<String>>,
     /// Predicates by local name and by full id (first wins), for readers of
     /// facts and queries: built on first use.
@@ -285,41 +345,59 @@ pub struct Catalog {
     by_name: std::sync::OnceLock<std::collections::HashMap<String, PredId>>,
 }
 
+/// An entity type of the package.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct TypeInfo {
+    /// The type's full id.
     pub id: String,
+    /// Its name, as facts files and messages write it (`Game`).
     pub name: String,
+    /// Human names of the type, per language.
     pub labels: Vec<Label>,
 }
 
+/// A predicate of the package: its kind and signature, as facts, queries
+/// and explanations name it.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct PredInfo {
+    /// The predicate's full id (`urn:…#game_drawn`).
     pub id: String,
     /// The id after its first `#` (what facts files and the output use).
     pub local: String,
+    /// Input, derived, or decided by an authority.
     pub kind: RelationKind,
+    /// The column types, in order.
     pub params: Vec<Ty>,
+    /// The parameters' names, where the package gives them (for messages
+    /// and generated method arguments).
     pub param_names: Vec<Option<String>>,
+    /// Human names of the predicate, per language.
     pub labels: Vec<Label>,
     /// For judgment predicates: who decides.
     pub external: Option<External>,
 }
 
+/// Who decides a judgment predicate, as requests name them.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct External {
     /// Local name of the authority (e.g. `FIDEArbiter`).
     pub authority: String,
+    /// The capability the authority exercises (e.g. `decide`).
     pub capability: String,
 }
 
+/// A named entity of the package (a constant of rule bodies and facts).
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct ConstInfo {
+    /// The constant's full id.
     pub id: String,
+    /// Its local name: the entity's name in facts and output.
     pub local: String,
+    /// Its entity type.
     pub ty: TypeId,
 }
 
@@ -328,38 +406,72 @@ pub struct ConstInfo {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct RuleInfo {
+    /// The rule's full id.
     pub id: String,
+    /// Its local name, as explanations and coverage name it.
     pub local: String,
+    /// Strict, defeasible or defeater.
     pub strength: Strength,
+    /// The literal it concludes (or, for a defeater, blocks).
     pub head: SourceAtom,
+    /// The body items, in the package's order (what `rule … does not
+    /// apply — item …` counts in).
     pub body: Vec<SourceItem>,
     /// Variable names, indexed like the program rules lowered from it.
     pub vars: Vec<String>,
+    /// Human names of the rule, per language.
     pub labels: Vec<Label>,
+    /// The articles it implements, cited by explanations.
     pub anchors: Vec<AnchorInfo>,
     /// Index into [`Catalog::packages`].
     pub package: u32,
 }
 
+/// A literal with its argument terms, as a rule is written.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct SourceAtom {
+    /// The predicate and polarity.
     pub lit: Lit,
+    /// The arguments: the rule's variables (by index into
+    /// [`RuleInfo::vars`]) or constants.
     pub args: Vec<Term>,
 }
 
+/// A body item as written.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum SourceItem {
-    Status { status: Status, atom: SourceAtom },
-    Compare { left: Term, op: CmpOp, right: Term },
-    Not { status: Status, atom: SourceAtom },
+    /// `established p(…)` or `supported p(…)`.
+    Status {
+        /// What the item asks of the literal.
+        status: Status,
+        /// The literal.
+        atom: SourceAtom,
+    },
+    /// A comparison of two terms.
+    Compare {
+        /// The left-hand term.
+        left: Term,
+        /// The operator.
+        op: CmpOp,
+        /// The right-hand term.
+        right: Term,
+    },
+    /// `not established p(…)` or `not supported p(…)`.
+    Not {
+        /// What the literal must not be.
+        status: Status,
+        /// The literal.
+        atom: SourceAtom,
+    },
 }
 
 /// A fragment of the law a rule is anchored to.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct AnchorInfo {
+    /// The fragment's full id.
     pub fragment: String,
     /// Article locator, e.g. `article/9`.
     pub locator: String,
@@ -373,8 +485,11 @@ pub struct AnchorInfo {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct DerogationInfo {
+    /// The derogation's full id.
     pub id: String,
+    /// Its local name, as explanations name it.
     pub local: String,
+    /// Human names of the derogation, per language.
     pub labels: Vec<Label>,
     /// The articles that displace the rules.
     pub anchors: Vec<AnchorInfo>,
@@ -396,37 +511,56 @@ pub struct SetAsideInfo {
     pub by: Vec<u32>,
 }
 
+/// A declared priority between two rules with complementary heads.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct PriorityInfo {
+    /// The priority rule's full id.
     pub id: String,
+    /// Its local name, as explanations name it.
     pub local: String,
     /// Indices into [`Catalog::rules`].
     pub higher: u32,
+    /// The rule it puts below `higher`.
     pub lower: u32,
     /// Local name of the reason, e.g. `lex_specialis`.
     pub reason: Option<String>,
+    /// Human names of the priority, per language.
     pub labels: Vec<Label>,
     /// Index into [`Catalog::packages`].
     pub package: u32,
 }
 
+/// A closure policy: the facts of a predicate are complete over a domain.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct ClosureInfo {
+    /// The policy's full id.
     pub id: String,
+    /// Its local name, as explanations name it.
     pub local: String,
+    /// The predicate whose facts are complete.
     pub pred: PredId,
+    /// The domain predicate: `~pred(t)` follows where `domain(t)` holds
+    /// definitely and `pred(t)` is not a fact.
     pub domain: PredId,
+    /// Whether the policy derives explicit negatives (only such policies
+    /// change what a program concludes).
     pub derive_negative: bool,
+    /// The snapshot the facts were taken from, as explanations cite it.
     pub snapshot: Option<String>,
+    /// The date the facts are complete as of, as explanations cite it.
     pub complete_as_of: Option<String>,
+    /// Human names of the policy, per language.
     pub labels: Vec<Label>,
     /// Index into [`Catalog::packages`].
     pub package: u32,
 }
 
 impl Catalog {
+    /// A catalog with the lists every package has; derogations, the layers
+    /// of an import closure and ambiguous names are set afterwards, when
+    /// there are any.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         namespace: String,
@@ -467,10 +601,12 @@ impl Catalog {
         self.ambiguous_consts.get(local).map(Vec::as_slice)
     }
 
+    /// Predicate `p`'s entry.
     pub fn pred(&self, p: PredId) -> &PredInfo {
         &self.preds[p.0 as usize]
     }
 
+    /// Package rule `r` (index into [`Catalog::rules`]).
     pub fn rule(&self, r: u32) -> &RuleInfo {
         &self.rules[r as usize]
     }
@@ -494,6 +630,8 @@ impl Catalog {
             .map(|(i, r)| (i as u32, r))
     }
 
+    /// The type's name as facts files and messages write it (`Integer` for
+    /// integers).
     pub fn type_name(&self, t: Ty) -> &str {
         match t {
             Ty::Int => "Integer",
@@ -549,64 +687,196 @@ impl Catalog {
 pub enum Meaning {
     /// The head copies the facts of its literal.
     Facts,
-    /// The head's explicit negative comes from closure policy `closure`.
-    Closure { closure: u32 },
-    /// `undecided[j]`: an atom of judgment `pred` nobody decided (that some
-    /// rule instance could read).
-    Undecided { pred: PredId },
-    /// `demand[j]`: the atoms of a judgment that item `item` of `rule` could
-    /// read (the instances whose other items may hold).
-    Demand { rule: u32, item: u32 },
-    /// `demand[j]`: closure policy `closure`, whose domain is the judgment,
-    /// reads every atom of it.
-    DemandOfClosure { closure: u32 },
+    /// The head's explicit negative comes from a closure policy.
+    Closure {
+        /// The policy (index into [`Catalog::closures`]).
+        closure: u32,
+    },
+    /// `undecided[j]`: an atom of a judgment nobody decided (that some rule
+    /// instance could read).
+    Undecided {
+        /// The judgment predicate.
+        pred: PredId,
+    },
+    /// `demand[j]`: the atoms of a judgment that one body item could read
+    /// (the instances whose other items may hold).
+    Demand {
+        /// The rule whose body reads the judgment.
+        rule: u32,
+        /// The body item (index into the rule's body as written).
+        item: u32,
+    },
+    /// `demand[j]`: a closure policy whose domain is the judgment reads every
+    /// atom of it.
+    DemandOfClosure {
+        /// The policy (index into [`Catalog::closures`]).
+        closure: u32,
+    },
     /// An undecided judgment atom holds (both ways) in the possible model.
     UndecidedHolds,
     /// The values a judgment ranges over (`dom[T]`).
     Domain,
-    /// A strict rule concludes its head definitely (in `world`).
-    Strict { rule: u32, world: World },
-    /// A rule's body holds at `level` in `world` (`app[r]`).
-    Applicable {
+    /// A strict rule concludes its head definitely.
+    Strict {
+        /// The package rule.
         rule: u32,
-        level: Level,
+        /// The model it concludes in.
         world: World,
+        /// How its body items are read, as for [`Meaning::Applicable`].
+        reads: Vec<Option<Read>>,
+    },
+    /// A rule's body holds (`app[r]`).
+    Applicable {
+        /// The package rule.
+        rule: u32,
+        /// The level its established items are read at.
+        level: Level,
+        /// The model its positive items are read in.
+        world: World,
+        /// An entry per body item (`None` for a comparison): the level and
+        /// world at which the item reads its literal.
+        reads: Vec<Option<Read>>,
     },
     /// +Δ implies +∂ and +Σ.
     FromDefinite,
     /// A rule's body holds at Σ: its head is supported.
-    Supports { rule: u32 },
+    Supports {
+        /// The package rule.
+        rule: u32,
+    },
     /// A rule for the literal applies at ∂ (`cand[L]`).
-    Candidate { rule: u32 },
-    /// Attacker `attacker` does not apply at `level` in the other world:
-    /// not supported (`Supported`, both policies) or not established
-    /// (`Defeasible`, blocking only).
-    Discarded { attacker: u32, level: Level },
-    /// Attacker `attacker` is beaten by rule `by`, which applies at ∂.
-    Defeated { attacker: u32, by: u32 },
+    Candidate {
+        /// The package rule.
+        rule: u32,
+    },
+    /// An attacker does not apply in the other world: not supported (both
+    /// policies) or not established (blocking only).
+    Discarded {
+        /// The attacking rule (for the complement).
+        attacker: u32,
+        /// The level at which it fails to apply: `Supported` or `Defeasible`.
+        level: Level,
+    },
+    /// An attacker is beaten by a rule for the literal, which applies at ∂,
+    /// under a priority.
+    Defeated {
+        /// The attacking rule (for the complement).
+        attacker: u32,
+        /// The rule that beats it.
+        by: u32,
+        /// The priority that puts `by` above `attacker` (index into
+        /// [`Catalog::priorities`]).
+        priority: u32,
+    },
     /// +∂: some rule applies, the complement is not +Δ, every attacker is
     /// discarded or defeated.
-    Established,
-    /// The projection `∃Y a(X, Y)` behind item `item` (a `not`) of `rule`.
-    Projection { rule: u32, item: u32 },
-    /// A request for the judgment atom at item `item` of `rule`.
-    Request { rule: u32, item: u32 },
-    /// The body of set-aside rule `rule` (index into
-    /// [`Catalog::set_aside`]) holds at Σ in the certain model: the rule
+    Established {
+        /// One entry per `ok` item of the body: who attacks, and what it beats.
+        attackers: Vec<Attack>,
+    },
+    /// The projection `∃Y a(X, Y)` behind a `not` item.
+    Projection {
+        /// The package rule.
+        rule: u32,
+        /// The `not` item (index into the rule's body as written).
+        item: u32,
+    },
+    /// A request for the judgment atom one body item reads.
+    Request {
+        /// The package rule.
+        rule: u32,
+        /// The judgment item (index into the rule's body as written).
+        item: u32,
+        /// As for [`Meaning::Applicable`], without the judgment item; `None`
+        /// last, for the undecided atom.
+        reads: Vec<Option<Read>>,
+    },
+    /// The body of a rule set aside holds at Σ in the certain model: the rule
     /// would have supported its head, had no derogation set it aside. Read
     /// by explanations only; nothing else in the program depends on it.
-    SetAside { rule: u32 },
-    /// Like [`Meaning::Projection`], for item `item` of set-aside rule `rule`.
-    SetAsideProjection { rule: u32, item: u32 },
+    SetAside {
+        /// The rule (index into [`Catalog::set_aside`]).
+        rule: u32,
+        /// As for [`Meaning::Applicable`].
+        reads: Vec<Option<Read>>,
+    },
+    /// Like [`Meaning::Projection`], for a rule set aside.
+    SetAsideProjection {
+        /// The rule (index into [`Catalog::set_aside`]).
+        rule: u32,
+        /// The `not` item (index into the rule's body as written).
+        item: u32,
+    },
+}
+
+impl Meaning {
+    /// How the items of a rule body lowered from a package rule read their
+    /// literals, one entry per body item (empty for other rules).
+    pub fn reads(&self) -> &[Option<Read>] {
+        match self {
+            Meaning::Strict { reads, .. }
+            | Meaning::Applicable { reads, .. }
+            | Meaning::Request { reads, .. }
+            | Meaning::SetAside { reads, .. } => reads,
+            _ => &[],
+        }
+    }
+}
+
+/// Where a body item of a rule lowered from a package rule reads its
+/// literal: at `level` in `world`, as lowering asked for it (several of
+/// these may share one relation: a literal whose tags coincide, or that no
+/// judgment reaches). A `not` item reads the other world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Read {
+    /// The level the item's literal must hold at.
+    pub level: Level,
+    /// The model it is read in.
+    pub world: World,
+}
+
+/// An attacker of a literal `L`, as `L`'s `+∂` rule reads it: an
+/// `ok[L, s]` item of its body, which holds when `s` is discarded or
+/// defeated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Attack {
+    /// The attacking rule `s` (a rule for `~L`; index into [`Catalog::rules`]).
+    pub rule: u32,
+    /// The index of its `ok[L, s]` item in the `+∂` rule's body.
+    pub item: u32,
+    /// `s` is a defeater: when it applies and is not defeated, it keeps `L`
+    /// from being established (it blocks) and concludes nothing itself.
+    pub blocks: bool,
+    /// The rules for `L` that `s` beats: `s` concludes `~L` and a priority
+    /// puts it above them (a defeater beats none).
+    pub beats: Vec<Beat>,
+}
+
+/// A rule beaten under a priority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct Beat {
+    /// The beaten rule (index into [`Catalog::rules`]).
+    pub rule: u32,
+    /// The priority that puts the other rule above it (index into
+    /// [`Catalog::priorities`]).
+    pub priority: u32,
 }
 
 /// The relation holding literal `lit` at `level` in `world`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct View {
+    /// The literal.
     pub lit: Lit,
+    /// The proof tag.
     pub level: Level,
+    /// The model.
     pub world: World,
+    /// The relation that holds it (shared with other entries where
+    /// collapsed).
     pub rel: RelId,
 }
 
@@ -615,17 +885,26 @@ pub struct View {
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct RelId(pub u32);
 
+/// A lowered package: plain stratified Datalog with the defeasible overlay
+/// compiled in, plus what run time needs to talk about the package.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Program {
+    /// The root package's name.
     pub package: String,
+    /// The root package's version.
     pub version: String,
+    /// Names, types, labels and rules as written, for facts, output and
+    /// explanations.
     pub catalog: Catalog,
     /// Every (literal, level, world) that has a relation, after collapsing:
     /// a literal whose three tags coincide, or that no judgment reaches,
     /// shares one relation among several entries.
     pub views: Vec<View>,
+    /// Every relation, indexed by [`RelId`]: the contract between generated
+    /// engines and the runtime.
     pub relations: Vec<Relation>,
+    /// Every rule, with what it means in the overlay.
     pub rules: Vec<Rule>,
     /// Rule indices per program stratum, lowest first. Negated relations are
     /// always complete in an earlier stratum.
@@ -636,11 +915,16 @@ pub struct Program {
     pub requests: Vec<RequestView>,
 }
 
+/// A relation of the program.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Relation {
+    /// A readable name (`P[game_drawn]`, `app[SeventyFiveMoves]`), for dumps
+    /// and generated code comments.
     pub name: String,
+    /// The column types.
     pub columns: Vec<Ty>,
+    /// Where its tuples come from.
     pub role: Role,
 }
 
@@ -658,10 +942,14 @@ pub enum Role {
     Derived,
 }
 
+/// A Datalog rule: the head holds for every binding of its variables that
+/// satisfies the body.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Rule {
+    /// The derived atom.
     pub head: Atom,
+    /// The items, matched in [`join_order`], not in this order.
     pub body: Vec<Item>,
     /// Variable names, indexed by the `u32` in [`Term::Var`] (for dumps and codegen).
     pub vars: Vec<String>,
@@ -671,26 +959,35 @@ pub struct Rule {
     pub meaning: Meaning,
 }
 
+/// A relation applied to terms.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Atom {
+    /// The relation.
     pub rel: RelId,
+    /// One term per column.
     pub args: Vec<Term>,
 }
 
+/// A rule's variable or a constant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Term {
+    /// Variable `n` of the rule (index into [`Rule::vars`]).
     Var(u32),
+    /// A constant.
     Value(Value),
 }
 
+/// A body item.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Item {
+    /// The atom holds.
     Pos(Atom),
     /// Negation as failure; every variable is bound by earlier positive atoms.
     Neg(Atom),
+    /// The comparison holds on the bound values ([`CmpOp::holds`]).
     Cmp(Term, CmpOp, Term),
 }
 
@@ -698,13 +995,18 @@ pub enum Item {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub enum Section {
+    /// +Δ: follows from facts and strict rules alone.
     Definitely,
+    /// +∂: established.
     Defeasibly,
+    /// +Σ: supported.
     Supported,
+    /// +∂ in the possible model only: waits on a judgment.
     Pending,
 }
 
 impl Section {
+    /// The section's name in the canonical output.
     pub fn as_str(self) -> &'static str {
         match self {
             Section::Definitely => "definitely",
@@ -719,9 +1021,14 @@ impl Section {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct Output {
+    /// The section.
     pub section: Section,
+    /// The literal whose rows it lists.
     pub lit: Lit,
+    /// The relation it is read from.
     pub rel: RelId,
+    /// A relation whose tuples the section leaves out (the pending section
+    /// is `P'[L]` less `P[L]`).
     pub minus: Option<RelId>,
     /// For the pending section: the judgment predicates in the literal's
     /// past, whose open requests a pending verdict names.
@@ -732,13 +1039,33 @@ pub struct Output {
     pub on: Vec<PredId>,
 }
 
+/// Whether a tuple is in an output section `rel \ minus`, from whether
+/// `rel` holds it and (asked only if it does) whether `minus` does. The one
+/// definition of section membership: the canonical conclusions, the
+/// explainer's verdict and the verdict functions of generated code decide
+/// with it.
+pub fn section_member(in_rel: bool, in_minus: impl FnOnce() -> bool) -> bool {
+    in_rel && !in_minus()
+}
+
+impl Output {
+    /// Does this section hold the tuple that `contains` tests relations for?
+    pub fn holds(&self, contains: impl Fn(RelId) -> bool) -> bool {
+        section_member(contains(self.rel), || self.minus.is_some_and(&contains))
+    }
+}
+
+/// Where the open requests of one judgment predicate are.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
 pub struct RequestView {
     /// The judgment predicate (positive literal).
     pub lit: Lit,
+    /// The relation of its open requests (`request[j]`).
     pub rel: RelId,
+    /// Who decides it (local name).
     pub authority: String,
+    /// The capability the authority exercises.
     pub capability: String,
 }
 
@@ -752,9 +1079,49 @@ impl Item {
     }
 }
 
+impl Rule {
+    /// How many variables a binding of the rule holds: its named variables,
+    /// and any variable a term numbers beyond them.
+    pub fn binding_len(&self) -> usize {
+        let max = self
+            .body
+            .iter()
+            .flat_map(Item::terms)
+            .chain(self.head.args.iter())
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(*v as usize + 1),
+                Term::Value(_) => None,
+            })
+            .max()
+            .unwrap_or(0);
+        self.vars.len().max(max)
+    }
+}
+
 impl Program {
+    /// Relation `r`.
     pub fn relation(&self, r: RelId) -> &Relation {
         &self.relations[r.0 as usize]
+    }
+
+    /// Is a tuple of `lit` in output section `section`? `contains` tests
+    /// whether a relation holds the tuple.
+    pub fn in_section(&self, lit: Lit, section: Section, contains: impl Fn(RelId) -> bool) -> bool {
+        self.outputs
+            .iter()
+            .any(|o| o.lit == lit && o.section == section && o.holds(&contains))
+    }
+
+    /// The verdict on a tuple of `lit` ([`crate::Verdict::decide`] over its
+    /// output sections); `contains` tests whether a relation holds the tuple,
+    /// `requests` gives a pending verdict's requests.
+    pub fn verdict(
+        &self,
+        lit: Lit,
+        contains: impl Fn(RelId) -> bool,
+        requests: impl FnOnce() -> Vec<crate::Request>,
+    ) -> crate::Verdict {
+        crate::Verdict::decide(|s| self.in_section(lit, s, &contains), requests)
     }
 
     /// The relation holding `lit` at `level` in `world`, if any rule or
@@ -922,7 +1289,21 @@ fn show_term(t: &Term, r: &Rule) -> String {
 /// execution plan): the delta atom first (if any), then positive atoms that share the most
 /// bound variables; filters as soon as their variables are bound.
 pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
-    let mut bound: HashSet<u32> = HashSet::new();
+    join_order_from(body, delta, &[], |_| false)
+}
+
+/// [`join_order`] from variables `bound` before the body (an explanation
+/// matches a rule for a given head), with the positive items `last` picks
+/// matched after every other positive item. Ties go to the earlier item, so
+/// among orders that bind as much, a failing body stops at the item a reader
+/// expects.
+pub fn join_order_from(
+    body: &[Item],
+    delta: Option<usize>,
+    bound: &[u32],
+    last: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let mut bound: HashSet<u32> = bound.iter().copied().collect();
     let mut order = Vec::new();
     let mut left: Vec<usize> = (0..body.len()).collect();
     let vars = |it: &Item| -> Vec<u32> {
@@ -947,10 +1328,12 @@ pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
             order.push(left.remove(p));
             continue;
         }
+        let positive = |i: usize| matches!(body[i], Item::Pos(_));
+        let only_last = left.iter().all(|&i| !positive(i) || last(i));
         let best = left
             .iter()
             .enumerate()
-            .filter(|(_, &i)| matches!(body[i], Item::Pos(_)))
+            .filter(|(_, &i)| positive(i) && (only_last || !last(i)))
             .max_by_key(|(_, &i)| {
                 let vs = vars(&body[i]);
                 let consts = Item::terms(&body[i])
@@ -976,4 +1359,266 @@ pub fn join_order(body: &[Item], delta: Option<usize>) -> Vec<usize> {
         }
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::program;
+    use crate::{Request, Verdict};
+
+    /// `p(X, Y), q(Y), X < 3, !r(X), s(Z, X)` over relations 0..3.
+    fn body() -> Vec<Item> {
+        let v = Term::Var;
+        let atom = |rel, args: Vec<Term>| Atom {
+            rel: RelId(rel),
+            args,
+        };
+        vec![
+            Item::Pos(atom(0, vec![v(0), v(1)])),
+            Item::Pos(atom(1, vec![v(1)])),
+            Item::Cmp(v(0), CmpOp::Lt, Term::Value(Value::Int(3))),
+            Item::Neg(atom(2, vec![v(0)])),
+            Item::Pos(atom(3, vec![v(2), v(0)])),
+        ]
+    }
+
+    #[test]
+    fn join_order_binds_most_first_and_filters_as_soon_as_bound() {
+        let b = body();
+        // Nothing bound: the first atom, then both filters, then the atom
+        // with a bound variable that comes first.
+        assert_eq!(join_order(&b, None), [0, 2, 3, 1, 4]);
+        // A delta atom goes first.
+        assert_eq!(join_order(&b, Some(4)), [4, 2, 3, 0, 1]);
+        // From a bound head variable, with `p` last.
+        assert_eq!(join_order_from(&b, None, &[1], |i| i == 0), [1, 4, 2, 3, 0]);
+        // Every item once, whatever is bound.
+        let mut all = join_order_from(&b, None, &[0, 1, 2], |_| true);
+        all.sort_unstable();
+        assert_eq!(all, [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn comparisons_hold_on_integers_ids_and_values() {
+        let cases = [
+            (CmpOp::Eq, 1, 1, true),
+            (CmpOp::Ne, 1, 1, false),
+            (CmpOp::Lt, -2, 1, true),
+            (CmpOp::Le, 1, 1, true),
+            (CmpOp::Gt, 1, 1, false),
+            (CmpOp::Ge, 2, 1, true),
+        ];
+        for (op, a, b, want) in cases {
+            assert_eq!(op.holds(&a, &b), want, "{a} {} {b}", op.symbol());
+            assert_eq!(op.holds_int(a, b), want);
+        }
+        let (x, y) = (Value::Entity("x".into()), Value::Entity("y".into()));
+        assert!(CmpOp::Ne.holds(&x, &y) && CmpOp::Eq.holds(&x, &x));
+        assert!(!CmpOp::Eq.holds(&x, &y));
+        assert!(CmpOp::Lt.is_order() && !CmpOp::Ne.is_order());
+    }
+
+    /// A program whose literal `q` has every section: definitely (rel 0),
+    /// defeasibly (1), pending (2 less 1), supported (3).
+    fn sections() -> (Program, Lit) {
+        let mut p = program(
+            "type T
+             pred q(T) institutional
+             rel d(T)
+             rel e(T)
+             rel e2(T)
+             rel s(T)",
+            &[],
+        );
+        let q = Lit {
+            pred: PredId(0),
+            negative: false,
+        };
+        let out = |section, rel, minus: Option<u32>| Output {
+            section,
+            lit: q,
+            rel: RelId(rel),
+            minus: minus.map(RelId),
+            on: Vec::new(),
+        };
+        p.outputs = vec![
+            out(Section::Definitely, 0, None),
+            out(Section::Defeasibly, 1, None),
+            out(Section::Pending, 2, Some(1)),
+            out(Section::Supported, 3, None),
+        ];
+        (p, q)
+    }
+
+    #[test]
+    fn a_verdict_is_the_strongest_section_that_holds() {
+        let (p, q) = sections();
+        let request = || {
+            vec![Request {
+                predicate: "j".into(),
+                args: Vec::new(),
+                authority: "A".into(),
+                capability: "decide".into(),
+            }]
+        };
+        let verdict = |held: &[u32]| p.verdict(q, |r| held.contains(&r.0), request);
+        assert_eq!(verdict(&[0, 1, 3]), Verdict::Definitely);
+        assert_eq!(verdict(&[1, 3]), Verdict::Defeasibly);
+        assert_eq!(verdict(&[2, 3]), Verdict::Pending(request()));
+        assert_eq!(verdict(&[3]), Verdict::SupportedOnly);
+        assert_eq!(verdict(&[]), Verdict::NotConcluded);
+        // Pending is its relation less the established one.
+        assert!(p.in_section(q, Section::Pending, |r| r.0 == 2));
+        assert!(!p.in_section(q, Section::Pending, |r| r.0 == 2 || r.0 == 1));
+        assert!(!p.in_section(q.complement(), Section::Supported, |_| true));
+        // The minus relation is asked only when the relation holds.
+        assert!(!section_member(false, || panic!("asked")));
+        assert!(section_member(true, || false));
+    }
+
+    #[test]
+    fn small_facts_of_literals_levels_and_worlds() {
+        let q = Lit {
+            pred: PredId(3),
+            negative: false,
+        };
+        assert_eq!(q.complement().complement(), q);
+        assert!(q.complement().negative);
+        assert_eq!(World::Certain.other(), World::Possible);
+        assert_eq!(Status::Established.level(), Level::Defeasible);
+        assert_eq!(Status::Supported.level(), Level::Supported);
+        assert_eq!(local_name("urn:x#game_drawn"), "game_drawn");
+        assert_eq!(local_name("plain"), "plain");
+        let labels = [
+            Label {
+                language: "ru".into(),
+                text: "ничья".into(),
+            },
+            Label {
+                language: "en".into(),
+                text: "drawn".into(),
+            },
+        ];
+        assert_eq!(default_label(&labels), Some("drawn"));
+        assert_eq!(label_in(&labels, "ru"), Some("ничья"));
+        assert_eq!(label_in(&labels, "de"), Some("ничья"));
+        let read = Read {
+            level: Level::Supported,
+            world: World::Possible,
+        };
+        let m = Meaning::Applicable {
+            rule: 0,
+            level: Level::Supported,
+            world: World::Possible,
+            reads: vec![Some(read), None],
+        };
+        assert_eq!(m.reads(), [Some(read), None]);
+        assert!(Meaning::Candidate { rule: 0 }.reads().is_empty());
+    }
+
+    /// The dump `lawgen lower` prints, and a rule's binding size.
+    #[test]
+    fn display_prints_declarations_then_strata() {
+        let p = program(
+            "type T
+             pred a(T, int) empirical
+             input fa(T, int) = a
+             flag propagating
+             rel big(T)
+             rel small(T)",
+            &[
+                ("big(X) :- fa(X, N), N >= 10.", Meaning::Domain),
+                (
+                    "small(X) :- fa(X, N), !big(X), X != \"o k\".",
+                    Meaning::Domain,
+                ),
+            ],
+        );
+        assert_eq!(
+            p.to_string(),
+            "% lowered program of t 1
+% 4 relations, 2 rules, 2 strata
+
+.decl fa(e0, int) input
+.decl propagating() input(policy)
+.decl big(e0)
+.decl small(e0)
+
+% stratum 0
+big(X) :- fa(X, N), N ≥ 10.  % big(X) :- fa(X, N), N >= 10
+
+% stratum 1
+small(X) :- fa(X, N), !big(X), X ≠ \"o k\".  % small(X) :- fa(X, N), !big(X), X != \"o k\"
+"
+        );
+        assert_eq!(p.rules[1].binding_len(), 2);
+    }
+
+    /// What a generated module embeds decodes to the same program, in
+    /// either layout; codepoints that turn text around are escaped.
+    #[cfg(feature = "data")]
+    #[test]
+    fn the_encoded_program_round_trips() {
+        let mut p = program(
+            "type T
+             pred a(T) empirical
+             input fa(T) = a
+             rel q(T)",
+            &[(
+                "q(X) :- fa(X).",
+                Meaning::Established {
+                    attackers: vec![Attack {
+                        rule: 1,
+                        item: 2,
+                        blocks: false,
+                        beats: vec![Beat {
+                            rule: 0,
+                            priority: 0,
+                        }],
+                    }],
+                },
+            )],
+        );
+        p.catalog.preds[0].labels.push(Label {
+            language: "he".into(),
+            text: "\u{202E}abc".into(),
+        });
+        let compact = p.encode();
+        let lines = p.encode_lines();
+        assert!(lines.contains("\\u202e") && !lines.contains('\u{202E}'));
+        assert!(lines.lines().count() > 10);
+        for text in [&compact, &lines] {
+            let back = Program::decode(text).unwrap();
+            assert_eq!(back.encode(), compact);
+            assert_eq!(back.rules[0].meaning, p.rules[0].meaning);
+            assert_eq!(back.catalog.preds[0].labels[0].text, "\u{202E}abc");
+        }
+        let err = Program::decode("{\"package\": 1}").unwrap_err();
+        assert!(
+            err.starts_with("the embedded program does not decode: "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn catalog_lookups() {
+        let p = program(
+            "type Game
+             pred game_drawn(Game) institutional
+             pred moves(Game, int) empirical",
+            &[],
+        );
+        let c = &p.catalog;
+        let drawn = c.pred_by_name("game_drawn").unwrap();
+        assert_eq!(c.pred_by_name("urn:t#game_drawn"), Some(drawn));
+        assert_eq!(c.pred_by_name("nothing"), None);
+        let neg = c.lit_of("~game_drawn").unwrap();
+        assert!(neg.negative && neg.pred == drawn);
+        assert_eq!(c.lit_name(neg), "~game_drawn");
+        assert_eq!(c.type_name(Ty::Int), "Integer");
+        assert_eq!(c.type_name(c.pred(PredId(1)).params[0]), "Game");
+        // One package: explanations name no layer.
+        assert_eq!(c.layer(0), None);
+    }
 }

@@ -1,14 +1,22 @@
 //! The one function that runs the front of the pipeline: read (with the
 //! import closure) → check → size, with a gate after each stage, so no
-//! stage ever sees input an earlier one refused.
+//! stage ever sees input an earlier one refused ([`load_file`]); then
+//! lower ([`lower`]) and the reference evaluator ([`evaluate`]).
 
 use crate::check;
 use crate::diagnostics::Diagnostics;
 use crate::imports;
 use crate::model::Model;
-use crate::syntax::{self, Package, ReadLimits};
+use crate::syntax::{self, Package};
+use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::interp::{Conclusions, Policy, Store};
+use lawgen_runtime::program::{Catalog, Program};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+pub use crate::lower::InternalError;
+pub use crate::syntax::text::{SyntaxErrors, TextError};
+pub use crate::syntax::ReadLimits;
 
 /// Why a package could not be loaded.
 #[derive(Debug)]
@@ -68,15 +76,17 @@ impl std::error::Error for LoadError {
     }
 }
 
-/// A package that passed every check.
+/// A package that passed every check: what [`lower`], [`evaluate`],
+/// [`crate::generate`] and [`crate::doc::render`] take. The checked package
+/// itself is the compiler's and stays inside it.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The root package as read (its own nodes; the model covers its closure).
-    pub package: Package,
-    pub model: Model,
+    pub(crate) package: Package,
+    pub(crate) model: Model,
     /// What run time needs of the package (names, labels, anchors); facts
     /// files are read against it.
-    pub catalog: crate::program::Catalog,
+    pub catalog: Catalog,
     /// The package JSON as read (for a `.law` file, the JSON it converts to)
     /// or, for a package with imports, a closure bundle holding every file of
     /// its closure (`syntax::files::write_bundle`); [`load_bytes`] reads
@@ -89,7 +99,28 @@ pub struct Loaded {
     /// Every package of the import closure as read, the root first, then
     /// the imports in closure order (each after the packages that import
     /// it); `lawgen doc` verbalizes each one's nodes.
-    pub closure: Vec<Package>,
+    pub(crate) closure: Vec<Package>,
+}
+
+/// The checked package behind a [`Loaded`], for lawgen's own tests, fuzz
+/// harness and benches (feature `internals`; not a stable API).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+impl Loaded {
+    /// The root package as read.
+    pub fn package(&self) -> &Package {
+        &self.package
+    }
+
+    /// The checked model of the closure.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Every package of the import closure as read, the root first.
+    pub fn closure(&self) -> &[Package] {
+        &self.closure
+    }
 }
 
 /// Reads and checks package bytes (no IO): a package without imports, or a
@@ -227,7 +258,7 @@ pub struct PackageJson {
     /// The package JSON: the file's bytes, or a `.law` file converted.
     pub json: Vec<u8>,
     /// For a `.law` file, where each part of the JSON came from.
-    pub map: Option<(syntax::text::SourceMap, String)>,
+    map: Option<(syntax::text::SourceMap, String)>,
 }
 
 impl PackageJson {
@@ -294,23 +325,30 @@ pub fn package_json(
     })
 }
 
+/// The lowered program of a checked package: plain stratified Datalog with
+/// the whole defeasible overlay, what the reference evaluator runs and
+/// [`crate::generate`] compiles. An error is a lawgen bug.
+pub fn lower(loaded: &Loaded) -> Result<Program, InternalError> {
+    crate::lower::lower(&loaded.model)
+}
+
 /// A package evaluated on one facts file.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
-    pub program: crate::program::Program,
-    pub store: crate::interp::Store,
-    pub conclusions: crate::interp::Conclusions,
+    pub program: Program,
+    pub store: Store,
+    pub conclusions: Conclusions,
 }
 
 /// Lowers and evaluates a checked package on facts with the reference interpreter.
 pub fn evaluate(
     loaded: &Loaded,
-    facts: &crate::syntax::facts::Facts,
-    policy: crate::interp::Policy,
-) -> Result<Evaluated, crate::lower::InternalError> {
-    let program = crate::lower::lower(&loaded.model)?;
-    let store = crate::interp::evaluate(&program, facts, policy);
-    let conclusions = crate::interp::conclusions(&program, &store, policy);
+    facts: &Facts,
+    policy: Policy,
+) -> Result<Evaluated, InternalError> {
+    let program = lower(loaded)?;
+    let store = lawgen_runtime::interp::evaluate(&program, facts, policy);
+    let conclusions = lawgen_runtime::interp::conclusions(&program, &store, policy);
     Ok(Evaluated {
         program,
         store,

@@ -31,9 +31,9 @@ use lawgen::cli::analyze::pattern::{parse_goal, Goal, PArg, Pattern};
 use lawgen::cli::analyze::run::{run, Request};
 use lawgen::cli::analyze::{Analysis, Options, Outcome, SECTIONS};
 use lawgen::driver;
-use lawgen::interp::Policy;
-use lawgen::program::{Lit, Program, Section, Strength};
-use lawgen::syntax::node_hash;
+use lawgen::internals::syntax::hash::node_hash;
+use lawgen_runtime::program::{Lit, Program, Section, Strength};
+use lawgen_runtime::Policy;
 use serde_json::{json, Value as J};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 
 fn lowered(pkg: &[u8]) -> Option<Program> {
     let loaded = driver::load_bytes(pkg, &Default::default()).ok()?;
-    lawgen::lower::lower(&loaded.model).ok()
+    lawgen::driver::lower(&loaded).ok()
 }
 
 fn options(k: usize, spread: u32, policy: Policy, symmetry: bool) -> Options {
@@ -180,8 +180,8 @@ fn goals_of(prog: &Program) -> Vec<Goal> {
 fn applies_and_concludes(
     an: &Analysis,
     prog: &Program,
-    store: &lawgen::interp::Store,
-    c: &lawgen::interp::Conclusions,
+    store: &lawgen_runtime::interp::Store,
+    c: &lawgen_runtime::interp::Conclusions,
     r: u32,
 ) -> (bool, bool) {
     let info = prog.catalog.rule(r);
@@ -517,7 +517,7 @@ fn russian_current() -> PathBuf {
 fn load(path: &Path) -> Program {
     let loaded = driver::load_file_with(path, &Default::default(), &[PathBuf::from(FIDE_DIR)])
         .unwrap_or_else(|e| panic!("{e}"));
-    lawgen::lower::lower(&loaded.model).unwrap()
+    lawgen::driver::lower(&loaded).unwrap()
 }
 
 fn properties(prog: &Program, file: &str) -> (String, u8) {
@@ -532,11 +532,11 @@ fn properties(prog: &Program, file: &str) -> (String, u8) {
 
 /// Each witness of a JSON report, evaluated again through the facts reader
 /// and the driver, as `lawgen eval` would.
-fn reevaluate(path: &Path, facts: &J) -> lawgen::interp::Conclusions {
+fn reevaluate(path: &Path, facts: &J) -> lawgen_runtime::interp::Conclusions {
     let loaded =
         driver::load_file_with(path, &Default::default(), &[PathBuf::from(FIDE_DIR)]).unwrap();
     let bytes = serde_json::to_vec(facts).unwrap();
-    let f = lawgen::syntax::facts::read_facts(&bytes, &loaded.catalog).unwrap();
+    let f = lawgen_runtime::formats::facts::read_facts(&bytes, &loaded.catalog).unwrap();
     driver::evaluate(&loaded, &f, Policy::Blocking)
         .unwrap()
         .conclusions
@@ -612,10 +612,10 @@ fn the_russian_package_010_is_drawn_and_lost_at_once() {
     let g = a["binding"]["G"].as_str().unwrap();
     let c = reevaluate(&path, &a["facts"]);
     assert!(c.sections[&Section::Defeasibly]["game_drawn"]
-        .contains(&vec![lawgen::model::Value::Entity(g.into())]));
+        .contains(&vec![lawgen_runtime::program::Value::Entity(g.into())]));
     assert!(c.sections[&Section::Defeasibly]["game_lost_by"]
         .iter()
-        .any(|row| row[0] == lawgen::model::Value::Entity(g.into())));
+        .any(|row| row[0] == lawgen_runtime::program::Value::Entity(g.into())));
 }
 
 #[test]
@@ -682,7 +682,7 @@ fn every_query_on_the_chess_package_answers() {
 
 /// The verdict of one ground literal (`game_drawn(game1)`) in evaluated
 /// conclusions, in the words `--compare` prints.
-fn verdict_of(c: &lawgen::interp::Conclusions, ground: &str) -> String {
+fn verdict_of(c: &lawgen_runtime::interp::Conclusions, ground: &str) -> String {
     let (name, args) = ground.split_once('(').unwrap();
     let args = args.strip_suffix(')').unwrap();
     let bits: Vec<bool> = SECTIONS
@@ -691,7 +691,7 @@ fn verdict_of(c: &lawgen::interp::Conclusions, ground: &str) -> String {
             c.sections[s].get(name).is_some_and(|rows| {
                 rows.iter().any(|row| {
                     row.iter()
-                        .map(lawgen::explain::fmt_value)
+                        .map(lawgen_runtime::explain::fmt_value)
                         .collect::<Vec<_>>()
                         .join(", ")
                         == args
@@ -931,12 +931,12 @@ fn every_rule_the_lint_finds_dead_never_applies() {
             continue;
         }
         let loaded = driver::load_file(&path, &Default::default()).unwrap();
-        let dead: Vec<String> = lawgen::lint::lint(&loaded)
+        let dead: Vec<String> = lawgen::cli::lint::lint(&loaded)
             .iter()
             .filter(|d| d.code == lawgen::diagnostics::Code::NeverFires)
             .filter_map(|d| d.message.split('`').nth(1).map(str::to_owned))
             .collect();
-        let prog = lawgen::lower::lower(&loaded.model).unwrap();
+        let prog = lawgen::driver::lower(&loaded).unwrap();
         let mut an = Analysis::new(&[&prog], Options::default(), &Named::default()).unwrap();
         for (r, info) in prog.catalog.rules.iter().enumerate() {
             let reach = an.reachable(r as u32).unwrap();

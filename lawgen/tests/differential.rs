@@ -3,7 +3,7 @@
 //!
 //! Random valid packages from `support/gen.rs`, and the chess package with
 //! every hand-derived scenario of `tests/scenarios/chess` as its facts files,
-//! are emitted by `lawgen::emit::emit` once per engine into one generated
+//! are emitted by `lawgen::internals::emit::emit` once per engine into one generated
 //! Cargo package under `target/differential/` (its own `[workspace]`, built
 //! in the target directory every generated crate of the tests shares,
 //! `target/generated/target`, so dependencies are built once and reused:
@@ -34,14 +34,14 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::EmitOptions;
 use lawgen::generate as emit;
-use lawgen::interp::{Conclusions, Policy};
-use lawgen::program::Section;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::output::canonical_json;
-use lawgen::syntax::RelationKind;
+use lawgen::EmitOptions;
 use lawgen::Engine;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::interp::{Conclusions, Policy};
+use lawgen_runtime::program::RelationKind;
+use lawgen_runtime::program::Section;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -117,10 +117,10 @@ fn nonempty_sections(c: &Conclusions, loaded: &Loaded) -> Vec<&'static str> {
     ] {
         let any = c.sections[&s].keys().any(|lit| {
             let p = loaded
-                .model
+                .model()
                 .pred_by_name(lit.trim_start_matches('~'))
                 .expect("output names a predicate");
-            loaded.model.pred(p).kind == RelationKind::Institutional
+            loaded.model().pred(p).kind == RelationKind::Institutional
         });
         if any {
             out.push(name);

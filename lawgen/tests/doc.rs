@@ -19,7 +19,7 @@ mod support;
 
 use lawgen::doc::{render, Builder, Format, Lang, Options, Scenarios};
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::Policy;
+use lawgen_runtime::Policy;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use support::bless;
@@ -36,7 +36,7 @@ const FORMATS: [Format; 3] = [Format::Text, Format::Markdown, Format::Html];
 
 fn doc(loaded: &Loaded, lang: Lang, format: Format) -> String {
     render(loaded, &Options::new(lang, format))
-        .unwrap_or_else(|e| panic!("{}: {e}", loaded.package.name))
+        .unwrap_or_else(|e| panic!("{}: {e}", loaded.package().name))
 }
 
 // ---- the seed --------------------------------------------------------------
@@ -254,7 +254,7 @@ fn html_unescape(s: &str) -> String {
 /// Every node id of the closure, the root's first.
 fn node_ids(loaded: &Loaded) -> Vec<String> {
     loaded
-        .closure
+        .closure()
         .iter()
         .flat_map(|p| p.nodes.iter().map(|n| n.id.clone()))
         .collect()
@@ -476,7 +476,7 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
         let top = dir.join(&files.last().unwrap().file);
         let loaded = driver::load_file(&top, &Default::default())
             .unwrap_or_else(|e| panic!("the layers of seed {seed:#x} do not load:\n{e}"));
-        assert_eq!(loaded.closure.len(), layers);
+        assert_eq!(loaded.closure().len(), layers);
         check_total(&loaded, &format!("{} in {layers} layers", g.description));
         // Each imported package has its part, after the root's.
         let text = doc(&loaded, Lang::En, Format::Text);

@@ -6,8 +6,8 @@
 
 mod support;
 
-use lawgen::emit::EmitOptions;
 use lawgen::generate as emit;
+use lawgen::EmitOptions;
 use lawgen::Engine;
 
 const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";

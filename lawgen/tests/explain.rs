@@ -2,9 +2,9 @@
 //! closures, pending judgments and failures.
 
 use lawgen::driver::{self, Evaluated, Loaded};
-use lawgen::explain::{self, Explanation, NodeKind, Outcome};
-use lawgen::interp::Policy;
-use lawgen::syntax::facts::read_facts;
+use lawgen_runtime::explain::{self, Explanation, NodeKind, Outcome};
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::Policy;
 use std::sync::OnceLock;
 
 const PACKAGE: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
@@ -224,7 +224,7 @@ fn not_concluded_literal_says_which_item_fails() {
 fn recursive_state_machine_derivations_terminate() {
     let ev = eval("state_machine_checkmate", Policy::Blocking);
     let lit = loaded().catalog.lit_of("entered_state").unwrap();
-    let rows = ev.conclusions.sections[&lawgen::program::Section::Definitely]
+    let rows = ev.conclusions.sections[&lawgen_runtime::program::Section::Definitely]
         .get("entered_state")
         .cloned()
         .unwrap_or_default();
@@ -252,9 +252,12 @@ fn query_parse_errors_say_how_to_fix() {
     assert!(e.contains("must be an integer"), "{e}");
     let q = explain::parse_query(m, "~game_drawn(\"g1\")").unwrap();
     assert!(q.lit.negative);
-    assert_eq!(q.args, vec![lawgen::model::Value::Entity("g1".into())]);
+    assert_eq!(
+        q.args,
+        vec![lawgen_runtime::program::Value::Entity("g1".into())]
+    );
     let q = explain::parse_query(m, " moves_by_each_without_pawn_or_capture( g1 , 75 ) ").unwrap();
-    assert_eq!(q.args[1], lawgen::model::Value::Int(75));
+    assert_eq!(q.args[1], lawgen_runtime::program::Value::Int(75));
     assert!(explain::parse_query(m, "game_drawn(g1").is_err());
 }
 
@@ -291,7 +294,7 @@ fn every_concluded_literal_of_every_scenario_is_explained() {
                             if l == concluded {
                                 // The strongest section that holds the row,
                                 // ranked here on its own (not by the runtime).
-                                use lawgen::program::Section::*;
+                                use lawgen_runtime::program::Section::*;
                                 let holds = |s| {
                                     ev.conclusions.sections[&s]
                                         .get(lit)

@@ -10,8 +10,13 @@
 //! - "the complement is definitely concluded" names the world it holds in:
 //!   never the certain model when it holds only in the possible one;
 //! - an attacker "discarded" does not apply at the policy's level (in the
-//!   other world); "defeated" names a declared priority and a rule that
-//!   applies;
+//!   other world); "defeated" names a rule for the literal that applies
+//!   and a priority the package declares over the attacker;
+//! - an attacker that "prevails" applies at the policy's level (in the
+//!   other world) and no rule a priority puts above it applies; it "blocks"
+//!   exactly when it is a defeater, and the rules it "defeats" under a
+//!   priority are exactly the rules for the literal that a declared priority
+//!   puts below it (none for a defeater, which cannot beat);
 //! - "not concluded for any value of `_`" lists every pending match;
 //! - a body item said not to hold at a level in a world, and a judgment atom
 //!   called "not concluded", are checked against the semantics, not only
@@ -25,10 +30,12 @@
 mod support;
 
 use lawgen::driver::{self, Evaluated, Loaded};
-use lawgen::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
-use lawgen::interp::Policy;
-use lawgen::program::{Catalog, Level, Lit, Meaning, RelationKind, Value, World};
-use lawgen::syntax::facts::read_facts;
+use lawgen_runtime::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::program::{
+    Catalog, Level, Lit, Meaning, Program, RelationKind, Strength, Value, World,
+};
+use lawgen_runtime::Policy;
 use std::collections::BTreeSet;
 use support::gen::{generate, package_seed, GenConfig};
 
@@ -42,21 +49,43 @@ struct Check<'a> {
     checked: usize,
     /// "no value of `_`" notes checked, and how many of them list pending matches.
     no_values: (usize, usize),
+    /// Attackers checked: defeated, prevailing and beating rules, blocking.
+    attackers: Attackers,
+}
+
+/// How many attacker claims of each kind were checked.
+#[derive(Clone, Copy, Debug, Default)]
+struct Attackers {
+    defeated: usize,
+    beating: usize,
+    blocking: usize,
+}
+
+impl std::ops::AddAssign for Attackers {
+    fn add_assign(&mut self, o: Attackers) {
+        self.defeated += o.defeated;
+        self.beating += o.beating;
+        self.blocking += o.blocking;
+    }
 }
 
 /// An evaluation of the whole-domain lowering: what the semantics says.
 struct Semantics {
-    program: lawgen::program::Program,
-    store: lawgen::interp::Store,
+    program: lawgen_runtime::program::Program,
+    store: lawgen_runtime::interp::Store,
 }
 
 impl Semantics {
-    fn of(loaded: &Loaded, facts: &lawgen::syntax::facts::Facts, policy: Policy) -> Semantics {
-        let opts = lawgen::lower::Options {
-            judgments: lawgen::lower::Judgments::WholeDomain,
+    fn of(
+        loaded: &Loaded,
+        facts: &lawgen_runtime::formats::facts::Facts,
+        policy: Policy,
+    ) -> Semantics {
+        let opts = lawgen::internals::lower::Options {
+            judgments: lawgen::internals::lower::Judgments::WholeDomain,
         };
-        let program = lawgen::lower::lower_with(&loaded.model, opts).unwrap();
-        let store = lawgen::interp::evaluate(&program, facts, policy);
+        let program = lawgen::internals::lower::lower_with(loaded.model(), opts).unwrap();
+        let store = lawgen_runtime::interp::evaluate(&program, facts, policy);
         Semantics { program, store }
     }
 
@@ -66,6 +95,13 @@ impl Semantics {
             .program
             .view(l, lv, w)
             .or_else(|| self.program.view(l, lv, World::Certain));
+        t.zip(rel).is_some_and(|(t, r)| self.store.contains(r, &t))
+    }
+
+    /// Does rule `rule` apply to `args` at `level` in `world`?
+    fn applies(&self, rule: u32, args: &[Value], level: Level, world: World) -> bool {
+        let t: Option<Vec<i64>> = args.iter().map(|v| self.store.encode(v)).collect();
+        let rel = app(&self.program, rule, level, world);
         t.zip(rel).is_some_and(|(t, r)| self.store.contains(r, &t))
     }
 
@@ -111,8 +147,8 @@ impl Check<'_> {
             return false;
         };
         let s = match section {
-            "definitely" => lawgen::program::Section::Definitely,
-            _ => lawgen::program::Section::Defeasibly,
+            "definitely" => lawgen_runtime::program::Section::Definitely,
+            _ => lawgen_runtime::program::Section::Defeasibly,
         };
         self.ev.conclusions.sections[&s]
             .get(&self.cat.lit_name(q.lit))
@@ -167,10 +203,12 @@ impl Check<'_> {
                         .relations
                         .iter()
                         .enumerate()
-                        .find(|(_, r)| r.role == lawgen::program::Role::Facts(q.lit));
+                        .find(|(_, r)| r.role == lawgen_runtime::program::Role::Facts(q.lit));
                     let t = self.tuple(&q.args);
                     let is_fact = facts.zip(t).is_some_and(|((i, _), t)| {
-                        self.ev.store.contains(lawgen::program::RelId(i as u32), &t)
+                        self.ev
+                            .store
+                            .contains(lawgen_runtime::program::RelId(i as u32), &t)
                     });
                     assert!(
                         is_fact,
@@ -207,14 +245,8 @@ impl Check<'_> {
                 }
             }
             NodeKind::Attacker { rule, outcome } => {
-                let s = self
-                    .cat
-                    .rules
-                    .iter()
-                    .position(|r| r.id == rule.id)
-                    .expect("attackers are package rules") as u32;
+                let s = self.rule_index(&rule.id);
                 if let Some(q) = literal.and_then(|l| self.query(l)) {
-                    let t = self.tuple(&q.args);
                     if let Outcome::Discarded {
                         item,
                         reason: Reason::NotAt { level, world },
@@ -222,20 +254,16 @@ impl Check<'_> {
                     {
                         self.not_at(item, *level, *world, &where_());
                     }
+                    // The level the policy asks of an attacker (in the
+                    // other world).
+                    let attack_level = match e.policy {
+                        Policy::Blocking => Level::Defeasible,
+                        Policy::Propagating => Level::Supported,
+                    };
                     match outcome {
                         Outcome::Discarded { .. } => {
-                            // The attacker's applicability at the policy's
-                            // level, in the other world, lacks the tuple.
-                            let level = match e.policy {
-                                Policy::Blocking => Level::Defeasible,
-                                Policy::Propagating => Level::Supported,
-                            };
-                            let app = self.app(s, level, world.other());
-                            let applies = app
-                                .zip(t)
-                                .is_some_and(|(r, t)| self.ev.store.contains(r, &t));
                             assert!(
-                                !applies,
+                                !self.applies(s, &q.args, attack_level, world.other()),
                                 "discarded, yet it applies: {}\n{}",
                                 rule.name,
                                 where_()
@@ -243,23 +271,62 @@ impl Check<'_> {
                             self.checked += 1;
                         }
                         Outcome::Defeated { by, priority } => {
-                            let b =
-                                self.cat.rules.iter().position(|r| r.id == by.id).unwrap() as u32;
-                            let p = self.cat.priority(b, s).expect("a declared priority");
-                            assert_eq!(p.id, priority.id);
-                            let app = self.app(b, Level::Defeasible, world);
-                            let applies = app
-                                .zip(t)
-                                .is_some_and(|(r, t)| self.ev.store.contains(r, &t));
+                            let b = self.rule_index(&by.id);
+                            self.beats(b, s, &priority.id, &where_());
                             assert!(
-                                applies,
+                                self.applies(b, &q.args, Level::Defeasible, world),
                                 "defeated by a rule that does not apply: {}\n{}",
                                 by.name,
                                 where_()
                             );
+                            self.attackers.defeated += 1;
                             self.checked += 1;
                         }
-                        Outcome::Prevails { .. } => {}
+                        Outcome::Prevails { defeats, blocks } => {
+                            self.prevails(s, q.lit, &q.args, attack_level, world, &where_());
+                            // A defeater blocks; any other rule that prevails
+                            // is applicable and ambiguous, or beats rules.
+                            let defeater = self.cat.rule(s).strength == Strength::Defeater;
+                            assert_eq!(
+                                *blocks,
+                                defeater,
+                                "`blocks` said of {} ({:?})\n{}",
+                                rule.name,
+                                self.cat.rule(s).strength,
+                                where_()
+                            );
+                            // Each rule it is said to beat: a rule for the
+                            // literal below it by that priority.
+                            let mut listed = BTreeSet::new();
+                            for (r, p) in defeats {
+                                let lower = self.rule_for(q.lit, r, &where_());
+                                self.beats(s, lower, &p.id, &where_());
+                                listed.insert(lower);
+                            }
+                            // And every such rule (a defeater beats none).
+                            let expected: BTreeSet<u32> = self
+                                .cat
+                                .priorities
+                                .iter()
+                                .filter(|p| {
+                                    !defeater
+                                        && p.higher == s
+                                        && self.cat.rule(p.lower).head.lit == q.lit
+                                        && self.cat.rule(p.lower).strength != Strength::Defeater
+                                })
+                                .map(|p| p.lower)
+                                .collect();
+                            assert_eq!(
+                                listed,
+                                expected,
+                                "the rules {} beats, by priority\n{}",
+                                rule.name,
+                                where_()
+                            );
+                            self.attackers.beating += usize::from(!defeats.is_empty());
+                            self.attackers.blocking += usize::from(*blocks);
+                            self.checked += 1;
+                        }
                     }
                 }
             }
@@ -318,24 +385,93 @@ impl Check<'_> {
         }
     }
 
-    fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen::program::RelId> {
-        let prog = &self.ev.program;
-        prog.rules
+    fn app(&self, rule: u32, level: Level, world: World) -> Option<lawgen_runtime::program::RelId> {
+        app(&self.ev.program, rule, level, world)
+    }
+
+    fn rule_index(&self, id: &str) -> u32 {
+        self.cat
+            .rules
             .iter()
-            .find(|r| r.meaning == Meaning::Applicable { rule, level, world })
-            .or_else(|| {
-                // An attacker's head world collapses to C when no judgment
-                // reaches it.
-                prog.rules.iter().find(|r| {
-                    r.meaning
-                        == Meaning::Applicable {
-                            rule,
-                            level,
-                            world: World::Certain,
-                        }
-                })
-            })
-            .map(|r| r.head.rel)
+            .position(|r| r.id == id)
+            .expect("explanations name package rules") as u32
+    }
+
+    /// The rule for `lit` an explanation names `name`.
+    fn rule_for(&self, lit: Lit, name: &str, where_: &str) -> u32 {
+        let found = self
+            .cat
+            .rules
+            .iter()
+            .position(|r| r.local == name && r.head.lit == lit);
+        found.unwrap_or_else(|| panic!("no rule {name} for the literal\n{where_}")) as u32
+    }
+
+    /// Does rule `rule` apply to `args` at `level` in `world`? In the
+    /// relations the explainer read and in the semantics alike (the
+    /// on-demand lowering must not change what a rule applies to).
+    fn applies(&self, rule: u32, args: &[Value], level: Level, world: World) -> bool {
+        let here = self.tuple(args).zip(self.app(rule, level, world));
+        let here = here.is_some_and(|(t, r)| self.ev.store.contains(r, &t));
+        let sem = self.sem.applies(rule, args, level, world);
+        assert_eq!(here, sem, "rule {rule} at {level:?} in {world:?}");
+        sem
+    }
+
+    /// `higher` beats `lower` under the priority with id `priority`: the
+    /// package declares it so, the two conclude complementary literals,
+    /// and `higher` is no defeater (a defeater cannot beat,
+    /// docs/reference.md#priorities-in-a-conflict).
+    fn beats(&mut self, higher: u32, lower: u32, priority: &str, where_: &str) {
+        let declared = self
+            .cat
+            .priorities
+            .iter()
+            .any(|p| p.id == priority && p.higher == higher && p.lower == lower);
+        let (h, l) = (self.cat.rule(higher), self.cat.rule(lower));
+        assert!(
+            declared,
+            "{} said to beat {} under {priority}, which says otherwise\n{where_}",
+            h.local, l.local
+        );
+        assert_eq!(h.head.lit, l.head.lit.complement(), "{where_}");
+        assert!(
+            h.strength != Strength::Defeater,
+            "the defeater {} said to beat {}\n{where_}",
+            h.local,
+            l.local
+        );
+        self.checked += 1;
+    }
+
+    /// Attacker `s` of `lit(args)` prevails: it applies at the policy's
+    /// level in the other world, and no rule for the literal that a
+    /// priority puts above it applies at ∂ — in the semantics.
+    fn prevails(
+        &self,
+        s: u32,
+        lit: Lit,
+        args: &[Value],
+        attack_level: Level,
+        world: World,
+        where_: &str,
+    ) {
+        assert!(
+            self.applies(s, args, attack_level, world.other()),
+            "said to prevail, but {} does not apply\n{where_}",
+            self.cat.rule(s).local
+        );
+        for p in self.cat.priorities.iter().filter(|p| p.lower == s) {
+            let h = self.cat.rule(p.higher);
+            if h.head.lit == lit && h.strength != Strength::Defeater {
+                assert!(
+                    !self.applies(p.higher, args, Level::Defeasible, world),
+                    "said to prevail, but {} beats it under {}\n{where_}",
+                    h.local,
+                    p.local
+                );
+            }
+        }
     }
 
     fn no_value(&mut self, pattern: &str, listed: &[String], where_: &str) {
@@ -382,6 +518,25 @@ impl Check<'_> {
     }
 }
 
+/// The relation of rule `rule`'s applicability at `level` in `world`.
+fn app(
+    prog: &Program,
+    rule: u32,
+    level: Level,
+    world: World,
+) -> Option<lawgen_runtime::program::RelId> {
+    let find = |w: World| {
+        prog.rules.iter().find(|r| {
+            matches!(r.meaning, Meaning::Applicable { rule: x, level: lv, world: y, .. }
+                if x == rule && lv == level && y == w)
+        })
+    };
+    // An attacker's head world collapses to C when no judgment reaches it.
+    find(world)
+        .or_else(|| find(World::Certain))
+        .map(|r| r.head.rel)
+}
+
 /// Explains every institutional literal (both polarities) over the tuples
 /// any relation of it holds, plus its complement's, and checks each tree.
 fn check_all(
@@ -389,7 +544,7 @@ fn check_all(
     ev: &Evaluated,
     sem: &Semantics,
     limit: usize,
-) -> (usize, (usize, usize)) {
+) -> (usize, (usize, usize), Attackers) {
     let cat = &loaded.catalog;
     let mut c = Check {
         ev,
@@ -397,6 +552,7 @@ fn check_all(
         cat,
         checked: 0,
         no_values: (0, 0),
+        attackers: Attackers::default(),
     };
     let mut queries = BTreeSet::new();
     for v in &ev.program.views {
@@ -426,7 +582,7 @@ fn check_all(
                 .get(&name)
                 .is_some_and(|rows| rows.contains(&q.args))
         };
-        use lawgen::program::Section::*;
+        use lawgen_runtime::program::Section::*;
         let expect = if has(Definitely) {
             "definitely"
         } else if has(Defeasibly) {
@@ -465,7 +621,7 @@ fn check_all(
             }
         }
     }
-    (c.checked, c.no_values)
+    (c.checked, c.no_values, c.attackers)
 }
 
 #[test]
@@ -476,6 +632,7 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
         .unwrap_or(150);
     let (mut packages, mut claims, mut with_pending) = (0, 0, 0);
     let mut no_values = (0, 0);
+    let mut attackers = Attackers::default();
     for i in 0..n {
         let mut cfg = GenConfig::new(package_seed(SEED, i));
         cfg.predicates = [(2, 4), (1, 2), (3, 5)];
@@ -489,19 +646,20 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
             let facts = read_facts(facts, &loaded.catalog).expect("generated facts are valid");
             for policy in [Policy::Blocking, Policy::Propagating] {
                 let ev = driver::evaluate(&loaded, &facts, policy).unwrap();
-                if !ev.conclusions.sections[&lawgen::program::Section::Pending].is_empty() {
+                if !ev.conclusions.sections[&lawgen_runtime::program::Section::Pending].is_empty() {
                     with_pending += 1;
                 }
                 let sem = Semantics::of(&loaded, &facts, policy);
-                let (k, nv) = check_all(&loaded, &ev, &sem, 80);
+                let (k, nv, a) = check_all(&loaded, &ev, &sem, 80);
                 claims += k;
+                attackers += a;
                 no_values = (no_values.0 + nv.0, no_values.1 + nv.1);
             }
         }
     }
     println!(
         "{packages} packages, {claims} claims checked, {with_pending} evaluations with pending \
-         literals, {} `_` notes ({} listing pending matches)",
+         literals, {} `_` notes ({} listing pending matches), attackers: {attackers:?}",
         no_values.0, no_values.1
     );
     assert!(
@@ -510,6 +668,10 @@ fn every_claim_of_explanations_on_random_packages_with_judgments_holds() {
     );
     assert!(with_pending > 0, "no evaluation had a pending literal");
     assert!(claims > 1000, "too few claims checked: {claims}");
+    assert!(
+        attackers.defeated > 0 && attackers.beating > 0 && attackers.blocking > 0,
+        "an attacker claim was never checked: {attackers:?}"
+    );
 }
 
 #[test]
@@ -577,7 +739,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
         "strength": "strict", "anchors": [], "scope": {"kind": "boolean", "value": true}}),
     );
     for n in nodes.iter_mut() {
-        let hash = lawgen::syntax::node_hash(n.as_object().unwrap());
+        let hash = lawgen::internals::syntax::hash::node_hash(n.as_object().unwrap());
         n["contentHash"] = serde_json::Value::from(hash);
     }
     let loaded = driver::load_bytes(&serde_json::to_vec(&pkg).unwrap(), &Default::default())
@@ -602,6 +764,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
         cat: &loaded.catalog,
         checked: 0,
         no_values: (0, 0),
+        attackers: Attackers::default(),
     };
     for n in &e.tree {
         c.node(&e, n, Some(&e.literal), World::Certain);

@@ -3,7 +3,8 @@
 //! changed nodes are named, and `--check` tells canonical from not.
 
 use lawgen::driver;
-use lawgen::syntax::{canon, ReadLimits};
+use lawgen::driver::ReadLimits;
+use lawgen::internals::syntax::canon;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -52,7 +53,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
     );
     assert!(first.help.contains("lawgen fmt"), "{}", first.help);
 
-    let r = lawgen::fmt::format(Path::new("chess.json"), edited.as_bytes()).unwrap();
+    let r = lawgen::cli::fmt::format(Path::new("chess.json"), edited.as_bytes()).unwrap();
     assert_eq!(r.changes.len(), 1);
     assert_eq!(
         r.changes[0].id.as_deref(),
@@ -60,7 +61,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
     );
     let loaded = driver::load_bytes(r.output.as_bytes(), &ReadLimits::default())
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    assert_eq!(loaded.model.rules.len(), 47);
+    assert_eq!(loaded.model().rules.len(), 47);
     // Only that node's hash changed: the rest of the file is the seed's bytes.
     let seed = std::fs::read_to_string(root().join(CHESS)).unwrap();
     let differing = seed
@@ -70,7 +71,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
         .count();
     assert_eq!(differing, 2, "the value and the hash after it");
     // Formatting is idempotent.
-    let again = lawgen::fmt::format(Path::new("chess.json"), r.output.as_bytes()).unwrap();
+    let again = lawgen::cli::fmt::format(Path::new("chess.json"), r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
     assert!(again.changes.is_empty());
 }
@@ -129,7 +130,7 @@ rule ResignationLoses strict game_lost_by(g,p):-player_of(g,p),
 // end
 "#;
     std::fs::write(&law, messy).unwrap();
-    let r = lawgen::fmt::format(&law, messy.as_bytes()).unwrap();
+    let r = lawgen::cli::fmt::format(&law, messy.as_bytes()).unwrap();
     let expected = r#"// A small package.
 schema "law.core.ir/0.2"
 package "demo" namespace "urn:demo" version "0.1.0"
@@ -155,10 +156,12 @@ rule ResignationLoses strict
 "#;
     assert_eq!(r.output, expected);
     // The layout is a fixed point, and means the same package.
-    let again = lawgen::fmt::format(&law, r.output.as_bytes()).unwrap();
+    let again = lawgen::cli::fmt::format(&law, r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
-    let a = lawgen::syntax::text::parse(messy).unwrap().json;
-    let b = lawgen::syntax::text::parse(&r.output).unwrap().json;
+    let a = lawgen::internals::syntax::text::parse(messy).unwrap().json;
+    let b = lawgen::internals::syntax::text::parse(&r.output)
+        .unwrap()
+        .json;
     assert_eq!(a, b);
     assert_eq!(canon::serialize(&a), canon::serialize(&b));
 

@@ -15,8 +15,8 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::Policy;
-use lawgen::syntax::facts::read_facts;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::Policy;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::gen::{generate, package_seed, GenConfig, Rng};
@@ -29,7 +29,7 @@ fn workspace() -> PathBuf {
 fn canonical(loaded: &Loaded, facts: &[u8], policy: Policy) -> String {
     let facts = read_facts(facts, &loaded.catalog).unwrap_or_else(|d| panic!("{}", d.render()));
     let ev = driver::evaluate(loaded, &facts, policy).unwrap();
-    lawgen::syntax::output::canonical_json(&ev.conclusions)
+    lawgen_runtime::formats::output::canonical_json(&ev.conclusions)
 }
 
 /// Writes the layers of `package` to a fresh directory and loads the top one.
@@ -53,7 +53,7 @@ fn load_layers(
     let loaded = driver::load_file(&top, &Default::default())
         .unwrap_or_else(|e| panic!("the layers of seed {seed:#x} do not load:\n{e}"));
     // Each layer once, though some are imported by several layers above.
-    assert_eq!(loaded.model.packages.len(), layers);
+    assert_eq!(loaded.model().packages.len(), layers);
     assert_eq!(loaded.files.len(), layers);
     (loaded, renames)
 }
@@ -76,7 +76,7 @@ fn random_packages_cut_into_layers_mean_what_they_meant() {
         };
         let layers = 2 + (i as usize % 2);
         let (split, renames) = load_layers(&g.package, layers, seed ^ 0x5911, &dir);
-        let m = &split.model;
+        let m = &split.model();
         // Really cut: rules in more than one package.
         let with_rules: std::collections::BTreeSet<usize> =
             m.rules.iter().map(|r| m.package_index_of(&r.id)).collect();
@@ -131,11 +131,11 @@ fn the_chess_package_cut_into_layers_means_what_it_meant() {
         let dir = scratch(&format!("chess{k}"));
         let (split, renames) = load_layers(&bytes, layers, 0x1 + k, &dir);
         assert!(
-            split.model.packages.len() >= 2,
+            split.model().packages.len() >= 2,
             "{layers} layers: only one package"
         );
-        assert_eq!(split.files.len(), split.model.packages.len());
-        let m = &split.model;
+        assert_eq!(split.files.len(), split.model().packages.len());
+        let m = &split.model();
         let imported = |idx: usize| idx != 0;
         let rules = (0..m.rules.len())
             .filter(|&r| imported(m.package_index_of(&m.rules[r].id)))
@@ -195,13 +195,13 @@ fn derogation_means_deletion(
             e.render()
         )
     });
-    let m = &closure.model;
+    let m = &closure.model();
     assert_eq!(m.set_aside.len(), d.set_aside.len(), "seed {seed:#x}");
     assert_eq!(m.derogations.len(), d.derogations, "seed {seed:#x}");
-    assert_eq!(m.rules.len(), deleted.model.rules.len(), "seed {seed:#x}");
+    assert_eq!(m.rules.len(), deleted.model().rules.len(), "seed {seed:#x}");
     assert_eq!(
         m.priorities.len(),
-        deleted.model.priorities.len(),
+        deleted.model().priorities.len(),
         "seed {seed:#x}"
     );
     for f in facts {
@@ -382,7 +382,7 @@ fn the_example_base_law_draws_after_75_moves() {
         &Default::default(),
     )
     .unwrap();
-    assert_eq!(laws.model.packages.len(), 1);
+    assert_eq!(laws.model().packages.len(), 1);
     let out = eval_json(&laws, "long-game");
     assert_eq!(
         section(&out, "defeasibly", "game_drawn"),
@@ -393,14 +393,14 @@ fn the_example_base_law_draws_after_75_moves() {
 #[test]
 fn the_example_club_rules_set_the_draw_aside_and_leave_it_to_the_arbiter() {
     let club = club();
-    let m = &club.model;
+    let m = &club.model();
     let names: Vec<&str> = m.packages.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["example.club", "example.laws"]);
     assert_eq!(club.files.len(), 2);
     // Which package each rule comes from.
     let rule = |local: &str| {
         let r = m.rules.iter().position(|r| r.local == local).unwrap();
-        m.package_of_rule(lawgen::model::RuleId(r as u32))
+        m.package_of_rule(lawgen::internals::model::RuleId(r as u32))
             .name
             .clone()
     };
@@ -465,8 +465,8 @@ fn the_embedded_closure_reads_back_as_the_same_model() {
         .starts_with(r#"{"schemaVersion":"lawgen.closure/1","#));
     let again = driver::load_bytes(club.source.as_bytes(), &Default::default())
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    assert_eq!(again.model.packages.len(), 2);
-    assert_eq!(again.model.packages[1].file, "example.laws-1.0.0.json");
+    assert_eq!(again.model().packages.len(), 2);
+    assert_eq!(again.model().packages[1].file, "example.laws-1.0.0.json");
     for f in ["long-game", "claim-upheld", "resigned-after-claim"] {
         for p in [Policy::Blocking, Policy::Propagating] {
             assert_eq!(
@@ -602,7 +602,7 @@ fn the_compiled_example_agrees_with_the_reference_evaluator() {
 fn a_shared_local_name_is_a_full_id_at_the_edges_and_unique_in_the_api() {
     let dir = workspace().join("tests/ui/imports/e086_ambiguous_local_name_in_facts");
     let loaded = driver::load_file(&dir.join("root.json"), &Default::default()).unwrap();
-    let m = &loaded.model;
+    let m = &loaded.model();
     assert_eq!(
         m.ambiguous_pred("seen").unwrap(),
         ["urn:ui:base#seen", "urn:ui:top#seen"]

@@ -28,9 +28,10 @@
 //!
 //! all of it for the module of each engine: the Ascent module `pI` and the
 //! Direct module `pI_direct` (whose engine module, like the ascent program,
-//! may hold only generated names and integers), and the two modules are
-//! token for token the same besides `mod __engine` and `fn evaluate_batch`
-//! (the typed API, its names and doc comments, is the engines' common part);
+//! may hold only generated names and integers, and doc comments in printable
+//! ASCII), and the two modules are token for token the same besides
+//! `mod __engine` and `fn evaluate_batch` (the typed API, its names and doc
+//! comments, is the engines' common part);
 //! 4. `cargo doc --no-deps --document-private-items` on the libraries
 //!    succeeds with `RUSTDOCFLAGS="-D warnings"`;
 //! 5. `cargo test --doc` on them passes and runs no doctest at all.
@@ -64,14 +65,14 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{camel, snake, EmitOptions};
 use lawgen::generate as emit;
-use lawgen::interp::Policy;
-use lawgen::model::Model;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::output::canonical_json;
-use lawgen::syntax::RelationKind;
+use lawgen::internals::emit::{camel, snake, EmitOptions, KEYWORDS};
+use lawgen::internals::model::Model;
 use lawgen::Engine;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::program::RelationKind;
+use lawgen_runtime::Policy;
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -231,15 +232,6 @@ enum Skip {
     /// The checker refused it (its first error line).
     Refused(String),
 }
-
-/// Keywords, to recognize them among a package's names.
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-];
 
 /// Does a name fall in a category?
 type NameTest = fn(&str) -> bool;
@@ -443,7 +435,7 @@ fn feature_wrapper(mac: &syn::Macro) -> bool {
 }
 
 impl Inspect {
-    fn attrs(&mut self, attrs: &[syn::Attribute], at: &str) {
+    fn attrs<'x>(&mut self, attrs: impl IntoIterator<Item = &'x syn::Attribute>, at: &str) {
         for a in attrs {
             let path = tokens_text(a.path());
             let ok = match (&a.meta, path.as_str()) {
@@ -530,7 +522,17 @@ impl Inspect {
                     .claim("module types", &t.ident.to_string(), &mut self.problems);
             }
             syn::Item::Mod(m) => {
-                self.attrs(&m.attrs, &format!("mod {}", m.ident));
+                // The Direct engine allows the lint its rules' doc comments
+                // draw (rustdoc reads no doc comment on a statement).
+                let allowed = |a: &&syn::Attribute| {
+                    m.ident == "__engine"
+                        && matches!(a.style, syn::AttrStyle::Inner(_))
+                        && tokens_text(a) == "#![allow(unused_doc_comments)]"
+                };
+                self.attrs(
+                    m.attrs.iter().filter(|a| !allowed(a)),
+                    &format!("mod {}", m.ident),
+                );
                 self.types
                     .claim("module types", &m.ident.to_string(), &mut self.problems);
                 let body = m.content.as_ref().map(|(_, items)| items.as_slice());
@@ -704,7 +706,9 @@ fn check_tokens(ts: TokenStream, problems: &mut Vec<String>) {
 /// packages' programs; `None` while collecting them). Returns those seen.
 /// With `direct`, the same of a Direct engine module, whose numbered names
 /// are also loop indices `i<N>`, round bounds `l<N>`, `h<N>`, components
-/// `c<N>` and row columns `x<N>`.
+/// `c<N>` and row columns `x<N>`, and whose only strings are doc comments
+/// (`#[doc = "…"]`: rule origins, relation names) in printable ASCII, as
+/// `names::comment` writes them.
 fn check_engine(
     ts: TokenStream,
     words: Option<&BTreeSet<String>>,
@@ -719,14 +723,36 @@ fn check_engine(
     let mut seen = BTreeSet::new();
     let mut relations = Names::default();
     let mut prev_relation = false;
+    // The two tokens before this one in its group: `doc`, `=` before a doc
+    // comment's string.
+    let mut before: [String; 2] = Default::default();
     let mut stack = vec![ts.into_iter()];
     while let Some(top) = stack.last_mut() {
         let Some(t) = top.next() else {
             stack.pop();
             continue;
         };
+        let text = match &t {
+            TokenTree::Group(_) => String::new(),
+            other => other.to_string(),
+        };
+        let doc_value = before[0] == "doc" && before[1] == "=";
+        before = [std::mem::take(&mut before[1]), text];
         match t {
-            TokenTree::Group(g) => stack.push(g.stream().into_iter()),
+            TokenTree::Group(g) => {
+                before = Default::default();
+                stack.push(g.stream().into_iter())
+            }
+            TokenTree::Literal(l) if direct && doc_value => {
+                let s = l.to_string();
+                // A `///` comment lexes as a raw string.
+                let string = s.starts_with('"') || s.starts_with("r\"") || s.starts_with("r#");
+                if !(string && s.chars().all(|c| (' '..='~').contains(&c))) {
+                    problems.push(format!(
+                        "a doc comment {s} of the engine is not printable ASCII"
+                    ));
+                }
+            }
             TokenTree::Ident(i) => {
                 let s = i.to_string();
                 if !numbered(&s, prefixes) {
@@ -846,7 +872,7 @@ fn calibrate() -> Calibration {
             shape,
             words,
             ..
-        } = inspect(&e.source, &loaded.model, None);
+        } = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package): {problems:#?}"
@@ -863,7 +889,7 @@ fn calibrate() -> Calibration {
             shape,
             words,
             ..
-        } = inspect(&e.source, &loaded.model, None);
+        } = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package, Direct): {problems:#?}"
@@ -946,7 +972,7 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
         source,
         direct_source,
         expected,
-        categories: categories(&loaded.model),
+        categories: categories(loaded.model()),
     };
     Ok((case, problems))
 }
@@ -1026,7 +1052,7 @@ fn emit_and_inspect(
             }
             Err(e) => problems.push(format!("emitting again failed: {e}")),
         }
-        let reading = inspect(&source, &loaded.model, Some(words));
+        let reading = inspect(&source, loaded.model(), Some(words));
         problems.extend(reading.problems);
         api = reading.api;
         let got = reading.shape;

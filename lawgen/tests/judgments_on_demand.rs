@@ -13,18 +13,18 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::{self, Policy};
-use lawgen::lower::{lower_with, Judgments, Options};
-use lawgen::program::{Meaning, Program};
-use lawgen::syntax::facts::{read_facts, Facts};
-use lawgen::syntax::output::canonical_json;
+use lawgen::internals::lower::{lower_with, Judgments, Options};
+use lawgen_runtime::formats::facts::{read_facts, Facts};
+use lawgen_runtime::formats::output::canonical_json;
+use lawgen_runtime::interp::{self, Policy};
+use lawgen_runtime::program::{Meaning, Program};
 use std::path::{Path, PathBuf};
 use support::gen::{generate, package_seed, GenConfig};
 
 const SEED: u64 = 0x0de3_a4d0_0000_0000;
 
 fn program(loaded: &Loaded, judgments: Judgments) -> Program {
-    lower_with(&loaded.model, Options { judgments }).expect("the package lowers")
+    lower_with(loaded.model(), Options { judgments }).expect("the package lowers")
 }
 
 /// Rows of every `undecided[j]` relation after evaluating `facts`.

@@ -3,8 +3,8 @@
 //! facts reader is insensitive to row order and repetition.
 
 use lawgen::driver::load_bytes;
-use lawgen::syntax::facts::{read_facts, read_facts_from};
-use lawgen::syntax::ReadLimits;
+use lawgen::driver::ReadLimits;
+use lawgen_runtime::formats::facts::{read_facts, read_facts_from};
 
 const CHESS: &str = "../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
 const MINIMAL: &str = "../tests/ui/valid/minimal.json";
@@ -113,8 +113,8 @@ fn streamed_and_in_memory_facts_agree_and_row_order_does_not_matter() {
         "the repeated row is counted, and kept once"
     );
     let out = |f| {
-        let ev = lawgen::driver::evaluate(&loaded, f, lawgen::interp::Policy::Blocking).unwrap();
-        lawgen::syntax::output::canonical_json(&ev.conclusions)
+        let ev = lawgen::driver::evaluate(&loaded, f, lawgen_runtime::Policy::Blocking).unwrap();
+        lawgen_runtime::formats::output::canonical_json(&ev.conclusions)
     };
     assert_eq!(out(&fa), out(&fb));
     assert_eq!(out(&fa), out(&fa), "evaluating twice gives the same bytes");
@@ -182,7 +182,7 @@ fn facts_errors_name_key_and_row() {
 fn package(rules: &[(String, &str, &str, Vec<&str>)], priorities: &[(String, String)]) -> Vec<u8> {
     use serde_json::{json, Value as J};
     let hashed = |mut n: J| {
-        let h = lawgen::syntax::node_hash(n.as_object().unwrap());
+        let h = lawgen::internals::syntax::hash::node_hash(n.as_object().unwrap());
         n["contentHash"] = J::from(h);
         n
     };
@@ -259,8 +259,8 @@ fn a_long_rule_body_is_refused_with_the_rule_named() {
     };
     let loaded = load_bytes(&bytes, &limits).expect("accepted under a raised limit");
     let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).unwrap();
-    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
-    let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen_runtime::Policy::Blocking).unwrap();
+    let out = lawgen_runtime::formats::output::canonical_json(&ev.conclusions);
     assert!(out.contains(r#""q": ["#), "{out}");
     // No setting lets a body deep enough to overflow the interpreter's stack in.
     let rules = [("huge".to_owned(), "strict", "positive", vec!["e"; 20_000])];
@@ -305,8 +305,8 @@ fn a_literal_with_too_many_attackers_is_refused_with_its_attackers_named() {
     let (rules, prios) = (&rules[..200], &prios[..50]);
     let loaded = load_bytes(&package(rules, prios), &ReadLimits::default()).unwrap();
     let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).unwrap();
-    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
-    let out = lawgen::syntax::output::canonical_json(&ev.conclusions);
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen_runtime::Policy::Blocking).unwrap();
+    let out = lawgen_runtime::formats::output::canonical_json(&ev.conclusions);
     // p0..p49 beat n0..n49, but n50..n99 stay undefeated (and attack every
     // p), so neither side is concluded defeasibly; both are supported.
     assert!(!out.contains(r#""defeasibly": {"q""#), "{out}");

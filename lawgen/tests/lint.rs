@@ -8,9 +8,9 @@
 
 mod support;
 
-use lawgen::diagnostics::{Code, Diagnostics};
+use lawgen::diagnostics::{Code, CodeId, Diagnostics};
 use lawgen::driver;
-use lawgen::syntax::ReadLimits;
+use lawgen::driver::ReadLimits;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -25,7 +25,7 @@ fn lint(rel: &Path) -> Diagnostics {
     let imports = [root().join("tests/lint/imports")];
     let loaded = driver::load_package_json(&root().join(rel), &file, &limits, &imports)
         .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
-    file.locate(lawgen::lint::lint(&loaded))
+    file.locate(lawgen::cli::lint::lint(&loaded))
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn the_chess_package_reports_its_cross_case_leaks_and_the_dropped_game() {
     let d = lint(Path::new(
         "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
     ));
-    let found: Vec<(Code, String)> = d
+    let found: Vec<(CodeId, String)> = d
         .iter()
         .map(|w| {
             (
@@ -100,13 +100,16 @@ fn the_chess_package_reports_its_cross_case_leaks_and_the_dropped_game() {
             )
         })
         .collect();
-    let leak = |r: &str| (Code::CrossCaseLeak, r.to_owned());
+    let leak = |r: &str| (Code::CrossCaseLeak.id(), r.to_owned());
     assert_eq!(
         found,
         vec![
             leak("CastlingLegal"),
             leak("FiftyMoveClaimCorrect"),
-            (Code::HeadDropsCase, "MustMoveFirstTouchedPiece".to_owned()),
+            (
+                Code::HeadDropsCase.id(),
+                "MustMoveFirstTouchedPiece".to_owned()
+            ),
             leak("ResignationDrawnIfMateImpossible"),
             leak("ResignationEndsTheGame"),
             leak("ResignationLoses"),
@@ -157,7 +160,7 @@ fn lint_runs_on_random_packages() {
     for i in 0..200 {
         let g = gen::generate(&gen::GenConfig::new(0x11a7 + i));
         if let Ok(loaded) = driver::load_bytes(&g.package, &ReadLimits::default()) {
-            for w in lawgen::lint::lint(&loaded).iter() {
+            for w in lawgen::cli::lint::lint(&loaded).iter() {
                 assert!(w.code.is_warning());
                 assert!(!w.location.pointer.is_empty(), "{w}");
             }
@@ -182,11 +185,11 @@ rule R strict
   vars [x: Thing, y: Thing, n: Integer, m: Integer]
 "#
         );
-        let json = lawgen::syntax::text::to_json(src.as_bytes())
+        let json = lawgen::internals::syntax::text::to_json(src.as_bytes())
             .unwrap_or_else(|e| panic!("{}", e.render("t.law")));
         let loaded = driver::load_bytes(json.as_bytes(), &ReadLimits::default())
             .unwrap_or_else(|d| panic!("{body}: {}", d.render()));
-        let w = lawgen::lint::lint(&loaded);
+        let w = lawgen::cli::lint::lint(&loaded);
         let got = w.iter().any(|d| d.code == Code::NeverFires);
         assert_eq!(got, fires, "{body}: {}", w.render());
     };

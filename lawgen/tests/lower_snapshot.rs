@@ -7,7 +7,7 @@ mod support;
 fn chess_lowering_matches_its_snapshot() {
     let bytes = std::fs::read("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json").unwrap();
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
-    let actual = lawgen::lower::lower(&loaded.model).unwrap().to_string();
+    let actual = lawgen::driver::lower(&loaded).unwrap().to_string();
     let path = "../tests/golden/fide.laws.chess.lower.txt";
     if support::bless() {
         std::fs::write(path, &actual).unwrap();

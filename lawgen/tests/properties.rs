@@ -11,11 +11,11 @@
 mod support;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::{Conclusions, Policy};
-use lawgen::model::Value;
-use lawgen::program::Section;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::RelationKind;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::interp::{Conclusions, Policy};
+use lawgen_runtime::program::RelationKind;
+use lawgen_runtime::program::Section;
+use lawgen_runtime::program::Value;
 use serde_json::Value as J;
 use std::collections::BTreeSet;
 use support::gen::{generate, package_seed, GenConfig};
@@ -34,10 +34,10 @@ fn section(c: &Conclusions, s: Section, loaded: &Loaded) -> LitSet {
         .iter()
         .filter(|(lit, _)| {
             let p = loaded
-                .model
+                .model()
                 .pred_by_name(lit.trim_start_matches('~'))
                 .unwrap();
-            loaded.model.pred(p).kind != RelationKind::Judgment
+            loaded.model().pred(p).kind != RelationKind::Judgment
         })
         .flat_map(|(lit, rows)| rows.iter().map(move |r| (lit.clone(), r.clone())))
         .collect()
@@ -163,8 +163,8 @@ fn never_both_q_and_not_q_defeasibly_unless_both_definitely() {
 /// from most packages, and from the chess package.
 #[test]
 fn unfolding_for_the_engine_changes_no_conclusion() {
-    use lawgen::emit::unfold::unfold;
-    use lawgen::syntax::output::canonical_json;
+    use lawgen::internals::emit::unfold::unfold;
+    use lawgen_runtime::formats::output::canonical_json;
 
     let (mut checked, mut folded) = (0, 0);
     for i in 0..400 {
@@ -175,7 +175,7 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
             continue;
         };
         checked += 1;
-        let prog = lawgen::lower::lower(&loaded.model).unwrap();
+        let prog = lawgen::driver::lower(&loaded).unwrap();
         let unfolded = unfold(&prog);
         assert_eq!(unfolded.relations.len(), prog.relations.len());
         if unfolded.rules.len() < prog.rules.len() {
@@ -185,9 +185,9 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
             let facts =
                 read_facts(facts, &loaded.catalog).unwrap_or_else(|d| panic!("{}", d.render()));
             for policy in [Policy::Blocking, Policy::Propagating] {
-                let out = |p: &lawgen::program::Program| {
-                    let store = lawgen::interp::evaluate(p, &facts, policy);
-                    canonical_json(&lawgen::interp::conclusions(p, &store, policy))
+                let out = |p: &lawgen_runtime::program::Program| {
+                    let store = lawgen_runtime::interp::evaluate(p, &facts, policy);
+                    canonical_json(&lawgen_runtime::interp::conclusions(p, &store, policy))
                 };
                 assert_eq!(
                     out(&prog),
@@ -211,7 +211,7 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
     let chess = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
     let loaded = driver::load_file(&chess, &Default::default()).unwrap();
-    let prog = lawgen::lower::lower(&loaded.model).unwrap();
+    let prog = lawgen::driver::lower(&loaded).unwrap();
     let unfolded = unfold(&prog);
     assert!(
         unfolded.rules.len() < prog.rules.len() * 9 / 10,
@@ -226,10 +226,11 @@ fn unfolding_for_the_engine_changes_no_conclusion() {
 /// never refused by lowering itself. The bound must really be one.
 #[test]
 fn the_program_size_bound_is_an_upper_bound() {
-    use lawgen::check::size::program_size_bound;
+    use lawgen::internals::check::size::program_size_bound;
 
-    let size =
-        |p: &lawgen::program::Program| -> u64 { p.rules.iter().map(|r| r.body.len() as u64).sum() };
+    let size = |p: &lawgen_runtime::program::Program| -> u64 {
+        p.rules.iter().map(|r| r.body.len() as u64).sum()
+    };
     let mut checked = 0;
     let mut tightest = f64::MAX;
     for i in 0..400 {
@@ -240,8 +241,8 @@ fn the_program_size_bound_is_an_upper_bound() {
             continue;
         };
         checked += 1;
-        let prog = lawgen::lower::lower(&loaded.model).unwrap();
-        let (actual, bound) = (size(&prog), program_size_bound(&loaded.model));
+        let prog = lawgen::driver::lower(&loaded).unwrap();
+        let (actual, bound) = (size(&prog), program_size_bound(loaded.model()));
         assert!(
             actual <= bound,
             "package {i} (seed {:#x}): lowered to {actual} body items, bound {bound}\n{}",
@@ -254,8 +255,8 @@ fn the_program_size_bound_is_an_upper_bound() {
     let chess = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
     let loaded = driver::load_file(&chess, &Default::default()).unwrap();
-    let prog = lawgen::lower::lower(&loaded.model).unwrap();
-    let (actual, bound) = (size(&prog), program_size_bound(&loaded.model));
+    let prog = lawgen::driver::lower(&loaded).unwrap();
+    let (actual, bound) = (size(&prog), program_size_bound(loaded.model()));
     assert!(actual <= bound, "chess: {actual} > {bound}");
     // A bound so loose that it refuses reasonable packages is no use either.
     assert!(

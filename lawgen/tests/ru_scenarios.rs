@@ -13,8 +13,8 @@
 mod support;
 
 use lawgen::driver;
-use lawgen::interp::Policy;
-use lawgen::syntax::facts::read_facts;
+use lawgen_runtime::formats::facts::read_facts;
+use lawgen_runtime::Policy;
 use serde_json::Value as J;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -157,7 +157,7 @@ fn the_semantic_hash_is_the_one_the_readme_defines() {
 #[test]
 fn every_russian_scenario_matches_its_hand_derived_expectation() {
     let loaded = layered(RU);
-    assert_eq!(loaded.model.packages.len(), 2);
+    assert_eq!(loaded.model().packages.len(), 2);
     support::scenarios::check_all(&loaded, Path::new(SCENARIOS), 45);
 }
 
@@ -180,7 +180,7 @@ fn the_importing_package_means_its_union_less_the_rules_set_aside() {
             let out = |l: &driver::Loaded| {
                 let facts = read_facts(&bytes, &l.catalog).unwrap();
                 let ev = driver::evaluate(l, &facts, policy).unwrap();
-                lawgen::syntax::output::canonical_json(&ev.conclusions)
+                lawgen_runtime::formats::output::canonical_json(&ev.conclusions)
             };
             assert_eq!(out(&union), out(&layered), "{}", path.display());
             n += 1;
@@ -336,8 +336,10 @@ fn the_results_of_a_game_exclude_each_other_on_random_games() {
         let facts = read_facts(text.as_bytes(), &loaded.catalog)
             .unwrap_or_else(|d| panic!("{text}: {}", d.render()));
         let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
-        let out: J =
-            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions)).unwrap();
+        let out: J = serde_json::from_str(&lawgen_runtime::formats::output::canonical_json(
+            &ev.conclusions,
+        ))
+        .unwrap();
         let rows = |sec: &str, pred: &str| -> BTreeSet<String> {
             out[sec][pred]
                 .as_array()
@@ -401,8 +403,10 @@ fn the_previous_version_drew_and_lost_a_game_at_once() {
         let loaded = layered(path);
         let facts = read_facts(text.as_bytes(), &loaded.catalog).unwrap();
         let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
-        let out: J =
-            serde_json::from_str(&lawgen::syntax::output::canonical_json(&ev.conclusions)).unwrap();
+        let out: J = serde_json::from_str(&lawgen_runtime::formats::output::canonical_json(
+            &ev.conclusions,
+        ))
+        .unwrap();
         (
             out["defeasibly"]["game_drawn"].clone(),
             out["defeasibly"]["game_lost_by"].clone(),
@@ -429,8 +433,9 @@ fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
     )
     .unwrap();
     let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
-    let q = lawgen::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
-    let text = lawgen::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    let q = lawgen_runtime::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
+    let text =
+        lawgen_runtime::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
     assert!(text.starts_with("game_drawn(g1): НЕ УСТАНОВЛЕНО"), "{text}");
     assert!(
         text.contains("правило [fide.laws.chess 0.1.0] FivefoldAutomaticDraw (строгое)"),
@@ -455,7 +460,7 @@ fn the_generated_rustdoc_follows_the_doc_language() {
     let emit = |lang: Option<&str>| {
         lawgen::generate(
             &layered,
-            &lawgen::emit::EmitOptions {
+            &lawgen::EmitOptions {
                 doc_language: lang.map(str::to_owned),
                 ..Default::default()
             },
@@ -483,7 +488,7 @@ fn the_generated_rustdoc_follows_the_doc_language() {
 #[test]
 fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     let layered = layered(RU);
-    let ru = lawgen::summary::render_in(&layered, "ru");
+    let ru = lawgen::cli::check::render_in(&layered, "ru");
     assert!(
         ru.starts_with(
             "пакет ru.chess.competition 0.2.0 (пространство имён urn:ru:chess:competition)"
@@ -503,10 +508,10 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         ru.contains("SetAsideFideArticle9_6 [ru.chess.competition 0.2.0] (article/9.6) исключает FivefoldAutomaticDraw [fide.laws.chess 0.1.0]"),
         "{ru}"
     );
-    let en = lawgen::summary::render(&layered);
+    let en = lawgen::cli::check::render(&layered);
     assert!(
         en.contains("rules (120): 116 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
-    assert_eq!(en, lawgen::summary::render_in(&layered, "en"));
+    assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));
 }

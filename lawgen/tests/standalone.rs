@@ -8,16 +8,16 @@
 
 mod support;
 
-use lawgen::builder::{write_crate, RuntimeDep};
-use lawgen::emit::EmitOptions;
+use lawgen::cli::build::{write_crate, RuntimeDep};
+use lawgen::driver::ReadLimits;
 use lawgen::generate as emit;
-use lawgen::syntax::ReadLimits;
+use lawgen::EmitOptions;
 use serde_json::{json, Value};
 use std::path::Path;
 use support::harness::{cargo_generated, generated_target, seed_lock_file, RunLock};
 
 /// Columns of the wide predicate: as many as compiled engines take.
-const WIDE: usize = lawgen::emit::MAX_COMPILED_ARITY;
+const WIDE: usize = lawgen::internals::emit::MAX_COMPILED_ARITY;
 
 /// `tests/ui/valid/minimal.json` plus a predicate of arity `arity` and a
 /// rule reading it (anchored to an article `article_bytes` long, when
@@ -39,7 +39,7 @@ fn wide_package(arity: usize, article_bytes: Option<usize>) -> Vec<u8> {
         art["texts"][0]["text"] = Value::from(body.as_str());
         art["texts"][0]["contentHash"] = Value::from(format!(
             "sha256:{}",
-            lawgen::syntax::sha256_hex(body.as_bytes())
+            lawgen::internals::syntax::hash::sha256_hex(body.as_bytes())
         ));
     }
     nodes.push(
@@ -66,7 +66,7 @@ fn wide_package(arity: usize, article_bytes: Option<usize>) -> Vec<u8> {
         "scope": {"kind": "boolean", "value": true}}),
     );
     for n in nodes.iter_mut() {
-        let hash = lawgen::syntax::node_hash(n.as_object().unwrap());
+        let hash = lawgen::internals::syntax::hash::node_hash(n.as_object().unwrap());
         n["contentHash"] = Value::from(hash);
     }
     serde_json::to_vec(&pkg).unwrap()
@@ -181,7 +181,7 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
 /// inside generated code. The reference evaluator still takes it.
 #[test]
 fn a_predicate_too_wide_for_compiled_engines_is_refused_by_name() {
-    let wide = lawgen::emit::MAX_COMPILED_ARITY + 1;
+    let wide = lawgen::internals::emit::MAX_COMPILED_ARITY + 1;
     let limits = ReadLimits::default();
     let loaded = lawgen::driver::load_bytes(&wide_package(wide, None), &limits).unwrap();
     for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
@@ -203,9 +203,12 @@ fn a_predicate_too_wide_for_compiled_engines_is_refused_by_name() {
     }
     let args: Vec<Value> = (0..wide).map(|_| json!("g1")).collect();
     let facts = json!({"facts": {"wide": [args]}}).to_string();
-    let facts = lawgen::syntax::facts::read_facts(facts.as_bytes(), &loaded.catalog).unwrap();
-    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen::interp::Policy::Blocking).unwrap();
-    assert!(lawgen::syntax::output::canonical_json(&ev.conclusions).contains("\"wide_ok\""));
+    let facts =
+        lawgen_runtime::formats::facts::read_facts(facts.as_bytes(), &loaded.catalog).unwrap();
+    let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen_runtime::Policy::Blocking).unwrap();
+    assert!(
+        lawgen_runtime::formats::output::canonical_json(&ev.conclusions).contains("\"wide_ok\"")
+    );
 }
 
 /// `--runtime` says where the runtime comes from, or why it cannot.

@@ -10,8 +10,8 @@
 
 mod support;
 
-use lawgen::syntax::canon;
-use lawgen::syntax::text;
+use lawgen::internals::syntax::canon;
+use lawgen::internals::syntax::text;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use support::gen::{generate, package_seed, GenConfig};
@@ -140,7 +140,7 @@ fn hostile_packages_round_trip_as_the_same_json_value() {
 /// workspace root.
 fn check_rendered(rel: &Path) -> Option<String> {
     let bytes = std::fs::read(root().join(rel)).unwrap();
-    let limits = lawgen::syntax::ReadLimits::default();
+    let limits = lawgen::driver::ReadLimits::default();
     let err = match lawgen::driver::package_json(rel, bytes, &limits) {
         Err(e) => e,
         Ok(file) => match lawgen::driver::load_bytes(&file.json, &limits) {
@@ -200,7 +200,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn chess_law(dir: &Path) -> PathBuf {
     let json = root().join(CHESS);
     let law = dir.join("fide.laws.chess-0.1.0.law");
-    let r = lawgen::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
+    let r = lawgen::cli::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
     assert!(r.changes.is_empty(), "the seed's hashes are right");
     std::fs::write(&law, r.output).unwrap();
     law
@@ -236,11 +236,14 @@ fn the_builder_generates_the_same_module_from_the_text_form() {
 fn a_text_form_package_loads_like_its_json() {
     let dir = temp_dir("load");
     let law = chess_law(&dir);
-    let limits = lawgen::syntax::ReadLimits::default();
+    let limits = lawgen::driver::ReadLimits::default();
     let a = lawgen::driver::load_file(&root().join(CHESS), &limits).unwrap();
     let b = lawgen::driver::load_file(&law, &limits).unwrap();
     assert_eq!(a.source, b.source);
-    assert_eq!(lawgen::summary::render(&a), lawgen::summary::render(&b));
+    assert_eq!(
+        lawgen::cli::check::render(&a),
+        lawgen::cli::check::render(&b)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -437,7 +440,7 @@ fn valid_text_files_check_and_are_canonical() {
         let loaded =
             lawgen::driver::load_file(&p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
         let src = std::fs::read(&p).unwrap();
-        let f = lawgen::fmt::format(&p, &src).unwrap();
+        let f = lawgen::cli::fmt::format(&p, &src).unwrap();
         assert_eq!(
             f.output.as_bytes(),
             src.as_slice(),

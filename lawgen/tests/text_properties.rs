@@ -15,7 +15,7 @@
 
 mod support;
 
-use lawgen::syntax::{canon, text};
+use lawgen::internals::syntax::{canon, text};
 use serde_json::{json, Map, Number, Value};
 use support::gen::Rng;
 

@@ -21,8 +21,8 @@
 mod support;
 
 use lawgen::diagnostics::Diagnostics;
+use lawgen::driver::ReadLimits;
 use lawgen::driver::{self, LoadError, Loaded};
-use lawgen::syntax::ReadLimits;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -194,9 +194,9 @@ fn valid_packages_load() {
             ),
             Ok(Ok(l)) => l,
         };
-        let summary = catch_unwind(AssertUnwindSafe(|| lawgen::summary::render(&loaded)))
+        let summary = catch_unwind(AssertUnwindSafe(|| lawgen::cli::check::render(&loaded)))
             .unwrap_or_else(|p| panic!("{name}: summary panicked: {}", panic_message(p)));
-        let dot = catch_unwind(AssertUnwindSafe(|| lawgen::graph::dot(&loaded.model)))
+        let dot = catch_unwind(AssertUnwindSafe(|| lawgen::cli::graph::dot(loaded.model())))
             .unwrap_or_else(|p| panic!("{name}: graph panicked: {}", panic_message(p)));
         assert!(summary.starts_with("package t.ui 0.1.0"), "{summary}");
         assert!(dot.starts_with("digraph \"t.ui\" {\n"), "{dot}");

@@ -15,10 +15,11 @@
 //!   loaded with `max_rule_body` raised, since by default it is refused.
 
 use lawgen::driver::load_bytes;
-use lawgen::emit::EmitOptions;
+use lawgen::driver::ReadLimits;
 use lawgen::generate as emit;
-use lawgen::syntax::facts::read_facts;
-use lawgen::syntax::{node_hash, ReadLimits};
+use lawgen::internals::syntax::hash::node_hash;
+use lawgen::EmitOptions;
+use lawgen_runtime::formats::facts::read_facts;
 use serde_json::{json, Value as J};
 use std::time::{Duration, Instant};
 
@@ -101,11 +102,12 @@ fn stages(bytes: &[u8]) -> [Duration; 4] {
     let loaded = load_bytes(bytes, &limits).unwrap_or_else(|d| panic!("{}", d.render()));
     let load = t.elapsed();
     let t = Instant::now();
-    let program = lawgen::lower::lower(&loaded.model).expect("lowers");
+    let program = lawgen::driver::lower(&loaded).expect("lowers");
     let lower = t.elapsed();
     let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).expect("facts");
     let t = Instant::now();
-    let store = lawgen::interp::evaluate(&program, &facts, lawgen::interp::Policy::Blocking);
+    let store =
+        lawgen_runtime::interp::evaluate(&program, &facts, lawgen_runtime::Policy::Blocking);
     let eval = t.elapsed();
     std::hint::black_box(store);
     let t = Instant::now();

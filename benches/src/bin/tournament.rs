@@ -161,9 +161,12 @@ fn child(backend: Backend, n: usize) -> Value {
     match backend {
         Backend::Interp => {
             let i = interp.as_ref().expect("loaded");
-            let facts = lawgen::syntax::facts::read_facts(EMPTY.as_bytes(), &i.loaded.catalog)
-                .expect("empty facts");
-            lawgen::syntax::output::canonical_json(&i.conclusions(&facts, Policy::Blocking));
+            let facts =
+                lawgen_runtime::formats::facts::read_facts(EMPTY.as_bytes(), &i.loaded.catalog)
+                    .expect("empty facts");
+            lawgen_runtime::formats::output::canonical_json(
+                &i.conclusions(&facts, Policy::Blocking),
+            );
         }
         Backend::Ascent => {
             compiled_run!(fide_laws_chess, EMPTY);
@@ -185,16 +188,17 @@ fn child(backend: Backend, n: usize) -> Value {
         Backend::Interp => {
             let i = interp.as_ref().expect("loaded");
             let t = Instant::now();
-            let facts = lawgen::syntax::facts::read_facts(text.as_bytes(), &i.loaded.catalog)
-                .unwrap_or_else(|d| panic!("the merged facts file reads:\n{}", d.render()));
+            let facts =
+                lawgen_runtime::formats::facts::read_facts(text.as_bytes(), &i.loaded.catalog)
+                    .unwrap_or_else(|d| panic!("the merged facts file reads:\n{}", d.render()));
             let read_s = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let policy = lawgen::interp::Policy::Blocking;
-            let store = lawgen::interp::evaluate(&i.program, &facts, policy);
-            let conclusions = lawgen::interp::conclusions(&i.program, &store, policy);
+            let policy = lawgen_runtime::Policy::Blocking;
+            let store = lawgen_runtime::interp::evaluate(&i.program, &facts, policy);
+            let conclusions = lawgen_runtime::interp::conclusions(&i.program, &store, policy);
             let eval_s = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let output = lawgen::syntax::output::canonical_json(&conclusions);
+            let output = lawgen_runtime::formats::output::canonical_json(&conclusions);
             let output_s = t.elapsed().as_secs_f64();
             let counts = i.counts(&conclusions);
             let requests = conclusions.requests.len();

@@ -4,7 +4,7 @@
 use chess_arbiter::fide_laws_chess::{Conclusions, Facts};
 use chess_arbiter::{evaluate, findings, SCENARIOS};
 use lawgen::driver::Loaded;
-use lawgen::syntax::RelationKind;
+use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::{Policy, Request, Verdict};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -29,14 +29,10 @@ fn package() -> &'static Loaded {
 /// `lawgen eval PACKAGE --facts FACTS --policy P`, in process.
 fn reference_json(facts: &[u8], policy: Policy) -> String {
     let loaded = package();
-    let facts = lawgen::syntax::facts::read_facts(facts, &loaded.catalog)
+    let facts = lawgen_runtime::formats::facts::read_facts(facts, &loaded.catalog)
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    let policy = match policy {
-        Policy::Blocking => lawgen::interp::Policy::Blocking,
-        Policy::Propagating => lawgen::interp::Policy::Propagating,
-    };
     let ev = lawgen::driver::evaluate(loaded, &facts, policy).expect("lowering");
-    lawgen::syntax::output::canonical_json(&ev.conclusions)
+    lawgen_runtime::formats::output::canonical_json(&ev.conclusions)
 }
 
 fn arbiter(args: &[&str]) -> Output {
@@ -120,7 +116,7 @@ fn every_scenario_is_bundled_and_described() {
 #[test]
 fn the_report_covers_every_institutional_predicate_of_the_package() {
     let declared: BTreeSet<&str> = package()
-        .model
+        .catalog
         .preds
         .iter()
         .filter(|p| p.kind == RelationKind::Institutional)

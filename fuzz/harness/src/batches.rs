@@ -20,9 +20,9 @@ use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, NullArray, RecordBatch,
 };
 use arrow_schema::{Field, Schema};
-use lawgen::diagnostics::Code;
-use lawgen::program::{Program, Role, Ty, Value};
+use lawgen::diagnostics::RuntimeCode as Code;
 use lawgen_runtime::arrow::{FactKeys, FactsColumns, Sink};
+use lawgen_runtime::program::{Program, Role, Ty, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, OnceLock};
 
@@ -30,7 +30,8 @@ use std::sync::{Arc, OnceLock};
 fn chess() -> &'static (Program, FactKeys, Vec<String>) {
     static CHESS: OnceLock<(Program, FactKeys, Vec<String>)> = OnceLock::new();
     CHESS.get_or_init(|| {
-        let program = lawgen::lower::lower(&crate::chess().model).expect("chess lowers");
+        let program =
+            lawgen::internals::lower::lower(crate::chess().model()).expect("chess lowers");
         let keys = FactKeys::new(&program);
         let mut names: Vec<String> = keys.keys.keys().cloned().collect();
         names.sort();
@@ -243,7 +244,7 @@ impl Sink for Collect {
     }
 }
 
-type Rows = BTreeMap<lawgen::program::Lit, BTreeSet<Vec<Value>>>;
+type Rows = BTreeMap<lawgen_runtime::program::Lit, BTreeSet<Vec<Value>>>;
 
 /// The collected rows as the facts reader's `rows` (and declared entities).
 fn as_facts(program: &Program, c: &Collect) -> (Rows, BTreeSet<(u32, String)>) {
@@ -300,7 +301,7 @@ pub fn arrow(data: &[u8]) {
         let file = keys.case_file(&cols, rows);
         let read = file
             .as_ref()
-            .map(|text| lawgen::syntax::facts::read_facts(text.as_bytes(), catalog));
+            .map(|text| lawgen_runtime::formats::facts::read_facts(text.as_bytes(), catalog));
         match (taken, read) {
             (true, Err(message)) => {
                 panic!("the Arrow reader took a case it cannot write as a facts file: {message}")
@@ -317,7 +318,7 @@ pub fn arrow(data: &[u8]) {
                     assert!(
                         facts
                             .entities
-                            .get(&lawgen::program::TypeId(t))
+                            .get(&lawgen_runtime::program::TypeId(t))
                             .is_some_and(|s| s.contains(&name)),
                         "the Arrow reader declared {name} the facts reader did not"
                     );

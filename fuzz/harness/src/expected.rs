@@ -8,7 +8,7 @@
 //! JSON is JSON.
 
 use lawgen::cli::test::{self, Scenario, Suite};
-use lawgen::interp::Policy;
+use lawgen_runtime::Policy;
 use std::path::{Path, PathBuf};
 
 /// Chess scenarios the expectations are run against (facts files of the

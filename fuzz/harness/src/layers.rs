@@ -1,7 +1,7 @@
 //! The `imports` target: one of the seed packages cut into layers that
 //! import one another (docs/imports.md), generated together, then the import
 //! graph broken on purpose, and the files read as a closure bundle
-//! (`driver::load_bytes`, the in-memory search of `lawgen::imports`).
+//! (`driver::load_bytes`, the in-memory search of `lawgen::internals::imports`).
 //!
 //! A layer `k` below the top gets the namespace `<ns>:layer<k>`, the name
 //! `<name>.layer<k>` and its nodes' ids renamed into it; the top layer keeps
@@ -20,9 +20,9 @@
 use crate::mutate::{rehash, seeds};
 use arbitrary::{Result, Unstructured};
 use lawgen::driver::{self, Loaded};
-use lawgen::interp::Policy;
-use lawgen::model::Model;
-use lawgen::syntax::facts::Facts;
+use lawgen::internals::model::Model;
+use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::Policy;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -152,7 +152,9 @@ fn semantic_hash(doc: &Value) -> String {
     // recomputes it.
     format!(
         "sha256:{}",
-        lawgen::syntax::hash::sha256_hex(lawgen::syntax::canon::serialize(doc).as_bytes())
+        lawgen::internals::syntax::hash::sha256_hex(
+            lawgen::internals::syntax::canon::serialize(doc).as_bytes()
+        )
     )
 }
 
@@ -449,7 +451,7 @@ pub fn layers(data: &[u8]) -> Result<Layers> {
     for k in (0..n_layers).rev() {
         let base = layer_name(k);
         let (file, mut bytes) = if text_form[k] {
-            match lawgen::syntax::text::print(&docs[k]) {
+            match lawgen::internals::syntax::text::print(&docs[k]) {
                 Ok(t) => (format!("{base}.law"), t.into_bytes()),
                 Err(_) => (
                     format!("{base}.json"),
@@ -516,7 +518,7 @@ fn carry(facts: &Facts, from: &Model, to: &Model) -> Option<Facts> {
 
 fn canonical(loaded: &Loaded, facts: &Facts, policy: Policy) -> String {
     match driver::evaluate(loaded, facts, policy) {
-        Ok(ev) => lawgen::syntax::output::canonical_json(&ev.conclusions),
+        Ok(ev) => lawgen_runtime::formats::output::canonical_json(&ev.conclusions),
         Err(e) => panic!("lowering a checked package failed: {e}"),
     }
 }
@@ -530,7 +532,7 @@ pub fn imports(data: &[u8]) {
         eprintln!("seed {}: {:#?}", l.seed, l.ops);
     }
     let refs: Vec<(String, &[u8])> = l.files.iter().map(|(n, b)| (n.clone(), &b[..])).collect();
-    let bundle = lawgen::syntax::files::write_bundle(&refs);
+    let bundle = lawgen::internals::syntax::files::write_bundle(&refs);
     crate::dump(bundle.as_bytes());
     let loaded = match driver::load_bytes(bundle.as_bytes(), &Default::default()) {
         Ok(loaded) => loaded,
@@ -541,7 +543,7 @@ pub fn imports(data: &[u8]) {
             return;
         }
     };
-    let _ = lawgen::summary::render(&loaded);
+    let _ = lawgen::cli::check::render(&loaded);
     crate::evaluate_all(&loaded, &Facts::default(), 0);
     if !l.intact {
         return;
@@ -577,15 +579,15 @@ pub fn imports(data: &[u8]) {
         };
         &deleted
     };
-    let opts = lawgen::synth::SynthOptions {
+    let opts = lawgen::cli::bench::synth::SynthOptions {
         seed: data.len() as u64,
         ..Default::default()
     };
-    let Ok(synth) = lawgen::synth::Synth::new(&whole.model, opts) else {
+    let Ok(synth) = lawgen::cli::bench::synth::Synth::new(whole.model(), opts) else {
         return;
     };
     let facts = synth.case(0);
-    let Some(carried) = carry(&facts, &whole.model, &loaded.model) else {
+    let Some(carried) = carry(&facts, whole.model(), loaded.model()) else {
         panic!("the layers lost a predicate or type of the package");
     };
     for policy in [Policy::Blocking, Policy::Propagating] {

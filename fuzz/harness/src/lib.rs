@@ -14,9 +14,9 @@ pub mod layers;
 pub mod mutate;
 
 use lawgen::driver::{self, Loaded};
-use lawgen::emit::{EmitError, EmitOptions, Engine};
-use lawgen::interp::Policy;
-use lawgen::syntax::facts::Facts;
+use lawgen::internals::emit::{EmitError, EmitOptions, Engine};
+use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::Policy;
 use proc_macro2::{Group, Literal, TokenStream, TokenTree};
 use std::sync::OnceLock;
 
@@ -60,7 +60,7 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
             Ok(ev) => ev,
             Err(e) => panic!("lowering a checked package failed: {e}"),
         };
-        let json = lawgen::syntax::output::canonical_json(&ev.conclusions);
+        let json = lawgen_runtime::formats::output::canonical_json(&ev.conclusions);
         // The canonical output is JSON.
         assert!(
             serde_json::from_str::<serde_json::Value>(&json).is_ok(),
@@ -76,11 +76,11 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
                     let Some(lit) = loaded.catalog.lit_of(name) else {
                         continue;
                     };
-                    let q = lawgen::explain::Query {
+                    let q = lawgen_runtime::explain::Query {
                         lit,
                         args: row.clone(),
                     };
-                    let e = lawgen::explain::explain(
+                    let e = lawgen_runtime::explain::explain(
                         &ev.program,
                         &ev.store,
                         ev.conclusions.policy,
@@ -163,14 +163,14 @@ pub fn dump(bytes: &[u8]) {
 }
 
 /// Evaluates `cases` synthetic fact sets drawn for the package's input
-/// predicates (`lawgen::synth`, as `lawgen bench` draws them), under both
+/// predicates (`lawgen::cli::bench::synth`, as `lawgen bench` draws them), under both
 /// policies, explaining a few conclusions of each.
 pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
-    let opts = lawgen::synth::SynthOptions {
+    let opts = lawgen::cli::bench::synth::SynthOptions {
         seed,
         ..Default::default()
     };
-    let Ok(synth) = lawgen::synth::Synth::new(&loaded.model, opts) else {
+    let Ok(synth) = lawgen::cli::bench::synth::Synth::new(loaded.model(), opts) else {
         return;
     };
     for i in 0..cases {
@@ -208,8 +208,8 @@ pub fn package(data: &[u8]) {
     let Ok(loaded) = driver::load_bytes(data, &Default::default()) else {
         return;
     };
-    let _ = lawgen::summary::render(&loaded);
-    let _ = lawgen::graph::dot(&loaded.model);
+    let _ = lawgen::cli::check::render(&loaded);
+    let _ = lawgen::cli::graph::dot(loaded.model());
     evaluate_all(&loaded, &Default::default(), 0);
 }
 
@@ -316,8 +316,8 @@ fn emit_checked(bytes: &[u8], seed: u64) {
 /// both policies and a few conclusions explained.
 pub fn facts(data: &[u8]) {
     let chess = chess();
-    let slice = lawgen::syntax::facts::read_facts(data, &chess.catalog);
-    let stream = lawgen::syntax::facts::read_facts_from(data, &chess.catalog);
+    let slice = lawgen_runtime::formats::facts::read_facts(data, &chess.catalog);
+    let stream = lawgen_runtime::formats::facts::read_facts_from(data, &chess.catalog);
     assert_eq!(
         slice.is_ok(),
         stream.is_ok(),
@@ -342,7 +342,7 @@ pub fn facts(data: &[u8]) {
 /// every `lawgen convert` relies on), printing that again gives the same
 /// text, and the package goes through reader + checker like any other.
 pub fn text(data: &[u8]) {
-    use lawgen::syntax::text;
+    use lawgen::internals::syntax::text;
     let Ok(src) = std::str::from_utf8(data) else {
         // The byte-level entry point must refuse it without panicking too.
         assert!(text::to_json(data).is_err());
@@ -369,9 +369,9 @@ pub fn text(data: &[u8]) {
     );
     let reprinted = text::print(&again.json).expect("parsed text always has nodes");
     assert_eq!(reprinted, printed, "printing is not idempotent");
-    let json = lawgen::syntax::canon::serialize(&parsed.json);
+    let json = lawgen::internals::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = driver::load_bytes(json.as_bytes(), &Default::default()) {
-        let _ = lawgen::summary::render(&loaded);
+        let _ = lawgen::cli::check::render(&loaded);
     }
 }
 
@@ -389,8 +389,9 @@ pub fn analyze(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    static PROGRAM: OnceLock<lawgen::program::Program> = OnceLock::new();
-    let prog = PROGRAM.get_or_init(|| lawgen::lower::lower(&chess().model).expect("lowers"));
+    static PROGRAM: OnceLock<lawgen_runtime::program::Program> = OnceLock::new();
+    let prog =
+        PROGRAM.get_or_init(|| lawgen::internals::lower::lower(chess().model()).expect("lowers"));
     let opts = |symmetry| analyze::Options {
         bound: Bound {
             entities: 1,
@@ -426,7 +427,7 @@ pub fn analyze(data: &[u8]) {
 }
 
 fn run_analyze(
-    prog: &'static lawgen::program::Program,
+    prog: &'static lawgen_runtime::program::Program,
     ans: &mut [lawgen::cli::analyze::Analysis<'static>],
     mode: u8,
     rest: &[u8],
@@ -447,15 +448,15 @@ fn run_analyze(
         }
         return;
     }
-    let Ok(facts) = lawgen::syntax::facts::read_facts(rest, &chess().catalog) else {
+    let Ok(facts) = lawgen_runtime::formats::facts::read_facts(rest, &chess().catalog) else {
         return;
     };
     let an = &mut ans[0];
     // Each value outside the bound is mapped onto one inside it (by a hash
     // of the value), so every row of the file becomes an input.
     let pick = |an: &analyze::Analysis,
-                ty: lawgen::program::Ty,
-                v: &lawgen::program::Value|
+                ty: lawgen_runtime::program::Ty,
+                v: &lawgen_runtime::program::Value|
      -> Option<u32> {
         if let Some(id) = an.dom.values.get(v) {
             if an.dom.members(&prog.catalog, ty).contains(&id) {

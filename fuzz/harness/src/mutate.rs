@@ -259,14 +259,14 @@ pub fn rehash(doc: &mut Value) {
                     if let Some(text) = o.get("text").and_then(Value::as_str) {
                         let h = format!(
                             "sha256:{}",
-                            lawgen::syntax::hash::sha256_hex(text.as_bytes())
+                            lawgen::internals::syntax::hash::sha256_hex(text.as_bytes())
                         );
                         o.insert("contentHash".into(), Value::String(h));
                     }
                 }
             }
         }
-        let h = lawgen::syntax::hash::node_hash(m);
+        let h = lawgen::internals::syntax::hash::node_hash(m);
         m.insert("contentHash".into(), Value::String(h));
     }
 }

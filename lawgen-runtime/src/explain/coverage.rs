@@ -46,6 +46,8 @@ pub struct RuleOutcome {
     pub concluded: BTreeSet<Level>,
     /// `(rule that beat it, priority)`, indices into the catalog.
     pub defeated: BTreeSet<(u32, u32)>,
+    /// As an attacker, it was discarded for some tuple a rule for the
+    /// complement applied to.
     pub discarded: bool,
     /// Defeaters that kept its head from being established.
     pub blocked_by: BTreeSet<u32>,
@@ -61,8 +63,11 @@ pub struct RuleOutcome {
 /// What happened to one judgment predicate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JudgmentSeen {
+    /// An atom of it was requested.
     pub undecided: bool,
+    /// A fact decided an atom of it yes.
     pub yes: bool,
+    /// A fact decided an atom of it no (`~j`).
     pub no: bool,
 }
 
@@ -226,11 +231,15 @@ impl<'a> Reader<'a> {
         let mut aside = HashMap::new();
         for (i, r) in prog.rules.iter().enumerate() {
             match r.meaning {
-                Meaning::Applicable { rule, level, world } => {
+                Meaning::Applicable {
+                    rule, level, world, ..
+                } => {
                     app.insert((rule, level, world), r.head.rel);
                 }
-                Meaning::Strict { rule, world } => strict.entry((rule, world)).or_default().push(i),
-                Meaning::SetAside { rule } => {
+                Meaning::Strict { rule, world, .. } => {
+                    strict.entry((rule, world)).or_default().push(i)
+                }
+                Meaning::SetAside { rule, .. } => {
                     aside.insert(rule, r.head.rel);
                 }
                 _ => {}

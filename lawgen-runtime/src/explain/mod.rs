@@ -56,7 +56,7 @@ pub fn explain(
     let judgment = cat.pred(l.pred).kind == RelationKind::Judgment;
     let undecided = judgment && p.is_undecided_atom(l.pred, &t);
     // The verdict the typed API gives; the tree then shows why.
-    let verdict = Verdict::decide(|s| p.in_section(l, &t, s), Vec::new);
+    let verdict = p.verdict(l, &t);
     let tree = match verdict.section() {
         Some(Section::Definitely) => vec![p.derive(l, &t, Level::Definite, World::Certain, 0)],
         Some(Section::Defeasibly) => vec![p.derive(l, &t, Level::Defeasible, World::Certain, 0)],
@@ -127,3 +127,6 @@ fn finish(
         lang: lang.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests;

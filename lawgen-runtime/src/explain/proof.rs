@@ -14,13 +14,13 @@
 //! is finite without any cycle bookkeeping.
 
 use super::tree::*;
-use crate::interp::Store;
+use crate::interp::{Observer, Rel, Store};
 use crate::program::{
-    label_in, local_name, AnchorInfo, Catalog, Item, Level, Lit, Meaning, PredId, Program, RelId,
-    RelationKind, Role, RuleInfo, Section, SourceAtom, SourceItem, Strength, Term, Ty, Value,
-    World,
+    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Item, Level, Lit, Meaning,
+    PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength,
+    Term, Ty, Value, World,
 };
-use crate::{Policy, Request};
+use crate::{Policy, Request, Verdict};
 use std::collections::{BTreeSet, HashMap};
 
 /// Derivations deeper than this are cut with "…".
@@ -40,9 +40,50 @@ struct Failure {
     binding: Binding,
 }
 
+/// How an explanation words a body item that fails.
+#[derive(Clone, Copy)]
+enum Wording<'r> {
+    /// At the level and world lowering read it at (a rule's `reads`).
+    Read(&'r [Option<Read>]),
+    /// As the rule is written (established: ∂, supported: Σ), in the
+    /// certain model: why a literal is not concluded there.
+    AsWritten,
+}
+
+/// What matching a rule body found: its satisfied instances (up to
+/// `limit`), and the deepest item that failed.
 struct Search {
     found: Vec<Binding>,
     fail: Option<Failure>,
+    limit: usize,
+}
+
+impl Search {
+    fn new(limit: usize) -> Search {
+        Search {
+            found: Vec::new(),
+            fail: None,
+            limit,
+        }
+    }
+}
+
+impl Observer for Search {
+    fn matched(&mut self, _: &[Rel], b: &[Option<i64>]) -> bool {
+        self.found.push(b.to_vec());
+        self.found.len() < self.limit
+    }
+
+    /// The longest run of satisfied items wins; of equals, the first.
+    fn failed(&mut self, depth: usize, item: usize, b: &[Option<i64>]) {
+        if self.fail.as_ref().is_none_or(|f| depth > f.depth) {
+            self.fail = Some(Failure {
+                depth,
+                item,
+                binding: b.to_vec(),
+            });
+        }
+    }
 }
 
 pub(super) struct Prover<'a> {
@@ -58,9 +99,6 @@ pub(super) struct Prover<'a> {
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
-    /// The output sections (docs/reference.md#the-canonical-output): literal and section →
-    /// relation, less a relation.
-    outputs: HashMap<(Lit, Section), (RelId, Option<RelId>)>,
     /// The values undecided judgment atoms range over, by type.
     domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
     /// The possible-model relations of judgment literals, where an undecided
@@ -99,11 +137,6 @@ impl<'a> Prover<'a> {
             facts,
             unknown: Default::default(),
             domain: Default::default(),
-            outputs: prog
-                .outputs
-                .iter()
-                .map(|o| ((o.lit, o.section), (o.rel, o.minus)))
-                .collect(),
             possible_judgments: prog
                 .views
                 .iter()
@@ -124,17 +157,20 @@ impl<'a> Prover<'a> {
         row.iter()
             .map(|v| match v {
                 Value::Int(i) => *i,
-                Value::Entity(e) => self.store.interner.get(e).unwrap_or_else(|| {
-                    let mut unknown = self.unknown.borrow_mut();
-                    let i = match unknown.iter().position(|u| u == e) {
-                        Some(i) => i,
-                        None => {
-                            unknown.push(e.clone());
-                            unknown.len() - 1
-                        }
-                    };
-                    (self.store.interner.len() + i) as i64
-                }),
+                Value::Entity(e) => self.store.interner.get(e).map_or_else(
+                    || {
+                        let mut unknown = self.unknown.borrow_mut();
+                        let i = match unknown.iter().position(|u| u == e) {
+                            Some(i) => i,
+                            None => {
+                                unknown.push(e.clone());
+                                unknown.len() - 1
+                            }
+                        };
+                        (self.store.interner.len() + i) as i64
+                    },
+                    i64::from,
+                ),
             })
             .collect()
     }
@@ -143,12 +179,10 @@ impl<'a> Prover<'a> {
         self.store.contains(rel, t)
     }
 
-    /// Does output section `s` of `l` hold `t` (as lowering defines the
-    /// section: a relation, less another)?
-    pub(super) fn in_section(&self, l: Lit, t: &[i64], s: Section) -> bool {
-        self.outputs.get(&(l, s)).is_some_and(|&(rel, minus)| {
-            self.contains(rel, t) && !minus.is_some_and(|m| self.contains(m, t))
-        })
+    /// The verdict on `l(t)`, decided over the output sections as for the
+    /// typed API (its requests are left for the caller to name).
+    pub(super) fn verdict(&self, l: Lit, t: &[i64]) -> Verdict {
+        self.prog.verdict(l, |r| self.contains(r, t), Vec::new)
     }
 
     fn view(&self, l: Lit, lv: Level, w: World) -> Option<RelId> {
@@ -178,34 +212,43 @@ impl<'a> Prover<'a> {
         in_domain && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
     }
 
-    /// The values of each type that the input mentions — in a column of
-    /// that type of a facts relation, or listed under `entities` — and the
-    /// package's constants of an entity type: read off the input relations
-    /// of the evaluation, once.
+    /// The values undecided judgment atoms range over, by type: lowering's
+    /// `dom[T]` relations as the evaluation filled them (the values of `T`
+    /// the input mentions and the package's constants of `T`), read once.
+    ///
+    /// Lowering makes `dom[T]` only for a type some judgment argument needs
+    /// it for (an argument no input column binds, or a closure's domain).
+    /// Every judgment argument of another type is bound by an input column
+    /// wherever a rule reads it, so its domain is what `dom[T]` would hold:
+    /// the values of that type in the input relations, and the constants.
     fn domain(&self) -> &HashMap<Ty, std::collections::HashSet<i64>> {
         self.domain.get_or_init(|| {
             let mut d: HashMap<Ty, std::collections::HashSet<i64>> = HashMap::new();
+            for r in &self.prog.rules {
+                let rel = r.head.rel;
+                let ty = self.prog.relation(rel).columns.first();
+                if let (Meaning::Domain, Some(ty)) = (&r.meaning, ty) {
+                    d.entry(*ty)
+                        .or_insert_with(|| self.store.tuples(rel).map(|t| t[0]).collect());
+                }
+            }
+            let lowered: std::collections::HashSet<Ty> = d.keys().copied().collect();
             for (i, rel) in self.prog.relations.iter().enumerate() {
-                let rel_id = RelId(i as u32);
-                match rel.role {
-                    Role::Facts(_) => {
-                        for t in self.store.tuples(rel_id) {
-                            for (ty, v) in rel.columns.iter().zip(t) {
+                if let Role::Facts(_) = rel.role {
+                    for t in self.store.tuples(RelId(i as u32)) {
+                        for (ty, v) in rel.columns.iter().zip(t) {
+                            if !lowered.contains(ty) {
                                 d.entry(*ty).or_default().insert(*v);
                             }
                         }
                     }
-                    Role::Entities(ty) => {
-                        for t in self.store.tuples(rel_id) {
-                            d.entry(ty).or_default().extend(t.iter().copied());
-                        }
-                    }
-                    _ => {}
                 }
             }
             for c in &self.cat.constants {
-                if let Some(v) = self.store.interner.get(&c.local) {
-                    d.entry(Ty::Entity(c.ty)).or_default().insert(v);
+                let ty = Ty::Entity(c.ty);
+                if let (false, Some(v)) = (lowered.contains(&ty), self.store.interner.get(&c.local))
+                {
+                    d.entry(ty).or_default().insert(i64::from(v));
                 }
             }
             d
@@ -237,7 +280,7 @@ impl<'a> Prover<'a> {
     fn value(&self, ty: Ty, v: i64) -> Value {
         match ty {
             Ty::Int => Value::Int(v),
-            Ty::Entity(_) => Value::Entity(match self.store.interner.name_of(v) {
+            Ty::Entity(_) => Value::Entity(match self.store.name_of(v) {
                 Some(n) => n.to_owned(),
                 None => {
                     let k = (v as usize).saturating_sub(self.store.interner.len());
@@ -296,20 +339,17 @@ impl<'a> Prover<'a> {
     /// `limit`, or where the match stops.
     fn instances(&self, ri: usize, head: &[i64], limit: usize) -> Search {
         let rule = &self.prog.rules[ri];
-        let nvars = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b: Binding = vec![None; nvars];
-        let mut search = Search {
-            found: Vec::new(),
-            fail: None,
-        };
+        let mut b: Binding = vec![None; rule.binding_len()];
+        let mut search = Search::new(limit);
+        let mut bound = Vec::new();
         for (t, v) in rule.head.args.iter().zip(head) {
             match t {
                 Term::Var(x) => match b[*x as usize] {
                     Some(old) if old != *v => return search,
-                    _ => b[*x as usize] = Some(*v),
+                    _ => {
+                        b[*x as usize] = Some(*v);
+                        bound.push(*x);
+                    }
                 },
                 Term::Value(_) => {
                     if self.term(t, &b) != Some(*v) {
@@ -318,25 +358,15 @@ impl<'a> Prover<'a> {
                 }
             }
         }
-        let left: Vec<usize> = (0..rule.body.len()).collect();
-        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        self.match_body(ri, &bound, &mut b, &mut search);
         search
     }
 
     /// Ground instances of program rule `ri` with no head given, up to `limit`.
     fn all_instances(&self, ri: usize, limit: usize) -> Vec<Binding> {
-        let rule = &self.prog.rules[ri];
-        let nvars = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b: Binding = vec![None; nvars];
-        let mut search = Search {
-            found: Vec::new(),
-            fail: None,
-        };
-        let left: Vec<usize> = (0..rule.body.len()).collect();
-        self.search(ri, &left, 0, &mut b, limit, &mut search);
+        let mut b: Binding = vec![None; self.prog.rules[ri].binding_len()];
+        let mut search = Search::new(limit);
+        self.match_body(ri, &[], &mut b, &mut search);
         search.found
     }
 
@@ -354,119 +384,21 @@ impl<'a> Prover<'a> {
             .collect()
     }
 
-    /// Depth-first match in body order, except that an item whose variables
-    /// are not bound yet waits for the positive atoms after it.
-    fn search(
-        &self,
-        ri: usize,
-        left: &[usize],
-        depth: usize,
-        b: &mut Binding,
-        limit: usize,
-        out: &mut Search,
-    ) {
-        if out.found.len() >= limit {
-            return;
-        }
+    /// Matches the body of program rule `ri` with the evaluator's matcher,
+    /// variables `bound` beforehand. The order is the evaluator's, from the
+    /// bound head, except that a judgment atom read in the possible model
+    /// goes last: there every undecided atom holds, but only those some rule
+    /// instance needs are materialised, and an instance whose other items
+    /// all hold needs it (lowering's `demand`). Matched last, a failure lands
+    /// on the item that really fails.
+    fn match_body(&self, ri: usize, bound: &[u32], b: &mut Binding, search: &mut Search) {
         let rule = &self.prog.rules[ri];
-        let bound = |it: &Item, b: &Binding| {
-            it.terms()
-                .iter()
-                .all(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
-        };
-        // Filters as soon as their variables are bound (in body order), then
-        // the positive atom with the most bound arguments (the first of
-        // equals), so a failure names as many values as it can.
-        let filter = left
-            .iter()
-            .position(|&i| !matches!(rule.body[i], Item::Pos(_)) && bound(&rule.body[i], b));
-        // A judgment atom read in the possible model goes last: there every
-        // undecided atom holds, but only those some rule instance needs are
-        // materialised, and an instance whose other items all hold needs it
-        // (lowering's `demand`). Matched last, a failure lands on the item
-        // that really fails.
         let deferred = |i: usize| match &rule.body[i] {
             Item::Pos(a) => self.possible_judgments.contains(&a.rel),
             _ => false,
         };
-        let only_deferred = left
-            .iter()
-            .all(|&i| !matches!(rule.body[i], Item::Pos(_)) || deferred(i));
-        let atom = || {
-            left.iter()
-                .enumerate()
-                .filter(|(_, &i)| matches!(rule.body[i], Item::Pos(_)))
-                .filter(|(_, &i)| only_deferred || !deferred(i))
-                .max_by_key(|(k, &i)| {
-                    let known = rule.body[i]
-                        .terms()
-                        .iter()
-                        .filter(|t| !matches!(t, Term::Var(v) if b[*v as usize].is_none()))
-                        .count();
-                    (known, std::cmp::Reverse(*k))
-                })
-                .map(|(k, _)| k)
-        };
-        let Some(pos) = filter.or_else(atom) else {
-            if left.is_empty() {
-                out.found.push(b.clone());
-            }
-            return;
-        };
-        let i = left[pos];
-        let mut rest = left.to_vec();
-        rest.remove(pos);
-        let fail = |out: &mut Search, b: &Binding| {
-            if out.fail.as_ref().is_none_or(|f| depth > f.depth) {
-                out.fail = Some(Failure {
-                    depth,
-                    item: i,
-                    binding: b.clone(),
-                });
-            }
-        };
-        match &rule.body[i] {
-            Item::Pos(a) => {
-                let mut any = false;
-                for t in self.store.tuples(a.rel) {
-                    let saved = b.clone();
-                    if self.unify(&a.args, t, b) {
-                        any = true;
-                        self.search(ri, &rest, depth + 1, b, limit, out);
-                    }
-                    *b = saved;
-                    if out.found.len() >= limit {
-                        return;
-                    }
-                }
-                if !any {
-                    fail(out, b);
-                }
-            }
-            Item::Neg(a) => {
-                let t: Option<Tuple> = a.args.iter().map(|t| self.term(t, b)).collect();
-                if t.is_some_and(|t| self.contains(a.rel, &t)) {
-                    fail(out, b);
-                } else {
-                    self.search(ri, &rest, depth + 1, b, limit, out);
-                }
-            }
-            Item::Cmp(l, op, r) => {
-                let holds = match (self.term(l, b), self.term(r, b)) {
-                    (Some(x), Some(y)) => match op {
-                        crate::program::CmpOp::Eq => x == y,
-                        crate::program::CmpOp::Ne => x != y,
-                        o => o.holds_int(x, y),
-                    },
-                    _ => false,
-                };
-                if holds {
-                    self.search(ri, &rest, depth + 1, b, limit, out);
-                } else {
-                    fail(out, b);
-                }
-            }
-        }
+        let order = join_order_from(&rule.body, None, bound, deferred);
+        self.store.match_body(rule, &order, b, search);
     }
 
     fn unify(&self, args: &[Term], t: &[i64], b: &mut Binding) -> bool {
@@ -543,8 +475,9 @@ impl<'a> Prover<'a> {
                     rule: x,
                     level,
                     world,
+                    ..
                 } if x == rule && level == lv && world == w => return Some(i),
-                Meaning::Strict { rule: x, world } if x == rule && world == w => {
+                Meaning::Strict { rule: x, world, .. } if x == rule && world == w => {
                     strict.get_or_insert(i);
                 }
                 _ => {}
@@ -618,7 +551,7 @@ impl<'a> Prover<'a> {
                 .prog
                 .rules
                 .iter()
-                .find(|pr| pr.meaning == Meaning::SetAside { rule: k as u32 })
+                .find(|pr| matches!(pr.meaning, Meaning::SetAside { rule, .. } if rule == k as u32))
                 .is_some_and(|pr| self.contains(pr.head.rel, t));
             out.push(Node::leaf(
                 None,
@@ -632,14 +565,16 @@ impl<'a> Prover<'a> {
         out
     }
 
-    fn priority_ref(&self, higher: u32, lower: u32) -> Option<PriorityRef> {
-        self.cat.priority(higher, lower).map(|p| PriorityRef {
+    /// Priority `p` (index into the catalog) as an explanation names it.
+    fn priority_ref(&self, p: u32) -> PriorityRef {
+        let p = &self.cat.priorities[p as usize];
+        PriorityRef {
             id: p.id.clone(),
             name: p.local.clone(),
             reason: p.reason.as_deref().map(|r| local_name(r).to_owned()),
             label: label_in(&p.labels, self.lang).map(str::to_owned),
             package: self.cat.layer(p.package).map(str::to_owned),
-        })
+        }
     }
 
     // -- derivations ------------------------------------------------------------
@@ -679,7 +614,7 @@ impl<'a> Prover<'a> {
                 Some((ai, ab)) => self.rule_node(ai, &ab, rule, Level::Supported, w, depth),
                 None => Node::note(None, Phrase::NoDerivation),
             },
-            Meaning::Established => self.established(ri, &b, l, w, depth),
+            Meaning::Established { .. } => self.established(ri, &b, l, w, depth),
             _ => Node::note(None, Phrase::NoDerivation),
         };
         node.literal = literal;
@@ -714,27 +649,28 @@ impl<'a> Prover<'a> {
                 continue;
             };
             let (attacker, outcome) = match *self.meaning(oi) {
-                Meaning::Discarded { attacker, level } => {
+                Meaning::Discarded { attacker, .. } => {
                     // No failing item: the attacker's head cannot be this
                     // tuple, so it does not attack it.
                     let Some((item, reason)) = self
                         .body_tuple(oi, 1, &ob)
-                        .and_then(|(app, at)| self.first_failure(app, &at, level))
+                        .and_then(|(app, at)| self.first_failure(app, &at))
                     else {
                         continue;
                     };
                     (attacker, Outcome::Discarded { item, reason })
                 }
-                Meaning::Defeated { attacker, by } => match self.priority_ref(by, attacker) {
-                    Some(priority) => (
-                        attacker,
-                        Outcome::Defeated {
-                            by: self.rule_ref(by),
-                            priority,
-                        },
-                    ),
-                    None => continue,
-                },
+                Meaning::Defeated {
+                    attacker,
+                    by,
+                    priority,
+                } => (
+                    attacker,
+                    Outcome::Defeated {
+                        by: self.rule_ref(by),
+                        priority: self.priority_ref(priority),
+                    },
+                ),
                 _ => continue,
             };
             attackers.push(Node::leaf(
@@ -790,13 +726,12 @@ impl<'a> Prover<'a> {
     }
 
     /// Where package rule `rule`'s body, as computed by the applicability
-    /// relation `app` (at `lv`), stops matching for head `t`.
-    fn first_failure(&self, app: RelId, t: &[i64], lv: Level) -> Option<(String, Reason)> {
+    /// relation `app`, stops matching for head `t`: the failing item worded
+    /// at the level and world lowering read it at.
+    fn first_failure(&self, app: RelId, t: &[i64]) -> Option<(String, Reason)> {
         let ai = *self.heads.get(&app)?.first()?;
-        let (rule, w) = match *self.meaning(ai) {
-            Meaning::Applicable { rule, world, .. } | Meaning::Strict { rule, world } => {
-                (rule, world)
-            }
+        let rule = match self.meaning(ai) {
+            Meaning::Applicable { rule, .. } | Meaning::Strict { rule, .. } => *rule,
             _ => return None,
         };
         let s = self.instances(ai, t, 1);
@@ -804,19 +739,27 @@ impl<'a> Prover<'a> {
             return None;
         }
         // No failure recorded: the head cannot be `t`.
-        s.fail.as_ref().map(|f| self.failure_text(rule, f, lv, w))
+        let wording = Wording::Read(self.meaning(ai).reads());
+        s.fail.as_ref().map(|f| self.failure_text(rule, f, wording))
     }
 
-    fn failure_text(&self, rule: u32, f: &Failure, lv: Level, w: World) -> (String, Reason) {
+    fn failure_text(&self, rule: u32, f: &Failure, wording: Wording<'_>) -> (String, Reason) {
         match &self.cat.rule(rule).body[f.item] {
             SourceItem::Status { status, atom } => {
-                let level = match status {
-                    crate::program::Status::Supported => Level::Supported,
-                    crate::program::Status::Established => lv,
-                };
+                let read = match wording {
+                    Wording::Read(reads) => reads.get(f.item).copied().flatten(),
+                    Wording::AsWritten => None,
+                }
+                .unwrap_or(Read {
+                    level: status.level(),
+                    world: World::Certain,
+                });
                 (
                     self.fmt_atom(atom, &f.binding),
-                    Reason::NotAt { level, world: w },
+                    Reason::NotAt {
+                        level: read.level,
+                        world: read.world,
+                    },
                 )
             }
             SourceItem::Compare { left, op, right } => (
@@ -892,28 +835,24 @@ impl<'a> Prover<'a> {
         depth: usize,
     ) -> Node {
         let src = self.cat.rule(rule);
+        let reads = self.meaning(ri).reads();
         let mut children = Vec::new();
         for (k, item) in src.body.iter().enumerate() {
             match item {
                 SourceItem::Status { status, atom } => {
-                    let item_lv = match status {
-                        crate::program::Status::Supported => Level::Supported,
-                        crate::program::Status::Established => lv,
-                    };
-                    // The relation lowering read this item from.
-                    let world = self
-                        .body_tuple(ri, k, b)
-                        .and_then(|(rel, _)| {
-                            self.prog
-                                .views
-                                .iter()
-                                .find(|v| v.rel == rel && v.lit == atom.lit)
-                        })
-                        .map_or(w, |v| v.world);
+                    // Where lowering read this item.
+                    let read = reads.get(k).copied().flatten().unwrap_or(Read {
+                        level: status.level(),
+                        world: w,
+                    });
                     match self.ground(atom, b) {
-                        Some(t) => {
-                            children.push(self.derive(atom.lit, &t, item_lv, world, depth + 1))
-                        }
+                        Some(t) => children.push(self.derive(
+                            atom.lit,
+                            &t,
+                            read.level,
+                            read.world,
+                            depth + 1,
+                        )),
                         None => children.push(Node::note(
                             Some(self.fmt_atom(atom, b)),
                             Phrase::NotConcluded,
@@ -992,7 +931,7 @@ impl<'a> Prover<'a> {
             .get(&rel)?
             .iter()
             .copied()
-            .find(|&ri| self.prog.rules[ri].meaning == Meaning::Established)
+            .find(|&ri| matches!(self.prog.rules[ri].meaning, Meaning::Established { .. }))
     }
 
     /// For a literal that is supported but not established in C: which
@@ -1013,7 +952,7 @@ impl<'a> Prover<'a> {
                 };
                 let s = self.instances(ri, t, 1);
                 if let (true, Some(f)) = (s.found.is_empty(), &s.fail) {
-                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    let (item, reason) = self.failure_text(r, f, Wording::AsWritten);
                     children.push(Node::leaf(
                         None,
                         NodeKind::Unsatisfied {
@@ -1042,7 +981,7 @@ impl<'a> Prover<'a> {
                     let Some((app, _)) = self.body_tuple(ci, 0, &self.head_binding(ci, t)) else {
                         continue;
                     };
-                    if let Some((item, reason)) = self.first_failure(app, t, Level::Defeasible) {
+                    if let Some((item, reason)) = self.first_failure(app, t) {
                         children.push(Node::leaf(
                             None,
                             NodeKind::Unsatisfied {
@@ -1077,7 +1016,13 @@ impl<'a> Prover<'a> {
                         }
                         // `ok[L, s]` fails: attacker `s` applies and is not beaten.
                         Item::Pos(_) if !self.contains(rel, &at) => {
-                            if let Some(n) = self.prevailing(rel, t) {
+                            let attack = match &self.prog.rules[pi].meaning {
+                                Meaning::Established { attackers } => {
+                                    attackers.iter().find(|a| a.item as usize == k)
+                                }
+                                _ => None,
+                            };
+                            if let Some(n) = attack.and_then(|a| self.prevailing(a, rel, t)) {
                                 children.push(n);
                             }
                         }
@@ -1106,11 +1051,7 @@ impl<'a> Prover<'a> {
     /// A binding of program rule `ri` with only its head bound to `t`.
     fn head_binding(&self, ri: usize, t: &[i64]) -> Binding {
         let rule = &self.prog.rules[ri];
-        let n = rule
-            .vars
-            .len()
-            .max(max_var(rule).map_or(0, |v| v as usize + 1));
-        let mut b = vec![None; n];
+        let mut b = vec![None; rule.binding_len()];
         for (a, v) in rule.head.args.iter().zip(t) {
             if let Term::Var(x) = a {
                 b[*x as usize] = Some(*v);
@@ -1119,20 +1060,19 @@ impl<'a> Prover<'a> {
         b
     }
 
-    /// `ok[L, s](t)` does not hold: attacker `s` applies (in the other world,
-    /// at the level the policy asks) and no rule for `L` beats it.
-    fn prevailing(&self, ok: RelId, t: &[i64]) -> Option<Node> {
-        let mut attacker = None;
+    /// `ok[L, s](t)` does not hold: attacker `s` (as lowering recorded it in
+    /// `attack`) applies (in the other world, at the level the policy asks)
+    /// and no rule for `L` beats it.
+    fn prevailing(&self, attack: &Attack, ok: RelId, t: &[i64]) -> Option<Node> {
+        let s = attack.rule;
         let mut apps = Vec::new();
         for &oi in self.heads.get(&ok)? {
-            if let Meaning::Discarded { attacker: s, level } = *self.meaning(oi) {
-                attacker = Some(s);
+            if let Meaning::Discarded { level, .. } = *self.meaning(oi) {
                 if let Some((app, _)) = self.body_tuple(oi, 1, &self.head_binding(oi, t)) {
                     apps.push((level, app));
                 }
             }
         }
-        let s = attacker?;
         // Show the strongest applicability the store has for it.
         apps.sort_by_key(|(lv, _)| *lv);
         let shown = apps
@@ -1147,29 +1087,24 @@ impl<'a> Prover<'a> {
                 Some(self.rule_node(ai, &ab, s, *lv, w, 1).children)
             })
             .unwrap_or_default();
-        let ours: Vec<u32> = self
-            .cat
-            .rules
+        let defeats = attack
+            .beats
             .iter()
-            .enumerate()
-            .filter(|(_, r)| {
-                r.head.lit == self.cat.rule(s).head.lit.complement()
-                    && r.strength != Strength::Defeater
-            })
-            .map(|(i, _)| i as u32)
-            .collect();
-        let defeats = ours
-            .iter()
-            .filter_map(|&r| {
-                self.priority_ref(s, r)
-                    .map(|p| (self.cat.rule(r).local.clone(), p))
+            .map(|b| {
+                (
+                    self.cat.rule(b.rule).local.clone(),
+                    self.priority_ref(b.priority),
+                )
             })
             .collect();
         Some(Node {
             literal: None,
             kind: NodeKind::Attacker {
                 rule: self.rule_ref(s),
-                outcome: Outcome::Prevails { defeats },
+                outcome: Outcome::Prevails {
+                    defeats,
+                    blocks: attack.blocks,
+                },
             },
             children: shown,
         })
@@ -1216,7 +1151,7 @@ impl<'a> Prover<'a> {
             let (item, reason, sub) = match &s.fail {
                 Some(f) => {
                     // Checked at Σ (nothing supports it), worded as the rule reads.
-                    let (item, reason) = self.failure_text(r, f, Level::Defeasible, World::Certain);
+                    let (item, reason) = self.failure_text(r, f, Wording::AsWritten);
                     let sub = if budget > 0 {
                         self.why_item_fails(r, f, budget - 1)
                     } else {
@@ -1366,18 +1301,6 @@ impl<'a> Prover<'a> {
         out.dedup();
         out
     }
-}
-
-fn max_var(rule: &crate::program::Rule) -> Option<u32> {
-    rule.body
-        .iter()
-        .flat_map(|i| i.terms())
-        .chain(rule.head.args.iter())
-        .filter_map(|t| match t {
-            Term::Var(v) => Some(*v),
-            Term::Value(_) => None,
-        })
-        .max()
 }
 
 /// A value as explanations print it: bare when it reads as a name, quoted otherwise.

@@ -5,7 +5,9 @@ use crate::program::{Catalog, Lit, Ty, Value};
 /// A ground literal to explain: `p(args)` or `~p(args)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
+    /// The predicate and polarity asked about.
     pub lit: Lit,
+    /// The ground arguments.
     pub args: Vec<Value>,
 }
 

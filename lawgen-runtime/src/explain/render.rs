@@ -187,16 +187,11 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                     w("under"),
                     priority_text(lang, priority)
                 ),
-                Outcome::Prevails { defeats }
-                    if defeats.is_empty()
-                        && rule.strength == crate::program::Strength::Defeater =>
-                {
-                    format!("{head}: {}", w("blocks"))
-                }
-                Outcome::Prevails { defeats } if defeats.is_empty() => {
+                Outcome::Prevails { blocks: true, .. } => format!("{head}: {}", w("blocks")),
+                Outcome::Prevails { defeats, .. } if defeats.is_empty() => {
                     format!("{head}: {}", w("ambiguous"))
                 }
-                Outcome::Prevails { defeats } => {
+                Outcome::Prevails { defeats, .. } => {
                     let parts: Vec<String> = defeats
                         .iter()
                         .map(|(r, p)| {
@@ -381,7 +376,7 @@ fn json_node(lang: Lang, n: &Node) -> J {
                 Outcome::Defeated { by, priority } => json!({
                     "kind": "defeated", "by": json_rule(by), "priority": json_priority(priority),
                 }),
-                Outcome::Prevails { defeats } => json!({
+                Outcome::Prevails { defeats, .. } => json!({
                     "kind": "prevails",
                     "defeats": defeats.iter().map(|(r, p)| json!({
                         "rule": r, "priority": json_priority(p),

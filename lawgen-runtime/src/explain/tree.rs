@@ -23,11 +23,15 @@ pub struct Anchor {
 /// A rule as an explanation names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleRef {
+    /// The rule's full id.
     pub id: String,
     /// Local name, e.g. `SeventyFiveAutomaticDraw`.
     pub name: String,
+    /// Strict, defeasible or defeater, as the explanation prints it beside the name.
     pub strength: Strength,
+    /// Its label in the explanation's language, if it has one.
     pub label: Option<String>,
+    /// The articles it implements, with the paragraph its label cites.
     pub anchors: Vec<Anchor>,
     /// The package the rule belongs to, when the law comes in layers.
     pub package: Option<String>,
@@ -36,8 +40,11 @@ pub struct RuleRef {
 /// A derogation as an explanation names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DerogationRef {
+    /// The derogation's full id.
     pub id: String,
+    /// Its local name.
     pub name: String,
+    /// Its label in the explanation's language, if it has one.
     pub label: Option<String>,
     /// The articles that displace the rules it sets aside.
     pub anchors: Vec<Anchor>,
@@ -48,10 +55,13 @@ pub struct DerogationRef {
 /// A priority rule as an explanation names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PriorityRef {
+    /// The priority rule's full id.
     pub id: String,
+    /// Its local name.
     pub name: String,
     /// Local name of the reason, e.g. `lex_specialis`.
     pub reason: Option<String>,
+    /// Its label in the explanation's language, if it has one.
     pub label: Option<String>,
     /// The package the priority belongs to, when the law comes in layers.
     pub package: Option<String>,
@@ -60,26 +70,53 @@ pub struct PriorityRef {
 /// Why a body item does not hold, as lawgen words it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// A status item that is not concluded at `level` in `world`.
-    NotAt { level: Level, world: World },
+    /// A status item that is not concluded at a level in a model.
+    NotAt {
+        /// The level lowering read the item at.
+        level: Level,
+        /// The model it was read in.
+        world: World,
+    },
     /// A comparison that is false on the bound values.
     False,
-    /// A `not` item whose inner item holds (`status` is "established" or "supported").
-    InnerHolds { status: &'static str },
+    /// A `not` item whose inner item holds.
+    InnerHolds {
+        /// What the inner literal is: "established" or "supported".
+        status: &'static str,
+    },
 }
 
 /// How an attacking rule (a rule for the complement) fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// Not applicable under the conflict policy: `item` fails for `reason`
-    /// (e.g. `checkmate_delivered(g1, _)` / not established).
-    Discarded { item: String, reason: Reason },
+    /// Not applicable under the conflict policy.
+    Discarded {
+        /// The body item that fails, with the values bound so far (e.g.
+        /// `checkmate_delivered(g1, _)`).
+        item: String,
+        /// Why it fails (e.g. not established).
+        reason: Reason,
+    },
     /// Applicable, but a higher rule for the explained literal applies.
-    Defeated { by: RuleRef, priority: PriorityRef },
+    Defeated {
+        /// The rule for the explained literal that beats it.
+        by: RuleRef,
+        /// The priority that puts `by` above it.
+        priority: PriorityRef,
+    },
     /// Applicable and not defeated, so the explained literal is not
     /// established; `defeats` lists the explained side's rules it beats by
-    /// priority (empty: neither side has priority — the conflict is ambiguous).
-    Prevails { defeats: Vec<(String, PriorityRef)> },
+    /// priority (empty: neither side has priority — the conflict is
+    /// ambiguous — or the attacker is a defeater, which beats nothing).
+    /// `blocks`: the attacker is a defeater, which keeps the literal from
+    /// being established without concluding the complement.
+    Prevails {
+        /// The explained literal's rules it beats (by local name), each
+        /// with the priority that says so.
+        defeats: Vec<(String, PriorityRef)>,
+        /// It is a defeater.
+        blocks: bool,
+    },
 }
 
 /// A plain statement lawgen makes about a literal.
@@ -87,37 +124,48 @@ pub enum Outcome {
 pub enum Phrase {
     /// The literal is not concluded.
     NotConcluded,
-    /// The complement of an empirical literal is a fact (`lit`).
+    /// The complement of an empirical literal is a fact.
     ComplementIsFact {
+        /// The complement, as given.
         lit: String,
     },
     /// An empirical literal that is not among the facts.
     NotGiven,
-    /// No closure policy makes the facts of `pred` exhaustive.
+    /// No closure policy makes the facts of a predicate exhaustive, so a
+    /// missing fact does not make its negation true.
     NoClosure {
+        /// The predicate.
         pred: String,
     },
-    /// Closure `closure` covers only `domain`, which does not hold definitely.
+    /// A closure policy covers only its domain, which does not hold
+    /// definitely for the tuple.
     ClosureCoversOnly {
+        /// The policy.
         closure: String,
+        /// The domain atom that does not hold.
         domain: String,
     },
-    /// A judgment decided the other way (`lit` is given).
+    /// A judgment decided the other way.
     DecidedOtherWay {
+        /// The complement that is given.
         lit: String,
     },
     /// A judgment nobody decided.
     NotDecided,
     /// An institutional literal no rule concludes.
     NoRule,
-    /// Verdict words of a failing sub-literal.
+    /// A failing sub-literal is only supported.
     OnlySupported,
+    /// A failing sub-literal is pending.
     Pending,
+    /// A failing sub-literal is a judgment atom nobody decided.
     UndecidedJudgment,
     /// A status item with unbound (`_`) arguments holds for no value in the
-    /// certain model; `pending` lists the tuples for which it is pending.
+    /// certain model.
     NoValue {
+        /// The item's predicate is institutional (so it could be pending).
         institutional: bool,
+        /// The tuples for which it is pending.
         pending: Vec<String>,
     },
     /// Lowering left no derivation to show (a lawgen bug).
@@ -128,12 +176,19 @@ pub enum Phrase {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Title {
     /// `attackers (rules for ~p):`.
-    Attackers { complement: String },
+    Attackers {
+        /// The literal the attackers conclude (or block).
+        complement: String,
+    },
     /// `why it is not established:`.
     WhyNotEstablished,
-    /// Not established because the complement `lit` is definitely
-    /// concluded (in `world`: possible = only once judgments are decided).
-    ComplementDefinite { lit: String, world: World },
+    /// Not established because the complement is definitely concluded.
+    ComplementDefinite {
+        /// The complement.
+        lit: String,
+        /// Where it holds (possible: only once judgments are decided).
+        world: World,
+    },
 }
 
 /// What a node of the explanation says.
@@ -144,54 +199,92 @@ pub enum NodeKind {
     /// The explicit negative was derived by a closure policy; the child is
     /// the domain fact.
     Closure {
+        /// The policy's full id.
         id: String,
+        /// Its local name.
         name: String,
         /// The package the closure policy belongs to, when the law comes in layers.
         package: Option<String>,
+        /// Its label in the explanation's language, if it has one.
         label: Option<String>,
+        /// The snapshot the facts were taken from, if the policy names one.
         snapshot: Option<String>,
+        /// The date the facts are complete as of, if the policy names one.
         complete_as_of: Option<String>,
         /// The positive atom that is not a fact.
         absent: String,
     },
-    /// The literal is concluded by a ground instance of `rule` at `level` in
-    /// `world`; children are the body items (then the attackers, if any).
+    /// The literal is concluded by a ground instance of a rule; children are
+    /// the body items (then the attackers, if any).
     Rule {
+        /// The rule.
         rule: RuleRef,
+        /// The level it concludes at.
         level: Level,
+        /// The model it concludes in.
         world: World,
     },
     /// A comparison of the rule body, evaluated.
-    Compare { text: String, holds: bool },
-    /// A `not` item of the rule body that is satisfied: `atom` is not `status`.
-    Absent { atom: String, status: &'static str },
-    /// An undecided judgment atom, and whether it is requested (a rule
-    /// instance whose other items hold in P reads it).
+    Compare {
+        /// The comparison on the bound values (`50 > 30`).
+        text: String,
+        /// Whether it holds.
+        holds: bool,
+    },
+    /// A `not` item of the rule body that is satisfied.
+    Absent {
+        /// The literal that does not hold.
+        atom: String,
+        /// What it is not: "established" or "supported".
+        status: &'static str,
+    },
+    /// An undecided judgment atom.
     Judgment {
+        /// Who decides it.
         authority: String,
+        /// What the authority is asked to exercise.
         capability: String,
+        /// Whether it is requested (a rule instance whose other items hold
+        /// in P reads it).
         requested: bool,
     },
     /// A heading grouping its children.
-    Group { title: Title },
+    Group {
+        /// What the heading says.
+        title: Title,
+    },
     /// A rule for the complement and how it fared.
-    Attacker { rule: RuleRef, outcome: Outcome },
-    /// A rule for the literal that does not apply: `item` fails for `reason`.
-    Unsatisfied {
+    Attacker {
+        /// The attacking rule.
         rule: RuleRef,
+        /// Discarded, defeated, or prevailing.
+        outcome: Outcome,
+    },
+    /// A rule for the literal that does not apply.
+    Unsatisfied {
+        /// The rule.
+        rule: RuleRef,
+        /// Its first body item that fails, with the values bound so far.
         item: String,
+        /// Why the item fails.
         reason: Reason,
     },
     /// An imported rule for the literal that a derogation set aside: not
-    /// part of the program. `applies`: its body holds here (at Σ, in the
-    /// certain model), so it would have concluded the literal.
+    /// part of the program.
     SetAside {
+        /// The rule, as its own package writes it.
         rule: RuleRef,
+        /// The derogations that set it aside.
         by: Vec<DerogationRef>,
+        /// Its body holds here (at Σ, in the certain model), so it would
+        /// have concluded the literal.
         applies: bool,
     },
     /// A plain statement.
-    Note { phrase: Phrase },
+    Note {
+        /// What it says.
+        phrase: Phrase,
+    },
     /// Cut: the explanation is too deep.
     Elided,
 }
@@ -201,7 +294,9 @@ pub enum NodeKind {
 pub struct Node {
     /// The ground literal this node is about, when it is about one.
     pub literal: Option<String>,
+    /// What the node says.
     pub kind: NodeKind,
+    /// What it rests on: body items, attackers, sub-conclusions.
     pub children: Vec<Node>,
 }
 
@@ -239,6 +334,7 @@ pub struct Explanation {
     pub verdict: Verdict,
     /// The literal is a judgment atom nobody decided.
     pub undecided: bool,
+    /// The conflict policy the evaluation ran under.
     pub policy: Policy,
     /// Top-level nodes (the derivation, the reasons).
     pub tree: Vec<Node>,

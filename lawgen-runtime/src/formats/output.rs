@@ -53,6 +53,8 @@ fn quoted(s: &str) -> String {
     o
 }
 
+/// One row as the canonical output writes it: a JSON array of integers
+/// and entity names.
 pub fn row_json(row: &Row) -> String {
     let parts: Vec<String> = row
         .iter()

@@ -19,6 +19,7 @@
 //! when no pass reported anything.
 
 mod closures;
+pub mod codes;
 mod derogations;
 mod judgments;
 mod names;

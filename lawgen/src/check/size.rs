@@ -182,6 +182,7 @@ impl Part {
 
 /// An upper bound on the lowered program's size: the sum of its rule bodies'
 /// lengths. `lower` never produces more (a property test holds it to that).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn program_size_bound(model: &Model) -> u64 {
     costs(model).iter().map(|c| c.items).sum()
 }

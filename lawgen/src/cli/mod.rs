@@ -1,6 +1,223 @@
-//! The tools of the `lawgen` command that are not compiler stages: they use
-//! the stages (a checked package, its lowered program, the reference
-//! evaluator), and no stage uses them.
+//! The `lawgen` command: one module per command, each with its arguments
+//! (`Args`, parsed by clap) and one function, `command`, that runs it. The
+//! binary (`src/bin/lawgen.rs`) only parses the command line and calls that
+//! function, in the manner of bindgen-cli; tests call the same functions
+//! and the tools they are built on.
+//!
+//! Everything here uses the compiler's stages (a checked package, its lowered
+//! program, the reference evaluator) and no stage uses anything here: the
+//! library never names `cli`. Behind the `cli` feature, except the child side
+//! of `lawgen bench` ([`bench`], feature `bench`), which the crates the
+//! benchmark compiles link. Not a stable API.
 
+#[cfg(feature = "cli")]
 pub mod analyze;
+pub mod bench;
+#[cfg(feature = "cli")]
+pub mod build;
+#[cfg(feature = "cli")]
+pub mod check;
+#[cfg(feature = "cli")]
+pub mod compiled;
+#[cfg(feature = "cli")]
+pub mod convert;
+#[cfg(feature = "cli")]
+pub mod doc;
+#[cfg(feature = "cli")]
+pub mod eval;
+#[cfg(feature = "cli")]
+pub mod explain;
+#[cfg(feature = "cli")]
+pub mod fmt;
+#[cfg(feature = "cli")]
+pub mod graph;
+#[cfg(feature = "cli")]
+pub mod lint;
+#[cfg(feature = "cli")]
+pub mod lower;
+#[cfg(feature = "cli")]
 pub mod test;
+#[cfg(feature = "cli")]
+pub mod verdicts;
+
+#[cfg(feature = "cli")]
+pub use common::{Backend, EngineArg, Failure, Inputs, LimitArgs, PolicyArg};
+
+/// What the commands share: how packages and facts files are read, the
+/// arguments several commands take, and how a command fails.
+#[cfg(feature = "cli")]
+mod common {
+    use crate::driver::{self, LoadError, Loaded};
+    use crate::syntax::ReadLimits;
+    use clap::ValueEnum;
+    use lawgen_runtime::formats::facts::{read_facts_from, Facts};
+    use lawgen_runtime::Policy;
+    use std::path::{Path, PathBuf};
+
+    /// Why a command failed: the message it prints on standard error and the
+    /// exit code (1 invalid input, 2 unreadable input, 3 internal error).
+    #[derive(Debug)]
+    pub struct Failure {
+        pub message: String,
+        pub code: u8,
+    }
+
+    impl Failure {
+        pub fn new(code: u8, message: impl Into<String>) -> Failure {
+            Failure {
+                code,
+                message: message.into(),
+            }
+        }
+    }
+
+    impl From<LoadError> for Failure {
+        fn from(e: LoadError) -> Self {
+            Failure::new(e.exit_code() as u8, e.to_string())
+        }
+    }
+
+    impl From<crate::doc::DocError> for Failure {
+        fn from(e: crate::doc::DocError) -> Self {
+            Failure::new(e.exit_code() as u8, e.to_string())
+        }
+    }
+
+    /// A broken promise of lowering: a lawgen bug, exit code 3.
+    pub(crate) fn internal(e: crate::lower::InternalError) -> Failure {
+        Failure::new(3, format!("error: {e}"))
+    }
+
+    /// How this invocation reads packages: its limits and its
+    /// `--import-path` directories (from the global options, passed to
+    /// every command).
+    pub struct Inputs {
+        pub limits: ReadLimits,
+        pub import_path: Vec<PathBuf>,
+    }
+
+    impl Inputs {
+        /// Reads and checks a package file with its imports.
+        pub fn load(&self, path: &Path) -> Result<Loaded, Failure> {
+            Ok(driver::load_file_with(
+                path,
+                &self.limits,
+                &self.import_path,
+            )?)
+        }
+    }
+
+    /// Resource limits on packages (docs/security.md).
+    #[derive(clap::Args)]
+    pub struct LimitArgs {
+        /// Largest accepted package file, in bytes.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_bytes)]
+        max_package_bytes: usize,
+        /// Most nodes in a package.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_nodes)]
+        max_nodes: usize,
+        /// Deepest JSON nesting (at most 128).
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_depth)]
+        max_depth: usize,
+        /// Longest JSON string, in bytes.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_string_bytes)]
+        max_string_bytes: usize,
+        /// Most parameters of one predicate.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_arity)]
+        max_arity: usize,
+        /// Most items in one rule body (and two more than the most rules attacking one literal); at most 2000.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_rule_body)]
+        max_rule_body: usize,
+        /// Largest lowered program, in body items (an upper bound computed before lowering).
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_program_size)]
+        max_program_size: usize,
+    }
+
+    impl LimitArgs {
+        pub fn limits(&self) -> ReadLimits {
+            ReadLimits {
+                max_bytes: self.max_package_bytes,
+                max_nodes: self.max_nodes,
+                max_depth: self.max_depth,
+                max_string_bytes: self.max_string_bytes,
+                max_arity: self.max_arity,
+                max_rule_body: self.max_rule_body,
+                max_program_size: self.max_program_size,
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    pub enum PolicyArg {
+        /// Ambiguity blocking (default).
+        Blocking,
+        /// Ambiguity propagation.
+        Propagating,
+    }
+
+    impl From<PolicyArg> for Policy {
+        fn from(p: PolicyArg) -> Policy {
+            match p {
+                PolicyArg::Blocking => Policy::Blocking,
+                PolicyArg::Propagating => Policy::Propagating,
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    pub enum Backend {
+        Interp,
+        Compiled,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    pub enum EngineArg {
+        /// Every rule in one `ascent!` program per batch (default).
+        Ascent,
+        /// Per-case Rust with small typed tables.
+        Direct,
+    }
+
+    impl From<EngineArg> for crate::Engine {
+        fn from(e: EngineArg) -> crate::Engine {
+            match e {
+                EngineArg::Ascent => crate::Engine::Ascent,
+                EngineArg::Direct => crate::Engine::Direct,
+            }
+        }
+    }
+
+    /// Reads a file the command was given (exit code 2 if it cannot).
+    pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
+        std::fs::read(path)
+            .map_err(|e| Failure::new(2, format!("error: cannot read {}: {e}", path.display())))
+    }
+
+    /// Reads a facts file streaming (never the whole file in memory).
+    pub(crate) fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| Failure::new(2, format!("error: cannot read {}: {e}", path.display())))?;
+        let facts = read_facts_from(file, &loaded.catalog).map_err(|d| {
+            Failure::new(
+                1,
+                format!(
+                    "{}error: {} is not a valid facts file for {}",
+                    d.render(),
+                    path.display(),
+                    loaded.model.name
+                ),
+            )
+        })?;
+        if facts.duplicates > 0 {
+            eprintln!(
+                "warning: {} duplicated fact row(s) in {} were counted once",
+                facts.duplicates,
+                path.display()
+            );
+        }
+        Ok(facts)
+    }
+}
+
+#[cfg(feature = "cli")]
+pub(crate) use common::{internal, read_facts_file, read_input};

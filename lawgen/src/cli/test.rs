@@ -1,12 +1,9 @@
 //! `lawgen test DIR`: a suite of hand-derived scenarios as a command, and
 //! what the suite covers.
 //!
-//! A suite is a directory of `NAME.facts.json` files, each beside a
-//! `NAME.expected.json` that lists the institutional conclusions the law's
-//! text gives for those facts, section by section, and the judgment requests
-//! (the shape of docs/testing.md#scenario-suites). Each scenario is evaluated
-//! by the reference evaluator; a scenario passes when the institutional part
-//! of every section and the requests equal the expectation exactly.
+//! The suite is read and run by the library (`crate::suite`, which the review
+//! document's `--scenarios` runs too); this module adds up the coverage and
+//! writes the reports (text, JSON, JUnit).
 //!
 //! Coverage is read off the same evaluations by
 //! [`lawgen_runtime::explain::coverage`]: for every rule of the closure, what
@@ -17,491 +14,115 @@
 //! cannot be reached by design are listed, each with its reason, in the
 //! suite's allow-list ([`ALLOW_LIST`]).
 
+use super::{Failure, Inputs, PolicyArg};
 use crate::diagnostics::escape_for_display;
-use crate::driver::{self, Loaded};
-use crate::program::{Catalog, Level, Section};
-use lawgen_runtime::explain::coverage::{self, CaseCoverage};
-use lawgen_runtime::formats::facts::read_facts;
-use lawgen_runtime::program::RelationKind;
-use lawgen_runtime::Policy;
+use crate::driver::Loaded;
+use crate::suite::bad;
+pub use crate::suite::{
+    discover, read_expected, run, Difference, Expected, Outcome, Scenario, Suite, SuiteError,
+    ALLOW_LIST, SUITE_FILE,
+};
+use clap::ValueEnum;
+use lawgen_runtime::program::{Level, PredId, RelationKind};
 use serde_json::{json, Value as J};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The suite's allow-list: one rule (local name or full id) and its reason
-/// per line; `#` at the start of a line or after a blank starts a comment.
-pub const ALLOW_LIST: &str = "coverage.allow";
-
-/// The optional suite file naming the package a suite is for.
-pub const SUITE_FILE: &str = "suite.json";
-
-const SECTIONS: [(Section, &str); 4] = [
-    (Section::Definitely, "definitely"),
-    (Section::Defeasibly, "defeasibly"),
-    (Section::Supported, "supported"),
-    (Section::Pending, "pending"),
-];
-
-/// Why a suite could not be run at all (as opposed to a failing scenario).
-#[derive(Debug)]
-pub struct SuiteError {
-    /// 2: unreadable input; 1: a malformed suite file or package.
-    pub code: u8,
-    pub message: String,
+/// `lawgen test DIR [--package P] [--coverage] [--min-coverage N] [--format F]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The suite directory.
+    dir: PathBuf,
+    /// The package (default: `package` of DIR/suite.json).
+    #[arg(long)]
+    package: Option<PathBuf>,
+    /// The policy of scenarios whose expectation names none.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+    policy: PolicyArg,
+    /// Report coverage: per rule, per priority, per judgment.
+    #[arg(long)]
+    coverage: bool,
+    /// Exit 1 when fewer rules than N% were concluded or defeated (or
+    /// allow-listed in DIR/coverage.allow); implies --coverage.
+    #[arg(long, value_name = "N")]
+    min_coverage: Option<f64>,
+    #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+    format: TestFormat,
 }
 
-impl std::fmt::Display for SuiteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestFormat {
+    Text,
+    Json,
+    Junit,
 }
 
-fn bad(path: &Path, what: impl std::fmt::Display, help: &str) -> SuiteError {
-    SuiteError {
-        code: 1,
-        message: format!("error: {}: {what}\n  = help: {help}", path.display()),
-    }
-}
-
-/// One expected section: literal (`p` or `~p`) → rows (JSON arrays).
-type Rows = BTreeMap<String, BTreeSet<String>>;
-
-/// A `NAME.expected.json` file, read.
-#[derive(Clone, Debug, Default)]
-pub struct Expected {
-    pub description: Option<String>,
-    /// `None`: the suite's default policy.
-    pub policy: Option<Policy>,
-    /// By section name; rows as compact JSON.
-    sections: BTreeMap<&'static str, Rows>,
-    /// Requests as compact JSON objects (predicate, args, authority, capability).
-    requests: BTreeSet<String>,
-}
-
-/// Reads an expectation file: an object with `description`, `policy`, the
-/// four sections (objects of arrays of rows) and `requests`; every field
-/// optional (an absent section expects nothing), nothing else allowed.
-pub fn read_expected(path: &Path, bytes: &[u8]) -> Result<Expected, SuiteError> {
-    let v: J = serde_json::from_slice(bytes).map_err(|e| {
-        bad(
-            path,
-            format!("not JSON: {e}"),
-            "an expectation file is a JSON object with `definitely`, `defeasibly`, `supported`, `pending` and `requests`",
-        )
-    })?;
-    let J::Object(m) = v else {
-        return Err(bad(
-            path,
-            "an expectation file must be a JSON object",
-            "write `{\"definitely\": {…}, \"defeasibly\": {…}, \"supported\": {…}, \"pending\": {…}, \"requests\": […]}`",
-        ));
-    };
-    let mut e = Expected::default();
-    for (k, v) in &m {
-        match (k.as_str(), v) {
-            ("description", J::String(s)) => e.description = Some(s.clone()),
-            ("description", J::Null) => {}
-            ("policy", J::String(s)) => {
-                e.policy = Some(s.parse().map_err(|_| {
-                    bad(
-                        path,
-                        format!("`policy` is `{}`", escape_for_display(s)),
-                        "write \"blocking\" or \"propagating\"",
-                    )
-                })?)
-            }
-            ("requests", J::Array(rs)) => {
-                for (i, r) in rs.iter().enumerate() {
-                    let ok = r.as_object().is_some_and(|o| {
-                        o.get("predicate").is_some_and(J::is_string)
-                            && o.get("args").is_some_and(J::is_array)
-                            && o.keys().all(|k| {
-                                ["predicate", "args", "authority", "capability"]
-                                    .contains(&k.as_str())
-                            })
-                    });
-                    if !ok {
-                        return Err(bad(
-                            path,
-                            format!("`/requests/{i}` is not a request"),
-                            "write a request as {\"predicate\": \"j\", \"args\": [...], \"authority\": \"A\", \"capability\": \"judgment:A\"}",
-                        ));
-                    }
-                    e.requests.insert(request_key(r));
-                }
-            }
-            ("requests", J::Null) => {}
-            (s, v) if SECTIONS.iter().any(|(_, n)| *n == s) => {
-                let name = SECTIONS.iter().find(|(_, n)| *n == s).map_or("", |(_, n)| n);
-                let rows = e.sections.entry(name).or_default();
-                let J::Object(preds) = v else {
-                    if v.is_null() {
-                        continue;
-                    }
-                    return Err(bad(
-                        path,
-                        format!("`{s}` must be an object of predicates"),
-                        "write the section as {\"game_drawn\": [[\"g1\"]], …}",
-                    ));
-                };
-                for (lit, rs) in preds {
-                    let Some(rs) = rs.as_array().filter(|rs| rs.iter().all(J::is_array)) else {
-                        return Err(bad(
-                            path,
-                            format!(
-                                "`{s}/{}` must be an array of rows (arrays)",
-                                escape_for_display(lit)
-                            ),
-                            "write the rows as [[\"g1\", \"white\"], …]",
-                        ));
-                    };
-                    let set = rows.entry(lit.clone()).or_default();
-                    set.extend(rs.iter().map(J::to_string));
-                }
-            }
-            (k, _) => {
-                return Err(bad(
-                    path,
-                    format!("unexpected field `{}`", escape_for_display(k)),
-                    "an expectation file has `description`, `policy`, `definitely`, `defeasibly`, `supported`, `pending` and `requests` (a string, a policy name, objects and an array)",
-                ))
-            }
-        }
-    }
-    Ok(e)
-}
-
-fn request_key(r: &J) -> String {
-    json!({
-        "predicate": r["predicate"],
-        "args": r["args"],
-        "authority": r.get("authority").cloned().unwrap_or(J::Null),
-        "capability": r.get("capability").cloned().unwrap_or(J::Null),
-    })
-    .to_string()
-}
-
-/// One scenario of a suite.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    pub name: String,
-    pub facts: PathBuf,
-    pub expected: Expected,
-}
-
-/// A suite directory, read.
-#[derive(Clone, Debug)]
-pub struct Suite {
-    pub dir: PathBuf,
-    pub scenarios: Vec<Scenario>,
-    /// From `suite.json`: the package (relative to the suite) and import path.
-    pub package: Option<PathBuf>,
-    pub import_path: Vec<PathBuf>,
-    /// Allow-listed rules (as written) with their reasons.
-    pub allowed: Vec<AllowEntry>,
-}
-
-/// Reads the suite in `dir`: every scenario (sorted by name), `suite.json`
-/// and the allow-list if present.
-pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
-    let unreadable = |p: &Path, e: std::io::Error| SuiteError {
-        code: 2,
-        message: format!("error: cannot read {}: {e}", p.display()),
-    };
-    let entries = std::fs::read_dir(dir).map_err(|e| unreadable(dir, e))?;
-    let mut facts = BTreeSet::new();
-    let mut expected = BTreeSet::new();
-    for e in entries {
-        let name = e.map_err(|e| unreadable(dir, e))?.file_name();
-        let name = name.to_string_lossy();
-        if let Some(n) = name.strip_suffix(".facts.json") {
-            facts.insert(n.to_owned());
-        } else if let Some(n) = name.strip_suffix(".expected.json") {
-            expected.insert(n.to_owned());
-        }
-    }
-    if let Some(n) = facts.symmetric_difference(&expected).next() {
-        let (has, lacks) = if facts.contains(n) {
-            ("facts", "expected")
-        } else {
-            ("expected", "facts")
-        };
-        return Err(bad(
-            &dir.join(format!("{n}.{has}.json")),
-            format!("no {n}.{lacks}.json beside it"),
-            "every scenario is a pair: NAME.facts.json and NAME.expected.json",
-        ));
-    }
-    if facts.is_empty() {
-        return Err(bad(
-            dir,
-            "no scenario (NAME.facts.json with NAME.expected.json) in the directory",
-            "point `lawgen test` at a directory of scenarios",
-        ));
-    }
-    let mut scenarios = Vec::new();
-    for name in facts {
-        let path = dir.join(format!("{name}.expected.json"));
-        let bytes = std::fs::read(&path).map_err(|e| unreadable(&path, e))?;
-        scenarios.push(Scenario {
-            facts: dir.join(format!("{name}.facts.json")),
-            expected: read_expected(&path, &bytes)?,
-            name,
-        });
-    }
-    let (mut package, mut import_path) = (None, Vec::new());
-    let suite_file = dir.join(SUITE_FILE);
-    if let Ok(bytes) = std::fs::read(&suite_file) {
-        let help = "write {\"package\": \"PATH\", \"importPath\": [\"DIR\", …]}, paths relative to the suite";
-        let v: J = serde_json::from_slice(&bytes)
-            .map_err(|e| bad(&suite_file, format!("not JSON: {e}"), help))?;
-        let Some(m) = v.as_object() else {
-            return Err(bad(&suite_file, "must be a JSON object", help));
-        };
-        for (k, v) in m {
-            match (k.as_str(), v) {
-                ("package", J::String(p)) => package = Some(dir.join(p)),
-                ("importPath", J::Array(ds)) if ds.iter().all(J::is_string) => {
-                    import_path = ds
-                        .iter()
-                        .filter_map(J::as_str)
-                        .map(|d| dir.join(d))
-                        .collect();
-                }
-                _ => {
-                    return Err(bad(
-                        &suite_file,
-                        format!("unexpected field `{}` or value", escape_for_display(k)),
-                        help,
-                    ))
-                }
-            }
-        }
-    }
-    let mut allowed = Vec::new();
-    let allow = dir.join(ALLOW_LIST);
-    if let Ok(text) = std::fs::read_to_string(&allow) {
-        for (i, line) in text.lines().enumerate() {
-            // `#` starts a comment at the start of a line or after a blank;
-            // inside a word it is part of a full rule id (`urn:x#Rule`).
-            let line = match line
-                .char_indices()
-                .find(|&(k, c)| c == '#' && (k == 0 || line[..k].ends_with(char::is_whitespace)))
-            {
-                Some((k, _)) => &line[..k],
-                None => line,
-            }
-            .trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (rule, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            if reason.trim().is_empty() {
-                return Err(bad(
-                    &allow,
-                    format!(
-                        "line {}: `{}` has no reason",
-                        i + 1,
-                        escape_for_display(rule)
-                    ),
-                    "write one rule and the reason it cannot be reached by design on each line",
-                ));
-            }
-            allowed.push(AllowEntry {
-                line: i + 1,
-                rule: rule.to_owned(),
-                reason: reason.trim().to_owned(),
-            });
-        }
-    }
-    Ok(Suite {
-        dir: dir.to_owned(),
-        scenarios,
-        package,
-        import_path,
-        allowed,
-    })
-}
-
-/// One line of the allow-list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AllowEntry {
-    /// 1-based line number in the allow-list.
-    pub line: usize,
-    /// The rule as written: a local name or a full id.
-    pub rule: String,
-    pub reason: String,
-}
-
-/// A difference between what a scenario expects and what the package says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Difference {
-    /// `definitely`, …, `requests`.
-    pub section: &'static str,
-    /// `p(args)` or a request as JSON.
-    pub item: String,
-    /// Expected but not concluded (`true`), or concluded but not expected.
-    pub missing: bool,
-}
-
-/// One scenario, run.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    pub name: String,
-    pub policy: Policy,
-    /// Empty: it passed.
-    pub differences: Vec<Difference>,
-    /// The facts file or the evaluation failed.
-    pub error: Option<String>,
-    pub coverage: Option<CaseCoverage>,
-}
-
-impl Outcome {
-    pub fn passed(&self) -> bool {
-        self.error.is_none() && self.differences.is_empty()
-    }
-}
-
-/// Runs every scenario of `suite` on `loaded` (`policy`: the default for
-/// expectation files that name none), collecting coverage if asked.
-pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) -> Vec<Outcome> {
-    suite
-        .scenarios
-        .iter()
-        .map(|s| {
-            run_one(
-                loaded,
-                s,
-                s.expected.policy.unwrap_or(policy),
-                with_coverage,
-            )
-        })
-        .collect()
-}
-
-fn run_one(loaded: &Loaded, s: &Scenario, policy: Policy, with_coverage: bool) -> Outcome {
-    let mut out = Outcome {
-        name: s.name.clone(),
-        policy,
-        differences: Vec::new(),
-        error: None,
-        coverage: None,
-    };
-    let facts = match std::fs::read(&s.facts) {
-        Ok(bytes) => read_facts(&bytes, &loaded.catalog).map_err(|d| {
+/// Runs the suite and prints the results (and the coverage); fails on any
+/// failing scenario, or on coverage below `--min-coverage`.
+pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
+    let dir = &args.dir;
+    let fail = |e: SuiteError| Failure::new(e.code, e.message);
+    let suite = discover(dir).map_err(fail)?;
+    let Some(package) = args.package.or_else(|| suite.package.clone()) else {
+        return Err(Failure::new(
+            2,
             format!(
-                "{}{} is not a valid facts file for {}",
-                d.render(),
-                s.facts.display(),
-                loaded.model.name
-            )
-        }),
-        Err(e) => Err(format!("cannot read {}: {e}", s.facts.display())),
+                "error: no package for the suite {}\n  = help: pass `--package PACKAGE`, or name it in {}",
+                dir.display(),
+                dir.join(SUITE_FILE).display()
+            ),
+        ));
     };
-    let ev =
-        match facts.and_then(|f| driver::evaluate(loaded, &f, policy).map_err(|e| e.to_string())) {
-            Ok(ev) => ev,
-            Err(e) => {
-                out.error = Some(e);
-                return out;
+    let mut import_path = suite.import_path.clone();
+    import_path.extend(inputs.import_path.iter().cloned());
+    let loaded = crate::driver::load_file_with(&package, &inputs.limits, &import_path)?;
+    let min_coverage = args.min_coverage;
+    let with_coverage = args.coverage || min_coverage.is_some();
+    let outcomes = run(&loaded, &suite, args.policy.into(), with_coverage);
+    let cov = if with_coverage {
+        Some(coverage(&loaded, &suite, &outcomes).map_err(fail)?)
+    } else {
+        None
+    };
+    let name = format!("{} {}", loaded.model.name, loaded.model.version);
+    match args.format {
+        TestFormat::Text => {
+            print!("{}", render_results(&outcomes));
+            if let Some(c) = &cov {
+                print!("{}", render_coverage(c, min_coverage));
             }
-        };
-    let cat = &ev.program.catalog;
-    for (section, name) in SECTIONS {
-        let actual: Rows = ev.conclusions.sections[&section]
-            .iter()
-            .filter(|(lit, _)| institutional(cat, lit))
-            .map(|(lit, rows)| {
-                (
-                    lit.clone(),
-                    rows.iter().map(|r| row_json(r).to_string()).collect(),
-                )
-            })
-            .collect();
-        let empty = Rows::new();
-        let want = s.expected.sections.get(name).unwrap_or(&empty);
-        diff_rows(name, want, &actual, &mut out.differences);
+        }
+        TestFormat::Json => print!("{}", render_json(&name, &outcomes, cov.as_ref())),
+        TestFormat::Junit => print!("{}", render_junit(&name, &outcomes)),
     }
-    let actual: BTreeSet<String> = ev
-        .conclusions
-        .requests
-        .iter()
-        .map(|r| {
-            request_key(&json!({"predicate": r.predicate, "args": row_json(&r.args),
-                                "authority": r.authority, "capability": r.capability}))
-        })
-        .collect();
-    for r in s.expected.requests.difference(&actual) {
-        out.differences.push(Difference {
-            section: "requests",
-            item: r.clone(),
-            missing: true,
-        });
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+    if failed > 0 {
+        return Err(Failure::new(
+            1,
+            format!("error: {failed} of {} scenarios failed", outcomes.len()),
+        ));
     }
-    for r in actual.difference(&s.expected.requests) {
-        out.differences.push(Difference {
-            section: "requests",
-            item: r.clone(),
-            missing: false,
-        });
-    }
-    if with_coverage {
-        out.coverage = Some(coverage::observe(&ev.program, &ev.store, policy));
-    }
-    out
-}
-
-fn institutional(cat: &Catalog, lit: &str) -> bool {
-    cat.pred_by_name(lit.trim_start_matches('~'))
-        .is_some_and(|p| cat.pred(p).kind == RelationKind::Institutional)
-}
-
-fn row_json(row: &[crate::program::Value]) -> J {
-    J::Array(
-        row.iter()
-            .map(|v| match v {
-                crate::program::Value::Int(i) => J::from(*i),
-                crate::program::Value::Entity(e) => J::from(e.as_str()),
-            })
-            .collect(),
-    )
-}
-
-fn diff_rows(section: &'static str, want: &Rows, got: &Rows, out: &mut Vec<Difference>) {
-    let lits: BTreeSet<&String> = want.keys().chain(got.keys()).collect();
-    let none = BTreeSet::new();
-    for lit in lits {
-        let (w, g) = (
-            want.get(lit).unwrap_or(&none),
-            got.get(lit).unwrap_or(&none),
-        );
-        let literal = |row: &String| {
-            let args: Vec<String> = serde_json::from_str::<Vec<J>>(row)
-                .unwrap_or_default()
+    if let (Some(min), Some(c)) = (min_coverage, &cov) {
+        if c.percent() < min {
+            let missing: Vec<&str> = c
+                .rules
                 .iter()
-                .map(|v| match v {
-                    J::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
+                .filter(|r| !r.covered() && r.allowed.is_none())
+                .map(|r| r.name.as_str())
                 .collect();
-            format!("{lit}({})", args.join(", "))
-        };
-        for row in w.difference(g) {
-            out.push(Difference {
-                section,
-                item: literal(row),
-                missing: true,
-            });
-        }
-        for row in g.difference(w) {
-            out.push(Difference {
-                section,
-                item: literal(row),
-                missing: false,
-            });
+            return Err(Failure::new(
+                1,
+                format!(
+                    "error: coverage {:.1}% is below the minimum {min}%: never concluded or defeated: {}\n  = help: add a scenario that reaches each, or list it with its reason in {}",
+                    c.percent(),
+                    missing.join(", "),
+                    dir.join(ALLOW_LIST).display()
+                ),
+            ));
         }
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- coverage
@@ -627,7 +248,7 @@ pub fn coverage(
         .iter()
         .enumerate()
         .filter(|(_, p)| p.kind == RelationKind::Judgment)
-        .map(|(i, p)| (crate::program::PredId(i as u32), p.local.clone()))
+        .map(|(i, p)| (PredId(i as u32), p.local.clone()))
         .collect();
     let mut judgments: Vec<(String, [BTreeSet<String>; 3])> = judgment_preds
         .iter()

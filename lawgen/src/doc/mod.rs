@@ -102,8 +102,7 @@ pub struct Options {
     pub lang: Lang,
     pub format: Format,
     /// What happened to each rule in each scenario of a suite (the page
-    /// shows it; the text and Markdown forms do not). See `Scenarios::collect`
-    /// (feature `cli`).
+    /// shows it; the text and Markdown forms do not). See `Scenarios::collect`.
     pub scenarios: Option<Scenarios>,
 }
 
@@ -244,8 +243,6 @@ pub struct Builder {
     import_path: Vec<PathBuf>,
     lang: Lang,
     format: Format,
-    // Set only with feature `cli` (where `lawgen test` lives).
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     scenarios: Option<PathBuf>,
     policy: Policy,
     limits: ReadLimits,
@@ -280,8 +277,7 @@ impl Builder {
     }
 
     /// A scenario suite, as `lawgen test` reads it, whose outcomes the page
-    /// shows for each rule (feature `cli`).
-    #[cfg(feature = "cli")]
+    /// shows for each rule.
     pub fn scenarios(&mut self, dir: impl AsRef<Path>) -> &mut Builder {
         self.scenarios = Some(dir.as_ref().to_owned());
         self
@@ -306,13 +302,10 @@ impl Builder {
         };
         let loaded = driver::load_file_with(path, &self.limits, &self.import_path)
             .map_err(DocError::Load)?;
-        #[cfg(feature = "cli")]
         let scenarios = match &self.scenarios {
             Some(dir) => Some(Scenarios::collect(&loaded, dir, self.policy)?),
             None => None,
         };
-        #[cfg(not(feature = "cli"))]
-        let scenarios = None;
         render(
             &loaded,
             &Options {

@@ -22,8 +22,6 @@ pub struct Scenarios {
 }
 
 /// One thing that happened to a rule in one scenario.
-// Only `collect` (feature `cli`, where `lawgen test` lives) makes events.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Event {
     /// Its conclusion, at the strongest level it reached.
@@ -47,19 +45,18 @@ enum Event {
 impl Scenarios {
     /// Runs the suite in `dir` on `loaded`, with coverage (`policy` for
     /// the scenarios whose expectation names none).
-    #[cfg(feature = "cli")]
     pub fn collect(
         loaded: &crate::driver::Loaded,
         dir: &std::path::Path,
         policy: crate::interp::Policy,
     ) -> Result<Scenarios, super::DocError> {
         use super::DocError;
-        use crate::cli::test;
-        let suite = test::discover(dir).map_err(|e| DocError::Suite {
+        use crate::suite;
+        let suite = suite::discover(dir).map_err(|e| DocError::Suite {
             code: e.code,
             message: e.message,
         })?;
-        let outcomes = test::run(loaded, &suite, policy, true);
+        let outcomes = suite::run(loaded, &suite, policy, true);
         let cat = &loaded.catalog;
         let mut out = Scenarios {
             count: outcomes.len(),

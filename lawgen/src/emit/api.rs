@@ -2,10 +2,11 @@
 //! evaluation, `Conclusions` (docs/reference.md#generated-code). Built as tokens; every package
 //! string is either a `Literal::string` or has gone through `names`.
 
-use super::preload::LoadArg;
-use super::{code, doc_attrs, is_input_role, names, Engine, Gen};
-use crate::model::{Lit, PredId, Ty, TypeId, Value};
-use crate::program::{default_label, RelId, Section};
+use super::names::ApiNames;
+use super::plan::{column_type, out_ident, Plan};
+use super::{code, doc_attrs, names, EmitOptions};
+use crate::model::{Lit, PredId, Ty, TypeId};
+use crate::program::{default_label, Catalog, Program, RelId, Section};
 use crate::syntax::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -15,50 +16,73 @@ use std::fmt::Write as _;
 /// An output relation and the relation subtracted from it (for `pending`).
 type OutputRel = (RelId, Option<RelId>);
 
-pub(super) fn rel_ident(r: RelId) -> Ident {
-    format_ident!("r{}", r.0)
-}
-
-pub(super) fn out_ident(r: RelId) -> Ident {
-    format_ident!("o{}", r.0)
-}
-
 fn index(k: usize) -> syn::Index {
     syn::Index::from(k)
 }
 
-impl Gen<'_> {
-    pub(super) fn items(&self) -> TokenStream {
+/// The typed API's items: those before `mod __engine` and those after it.
+pub(super) struct Items {
+    pub before: TokenStream,
+    pub after: TokenStream,
+}
+
+/// Writes the typed API of one module.
+pub(super) struct Api<'a> {
+    plan: &'a Plan<'a>,
+    /// The lowered program, and its catalog: every name the module uses.
+    prog: &'a Program,
+    cat: &'a Catalog,
+    names: &'a ApiNames,
+    /// Judgments in the dependency past of each predicate, whose requests a
+    /// pending verdict names.
+    judgments_before: Vec<BTreeSet<PredId>>,
+    /// See [`EmitOptions::doc_language`].
+    doc_language: Option<&'a str>,
+}
+
+impl<'a> Api<'a> {
+    pub(super) fn new(plan: &'a Plan<'a>, names: &'a ApiNames, opts: &'a EmitOptions) -> Self {
+        let prog = plan.program;
+        // Lowering records the judgments on the pending sections.
+        let mut judgments_before = vec![BTreeSet::new(); prog.catalog.preds.len()];
+        for o in &prog.outputs {
+            judgments_before[o.lit.pred.0 as usize].extend(o.on.iter().copied());
+        }
+        Api {
+            plan,
+            prog,
+            cat: &prog.catalog,
+            names,
+            judgments_before,
+            doc_language: opts.doc_language.as_deref(),
+        }
+    }
+
+    /// The API's items, around `evaluate_batch`, the engine's.
+    pub(super) fn items(&self, evaluate_batch: TokenStream) -> Items {
         let header = self.package_items();
         let types = self.entity_types();
         let facts = self.facts_items();
-        let batch = self.batch_items();
+        let batch = self.batch_items(evaluate_batch);
         let conclusions = self.conclusions_items();
-        quote! {
-            #header
-            #(#types)*
-            // Private: ascent gives `Engine` public methods nothing calls
-            // (`scc_times_summary`, `relation_sizes_summary`, ...). Unexported,
-            // rustc does not compile them (a quarter of the chess engine's
-            // unoptimized LLVM IR).
-            // (The `dead_code` lint this draws is allowed by the wrappers the
-            // module is included through: `include_package!`, `lawgen build`.)
-            mod __engine {
-                __lawgen_engine!();
-            }
-            #facts
-            #batch
-            #conclusions
+        Items {
+            before: quote! {
+                #header
+                #(#types)*
+            },
+            after: quote! {
+                #facts
+                #batch
+                #conclusions
+            },
         }
     }
 
     // -- shared helpers -----------------------------------------------------
 
     fn col_type(t: Ty) -> TokenStream {
-        match t {
-            Ty::Int => quote!(i64),
-            Ty::Entity(_) => quote!(u32),
-        }
+        let t = format_ident!("{}", column_type(t));
+        quote!(#t)
     }
 
     /// `(t.1, t.2, …)`: an engine tuple without its case id.
@@ -75,7 +99,7 @@ impl Gen<'_> {
         match t {
             Ty::Int => quote!(i64),
             Ty::Entity(id) => {
-                let i = &self.type_idents[id.0 as usize];
+                let i = &self.names.types[id.0 as usize];
                 quote!(#i)
             }
         }
@@ -106,7 +130,7 @@ impl Gen<'_> {
         labels: &'l [crate::syntax::Label],
         default: Option<&'l str>,
     ) -> Option<&'l str> {
-        match &self.doc_language {
+        match self.doc_language {
             Some(lang) => crate::program::label_in(labels, lang),
             None => default,
         }
@@ -152,55 +176,12 @@ impl Gen<'_> {
         d
     }
 
-    /// Input relations (facts and declared entities), in index order.
-    pub(super) fn inputs(&self) -> Vec<RelId> {
-        self.prog
-            .relations
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| is_input_role(&r.role))
-            .map(|(i, _)| RelId(i as u32))
-            .collect()
-    }
-
-    /// Each predicate's facts relation and that of its explicit negation
-    /// (a tuple in both is a contradiction: docs/reference.md#facts-files).
-    pub(super) fn negation_pairs(&self) -> Vec<(PredId, RelId, RelId)> {
-        (0..self.cat.preds.len() as u32)
-            .map(PredId)
-            .filter_map(|pred| {
-                let lit = |negative| Lit { pred, negative };
-                let pos = *self.facts_rel.get(&lit(false))?;
-                let neg = *self.facts_rel.get(&lit(true))?;
-                Some((pred, pos, neg))
-            })
-            .collect()
-    }
-
-    fn is_input(&self, r: RelId) -> bool {
-        is_input_role(&self.prog.relation(r).role)
-    }
-
-    /// Derived relations a case's conclusions keep: every output (and the
-    /// relation subtracted from it) and every request relation.
-    pub(super) fn kept(&self) -> Vec<RelId> {
-        let mut kept = BTreeSet::new();
-        for o in &self.prog.outputs {
-            kept.insert(o.rel);
-            kept.extend(o.minus);
-        }
-        for rv in &self.prog.requests {
-            kept.insert(rv.rel);
-        }
-        kept.into_iter().filter(|&r| !self.is_input(r)).collect()
-    }
-
-    /// `self`'s rows of relation `r` (a `&[tuple]` without the case column
-    /// for inputs; with it for kept relations — see [`Gen::case_rows`]).
+    /// `self`'s rows of relation `r`, as tuples without the case column.
     fn case_rows(&self, r: RelId) -> TokenStream {
-        if self.is_input(r) {
+        if self.plan.is_input(r) {
             let rel = r.0;
-            let t = self.row_tuple(r, false);
+            let cols = self.plan.fact_columns(r);
+            let t = quote!((#(#cols,)*));
             quote!(self.facts().rows.iter().filter(|(r, _)| *r == #rel).map(|(_, v)| #t))
         } else {
             let o = out_ident(r);
@@ -249,8 +230,9 @@ impl Gen<'_> {
             names::doc(&self.prog.package),
             names::doc(&self.prog.version)
         ));
-        let consts = self.constants_in_order.iter().map(|c| Literal::string(c));
-        let const_arms = self.constants_in_order.iter().enumerate().map(|(i, c)| {
+        let constants = &self.plan.constants.in_order;
+        let consts = constants.iter().map(|c| Literal::string(c));
+        let const_arms = constants.iter().enumerate().map(|(i, c)| {
             let lit = Literal::string(c);
             let id = i as u32;
             quote!(#lit => Some(#id),)
@@ -289,7 +271,7 @@ impl Gen<'_> {
         let m = self.cat;
         let mut types = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
-            let id = &self.type_idents[i];
+            let id = &self.names.types[i];
             let mut d = format!("Entity type `{}`", code(&t.name));
             if let Some(l) = self.doc_label(&t.labels, default_label(&t.labels)) {
                 d.push_str(" — ");
@@ -297,8 +279,8 @@ impl Gen<'_> {
             }
             d.push_str(". An interned id: get one from `Facts`, or use a package constant.");
             let doc = doc_attrs(&d);
-            let consts = self.type_consts[i].iter().map(|(n, c)| {
-                let v = self.constant_ids[n];
+            let consts = self.names.type_consts[i].iter().map(|(n, c)| {
+                let v = self.plan.constants.id(n);
                 let doc = doc_attrs(&format!("The package constant `{}`.", code(n)));
                 quote!(#doc pub const #c: #id = #id(#v);)
             });
@@ -320,7 +302,8 @@ impl Gen<'_> {
 
     /// Width of a `Facts` row: the largest input arity (at least 1).
     fn row_width(&self) -> usize {
-        self.inputs()
+        self.plan
+            .inputs
             .iter()
             .map(|&r| self.prog.relation(r).columns.len())
             .max()
@@ -344,73 +327,14 @@ impl Gen<'_> {
         quote!((#rel, [#(#vals),*]))
     }
 
-    /// The pushes of the rules applied while loading a row of `source`
-    /// (`v`, case `c`), or once per case for `None` (`emit::preload`).
-    /// `push(relation field, columns)` writes one row.
-    pub(super) fn preloaded_from(
-        &self,
-        source: Option<RelId>,
-        push: &dyn Fn(&Ident, Vec<TokenStream>) -> TokenStream,
-    ) -> Vec<TokenStream> {
-        self.preload
-            .iter()
-            .filter(|l| l.source == source)
-            .map(|l| {
-                let head = self.prog.relation(l.head);
-                let cols = l
-                    .args
-                    .iter()
-                    .zip(&head.columns)
-                    .map(|(a, ty)| match (a, ty) {
-                        (LoadArg::Col(k), Ty::Int) => quote!(v[#k]),
-                        (LoadArg::Col(k), Ty::Entity(_)) => quote!(v[#k] as u32),
-                        (LoadArg::Value(Value::Int(i)), _) if *i == i64::MIN => quote!(i64::MIN),
-                        (LoadArg::Value(Value::Int(i)), _) if *i < 0 => {
-                            let a = Literal::i64_suffixed(-*i);
-                            quote!(-#a)
-                        }
-                        (LoadArg::Value(Value::Int(i)), _) => {
-                            let i = Literal::i64_suffixed(*i);
-                            quote!(#i)
-                        }
-                        (LoadArg::Value(Value::Entity(e)), _) => {
-                            let id = Literal::u32_suffixed(self.constant_ids[e]);
-                            quote!(#id)
-                        }
-                    })
-                    .collect();
-                push(&rel_ident(l.head), cols)
-            })
-            .collect()
-    }
-
-    /// `(v[0] as u32, v[1], …)`: the typed tuple of a `Facts` row of `r`.
-    pub(super) fn row_tuple(&self, r: RelId, case: bool) -> TokenStream {
-        let cols = self
-            .prog
-            .relation(r)
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(k, t)| match t {
-                Ty::Int => quote!(v[#k]),
-                Ty::Entity(_) => quote!(v[#k] as u32),
-            });
-        if case {
-            quote!((c, #(#cols,)*))
-        } else {
-            quote!((#(#cols,)*))
-        }
-    }
-
     fn facts_items(&self) -> TokenStream {
         let m = self.cat;
         let width = self.row_width();
         let mut methods = Vec::new();
         for (i, t) in m.types.iter().enumerate() {
-            let mname = &self.entity_methods[i];
-            let ty = &self.type_idents[i];
-            let push = self.entities_rel.get(&TypeId(i as u32)).map(|&r| {
+            let mname = &self.names.entity_methods[i];
+            let ty = &self.names.types[i];
+            let push = self.plan.entities_rel.get(&TypeId(i as u32)).map(|&r| {
                 let row = self.row_expr(r, &[quote!(id)]);
                 quote!(self.rows.push(#row);)
             });
@@ -429,7 +353,7 @@ impl Gen<'_> {
         }
         for (i, p) in m.preds.iter().enumerate() {
             let pid = PredId(i as u32);
-            let args = &self.arg_idents[i];
+            let args = &self.names.params[i];
             let tys: Vec<TokenStream> = p.params.iter().map(|t| self.api_type(*t)).collect();
             let cols: Vec<TokenStream> = p
                 .params
@@ -444,9 +368,10 @@ impl Gen<'_> {
                             pred: pid,
                             negative,
                         };
-                        let (Some(mn), Some(&r)) =
-                            (self.facts_methods.get(&l), self.facts_rel.get(&l))
-                        else {
+                        let (Some(mn), Some(&r)) = (
+                            self.names.facts_methods.get(&l),
+                            self.plan.facts_rel.get(&l),
+                        ) else {
                             continue;
                         };
                         let row = self.row_expr(r, &cols);
@@ -466,14 +391,14 @@ impl Gen<'_> {
                     }
                 }
                 RelationKind::Judgment => {
-                    let mn = &self.decide_methods[&pid];
+                    let mn = &self.names.decide_methods[&pid];
                     let lit = |negative| Lit {
                         pred: pid,
                         negative,
                     };
                     let (Some(&yes), Some(&no)) = (
-                        self.facts_rel.get(&lit(false)),
-                        self.facts_rel.get(&lit(true)),
+                        self.plan.facts_rel.get(&lit(false)),
+                        self.plan.facts_rel.get(&lit(true)),
                     ) else {
                         continue;
                     };
@@ -502,7 +427,7 @@ impl Gen<'_> {
         // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
         let mut negation_arms = Vec::new();
         let mut describe_arms = Vec::new();
-        for (pid, pos, neg) in self.negation_pairs() {
+        for (pid, pos, neg) in self.plan.negations.iter().copied() {
             let p = m.pred(pid);
             let (pr, nr) = (pos.0, neg.0);
             negation_arms.push(quote!(#pr => #nr,));
@@ -619,8 +544,8 @@ impl Gen<'_> {
         }
     }
 
-    fn batch_items(&self) -> TokenStream {
-        let kept = self.kept();
+    fn batch_items(&self, evaluate_batch: TokenStream) -> TokenStream {
+        let kept = &self.plan.kept;
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);
             let mut cols = vec![quote!(u32)];
@@ -633,11 +558,6 @@ impl Gen<'_> {
             );
             quote!(#o: __rt::ByCase<(#(#cols,)*)>)
         });
-        // The one engine-specific item of the API: how a batch is run.
-        let evaluate_batch = match self.engine_kind {
-            Engine::Ascent => self.ascent_batch(),
-            Engine::Direct => self.direct_batch(),
-        };
         quote! {
             /// The derived relations a batch's conclusions read, with the
             /// case column, sorted: a case's rows are one contiguous range.
@@ -654,6 +574,7 @@ impl Gen<'_> {
                 out: Outputs,
             }
 
+            // The one engine-specific item of the API: how a batch is run.
             #evaluate_batch
 
             /// Evaluates many independent cases (one `Facts` each) in bounded
@@ -721,7 +642,7 @@ impl Gen<'_> {
                 continue;
             }
             let pid = PredId(i as u32);
-            let args = &self.arg_idents[i];
+            let args = &self.names.params[i];
             let tys: Vec<TokenStream> = p.params.iter().map(|t| self.api_type(*t)).collect();
             let cols: Vec<TokenStream> = p
                 .params
@@ -738,7 +659,7 @@ impl Gen<'_> {
                     match t {
                         Ty::Int => quote!(t.#idx),
                         Ty::Entity(id) => {
-                            let ti = &self.type_idents[id.0 as usize];
+                            let ti = &self.names.types[id.0 as usize];
                             quote!(#ti(t.#idx))
                         }
                     }
@@ -762,15 +683,16 @@ impl Gen<'_> {
                     pred: pid,
                     negative,
                 };
-                let (vn, alln, exn, exn_in) = &self.verdict_methods[&l];
+                let (vn, alln, exn, exn_in) = &self.names.verdict_methods[&l];
                 let member = |s: Section| -> Option<TokenStream> {
                     let v = outputs.get(&(l, s))?;
                     let parts = v.iter().map(|(r, minus)| {
                         let has = self.case_member(*r, &cols);
                         match minus {
+                            // `rel \ minus`, as the runtime defines a section.
                             Some(mr) => {
                                 let not = self.case_member(*mr, &cols);
-                                quote!((#has && !#not))
+                                quote!(__rt::section_member(#has, || #not))
                             }
                             None => has,
                         }
@@ -855,13 +777,13 @@ impl Gen<'_> {
         let ncounts = counts.len();
 
         // Rows of every relation the reference bridge asks for.
-        let mut row_rels: BTreeSet<RelId> = self.inputs().into_iter().collect();
-        row_rels.extend(self.kept());
+        let mut row_rels: BTreeSet<RelId> = self.plan.inputs.iter().copied().collect();
+        row_rels.extend(self.plan.kept.iter().copied());
         // One runtime function per row type, not a closure per relation:
         // these arms were four tenths of the module's LLVM IR.
         let row_arms = row_rels.iter().map(|&r| {
             let i = r.0 as usize;
-            if self.is_input(r) {
+            if self.plan.is_input(r) {
                 let rel = r.0;
                 let arity = self.prog.relation(r).columns.len();
                 quote!(#i => __rt::input_rows(&self.facts().rows, #rel, #arity),)

@@ -14,27 +14,31 @@
 //!   iterator of its concluded tuples, the judgment requests, and (with the
 //!   runtime's features) `explain_*`, `to_json` and `Facts::from_json`.
 //!
-//! Output is deterministic: the same package gives the same bytes. Items are
-//! built as tokens (quote) and formatted by prettyplease; the ascent program
-//! is written as text beside them so each rule can carry a comment naming the
-//! package rule it comes from (token streams cannot carry comments).
+//! [`emit`] is the whole path, one named step after the other: unfold →
+//! preload → plan → engine → API → module. Output is deterministic: the same
+//! program gives the same bytes. Everything is built as tokens (quote) and
+//! formatted by prettyplease, except the `ascent!` program, which is written
+//! as text so that each rule carries a comment naming the package rule it
+//! comes from (a token stream holds no comments; see [`Backend`]).
 
 mod api;
+mod ascent;
 mod direct;
-mod engine;
 mod names;
+mod plan;
 pub mod preload;
 pub mod unfold;
 
-use crate::model::{local_name, Lit, PredId, Ty, TypeId, Value};
-use crate::program::{Catalog, Program, RelId, Role, Term};
-use crate::syntax::RelationKind;
-use names::Namespace;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use crate::program::Program;
+use names::ApiNames;
+use plan::Plan;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-pub use names::{camel, snake};
+pub use names::snake;
+// The naming rules, for lawgen's own tests (`lawgen::internals::emit`).
+#[cfg(feature = "internals")]
+pub use names::{camel, Scope, KEYWORDS, RESERVED};
 
 /// Which compiled engine runs a package's rules. The generated API —
 /// `Facts`, `evaluate`, `evaluate_many`, `evaluate_indexed`, `Conclusions`
@@ -149,116 +153,129 @@ impl std::error::Error for EmitError {}
 /// catalog, every rule from the program (`crate::generate` lowers a checked
 /// package and calls this).
 pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError> {
-    // Both engines keep rows as Rust tuples (with the case column, for
-    // ascent), and Rust implements comparison and hashing for tuples of at
-    // most 12 fields: a wider predicate would be a rustc error inside the
-    // generated code. Refuse it here, naming the predicate.
-    if let Some(p) = program
+    refuse_wide_predicates(program)?;
+    // The engine's rules: the intermediate relations nothing outside the
+    // engine reads folded into the rules that read them ...
+    let unfolded = unfold::unfold(program);
+    // ... and the rules that read only what a batch loads taken out, to be
+    // applied while loading.
+    let (rules, preloaded) = preload::split(unfolded, |r| {
+        plan::is_loaded_role(&program.relation(r).role)
+    });
+    // What both engines store, load and evaluate.
+    let plan = Plan::new(program, rules, preloaded);
+    // The engine: `mod __engine`, and `evaluate_batch`, which runs it.
+    let backend: &dyn Backend = match opts.engine {
+        Engine::Ascent => &ascent::Ascent,
+        Engine::Direct => &direct::Direct,
+    };
+    let engine = backend.engine(&plan)?;
+    let evaluate_batch = backend.evaluate_batch(&plan);
+    // The typed API around it, every name claimed from the catalog.
+    let names = ApiNames::new(&program.catalog, |l| plan.facts_rel.contains_key(&l));
+    let api = api::Api::new(&plan, &names, opts).items(evaluate_batch);
+    // The module: the header, the API with the engine inside, formatted.
+    let source = module(header(program, opts), api, engine)?;
+    Ok(Emitted {
+        module_name: snake(opts.module_name.as_deref().unwrap_or(&program.package)),
+        source,
+        relations: program.relations.len(),
+        rules: program.rules.len(),
+        entity_methods: names.entity_methods.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+/// An engine behind the generated API. The API is the same for every
+/// engine; a backend supplies what runs behind it, reading everything it
+/// needs of the program from the [`Plan`].
+trait Backend {
+    /// The contents of `mod __engine`.
+    fn engine(&self, plan: &Plan) -> Result<EngineCode, EmitError>;
+    /// `fn evaluate_batch(cases: Vec<Facts>, policy) -> Vec<Result<Conclusions, Error>>`:
+    /// loads each case (the plan's batch loader), runs the engine and fills
+    /// the batch's `Outputs` with the kept relations.
+    fn evaluate_batch(&self, plan: &Plan) -> TokenStream;
+}
+
+/// The contents of `mod __engine`.
+enum EngineCode {
+    /// Items, formatted with the rest of the module.
+    Tokens(TokenStream),
+    /// Formatted text, written as it is: the `ascent!` program, whose rules
+    /// each carry a comment naming the package rule they come from. A token
+    /// stream holds no `//` comment (a doc comment would not do inside a
+    /// macro: prettyplease writes an unknown macro's body as a run of
+    /// tokens), so this is the one part of the module that is not tokens.
+    /// The module parses as a whole in debug builds ([`module`]).
+    Text(String),
+}
+
+/// Both engines keep rows as Rust tuples (with the case column, for ascent),
+/// and Rust implements comparison and hashing for tuples of at most 12
+/// fields: a wider predicate would be a rustc error inside the generated
+/// code. Refuse it here, naming the predicate.
+fn refuse_wide_predicates(program: &Program) -> Result<(), EmitError> {
+    match program
         .catalog
         .preds
         .iter()
         .find(|p| p.params.len() > MAX_COMPILED_ARITY)
     {
-        return Err(EmitError::Unsupported(format!(
+        Some(p) => Err(EmitError::Unsupported(format!(
             "predicate `{}` has {} parameters, and compiled engines support at most {MAX_COMPILED_ARITY} \
              (a case's rows are Rust tuples): split it into narrower predicates, or evaluate the \
              package with the reference evaluator (`lawgen eval`)",
             names::comment(&p.local),
             p.params.len()
-        )));
+        ))),
+        None => Ok(()),
     }
-    let module_name = match &opts.module_name {
-        Some(m) => snake(m),
-        None => snake(&program.package),
+}
+
+/// The module's source: `header`, then the API's items with `mod __engine`
+/// between those before and after it, formatted by prettyplease.
+fn module(header: String, api: api::Items, engine: EngineCode) -> Result<String, EmitError> {
+    let format = |items: TokenStream| -> Result<String, EmitError> {
+        let file: syn::File =
+            syn::parse2(items).map_err(|e| EmitError::Format(format!("{e} at {:?}", e.span())))?;
+        Ok(prettyplease::unparse(&file))
     };
-    let mut g = Gen::new(program, opts.engine);
-    g.doc_language = opts.doc_language.clone();
-    g.source_sha256 = opts.source_sha256.clone();
-    let items = g.items();
-    let file: syn::File =
-        syn::parse2(items).map_err(|e| EmitError::Format(format!("{e} at {:?}", e.span())))?;
-    let formatted = prettyplease::unparse(&file);
-    let placeholder = "    __lawgen_engine!();\n";
-    if !formatted.contains(placeholder) {
-        return Err(EmitError::Format(
-            "the engine placeholder went missing".into(),
-        ));
-    }
-    let engine = match opts.engine {
-        Engine::Ascent => g.engine(),
-        Engine::Direct => g.direct_engine().map_err(EmitError::Format)?,
+    let api::Items { before, after } = api;
+    // `mod __engine` is private: ascent gives `Engine` public methods
+    // nothing calls (`scc_times_summary`, `relation_sizes_summary`, ...).
+    // Unexported, rustc does not compile them (a quarter of the chess
+    // engine's unoptimized LLVM IR). The `dead_code` lint this draws is
+    // allowed by the wrappers the module is included through
+    // (`include_package!`, `lawgen build`).
+    let source = match engine {
+        EngineCode::Tokens(engine) => format!(
+            "{header}\n{}",
+            format(quote!(#before mod __engine { #engine } #after))?
+        ),
+        // prettyplease writes items one after the other, each from the
+        // start of a line, so formatting the items before and after the
+        // engine apart gives the bytes it gives for the whole.
+        EngineCode::Text(engine) => format!(
+            "{header}\n{}mod __engine {{\n{engine}}}\n{}",
+            format(before)?,
+            format(after)?
+        ),
     };
-    let source = format!(
-        "{}\n{}",
-        g.header(),
-        formatted.replacen(placeholder, &engine, 1)
-    );
-    // The engine text was spliced in after the parse above: in debug builds
-    // (every test) the whole module must parse again, so a splice that
-    // breaks it is a lawgen error here, never a rustc error in a user crate.
+    // In debug builds (every test) the whole module must parse, so that a
+    // mistake in the engine's text is a lawgen error here, never a rustc
+    // error in a user crate.
     if cfg!(debug_assertions) {
         syn::parse_file(&source).map_err(|e| {
             EmitError::Format(format!("the module with its engine: {e} at {:?}", e.span()))
         })?;
     }
-    Ok(Emitted {
-        module_name,
-        source,
-        relations: program.relations.len(),
-        rules: program.rules.len(),
-        entity_methods: g.entity_methods.iter().map(Ident::to_string).collect(),
-    })
-}
-
-/// Names and lookups shared by the parts of one module.
-struct Gen<'a> {
-    /// Every name the module uses: the program's catalog.
-    cat: &'a Catalog,
-    prog: &'a Program,
-    /// Entity constants (by name) → their fixed interned id.
-    constant_ids: BTreeMap<String, u32>,
-    constants_in_order: Vec<String>,
-    type_idents: Vec<Ident>,
-    /// Per type: (constant name, associated const ident).
-    type_consts: Vec<Vec<(String, Ident)>>,
-    facts_methods: HashMap<Lit, Ident>,
-    entity_methods: Vec<Ident>,
-    decide_methods: HashMap<PredId, Ident>,
-    /// Per institutional literal: the verdict function, its `_all`
-    /// iterator, `explain_*` and `explain_*_in`.
-    verdict_methods: HashMap<Lit, (Ident, Ident, Ident, Ident)>,
-    arg_idents: Vec<Vec<Ident>>,
-    /// The facts relation of each input literal, the entities relation of each type.
-    facts_rel: HashMap<Lit, RelId>,
-    entities_rel: HashMap<TypeId, RelId>,
-    policy_rel: Option<RelId>,
-    /// Judgment predicates in the dependency past of each predicate.
-    judgments_before: Vec<BTreeSet<PredId>>,
-    /// The rules the `ascent!` program runs (`prog` unfolded, without the
-    /// rules applied while loading) and the rules applied while loading.
-    engine: Program,
-    preload: Vec<preload::LoadRule>,
-    /// Which engine's code `evaluate_batch` and `mod __engine` hold.
-    engine_kind: Engine,
-    /// See [`EmitOptions::doc_language`].
-    doc_language: Option<String>,
-    /// See [`EmitOptions::source_sha256`].
-    source_sha256: Option<String>,
+    Ok(source)
 }
 
 /// A package string inside backticks in generated docs: backticks and line
 /// breaks removed (inside a code span nothing else is markdown).
 fn code(s: &str) -> String {
     names::comment(s).replace('`', "'")
-}
-
-/// Relations whose rows come from a case's `Facts` (filled by `evaluate_batch`).
-fn is_input_role(role: &Role) -> bool {
-    matches!(role, Role::Facts(_) | Role::Entities(Ty::Entity(_)))
-}
-
-fn ident(s: &str) -> Ident {
-    Ident::new(s, Span::call_site())
 }
 
 /// `#[doc]` attributes for text built by the emitter; every string from the
@@ -274,308 +291,43 @@ fn doc_attrs(text: &str) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-impl<'a> Gen<'a> {
-    fn new(prog: &'a Program, engine_kind: Engine) -> Self {
-        let m = &prog.catalog;
-        // Constant ids: the package's constants, then any other entity named
-        // in a rule, in first-appearance order.
-        let mut constants_in_order: Vec<String> = Vec::new();
-        let mut constant_ids = BTreeMap::new();
-        let mut add = |n: &str| {
-            if !constant_ids.contains_key(n) {
-                constant_ids.insert(n.to_owned(), constants_in_order.len() as u32);
-                constants_in_order.push(n.to_owned());
-            }
-        };
-        for c in &m.constants {
-            add(&c.local);
-        }
-        for r in &prog.rules {
-            for t in r
-                .head
-                .args
-                .iter()
-                .chain(r.body.iter().flat_map(|i| i.terms()))
-            {
-                if let Term::Value(Value::Entity(e)) = t {
-                    add(e);
-                }
-            }
-        }
-        let mut types_ns = Namespace::with_reserved(&[
-            // The std prelude: generated code names these unqualified, and a
-            // package type called `Vec` must not shadow them (found by the
-            // differential tests).
-            "Vec",
-            "Option",
-            "Some",
-            "None",
-            "Result",
-            "Ok",
-            "Err",
-            "String",
-            "Box",
-            "Default",
-            "Clone",
-            "Copy",
-            "Debug",
-            "Hash",
-            "Eq",
-            "PartialEq",
-            "Ord",
-            "PartialOrd",
-            "Send",
-            "Sync",
-            "Sized",
-            "Fn",
-            "FnMut",
-            "FnOnce",
-            "Drop",
-            "Iterator",
-            "IntoIterator",
-            "Extend",
-            "ToString",
-            "ToOwned",
-            "From",
-            "Into",
-            "TryFrom",
-            "TryInto",
-            "AsRef",
-            "AsMut",
-            "Unpin",
-            "DoubleEndedIterator",
-            "ExactSizeIterator",
-            "FromIterator",
-            "Batch",
-            "Facts",
-            "Conclusions",
-            "Verdict",
-            "Request",
-            "Policy",
-            "Error",
-            "Arg",
-            "Explanation",
-            "Entity",
-            "PACKAGE",
-            "PROGRAM",
-            "PACKAGE_NAME",
-            "PACKAGE_VERSION",
-            "CONSTANTS",
-            "Outputs",
-            "Batching",
-            "evaluate_many",
-            "evaluate_batch",
-            "evaluate_indexed",
-            "Row",
-        ]);
-        let type_idents: Vec<Ident> = m
-            .types
-            .iter()
-            .map(|t| ident(&types_ns.claim(camel(&t.name))))
-            .collect();
-        let mut type_consts = vec![Vec::new(); m.types.len()];
-        let mut const_ns: Vec<Namespace> =
-            (0..m.types.len()).map(|_| Namespace::default()).collect();
-        for c in &m.constants {
-            let t = c.ty.0 as usize;
-            // Typed API names are local names (docs/reference.md#imports), made unique by the namespace.
-            let id = ident(&const_ns[t].claim(names::screaming(local_name(&c.id))));
-            type_consts[t].push((c.local.clone(), id));
-        }
-
-        let mut facts_rel = HashMap::new();
-        let mut entities_rel = HashMap::new();
-        let mut policy_rel = None;
-        for (i, r) in prog.relations.iter().enumerate() {
-            let id = RelId(i as u32);
-            match &r.role {
-                Role::Facts(l) => {
-                    facts_rel.insert(*l, id);
-                }
-                Role::Entities(Ty::Entity(t)) => {
-                    entities_rel.insert(*t, id);
-                }
-                Role::PolicyPropagating => policy_rel = Some(id),
-                Role::Entities(Ty::Int) | Role::Derived => {}
-            }
-        }
-
-        let mut facts_ns = Namespace::with_reserved(&[
-            "new",
-            "evaluate",
-            "from_json",
-            "name",
-            "default",
-            "clone",
-            "fmt",
-            "normalize",
-            "contradiction",
-            "get",
-            "__intern",
-            "__push",
-        ]);
-        let entity_methods = m
-            .types
-            .iter()
-            .map(|t| ident(&facts_ns.claim(snake(&t.name))))
-            .collect();
-        let mut facts_methods = HashMap::new();
-        let mut decide_methods = HashMap::new();
-        let mut concl_ns = Namespace::with_reserved(&[
-            "policy",
-            "requests",
-            "name",
-            "explain",
-            "explain_in",
-            "to_json",
-            "clone",
-            "fmt",
-            "facts",
-            "concluded_counts",
-            "get",
-            // Private helpers of `Conclusions`.
-            "new",
-            "collect_requests",
-            "requests_on",
-            "__rows",
-        ]);
-        let mut verdict_methods = HashMap::new();
-        let mut arg_idents = Vec::new();
-        for (i, p) in m.preds.iter().enumerate() {
-            let pid = PredId(i as u32);
-            // The local name even where two packages share it (then `local`
-            // is the full id): the namespace makes the second one unique.
-            let base = snake(local_name(&p.id));
-            match p.kind {
-                RelationKind::Empirical => {
-                    for negative in [false, true] {
-                        let l = Lit {
-                            pred: pid,
-                            negative,
-                        };
-                        if facts_rel.contains_key(&l) {
-                            let n = if negative {
-                                format!("not_{base}")
-                            } else {
-                                base.clone()
-                            };
-                            facts_methods.insert(l, ident(&facts_ns.claim(n)));
-                        }
-                    }
-                }
-                RelationKind::Judgment => {
-                    decide_methods.insert(pid, ident(&facts_ns.claim(format!("decide_{base}"))));
-                }
-                RelationKind::Institutional => {
-                    for negative in [false, true] {
-                        let l = Lit {
-                            pred: pid,
-                            negative,
-                        };
-                        let b = if negative {
-                            format!("not_{base}")
-                        } else {
-                            base.clone()
-                        };
-                        let v = ident(&concl_ns.claim(b.clone()));
-                        let all = ident(&concl_ns.claim(format!("{b}_all")));
-                        let ex = ident(&concl_ns.claim(format!("explain_{b}")));
-                        let ex_in = ident(&concl_ns.claim(format!("explain_{b}_in")));
-                        verdict_methods.insert(l, (v, all, ex, ex_in));
-                    }
-                }
-            }
-            let mut args_ns =
-                Namespace::with_reserved(&["self", "holds", "t", "args", "verdict", "__verdict"]);
-            arg_idents.push(
-                p.params
-                    .iter()
-                    .enumerate()
-                    .map(|(k, _)| {
-                        let n = p
-                            .param_names
-                            .get(k)
-                            .cloned()
-                            .flatten()
-                            .unwrap_or_else(|| format!("a{k}"));
-                        ident(&args_ns.claim(snake(&n)))
-                    })
-                    .collect(),
-            );
-        }
-
-        // Judgments in each predicate's past, whose requests a pending
-        // verdict names: lowering records them on the pending sections.
-        let mut judgments_before = vec![BTreeSet::new(); m.preds.len()];
-        for o in &prog.outputs {
-            judgments_before[o.lit.pred.0 as usize].extend(o.on.iter().copied());
-        }
-
-        // Loaded by `evaluate_batch`: the inputs and the policy flag.
-        let (engine, preload) = preload::split(unfold::unfold(prog), |r| {
-            let role = &prog.relation(r).role;
-            is_input_role(role) || *role == Role::PolicyPropagating
-        });
-        Gen {
-            cat: m,
-            prog,
-            constant_ids,
-            constants_in_order,
-            type_idents,
-            type_consts,
-            facts_methods,
-            entity_methods,
-            decide_methods,
-            verdict_methods,
-            arg_idents,
-            facts_rel,
-            entities_rel,
-            policy_rel,
-            judgments_before,
-            engine,
-            preload,
-            engine_kind,
-            doc_language: None,
-            source_sha256: None,
-        }
+/// The comment lines the module starts with: generator, package, hashes,
+/// the size of the lowered program and, for a non-default engine, which.
+fn header(program: &Program, opts: &EmitOptions) -> String {
+    let cat = &program.catalog;
+    let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
+    // A package with imports: the module covers each of them (docs/reference.md#imports).
+    let mut imports = String::new();
+    for (i, p) in cat.packages.iter().enumerate().skip(1) {
+        imports.push_str(&format!(
+            "// imports: {} (semantic hash {})\n",
+            names::comment(p),
+            hash(cat.semantic_hashes.get(i).and_then(Option::as_deref)),
+        ));
     }
-
-    fn header(&self) -> String {
-        let cat = self.cat;
-        let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
-        // A package with imports: the module covers each of them (docs/reference.md#imports).
-        let mut imports = String::new();
-        for (i, p) in cat.packages.iter().enumerate().skip(1) {
-            imports.push_str(&format!(
-                "// imports: {} (semantic hash {})\n",
-                names::comment(p),
-                hash(cat.semantic_hashes.get(i).and_then(Option::as_deref)),
-            ));
-        }
-        let source = match &self.source_sha256 {
-            Some(h) => format!("// source sha256: {h}\n"),
-            None => String::new(),
-        };
-        let head = format!(
-            "// @generated by lawgen {} — do not edit; regenerate from the package instead.\n\
-             // package: {} {} (namespace {})\n\
-             // semantic hash: {}\n\
-             {source}\
-             // lowered program: {} relations, {} rules, {} strata\n{}",
-            env!("CARGO_PKG_VERSION"),
-            names::comment(&self.prog.package),
-            names::comment(&self.prog.version),
-            names::comment(&cat.namespace),
-            hash(cat.semantic_hash.as_deref()),
-            self.prog.relations.len(),
-            self.prog.rules.len(),
-            self.prog.strata.len(),
-            // The default engine's modules keep the header they always had.
-            match self.engine_kind {
-                Engine::Ascent => String::new(),
-                other => format!("// engine: {other}\n"),
-            },
-        );
-        head + &imports
-    }
+    let source = match &opts.source_sha256 {
+        Some(h) => format!("// source sha256: {h}\n"),
+        None => String::new(),
+    };
+    let head = format!(
+        "// @generated by lawgen {} — do not edit; regenerate from the package instead.\n\
+         // package: {} {} (namespace {})\n\
+         // semantic hash: {}\n\
+         {source}\
+         // lowered program: {} relations, {} rules, {} strata\n{}",
+        env!("CARGO_PKG_VERSION"),
+        names::comment(&program.package),
+        names::comment(&program.version),
+        names::comment(&cat.namespace),
+        hash(cat.semantic_hash.as_deref()),
+        program.relations.len(),
+        program.rules.len(),
+        program.strata.len(),
+        // The default engine's modules keep the header they always had.
+        match opts.engine {
+            Engine::Ascent => String::new(),
+            other => format!("// engine: {other}\n"),
+        },
+    );
+    head + &imports
 }

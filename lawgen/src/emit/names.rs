@@ -6,10 +6,20 @@
 //! (confusables, mixed scripts, bidi controls) can fire on generated code.
 //! Keywords get a trailing `_`. Collisions after sanitizing get `_2`, `_3`, …
 //! in the order names are claimed, which is the package's declaration order.
+//! Names the generated code itself defines or uses unqualified are reserved
+//! in the namespace they live in ([`RESERVED`]), so a package name never
+//! takes one. [`ApiNames`] claims every identifier of a module's typed API
+//! from the program's catalog.
 
-use std::collections::HashSet;
+use crate::model::{local_name, Lit, PredId};
+use crate::program::Catalog;
+use crate::syntax::RelationKind;
+use proc_macro2::{Ident, Span};
+use std::collections::{HashMap, HashSet};
 
-const KEYWORDS: &[&str] = &[
+/// Rust's keywords (strict, reserved and weak): a name equal to one gets a
+/// trailing `_`.
+pub const KEYWORDS: &[&str] = &[
     "as",
     "async",
     "await",
@@ -148,6 +158,147 @@ pub fn screaming(name: &str) -> String {
     }
 }
 
+/// A namespace of the generated module in which names from a package are
+/// claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The module's types: one per entity type (`Game`).
+    Types,
+    /// Methods of `Facts`: one per entity type, input literal and judgment.
+    FactsMethods,
+    /// Methods of `Conclusions`: four per institutional literal.
+    ConclusionsMethods,
+    /// Parameters of a generated method: one per predicate parameter.
+    Params,
+}
+
+/// The names generated code defines or uses unqualified, per namespace: the
+/// one table of them. A package name never takes one (it gets `_2`).
+pub const RESERVED: &[(Scope, &[&str])] = &[
+    (
+        Scope::Types,
+        &[
+            // The std prelude: generated code names these unqualified, and a
+            // package type called `Vec` must not shadow them (found by the
+            // differential tests).
+            "Vec",
+            "Option",
+            "Some",
+            "None",
+            "Result",
+            "Ok",
+            "Err",
+            "String",
+            "Box",
+            "Default",
+            "Clone",
+            "Copy",
+            "Debug",
+            "Hash",
+            "Eq",
+            "PartialEq",
+            "Ord",
+            "PartialOrd",
+            "Send",
+            "Sync",
+            "Sized",
+            "Fn",
+            "FnMut",
+            "FnOnce",
+            "Drop",
+            "Iterator",
+            "IntoIterator",
+            "Extend",
+            "ToString",
+            "ToOwned",
+            "From",
+            "Into",
+            "TryFrom",
+            "TryInto",
+            "AsRef",
+            "AsMut",
+            "Unpin",
+            "DoubleEndedIterator",
+            "ExactSizeIterator",
+            "FromIterator",
+            // The module's own items and what it imports.
+            "Batch",
+            "Facts",
+            "Conclusions",
+            "Verdict",
+            "Request",
+            "Policy",
+            "Error",
+            "Arg",
+            "Explanation",
+            "Entity",
+            "PACKAGE",
+            "PROGRAM",
+            "PACKAGE_NAME",
+            "PACKAGE_VERSION",
+            "CONSTANTS",
+            "Outputs",
+            "Batching",
+            "evaluate_many",
+            "evaluate_batch",
+            "evaluate_indexed",
+            "Row",
+        ],
+    ),
+    (
+        Scope::FactsMethods,
+        &[
+            "new",
+            "evaluate",
+            "from_json",
+            "name",
+            "default",
+            "clone",
+            "fmt",
+            "normalize",
+            "contradiction",
+            "get",
+            "__intern",
+            "__push",
+        ],
+    ),
+    (
+        Scope::ConclusionsMethods,
+        &[
+            "policy",
+            "requests",
+            "name",
+            "explain",
+            "explain_in",
+            "to_json",
+            "clone",
+            "fmt",
+            "facts",
+            "concluded_counts",
+            "get",
+            // Private helpers of `Conclusions`.
+            "new",
+            "collect_requests",
+            "requests_on",
+            "__rows",
+        ],
+    ),
+    (
+        Scope::Params,
+        &["self", "holds", "t", "args", "verdict", "__verdict"],
+    ),
+];
+
+impl Scope {
+    /// The names reserved in this namespace ([`RESERVED`]).
+    pub fn reserved(self) -> &'static [&'static str] {
+        RESERVED
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map_or(&[], |(_, names)| names)
+    }
+}
+
 /// One namespace of generated identifiers: claims names in order, making
 /// each unique.
 #[derive(Default)]
@@ -156,10 +307,10 @@ pub struct Namespace {
 }
 
 impl Namespace {
-    /// A namespace in which `reserved` are already taken (the fixed API).
-    pub fn with_reserved(reserved: &[&str]) -> Self {
+    /// A namespace in which the names reserved in `scope` are already taken.
+    pub fn new(scope: Scope) -> Self {
         Namespace {
-            taken: reserved.iter().map(|s| (*s).to_owned()).collect(),
+            taken: scope.reserved().iter().map(|s| (*s).to_owned()).collect(),
         }
     }
 
@@ -226,6 +377,133 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
+/// Every identifier of one module's typed API, claimed from the program's
+/// catalog in declaration order (so the same package always gets the same
+/// names).
+pub(super) struct ApiNames {
+    /// Per entity type: its id type (`Game`).
+    pub types: Vec<Ident>,
+    /// Per entity type: its constants, (name, associated const ident).
+    pub type_consts: Vec<Vec<(String, Ident)>>,
+    /// Per entity type: the `Facts` method interning one (`game`).
+    pub entity_methods: Vec<Ident>,
+    /// The `Facts` method stating each input literal (`p`, `not_p`).
+    pub facts_methods: HashMap<Lit, Ident>,
+    /// The `Facts` method recording a decision of each judgment.
+    pub decide_methods: HashMap<PredId, Ident>,
+    /// Per institutional literal: the verdict function, its `_all`
+    /// iterator, `explain_*` and `explain_*_in`.
+    pub verdict_methods: HashMap<Lit, (Ident, Ident, Ident, Ident)>,
+    /// Per predicate: the names of its parameters.
+    pub params: Vec<Vec<Ident>>,
+}
+
+fn ident(s: &str) -> Ident {
+    Ident::new(s, Span::call_site())
+}
+
+impl ApiNames {
+    /// The names of `cat`'s API; `has_facts` tells which input literals have
+    /// a facts relation (and so a `Facts` method).
+    pub fn new(cat: &Catalog, has_facts: impl Fn(Lit) -> bool) -> Self {
+        let mut types_ns = Namespace::new(Scope::Types);
+        let types: Vec<Ident> = cat
+            .types
+            .iter()
+            .map(|t| ident(&types_ns.claim(camel(&t.name))))
+            .collect();
+        let mut type_consts = vec![Vec::new(); cat.types.len()];
+        let mut const_ns: Vec<Namespace> =
+            (0..cat.types.len()).map(|_| Namespace::default()).collect();
+        for c in &cat.constants {
+            let t = c.ty.0 as usize;
+            // Typed API names are local names (docs/reference.md#imports), made unique by the namespace.
+            let id = ident(&const_ns[t].claim(screaming(local_name(&c.id))));
+            type_consts[t].push((c.local.clone(), id));
+        }
+
+        let mut facts_ns = Namespace::new(Scope::FactsMethods);
+        let entity_methods = cat
+            .types
+            .iter()
+            .map(|t| ident(&facts_ns.claim(snake(&t.name))))
+            .collect();
+        let mut facts_methods = HashMap::new();
+        let mut decide_methods = HashMap::new();
+        let mut concl_ns = Namespace::new(Scope::ConclusionsMethods);
+        let mut verdict_methods = HashMap::new();
+        let mut params = Vec::new();
+        for (i, p) in cat.preds.iter().enumerate() {
+            let pid = PredId(i as u32);
+            // The local name even where two packages share it (then `local`
+            // is the full id): the namespace makes the second one unique.
+            let base = snake(local_name(&p.id));
+            let not = |negative: bool| {
+                if negative {
+                    format!("not_{base}")
+                } else {
+                    base.clone()
+                }
+            };
+            match p.kind {
+                RelationKind::Empirical => {
+                    for negative in [false, true] {
+                        let l = Lit {
+                            pred: pid,
+                            negative,
+                        };
+                        if has_facts(l) {
+                            facts_methods.insert(l, ident(&facts_ns.claim(not(negative))));
+                        }
+                    }
+                }
+                RelationKind::Judgment => {
+                    decide_methods.insert(pid, ident(&facts_ns.claim(format!("decide_{base}"))));
+                }
+                RelationKind::Institutional => {
+                    for negative in [false, true] {
+                        let l = Lit {
+                            pred: pid,
+                            negative,
+                        };
+                        let b = not(negative);
+                        let v = ident(&concl_ns.claim(b.clone()));
+                        let all = ident(&concl_ns.claim(format!("{b}_all")));
+                        let ex = ident(&concl_ns.claim(format!("explain_{b}")));
+                        let ex_in = ident(&concl_ns.claim(format!("explain_{b}_in")));
+                        verdict_methods.insert(l, (v, all, ex, ex_in));
+                    }
+                }
+            }
+            let mut params_ns = Namespace::new(Scope::Params);
+            params.push(
+                p.params
+                    .iter()
+                    .enumerate()
+                    .map(|(k, _)| {
+                        let n = p
+                            .param_names
+                            .get(k)
+                            .cloned()
+                            .flatten()
+                            .unwrap_or_else(|| format!("a{k}"));
+                        ident(&params_ns.claim(snake(&n)))
+                    })
+                    .collect(),
+            );
+        }
+        ApiNames {
+            types,
+            type_consts,
+            entity_methods,
+            facts_methods,
+            decide_methods,
+            verdict_methods,
+            params,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,7 +531,7 @@ mod tests {
 
     #[test]
     fn namespaces_disambiguate_in_claim_order() {
-        let mut ns = Namespace::with_reserved(&["new"]);
+        let mut ns = Namespace::new(Scope::FactsMethods);
         assert_eq!(ns.claim("new".into()), "new_2");
         assert_eq!(ns.claim("a".into()), "a");
         assert_eq!(ns.claim("a".into()), "a_2");
@@ -267,5 +545,33 @@ mod tests {
         assert!(!d.contains("```"));
         assert!(d.lines().all(|l| !l.starts_with(' ')));
         assert!(d.contains("\\<script\\>"));
+    }
+
+    #[test]
+    fn reserved_names_are_identifiers_claimed_once() {
+        for (scope, names) in RESERVED {
+            let mut seen = HashSet::new();
+            for n in *names {
+                assert!(
+                    syn::parse_str::<syn::Ident>(n).is_ok() || *n == "self",
+                    "{scope:?}: `{n}`"
+                );
+                assert!(seen.insert(*n), "{scope:?}: `{n}` twice");
+            }
+        }
+        // Every scope has its row, and a package name never lands on a
+        // reserved one.
+        for scope in [
+            Scope::Types,
+            Scope::FactsMethods,
+            Scope::ConclusionsMethods,
+            Scope::Params,
+        ] {
+            assert!(!scope.reserved().is_empty(), "{scope:?}");
+            let mut ns = Namespace::new(scope);
+            for n in scope.reserved() {
+                assert_ne!(ns.claim((*n).to_owned()), *n);
+            }
+        }
     }
 }

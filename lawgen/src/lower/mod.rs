@@ -61,9 +61,9 @@ mod stratify;
 
 use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
 use crate::program::{
-    AnchorInfo, Atom, Catalog, ClosureInfo, ConstInfo, DerogationInfo, External, Item, Meaning,
-    Output, PredInfo, PriorityInfo, Program, RelId, Relation, RequestView, Role, Rule, RuleInfo,
-    Section, SetAsideInfo, SourceAtom, SourceItem, Term, TypeInfo, View,
+    AnchorInfo, Atom, Attack, Beat, Catalog, ClosureInfo, ConstInfo, DerogationInfo, External,
+    Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read, RelId, Relation, RequestView,
+    Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem, Term, TypeInfo, View,
 };
 use crate::syntax::{RelationKind, Status, Strength};
 use std::collections::{BTreeMap, HashMap};
@@ -93,6 +93,7 @@ pub enum Judgments {
     OnDemand,
     /// Every atom over the domain of docs/reference.md#undecided-judgments: the reference the on-demand form
     /// is tested against.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     WholeDomain,
 }
 
@@ -136,10 +137,13 @@ struct Lowerer<'m> {
     entities: HashMap<Ty, RelId>,
     undecided: HashMap<PredId, RelId>,
     aux_count: usize,
-    /// For each rule, the rules declared to beat it (priority pairs by their
-    /// lower side): a scan of every priority, or of every pair of rules,
-    /// per attacker would make lowering cubic or quadratic.
-    higher_than: HashMap<RuleId, Vec<RuleId>>,
+    /// For each rule, the rules declared to beat it, with the priority's
+    /// index (priority pairs by their lower side): a scan of every priority,
+    /// or of every pair of rules, per attacker would make lowering cubic or
+    /// quadratic.
+    higher_than: HashMap<RuleId, Vec<(RuleId, u32)>>,
+    /// The same pairs by their higher side.
+    lower_than: HashMap<RuleId, Vec<(RuleId, u32)>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -170,9 +174,15 @@ impl<'m> Lowerer<'m> {
             undecided: HashMap::new(),
             aux_count: 0,
             higher_than: HashMap::new(),
+            lower_than: HashMap::new(),
         };
-        for p in &m.priorities {
-            l.higher_than.entry(p.lower).or_default().push(p.higher);
+        for (i, p) in m.priorities.iter().enumerate() {
+            let i = i as u32;
+            l.higher_than
+                .entry(p.lower)
+                .or_default()
+                .push((p.higher, i));
+            l.lower_than.entry(p.higher).or_default().push((p.lower, i));
         }
         l.compute_taint();
         l.compute_collapse();
@@ -469,7 +479,8 @@ impl<'m> Lowerer<'m> {
                 self.m.pred(r.head.pred).params.clone(),
                 Role::Derived,
             );
-            let body = self.body_of(Src::SetAside(k), Level::Supported, World::Certain, None);
+            let (body, reads) =
+                self.body_of(Src::SetAside(k), Level::Supported, World::Certain, None);
             let vars = r.vars.iter().map(|(n, _)| n.clone()).collect();
             self.push(
                 Atom {
@@ -479,7 +490,10 @@ impl<'m> Lowerer<'m> {
                 body,
                 vars,
                 format!("{} (set aside) would apply", r.local),
-                Meaning::SetAside { rule: k as u32 },
+                Meaning::SetAside {
+                    rule: k as u32,
+                    reads,
+                },
             );
         }
     }
@@ -832,45 +846,68 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A source rule's body as program items, at `level` in world `w`,
-    /// leaving out item `skip`.
-    fn body(&mut self, rid: RuleId, level: Level, w: World, skip: Option<usize>) -> Vec<Item> {
+    /// leaving out item `skip`, with where each item reads its literal.
+    fn body(
+        &mut self,
+        rid: RuleId,
+        level: Level,
+        w: World,
+        skip: Option<usize>,
+    ) -> (Vec<Item>, Vec<Option<Read>>) {
         self.body_of(Src::Rule(rid), level, w, skip)
     }
 
-    /// [`Lowerer::body`] of a rule of the model or of a rule set aside.
-    fn body_of(&mut self, src: Src, level: Level, w: World, skip: Option<usize>) -> Vec<Item> {
+    /// [`Lowerer::body`] of a rule of the model or of a rule set aside. The
+    /// one place that decides the level and world a body item is read at
+    /// (an established item at the body's level, a supported one at Σ; a
+    /// `not` item in the other world, at the level its word names); the
+    /// reads are recorded in the rule's [`Meaning`] for explanations.
+    fn body_of(
+        &mut self,
+        src: Src,
+        level: Level,
+        w: World,
+        skip: Option<usize>,
+    ) -> (Vec<Item>, Vec<Option<Read>>) {
         let r = self.src_rule(src);
         let mut out = Vec::with_capacity(r.body.len());
+        let mut reads = Vec::with_capacity(r.body.len());
         for (i, item) in r.body.iter().enumerate() {
             if Some(i) == skip {
                 continue;
             }
             match item {
                 MItem::Status { status, atom } => {
-                    let lvl = match status {
-                        Status::Established => level,
-                        Status::Supported => Level::Supported,
+                    let read = Read {
+                        level: match status {
+                            Status::Established => level,
+                            Status::Supported => Level::Supported,
+                        },
+                        world: w,
                     };
-                    let rel = self.view(atom.lit(), lvl, w);
+                    let rel = self.view(atom.lit(), read.level, read.world);
                     out.push(Item::Pos(Atom {
                         rel,
                         args: terms(&atom.args),
                     }));
+                    reads.push(Some(read));
                 }
                 MItem::Compare { left, op, right } => {
                     out.push(Item::Cmp(term(left), *op, term(right)));
+                    reads.push(None);
                 }
                 MItem::Not { status, atom } => {
-                    let lvl = match status {
-                        Status::Established => Level::Defeasible,
-                        Status::Supported => Level::Supported,
+                    let read = Read {
+                        level: status.level(),
+                        world: w.other(),
                     };
-                    let inner = self.view(atom.lit(), lvl, w.other());
+                    let inner = self.view(atom.lit(), read.level, read.world);
                     out.push(Item::Neg(self.negated_atom(src, i, inner, &atom.args)));
+                    reads.push(Some(read));
                 }
             }
         }
-        out
+        (out, reads)
     }
 
     /// For `not a(X, Y)` where `Y` occurs nowhere else in the rule, negate the
@@ -976,7 +1013,7 @@ impl<'m> Lowerer<'m> {
             Role::Derived,
         );
         self.app.insert((rid, level, w), rel);
-        let body = self.body(rid, level, w, None);
+        let (body, reads) = self.body(rid, level, w, None);
         let vars = self.rule_vars(rid);
         let head = Atom {
             rel,
@@ -996,6 +1033,7 @@ impl<'m> Lowerer<'m> {
                 rule: rid.0,
                 level,
                 world: w,
+                reads,
             },
         );
         rel
@@ -1022,7 +1060,7 @@ impl<'m> Lowerer<'m> {
                 let head = self.view(l, Level::Definite, w);
                 for &rid in &concluding {
                     let r = self.m.rule(rid);
-                    let body = self.body(rid, Level::Definite, w, None);
+                    let (body, reads) = self.body(rid, Level::Definite, w, None);
                     let vars = self.rule_vars(rid);
                     let origin = format!("{} (strict)", r.local);
                     self.push(
@@ -1036,6 +1074,7 @@ impl<'m> Lowerer<'m> {
                         Meaning::Strict {
                             rule: rid.0,
                             world: w,
+                            reads,
                         },
                     );
                 }
@@ -1047,7 +1086,7 @@ impl<'m> Lowerer<'m> {
             for &rid in &concluding {
                 let r = self.m.rule(rid);
                 if r.strength == Strength::Strict {
-                    let body = self.body(rid, Level::Definite, w, None);
+                    let (body, reads) = self.body(rid, Level::Definite, w, None);
                     let vars = self.rule_vars(rid);
                     let origin = format!("{} (strict) at Δ", r.local);
                     self.push(
@@ -1061,6 +1100,7 @@ impl<'m> Lowerer<'m> {
                         Meaning::Strict {
                             rule: rid.0,
                             world: w,
+                            reads,
                         },
                     );
                 }
@@ -1107,6 +1147,7 @@ impl<'m> Lowerer<'m> {
                 );
             }
             let mut conds = vec![(true, cand)];
+            let mut attacks = Vec::with_capacity(attackers.len());
             if complement_definite {
                 let dc = self.view(l.complement(), Level::Definite, w.other());
                 conds.push((false, dc));
@@ -1143,20 +1184,7 @@ impl<'m> Lowerer<'m> {
                 );
                 // The rules for L that beat s, in package order (as a scan of
                 // `concluding` would find them, without its k × k pairs).
-                let mut winners: Vec<RuleId> = self
-                    .higher_than
-                    .get(&sid)
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .copied()
-                    .filter(|t| {
-                        let r = self.m.rule(*t);
-                        r.head.lit() == l && r.strength != Strength::Defeater
-                    })
-                    .collect();
-                winners.sort_unstable();
-                winners.dedup();
-                for tid in winners {
+                for (tid, priority) in self.beaten_by(sid, l) {
                     let t = self.app(tid, Level::Defeasible, w);
                     self.copy_rule(
                         ok,
@@ -1166,9 +1194,25 @@ impl<'m> Lowerer<'m> {
                         Meaning::Defeated {
                             attacker: sid.0,
                             by: tid.0,
+                            priority,
                         },
                     );
                 }
+                // What an explanation of s prevailing names: whether it is
+                // a defeater, and the rules for L it beats (those that, in
+                // the overlay of ~L, it defeats).
+                let blocks = self.m.rule(sid).strength == Strength::Defeater;
+                let beats = if blocks {
+                    Vec::new()
+                } else {
+                    self.beaten_by_rule(sid, l)
+                };
+                attacks.push(Attack {
+                    rule: sid.0,
+                    item: conds.len() as u32,
+                    blocks,
+                    beats,
+                });
                 conds.push((true, ok));
             }
             self.copy_rule(
@@ -1176,10 +1220,45 @@ impl<'m> Lowerer<'m> {
                 arity,
                 conds,
                 format!("+∂ {name}: applicable, not refuted, every attacker discarded or defeated"),
-                Meaning::Established,
+                Meaning::Established { attackers: attacks },
             );
         }
         self.output(l, true);
+    }
+
+    /// The rules for `l` that beat rule `s` (strict or defeasible ones with
+    /// a priority over `s`), each once with its first priority, in package
+    /// order.
+    fn beaten_by(&self, s: RuleId, l: Lit) -> Vec<(RuleId, u32)> {
+        self.pairs(self.higher_than.get(&s), l)
+    }
+
+    /// The rules for `l` that rule `s` beats, as [`Beat`]s.
+    fn beaten_by_rule(&self, s: RuleId, l: Lit) -> Vec<Beat> {
+        self.pairs(self.lower_than.get(&s), l)
+            .into_iter()
+            .map(|(r, priority)| Beat {
+                rule: r.0,
+                priority,
+            })
+            .collect()
+    }
+
+    /// Of priority pairs `(rule, priority)`, the strict or defeasible rules
+    /// for `l`, each once with its first priority, in package order.
+    fn pairs(&self, pairs: Option<&Vec<(RuleId, u32)>>, l: Lit) -> Vec<(RuleId, u32)> {
+        let mut out: Vec<(RuleId, u32)> = pairs
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|(t, _)| {
+                let r = self.m.rule(*t);
+                r.head.lit() == l && r.strength != Strength::Defeater
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup_by_key(|(t, _)| *t);
+        out
     }
 
     /// `ok(x) :- cand(x), !est(x), !policy_propagating()`.
@@ -1258,11 +1337,13 @@ impl<'m> Lowerer<'m> {
                 };
                 let args = terms(&atom.args);
                 let und = self.undecided_rel(atom.pred);
-                let mut body = self.body(rid, Level::Supported, World::Possible, Some(i));
+                let (mut body, mut reads) =
+                    self.body(rid, Level::Supported, World::Possible, Some(i));
                 body.push(Item::Pos(Atom {
                     rel: und,
                     args: args.clone(),
                 }));
+                reads.push(None);
                 let vars = self.rule_vars(rid);
                 let origin = format!("{}: its judgment atom {} is undecided", r.local, pred.local);
                 self.push(
@@ -1273,6 +1354,7 @@ impl<'m> Lowerer<'m> {
                     Meaning::Request {
                         rule: rid.0,
                         item: i as u32,
+                        reads,
                     },
                 );
             }

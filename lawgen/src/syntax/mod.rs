@@ -12,11 +12,8 @@ pub mod hash;
 mod read;
 pub mod text;
 
-/// Facts files and the canonical output are the runtime's formats.
-pub use lawgen_runtime::formats::{facts, output};
 pub use lawgen_runtime::program::{CmpOp, Label, RelationKind, Status, Strength};
 
-pub use hash::{canonical_json, node_hash, sha256_hex};
 pub use read::{read_package, ReadLimits};
 
 /// The built-in integer type (`i64`).
@@ -151,8 +148,11 @@ pub struct Edition {
     pub language: Option<String>,
     /// `lifecycle[]`: the edition's states (`adopted`, `in_force`, …) with their extents.
     pub lifecycle: Vec<LifecycleState>,
+    // Read (and type-checked) as the input has them; no stage shows them yet.
+    #[allow(dead_code)]
     pub officiality: Option<String>,
     /// `materializationStatus` (e.g. `PINNED_UNOFFICIAL_COPY`).
+    #[allow(dead_code)]
     pub materialization: Option<String>,
 }
 

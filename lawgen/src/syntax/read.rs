@@ -7,7 +7,7 @@
 
 use super::hash::{node_hash, sha256_hex};
 use super::*;
-use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
+use crate::diagnostics::{pointer_push, Code, Diagnostics, Location, RuntimeCode};
 use lawgen_runtime::formats::json_error;
 use serde_json::{Map, Value};
 
@@ -147,7 +147,7 @@ pub(crate) fn scan(bytes: &[u8], limits: &ReadLimits) -> Option<crate::diagnosti
                 depth += 1;
                 if depth > max_depth {
                     return Some(crate::diagnostics::Diagnostic::new(
-                        Code::TooDeep,
+                        RuntimeCode::TooDeep,
                         Location::default(),
                         format!(
                             "the JSON nests more than {max_depth} levels deep (line {line}, column {col})"
@@ -1145,6 +1145,6 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let s = "[".repeat(10_000) + &"]".repeat(10_000);
         let d = read_package(s.as_bytes(), &ReadLimits::default()).unwrap_err();
-        assert_eq!(d.iter().next().unwrap().code, Code::TooDeep);
+        assert_eq!(d.iter().next().unwrap().code, RuntimeCode::TooDeep);
     }
 }

@@ -6,7 +6,7 @@
 
 use super::gen::Rng;
 use super::split::{split, Layer, Renames};
-use lawgen::syntax::{node_hash, sha256_hex};
+use lawgen::internals::syntax::hash::{node_hash, sha256_hex};
 use serde_json::{json, Value as J};
 use std::collections::BTreeSet;
 
@@ -173,5 +173,5 @@ pub fn bundle(layers: &[Layer]) -> Vec<u8> {
         .map(|l| (l.file.clone(), serde_json::to_vec(&l.json).expect("JSON")))
         .collect();
     let files: Vec<(String, &[u8])> = bytes.iter().map(|(n, b)| (n.clone(), &b[..])).collect();
-    lawgen::syntax::files::write_bundle(&files).into_bytes()
+    lawgen::internals::syntax::files::write_bundle(&files).into_bytes()
 }

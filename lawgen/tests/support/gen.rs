@@ -26,7 +26,7 @@
 //! and the bodies of contested rules therefore always read strictly lower
 //! strata. A predicate closed over a domain sits one level above the domain.
 
-use lawgen::syntax::node_hash;
+use lawgen::internals::syntax::hash::node_hash;
 use serde_json::{json, Map, Value as J};
 use std::collections::BTreeSet;
 
@@ -293,27 +293,32 @@ const AUTHORITIES: &[(&str, &str)] = &[
 /// escapes, with the names derived from them: `not_p`, `p_all`,
 /// `explain_p`, `decide_p`), the std prelude and primitive types, the
 /// generated API's own names, and injection attempts.
-const HOSTILE_NAMES: &[&[&str]] = &[
-    KEYWORDS,
-    PREFIXED,
-    DIGITS_FIRST,
-    SANITIZED_ALIKE,
-    DERIVED,
-    PRELUDE,
-    API_NAMES,
-    INJECTIONS,
-];
+fn hostile_names() -> [&'static [&'static str]; 8] {
+    [
+        keywords(),
+        PREFIXED,
+        DIGITS_FIRST,
+        SANITIZED_ALIKE,
+        DERIVED,
+        PRELUDE,
+        API_NAMES,
+        INJECTIONS,
+    ]
+}
 
-/// Keywords.
+/// Keywords: the emitter's own table of them, then names close to one.
+fn keywords() -> &'static [&'static str] {
+    static KEYWORDS: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
+    KEYWORDS.get_or_init(|| {
+        let mut k = lawgen::internals::emit::KEYWORDS.to_vec();
+        k.extend(KEYWORD_LIKE);
+        k
+    })
+}
+
+/// Not keywords, but close to one.
 #[rustfmt::skip]
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "union", "macro_rules",
-    "'static", "safe", "raw", "auto", "default", "SELF", "Type", "FN",
-];
+const KEYWORD_LIKE: &[&str] = &["'static", "safe", "raw", "auto", "default", "SELF", "Type", "FN"];
 /// Raw and prefixed forms.
 #[rustfmt::skip]
 const PREFIXED: &[&str] = &[
@@ -1258,9 +1263,9 @@ impl Gen {
         }
     }
 
-    /// A name from [`HOSTILE_NAMES`].
+    /// A name from [`hostile_names`].
     fn pick_name(&mut self) -> String {
-        let group = *self.rng.pick(HOSTILE_NAMES);
+        let group = *self.rng.pick(&hostile_names());
         self.rng.pick(group).to_string()
     }
 
@@ -1389,7 +1394,7 @@ impl Gen {
                 .map(|_| {
                     let text = self.article_text();
                     let lang = *self.rng.pick(&["en", "de", ""]);
-                    let hash = format!("sha256:{}", lawgen::syntax::sha256_hex(text.as_bytes()));
+                    let hash = format!("sha256:{}", lawgen::internals::syntax::hash::sha256_hex(text.as_bytes()));
                     json!({"language": lang, "status": "official", "text": text, "contentHash": hash})
                 })
                 .collect();

@@ -6,7 +6,7 @@
 
 use lawgen::cli::test;
 use lawgen::driver::Loaded;
-use lawgen::interp::Policy;
+use lawgen_runtime::Policy;
 use std::path::Path;
 
 /// Checks every scenario of `dir` against `loaded` (at least `min` of

@@ -14,7 +14,7 @@
 //! imported layer's `semanticHash`. Content hashes are recomputed.
 
 use super::gen::Rng;
-use lawgen::syntax::node_hash;
+use lawgen::internals::syntax::hash::node_hash;
 use serde_json::{json, Map, Value as J};
 use std::collections::{BTreeMap, HashMap};
 
@@ -173,7 +173,7 @@ pub fn split(package: &[u8], layers: usize, rng: &mut Rng) -> (Vec<Layer>, Renam
         hashes.sort();
         let semantic = format!(
             "sha256:{}",
-            lawgen::syntax::sha256_hex(hashes.join("\n").as_bytes())
+            lawgen::internals::syntax::hash::sha256_hex(hashes.join("\n").as_bytes())
         );
         let mut json = pkg.clone();
         json["package"] = json!({"name": lname, "namespace": layer_ns(k), "version": lversion});

@@ -2755,28 +2755,28 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":0},
-   "meaning": {"Strict":{"rule":1,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":1,"world":"Certain"}},
    "origin": "AgreedDrawEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
    "head": {"args":[{"Var":0}],"rel":3},
-   "meaning": {"Strict":{"rule":46,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":46,"world":"Certain"}},
    "origin": "UnregulatedCaseDecidedByArbiter (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":6}}],
    "head": {"args":[{"Var":0}],"rel":5},
-   "meaning": {"Strict":{"rule":46,"world":"Possible"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Possible"}],"rule":46,"world":"Possible"}},
    "origin": "UnregulatedCaseDecidedByArbiter (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":7}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":1},{"Var":0}],"rel":9},
-   "meaning": {"Strict":{"rule":2,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":2,"world":"Certain"}},
    "origin": "ArbiterSeesLawsObserved (strict)",
    "vars": ["v0","v1"]
   },
@@ -2846,7 +2846,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"rel":23}},{"Pos":{"args":[{"Var":1},{"Var":3}],"rel":24}},{"Pos":{"args":[{"Var":4}],"rel":25}},{"Pos":{"args":[{"Var":2}],"rel":26}},{"Pos":{"args":[{"Var":1},{"Var":4}],"rel":27}},{"Pos":{"args":[{"Var":2}],"rel":28}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":3}],"rel":25}}],
    "head": {"args":[{"Var":0},{"Var":1},{"Var":2}],"rel":22},
-   "meaning": {"Strict":{"rule":3,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":3,"world":"Certain"}},
    "origin": "CastlingLegal (strict)",
    "vars": ["v0","v1","v2","v3","v4"]
   },
@@ -2881,21 +2881,21 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":45},
-   "meaning": {"Strict":{"rule":4,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":4,"world":"Certain"}},
    "origin": "CheckmateEndsTheGame (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":50},
-   "meaning": {"Strict":{"rule":8,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":8,"world":"Certain"}},
    "origin": "DeadPositionEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":55}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":14}}],
    "head": {"args":[{"Var":0},{"Var":2}],"rel":54},
-   "meaning": {"Strict":{"rule":9,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":9,"world":"Certain"}},
    "origin": "EnPassantCaptureLegal (strict)",
    "vars": ["v0","v1","v2"]
   },
@@ -2916,70 +2916,70 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":13,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":15,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":17,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":19,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":21,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":23,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":25,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
-   "meaning": {"Strict":{"rule":27,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
-   "meaning": {"Strict":{"rule":29,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":58},
-   "meaning": {"Strict":{"rule":31,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) at Δ",
    "vars": ["v0"]
   },
@@ -3000,7 +3000,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":63},
-   "meaning": {"Applicable":{"level":"Supported","rule":13,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3014,7 +3014,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":64},
-   "meaning": {"Applicable":{"level":"Supported","rule":15,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3028,7 +3028,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":65},
-   "meaning": {"Applicable":{"level":"Supported","rule":17,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3042,7 +3042,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":66},
-   "meaning": {"Applicable":{"level":"Supported","rule":19,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3056,7 +3056,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":67},
-   "meaning": {"Applicable":{"level":"Supported","rule":21,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3070,7 +3070,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":68},
-   "meaning": {"Applicable":{"level":"Supported","rule":23,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3084,7 +3084,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":69},
-   "meaning": {"Applicable":{"level":"Supported","rule":25,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3098,7 +3098,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":70},
-   "meaning": {"Applicable":{"level":"Supported","rule":27,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3112,7 +3112,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":71},
-   "meaning": {"Applicable":{"level":"Supported","rule":29,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3126,7 +3126,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":72},
-   "meaning": {"Applicable":{"level":"Supported","rule":31,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3140,7 +3140,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":74},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":13,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3154,7 +3154,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":75},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":15,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3168,7 +3168,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":76},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":17,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3182,7 +3182,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":77},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":19,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3196,7 +3196,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":78},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":21,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3210,7 +3210,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":79},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":23,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3224,7 +3224,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":80},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":25,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3238,7 +3238,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":81},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":27,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3252,7 +3252,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":82},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":29,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3266,7 +3266,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":83},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":31,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3280,70 +3280,70 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":73}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":59},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[]}},
    "origin": "+∂ entered_state: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0","x1"]
   },
   {
    "body": [{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":50}}]},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":85}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":84},
-   "meaning": {"Strict":{"rule":10,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[null,{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":10,"world":"Certain"}},
    "origin": "FiftyMoveClaimCorrect (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":0,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":7,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":11,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":12,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":35,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":38,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":42,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":45,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) at Δ",
    "vars": ["v0","v1"]
   },
@@ -3364,7 +3364,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":95},
-   "meaning": {"Applicable":{"level":"Supported","rule":0,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3378,7 +3378,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":96},
-   "meaning": {"Applicable":{"level":"Supported","rule":7,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3392,7 +3392,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":97},
-   "meaning": {"Applicable":{"level":"Supported","rule":11,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3406,7 +3406,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":98},
-   "meaning": {"Applicable":{"level":"Supported","rule":12,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3420,7 +3420,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":99},
-   "meaning": {"Applicable":{"level":"Supported","rule":35,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3434,7 +3434,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":100},
-   "meaning": {"Applicable":{"level":"Supported","rule":38,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},null,{"level":"Supported","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ",
    "vars": ["v0","v1","v2"]
   },
@@ -3448,7 +3448,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
    "head": {"args":[{"Var":0}],"rel":101},
-   "meaning": {"Applicable":{"level":"Supported","rule":41,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[null,{"level":"Supported","world":"Certain"}],"rule":41,"world":"Certain"}},
    "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3462,7 +3462,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":102},
-   "meaning": {"Applicable":{"level":"Supported","rule":42,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3476,7 +3476,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":103},
-   "meaning": {"Applicable":{"level":"Supported","rule":45,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3490,7 +3490,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":105},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":0,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3504,7 +3504,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":106},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":7,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3518,7 +3518,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":107},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":11,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3532,7 +3532,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":108},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":12,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3546,7 +3546,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":109},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":35,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3560,7 +3560,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":110},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":38,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"},null,{"level":"Defeasible","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂",
    "vars": ["v0","v1","v2"]
   },
@@ -3574,7 +3574,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
    "head": {"args":[{"Var":0}],"rel":111},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":41,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[null,{"level":"Defeasible","world":"Certain"}],"rule":41,"world":"Certain"}},
    "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3588,7 +3588,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":112},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":42,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3602,7 +3602,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":113},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":45,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3616,7 +3616,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":115},
-   "meaning": {"Applicable":{"level":"Supported","rule":5,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":5,"world":"Certain"}},
    "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3630,7 +3630,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":116},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":5,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":5,"world":"Certain"}},
    "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3644,7 +3644,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":104}},{"Pos":{"args":[{"Var":0}],"rel":114}}],
    "head": {"args":[{"Var":0}],"rel":87},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[{"priority":0,"rule":41}],"blocks":false,"item":1,"rule":5}]}},
    "origin": "+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
@@ -3777,7 +3777,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":116}}],
    "head": {"args":[{"Var":0}],"rel":128},
-   "meaning": {"Defeated":{"attacker":41,"by":5}},
+   "meaning": {"Defeated":{"attacker":41,"by":5,"priority":0}},
    "origin": "SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive",
    "vars": ["x0"]
   },
@@ -3812,35 +3812,35 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":86}},{"Pos":{"args":[{"Var":0}],"rel":122}},{"Pos":{"args":[{"Var":0}],"rel":123}},{"Pos":{"args":[{"Var":0}],"rel":124}},{"Pos":{"args":[{"Var":0}],"rel":125}},{"Pos":{"args":[{"Var":0}],"rel":126}},{"Pos":{"args":[{"Var":0}],"rel":127}},{"Pos":{"args":[{"Var":0}],"rel":128}},{"Pos":{"args":[{"Var":0}],"rel":129}},{"Pos":{"args":[{"Var":0}],"rel":130}}],
    "head": {"args":[{"Var":0}],"rel":119},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[],"blocks":false,"item":2,"rule":0},{"beats":[],"blocks":false,"item":3,"rule":7},{"beats":[],"blocks":false,"item":4,"rule":11},{"beats":[],"blocks":false,"item":5,"rule":12},{"beats":[],"blocks":false,"item":6,"rule":35},{"beats":[],"blocks":false,"item":7,"rule":38},{"beats":[],"blocks":false,"item":8,"rule":41},{"beats":[],"blocks":false,"item":9,"rule":42},{"beats":[],"blocks":false,"item":10,"rule":45}]}},
    "origin": "+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
-   "meaning": {"Strict":{"rule":37,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":37,"world":"Certain"}},
    "origin": "ResignationLoses (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
-   "meaning": {"Strict":{"rule":40,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":40,"world":"Certain"}},
    "origin": "SecondIllegalMoveLoses (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":133},
-   "meaning": {"Strict":{"rule":6,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":6,"world":"Certain"}},
    "origin": "CheckmateWins (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":37}},{"Pos":{"args":[{"Var":0}],"rel":135}}],
    "head": {"args":[{"Var":0}],"rel":134},
-   "meaning": {"Strict":{"rule":32,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":32,"world":"Certain"}},
    "origin": "MoveIsIllegal (strict)",
    "vars": ["v0"]
   },
@@ -3861,7 +3861,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":139}}],
    "head": {"args":[{"Var":0}],"rel":138},
-   "meaning": {"Strict":{"rule":33,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":33,"world":"Certain"}},
    "origin": "MoveIsLegal (strict)",
    "vars": ["v0"]
   },
@@ -3882,14 +3882,14 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":144}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":142},
-   "meaning": {"Strict":{"rule":34,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":34,"world":"Certain"}},
    "origin": "MustMoveFirstTouchedPiece (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":147}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":146},
-   "meaning": {"Strict":{"rule":34,"world":"Possible"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"}],"rule":34,"world":"Possible"}},
    "origin": "MustMoveFirstTouchedPiece (strict)",
    "vars": ["v0","v1","v2"]
   },
@@ -3952,91 +3952,91 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":162},
-   "meaning": {"Strict":{"rule":36,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":36,"world":"Certain"}},
    "origin": "ResignationEndsTheGame (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":164},
-   "meaning": {"Strict":{"rule":39,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":39,"world":"Certain"}},
    "origin": "SecondIllegalMoveEndsTheGame (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":166},
-   "meaning": {"Strict":{"rule":43,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":43,"world":"Certain"}},
    "origin": "StalemateEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":89}},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":3}}]}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":94},
-   "meaning": {"Strict":{"rule":44,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null],"rule":44,"world":"Certain"}},
    "origin": "ThreefoldClaimCorrect (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":167},
-   "meaning": {"Strict":{"rule":14,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":167},
-   "meaning": {"Strict":{"rule":16,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":167},
-   "meaning": {"Strict":{"rule":18,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":86}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":167},
-   "meaning": {"Strict":{"rule":20,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":167},
-   "meaning": {"Strict":{"rule":22,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":167},
-   "meaning": {"Strict":{"rule":24,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":167},
-   "meaning": {"Strict":{"rule":26,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":167},
-   "meaning": {"Strict":{"rule":28,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":167},
-   "meaning": {"Strict":{"rule":30,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) at Δ",
    "vars": ["v0"]
   },
@@ -4057,7 +4057,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":169},
-   "meaning": {"Applicable":{"level":"Supported","rule":14,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4071,7 +4071,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":170},
-   "meaning": {"Applicable":{"level":"Supported","rule":16,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4085,7 +4085,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":171},
-   "meaning": {"Applicable":{"level":"Supported","rule":18,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4099,7 +4099,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":88}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":172},
-   "meaning": {"Applicable":{"level":"Supported","rule":20,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4113,7 +4113,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":173},
-   "meaning": {"Applicable":{"level":"Supported","rule":22,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4127,7 +4127,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":174},
-   "meaning": {"Applicable":{"level":"Supported","rule":24,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4141,7 +4141,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":175},
-   "meaning": {"Applicable":{"level":"Supported","rule":26,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4155,7 +4155,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":176},
-   "meaning": {"Applicable":{"level":"Supported","rule":28,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4169,7 +4169,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":177},
-   "meaning": {"Applicable":{"level":"Supported","rule":30,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4183,7 +4183,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":179},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":14,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4197,7 +4197,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":180},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":16,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4211,7 +4211,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":181},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":18,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4225,7 +4225,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":87}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":182},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":20,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4239,7 +4239,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":183},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":22,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4253,7 +4253,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":184},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":24,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4267,7 +4267,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":185},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":26,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4281,7 +4281,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":186},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":28,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4295,7 +4295,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":187},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":30,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4309,21 +4309,21 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":178}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":168},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[]}},
    "origin": "+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0","x1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":152}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":188},
-   "meaning": {"Request":{"item":1,"rule":34}},
+   "meaning": {"Request":{"item":1,"reads":[{"level":"Supported","world":"Possible"},{"level":"Supported","world":"Possible"},{"level":"Supported","world":"Possible"},null],"rule":34}},
    "origin": "MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
    "head": {"args":[{"Var":0}],"rel":189},
-   "meaning": {"Request":{"item":0,"rule":46}},
+   "meaning": {"Request":{"item":0,"reads":[null],"rule":46}},
    "origin": "UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided",
    "vars": ["v0"]
   }
@@ -9958,20 +9958,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o5
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o3
+                            .o5
                             .case(self.case)
                             .binary_search(&(self.case, situation.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o3
+                                .case(self.case)
+                                .binary_search(&(self.case, situation.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch
@@ -11283,20 +11287,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o146
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o142
+                            .o146
                             .case(self.case)
                             .binary_search(&(self.case, who.0, piece.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o142
+                                .case(self.case)
+                                .binary_search(&(self.case, who.0, piece.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch

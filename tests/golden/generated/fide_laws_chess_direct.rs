@@ -2756,28 +2756,28 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":0},
-   "meaning": {"Strict":{"rule":1,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":1,"world":"Certain"}},
    "origin": "AgreedDrawEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":4}}],
    "head": {"args":[{"Var":0}],"rel":3},
-   "meaning": {"Strict":{"rule":46,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":46,"world":"Certain"}},
    "origin": "UnregulatedCaseDecidedByArbiter (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":6}}],
    "head": {"args":[{"Var":0}],"rel":5},
-   "meaning": {"Strict":{"rule":46,"world":"Possible"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Possible"}],"rule":46,"world":"Possible"}},
    "origin": "UnregulatedCaseDecidedByArbiter (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":7}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":1},{"Var":0}],"rel":9},
-   "meaning": {"Strict":{"rule":2,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":2,"world":"Certain"}},
    "origin": "ArbiterSeesLawsObserved (strict)",
    "vars": ["v0","v1"]
   },
@@ -2847,7 +2847,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"rel":23}},{"Pos":{"args":[{"Var":1},{"Var":3}],"rel":24}},{"Pos":{"args":[{"Var":4}],"rel":25}},{"Pos":{"args":[{"Var":2}],"rel":26}},{"Pos":{"args":[{"Var":1},{"Var":4}],"rel":27}},{"Pos":{"args":[{"Var":2}],"rel":28}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":3}],"rel":25}}],
    "head": {"args":[{"Var":0},{"Var":1},{"Var":2}],"rel":22},
-   "meaning": {"Strict":{"rule":3,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":3,"world":"Certain"}},
    "origin": "CastlingLegal (strict)",
    "vars": ["v0","v1","v2","v3","v4"]
   },
@@ -2882,21 +2882,21 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":45},
-   "meaning": {"Strict":{"rule":4,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":4,"world":"Certain"}},
    "origin": "CheckmateEndsTheGame (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":50},
-   "meaning": {"Strict":{"rule":8,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":8,"world":"Certain"}},
    "origin": "DeadPositionEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":55}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":14}}],
    "head": {"args":[{"Var":0},{"Var":2}],"rel":54},
-   "meaning": {"Strict":{"rule":9,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":9,"world":"Certain"}},
    "origin": "EnPassantCaptureLegal (strict)",
    "vars": ["v0","v1","v2"]
   },
@@ -2917,70 +2917,70 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":13,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":15,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":17,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":19,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":21,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":23,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":58},
-   "meaning": {"Strict":{"rule":25,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
-   "meaning": {"Strict":{"rule":27,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":58},
-   "meaning": {"Strict":{"rule":29,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":58},
-   "meaning": {"Strict":{"rule":31,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) at Δ",
    "vars": ["v0"]
   },
@@ -3001,7 +3001,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":63},
-   "meaning": {"Applicable":{"level":"Supported","rule":13,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3015,7 +3015,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":64},
-   "meaning": {"Applicable":{"level":"Supported","rule":15,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3029,7 +3029,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":65},
-   "meaning": {"Applicable":{"level":"Supported","rule":17,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3043,7 +3043,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":66},
-   "meaning": {"Applicable":{"level":"Supported","rule":19,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3057,7 +3057,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":67},
-   "meaning": {"Applicable":{"level":"Supported","rule":21,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3071,7 +3071,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":68},
-   "meaning": {"Applicable":{"level":"Supported","rule":23,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3085,7 +3085,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":69},
-   "meaning": {"Applicable":{"level":"Supported","rule":25,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3099,7 +3099,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":70},
-   "meaning": {"Applicable":{"level":"Supported","rule":27,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3113,7 +3113,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":71},
-   "meaning": {"Applicable":{"level":"Supported","rule":29,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3127,7 +3127,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":72},
-   "meaning": {"Applicable":{"level":"Supported","rule":31,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3141,7 +3141,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":74},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":13,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":13,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3155,7 +3155,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":75},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":15,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":15,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3169,7 +3169,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":76},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":17,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":17,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3183,7 +3183,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":77},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":19,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":19,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3197,7 +3197,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":78},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":21,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":21,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3211,7 +3211,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":79},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":23,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":23,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3225,7 +3225,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"rel":80},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":25,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":25,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3239,7 +3239,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":81},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":27,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":27,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3253,7 +3253,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":61}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":82},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":29,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Supported","world":"Certain"}],"rule":29,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/enters (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3267,7 +3267,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":62}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":83},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":31,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":31,"world":"Certain"}},
    "origin": "GamePlay/initial (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3281,70 +3281,70 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":73}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":59},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[]}},
    "origin": "+∂ entered_state: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0","x1"]
   },
   {
    "body": [{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":50}}]},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":85}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":84},
-   "meaning": {"Strict":{"rule":10,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[null,{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":10,"world":"Certain"}},
    "origin": "FiftyMoveClaimCorrect (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":0,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":7,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":11,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":12,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":35,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) at Δ",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":38,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) at Δ",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":42,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":86},
-   "meaning": {"Strict":{"rule":45,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) at Δ",
    "vars": ["v0","v1"]
   },
@@ -3365,7 +3365,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":95},
-   "meaning": {"Applicable":{"level":"Supported","rule":0,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3379,7 +3379,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":96},
-   "meaning": {"Applicable":{"level":"Supported","rule":7,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3393,7 +3393,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":97},
-   "meaning": {"Applicable":{"level":"Supported","rule":11,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3407,7 +3407,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":98},
-   "meaning": {"Applicable":{"level":"Supported","rule":12,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3421,7 +3421,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":99},
-   "meaning": {"Applicable":{"level":"Supported","rule":35,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3435,7 +3435,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":100},
-   "meaning": {"Applicable":{"level":"Supported","rule":38,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},null,{"level":"Supported","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at Σ",
    "vars": ["v0","v1","v2"]
   },
@@ -3449,7 +3449,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
    "head": {"args":[{"Var":0}],"rel":101},
-   "meaning": {"Applicable":{"level":"Supported","rule":41,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[null,{"level":"Supported","world":"Certain"}],"rule":41,"world":"Certain"}},
    "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3463,7 +3463,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":102},
-   "meaning": {"Applicable":{"level":"Supported","rule":42,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -3477,7 +3477,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":103},
-   "meaning": {"Applicable":{"level":"Supported","rule":45,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3491,7 +3491,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":1}},{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":105},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":0,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "AgreedDraw (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3505,7 +3505,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":48}}],
    "head": {"args":[{"Var":0}],"rel":106},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":7,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":7,"world":"Certain"}},
    "origin": "DeadPositionDraws (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3519,7 +3519,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":84}}],
    "head": {"args":[{"Var":0}],"rel":107},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":11,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":11,"world":"Certain"}},
    "origin": "FiftyMoveClaimDraws (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3533,7 +3533,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":89}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":5}}]}],
    "head": {"args":[{"Var":0}],"rel":108},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":12,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},null],"rule":12,"world":"Certain"}},
    "origin": "FivefoldAutomaticDraw (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3547,7 +3547,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":109},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":35,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":35,"world":"Certain"}},
    "origin": "ResignationDrawnIfMateImpossible (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3561,7 +3561,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":90}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":110},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":38,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Defeasible","world":"Certain"},null,{"level":"Defeasible","world":"Certain"}],"rule":38,"world":"Certain"}},
    "origin": "SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at ∂",
    "vars": ["v0","v1","v2"]
   },
@@ -3575,7 +3575,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":85}}],
    "head": {"args":[{"Var":0}],"rel":111},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":41,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[null,{"level":"Defeasible","world":"Certain"}],"rule":41,"world":"Certain"}},
    "origin": "SeventyFiveAutomaticDraw (defeasible) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3589,7 +3589,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":112},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":42,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":42,"world":"Certain"}},
    "origin": "StalemateDraws (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -3603,7 +3603,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":94}}],
    "head": {"args":[{"Var":0}],"rel":113},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":45,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":45,"world":"Certain"}},
    "origin": "ThreefoldClaimDraws (strict) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3617,7 +3617,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":115},
-   "meaning": {"Applicable":{"level":"Supported","rule":5,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":5,"world":"Certain"}},
    "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at Σ",
    "vars": ["v0","v1"]
   },
@@ -3631,7 +3631,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0}],"rel":116},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":5,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":5,"world":"Certain"}},
    "origin": "CheckmateTakesPrecedenceOverSeventyFive (defeasible) applicable at ∂",
    "vars": ["v0","v1"]
   },
@@ -3645,7 +3645,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":104}},{"Pos":{"args":[{"Var":0}],"rel":114}}],
    "head": {"args":[{"Var":0}],"rel":87},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[{"priority":0,"rule":41}],"blocks":false,"item":1,"rule":5}]}},
    "origin": "+∂ game_drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
@@ -3778,7 +3778,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":116}}],
    "head": {"args":[{"Var":0}],"rel":128},
-   "meaning": {"Defeated":{"attacker":41,"by":5}},
+   "meaning": {"Defeated":{"attacker":41,"by":5,"priority":0}},
    "origin": "SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive",
    "vars": ["x0"]
   },
@@ -3813,35 +3813,35 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":121}},{"Neg":{"args":[{"Var":0}],"rel":86}},{"Pos":{"args":[{"Var":0}],"rel":122}},{"Pos":{"args":[{"Var":0}],"rel":123}},{"Pos":{"args":[{"Var":0}],"rel":124}},{"Pos":{"args":[{"Var":0}],"rel":125}},{"Pos":{"args":[{"Var":0}],"rel":126}},{"Pos":{"args":[{"Var":0}],"rel":127}},{"Pos":{"args":[{"Var":0}],"rel":128}},{"Pos":{"args":[{"Var":0}],"rel":129}},{"Pos":{"args":[{"Var":0}],"rel":130}}],
    "head": {"args":[{"Var":0}],"rel":119},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[],"blocks":false,"item":2,"rule":0},{"beats":[],"blocks":false,"item":3,"rule":7},{"beats":[],"blocks":false,"item":4,"rule":11},{"beats":[],"blocks":false,"item":5,"rule":12},{"beats":[],"blocks":false,"item":6,"rule":35},{"beats":[],"blocks":false,"item":7,"rule":38},{"beats":[],"blocks":false,"item":8,"rule":41},{"beats":[],"blocks":false,"item":9,"rule":42},{"beats":[],"blocks":false,"item":10,"rule":45}]}},
    "origin": "+∂ ~game_drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
-   "meaning": {"Strict":{"rule":37,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":37,"world":"Certain"}},
    "origin": "ResignationLoses (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":132}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":131},
-   "meaning": {"Strict":{"rule":40,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":40,"world":"Certain"}},
    "origin": "SecondIllegalMoveLoses (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":43}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":133},
-   "meaning": {"Strict":{"rule":6,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":6,"world":"Certain"}},
    "origin": "CheckmateWins (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":37}},{"Pos":{"args":[{"Var":0}],"rel":135}}],
    "head": {"args":[{"Var":0}],"rel":134},
-   "meaning": {"Strict":{"rule":32,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":32,"world":"Certain"}},
    "origin": "MoveIsIllegal (strict)",
    "vars": ["v0"]
   },
@@ -3862,7 +3862,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":139}}],
    "head": {"args":[{"Var":0}],"rel":138},
-   "meaning": {"Strict":{"rule":33,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":33,"world":"Certain"}},
    "origin": "MoveIsLegal (strict)",
    "vars": ["v0"]
   },
@@ -3883,14 +3883,14 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":144}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":142},
-   "meaning": {"Strict":{"rule":34,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":34,"world":"Certain"}},
    "origin": "MustMoveFirstTouchedPiece (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":147}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":146},
-   "meaning": {"Strict":{"rule":34,"world":"Possible"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"},{"level":"Definite","world":"Possible"}],"rule":34,"world":"Possible"}},
    "origin": "MustMoveFirstTouchedPiece (strict)",
    "vars": ["v0","v1","v2"]
   },
@@ -3953,91 +3953,91 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}},{"Pos":{"args":[{"Var":1}],"rel":92}}],
    "head": {"args":[{"Var":0}],"rel":162},
-   "meaning": {"Strict":{"rule":36,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":36,"world":"Certain"}},
    "origin": "ResignationEndsTheGame (strict)",
    "vars": ["v0","v1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":46}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":2}}]},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":91}}],
    "head": {"args":[{"Var":0}],"rel":164},
-   "meaning": {"Strict":{"rule":39,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},null,{"level":"Definite","world":"Certain"}],"rule":39,"world":"Certain"}},
    "origin": "SecondIllegalMoveEndsTheGame (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":93}}],
    "head": {"args":[{"Var":0}],"rel":166},
-   "meaning": {"Strict":{"rule":43,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":43,"world":"Certain"}},
    "origin": "StalemateEndsTheGame (strict)",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":2}],"rel":89}},{"Pos":{"args":[{"Var":1}],"rel":52}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Cmp":[{"Var":2},"Ge",{"Value":{"Int":3}}]}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":94},
-   "meaning": {"Strict":{"rule":44,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},null],"rule":44,"world":"Certain"}},
    "origin": "ThreefoldClaimCorrect (strict)",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":167},
-   "meaning": {"Strict":{"rule":14,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":167},
-   "meaning": {"Strict":{"rule":16,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":167},
-   "meaning": {"Strict":{"rule":18,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":86}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":167},
-   "meaning": {"Strict":{"rule":20,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":167},
-   "meaning": {"Strict":{"rule":22,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":167},
-   "meaning": {"Strict":{"rule":24,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":167},
-   "meaning": {"Strict":{"rule":26,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":167},
-   "meaning": {"Strict":{"rule":28,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) at Δ",
    "vars": ["v0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":167},
-   "meaning": {"Strict":{"rule":30,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) at Δ",
    "vars": ["v0"]
   },
@@ -4058,7 +4058,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":169},
-   "meaning": {"Applicable":{"level":"Supported","rule":14,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4072,7 +4072,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":170},
-   "meaning": {"Applicable":{"level":"Supported","rule":16,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4086,7 +4086,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":171},
-   "meaning": {"Applicable":{"level":"Supported","rule":18,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4100,7 +4100,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":88}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":172},
-   "meaning": {"Applicable":{"level":"Supported","rule":20,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4114,7 +4114,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":173},
-   "meaning": {"Applicable":{"level":"Supported","rule":22,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4128,7 +4128,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":174},
-   "meaning": {"Applicable":{"level":"Supported","rule":24,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4142,7 +4142,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":175},
-   "meaning": {"Applicable":{"level":"Supported","rule":26,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4156,7 +4156,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":176},
-   "meaning": {"Applicable":{"level":"Supported","rule":28,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4170,7 +4170,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":177},
-   "meaning": {"Applicable":{"level":"Supported","rule":30,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Supported","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) applicable at Σ",
    "vars": ["v0"]
   },
@@ -4184,7 +4184,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":0}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"rel":179},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":14,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":14,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByAgreement/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4198,7 +4198,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":45}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"rel":180},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":16,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":16,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByCheckmate/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4212,7 +4212,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":50}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDeadPosition"}}],"rel":181},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":18,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":18,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDeadPosition/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4226,7 +4226,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":87}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByDrawnClaim"}}],"rel":182},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":20,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":20,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4240,7 +4240,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":162}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByResignation"}}],"rel":183},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":22,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":22,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByResignation/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4254,7 +4254,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":164}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeBySecondIllegalMove"}}],"rel":184},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":24,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":24,"world":"Certain"}},
    "origin": "GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4268,7 +4268,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":166}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"ConcludeByStalemate"}}],"rel":185},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":26,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":26,"world":"Certain"}},
    "origin": "GamePlay/ConcludeByStalemate/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4282,7 +4282,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":138}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"PlayMove"}}],"rel":186},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":28,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":28,"world":"Certain"}},
    "origin": "GamePlay/PlayMove/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4296,7 +4296,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":11}},{"Pos":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"rel":60}},{"Pos":{"args":[{"Var":0}],"rel":10}}],
    "head": {"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"rel":187},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":30,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Certain"}],"rule":30,"world":"Certain"}},
    "origin": "GamePlay/StartPlay/valid (strict) applicable at ∂",
    "vars": ["v0"]
   },
@@ -4310,21 +4310,21 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":178}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":168},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[]}},
    "origin": "+∂ valid_transition: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0","x1"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":143}},{"Pos":{"args":[{"Var":2}],"rel":145}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":29}},{"Pos":{"args":[{"Var":1},{"Var":2}],"rel":152}}],
    "head": {"args":[{"Var":1},{"Var":2}],"rel":188},
-   "meaning": {"Request":{"item":1,"rule":34}},
+   "meaning": {"Request":{"item":1,"reads":[{"level":"Supported","world":"Possible"},{"level":"Supported","world":"Possible"},{"level":"Supported","world":"Possible"},null],"rule":34}},
    "origin": "MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided",
    "vars": ["v0","v1","v2"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":16}}],
    "head": {"args":[{"Var":0}],"rel":189},
-   "meaning": {"Request":{"item":0,"rule":46}},
+   "meaning": {"Request":{"item":0,"reads":[null],"rule":46}},
    "origin": "UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided",
    "vars": ["v0"]
   }
@@ -7938,156 +7938,299 @@ impl ::lawgen_runtime::Entity for Situation {
     }
 }
 mod __engine {
-    // One case's relations, typed rows each; reused case after case.
+    #![allow(unused_doc_comments)]
+    /// One case's relations, typed rows each; reused case after case.
     #[derive(Default)]
     pub(super) struct Tables {
-        pub(super) r0: ::lawgen_runtime::__private::Table<(u32,)>, // D[agreed_draw_has_ended_the_game]
-        pub(super) r1: ::lawgen_runtime::__private::Table<(u32,)>, // facts[both_players_have_moved]
-        pub(super) r2: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_agreed]
-        pub(super) r3: ::lawgen_runtime::__private::Table<(u32,)>, // D[arbiter_competent_to_decide]
-        pub(super) r4: ::lawgen_runtime::__private::Table<(u32,)>, // facts[case_not_precisely_regulated]
-        pub(super) r5: ::lawgen_runtime::__private::Table<(u32,)>, // D'[arbiter_competent_to_decide]
-        pub(super) r6: ::lawgen_runtime::__private::Table<(u32,)>, // D'[case_not_precisely_regulated]
-        pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[arbiter_of]
-        pub(super) r8: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~arbiter_of]
-        pub(super) r9: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[arbiter_shall_see_laws_observed]
-        pub(super) r10: ::lawgen_runtime::__private::Table<(u32,)>, // facts[play_started]
-        pub(super) r11: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[attempted_transition]
-        pub(super) r12: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~attempted_transition]
-        pub(super) r13: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~both_players_have_moved]
-        pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[capturing_pawn_on_adjacent_file]
-        pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~capturing_pawn_on_adjacent_file]
-        pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>, // undecided[case_not_precisely_regulated]
-        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>, // dom[Situation]
-        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~case_not_precisely_regulated]
-        pub(super) r20: ::lawgen_runtime::__private::Table<(u32,)>, // entities[Situation]
-        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32)>, // D[castling_legal]
-        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[castling_side_of]
-        pub(super) r24: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[king_of]
-        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>, // D[~piece_has_moved]
-        pub(super) r26: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_blocked]
-        pub(super) r27: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[rook_of]
-        pub(super) r28: ::lawgen_runtime::__private::Table<(u32,)>, // D[~castling_path_attacked]
-        pub(super) r29: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_has_the_move]
-        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_attacked]
-        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_attacked]
-        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_castling_side]
-        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>, // facts[castling_path_blocked]
-        pub(super) r34: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~castling_path_blocked]
-        pub(super) r35: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>, // facts[~castling_side_of]
-        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_castling_side]
-        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_game]
-        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_game]
-        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_piece]
-        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_piece]
-        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>, // facts[checked_player]
-        pub(super) r42: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~checked_player]
-        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[checkmate_delivered]
-        pub(super) r44: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~checkmate_delivered]
-        pub(super) r45: ::lawgen_runtime::__private::Table<(u32,)>, // D[checkmate_has_been_delivered]
-        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[completed_illegal_move_count]
-        pub(super) r47: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~completed_illegal_move_count]
-        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>, // facts[dead_position_arisen]
-        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~dead_position_arisen]
-        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>, // D[dead_position_has_ended_the_game]
-        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_agreed]
-        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>, // facts[draw_claimed]
-        pub(super) r53: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~draw_claimed]
-        pub(super) r54: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[en_passant_capture_legal]
-        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>, // facts[en_passant_right_open]
-        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>, // D[~en_passant_right_open]
-        pub(super) r57: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~en_passant_right_open]
-        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[entered_state]
-        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[entered_state]
-        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[entered_state]
-        pub(super) r61: ::lawgen_runtime::__private::Table<(u32, u32)>, // S[valid_transition]
-        pub(super) r62: ::lawgen_runtime::__private::Table<(u32,)>, // facts[procedure_instance]
-        pub(super) r73: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[entered_state]
-        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[fifty_move_claim_correct]
-        pub(super) r85: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[moves_by_each_without_pawn_or_capture]
-        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>, // D[game_drawn]
-        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>, // P[game_drawn]
-        pub(super) r88: ::lawgen_runtime::__private::Table<(u32,)>, // S[game_drawn]
-        pub(super) r89: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[position_occurrence_count]
-        pub(super) r90: ::lawgen_runtime::__private::Table<(u32,)>, // facts[king_cannot_be_checkmated]
-        pub(super) r91: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[player_of]
-        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>, // facts[player_resigned]
-        pub(super) r93: ::lawgen_runtime::__private::Table<(u32,)>, // facts[stalemate_arisen]
-        pub(super) r94: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[threefold_claim_correct]
-        pub(super) r95: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[AgreedDraw]
-        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FiftyMoveClaimDraws]
-        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[FivefoldAutomaticDraw]
-        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ResignationDrawnIfMateImpossible]
-        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r101: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[SeventyFiveAutomaticDraw]
-        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[ThreefoldClaimDraws]
-        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>, // cand[game_drawn]
-        pub(super) r105: ::lawgen_runtime::__private::Table<(u32,)>, // app[AgreedDraw]
-        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>, // app[FiftyMoveClaimDraws]
-        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>, // app[FivefoldAutomaticDraw]
-        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>, // app[ResignationDrawnIfMateImpossible]
-        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>, // app[SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r111: ::lawgen_runtime::__private::Table<(u32,)>, // app[SeventyFiveAutomaticDraw]
-        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>, // app[ThreefoldClaimDraws]
-        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>, // ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>, // app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r116: ::lawgen_runtime::__private::Table<(u32,)>, // app[CheckmateTakesPrecedenceOverSeventyFive]
-        pub(super) r117: ::lawgen_runtime::__private::Table<()>, // policy_propagating
-        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>, // D[~game_drawn]
-        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>, // P[~game_drawn]
-        pub(super) r120: ::lawgen_runtime::__private::Table<(u32,)>, // S[~game_drawn]
-        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs AgreedDraw]
-        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs DeadPositionDraws]
-        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FiftyMoveClaimDraws]
-        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs FivefoldAutomaticDraw]
-        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ResignationDrawnIfMateImpossible]
-        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
-        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs SeventyFiveAutomaticDraw]
-        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs StalemateDraws]
-        pub(super) r130: ::lawgen_runtime::__private::Table<(u32,)>, // ok[~game_drawn vs ThreefoldClaimDraws]
-        pub(super) r131: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_lost_by]
-        pub(super) r132: ::lawgen_runtime::__private::Table<(u32,)>, // D[~king_cannot_be_checkmated]
-        pub(super) r133: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[game_won_by]
-        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>, // D[illegal_move]
-        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>, // D[~move_meets_articles_3_1_to_3_9]
-        pub(super) r136: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~king_cannot_be_checkmated]
-        pub(super) r137: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~king_of]
-        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>, // D[legal_move]
-        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>, // facts[move_meets_articles_3_1_to_3_9]
-        pub(super) r140: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~move_meets_articles_3_1_to_3_9]
-        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~moves_by_each_without_pawn_or_capture]
-        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[must_move_first_touched_piece]
-        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[own_piece_of]
-        pub(super) r144: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[piece_touched_intentionally]
-        pub(super) r145: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_can_be_moved]
-        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[must_move_first_touched_piece]
-        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>, // D'[piece_touched_intentionally]
-        pub(super) r148: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~own_piece_of]
-        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_can_be_moved]
-        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>, // facts[piece_has_moved]
-        pub(super) r151: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~piece_has_moved]
-        pub(super) r152: ::lawgen_runtime::__private::Table<(u32, u32)>, // undecided[piece_touched_intentionally]
-        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~piece_touched_intentionally]
-        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~play_started]
-        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_has_the_move]
-        pub(super) r158: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~player_of]
-        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~player_resigned]
-        pub(super) r160: ::lawgen_runtime::__private::Table<(u32, i64)>, // facts[~position_occurrence_count]
-        pub(super) r161: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~procedure_instance]
-        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>, // D[resignation_has_ended_the_game]
-        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, u32)>, // facts[~rook_of]
-        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>, // D[second_illegal_move_has_ended_the_game]
-        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>, // facts[~stalemate_arisen]
-        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>, // D[stalemate_has_ended_the_game]
-        pub(super) r167: ::lawgen_runtime::__private::Table<(u32, u32)>, // D[valid_transition]
-        pub(super) r168: ::lawgen_runtime::__private::Table<(u32, u32)>, // P[valid_transition]
-        pub(super) r178: ::lawgen_runtime::__private::Table<(u32, u32)>, // cand[valid_transition]
-        pub(super) r188: ::lawgen_runtime::__private::Table<(u32, u32)>, // request[piece_touched_intentionally]
-        pub(super) r189: ::lawgen_runtime::__private::Table<(u32,)>, // request[case_not_precisely_regulated]
+        /// `D[agreed_draw_has_ended_the_game]`
+        pub(super) r0: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[both_players_have_moved]`
+        pub(super) r1: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[draw_agreed]`
+        pub(super) r2: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[arbiter_competent_to_decide]`
+        pub(super) r3: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[case_not_precisely_regulated]`
+        pub(super) r4: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D'[arbiter_competent_to_decide]`
+        pub(super) r5: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D'[case_not_precisely_regulated]`
+        pub(super) r6: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[arbiter_of]`
+        pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~arbiter_of]`
+        pub(super) r8: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[arbiter_shall_see_laws_observed]`
+        pub(super) r9: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[play_started]`
+        pub(super) r10: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[attempted_transition]`
+        pub(super) r11: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~attempted_transition]`
+        pub(super) r12: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~both_players_have_moved]`
+        pub(super) r13: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[capturing_pawn_on_adjacent_file]`
+        pub(super) r14: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~capturing_pawn_on_adjacent_file]`
+        pub(super) r15: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `undecided[case_not_precisely_regulated]`
+        pub(super) r16: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `dom[Situation]`
+        pub(super) r18: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~case_not_precisely_regulated]`
+        pub(super) r19: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `entities[Situation]`
+        pub(super) r20: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[castling_legal]`
+        pub(super) r22: ::lawgen_runtime::__private::Table<(u32, u32, u32)>,
+        /// `facts[castling_side_of]`
+        pub(super) r23: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
+        /// `facts[king_of]`
+        pub(super) r24: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[~piece_has_moved]`
+        pub(super) r25: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[~castling_path_blocked]`
+        pub(super) r26: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[rook_of]`
+        pub(super) r27: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[~castling_path_attacked]`
+        pub(super) r28: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[player_has_the_move]`
+        pub(super) r29: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[castling_path_attacked]`
+        pub(super) r30: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~castling_path_attacked]`
+        pub(super) r31: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[checked_castling_side]`
+        pub(super) r32: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[castling_path_blocked]`
+        pub(super) r33: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~castling_path_blocked]`
+        pub(super) r34: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~castling_side_of]`
+        pub(super) r35: ::lawgen_runtime::__private::Table<(u32, u32, u32, u32)>,
+        /// `facts[~checked_castling_side]`
+        pub(super) r36: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[checked_game]`
+        pub(super) r37: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~checked_game]`
+        pub(super) r38: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[checked_piece]`
+        pub(super) r39: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~checked_piece]`
+        pub(super) r40: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[checked_player]`
+        pub(super) r41: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~checked_player]`
+        pub(super) r42: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[checkmate_delivered]`
+        pub(super) r43: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~checkmate_delivered]`
+        pub(super) r44: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[checkmate_has_been_delivered]`
+        pub(super) r45: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[completed_illegal_move_count]`
+        pub(super) r46: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `facts[~completed_illegal_move_count]`
+        pub(super) r47: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `facts[dead_position_arisen]`
+        pub(super) r48: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~dead_position_arisen]`
+        pub(super) r49: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[dead_position_has_ended_the_game]`
+        pub(super) r50: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~draw_agreed]`
+        pub(super) r51: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[draw_claimed]`
+        pub(super) r52: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~draw_claimed]`
+        pub(super) r53: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[en_passant_capture_legal]`
+        pub(super) r54: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[en_passant_right_open]`
+        pub(super) r55: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[~en_passant_right_open]`
+        pub(super) r56: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~en_passant_right_open]`
+        pub(super) r57: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[entered_state]`
+        pub(super) r58: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `P[entered_state]`
+        pub(super) r59: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `S[entered_state]`
+        pub(super) r60: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `S[valid_transition]`
+        pub(super) r61: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[procedure_instance]`
+        pub(super) r62: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `cand[entered_state]`
+        pub(super) r73: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[fifty_move_claim_correct]`
+        pub(super) r84: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[moves_by_each_without_pawn_or_capture]`
+        pub(super) r85: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `D[game_drawn]`
+        pub(super) r86: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `P[game_drawn]`
+        pub(super) r87: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `S[game_drawn]`
+        pub(super) r88: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[position_occurrence_count]`
+        pub(super) r89: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `facts[king_cannot_be_checkmated]`
+        pub(super) r90: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[player_of]`
+        pub(super) r91: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[player_resigned]`
+        pub(super) r92: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[stalemate_arisen]`
+        pub(super) r93: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[threefold_claim_correct]`
+        pub(super) r94: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `app\u{3a3}[AgreedDraw]`
+        pub(super) r95: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[FiftyMoveClaimDraws]`
+        pub(super) r97: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[FivefoldAutomaticDraw]`
+        pub(super) r98: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[ResignationDrawnIfMateImpossible]`
+        pub(super) r99: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+        pub(super) r100: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[SeventyFiveAutomaticDraw]`
+        pub(super) r101: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[ThreefoldClaimDraws]`
+        pub(super) r103: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `cand[game_drawn]`
+        pub(super) r104: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[AgreedDraw]`
+        pub(super) r105: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[FiftyMoveClaimDraws]`
+        pub(super) r107: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[FivefoldAutomaticDraw]`
+        pub(super) r108: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[ResignationDrawnIfMateImpossible]`
+        pub(super) r109: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[SecondIllegalMoveDrawnIfMateImpossible]`
+        pub(super) r110: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[SeventyFiveAutomaticDraw]`
+        pub(super) r111: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[ThreefoldClaimDraws]`
+        pub(super) r113: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+        pub(super) r114: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app\u{3a3}[CheckmateTakesPrecedenceOverSeventyFive]`
+        pub(super) r115: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `app[CheckmateTakesPrecedenceOverSeventyFive]`
+        pub(super) r116: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `policy_propagating`
+        pub(super) r117: ::lawgen_runtime::__private::Table<()>,
+        /// `D[~game_drawn]`
+        pub(super) r118: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `P[~game_drawn]`
+        pub(super) r119: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `S[~game_drawn]`
+        pub(super) r120: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs AgreedDraw]`
+        pub(super) r122: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs DeadPositionDraws]`
+        pub(super) r123: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs FiftyMoveClaimDraws]`
+        pub(super) r124: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs FivefoldAutomaticDraw]`
+        pub(super) r125: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+        pub(super) r126: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+        pub(super) r127: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+        pub(super) r128: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs StalemateDraws]`
+        pub(super) r129: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `ok[~game_drawn vs ThreefoldClaimDraws]`
+        pub(super) r130: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[game_lost_by]`
+        pub(super) r131: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[~king_cannot_be_checkmated]`
+        pub(super) r132: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[game_won_by]`
+        pub(super) r133: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[illegal_move]`
+        pub(super) r134: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[~move_meets_articles_3_1_to_3_9]`
+        pub(super) r135: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~king_cannot_be_checkmated]`
+        pub(super) r136: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~king_of]`
+        pub(super) r137: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[legal_move]`
+        pub(super) r138: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[move_meets_articles_3_1_to_3_9]`
+        pub(super) r139: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~move_meets_articles_3_1_to_3_9]`
+        pub(super) r140: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~moves_by_each_without_pawn_or_capture]`
+        pub(super) r141: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `D[must_move_first_touched_piece]`
+        pub(super) r142: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[own_piece_of]`
+        pub(super) r143: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[piece_touched_intentionally]`
+        pub(super) r144: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[piece_can_be_moved]`
+        pub(super) r145: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D'[must_move_first_touched_piece]`
+        pub(super) r146: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D'[piece_touched_intentionally]`
+        pub(super) r147: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~own_piece_of]`
+        pub(super) r148: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~piece_can_be_moved]`
+        pub(super) r149: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[piece_has_moved]`
+        pub(super) r150: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~piece_has_moved]`
+        pub(super) r151: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `undecided[piece_touched_intentionally]`
+        pub(super) r152: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~piece_touched_intentionally]`
+        pub(super) r154: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~play_started]`
+        pub(super) r156: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~player_has_the_move]`
+        pub(super) r157: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~player_of]`
+        pub(super) r158: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `facts[~player_resigned]`
+        pub(super) r159: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~position_occurrence_count]`
+        pub(super) r160: ::lawgen_runtime::__private::Table<(u32, i64)>,
+        /// `facts[~procedure_instance]`
+        pub(super) r161: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[resignation_has_ended_the_game]`
+        pub(super) r162: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~rook_of]`
+        pub(super) r163: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `D[second_illegal_move_has_ended_the_game]`
+        pub(super) r164: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `facts[~stalemate_arisen]`
+        pub(super) r165: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[stalemate_has_ended_the_game]`
+        pub(super) r166: ::lawgen_runtime::__private::Table<(u32,)>,
+        /// `D[valid_transition]`
+        pub(super) r167: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `P[valid_transition]`
+        pub(super) r168: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `cand[valid_transition]`
+        pub(super) r178: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `request[piece_touched_intentionally]`
+        pub(super) r188: ::lawgen_runtime::__private::Table<(u32, u32)>,
+        /// `request[case_not_precisely_regulated]`
+        pub(super) r189: ::lawgen_runtime::__private::Table<(u32,)>,
     }
-
     impl Tables {
-        // Empties every table (keeping its allocation) for the next case.
+        /// Empties every table (keeping its allocation) for the next case.
         pub(super) fn clear(&mut self) {
             self.r0.clear();
             self.r1.clear();
@@ -8233,8 +8376,7 @@ mod __engine {
             self.r188.clear();
             self.r189.clear();
         }
-
-        // Runs every rule on the loaded case, component by component.
+        /// Runs every rule on the loaded case, component by component.
         pub(super) fn run(&mut self) {
             c0(self);
             c1(self);
@@ -8298,41 +8440,39 @@ mod __engine {
             c59(self);
         }
     }
-
     ::std::thread_local! {
-        // This worker thread's tables.
-        static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::new());
+        static TABLES : ::std::cell::RefCell < Tables > =
+        ::std::cell::RefCell::new(Tables::new());
     }
-
-    // Runs `f` on this thread's tables (fresh ones if they are in use).
+    /// Runs `f` on this worker thread's tables, `TABLES` (fresh ones if
+    /// they are in use).
     pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {
-        TABLES.with(|t| match t.try_borrow_mut() {
-            Ok(mut t) => f(&mut t),
-            Err(_) => f(&mut Tables::new()),
-        })
+        TABLES
+            .with(|t| match t.try_borrow_mut() {
+                Ok(mut t) => f(&mut t),
+                Err(_) => f(&mut Tables::new()),
+            })
     }
-
-    // component 0: r120 S[~game_drawn]
+    /// component 0: `r120 S[~game_drawn]`
     fn c0(s: &mut Tables) {
-        // +\u{394} ~game_drawn \u{21d2} +\u{3a3}
+        /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
         for &(v0,) in s.r118.rows() {
             s.r120.insert((v0,));
         }
-        // CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
+        /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
         for &(v0,) in s.r115.rows() {
             s.r120.insert((v0,));
         }
     }
-
-    // component 1: r129 ok[~game_drawn vs StalemateDraws]
+    /// component 1: `r129 ok[~game_drawn vs StalemateDraws]`
     fn c1(s: &mut Tables) {
-        // StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r93.contains(&(v0,)) {
                 s.r129.insert((v0,));
             }
         }
-        // StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// StalemateDraws discarded under blocking: not established \u{2190} StalemateDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r93.contains(&(v0,)) {
@@ -8341,20 +8481,18 @@ mod __engine {
             }
         }
     }
-
-    // component 2: r162 D[resignation_has_ended_the_game]
+    /// component 2: `r162 D[resignation_has_ended_the_game]`
     fn c2(s: &mut Tables) {
-        // ResignationEndsTheGame (strict)
+        /// ResignationEndsTheGame (strict)
         for &(v0, v1) in s.r91.rows() {
             if s.r92.contains(&(v1,)) {
                 s.r162.insert((v0,));
             }
         }
     }
-
-    // component 3: r109 app[ResignationDrawnIfMateImpossible]
+    /// component 3: `r109 app[ResignationDrawnIfMateImpossible]`
     fn c3(s: &mut Tables) {
-        // ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
+        /// ResignationDrawnIfMateImpossible (strict) applicable at \u{2202}
         for &(v1,) in s.r90.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8365,10 +8503,9 @@ mod __engine {
             }
         }
     }
-
-    // component 4: r99 app\u{3a3}[ResignationDrawnIfMateImpossible]
+    /// component 4: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
     fn c4(s: &mut Tables) {
-        // ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
+        /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8379,16 +8516,15 @@ mod __engine {
             }
         }
     }
-
-    // component 5: r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]
+    /// component 5: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
     fn c5(s: &mut Tables) {
-        // ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r99.contains(&(v0,)) {
                 s.r126.insert((v0,));
             }
         }
-        // ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// ResignationDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r109.contains(&(v0,)) {
@@ -8397,36 +8533,33 @@ mod __engine {
             }
         }
     }
-
-    // component 6: r108 app[FivefoldAutomaticDraw]
+    /// component 6: `r108 app[FivefoldAutomaticDraw]`
     fn c6(s: &mut Tables) {
-        // FivefoldAutomaticDraw (strict) applicable at \u{2202}
+        /// FivefoldAutomaticDraw (strict) applicable at \u{2202}
         for &(v0, v1) in s.r89.rows() {
             if v1 >= 5i64 {
                 s.r108.insert((v0,));
             }
         }
     }
-
-    // component 7: r98 app\u{3a3}[FivefoldAutomaticDraw]
+    /// component 7: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
     fn c7(s: &mut Tables) {
-        // FivefoldAutomaticDraw (strict) applicable at \u{3a3}
+        /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
         for &(v0, v1) in s.r89.rows() {
             if v1 >= 5i64 {
                 s.r98.insert((v0,));
             }
         }
     }
-
-    // component 8: r125 ok[~game_drawn vs FivefoldAutomaticDraw]
+    /// component 8: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
     fn c8(s: &mut Tables) {
-        // FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r98.contains(&(v0,)) {
                 s.r125.insert((v0,));
             }
         }
-        // FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// FivefoldAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r108.contains(&(v0,)) {
@@ -8435,36 +8568,33 @@ mod __engine {
             }
         }
     }
-
-    // component 9: r111 app[SeventyFiveAutomaticDraw]
+    /// component 9: `r111 app[SeventyFiveAutomaticDraw]`
     fn c9(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
+        /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{2202}
         for &(v0, v1) in s.r85.rows() {
             if v1 >= 75i64 {
                 s.r111.insert((v0,));
             }
         }
     }
-
-    // component 10: r101 app\u{3a3}[SeventyFiveAutomaticDraw]
+    /// component 10: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
     fn c10(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
+        /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
         for &(v0, v1) in s.r85.rows() {
             if v1 >= 75i64 {
                 s.r101.insert((v0,));
             }
         }
     }
-
-    // component 11: r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]
+    /// component 11: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
     fn c11(s: &mut Tables) {
-        // SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// SeventyFiveAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r101.contains(&(v0,)) {
                 s.r128.insert((v0,));
             }
         }
-        // SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// SeventyFiveAutomaticDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r111.contains(&(v0,)) {
@@ -8472,21 +8602,20 @@ mod __engine {
                 }
             }
         }
-        // SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
+        /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
         for &(v0,) in s.r116.rows() {
             s.r128.insert((v0,));
         }
     }
-
-    // component 12: r123 ok[~game_drawn vs DeadPositionDraws]
+    /// component 12: `r123 ok[~game_drawn vs DeadPositionDraws]`
     fn c12(s: &mut Tables) {
-        // DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r48.contains(&(v0,)) {
                 s.r123.insert((v0,));
             }
         }
-        // DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// DeadPositionDraws discarded under blocking: not established \u{2190} DeadPositionDraws (strict) applicable at \u{2202} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r48.contains(&(v0,)) {
@@ -8495,10 +8624,9 @@ mod __engine {
             }
         }
     }
-
-    // component 13: r164 D[second_illegal_move_has_ended_the_game]
+    /// component 13: `r164 D[second_illegal_move_has_ended_the_game]`
     fn c13(s: &mut Tables) {
-        // SecondIllegalMoveEndsTheGame (strict)
+        /// SecondIllegalMoveEndsTheGame (strict)
         for &(v1, v2) in s.r46.rows() {
             if v2 >= 2i64 {
                 for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
@@ -8509,10 +8637,9 @@ mod __engine {
             }
         }
     }
-
-    // component 14: r110 app[SecondIllegalMoveDrawnIfMateImpossible]
+    /// component 14: `r110 app[SecondIllegalMoveDrawnIfMateImpossible]`
     fn c14(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
+        /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{2202}
         for &(v1,) in s.r90.rows() {
             for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8527,10 +8654,9 @@ mod __engine {
             }
         }
     }
-
-    // component 15: r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]
+    /// component 15: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
     fn c15(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
+        /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
         for &(v1,) in s.r90.rows() {
             for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8545,16 +8671,15 @@ mod __engine {
             }
         }
     }
-
-    // component 16: r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]
+    /// component 16: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
     fn c16(s: &mut Tables) {
-        // SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r100.contains(&(v0,)) {
                 s.r127.insert((v0,));
             }
         }
-        // SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// SecondIllegalMoveDrawnIfMateImpossible discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r110.contains(&(v0,)) {
@@ -8563,20 +8688,18 @@ mod __engine {
             }
         }
     }
-
-    // component 17: r132 D[~king_cannot_be_checkmated]
+    /// component 17: `r132 D[~king_cannot_be_checkmated]`
     fn c17(s: &mut Tables) {
-        // closure MateImpossibilityClosure
+        /// closure MateImpossibilityClosure
         for &(v0,) in s.r41.rows() {
             if !s.r90.contains(&(v0,)) {
                 s.r132.insert((v0,));
             }
         }
     }
-
-    // component 18: r131 D[game_lost_by]
+    /// component 18: `r131 D[game_lost_by]`
     fn c18(s: &mut Tables) {
-        // ResignationLoses (strict)
+        /// ResignationLoses (strict)
         for &(v1,) in s.r132.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8586,7 +8709,7 @@ mod __engine {
                 }
             }
         }
-        // SecondIllegalMoveLoses (strict)
+        /// SecondIllegalMoveLoses (strict)
         for &(v1,) in s.r132.rows() {
             for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8601,40 +8724,36 @@ mod __engine {
             }
         }
     }
-
-    // component 19: r135 D[~move_meets_articles_3_1_to_3_9]
+    /// component 19: `r135 D[~move_meets_articles_3_1_to_3_9]`
     fn c19(s: &mut Tables) {
-        // closure MoveLegalityClosure
+        /// closure MoveLegalityClosure
         for &(v0,) in s.r37.rows() {
             if !s.r139.contains(&(v0,)) {
                 s.r135.insert((v0,));
             }
         }
     }
-
-    // component 20: r134 D[illegal_move]
+    /// component 20: `r134 D[illegal_move]`
     fn c20(s: &mut Tables) {
-        // MoveIsIllegal (strict)
+        /// MoveIsIllegal (strict)
         for &(v0,) in s.r37.rows() {
             if s.r135.contains(&(v0,)) {
                 s.r134.insert((v0,));
             }
         }
     }
-
-    // component 21: r56 D[~en_passant_right_open]
+    /// component 21: `r56 D[~en_passant_right_open]`
     fn c21(s: &mut Tables) {
-        // closure EnPassantFlagClosure
+        /// closure EnPassantFlagClosure
         for &(v0,) in s.r37.rows() {
             if !s.r55.contains(&(v0,)) {
                 s.r56.insert((v0,));
             }
         }
     }
-
-    // component 22: r152 undecided[piece_touched_intentionally]
+    /// component 22: `r152 undecided[piece_touched_intentionally]`
     fn c22(s: &mut Tables) {
-        // piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
+        /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
         for &(v0, v1) in s.r143.rows() {
             if !s.r144.contains(&(v0, v1)) {
                 if !s.r154.contains(&(v0, v1)) {
@@ -8649,10 +8768,9 @@ mod __engine {
             }
         }
     }
-
-    // component 23: r188 request[piece_touched_intentionally]
+    /// component 23: `r188 request[piece_touched_intentionally]`
     fn c23(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
+        /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
         for &(v1, v2) in s.r143.rows() {
             if s.r152.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
@@ -8665,18 +8783,16 @@ mod __engine {
             }
         }
     }
-
-    // component 24: r147 D'[piece_touched_intentionally]
+    /// component 24: `r147 D'[piece_touched_intentionally]`
     fn c24(s: &mut Tables) {
-        // undecided piece_touched_intentionally holds both ways in P
+        /// undecided piece_touched_intentionally holds both ways in P
         for &(v0, v1) in s.r152.rows() {
             s.r147.insert((v0, v1));
         }
     }
-
-    // component 25: r146 D'[must_move_first_touched_piece]
+    /// component 25: `r146 D'[must_move_first_touched_piece]`
     fn c25(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece (strict)
+        /// MustMoveFirstTouchedPiece (strict)
         for &(v1, v2) in s.r143.rows() {
             if s.r147.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
@@ -8689,10 +8805,9 @@ mod __engine {
             }
         }
     }
-
-    // component 26: r142 D[must_move_first_touched_piece]
+    /// component 26: `r142 D[must_move_first_touched_piece]`
     fn c26(s: &mut Tables) {
-        // MustMoveFirstTouchedPiece (strict)
+        /// MustMoveFirstTouchedPiece (strict)
         for &(v1, v2) in s.r143.rows() {
             if s.r144.contains(&(v1, v2)) {
                 if s.r145.contains(&(v2,)) {
@@ -8705,10 +8820,9 @@ mod __engine {
             }
         }
     }
-
-    // component 27: r94 D[threefold_claim_correct]
+    /// component 27: `r94 D[threefold_claim_correct]`
     fn c27(s: &mut Tables) {
-        // ThreefoldClaimCorrect (strict)
+        /// ThreefoldClaimCorrect (strict)
         for &(v0, v2) in s.r89.rows() {
             if v2 >= 3i64 {
                 for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
@@ -8721,32 +8835,29 @@ mod __engine {
             }
         }
     }
-
-    // component 28: r113 app[ThreefoldClaimDraws]
+    /// component 28: `r113 app[ThreefoldClaimDraws]`
     fn c28(s: &mut Tables) {
-        // ThreefoldClaimDraws (strict) applicable at \u{2202}
+        /// ThreefoldClaimDraws (strict) applicable at \u{2202}
         for &(v0, _) in s.r94.rows() {
             s.r113.insert((v0,));
         }
     }
-
-    // component 29: r103 app\u{3a3}[ThreefoldClaimDraws]
+    /// component 29: `r103 app\u{3a3}[ThreefoldClaimDraws]`
     fn c29(s: &mut Tables) {
-        // ThreefoldClaimDraws (strict) applicable at \u{3a3}
+        /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
         for &(v0, _) in s.r94.rows() {
             s.r103.insert((v0,));
         }
     }
-
-    // component 30: r130 ok[~game_drawn vs ThreefoldClaimDraws]
+    /// component 30: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
     fn c30(s: &mut Tables) {
-        // ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r103.contains(&(v0,)) {
                 s.r130.insert((v0,));
             }
         }
-        // ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// ThreefoldClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r113.contains(&(v0,)) {
@@ -8755,10 +8866,9 @@ mod __engine {
             }
         }
     }
-
-    // component 31: r84 D[fifty_move_claim_correct]
+    /// component 31: `r84 D[fifty_move_claim_correct]`
     fn c31(s: &mut Tables) {
-        // FiftyMoveClaimCorrect (strict)
+        /// FiftyMoveClaimCorrect (strict)
         for &(v1,) in s.r52.rows() {
             for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -8773,32 +8883,29 @@ mod __engine {
             }
         }
     }
-
-    // component 32: r107 app[FiftyMoveClaimDraws]
+    /// component 32: `r107 app[FiftyMoveClaimDraws]`
     fn c32(s: &mut Tables) {
-        // FiftyMoveClaimDraws (strict) applicable at \u{2202}
+        /// FiftyMoveClaimDraws (strict) applicable at \u{2202}
         for &(v0, _) in s.r84.rows() {
             s.r107.insert((v0,));
         }
     }
-
-    // component 33: r97 app\u{3a3}[FiftyMoveClaimDraws]
+    /// component 33: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
     fn c33(s: &mut Tables) {
-        // FiftyMoveClaimDraws (strict) applicable at \u{3a3}
+        /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
         for &(v0, _) in s.r84.rows() {
             s.r97.insert((v0,));
         }
     }
-
-    // component 34: r124 ok[~game_drawn vs FiftyMoveClaimDraws]
+    /// component 34: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
     fn c34(s: &mut Tables) {
-        // FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r97.contains(&(v0,)) {
                 s.r124.insert((v0,));
             }
         }
-        // FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// FiftyMoveClaimDraws discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r107.contains(&(v0,)) {
@@ -8807,40 +8914,36 @@ mod __engine {
             }
         }
     }
-
-    // component 35: r28 D[~castling_path_attacked]
+    /// component 35: `r28 D[~castling_path_attacked]`
     fn c35(s: &mut Tables) {
-        // closure CastlingAttackClosure
+        /// closure CastlingAttackClosure
         for &(v0,) in s.r32.rows() {
             if !s.r30.contains(&(v0,)) {
                 s.r28.insert((v0,));
             }
         }
     }
-
-    // component 36: r26 D[~castling_path_blocked]
+    /// component 36: `r26 D[~castling_path_blocked]`
     fn c36(s: &mut Tables) {
-        // closure CastlingBlockClosure
+        /// closure CastlingBlockClosure
         for &(v0,) in s.r32.rows() {
             if !s.r33.contains(&(v0,)) {
                 s.r26.insert((v0,));
             }
         }
     }
-
-    // component 37: r25 D[~piece_has_moved]
+    /// component 37: `r25 D[~piece_has_moved]`
     fn c37(s: &mut Tables) {
-        // closure PieceMovedClosure
+        /// closure PieceMovedClosure
         for &(v0,) in s.r39.rows() {
             if !s.r150.contains(&(v0,)) {
                 s.r25.insert((v0,));
             }
         }
     }
-
-    // component 38: r22 D[castling_legal]
+    /// component 38: `r22 D[castling_legal]`
     fn c38(s: &mut Tables) {
-        // CastlingLegal (strict)
+        /// CastlingLegal (strict)
         for &(v0, v1, v2, v4) in s.r23.rows() {
             if s.r27.contains(&(v1, v4)) {
                 if s.r29.contains(&(v0, v1)) {
@@ -8861,10 +8964,9 @@ mod __engine {
             }
         }
     }
-
-    // component 39: r54 D[en_passant_capture_legal]
+    /// component 39: `r54 D[en_passant_capture_legal]`
     fn c39(s: &mut Tables) {
-        // EnPassantCaptureLegal (strict)
+        /// EnPassantCaptureLegal (strict)
         for &(v0,) in s.r55.rows() {
             for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
                 if w0 == v0 {
@@ -8877,20 +8979,18 @@ mod __engine {
             }
         }
     }
-
-    // component 40: r9 D[arbiter_shall_see_laws_observed]
+    /// component 40: `r9 D[arbiter_shall_see_laws_observed]`
     fn c40(s: &mut Tables) {
-        // ArbiterSeesLawsObserved (strict)
+        /// ArbiterSeesLawsObserved (strict)
         for &(v0, v1) in s.r7.rows() {
             if s.r10.contains(&(v0,)) {
                 s.r9.insert((v1, v0));
             }
         }
     }
-
-    // component 41: r16 undecided[case_not_precisely_regulated]
+    /// component 41: `r16 undecided[case_not_precisely_regulated]`
     fn c41(s: &mut Tables) {
-        // case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
+        /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
         for &(v0,) in s.r18.rows() {
             if !s.r4.contains(&(v0,)) {
                 if !s.r19.contains(&(v0,)) {
@@ -8899,82 +8999,76 @@ mod __engine {
             }
         }
     }
-
-    // component 42: r189 request[case_not_precisely_regulated]
+    /// component 42: `r189 request[case_not_precisely_regulated]`
     fn c42(s: &mut Tables) {
-        // UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+        /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
         for &(v0,) in s.r16.rows() {
             s.r189.insert((v0,));
         }
     }
-
-    // component 43: r6 D'[case_not_precisely_regulated]
+    /// component 43: `r6 D'[case_not_precisely_regulated]`
     fn c43(s: &mut Tables) {
-        // undecided case_not_precisely_regulated holds both ways in P
+        /// undecided case_not_precisely_regulated holds both ways in P
         for &(v0,) in s.r16.rows() {
             s.r6.insert((v0,));
         }
     }
-
-    // component 44: r5 D'[arbiter_competent_to_decide]
+    /// component 44: `r5 D'[arbiter_competent_to_decide]`
     fn c44(s: &mut Tables) {
-        // UnregulatedCaseDecidedByArbiter (strict)
+        /// UnregulatedCaseDecidedByArbiter (strict)
         for &(v0,) in s.r6.rows() {
             s.r5.insert((v0,));
         }
     }
-
-    // component 45: r105 app[AgreedDraw]
+    /// component 45: `r105 app[AgreedDraw]`
     fn c45(s: &mut Tables) {
-        // AgreedDraw (strict) applicable at \u{2202}
+        /// AgreedDraw (strict) applicable at \u{2202}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
                 s.r105.insert((v0,));
             }
         }
     }
-
-    // component 46: r104 cand[game_drawn]
+    /// component 46: `r104 cand[game_drawn]`
     fn c46(s: &mut Tables) {
-        // AgreedDraw applicable for game_drawn
+        /// AgreedDraw applicable for game_drawn
         for &(v0,) in s.r105.rows() {
             s.r104.insert((v0,));
         }
-        // FiftyMoveClaimDraws applicable for game_drawn
+        /// FiftyMoveClaimDraws applicable for game_drawn
         for &(v0,) in s.r107.rows() {
             s.r104.insert((v0,));
         }
-        // FivefoldAutomaticDraw applicable for game_drawn
+        /// FivefoldAutomaticDraw applicable for game_drawn
         for &(v0,) in s.r108.rows() {
             s.r104.insert((v0,));
         }
-        // ResignationDrawnIfMateImpossible applicable for game_drawn
+        /// ResignationDrawnIfMateImpossible applicable for game_drawn
         for &(v0,) in s.r109.rows() {
             s.r104.insert((v0,));
         }
-        // SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
+        /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
         for &(v0,) in s.r110.rows() {
             s.r104.insert((v0,));
         }
-        // SeventyFiveAutomaticDraw applicable for game_drawn
+        /// SeventyFiveAutomaticDraw applicable for game_drawn
         for &(v0,) in s.r111.rows() {
             s.r104.insert((v0,));
         }
-        // ThreefoldClaimDraws applicable for game_drawn
+        /// ThreefoldClaimDraws applicable for game_drawn
         for &(v0,) in s.r113.rows() {
             s.r104.insert((v0,));
         }
     }
-
-    // component 47: r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]
+    /// component 47: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
     fn c47(s: &mut Tables) {
-        // CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
+        /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
         for &(v0,) in s.r104.rows() {
             if !s.r115.contains(&(v0,)) {
                 s.r114.insert((v0,));
             }
         }
-        // CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
+        /// CheckmateTakesPrecedenceOverSeventyFive discarded under blocking: not established
         if !s.r117.contains(&()) {
             for &(v0,) in s.r104.rows() {
                 if !s.r116.contains(&(v0,)) {
@@ -8983,26 +9077,24 @@ mod __engine {
             }
         }
     }
-
-    // component 48: r95 app\u{3a3}[AgreedDraw]
+    /// component 48: `r95 app\u{3a3}[AgreedDraw]`
     fn c48(s: &mut Tables) {
-        // AgreedDraw (strict) applicable at \u{3a3}
+        /// AgreedDraw (strict) applicable at \u{3a3}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
                 s.r95.insert((v0,));
             }
         }
     }
-
-    // component 49: r122 ok[~game_drawn vs AgreedDraw]
+    /// component 49: `r122 ok[~game_drawn vs AgreedDraw]`
     fn c49(s: &mut Tables) {
-        // AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r95.contains(&(v0,)) {
                 s.r122.insert((v0,));
             }
         }
-        // AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// AgreedDraw discarded under blocking: not established \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         if !s.r117.contains(&()) {
             for &(v0,) in s.r116.rows() {
                 if !s.r105.contains(&(v0,)) {
@@ -9011,26 +9103,25 @@ mod __engine {
             }
         }
     }
-
-    // component 50: r86 D[game_drawn]
+    /// component 50: `r86 D[game_drawn]`
     fn c50(s: &mut Tables) {
-        // AgreedDraw (strict) at \u{394}
+        /// AgreedDraw (strict) at \u{394}
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
                 s.r86.insert((v0,));
             }
         }
-        // FiftyMoveClaimDraws (strict) at \u{394}
+        /// FiftyMoveClaimDraws (strict) at \u{394}
         for &(v0, _) in s.r84.rows() {
             s.r86.insert((v0,));
         }
-        // FivefoldAutomaticDraw (strict) at \u{394}
+        /// FivefoldAutomaticDraw (strict) at \u{394}
         for &(v0, v1) in s.r89.rows() {
             if v1 >= 5i64 {
                 s.r86.insert((v0,));
             }
         }
-        // ResignationDrawnIfMateImpossible (strict) at \u{394}
+        /// ResignationDrawnIfMateImpossible (strict) at \u{394}
         for &(v1,) in s.r90.rows() {
             for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -9040,7 +9131,7 @@ mod __engine {
                 }
             }
         }
-        // SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
+        /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
         for &(v1,) in s.r90.rows() {
             for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
                 if w0 == v1 {
@@ -9054,19 +9145,18 @@ mod __engine {
                 }
             }
         }
-        // ThreefoldClaimDraws (strict) at \u{394}
+        /// ThreefoldClaimDraws (strict) at \u{394}
         for &(v0, _) in s.r94.rows() {
             s.r86.insert((v0,));
         }
     }
-
-    // component 51: r119 P[~game_drawn]
+    /// component 51: `r119 P[~game_drawn]`
     fn c51(s: &mut Tables) {
-        // +\u{394} ~game_drawn \u{21d2} +\u{2202}
+        /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
         for &(v0,) in s.r118.rows() {
             s.r119.insert((v0,));
         }
-        // +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
         for &(v0,) in s.r116.rows() {
             if !s.r86.contains(&(v0,)) {
                 if s.r122.contains(&(v0,)) {
@@ -9091,206 +9181,202 @@ mod __engine {
             }
         }
     }
-
-    // component 52: r88 S[game_drawn]
+    /// component 52: `r88 S[game_drawn]`
     fn c52(s: &mut Tables) {
-        // +\u{394} game_drawn \u{21d2} +\u{3a3}
+        /// +\u{394} game_drawn \u{21d2} +\u{3a3}
         for &(v0,) in s.r86.rows() {
             s.r88.insert((v0,));
         }
-        // AgreedDraw supports game_drawn
+        /// AgreedDraw supports game_drawn
         for &(v0,) in s.r95.rows() {
             s.r88.insert((v0,));
         }
-        // FiftyMoveClaimDraws supports game_drawn
+        /// FiftyMoveClaimDraws supports game_drawn
         for &(v0,) in s.r97.rows() {
             s.r88.insert((v0,));
         }
-        // FivefoldAutomaticDraw supports game_drawn
+        /// FivefoldAutomaticDraw supports game_drawn
         for &(v0,) in s.r98.rows() {
             s.r88.insert((v0,));
         }
-        // ResignationDrawnIfMateImpossible supports game_drawn
+        /// ResignationDrawnIfMateImpossible supports game_drawn
         for &(v0,) in s.r99.rows() {
             s.r88.insert((v0,));
         }
-        // SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
+        /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
         for &(v0,) in s.r100.rows() {
             s.r88.insert((v0,));
         }
-        // SeventyFiveAutomaticDraw supports game_drawn
+        /// SeventyFiveAutomaticDraw supports game_drawn
         for &(v0,) in s.r101.rows() {
             s.r88.insert((v0,));
         }
-        // ThreefoldClaimDraws supports game_drawn
+        /// ThreefoldClaimDraws supports game_drawn
         for &(v0,) in s.r103.rows() {
             s.r88.insert((v0,));
         }
     }
-
-    // component 53: r87 P[game_drawn]
+    /// component 53: `r87 P[game_drawn]`
     fn c53(s: &mut Tables) {
-        // +\u{394} game_drawn \u{21d2} +\u{2202}
+        /// +\u{394} game_drawn \u{21d2} +\u{2202}
         for &(v0,) in s.r86.rows() {
             s.r87.insert((v0,));
         }
-        // +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
+        /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
         for &(v0,) in s.r104.rows() {
             if s.r114.contains(&(v0,)) {
                 s.r87.insert((v0,));
             }
         }
     }
-
-    // component 54: r0 D[agreed_draw_has_ended_the_game]
+    /// component 54: `r0 D[agreed_draw_has_ended_the_game]`
     fn c54(s: &mut Tables) {
-        // AgreedDrawEndsTheGame (strict)
+        /// AgreedDrawEndsTheGame (strict)
         for &(v0,) in s.r1.rows() {
             if s.r2.contains(&(v0,)) {
                 s.r0.insert((v0,));
             }
         }
     }
-
-    // component 55 (recursive): r58 D[entered_state], r60 S[entered_state], r61 S[valid_transition], r167 D[valid_transition]
+    /// component 55 (recursive): `r58 D[entered_state]`, `r60 S[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
     fn c55(s: &mut Tables) {
         let (mut l58, mut h58) = (0, s.r58.len());
         let (mut l60, mut h60) = (0, s.r60.len());
         let (mut l61, mut h61) = (0, s.r61.len());
         let (mut l167, mut h167) = (0, s.r167.len());
         while l58 < h58 || l60 < h60 || l61 < h61 || l167 < h167 {
-            // GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 0u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 1u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 2u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 3u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByResignation/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 4u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
+            /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 5u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
+            /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 6u32 {
                     s.r58.insert((v0, 7u32));
                 }
             }
-            // GamePlay/PlayMove/enters (strict) at \u{394}
+            /// GamePlay/PlayMove/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 9u32 {
                     s.r58.insert((v0, 10u32));
                 }
             }
-            // GamePlay/StartPlay/enters (strict) at \u{394}
+            /// GamePlay/StartPlay/enters (strict) at \u{394}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 11u32 {
                     s.r58.insert((v0, 10u32));
                 }
             }
-            // +\u{394} entered_state \u{21d2} +\u{3a3}
+            /// +\u{394} entered_state \u{21d2} +\u{3a3}
             for i0 in l58..h58 {
                 let (v0, v1) = s.r58.rows()[i0];
                 s.r60.insert((v0, v1));
             }
-            // GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByAgreement/enters supports entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 0u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByCheckmate/enters supports entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 1u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByDeadPosition/enters supports entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 2u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByDrawnClaim/enters supports entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 3u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByResignation/enters supports entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 4u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeBySecondIllegalMove/enters supports entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 5u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByStalemate/enters supports entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 6u32 {
                     s.r60.insert((v0, 7u32));
                 }
             }
-            // GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
+            /// GamePlay/PlayMove/enters supports entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 9u32 {
                     s.r60.insert((v0, 10u32));
                 }
             }
-            // GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
+            /// GamePlay/StartPlay/enters supports entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{3a3}
             for i0 in l61..h61 {
                 let (v0, w0) = s.r61.rows()[i0];
                 if w0 == 11u32 {
                     s.r60.insert((v0, 10u32));
                 }
             }
-            // GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9301,7 +9387,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9312,7 +9398,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9323,7 +9409,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9334,7 +9420,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByResignation/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9345,7 +9431,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
+            /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9356,7 +9442,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
+            /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9367,7 +9453,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/PlayMove/valid (strict) at \u{394}
+            /// GamePlay/PlayMove/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9378,7 +9464,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/StartPlay/valid (strict) at \u{394}
+            /// GamePlay/StartPlay/valid (strict) at \u{394}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 8u32 {
@@ -9389,12 +9475,12 @@ mod __engine {
                     }
                 }
             }
-            // +\u{394} valid_transition \u{21d2} +\u{3a3}
+            /// +\u{394} valid_transition \u{21d2} +\u{3a3}
             for i0 in l167..h167 {
                 let (v0, v1) = s.r167.rows()[i0];
                 s.r61.insert((v0, v1));
             }
-            // GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9405,7 +9491,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9416,7 +9502,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9427,7 +9513,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9438,7 +9524,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9449,7 +9535,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9460,7 +9546,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
+            /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9471,7 +9557,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
+            /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 10u32 {
@@ -9482,7 +9568,7 @@ mod __engine {
                     }
                 }
             }
-            // GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
+            /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
             for i0 in l60..h60 {
                 let (v0, w0) = s.r60.rows()[i0];
                 if w0 == 8u32 {
@@ -9499,68 +9585,66 @@ mod __engine {
             (l167, h167) = (h167, s.r167.len());
         }
     }
-
-    // component 56: r73 cand[entered_state]
+    /// component 56: `r73 cand[entered_state]`
     fn c56(s: &mut Tables) {
-        // GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByAgreement/enters applicable for entered_state \u{2190} GamePlay/ConcludeByAgreement/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(0u32)]) {
             if w0 == 0u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByCheckmate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByCheckmate/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(1u32)]) {
             if w0 == 1u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByDeadPosition/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDeadPosition/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(2u32)]) {
             if w0 == 2u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByDrawnClaim/enters applicable for entered_state \u{2190} GamePlay/ConcludeByDrawnClaim/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(3u32)]) {
             if w0 == 3u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByResignation/enters applicable for entered_state \u{2190} GamePlay/ConcludeByResignation/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(4u32)]) {
             if w0 == 4u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeBySecondIllegalMove/enters applicable for entered_state \u{2190} GamePlay/ConcludeBySecondIllegalMove/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(5u32)]) {
             if w0 == 5u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByStalemate/enters applicable for entered_state \u{2190} GamePlay/ConcludeByStalemate/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(6u32)]) {
             if w0 == 6u32 {
                 s.r73.insert((v0, 7u32));
             }
         }
-        // GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
+        /// GamePlay/PlayMove/enters applicable for entered_state \u{2190} GamePlay/PlayMove/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(9u32)]) {
             if w0 == 9u32 {
                 s.r73.insert((v0, 10u32));
             }
         }
-        // GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
+        /// GamePlay/StartPlay/enters applicable for entered_state \u{2190} GamePlay/StartPlay/enters (strict) applicable at \u{2202}
         for &(v0, w0) in s.r61.matching(2, &[i64::from(11u32)]) {
             if w0 == 11u32 {
                 s.r73.insert((v0, 10u32));
             }
         }
     }
-
-    // component 57: r178 cand[valid_transition]
+    /// component 57: `r178 cand[valid_transition]`
     fn c57(s: &mut Tables) {
-        // GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(0u32)]) {
             if w0 == 0u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9570,7 +9654,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(1u32)]) {
             if w0 == 1u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9580,7 +9664,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(2u32)]) {
             if w0 == 2u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9590,7 +9674,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(3u32)]) {
             if w0 == 3u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9600,7 +9684,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(4u32)]) {
             if w0 == 4u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9610,7 +9694,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(5u32)]) {
             if w0 == 5u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9620,7 +9704,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+        /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(6u32)]) {
             if w0 == 6u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9630,7 +9714,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+        /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(9u32)]) {
             if w0 == 9u32 {
                 if s.r60.contains(&(v0, 10u32)) {
@@ -9640,7 +9724,7 @@ mod __engine {
                 }
             }
         }
-        // GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+        /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
         for &(v0, w0) in s.r11.matching(2, &[i64::from(11u32)]) {
             if w0 == 11u32 {
                 if s.r60.contains(&(v0, 8u32)) {
@@ -9651,33 +9735,30 @@ mod __engine {
             }
         }
     }
-
-    // component 58: r168 P[valid_transition]
+    /// component 58: `r168 P[valid_transition]`
     fn c58(s: &mut Tables) {
-        // +\u{394} valid_transition \u{21d2} +\u{2202}
+        /// +\u{394} valid_transition \u{21d2} +\u{2202}
         for &(v0, v1) in s.r167.rows() {
             s.r168.insert((v0, v1));
         }
-        // +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
+        /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
         for &(v0, v1) in s.r178.rows() {
             s.r168.insert((v0, v1));
         }
     }
-
-    // component 59: r59 P[entered_state]
+    /// component 59: `r59 P[entered_state]`
     fn c59(s: &mut Tables) {
-        // +\u{394} entered_state \u{21d2} +\u{2202}
+        /// +\u{394} entered_state \u{21d2} +\u{2202}
         for &(v0, v1) in s.r58.rows() {
             s.r59.insert((v0, v1));
         }
-        // +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
+        /// +\u{2202} entered_state: applicable, not refuted, every attacker discarded or defeated
         for &(v0, v1) in s.r73.rows() {
             s.r59.insert((v0, v1));
         }
     }
-
     impl Tables {
-        // Fresh tables, told the column sets the rules look them up by.
+        /// Fresh tables, told the column sets the rules look them up by.
         pub(super) fn new() -> Self {
             #[allow(unused_mut)]
             let mut t = Tables::default();
@@ -11475,20 +11556,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o5
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o3
+                            .o5
                             .case(self.case)
                             .binary_search(&(self.case, situation.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o3
+                                .case(self.case)
+                                .binary_search(&(self.case, situation.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch
@@ -12800,20 +12885,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o146
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o142
+                            .o146
                             .case(self.case)
                             .binary_search(&(self.case, who.0, piece.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o142
+                                .case(self.case)
+                                .binary_search(&(self.case, who.0, piece.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch

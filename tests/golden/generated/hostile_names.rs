@@ -781,14 +781,14 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":2}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":0}}],
    "head": {"args":[{"Var":0}],"rel":19},
-   "meaning": {"Strict":{"rule":0,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":0,"world":"Certain"}},
    "origin": "ResignationEnds (strict)",
    "vars": ["g","p"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":1}],"rel":2}},{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":0}},{"Pos":{"args":[{"Var":1}],"rel":7}}],
    "head": {"args":[{"Var":0},{"Var":1}],"rel":20},
-   "meaning": {"Strict":{"rule":1,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"},{"level":"Definite","world":"Certain"}],"rule":1,"world":"Certain"}},
    "origin": "ResignationLoses (strict)",
    "vars": ["g","p"]
   },
@@ -809,7 +809,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":9}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]}],
    "head": {"args":[{"Var":0}],"rel":24},
-   "meaning": {"Applicable":{"level":"Supported","rule":2,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"},null],"rule":2,"world":"Certain"}},
    "origin": "SeventyFiveMoves (defeasible) applicable at Σ",
    "vars": ["g","n"]
   },
@@ -823,7 +823,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":9}},{"Cmp":[{"Var":1},"Ge",{"Value":{"Int":75}}]}],
    "head": {"args":[{"Var":0}],"rel":26},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":2,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"},null],"rule":2,"world":"Certain"}},
    "origin": "SeventyFiveMoves (defeasible) applicable at ∂",
    "vars": ["g","n"]
   },
@@ -837,7 +837,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":20}}],
    "head": {"args":[{"Var":0}],"rel":28},
-   "meaning": {"Applicable":{"level":"Supported","rule":3,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Supported","reads":[{"level":"Supported","world":"Certain"}],"rule":3,"world":"Certain"}},
    "origin": "LossIsNoDraw (defeasible) applicable at Σ",
    "vars": ["g","p"]
   },
@@ -851,7 +851,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0},{"Var":1}],"rel":20}}],
    "head": {"args":[{"Var":0}],"rel":29},
-   "meaning": {"Applicable":{"level":"Defeasible","rule":3,"world":"Certain"}},
+   "meaning": {"Applicable":{"level":"Defeasible","reads":[{"level":"Defeasible","world":"Certain"}],"rule":3,"world":"Certain"}},
    "origin": "LossIsNoDraw (defeasible) applicable at ∂",
    "vars": ["g","p"]
   },
@@ -865,7 +865,7 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":25}},{"Pos":{"args":[{"Var":0}],"rel":27}}],
    "head": {"args":[{"Var":0}],"rel":22},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[{"priority":0,"rule":2}],"blocks":false,"item":1,"rule":3}]}},
    "origin": "+∂ drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
@@ -914,49 +914,49 @@ const PROGRAM: &str = r#"{
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":29}}],
    "head": {"args":[{"Var":0}],"rel":35},
-   "meaning": {"Defeated":{"attacker":2,"by":3}},
+   "meaning": {"Defeated":{"attacker":2,"by":3,"priority":0}},
    "origin": "SeventyFiveMoves defeated by LossIsNoDraw",
    "vars": ["x0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":34}},{"Pos":{"args":[{"Var":0}],"rel":35}}],
    "head": {"args":[{"Var":0}],"rel":32},
-   "meaning": "Established",
+   "meaning": {"Established":{"attackers":[{"beats":[],"blocks":false,"item":1,"rule":2}]}},
    "origin": "+∂ ~drawn: applicable, not refuted, every attacker discarded or defeated",
    "vars": ["x0"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":11}},{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]}],
    "head": {"args":[{"Var":0}],"rel":36},
-   "meaning": {"Strict":{"rule":4,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Certain"},{"level":"Defeasible","world":"Possible"},null],"rule":4,"world":"Certain"}},
    "origin": "TouchMove (strict)",
    "vars": ["p"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":17}},{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]}],
    "head": {"args":[{"Var":0}],"rel":37},
-   "meaning": {"Strict":{"rule":4,"world":"Possible"}},
+   "meaning": {"Strict":{"reads":[{"level":"Supported","world":"Possible"},{"level":"Defeasible","world":"Certain"},null],"rule":4,"world":"Possible"}},
    "origin": "TouchMove (strict)",
    "vars": ["p"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":19}}],
    "head": {"args":[{"Var":0}],"rel":38},
-   "meaning": {"Strict":{"rule":5,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":5,"world":"Certain"}},
    "origin": "KeywordRule (strict)",
    "vars": ["g"]
   },
   {
    "body": [{"Pos":{"args":[{"Var":0}],"rel":2}}],
    "head": {"args":[{"Var":0}],"rel":39},
-   "meaning": {"Strict":{"rule":6,"world":"Certain"}},
+   "meaning": {"Strict":{"reads":[{"level":"Definite","world":"Certain"}],"rule":6,"world":"Certain"}},
    "origin": "InjectionRule (strict)",
    "vars": ["p"]
   },
   {
    "body": [{"Neg":{"args":[{"Var":0}],"rel":2}},{"Cmp":[{"Var":0},"Ne",{"Value":{"Entity":"Arbiter"}}]},{"Pos":{"args":[{"Var":0}],"rel":12}}],
    "head": {"args":[{"Var":0}],"rel":40},
-   "meaning": {"Request":{"item":0,"rule":4}},
+   "meaning": {"Request":{"item":0,"reads":[{"level":"Defeasible","world":"Certain"},null,null],"rule":4}},
    "origin": "TouchMove: its judgment atom touched is undecided",
    "vars": ["p"]
   }
@@ -2661,20 +2661,24 @@ impl Conclusions {
                         .is_ok()
                 }
                 __rt::Section::Pending => {
-                    (self
-                        .batch
-                        .out
-                        .o37
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                        && !self
+                    __rt::section_member(
+                        self
                             .batch
                             .out
-                            .o36
+                            .o37
                             .case(self.case)
                             .binary_search(&(self.case, player.0))
-                            .is_ok())
+                            .is_ok(),
+                        || {
+                            self
+                                .batch
+                                .out
+                                .o36
+                                .case(self.case)
+                                .binary_search(&(self.case, player.0))
+                                .is_ok()
+                        },
+                    )
                 }
                 __rt::Section::Supported => {
                     self.batch

@@ -16,7 +16,7 @@ use super::{Analysis, Error, Witness, SECTIONS};
 use crate::explain::{self, Query};
 use crate::interp::{self, Conclusions, Facts, Store};
 use crate::program::{Catalog, Item, Lit, Program, Section, Term, TypeId, Value};
-use crate::syntax::facts::{read_facts, write_facts};
+use lawgen_runtime::formats::facts::{read_facts, write_facts};
 use std::collections::BTreeMap;
 
 /// One program's evaluation of a witness.

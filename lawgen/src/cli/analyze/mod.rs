@@ -33,6 +33,8 @@ pub mod render;
 pub mod run;
 pub mod sat;
 
+pub use run::{command, Args};
+
 use crate::interp::{Facts, Policy};
 use crate::program::{Lit, Meaning, Program, Section, Strength, Value};
 use domain::{Bound, Domain, Named, Vid};
@@ -516,7 +518,7 @@ impl<'p> Analysis<'p> {
             .iter()
             .enumerate()
             .filter(|(_, pr)| {
-                matches!(pr.meaning, Meaning::Applicable { rule, level: crate::program::Level::Defeasible, world: crate::program::World::Certain } if rule == r)
+                matches!(pr.meaning, Meaning::Applicable { rule, level: crate::program::Level::Defeasible, world: crate::program::World::Certain, .. } if rule == r)
             })
             .map(|(i, _)| i)
             .collect();
@@ -527,7 +529,7 @@ impl<'p> Analysis<'p> {
             .iter()
             .enumerate()
             .filter(|(_, pr)| {
-                matches!(pr.meaning, Meaning::Strict { rule, world: crate::program::World::Certain } if rule == r)
+                matches!(pr.meaning, Meaning::Strict { rule, world: crate::program::World::Certain, .. } if rule == r)
             })
             .map(|(i, _)| i)
             .collect()

@@ -6,9 +6,122 @@ use super::pattern::{parse_goal, Goal};
 use super::properties::{self, Expect};
 use super::render::{facts_line, outcome_json, size_words, witness_text};
 use super::{Analysis, Error, Options, Outcome};
+use crate::cli::{internal, read_input, Failure, Inputs, PolicyArg};
 use crate::program::{Program, Section, Strength};
 use serde_json::{json, Value as J};
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// `lawgen analyze PACKAGE` with the questions to answer.
+#[derive(clap::Args)]
+pub struct Args {
+    package: PathBuf,
+    /// Fresh entities of each type besides the package's constants.
+    #[arg(long, default_value_t = 2)]
+    bound: usize,
+    /// Each integer constant c of the rules brings c-N..=c+N.
+    #[arg(long, default_value_t = 1)]
+    spread: u32,
+    #[arg(long, value_enum, default_value_t = PolicyArg::Blocking)]
+    policy: PolicyArg,
+    /// Two literals concluded for one binding: `--exclusive 'game_drawn(G)' 'game_lost_by(G, _)'`.
+    #[arg(long, num_args = 2, value_names = ["LIT", "LIT"], action = clap::ArgAction::Append)]
+    exclusive: Vec<String>,
+    /// A conjunction `LIT, not LIT, …` that some input reaches.
+    #[arg(long, value_name = "GOAL")]
+    goal: Vec<String>,
+    /// The section literals are read from: definitely, defeasibly (the default), supported, pending.
+    #[arg(long)]
+    level: Option<String>,
+    /// An input under which the rule applies and concludes its head.
+    #[arg(long, value_name = "RULE")]
+    reachable: Vec<String>,
+    /// Every rule: list those that can never apply, or never conclude.
+    #[arg(long)]
+    unreachable: bool,
+    /// The fewest facts that conclude the literal.
+    #[arg(long, value_name = "LIT")]
+    requires: Vec<String>,
+    /// Another package (often one this package imports): for each
+    /// institutional literal, an input on which the two disagree.
+    #[arg(long, value_name = "OTHER")]
+    compare: Option<PathBuf>,
+    /// Named properties (JSON, or the text form); exit 1 on a violation.
+    #[arg(long, value_name = "FILE")]
+    properties: Option<PathBuf>,
+    /// Keep the first witness found instead of the one with fewest facts.
+    #[arg(long)]
+    no_minimize: bool,
+    /// Seconds minimizing one witness may take (past them the smallest
+    /// found so far is shown, not claimed to be the fewest).
+    #[arg(long, default_value_t = 20.0)]
+    minimize_seconds: f64,
+    /// Language of explanations (`en`, `ru`).
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Print the answers as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Answers the questions and prints the report; fails when a property is
+/// violated.
+pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
+    let fail = |e: Error| Failure::new(e.code, e.to_string());
+    let loaded = inputs.load(&args.package)?;
+    let program = crate::lower::lower(&loaded.model).map_err(internal)?;
+    let other = match &args.compare {
+        Some(p) => {
+            let l = inputs.load(p)?;
+            Some(crate::lower::lower(&l.model).map_err(internal)?)
+        }
+        None => None,
+    };
+    let properties = match args.properties {
+        Some(p) => Some((p.display().to_string(), read_input(&p)?)),
+        None => None,
+    };
+    let req = Request {
+        exclusive: args
+            .exclusive
+            .chunks(2)
+            .map(|c| (c[0].clone(), c[1].clone()))
+            .collect(),
+        goals: args.goal,
+        level: args
+            .level
+            .map(|l| super::pattern::parse_level(&l))
+            .transpose()
+            .map_err(|m| fail(Error::usage(m)))?,
+        reachable: args.reachable,
+        unreachable: args.unreachable,
+        requires: args.requires,
+        compare: other.is_some(),
+        properties,
+        json: args.json,
+    };
+    let opts = Options {
+        bound: super::domain::Bound {
+            entities: args.bound,
+            spread: args.spread,
+        },
+        policy: args.policy.into(),
+        minimize: !args.no_minimize,
+        symmetry: true,
+        lang: args.lang,
+        minimize_seconds: args.minimize_seconds,
+        explain: true,
+    };
+    let report = run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
+    print!("{}", report.text);
+    if report.code != 0 {
+        return Err(Failure::new(
+            report.code,
+            "error: a property is violated (its witness is above)",
+        ));
+    }
+    Ok(())
+}
 
 /// What to ask.
 #[derive(Clone, Debug, Default)]

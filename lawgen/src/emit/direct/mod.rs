@@ -1,15 +1,17 @@
 //! The Direct engine: the lowered program as per-case Rust.
 //!
-//! The same rules the ascent engine runs (the program after [`super::unfold`]
-//! and [`super::preload`]) become plain functions over one case's tables:
+//! The same rules the ascent engine runs (the [`Plan`]'s, after
+//! [`super::unfold`] and [`super::preload`]) become plain functions over one
+//! case's tables:
 //!
-//! - every relation is a [`Table`](lawgen_runtime::__private::Table) of typed
-//!   rows (`(u32, i64)`, …) in a `Tables` struct, one per worker thread,
-//!   cleared (not freed) between cases, so the steady state allocates
-//!   nothing per fact or per case;
-//! - the relations are grouped into strongly connected components (over
-//!   positive and negated dependencies; a stratified program never negates
-//!   inside one) and run in topological order;
+//! - every relation the plan stores is a
+//!   [`Table`](lawgen_runtime::__private::Table) of typed rows (`(u32, i64)`,
+//!   …) in a `Tables` struct, one per worker thread, cleared (not freed)
+//!   between cases, so the steady state allocates nothing per fact or per
+//!   case;
+//! - the plan's components (strongly connected over positive and negated
+//!   dependencies; a stratified program never negates inside one) run in
+//!   dependency order, one function each;
 //! - a non-recursive component runs each of its rules once: nested loops
 //!   over the body's positive atoms in [`join_order`] (bound columns first;
 //!   body order in a package is not an execution plan), a filter as soon as
@@ -23,451 +25,30 @@
 //!   start — so a derivation is found in the round where its last row
 //!   arrived, once; the loop ends when a round adds nothing.
 //!
-//! Rules carry their origin as a comment, like the ascent program's. No
-//! package string reaches this code except through [`names::comment`].
+//! The code is built as tokens, each rule's loops nested by construction.
+//! Rules carry their origin as a doc comment on the statement that runs them
+//! (the one kind of comment a token stream holds; rustdoc reads none on a
+//! statement, and the module allows the lint saying so); relations and
+//! components name theirs in code spans. No package string reaches this code
+//! except through [`names::comment`].
 
-use super::api::{out_ident, rel_ident};
-use super::{names, Gen};
-use crate::model::{Ty, Value};
-use crate::program::{join_order, Item, RelId, Role, Rule, Term};
-use crate::syntax::CmpOp;
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt::Write as _;
+use super::plan::{out_ident, rel_ident, Component, Plan};
+use super::{code, doc_attrs, names, Backend, EmitError, EngineCode};
+use crate::program::{join_order, Item, RelId, Rule, Term};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// What a positive body atom ranges over.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Range {
-    /// Every row (a relation complete before this component runs).
-    All,
-    /// Rows before the previous round: `0..l`.
-    Old(RelId),
-    /// Rows added in the previous round: `l..h`.
-    Delta(RelId),
-    /// Rows up to this round's start: `0..h`.
-    Known(RelId),
-}
+/// The Direct engine (`Engine::Direct`).
+pub(super) struct Direct;
 
-/// Relations that depend on each other, and the rules deriving them.
-struct Component {
-    rels: BTreeSet<RelId>,
-    /// Indices into the engine program's rules.
-    rules: Vec<usize>,
-    /// Does some rule read a relation of the component?
-    recursive: bool,
-}
-
-/// Deepest indentation written (long bodies nest deeply; the text stays
-/// linear in their length).
-const MAX_INDENT: usize = 24;
-
-fn indent(depth: usize) -> String {
-    "    ".repeat(depth.min(MAX_INDENT))
-}
-
-/// `()`, `(a,)`, `(a, b)`.
-fn tuple(items: &[String]) -> String {
-    match items {
-        [] => "()".to_owned(),
-        [one] => format!("({one},)"),
-        more => format!("({})", more.join(", ")),
-    }
-}
-
-impl Gen<'_> {
-    /// Relations with a table: inputs, the policy flag, what the conclusions
-    /// keep, what the batch preloads, and whatever a rule mentions.
-    fn direct_tables(&self) -> BTreeSet<RelId> {
-        let mut t: BTreeSet<RelId> = (0..self.prog.relations.len() as u32)
-            .map(RelId)
-            .filter(|&r| self.prog.relation(r).role != Role::Derived)
-            .chain(self.kept())
-            .chain(self.preload.iter().map(|l| l.head))
-            .collect();
-        for rule in &self.engine.rules {
-            t.insert(rule.head.rel);
-            t.extend(rule.body.iter().filter_map(|i| match i {
-                Item::Pos(a) | Item::Neg(a) => Some(a.rel),
-                Item::Cmp(..) => None,
-            }));
-        }
-        t
+impl Backend for Direct {
+    fn engine(&self, plan: &Plan) -> Result<EngineCode, EmitError> {
+        Ok(EngineCode::Tokens(engine(plan)?))
     }
 
-    fn row_type(&self, r: RelId) -> String {
-        let cols: Vec<String> = self
-            .prog
-            .relation(r)
-            .columns
-            .iter()
-            .map(|c| match c {
-                Ty::Int => "i64".to_owned(),
-                Ty::Entity(_) => "u32".to_owned(),
-            })
-            .collect();
-        tuple(&cols)
-    }
-
-    /// The engine's rules grouped into components, in the order they run.
-    fn components(&self) -> Result<Vec<Component>, String> {
-        let prog = &self.engine;
-        let n = prog.relations.len();
-        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for rule in &prog.rules {
-            for it in &rule.body {
-                if let Item::Pos(a) | Item::Neg(a) = it {
-                    succ[a.rel.0 as usize].push(rule.head.rel.0 as usize);
-                }
-            }
-        }
-        for s in &mut succ {
-            s.sort_unstable();
-            s.dedup();
-        }
-        let comp = crate::scc::components(&succ);
-        // Rules by the component of their head; components numbered in
-        // reverse topological order, so the largest number runs first.
-        let mut by_comp: BTreeMap<std::cmp::Reverse<usize>, Vec<usize>> = BTreeMap::new();
-        for (ri, rule) in prog.rules.iter().enumerate() {
-            by_comp
-                .entry(std::cmp::Reverse(comp[rule.head.rel.0 as usize]))
-                .or_default()
-                .push(ri);
-        }
-        let mut out = Vec::new();
-        for (std::cmp::Reverse(c), rules) in by_comp {
-            let rels: BTreeSet<RelId> = (0..n)
-                .filter(|&r| comp[r] == c)
-                .map(|r| RelId(r as u32))
-                .collect();
-            let mut recursive = false;
-            for &ri in &rules {
-                for it in &prog.rules[ri].body {
-                    match it {
-                        Item::Pos(a) if rels.contains(&a.rel) => recursive = true,
-                        Item::Neg(a) if rels.contains(&a.rel) => {
-                            return Err(format!(
-                                "rule `{}` negates a relation of its own component (the lowered program is not stratified)",
-                                names::comment(&prog.rules[ri].origin)
-                            ))
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            out.push(Component {
-                rels,
-                rules,
-                recursive,
-            });
-        }
-        Ok(out)
-    }
-
-    /// The body of `mod __engine` for the Direct engine.
-    pub(super) fn direct_engine(&self) -> Result<String, String> {
-        let tables = self.direct_tables();
-        let mut s = String::new();
-        // Comments, not docs, in the engine module: nothing of it is API,
-        // and a comment is not a token the injection test must vet.
-        s.push_str("    // One case's relations, typed rows each; reused case after case.\n");
-        s.push_str("    #[derive(Default)]\n");
-        s.push_str("    pub(super) struct Tables {\n");
-        for &r in &tables {
-            let _ = writeln!(
-                s,
-                "        pub(super) r{}: ::lawgen_runtime::__private::Table<{}>, // {}",
-                r.0,
-                self.row_type(r),
-                names::comment(&self.prog.relation(r).name),
-            );
-        }
-        s.push_str("    }\n\n");
-        s.push_str("    impl Tables {\n");
-        s.push_str("        // Empties every table (keeping its allocation) for the next case.\n");
-        s.push_str("        pub(super) fn clear(&mut self) {\n");
-        for &r in &tables {
-            let _ = writeln!(s, "            self.r{}.clear();", r.0);
-        }
-        s.push_str("        }\n\n");
-        let comps = self.components()?;
-        s.push_str("        // Runs every rule on the loaded case, component by component.\n");
-        s.push_str("        pub(super) fn run(&mut self) {\n");
-        for k in 0..comps.len() {
-            let _ = writeln!(s, "            c{k}(self);");
-        }
-        s.push_str("        }\n");
-        s.push_str("    }\n\n");
-        s.push_str(
-            "    ::std::thread_local! {\n        \
-             // This worker thread's tables.\n        \
-             static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::new());\n    \
-             }\n\n",
-        );
-        s.push_str(
-            "    // Runs `f` on this thread's tables (fresh ones if they are in use).\n    \
-             pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {\n        \
-             TABLES.with(|t| match t.try_borrow_mut() {\n            \
-             Ok(mut t) => f(&mut t),\n            \
-             Err(_) => f(&mut Tables::new()),\n        \
-             })\n    \
-             }\n",
-        );
-        let mut wants: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for (k, comp) in comps.iter().enumerate() {
-            let (rels, recursive) = (&comp.rels, &comp.recursive);
-            let names: Vec<String> = rels
-                .iter()
-                .map(|r| format!("r{} {}", r.0, names::comment(&self.prog.relation(*r).name)))
-                .collect();
-            let _ = writeln!(
-                s,
-                "\n    // component {k}{}: {}",
-                if *recursive { " (recursive)" } else { "" },
-                names.join(", ")
-            );
-            s.push_str(&format!("    fn c{k}(s: &mut Tables) {{\n"));
-            let rules: Vec<&Rule> = comp
-                .rules
-                .iter()
-                .map(|&ri| &self.engine.rules[ri])
-                .collect();
-            if !*recursive {
-                for rule in &rules {
-                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2, &mut wants);
-                }
-            } else {
-                let on = |rule: &Rule| -> Vec<usize> {
-                    rule.body
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, it)| matches!(it, Item::Pos(a) if rels.contains(&a.rel)))
-                        .map(|(i, _)| i)
-                        .collect()
-                };
-                // Exit rules: nothing of the component in the body.
-                for rule in rules.iter().filter(|r| on(r).is_empty()) {
-                    self.direct_rule(&mut s, rule, None, &|_, _| Range::All, 2, &mut wants);
-                }
-                let mut cond = Vec::new();
-                for r in rels {
-                    let i = r.0;
-                    let _ = writeln!(s, "        let (mut l{i}, mut h{i}) = (0, s.r{i}.len());");
-                    cond.push(format!("l{i} < h{i}"));
-                }
-                let _ = writeln!(s, "        while {} {{", cond.join(" || "));
-                for rule in rules.iter() {
-                    let positions = on(rule);
-                    for &d in &positions {
-                        let range = |pos: usize, rel: RelId| -> Range {
-                            if !rels.contains(&rel) {
-                                Range::All
-                            } else if pos == d {
-                                Range::Delta(rel)
-                            } else if pos < d {
-                                Range::Old(rel)
-                            } else {
-                                Range::Known(rel)
-                            }
-                        };
-                        self.direct_rule(&mut s, rule, Some(d), &range, 3, &mut wants);
-                    }
-                }
-                for r in rels {
-                    let i = r.0;
-                    let _ = writeln!(s, "            (l{i}, h{i}) = (h{i}, s.r{i}.len());");
-                }
-                s.push_str("        }\n");
-            }
-            s.push_str("    }\n");
-        }
-        s.push_str(
-            "\n    impl Tables {\n        \
-             // Fresh tables, told the column sets the rules look them up by.\n        \
-             pub(super) fn new() -> Self {\n            \
-             #[allow(unused_mut)]\n            \
-             let mut t = Tables::default();\n",
-        );
-        for (r, mask) in &wants {
-            let _ = writeln!(s, "            t.r{r}.want({mask});");
-        }
-        s.push_str("            t\n        }\n    }\n");
-        Ok(s)
-    }
-
-    /// One rule as nested loops (appended to `s` at `depth`).
-    fn direct_rule(
-        &self,
-        s: &mut String,
-        rule: &Rule,
-        delta: Option<usize>,
-        range: &dyn Fn(usize, RelId) -> Range,
-        depth: usize,
-        wants: &mut BTreeSet<(u32, u32)>,
-    ) {
-        let mut uses: HashMap<u32, usize> = HashMap::new();
-        for t in rule
-            .head
-            .args
-            .iter()
-            .chain(rule.body.iter().flat_map(|i| i.terms()))
-        {
-            if let Term::Var(v) = t {
-                *uses.entry(*v).or_default() += 1;
-            }
-        }
-        let value = |t: &Term| -> String {
-            match t {
-                Term::Var(v) => format!("v{v}"),
-                // The extremes as paths: rustc's `unused_comparisons` lint
-                // fires on a comparison with the literal.
-                Term::Value(Value::Int(i)) if *i == i64::MIN => "i64::MIN".to_owned(),
-                Term::Value(Value::Int(i)) if *i == i64::MAX => "i64::MAX".to_owned(),
-                Term::Value(Value::Int(i)) => format!("{i}i64"),
-                Term::Value(Value::Entity(e)) => format!("{}u32", self.constant_ids[e]),
-            }
-        };
-        let _ = writeln!(s, "{}// {}", indent(depth), names::comment(&rule.origin));
-        let mut d = depth;
-        let mut open = 0usize;
-        let mut bound: HashSet<u32> = HashSet::new();
-        let (mut fresh, mut loops) = (0usize, 0usize);
-        let line = |s: &mut String, d: usize, text: &str| {
-            let _ = writeln!(s, "{}{text}", indent(d));
-        };
-        for i in join_order(&rule.body, delta) {
-            match &rule.body[i] {
-                // Every column bound: a membership test, not a scan.
-                Item::Pos(a)
-                    if range(i, a.rel) == Range::All
-                        && a.args.iter().all(|t| match t {
-                            Term::Var(v) => bound.contains(v),
-                            Term::Value(_) => true,
-                        }) =>
-                {
-                    let args: Vec<String> = a.args.iter().map(&value).collect();
-                    line(
-                        s,
-                        d,
-                        &format!("if s.r{}.contains(&{}) {{", a.rel.0, tuple(&args)),
-                    );
-                    d += 1;
-                    open += 1;
-                }
-                Item::Pos(a) => {
-                    let mut pats = Vec::with_capacity(a.args.len());
-                    let mut checks = Vec::new();
-                    // The columns bound before the loop, and their values.
-                    let (mut mask, mut key) = (0u32, Vec::new());
-                    for (k, t) in a.args.iter().enumerate() {
-                        match t {
-                            Term::Var(v) if bound.contains(v) => {
-                                mask |= 1 << k;
-                                key.push(format!("i64::from(v{v})"));
-                            }
-                            Term::Value(_) => {
-                                mask |= 1 << k;
-                                key.push(format!("i64::from({})", value(t)));
-                            }
-                            Term::Var(_) => {}
-                        }
-                    }
-                    for t in &a.args {
-                        match t {
-                            Term::Var(v) if bound.contains(v) => {
-                                pats.push(format!("w{fresh}"));
-                                checks.push(format!("w{fresh} == v{v}"));
-                                fresh += 1;
-                            }
-                            Term::Var(v) if uses[v] == 1 => pats.push("_".to_owned()),
-                            Term::Var(v) => {
-                                bound.insert(*v);
-                                pats.push(format!("v{v}"));
-                            }
-                            Term::Value(_) => {
-                                pats.push(format!("w{fresh}"));
-                                checks.push(format!("w{fresh} == {}", value(t)));
-                                fresh += 1;
-                            }
-                        }
-                    }
-                    let pat = tuple(&pats);
-                    let r = a.rel.0;
-                    match range(i, a.rel) {
-                        // Looked up by some columns: by an index, once the
-                        // table is large (`Table::matching`).
-                        Range::All if mask != 0 => {
-                            wants.insert((r, mask));
-                            line(
-                                s,
-                                d,
-                                &format!(
-                                    "for &{pat} in s.r{r}.matching({mask}, &[{}]) {{",
-                                    key.join(", ")
-                                ),
-                            );
-                        }
-                        Range::All => line(s, d, &format!("for &{pat} in s.r{r}.rows() {{")),
-                        other => {
-                            let (lo, hi) = match other {
-                                Range::Old(_) => ("0".to_owned(), format!("l{r}")),
-                                Range::Delta(_) => (format!("l{r}"), format!("h{r}")),
-                                _ => ("0".to_owned(), format!("h{r}")),
-                            };
-                            line(s, d, &format!("for i{loops} in {lo}..{hi} {{"));
-                            line(s, d + 1, &format!("let {pat} = s.r{r}.rows()[i{loops}];"));
-                            loops += 1;
-                        }
-                    }
-                    d += 1;
-                    open += 1;
-                    if !checks.is_empty() {
-                        line(s, d, &format!("if {} {{", checks.join(" && ")));
-                        d += 1;
-                        open += 1;
-                    }
-                }
-                Item::Neg(a) => {
-                    let args: Vec<String> = a.args.iter().map(&value).collect();
-                    line(
-                        s,
-                        d,
-                        &format!("if !s.r{}.contains(&{}) {{", a.rel.0, tuple(&args)),
-                    );
-                    d += 1;
-                    open += 1;
-                }
-                Item::Cmp(a, op, b) => {
-                    let op = match op {
-                        CmpOp::Eq => "==",
-                        CmpOp::Ne => "!=",
-                        CmpOp::Lt => "<",
-                        CmpOp::Le => "<=",
-                        CmpOp::Gt => ">",
-                        CmpOp::Ge => ">=",
-                    };
-                    line(s, d, &format!("if {} {op} {} {{", value(a), value(b)));
-                    d += 1;
-                    open += 1;
-                }
-            }
-        }
-        let head: Vec<String> = rule.head.args.iter().map(&value).collect();
-        line(
-            s,
-            d,
-            &format!("s.r{}.insert({});", rule.head.rel.0, tuple(&head)),
-        );
-        for _ in 0..open {
-            d -= 1;
-            line(s, d, "}");
-        }
-    }
-
-    /// `evaluate_batch` for the Direct engine: each case loaded into this
-    /// thread's tables, run, and its kept relations appended (sorted) to the
-    /// batch's outputs.
+    /// Each case loaded into this thread's tables, run, and its kept
+    /// relations appended (sorted) to the batch's outputs.
     ///
     /// A case's facts are not sorted first (`Facts::normalize`, a quarter of
     /// the instructions per chess game): the tables are sets, and a fact
@@ -475,22 +56,15 @@ impl Gen<'_> {
     /// tables, which are nearly always empty on one side. Only then is the
     /// case normalized, so that the error names the same tuple as the other
     /// engines' do.
-    pub(super) fn direct_batch(&self) -> TokenStream {
-        let kept = self.kept();
-        let push = |f: &Ident, cols: Vec<TokenStream>| quote!(s.#f.insert((#(#cols,)*)););
-        let load = self.inputs().into_iter().map(|r| {
+    fn evaluate_batch(&self, plan: &Plan) -> TokenStream {
+        let kept = &plan.kept;
+        let store = |r, cols: Vec<TokenStream>| {
             let f = rel_ident(r);
-            let t = self.row_tuple(r, false);
-            let rel = r.0;
-            let derived = self.preloaded_from(Some(r), &push);
-            quote!(#rel => { s.#f.insert(#t); #(#derived)* })
-        });
-        let policy = self.policy_rel.map(|r| {
-            let f = rel_ident(r);
-            let derived = self.preloaded_from(Some(r), &push);
-            quote!(if policy == __rt::Policy::Propagating { s.#f.insert(()); #(#derived)* })
-        });
-        let constants = self.preloaded_from(None, &push);
+            quote!(s.#f.insert((#(#cols,)*));)
+        };
+        let constants = plan.load_constants(&store);
+        let load = plan.load_facts(&store);
+        let policy = plan.load_policy(&store);
         let init = kept.iter().map(|&r| {
             let o = out_ident(r);
             quote!(#o: __rt::ByCase::with_cases(n))
@@ -508,7 +82,7 @@ impl Gen<'_> {
                 }
             }
         });
-        let conflicts = self.negation_pairs().into_iter().map(|(_, p, n)| {
+        let conflicts = plan.negations.iter().map(|&(_, p, n)| {
             let (p, n) = (rel_ident(p), rel_ident(n));
             quote!(s.#p.meets(&s.#n))
         });
@@ -534,12 +108,7 @@ impl Gen<'_> {
                     for (#case, mut f) in (0u32..).zip(cases) {
                         s.clear();
                         #(#constants)*
-                        for (rel, v) in &f.rows {
-                            match *rel {
-                                #(#load)*
-                                _ => {}
-                            }
-                        }
+                        #load
                         let contradiction = if #conflict { f.normalize().err() } else { None };
                         match contradiction {
                             None => {
@@ -568,4 +137,349 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// What a positive body atom ranges over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Range {
+    /// Every row (a relation complete before this component runs).
+    All,
+    /// Rows before the previous round: `0..l`.
+    Old(RelId),
+    /// Rows added in the previous round: `l..h`.
+    Delta(RelId),
+    /// Rows up to this round's start: `0..h`.
+    Known(RelId),
+}
+
+/// The column sets rules look tables up by: (relation, column mask).
+type Wants = BTreeSet<(RelId, u32)>;
+
+/// The items of `mod __engine`.
+fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
+    let fields = plan.storage.iter().map(|&r| {
+        let f = rel_ident(r);
+        let row = plan.row_type(r);
+        let doc = doc_attrs(&format!("`{}`", code(&plan.program.relation(r).name)));
+        quote!(#doc pub(super) #f: ::lawgen_runtime::__private::Table<#row>)
+    });
+    let clears = plan.storage.iter().map(|&r| {
+        let f = rel_ident(r);
+        quote!(self.#f.clear();)
+    });
+    let comps = plan.components()?;
+    let calls = (0..comps.len()).map(|k| {
+        let c = format_ident!("c{k}");
+        quote!(#c(self);)
+    });
+    let mut wants = Wants::new();
+    let comp_fns: Vec<TokenStream> = comps
+        .iter()
+        .enumerate()
+        .map(|(k, comp)| component(plan, k, comp, &mut wants))
+        .collect();
+    let wants = wants.iter().map(|&(r, mask)| {
+        let f = rel_ident(r);
+        let mask = Literal::u32_unsuffixed(mask);
+        quote!(t.#f.want(#mask);)
+    });
+    Ok(quote! {
+        // Each rule's origin is a doc comment on the statement that runs it.
+        #![allow(unused_doc_comments)]
+
+        /// One case's relations, typed rows each; reused case after case.
+        #[derive(Default)]
+        pub(super) struct Tables {
+            #(#fields,)*
+        }
+
+        impl Tables {
+            /// Empties every table (keeping its allocation) for the next case.
+            pub(super) fn clear(&mut self) {
+                #(#clears)*
+            }
+
+            /// Runs every rule on the loaded case, component by component.
+            pub(super) fn run(&mut self) {
+                #(#calls)*
+            }
+        }
+
+        // (No doc comment inside: prettyplease writes a macro's body as
+        // tokens, and a doc comment as an attribute.)
+        ::std::thread_local! {
+            static TABLES: ::std::cell::RefCell<Tables> = ::std::cell::RefCell::new(Tables::new());
+        }
+
+        /// Runs `f` on this worker thread's tables, `TABLES` (fresh ones if
+        /// they are in use).
+        pub(super) fn with_tables<T>(f: impl FnOnce(&mut Tables) -> T) -> T {
+            TABLES.with(|t| match t.try_borrow_mut() {
+                Ok(mut t) => f(&mut t),
+                Err(_) => f(&mut Tables::new()),
+            })
+        }
+
+        #(#comp_fns)*
+
+        impl Tables {
+            /// Fresh tables, told the column sets the rules look them up by.
+            pub(super) fn new() -> Self {
+                #[allow(unused_mut)]
+                let mut t = Tables::default();
+                #(#wants)*
+                t
+            }
+        }
+    })
+}
+
+/// Component `k` as the function `c{k}`.
+fn component(plan: &Plan, k: usize, comp: &Component, wants: &mut Wants) -> TokenStream {
+    let rels = &comp.rels;
+    let relations: Vec<String> = rels
+        .iter()
+        .map(|r| format!("`r{} {}`", r.0, code(&plan.program.relation(*r).name)))
+        .collect();
+    let doc = doc_attrs(&format!(
+        "component {k}{}: {}",
+        if comp.recursive { " (recursive)" } else { "" },
+        relations.join(", ")
+    ));
+    let name = format_ident!("c{k}");
+    let rules: Vec<&Rule> = comp
+        .rules
+        .iter()
+        .map(|&ri| &plan.engine.rules[ri])
+        .collect();
+    let all = |_: usize, _: RelId| Range::All;
+    let body = if !comp.recursive {
+        let rules = rules
+            .iter()
+            .map(|rule| rule_code(plan, rule, None, &all, wants));
+        quote!(#(#rules)*)
+    } else {
+        let on = |rule: &Rule| -> Vec<usize> {
+            rule.body
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| matches!(it, Item::Pos(a) if rels.contains(&a.rel)))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        // Exit rules: nothing of the component in the body.
+        let exits: Vec<TokenStream> = rules
+            .iter()
+            .filter(|r| on(r).is_empty())
+            .map(|rule| rule_code(plan, rule, None, &all, wants))
+            .collect();
+        let mut rounds = Vec::new();
+        for rule in &rules {
+            for d in on(rule) {
+                let range = |pos: usize, rel: RelId| -> Range {
+                    if !rels.contains(&rel) {
+                        Range::All
+                    } else if pos == d {
+                        Range::Delta(rel)
+                    } else if pos < d {
+                        Range::Old(rel)
+                    } else {
+                        Range::Known(rel)
+                    }
+                };
+                rounds.push(rule_code(plan, rule, Some(d), &range, wants));
+            }
+        }
+        // Per relation of the component: its table, and the bounds of the
+        // rows added in the previous round, `l..h`.
+        let f: Vec<Ident> = rels.iter().map(|r| rel_ident(*r)).collect();
+        let l: Vec<Ident> = rels.iter().map(|r| format_ident!("l{}", r.0)).collect();
+        let h: Vec<Ident> = rels.iter().map(|r| format_ident!("h{}", r.0)).collect();
+        quote! {
+            #(#exits)*
+            #(let (mut #l, mut #h) = (0, s.#f.len());)*
+            while #(#l < #h)||* {
+                #(#rounds)*
+                #((#l, #h) = (#h, s.#f.len());)*
+            }
+        }
+    };
+    quote! {
+        #doc
+        fn #name(s: &mut Tables) {
+            #body
+        }
+    }
+}
+
+/// A scope one body item opens around the rest of a rule.
+enum Nest {
+    /// `if cond { … }`: a membership test, a negation, a comparison or the
+    /// equalities of an atom's bound columns.
+    If(TokenStream),
+    /// `for &pat in rows { … }`.
+    For(TokenStream, TokenStream),
+    /// `for i in lo..hi { let pat = s.r.rows()[i]; … }`: a range of a
+    /// table's rows by position (semi-naive rounds).
+    Positions {
+        index: Ident,
+        lo: TokenStream,
+        hi: TokenStream,
+        pat: TokenStream,
+        table: Ident,
+    },
+}
+
+/// `()`, `(a,)`, `(a, b)`.
+fn tuple(items: &[TokenStream]) -> TokenStream {
+    quote!((#(#items,)*))
+}
+
+/// One rule as nested loops, its origin as the statement's doc comment.
+fn rule_code(
+    plan: &Plan,
+    rule: &Rule,
+    delta: Option<usize>,
+    range: &dyn Fn(usize, RelId) -> Range,
+    wants: &mut Wants,
+) -> TokenStream {
+    let mut uses: HashMap<u32, usize> = HashMap::new();
+    for t in rule
+        .head
+        .args
+        .iter()
+        .chain(rule.body.iter().flat_map(|i| i.terms()))
+    {
+        if let Term::Var(v) = t {
+            *uses.entry(*v).or_default() += 1;
+        }
+    }
+    let value = |t: &Term| -> TokenStream {
+        match t {
+            Term::Var(v) => format_ident!("v{v}").into_token_stream(),
+            Term::Value(x) => plan.value(x).into_token_stream(),
+        }
+    };
+    let mut scopes: Vec<Nest> = Vec::new();
+    let mut bound: HashSet<u32> = HashSet::new();
+    let (mut fresh, mut loops) = (0usize, 0usize);
+    for i in join_order(&rule.body, delta) {
+        match &rule.body[i] {
+            // Every column bound: a membership test, not a scan.
+            Item::Pos(a)
+                if range(i, a.rel) == Range::All
+                    && a.args.iter().all(|t| match t {
+                        Term::Var(v) => bound.contains(v),
+                        Term::Value(_) => true,
+                    }) =>
+            {
+                let f = rel_ident(a.rel);
+                let row = tuple(&a.args.iter().map(value).collect::<Vec<_>>());
+                scopes.push(Nest::If(quote!(s.#f.contains(&#row))));
+            }
+            Item::Pos(a) => {
+                let mut pats = Vec::with_capacity(a.args.len());
+                let mut checks = Vec::new();
+                // The columns bound before the loop, and their values.
+                let (mut mask, mut key) = (0u32, Vec::new());
+                for (k, t) in a.args.iter().enumerate() {
+                    match t {
+                        Term::Var(v) if !bound.contains(v) => {}
+                        _ => {
+                            mask |= 1 << k;
+                            key.push(value(t));
+                        }
+                    }
+                }
+                for t in &a.args {
+                    match t {
+                        Term::Var(v) if bound.contains(v) => {
+                            let w = format_ident!("w{fresh}");
+                            let v = value(t);
+                            checks.push(quote!(#w == #v));
+                            pats.push(w.into_token_stream());
+                            fresh += 1;
+                        }
+                        Term::Var(v) if uses[v] == 1 => pats.push(quote!(_)),
+                        Term::Var(v) => {
+                            bound.insert(*v);
+                            pats.push(value(t));
+                        }
+                        Term::Value(_) => {
+                            let w = format_ident!("w{fresh}");
+                            let v = value(t);
+                            checks.push(quote!(#w == #v));
+                            pats.push(w.into_token_stream());
+                            fresh += 1;
+                        }
+                    }
+                }
+                let pat = tuple(&pats);
+                let table = rel_ident(a.rel);
+                scopes.push(match range(i, a.rel) {
+                    // Looked up by some columns: by an index, once the
+                    // table is large (`Table::matching`).
+                    Range::All if mask != 0 => {
+                        wants.insert((a.rel, mask));
+                        let m = Literal::u32_unsuffixed(mask);
+                        Nest::For(pat, quote!(s.#table.matching(#m, &[#(i64::from(#key)),*])))
+                    }
+                    Range::All => Nest::For(pat, quote!(s.#table.rows())),
+                    other => {
+                        let (l, h) = (format_ident!("l{}", a.rel.0), format_ident!("h{}", a.rel.0));
+                        let (lo, hi) = match other {
+                            Range::Old(_) => (quote!(0), quote!(#l)),
+                            Range::Delta(_) => (quote!(#l), quote!(#h)),
+                            _ => (quote!(0), quote!(#h)),
+                        };
+                        let index = format_ident!("i{loops}");
+                        loops += 1;
+                        Nest::Positions {
+                            index,
+                            lo,
+                            hi,
+                            pat,
+                            table,
+                        }
+                    }
+                });
+                if !checks.is_empty() {
+                    scopes.push(Nest::If(quote!(#(#checks)&&*)));
+                }
+            }
+            Item::Neg(a) => {
+                let f = rel_ident(a.rel);
+                let row = tuple(&a.args.iter().map(value).collect::<Vec<_>>());
+                scopes.push(Nest::If(quote!(!s.#f.contains(&#row))));
+            }
+            Item::Cmp(a, op, b) => {
+                let (a, b) = (value(a), value(b));
+                let op = super::plan::operator_tokens(*op);
+                scopes.push(Nest::If(quote!(#a #op #b)));
+            }
+        }
+    }
+    let head = rel_ident(rule.head.rel);
+    let row = tuple(&rule.head.args.iter().map(value).collect::<Vec<_>>());
+    let mut code = quote!(s.#head.insert(#row););
+    for scope in scopes.into_iter().rev() {
+        code = match scope {
+            Nest::If(cond) => quote!(if #cond { #code }),
+            Nest::For(pat, rows) => quote!(for &#pat in #rows { #code }),
+            Nest::Positions {
+                index,
+                lo,
+                hi,
+                pat,
+                table,
+            } => quote! {
+                for #index in #lo..#hi {
+                    let #pat = s.#table.rows()[#index];
+                    #code
+                }
+            },
+        };
+    }
+    let origin = Literal::string(&format!(" {}", names::comment(&rule.origin)));
+    quote!(#[doc = #origin] #code)
 }

@@ -20,7 +20,9 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-pub use print::{print, print_with_comments, PrintError};
+#[cfg(feature = "internals")]
+pub use print::print;
+pub use print::{print_with_comments, PrintError};
 
 /// The built-in integer type, written `Integer` in the text form.
 pub(crate) const INTEGER: &str = super::INTEGER_TYPE;

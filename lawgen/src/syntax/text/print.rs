@@ -40,7 +40,8 @@ impl fmt::Display for PrintError {
 
 impl std::error::Error for PrintError {}
 
-/// Prints a package in the text form.
+/// Prints a package in the text form (what the round-trip tests print).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn print(package: &Value) -> Result<String, PrintError> {
     print_with_comments(package, &Comments::default())
 }

@@ -1,0 +1,182 @@
+//! What generated code calls for the features that need the lowered program
+//! as data: facts files in, the canonical output out, explanations.
+//!
+//! The generated module embeds the program its engine was generated from
+//! ([`Embedded::program`], encoded by this crate); it is decoded once, on first
+//! use ([`embedded_program`]). Relation indices are what generated code and this module exchange
+//! rows by, and they are the embedded program's own, so they cannot drift.
+
+use super::embedded::{embedded_program, Embedded};
+use super::interner::Interner;
+use crate::interp;
+#[cfg(feature = "explain")]
+use crate::interp::Facts;
+use crate::program::{Program, RelId, Role, Ty, Value};
+use crate::{Error, Policy};
+#[cfg(feature = "serde")]
+use std::collections::BTreeSet;
+
+fn decode(prog: &Program, rel: RelId, interner: &Interner, row: &[i64]) -> Vec<Value> {
+    prog.relation(rel)
+        .columns
+        .iter()
+        .zip(row)
+        .map(|(c, &v)| match c {
+            Ty::Int => Value::Int(v),
+            Ty::Entity(_) => Value::Entity(interner.name(v as u32).to_owned()),
+        })
+        .collect()
+}
+
+/// Reads a facts file: every row is handed to `push` with the index of its
+/// input relation, entities interned into `interner`.
+#[cfg(feature = "serde")]
+pub fn read_facts_json(
+    pkg: &'static Embedded,
+    bytes: &[u8],
+    interner: &mut Interner,
+    push: &mut dyn FnMut(usize, &[i64]),
+) -> Result<(), Error> {
+    let prog = embedded_program(pkg)?;
+    let facts = crate::formats::facts::read_facts(bytes, &prog.catalog)
+        .map_err(|d| Error::Facts(d.render()))?;
+    let mut encode = |v: &Value| match v {
+        Value::Int(i) => *i,
+        Value::Entity(e) => i64::from(interner.intern(e)),
+    };
+    for (i, rel) in prog.relations.iter().enumerate() {
+        match &rel.role {
+            Role::Facts(lit) => {
+                for row in facts.rows.get(lit).into_iter().flatten() {
+                    let t: Vec<i64> = row.iter().map(&mut encode).collect();
+                    push(i, &t);
+                }
+            }
+            Role::Entities(Ty::Entity(t)) => {
+                for name in facts.entities.get(t).into_iter().flatten() {
+                    push(i, &[encode(&Value::Entity(name.clone()))]);
+                }
+            }
+            Role::Entities(Ty::Int) | Role::PolicyPropagating | Role::Derived => {}
+        }
+    }
+    Ok(())
+}
+
+/// Rows of the generated engine's relations by index (entity columns as ids).
+pub type Rows<'a> = &'a dyn Fn(usize) -> Vec<Vec<i64>>;
+
+/// The canonical output of compiled conclusions, written by the same code
+/// as `lawgen eval`.
+#[cfg(feature = "serde")]
+pub fn canonical_json(
+    pkg: &'static Embedded,
+    p: Policy,
+    interner: &Interner,
+    rows: Rows<'_>,
+) -> Result<String, Error> {
+    let prog = embedded_program(pkg)?;
+    let c = interp::conclusions_from(prog, p, &mut |rel| {
+        rows(rel.0 as usize)
+            .iter()
+            .map(|t| decode(prog, rel, interner, t))
+            .collect::<BTreeSet<_>>()
+    });
+    Ok(crate::formats::output::canonical_json(&c))
+}
+
+/// The facts the compiled engine ran on, read back from its input relations.
+#[cfg(feature = "explain")]
+fn input_facts(prog: &Program, interner: &Interner, rows: Rows<'_>) -> Facts {
+    let mut facts = Facts::default();
+    for (i, rel) in prog.relations.iter().enumerate() {
+        match &rel.role {
+            Role::Facts(lit) => {
+                let set = facts.rows.entry(*lit).or_default();
+                for t in rows(i) {
+                    set.insert(decode(prog, RelId(i as u32), interner, &t));
+                }
+            }
+            Role::Entities(Ty::Entity(ty)) => {
+                let set = facts.entities.entry(*ty).or_default();
+                for t in rows(i) {
+                    set.insert(interner.name(t[0] as u32).to_owned());
+                }
+            }
+            Role::Entities(Ty::Int) | Role::PolicyPropagating | Role::Derived => {}
+        }
+    }
+    facts
+}
+
+/// Explains `query` (`game_drawn(g1)`, `~castling_legal(g1, white, kingside)`)
+/// from an evaluation of the embedded program by the reference evaluator,
+/// on the same input the compiled engine ran on, in language `lang`.
+#[cfg(feature = "explain")]
+pub fn explain(
+    pkg: &'static Embedded,
+    p: Policy,
+    interner: &Interner,
+    rows: Rows<'_>,
+    query: &str,
+    lang: &str,
+) -> Result<crate::Explanation, Error> {
+    let prog = embedded_program(pkg)?;
+    let q = crate::explain::parse_query(&prog.catalog, query).map_err(Error::Query)?;
+    explain_query(prog, p, interner, rows, q, None, lang)
+}
+
+#[cfg(feature = "explain")]
+fn explain_query(
+    prog: &Program,
+    p: Policy,
+    interner: &Interner,
+    rows: Rows<'_>,
+    q: crate::explain::Query,
+    compiled: Option<&crate::Verdict>,
+    lang: &str,
+) -> Result<crate::Explanation, Error> {
+    let facts = input_facts(prog, interner, rows);
+    let store = interp::evaluate(prog, &facts, p);
+    let e = crate::explain::explain(prog, &store, p, &q, lang);
+    if let Some(c) = compiled {
+        // Both decided by `Verdict::decide`, one over the compiled engine's
+        // relations, one over the reference evaluator's.
+        if c.section() != e.verdict.section() {
+            return Err(Error::Internal(format!(
+                "the compiled verdict on {} is {}, the reference evaluator says {}",
+                e.literal,
+                c.as_str(),
+                e.verdict.as_str()
+            )));
+        }
+    }
+    Ok(e)
+}
+
+/// Explains one ground literal given by predicate id, polarity and arguments
+/// (what the generated `explain_*` methods call).
+#[cfg(feature = "explain")]
+#[allow(clippy::too_many_arguments)]
+pub fn explain_literal(
+    pkg: &'static Embedded,
+    p: Policy,
+    interner: &Interner,
+    rows: Rows<'_>,
+    predicate: &str,
+    negative: bool,
+    args: Vec<crate::Arg>,
+    compiled: Option<&crate::Verdict>,
+    lang: &str,
+) -> Result<crate::Explanation, Error> {
+    let prog = embedded_program(pkg)?;
+    let pred = prog
+        .catalog
+        .pred_by_name(predicate)
+        .ok_or_else(|| Error::Internal(format!("no predicate `{predicate}` in the package")))?;
+    let q = crate::explain::Query {
+        lit: crate::program::Lit { pred, negative },
+        args,
+    };
+    explain_query(prog, p, interner, rows, q, compiled, lang)
+}

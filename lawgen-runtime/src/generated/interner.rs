@@ -1,0 +1,285 @@
+//! Entity names and the dense ids every engine and the reference evaluator
+//! compute with.
+
+use crate::{Arg, Entity, Error, Id};
+
+/// Up to this many entities an interner scans (a hash per name, compared
+/// before any bytes) instead of probing an index.
+const SMALL: usize = 32;
+
+/// Entity names ↔ dense ids. Ids `0..k` are the package's constants
+/// (a static table shared by every case, so a case costs nothing until it
+/// names its own entities); later ids are this case's entities.
+///
+/// A case's names are stored end to end in one `String` (`names[i]`
+/// holds where name `i` ends, and a 32-bit hash of it): a case of a few dozen
+/// names is found by scanning the hashes, and a case with more (a facts
+/// file of a whole tournament) gets an open-addressing index of ids
+/// probed by a keyed SipHash (names are input: no hash flooding). No
+/// allocation per name in either case, which profiles of many small
+/// cases showed (a `HashMap<Box<str>, Id>` did one per name).
+#[derive(Clone, Debug)]
+pub struct Interner {
+    constants: &'static [&'static str],
+    /// `constants` as a lookup (a generated `match`).
+    constant_id: fn(&str) -> Option<Id>,
+    text: String,
+    /// Per name: where it ends in `text`, and its [`scan_hash`].
+    names: Vec<(u32, u32)>,
+    /// Only past [`SMALL`] names: `index.len()` is a power of two, at
+    /// least twice the names; a slot holds a name's position + 1, or 0.
+    index: Vec<u32>,
+    keys: std::collections::hash_map::RandomState,
+}
+
+/// A cheap hash of a short name, for the scan (FxHash's step, 8 bytes
+/// at a time, the length mixed in).
+#[inline]
+fn scan_hash(name: &[u8]) -> u32 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut h = name.len() as u64;
+    let mut chunks = name.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = step(h, u64::from_le_bytes(w));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = step(h, u64::from_le_bytes(w));
+    }
+    (h >> 32) as u32
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        Interner::with_constants(&[], |_| None)
+    }
+}
+
+impl Interner {
+    /// An interner whose ids `0..k` are the package's `constants`, found by
+    /// `constant_id` (a generated `match`): a case costs nothing until it
+    /// names an entity of its own.
+    pub fn with_constants(
+        constants: &'static [&'static str],
+        constant_id: fn(&str) -> Option<Id>,
+    ) -> Self {
+        // Room for a typical case's names, so that interning them does
+        // not grow the buffers one reallocation at a time.
+        Interner {
+            constants,
+            constant_id,
+            text: String::with_capacity(64),
+            names: Vec::with_capacity(SMALL),
+            index: Vec::new(),
+            keys: std::collections::hash_map::RandomState::new(),
+        }
+    }
+
+    /// This case's entity `i` (0-based, after the constants).
+    #[inline]
+    fn own(&self, i: usize) -> &[u8] {
+        &self.text.as_bytes()[self.span(i)]
+    }
+
+    /// Where this case's entity `i` lies in `text`.
+    #[inline]
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        let start = match i {
+            0 => 0,
+            _ => self.names[i - 1].0 as usize,
+        };
+        start..self.names[i].0 as usize
+    }
+
+    fn slot_of(&self, name: &[u8]) -> usize {
+        use std::hash::BuildHasher;
+        self.keys.hash_one(name) as usize & (self.index.len() - 1)
+    }
+
+    /// (Re)builds the index for the names so far, with room to grow.
+    fn reindex(&mut self) {
+        let size = (self.names.len() * 4).next_power_of_two();
+        self.index.clear();
+        self.index.resize(size, 0);
+        for i in 0..self.names.len() {
+            self.place(i);
+        }
+    }
+
+    fn place(&mut self, i: usize) {
+        let mask = self.index.len() - 1;
+        let mut s = self.slot_of(self.own(i));
+        while self.index[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        self.index[s] = i as u32 + 1;
+    }
+
+    /// The id of `name`, issued now if it has none yet (the next id).
+    pub fn intern(&mut self, name: &str) -> Id {
+        if let Some(id) = self.get(name) {
+            return id;
+        }
+        let i = self.names.len();
+        let id =
+            Id::try_from(self.constants.len() + i).expect("more than 2^32 entities in one case");
+        let end = u32::try_from(self.text.len() + name.len())
+            .expect("more than 4 GiB of entity names in one case");
+        self.text.push_str(name);
+        self.names.push((end, scan_hash(name.as_bytes())));
+        if self.names.len() > SMALL {
+            if self.index.len() < 2 * self.names.len() {
+                self.reindex();
+            } else {
+                self.place(i);
+            }
+        }
+        id
+    }
+
+    /// The id of `name`, if it has one.
+    pub fn get(&self, name: &str) -> Option<Id> {
+        if let Some(i) = (self.constant_id)(name) {
+            return Some(i);
+        }
+        let k = self.constants.len();
+        let name = name.as_bytes();
+        if self.index.is_empty() {
+            // A case usually names a handful of entities: a scan of
+            // their hashes beats hashing into a table.
+            let h = scan_hash(name);
+            return self
+                .names
+                .iter()
+                .enumerate()
+                .find(|&(i, &(_, x))| x == h && self.own(i) == name)
+                .map(|(i, _)| (k + i) as Id);
+        }
+        let mask = self.index.len() - 1;
+        let mut s = self.slot_of(name);
+        loop {
+            match self.index[s] {
+                0 => return None,
+                slot => {
+                    let i = slot as usize - 1;
+                    if self.own(i) == name {
+                        return Some((k + i) as Id);
+                    }
+                }
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The name of an id this interner issued.
+    pub fn name(&self, id: Id) -> &str {
+        self.name_of(id).expect("an id from this interner")
+    }
+
+    /// The name of `id`, if this interner issued it.
+    pub fn name_of(&self, id: Id) -> Option<&str> {
+        let i = id as usize;
+        match self.constants.get(i) {
+            Some(c) => Some(c),
+            None => {
+                let i = i - self.constants.len();
+                (i < self.names.len()).then(|| &self.text[self.span(i)])
+            }
+        }
+    }
+
+    /// How many ids it has issued, constants included.
+    pub fn len(&self) -> usize {
+        self.constants.len() + self.names.len()
+    }
+
+    /// Whether it has issued no id.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Decodes an entity column (of rows this interner's case produced).
+pub fn entity(interner: &Interner, id: Id) -> Arg {
+    Arg::Entity(interner.name(id).to_owned())
+}
+
+/// Decodes an entity a caller passed in: an id from another case's
+/// facts is a query error, not a panic.
+pub fn known_entity<E: Entity>(interner: &Interner, e: E) -> Result<Arg, Error> {
+    match interner.name_of(e.id()) {
+        Some(n) => Ok(Arg::Entity(n.to_owned())),
+        None => Err(Error::Query(format!(
+            "the {} with id {} does not belong to these facts",
+            E::TYPE_NAME,
+            e.id()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Interner;
+
+    #[test]
+    fn interner_ids_follow_the_constants_and_round_trip() {
+        static CONSTANTS: [&str; 2] = ["white", "black"];
+        fn constant_id(s: &str) -> Option<u32> {
+            CONSTANTS.iter().position(|c| *c == s).map(|i| i as u32)
+        }
+        let mut i = Interner::with_constants(&CONSTANTS, constant_id);
+        assert_eq!(i.intern("black"), 1);
+        assert_eq!(i.intern("g1"), 2);
+        assert_eq!(i.intern(""), 3);
+        assert_eq!(i.intern("g1"), 2);
+        assert_eq!(i.name(3), "");
+        assert_eq!(i.name_of(2), Some("g1"));
+        assert_eq!(i.name_of(4), None);
+        // Past the scanned size the interner hashes; ids and names stay.
+        let ids: Vec<u32> = (0..100).map(|n| i.intern(&format!("e{n}"))).collect();
+        assert_eq!(ids, (4..104).collect::<Vec<u32>>());
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(i.get(&format!("e{n}")), Some(*id));
+            assert_eq!(i.name(*id), format!("e{n}"));
+        }
+        assert_eq!(i.get("g1"), Some(2));
+        assert_eq!(i.get("white"), Some(0));
+        assert_eq!(i.get("nobody"), None);
+        assert_eq!(i.len(), 104);
+    }
+
+    /// Names that differ in one byte, in length only, past 8 bytes, or are
+    /// not ASCII, at every size: the scan (up to 32 names), the first index,
+    /// and the index grown many times (a tournament's facts file).
+    #[test]
+    fn interner_finds_every_name_and_no_other_at_every_size() {
+        let mut i = Interner::default();
+        let name = |n: usize| match n % 5 {
+            0 => format!("p{n}"),
+            1 => format!("player_of_the_tournament_{n}"),
+            2 => format!("{}{n}", "a".repeat(n % 17)),
+            3 => format!("ферзь{n}"),
+            _ => format!("p{n}\u{0}"),
+        };
+        for n in 0..20_000 {
+            assert_eq!(i.get(&name(n)), None, "{} before it is interned", name(n));
+            assert_eq!(i.intern(&name(n)), n as u32);
+            if n.is_power_of_two() || n < 40 {
+                for m in 0..=n {
+                    assert_eq!(i.get(&name(m)), Some(m as u32), "{} among {n}", name(m));
+                }
+                assert_eq!(i.get(&format!("{}x", name(n))), None);
+                assert_eq!(i.get(&format!("x{}", name(n))), None);
+            }
+        }
+        for n in 0..20_000 {
+            assert_eq!(i.name(n as u32), name(n));
+        }
+        assert_eq!(i.len(), 20_000);
+    }
+}

@@ -1,0 +1,392 @@
+//! Arrow: the columnar layout of facts and verdicts (docs/python.md). A
+//! case's facts are read by the runtime's Arrow reader into the generated
+//! `Facts`; its conclusions are read by lawgen's own reader of the canonical
+//! output's sections and written as verdict rows.
+
+use crate::Package;
+use arrow_array::builder::{Int64Builder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use lawgen_runtime::__private::Embedded;
+use lawgen_runtime::arrow::{BatchError, FactKeys, FactsColumns, Sink};
+use lawgen_runtime::program::{Program, Ty, Value};
+use lawgen_runtime::Policy;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Why `evaluate_arrow` refused a batch (a case that does not fit the
+/// package is not refused: it gets an `error` row).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArrowError {
+    /// A column of the wrong Arrow type (Python: `TypeError`).
+    Type(String),
+    /// A value the layout does not allow (Python: `ValueError`).
+    Value(String),
+    /// A lawgen bug (Python: `LawgenError`).
+    Internal(String),
+}
+
+impl From<BatchError> for ArrowError {
+    fn from(e: BatchError) -> ArrowError {
+        match e {
+            BatchError::Type(m) => ArrowError::Type(m),
+            BatchError::Value(m) => ArrowError::Value(m),
+        }
+    }
+}
+
+impl std::fmt::Display for ArrowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArrowError::Type(m) | ArrowError::Value(m) | ArrowError::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ArrowError {}
+
+/// The checked model and lowered program of the package, read once from the
+/// text the generated module embeds: the relation numbers the generated
+/// `Facts` takes rows by, and what `conclusions_from` reads sections with.
+pub(crate) struct Shared {
+    pub(crate) program: &'static Program,
+    /// Input relation and column types by the names a facts file may use,
+    /// and the number of `e<i>`/`n<i>` column pairs.
+    pub(crate) facts: FactKeys,
+    /// By relation: does an institutional literal's section or a request
+    /// read it? (The others hold input facts and closure-derived negatives
+    /// of empirical predicates, which `evaluate_arrow` lists only when asked.)
+    institutional: Vec<bool>,
+    /// Index into `lit_names`, and whether institutional, of every literal
+    /// (`p`, `~p`) a section can hold and every judgment a request can name.
+    lits: HashMap<String, (u32, bool)>,
+    lit_names: Vec<String>,
+}
+
+impl Shared {
+    /// Reads the program a generated module embeds (decoded once, by the
+    /// runtime) and the lookup tables of the layout.
+    pub(crate) fn new(embedded: &'static Embedded) -> Result<Shared, String> {
+        let program =
+            lawgen_runtime::__private::embedded_program(embedded).map_err(|e| e.to_string())?;
+        let model = &program.catalog;
+        let mut institutional = vec![false; program.relations.len()];
+        let mut lits: HashMap<String, (u32, bool)> = HashMap::new();
+        let mut lit_names = Vec::new();
+        let mut lit = |name: String, inst: bool| {
+            let next = lit_names.len() as u32;
+            let e = lits.entry(name.clone()).or_insert_with(|| {
+                lit_names.push(name);
+                (next, inst)
+            });
+            e.1 |= inst;
+        };
+        for o in &program.outputs {
+            let inst =
+                model.pred(o.lit.pred).kind == lawgen_runtime::program::RelationKind::Institutional;
+            if inst {
+                institutional[o.rel.0 as usize] = true;
+                if let Some(m) = o.minus {
+                    institutional[m.0 as usize] = true;
+                }
+            }
+            lit(model.lit_name(o.lit), inst);
+        }
+        for r in &program.requests {
+            institutional[r.rel.0 as usize] = true;
+            lit(model.pred(r.lit.pred).local.clone(), false);
+        }
+        Ok(Shared {
+            program,
+            facts: FactKeys::new(program),
+            institutional,
+            lits,
+            lit_names,
+        })
+    }
+}
+
+/// The generated `Facts` as the Arrow reader fills it.
+struct FactsSink<P: Package>(P::Facts, PhantomData<fn() -> P>);
+
+impl<P: Package> Sink for FactsSink<P> {
+    fn intern(&mut self, name: &str) -> i64 {
+        i64::from(P::intern(&mut self.0, name))
+    }
+    fn push(&mut self, rel: usize, row: &[i64]) {
+        P::push(&mut self.0, rel, row)
+    }
+}
+
+/// fit the package (the case's error is then [`case_error`]'s).
+pub(crate) fn case_facts<P: Package>(
+    s: &Shared,
+    cols: &FactsColumns<'_>,
+    rows: &[u32],
+) -> Option<P::Facts> {
+    let mut facts = FactsSink::<P>(P::new_facts(), PhantomData);
+    s.facts.case_rows(cols, rows, &mut facts)?;
+    Some(facts.0)
+}
+
+/// Lawgen's own message for a case [`case_facts`] refused: its rows are
+/// written as a docs/reference.md#facts-files facts file and read by the package's reader, so an
+/// Arrow case fails with the diagnostics a facts file with the same content
+/// gets (the JSON pointers are into that file: `/facts/<predicate>/<row>`).
+pub(crate) fn case_error<P: Package>(s: &Shared, cols: &FactsColumns<'_>, rows: &[u32]) -> String {
+    let text = match s.facts.case_file(cols, rows) {
+        Ok(text) => text,
+        Err(message) => return message,
+    };
+    match P::facts_from_json(text.as_bytes()) {
+        Err(e) => e.to_string(),
+        Ok(_) => format!(
+            "internal error in lawgen (please report): the Arrow reader refused a case that the facts reader accepts: {text}"
+        ),
+    }
+}
+
+/// What one case evaluated to: its verdict rows, or its error.
+pub(crate) enum CaseOut {
+    Rows(CaseRows),
+    Failed(String),
+}
+
+/// A value of a verdict row: an entity name in [`CaseRows::text`], or an integer.
+#[derive(Clone, Copy)]
+enum Slot {
+    Name(u32, u32),
+    Int(i64),
+}
+
+/// One case's verdict rows, compact: made on the worker thread right after
+/// the case is evaluated, from lawgen's reading of its conclusions, which is
+/// dropped there while it is still in cache; the calling thread only copies
+/// these into the batch.
+#[derive(Default)]
+pub(crate) struct CaseRows {
+    /// (section, index into `Shared::lits`, first slot, number of slots).
+    /// A request's slots end with its authority and capability.
+    rows: Vec<(&'static str, u32, u32, u32)>,
+    slots: Vec<Slot>,
+    text: String,
+}
+
+impl CaseRows {
+    fn name(&mut self, s: &str) -> Slot {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        Slot::Name(start, self.text.len() as u32)
+    }
+
+    fn get(&self, slot: Slot) -> Result<&str, i64> {
+        match slot {
+            Slot::Name(a, b) => Ok(&self.text[a as usize..b as usize]),
+            Slot::Int(v) => Err(v),
+        }
+    }
+}
+
+/// The verdict rows of `c`, read by lawgen's own reader of docs/reference.md#the-canonical-output sections
+/// (`conclusions_from`, as `to_json` reads them); without `all`, only
+/// institutional literals and requests (the relations of the others are not
+/// even decoded).
+pub(crate) fn case_rows<P: Package>(
+    s: &Shared,
+    c: &P::Conclusions,
+    all: bool,
+) -> Result<CaseRows, String> {
+    let policy = P::policy(c);
+    let read = lawgen_runtime::interp::conclusions_from(s.program, policy, &mut |rel| {
+        if !all && !s.institutional[rel.0 as usize] {
+            return std::collections::BTreeSet::new();
+        }
+        let cols = &s.program.relation(rel).columns;
+        P::rows(c, rel.0 as usize)
+            .iter()
+            .map(|t| {
+                cols.iter()
+                    .zip(t)
+                    .map(|(ty, &v)| match ty {
+                        Ty::Int => Value::Int(v),
+                        Ty::Entity(_) => Value::Entity(
+                            P::entity_name(c, v as u32).unwrap_or_default().to_owned(),
+                        ),
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    let unknown = |lit: &str| {
+        format!("internal error in lawgen (please report): the literal `{lit}` is not among the package's outputs")
+    };
+    let mut out = CaseRows::default();
+    for (section, preds) in &read.sections {
+        for (lit, rows) in preds {
+            let &(li, institutional) = s.lits.get(lit).ok_or_else(|| unknown(lit))?;
+            if !(all || institutional) {
+                continue;
+            }
+            for row in rows {
+                let first = out.slots.len() as u32;
+                for v in row {
+                    let slot = match v {
+                        Value::Entity(e) => out.name(e),
+                        Value::Int(i) => Slot::Int(*i),
+                    };
+                    out.slots.push(slot);
+                }
+                out.rows
+                    .push((section.as_str(), li, first, row.len() as u32));
+            }
+        }
+    }
+    for r in &read.requests {
+        let &(li, _) = s
+            .lits
+            .get(&r.predicate)
+            .ok_or_else(|| unknown(&r.predicate))?;
+        let first = out.slots.len() as u32;
+        for v in &r.args {
+            let slot = match v {
+                Value::Entity(e) => out.name(e),
+                Value::Int(i) => Slot::Int(*i),
+            };
+            out.slots.push(slot);
+        }
+        let (a, k) = (out.name(&r.authority), out.name(&r.capability));
+        out.slots.extend([a, k]);
+        out.rows
+            .push(("request", li, first, r.args.len() as u32 + 2));
+    }
+    // Every case of the input appears in the output: one with no conclusion
+    // and no request gets a `none` row.
+    if out.rows.is_empty() {
+        out.rows.push(("none", u32::MAX, 0, 0));
+    }
+    Ok(out)
+}
+
+/// The verdicts batch, built row by row.
+pub(crate) struct Verdicts {
+    case: Int64Builder,
+    section: StringBuilder,
+    literal: StringBuilder,
+    entities: Vec<StringBuilder>,
+    ints: Vec<Int64Builder>,
+    authority: StringBuilder,
+    capability: StringBuilder,
+    message: StringBuilder,
+}
+
+impl Verdicts {
+    pub(crate) fn new(arity: usize) -> Verdicts {
+        Verdicts {
+            case: Int64Builder::new(),
+            section: StringBuilder::new(),
+            literal: StringBuilder::new(),
+            entities: (0..arity).map(|_| StringBuilder::new()).collect(),
+            ints: (0..arity).map(|_| Int64Builder::new()).collect(),
+            authority: StringBuilder::new(),
+            capability: StringBuilder::new(),
+            message: StringBuilder::new(),
+        }
+    }
+
+    /// The rows of one case.
+    pub(crate) fn add(&mut self, s: &Shared, case: i64, out: &CaseOut) {
+        match out {
+            CaseOut::Failed(message) => {
+                self.case.append_value(case);
+                self.section.append_value("error");
+                self.literal.append_null();
+                for (e, n) in self.entities.iter_mut().zip(&mut self.ints) {
+                    e.append_null();
+                    n.append_null();
+                }
+                self.authority.append_null();
+                self.capability.append_null();
+                self.message.append_value(message);
+            }
+            CaseOut::Rows(c) => {
+                for &(section, lit, first, len) in &c.rows {
+                    let slots = &c.slots[first as usize..(first + len) as usize];
+                    let (values, meta) = match section {
+                        "request" => slots.split_at(slots.len().saturating_sub(2)),
+                        _ => (slots, &[][..]),
+                    };
+                    self.case.append_value(case);
+                    self.section.append_value(section);
+                    self.literal
+                        .append_option(s.lit_names.get(lit as usize).map(String::as_str));
+                    for (j, (e, n)) in self.entities.iter_mut().zip(&mut self.ints).enumerate() {
+                        match values.get(j).map(|v| c.get(*v)) {
+                            Some(Ok(name)) => {
+                                e.append_value(name);
+                                n.append_null();
+                            }
+                            Some(Err(v)) => {
+                                e.append_null();
+                                n.append_value(v);
+                            }
+                            None => {
+                                e.append_null();
+                                n.append_null();
+                            }
+                        }
+                    }
+                    match meta {
+                        [a, k] => {
+                            self.authority.append_option(c.get(*a).ok());
+                            self.capability.append_option(c.get(*k).ok());
+                        }
+                        _ => {
+                            self.authority.append_null();
+                            self.capability.append_null();
+                        }
+                    }
+                    self.message.append_null();
+                }
+            }
+        }
+    }
+
+    pub(crate) fn finish(mut self, s: &Shared, policy: Policy) -> Result<RecordBatch, ArrowError> {
+        let mut fields = vec![
+            Field::new("case", DataType::Int64, false),
+            Field::new("section", DataType::Utf8, false),
+            Field::new("literal", DataType::Utf8, true),
+        ];
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(self.case.finish()),
+            Arc::new(self.section.finish()),
+            Arc::new(self.literal.finish()),
+        ];
+        for (j, e) in self.entities.iter_mut().enumerate() {
+            fields.push(Field::new(format!("e{j}"), DataType::Utf8, true));
+            columns.push(Arc::new(e.finish()));
+        }
+        for (j, n) in self.ints.iter_mut().enumerate() {
+            fields.push(Field::new(format!("n{j}"), DataType::Int64, true));
+            columns.push(Arc::new(n.finish()));
+        }
+        for (name, b) in [
+            ("authority", &mut self.authority),
+            ("capability", &mut self.capability),
+            ("message", &mut self.message),
+        ] {
+            fields.push(Field::new(name, DataType::Utf8, true));
+            columns.push(Arc::new(b.finish()));
+        }
+        let metadata = HashMap::from([
+            ("lawgen.package".to_owned(), s.program.package.clone()),
+            ("lawgen.version".to_owned(), s.program.version.clone()),
+            ("lawgen.policy".to_owned(), policy.as_str().to_owned()),
+        ]);
+        let schema = Arc::new(Schema::new_with_metadata(fields, metadata));
+        RecordBatch::try_new(schema, columns).map_err(|e| {
+            ArrowError::Internal(format!("internal error in lawgen (please report): {e}"))
+        })
+    }
+}
