@@ -42,14 +42,19 @@ step() {
     wall=${walls[n - 1]}
     cpu=${cpus[n - 1]}
   fi
-  printf '\n==> [%ds, previous step %ds wall, %ds CPU] %s\n' $((SECONDS - start)) "$wall" "$cpu" "$*"
+  printf '\n==> [%ds, previous step %ds wall, %ds CPU; %s free on disk] %s\n' $((SECONDS - start)) "$wall" "$cpu" \
+    "$(disk_free)" "$*"
   current="$*"
 }
+# The disk the build writes to: the test suites build hundreds of generated
+# crates, and a full disk fails them in ways that look like compiler bugs.
+disk_free() { df -h --output=avail target 2>/dev/null | tail -1 | tr -d ' '; }
 summary() {
   close_step
   current=""
-  printf '\n==> total %ds wall, %ds CPU (load average now: %s)\n' $((SECONDS - start)) "$CPU" \
-    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+  printf '\n==> total %ds wall, %ds CPU (load average now: %s; target/ holds %s, %s free on disk)\n' \
+    $((SECONDS - start)) "$CPU" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" \
+    "$(du -sh target 2>/dev/null | cut -f1)" "$(disk_free)"
   for i in "${!names[@]}"; do
     printf '%6ds %6ds CPU  %s\n' "${walls[$i]}" "${cpus[$i]}" "${names[$i]}"
   done

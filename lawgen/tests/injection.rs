@@ -1664,7 +1664,7 @@ fn the_engines_typed_apis_are_compared_token_for_token() {
             ..EmitOptions::default()
         };
         let source = edit(emit(&loaded, &opts).unwrap().source);
-        inspect(&source, &loaded.model, None).api
+        inspect(&source, loaded.model(), None).api
     };
     let ascent = read(Engine::Ascent, &|s| s);
     let direct = read(Engine::Direct, &|s| s);

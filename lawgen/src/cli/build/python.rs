@@ -4,7 +4,7 @@
 //! `lawgen-runtime` ([`RuntimeDep`]).
 
 use super::{toml_string, RuntimeDep};
-use crate::builder::{write_if_changed, BuildError, ASCENT_DEPENDENCY, ASCENT_VERSION};
+use crate::builder::{write_if_changed, BuildError, ASCENT_DEPENDENCY};
 use crate::emit::Emitted;
 use crate::model::Model;
 use crate::python::{bindings, clean, module_doc, PYO3_VERSION};
