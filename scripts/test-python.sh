@@ -9,6 +9,11 @@
 # Installs what it needs (scripts/python-env.sh: a venv under target/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tests check what the modules compute, not how fast: a debug build
+# (without debug info) of the chess module and of the random packages'
+# modules, which takes a fraction of a release build. LAWGEN_PYTHON_DEV=0
+# tests release builds.
+export LAWGEN_PYTHON_DEV="${LAWGEN_PYTHON_DEV:-1}"
 t=$SECONDS
 source scripts/python-env.sh
 echo "python module of the chess package built and installed in $((SECONDS - t)) s"
@@ -17,14 +22,21 @@ cargo build -q -p lawgen-benches --bin cases
 (cd tests/python && LAWGEN="$LAWGEN" CASES="$PWD/../../target/debug/cases" "$PY" -m pytest -q -p no:cacheprovider)
 cargo test -q -p lawgen --test python_module
 # Each random package's project as a module: what maturin does for a
-# pure-Rust abi3 module is a release cdylib, renamed.
+# pure-Rust abi3 module is a cdylib, renamed. Built with the profile the chess
+# module was (above), in the same target directory, so its dependencies are
+# built already.
+if [ "$LAWGEN_PYTHON_DEV" = 1 ]; then
+  build=(env CARGO_PROFILE_DEV_DEBUG=false cargo build) out=debug
+else
+  build=(cargo build --release) out=release
+fi
 lib=target/python-random/lib
 rm -rf "$lib" && mkdir -p "$lib"
 for dir in target/python-random/p*/; do
   m=$(basename "$dir")
   CARGO_TARGET_DIR="$PWD/target/python-target" PYO3_PYTHON="$PY" \
-    cargo build -q --release --lib --manifest-path "$dir/Cargo.toml"
-  cp "target/python-target/release/lib$m.so" "$lib/$m.abi3.so"
+    "${build[@]}" -q --lib --manifest-path "$dir/Cargo.toml"
+  cp "target/python-target/$out/lib$m.so" "$lib/$m.abi3.so"
   PYTHONPATH="$lib" "$PY" tests/python/check_random.py "$m" "$dir/data"
 done
 bash examples/distributed/run.sh --cases 4000 --workers 2 --kill-a-worker

@@ -76,7 +76,7 @@ if [ "${LAWGEN_REBUILD_CRATE:-example}" = single ]; then
   mkdir -p "$probe/src"
   if [ "$engine" = ascent ]; then
     deps='lawgen-runtime = { path = "'"$root"'/lawgen-runtime" }
-ascent = "=0.8.1"'
+ascent = { version = "=0.8.1", default-features = false }'
     rust_engine=Ascent
   else
     deps='lawgen-runtime = { path = "'"$root"'/lawgen-runtime", default-features = false, features = ["serde", "explain"] }'

@@ -15,7 +15,8 @@
 //! lawgen_runtime::include_package!(fide_laws_chess);
 //! ```
 //! The consuming crate depends on `lawgen-runtime` and on `ascent` (whose
-//! macros expand to `::ascent::…` paths), and on `lawgen` as a build-dependency.
+//! macros expand to `::ascent::…` paths; [`ASCENT_DEPENDENCY`]), and on
+//! `lawgen` as a build-dependency.
 
 use crate::diagnostics::Diagnostics;
 use crate::driver::{load_file_with, LoadError, Loaded};
@@ -347,3 +348,8 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
 
 /// The version of ascent generated code is written for.
 pub const ASCENT_VERSION: &str = "=0.8.1";
+
+/// The `ascent` dependency of the crates lawgen writes: [`ASCENT_VERSION`]
+/// without ascent's default `par` feature (rayon, dashmap and crossbeam),
+/// which generated code, sequential `ascent!` programs, never uses.
+pub const ASCENT_DEPENDENCY: &str = "{ version = \"=0.8.1\", default-features = false }";

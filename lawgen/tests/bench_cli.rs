@@ -3,25 +3,27 @@
 //! package, on random packages from the differential tests' generator, and
 //! with a template — and bad options are refused clearly.
 //!
-//! The compiled backend builds each package's crate once in
-//! `$CARGO_TARGET_TMPDIR/bench-cache` (the first run compiles ascent there).
+//! The compiled backend builds each package's crate once in the cache
+//! every generated crate of the tests shares (`support::harness::generated_dir`,
+//! `target/generated`), unoptimized (`GENERATED_PROFILE`).
 
 use lawgen_test_support as support;
 
 use serde_json::Value as J;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use support::harness::{generated_dir, lawgen_command};
 
 fn chess() -> PathBuf {
     support::path(support::CHESS)
 }
 
 fn cache() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-cache")
+    generated_dir()
 }
 
 fn lawgen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lawgen"))
+    lawgen_command(env!("CARGO_BIN_EXE_lawgen"))
         .args(args)
         .output()
         .expect("running lawgen")

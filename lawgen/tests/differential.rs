@@ -4,9 +4,10 @@
 //! Random valid packages from `support/gen.rs`, and the chess package with
 //! every hand-derived scenario of `tests/scenarios/chess` as its facts files,
 //! are emitted by `lawgen::internals::emit::emit` once per engine into one generated
-//! Cargo package under `target/differential/` (its own `[workspace]`, its
-//! own target dir `target/differential/target`, so dependencies are built
-//! once and reused). The package has a few binaries per engine (`batchN`
+//! Cargo package under `target/differential/` (its own `[workspace]`, built
+//! in the target directory every generated crate of the tests shares,
+//! `target/generated/target`, so dependencies are built once and reused:
+//! `support::harness::generated_dir`). The package has a few binaries per engine (`batchN`
 //! with the Ascent modules `src/gen/pI.rs`, `directN` with the Direct
 //! modules `src/direct/gen/pI.rs`), each including a slice of the package
 //! modules with `lawgen_runtime::include_package!`; cargo builds them in
@@ -27,7 +28,8 @@
 //! - `LAWGEN_DIFF_SEED` — the run's seed (decimal or `0x…`); package `i` has
 //!   seed `seed + i` (`support::gen::package_seed`);
 //! - `LAWGEN_DIFF_BATCH` — package modules per generated binary (default 20);
-//! - `LAWGEN_DIFF_OPT` — opt-level of the generated crate (default 0);
+//! - `LAWGEN_DIFF_OPT` — opt-level of the generated crate (default 0, the
+//!   profile of every generated crate: `support::harness::GENERATED_PROFILE`);
 //! - `LAWGEN_DIFF_ENGINES` — `ascent`, `direct` or `ascent,direct` (the
 //!   default): the engines whose modules are built and compared;
 //! - `LAWGEN_DIFF_REPEAT_VARS=0` — no variable twice in one literal
@@ -55,8 +57,8 @@ use std::time::Instant;
 use support::derogate::{self, derogate};
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::harness::{
-    blame, cargo, env_num, remove_stale, run_results, secs, seed_lock_file, write_if_changed,
-    RunLock,
+    blame, cargo_generated, env_num, generated_profile_toml, generated_target, remove_stale,
+    report, run_results, secs, seed_lock_file, write_if_changed, RunLock,
 };
 use support::nameless::{nameless, Nameless, PATHS};
 
@@ -102,9 +104,6 @@ struct Crate {
 }
 
 impl Crate {
-    fn target(&self) -> PathBuf {
-        self.dir.join("target")
-    }
     fn failures(&self) -> PathBuf {
         self.dir.join("failures")
     }
@@ -215,17 +214,13 @@ autobins = false
 
 [dependencies]
 lawgen-runtime = {{ path = {:?} }}
-ascent = "=0.8.1"
+ascent = {{ version = "=0.8.1", default-features = false }}
 
-[profile.release]
-opt-level = {opt}
-debug = false
-incremental = false
-codegen-units = 16
-
+{}
 [workspace]
 "#,
-        runtime.display().to_string()
+        runtime.display().to_string(),
+        generated_profile_toml().replacen("opt-level = 0\n", &format!("opt-level = {opt}\n"), 1),
     );
     for b in bins.iter().flatten() {
         let _ = write!(
@@ -581,12 +576,12 @@ fn compiled_packages_agree_with_the_interpreter() {
             bins.iter().map(Vec::len).sum::<usize>(),
             krate.dir.display()
         );
-        let out = cargo(
+        let opt = opt.to_string();
+        let out = cargo_generated(
             &krate.dir,
-            &krate.target(),
             // Report every binary's errors in one build, not only the first.
             &["build", "--release", "--keep-going"],
-            &[],
+            &[("CARGO_PROFILE_RELEASE_OPT_LEVEL", &opt)],
         );
         let stderr = out.stderr;
         if out.success {
@@ -640,7 +635,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let mut actual: [BTreeMap<(String, usize, String), String>; 2] = Default::default();
     for (e, engine_bins) in bins.iter().enumerate() {
         for b in engine_bins {
-            actual[e].extend(run_results(&krate.target().join("release").join(b)));
+            actual[e].extend(run_results(&generated_target().join("release").join(b)));
         }
     }
     let t_run = t2.elapsed();
@@ -733,7 +728,7 @@ fn compiled_packages_agree_with_the_interpreter() {
             dir.display()
         ));
     }
-    eprintln!(
+    report(&format!(
         "differential: seed {base:#x}; generated {tried} packages, {rejected} refused by the checker \
          ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations), {compared_outputs} outputs compared; \
          {} failures\n  timings: generate+interpret+emit {}, cargo build {} ({builds} build(s), {} binaries, \
@@ -745,7 +740,7 @@ fn compiled_packages_agree_with_the_interpreter() {
         secs(t_build),
         bins.iter().map(Vec::len).sum::<usize>(),
         secs(t_run),
-    );
+    ));
     assert!(
         failures.is_empty(),
         "{} package(s) disagree or fail to compile:\n{}",

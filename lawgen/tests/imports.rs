@@ -543,11 +543,11 @@ fn the_cli_checks_graphs_and_evaluates_the_example() {
 }
 
 /// The generated crate covers the closure: compiled with ascent, it gives
-/// the reference evaluator's output byte for byte. (One crate build, cached
-/// under `target/` between runs.)
+/// the reference evaluator's output byte for byte. (One crate build, in the
+/// cache every generated crate of the tests shares: `support::harness`.)
 #[test]
 fn the_compiled_example_agrees_with_the_reference_evaluator() {
-    let cache = support::workspace().join("target/lawgen-imports-cache");
+    let cache = support::harness::generated_dir();
     let pkg = "tests/imports/example/club/example.club-1.0.0.json";
     for facts in [
         "long-game",
@@ -558,7 +558,7 @@ fn the_compiled_example_agrees_with_the_reference_evaluator() {
         let f = format!("tests/imports/example/facts/{facts}.facts.json");
         for policy in ["blocking", "propagating"] {
             let run = |backend: &str| {
-                let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
+                let out = support::harness::lawgen_command(env!("CARGO_BIN_EXE_lawgen"))
                     .current_dir(support::workspace())
                     .args([
                         "eval",

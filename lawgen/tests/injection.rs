@@ -20,7 +20,8 @@
 //!    and values, each type's inherent methods and constants across its impl
 //!    blocks, trait impls, parameters, fields, relations);
 //! 3. the modules compile (a generated Cargo workspace under
-//!    `target/injection/`: libraries of `include_package!` modules with
+//!    `target/injection/`, built where every generated crate of the tests is,
+//!    `support::harness::generated_dir`: libraries of `include_package!` modules with
 //!    `#![deny(warnings)]`, each with a binary that evaluates every facts file
 //!    under both policies), and `Conclusions::to_json()` equals the
 //!    interpreter's `canonical_json` byte for byte;
@@ -28,10 +29,19 @@
 //! all of it for the module of each engine: the Ascent module `pI` and the
 //! Direct module `pI_direct` (whose engine module, like the ascent program,
 //! may hold only generated names and integers, and doc comments in printable
-//! ASCII);
+//! ASCII), and the two modules are token for token the same besides
+//! `mod __engine` and `fn evaluate_batch` (the typed API, its names and doc
+//! comments, is the engines' common part);
 //! 4. `cargo doc --no-deps --document-private-items` on the libraries
 //!    succeeds with `RUSTDOCFLAGS="-D warnings"`;
 //! 5. `cargo test --doc` on them passes and runs no doctest at all.
+//!
+//! rustdoc (4 and 5) reads the Direct modules of every library and the
+//! Ascent modules of the first one only (`#[cfg(not(any(doc, doctest)))]`
+//! on the others): package text reaches an Ascent module only where it is
+//! the same as in the Direct module (2), so documenting every Ascent module
+//! as well would check nothing more, at the cost of expanding every
+//! `ascent!` program twice more.
 //!
 //! Packages the checker refuses are counted; fewer than 80% accepted fails
 //! the test, and so does a full run in which some hostile category of the
@@ -73,8 +83,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 use support::gen::{generate, package_seed, GenConfig};
 use support::harness::{
-    blame_by_location, cargo, env_num, modules_in_errors, remove_stale, secs, seed_lock_file,
-    write_if_changed, RunLock,
+    blame_by_location, cargo_generated, env_num, generated_profile_toml, generated_target,
+    modules_in_errors, remove_stale, secs, seed_lock_file, write_if_changed, RunLock,
 };
 
 const DEFAULT_PACKAGES: usize = 500;
@@ -112,13 +122,14 @@ struct Step {
 const STEPS: [Step; 3] = [
     Step {
         name: "cargo build",
-        args: &["build", "--workspace", "--keep-going"],
+        args: &["build", "--release", "--workspace", "--keep-going"],
         env: &[],
     },
     Step {
         name: "cargo doc",
         args: &[
             "doc",
+            "--release",
             "--workspace",
             "--no-deps",
             "--keep-going",
@@ -128,7 +139,13 @@ const STEPS: [Step; 3] = [
     },
     Step {
         name: "cargo test --doc",
-        args: &["test", "--doc", "--workspace", "--no-fail-fast"],
+        args: &[
+            "test",
+            "--doc",
+            "--release",
+            "--workspace",
+            "--no-fail-fast",
+        ],
         env: &[],
     },
 ];
@@ -772,21 +789,28 @@ struct Calibration {
     direct_words: BTreeSet<String>,
 }
 
-/// Reads an emitted module back: the problems found, the item counts minus
-/// what the declarations add, and the ascent program's words.
-fn inspect(
-    source: &str,
-    model: &Model,
-    words: Option<&BTreeSet<String>>,
-) -> (Vec<String>, Shape, BTreeSet<String>) {
+/// An emitted module read back.
+#[derive(Default)]
+struct Reading {
+    problems: Vec<String>,
+    /// The item counts minus what the declarations add.
+    shape: Shape,
+    /// The engine module's words besides numbered names.
+    words: BTreeSet<String>,
+    /// The tokens of every item but `mod __engine` and `fn evaluate_batch`
+    /// (the typed API, which must be the same for both engines).
+    api: Vec<String>,
+}
+
+/// Reads an emitted module back.
+fn inspect(source: &str, model: &Model, words: Option<&BTreeSet<String>>) -> Reading {
     let file = match syn::parse_file(source) {
         Ok(f) => f,
         Err(e) => {
-            return (
-                vec![format!("the module does not parse: {e}")],
-                Shape::new(),
-                BTreeSet::new(),
-            )
+            return Reading {
+                problems: vec![format!("the module does not parse: {e}")],
+                ..Reading::default()
+            }
         }
     };
     let mut ins = Inspect::default();
@@ -810,7 +834,22 @@ fn inspect(
     for (k, v) in variable(model) {
         *shape.entry(k).or_default() -= v;
     }
-    (ins.problems, shape, engine_words)
+    let api = file
+        .items
+        .iter()
+        .filter(|it| match it {
+            syn::Item::Mod(m) => m.ident != "__engine",
+            syn::Item::Fn(f) => f.sig.ident != "evaluate_batch",
+            _ => true,
+        })
+        .map(|it| quote::ToTokens::to_token_stream(it).to_string())
+        .collect();
+    Reading {
+        problems: ins.problems,
+        shape,
+        words: engine_words,
+        api,
+    }
 }
 
 /// The modules of the golden packages (plain names, all node kinds): the
@@ -828,7 +867,12 @@ fn calibrate() -> Calibration {
         let bytes = support::read(path);
         let loaded = driver::load_bytes(&bytes, &Default::default()).unwrap();
         let e = emit(&loaded, &EmitOptions::default()).unwrap();
-        let (problems, shape, words) = inspect(&e.source, loaded.model(), None);
+        let Reading {
+            problems,
+            shape,
+            words,
+            ..
+        } = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package): {problems:#?}"
@@ -840,7 +884,12 @@ fn calibrate() -> Calibration {
             ..EmitOptions::default()
         };
         let e = emit(&loaded, &opts).unwrap();
-        let (problems, shape, words) = inspect(&e.source, loaded.model(), None);
+        let Reading {
+            problems,
+            shape,
+            words,
+            ..
+        } = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package, Direct): {problems:#?}"
@@ -893,17 +942,26 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
     }
     let module = format!("p{index}");
     let mut sources: [String; 2] = Default::default();
-    for (slot, engine) in sources.iter_mut().zip([Engine::Ascent, Engine::Direct]) {
+    let mut apis: [Vec<String>; 2] = Default::default();
+    for ((slot, api), engine) in sources
+        .iter_mut()
+        .zip(&mut apis)
+        .zip([Engine::Ascent, Engine::Direct])
+    {
         let words = match engine {
             Engine::Direct => &calibration.direct_words,
             _ => &calibration.engine_words,
         };
-        let (source, found) =
+        let (source, found, items) =
             emit_and_inspect(&g.package, &loaded, &module, engine, words, calibration);
         problems.extend(found.into_iter().map(|p| format!("{engine}: {p}")));
         *slot = source;
+        *api = items;
     }
     let [source, direct_source] = sources;
+    if problems.is_empty() {
+        problems.extend(engines_differ_beyond_the_engine(&apis[0], &apis[1]));
+    }
     let case = Case {
         index,
         origin: g.origin,
@@ -919,6 +977,30 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
     Ok((case, problems))
 }
 
+/// Where the Ascent and the Direct module of a package differ other than in
+/// what the engine decides: `mod __engine` (whose tokens [`check_engine`]
+/// vets) and `fn evaluate_batch`. Everything else — every item, name,
+/// signature and doc comment of the typed API — must be token for token
+/// the same, which is what lets the test document and doctest the Direct
+/// modules alone (and the Ascent modules of one library). `a` and `d` are
+/// the Ascent and the Direct module's [`Reading::api`].
+fn engines_differ_beyond_the_engine(a: &[String], d: &[String]) -> Option<String> {
+    if a.len() != d.len() {
+        return Some(format!(
+            "the Ascent module has {} items besides its engine, the Direct module {}",
+            a.len(),
+            d.len()
+        ));
+    }
+    let (i, (a, d)) = a.iter().zip(d).enumerate().find(|(_, (a, d))| a != d)?;
+    let head = |s: &str| s.chars().take(200).collect::<String>();
+    Some(format!(
+        "the Ascent and the Direct module differ beyond their engine, at item {i}:\n  ascent: {}\n  direct: {}",
+        head(a),
+        head(d)
+    ))
+}
+
 /// Emits `loaded` for `engine` as `module`, checks determinism and reads
 /// the module back: the source and the problems found.
 fn emit_and_inspect(
@@ -928,8 +1010,9 @@ fn emit_and_inspect(
     engine: Engine,
     words: &BTreeSet<String>,
     calibration: &Calibration,
-) -> (String, Vec<String>) {
+) -> (String, Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
+    let mut api = Vec::new();
     let opts = EmitOptions {
         module_name: Some(module.to_owned()),
         engine,
@@ -969,8 +1052,10 @@ fn emit_and_inspect(
             }
             Err(e) => problems.push(format!("emitting again failed: {e}")),
         }
-        let (found, got, _) = inspect(&source, loaded.model(), Some(words));
-        problems.extend(found);
+        let reading = inspect(&source, loaded.model(), Some(words));
+        problems.extend(reading.problems);
+        api = reading.api;
+        let got = reading.shape;
         let shape = &calibration.shape;
         if problems.is_empty() && &got != shape {
             let diff: Vec<String> = shape
@@ -990,7 +1075,7 @@ fn emit_and_inspect(
             problems.push(format!("unexpected items: {}", diff.join("; ")));
         }
     }
-    (source, problems)
+    (source, problems, api)
 }
 
 // -- the generated workspace -------------------------------------------------
@@ -1060,11 +1145,9 @@ fn write_workspace(
     let members: Vec<String> = libs.iter().map(|l| format!("{:?}", l.dir)).collect();
     let manifest = format!(
         "# Generated by lawgen/tests/injection.rs; rewritten on every run.\n\
-         [workspace]\nresolver = \"2\"\nmembers = [{}]\n\n\
-         [profile.dev]\nopt-level = 0\ndebug = false\nincremental = false\ncodegen-units = 16\n\n\
-         # ascent's macro expands every module: run it optimized.\n\
-         [profile.dev.build-override]\nopt-level = 3\n",
-        members.join(", ")
+         [workspace]\nresolver = \"2\"\nmembers = [{}]\n\n{}",
+        members.join(", "),
+        generated_profile_toml()
     );
     let mut keep = BTreeSet::new();
     let mut put = |path: PathBuf, bytes: &[u8]| {
@@ -1073,14 +1156,23 @@ fn write_workspace(
     };
     put(dir.join("Cargo.toml"), manifest.as_bytes());
     seed_lock_file(dir);
-    for (lib, chunk) in libs.iter().zip(&chunks) {
+    for (k, (lib, chunk)) in libs.iter().zip(&chunks).enumerate() {
         let root = dir.join(&lib.dir);
+        // rustdoc reads the Ascent modules of the first library only: what
+        // the engines' modules do not share holds no package text, and the
+        // rest is the same for both (`engines_differ_beyond_the_engine`).
+        let ascent_cfg = if k == 0 {
+            ""
+        } else {
+            "#[cfg(not(any(doc, doctest)))]\n"
+        };
         let manifest = format!(
             "[package]\nname = \"inj-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
              autobins = false\nautotests = false\nautoexamples = false\nautobenches = false\n\n\
              [lib]\npath = \"src/lib.rs\"\n\n\
              [[bin]]\nname = \"{}\"\npath = \"src/main.rs\"\ndoc = false\ntest = false\n\n\
-             [dependencies]\nlawgen-runtime = {{ path = {:?} }}\nascent = \"=0.8.1\"\n",
+             [dependencies]\nlawgen-runtime = {{ path = {:?} }}\n\
+             ascent = {{ version = \"=0.8.1\", default-features = false }}\n",
             lib.dir,
             lib.bin,
             runtime.display().to_string()
@@ -1100,7 +1192,7 @@ fn write_workspace(
         for c in chunk.iter() {
             let _ = writeln!(
                 lib_rs,
-                "lawgen_runtime::include_package!({}, \"gen/{}.rs\");",
+                "{ascent_cfg}lawgen_runtime::include_package!({}, \"gen/{}.rs\");",
                 c.module, c.module
             );
             // The Direct module under `direct/gen/`, so that an error in it
@@ -1197,7 +1289,7 @@ fn hostile_packages_compile_document_and_agree() {
         .parent()
         .expect("the workspace root")
         .join("target/injection");
-    let target = dir.join("target");
+    let target = generated_target();
     let failures_dir = dir.join("failures");
     std::fs::create_dir_all(&dir).unwrap();
     let run_cargo = env_num("LAWGEN_INJECTION_CARGO") != Some(0);
@@ -1345,7 +1437,7 @@ fn hostile_packages_compile_document_and_agree() {
         } in &STEPS
         {
             let t = Instant::now();
-            let out = cargo(&dir, &target, args, env);
+            let out = cargo_generated(&dir, args, env);
             timings.push(format!("{step} {}", secs(t.elapsed())));
             let text = format!("{}\n{}", out.stderr, out.stdout);
             let mut found: BTreeMap<usize, String> = blame_by_location(&text);
@@ -1423,7 +1515,7 @@ fn hostile_packages_compile_document_and_agree() {
     let mut actual: BTreeMap<(String, usize, String), String> = BTreeMap::new();
     for l in &libs {
         actual.extend(support::harness::run_results(
-            &target.join("debug").join(&l.bin),
+            &target.join("release").join(&l.bin),
         ));
     }
     let t_run = t2.elapsed();
@@ -1502,7 +1594,7 @@ fn hostile_packages_compile_document_and_agree() {
             c.origin.repro()
         ));
     }
-    eprintln!(
+    support::harness::report(&format!(
         "injection: seed {base:#x}; {total} hostile packages ({wanted} generated), {rejected} refused \
          by the checker, {accepted} tested; {compared} outputs compared; \
          {} doctests; {} failures\n  \
@@ -1514,8 +1606,10 @@ fn hostile_packages_compile_document_and_agree() {
         libs.len(),
         timings.join(", "),
         secs(t_run),
-    );
-    eprintln!("  tested packages per hostile category: {coverage:?}");
+    ));
+    support::harness::report(&format!(
+        "  tested packages per hostile category: {coverage:?}"
+    ));
     assert!(
         wanted < FULL_RUN || missing.is_empty(),
         "no tested package has {missing:?}: the generator no longer produces them"
@@ -1556,4 +1650,30 @@ error: could not compile `inj-b20` (lib) due to 2 previous errors
     assert!(blamed[&501].starts_with("error: comparison is useless"));
     let doctests = "running 0 tests\n\ntest result: ok.\nrunning 2 tests\n";
     assert_eq!(doctest_counts(doctests), [0, 2]);
+}
+
+/// The two engines' modules are compared beyond their engine: the same
+/// package's modules agree, and a doc comment changed in one is reported.
+#[test]
+fn the_engines_typed_apis_are_compared_token_for_token() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/ui/valid/minimal.json");
+    let loaded = driver::load_bytes(&std::fs::read(path).unwrap(), &Default::default()).unwrap();
+    let read = |engine: Engine, edit: &dyn Fn(String) -> String| {
+        let opts = EmitOptions {
+            engine,
+            ..EmitOptions::default()
+        };
+        let source = edit(emit(&loaded, &opts).unwrap().source);
+        inspect(&source, loaded.model(), None).api
+    };
+    let ascent = read(Engine::Ascent, &|s| s);
+    let direct = read(Engine::Direct, &|s| s);
+    assert!(ascent.len() > 10, "{} items", ascent.len());
+    assert_eq!(engines_differ_beyond_the_engine(&ascent, &direct), None);
+    let edited = read(Engine::Direct, &|s| s.replacen("/// ", "/// [x](y) ", 1));
+    let found = engines_differ_beyond_the_engine(&ascent, &edited).expect("a difference");
+    assert!(
+        found.starts_with("the Ascent and the Direct module differ beyond their engine, at item"),
+        "{found}"
+    );
 }

@@ -14,7 +14,7 @@ use lawgen::generate as emit;
 use lawgen::EmitOptions;
 use serde_json::{json, Value};
 use std::path::Path;
-use support::harness::{cargo, seed_lock_file, RunLock};
+use support::harness::{cargo_generated, generated_target, seed_lock_file, RunLock};
 
 /// Columns of the wide predicate: as many as compiled engines take.
 const WIDE: usize = lawgen::internals::emit::MAX_COMPILED_ARITY;
@@ -142,14 +142,18 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
     std::fs::rename(&first, &moved).unwrap();
     seed_lock_file(&moved);
 
-    let target = root.join("target");
-    let built = cargo(&moved, &target, &["build", "-q", "--bin", "wide-demo"], &[]);
+    // Built where every generated crate of the tests is, with their profile.
+    let built = cargo_generated(
+        &moved,
+        &["build", "-q", "--release", "--bin", "wide-demo"],
+        &[],
+    );
     assert!(
         built.success,
         "the moved crate does not build:\n{}",
         built.stderr
     );
-    let run = std::process::Command::new(target.join("debug/wide-demo"))
+    let run = std::process::Command::new(generated_target().join("release/wide-demo"))
         .arg(moved.join("facts.json"))
         .output()
         .unwrap();

@@ -4,7 +4,10 @@
 //! cache directory, keyed by the generated source (so by the package and the
 //! lawgen version), built once with cargo in release mode, and run. All
 //! cached crates share one target directory, so ascent and the runtime are
-//! compiled once per cache.
+//! compiled once per cache. A crate whose runtime is the lawgen source tree
+//! next to this binary's sources starts from that tree's `Cargo.lock`: it
+//! builds with the dependency versions lawgen is tested with, and every
+//! cached crate resolves alike, so their dependencies' builds are shared.
 
 use super::build::{write_crate_with, RuntimeDep};
 use crate::builder::BuildError;
@@ -142,15 +145,17 @@ pub fn ensure_built_with(
             cached: true,
         });
     }
+    let runtime = RuntimeDep::default_for_this_build();
     write_crate_with(
         &crate_dir,
         Some(&crate_name),
         &emitted,
-        &RuntimeDep::default_for_this_build(),
+        &runtime,
         true,
         Some(&hooks),
     )
     .map_err(|e: BuildError| CompiledError::Write(e.to_string()))?;
+    seed_lock_file(&crate_dir, &runtime);
     if !fresh {
         progress(&format!(
             "compiling {} {} with the {engine} engine ({} relations, {} rules) into {} — once per package version",
@@ -188,6 +193,22 @@ pub fn ensure_built_with(
         build_secs,
         cached: fresh,
     })
+}
+
+/// Starts the crate's `Cargo.lock` as a copy of the lock file of the lawgen
+/// source tree its runtime comes from (when it is one and the crate has no
+/// lock yet). Best effort: without it cargo resolves the versions itself.
+fn seed_lock_file(crate_dir: &Path, runtime: &RuntimeDep) {
+    let RuntimeDep::Path(runtime) = runtime else {
+        return;
+    };
+    let lock = crate_dir.join("Cargo.lock");
+    if lock.exists() {
+        return;
+    }
+    if let Some(tree) = runtime.parent() {
+        let _ = std::fs::copy(tree.join("Cargo.lock"), lock);
+    }
 }
 
 /// The result of running a compiled package on a facts file.

@@ -1,14 +1,16 @@
-//! Building generated Cargo packages from tests (the differential and the
-//! injection test): environment numbers, writing files without touching
-//! unchanged ones, an exclusive lock per generated package, cargo with an
-//! offline-first fallback, and reading cargo's errors back to the generated
-//! module they blame.
+//! Building generated Cargo packages from tests (the differential,
+//! injection and standalone tests, and the compiled backend of `lawgen`):
+//! environment numbers, writing files without touching unchanged ones, an
+//! exclusive lock per generated package, one target directory and profile
+//! for every generated crate, cargo with an offline-first fallback, and
+//! reading cargo's errors back to the generated module they blame.
 //!
 //! A test names its generated modules `p<index>` and writes them to
 //! `…/gen/p<index>.rs`; its driver code mentions module `p12` as `case!(p12,`
 //! or `p12::`. [`blame`] relies on these conventions.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -53,6 +55,101 @@ pub fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) {
             let _ = std::fs::remove_file(&p);
         }
     }
+}
+
+/// The directory in which every crate the tests generate is built: it is
+/// the compiled-package cache the tests give `lawgen eval --backend
+/// compiled` and `lawgen bench` (`--cache-dir`), and its `target/`
+/// ([`generated_target`]) is where the differential, injection and
+/// standalone crates are built too. With one target directory, one profile
+/// ([`GENERATED_PROFILE`]) and one feature set of their dependencies,
+/// `ascent`, `lawgen-runtime` and what they depend on compile once per
+/// `cargo test`, not once per suite. Test binaries run one after the other,
+/// and cargo's lock on the target directory orders the builds of the threads
+/// of one binary.
+pub fn generated_dir() -> PathBuf {
+    crate::path("target/generated")
+}
+
+/// The target directory of every generated crate (`lawgen`'s compiled
+/// cache keeps its target directory in `<cache>/target`).
+pub fn generated_target() -> PathBuf {
+    generated_dir().join("target")
+}
+
+/// The profile every generated crate is built with: `cargo build
+/// --release` (the compiled cache's command) under these variables, which
+/// take precedence over a manifest's `[profile.release]`. Unoptimized: the
+/// tests compile hundreds of modules and run each on a few facts files, so
+/// compile time is all that counts; debug assertions and overflow checks
+/// on, as in a debug build. `ascent`'s macro runs unoptimized too (cargo's
+/// default for build dependencies in release): optimizing it and its `syn`
+/// costs more than it saves at these program sizes.
+pub const GENERATED_PROFILE: [(&str, &str); 8] = [
+    ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0"),
+    ("CARGO_PROFILE_RELEASE_DEBUG", "false"),
+    ("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "true"),
+    ("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "true"),
+    ("CARGO_PROFILE_RELEASE_INCREMENTAL", "false"),
+    ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+    ("CARGO_PROFILE_RELEASE_LTO", "false"),
+    ("CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_OPT_LEVEL", "0"),
+];
+
+/// [`GENERATED_PROFILE`] as a manifest's `[profile.release]`, for the
+/// manifests the tests write: a build by hand in their directory
+/// (`cargo build --release --target-dir …`) builds what the test built.
+pub fn generated_profile_toml() -> String {
+    let mut main = String::from("[profile.release]\n");
+    let mut build = String::from("[profile.release.build-override]\n");
+    for (k, v) in GENERATED_PROFILE {
+        let key = k.trim_start_matches("CARGO_PROFILE_RELEASE_");
+        let (section, key) = match key.strip_prefix("BUILD_OVERRIDE_") {
+            Some(key) => (&mut build, key),
+            None => (&mut main, key),
+        };
+        let value = if v.parse::<u32>().is_ok() || v == "true" || v == "false" {
+            v.to_owned()
+        } else {
+            format!("{v:?}")
+        };
+        let _ = writeln!(
+            section,
+            "{} = {value}",
+            key.to_lowercase().replace('_', "-")
+        );
+    }
+    format!(
+        "# The profile of every crate the tests generate (lawgen/tests/support/harness.rs,\n\
+         # GENERATED_PROFILE, which the tests also set in cargo's environment).\n\
+         {main}\n{build}"
+    )
+}
+
+/// Environment variables of the test's own cargo that must not reach the
+/// cargo that builds a generated crate (its target dir, flags, jobserver).
+const CARGO_ENV_REMOVED: [&str; 7] = [
+    "CARGO_TARGET_DIR",
+    "CARGO_BUILD_TARGET_DIR",
+    "RUSTFLAGS",
+    "CARGO_ENCODED_RUSTFLAGS",
+    "CARGO_MAKEFLAGS",
+    "RUSTDOCFLAGS",
+    "CARGO_ENCODED_RUSTDOCFLAGS",
+];
+
+/// The `lawgen` binary (`env!("CARGO_BIN_EXE_lawgen")` in a test of the
+/// lawgen package, which alone is told its path) set up to build compiled
+/// packages as the other generated crates are: [`GENERATED_PROFILE`], and
+/// nothing of this test's cargo environment. Give it `--cache-dir`
+/// [`generated_dir`] where it compiles.
+pub fn lawgen_command(lawgen: &str) -> Command {
+    let mut cmd = Command::new(lawgen);
+    for k in CARGO_ENV_REMOVED {
+        cmd.env_remove(k);
+    }
+    cmd.envs(GENERATED_PROFILE);
+    cmd
 }
 
 /// Starts `dir/Cargo.lock` as a copy of the workspace's lock file, so the
@@ -144,6 +241,15 @@ pub struct CargoOutput {
     pub stderr: String,
 }
 
+/// `cargo <args>` on the generated crate in `dir`, built in
+/// [`generated_target`] with [`GENERATED_PROFILE`] (and `env`): what the
+/// differential, injection and standalone tests build with.
+pub fn cargo_generated(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> CargoOutput {
+    let mut all: Vec<(&str, &str)> = GENERATED_PROFILE.to_vec();
+    all.extend_from_slice(env);
+    cargo(dir, &generated_target(), args, &all)
+}
+
 /// `cargo <args> --manifest-path <dir>/Cargo.toml --target-dir <target>`
 /// in `dir`, with the environment of the test's own cargo removed (target
 /// dir, rustc and rustdoc flags, jobserver) and `env` set: offline first,
@@ -157,14 +263,10 @@ pub fn cargo(dir: &Path, target: &Path, args: &[&str], env: &[(&str, &str)]) -> 
             .arg(dir.join("Cargo.toml"))
             .arg("--target-dir")
             .arg(target)
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("CARGO_BUILD_TARGET_DIR")
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("CARGO_MAKEFLAGS")
-            .env_remove("RUSTDOCFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTDOCFLAGS")
             .current_dir(dir);
+        for k in CARGO_ENV_REMOVED {
+            cmd.env_remove(k);
+        }
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -255,6 +357,14 @@ impl Drop for RunLock {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// Writes `text` and a newline to stderr directly, past the test harness's
+/// capture of `eprintln!`: a suite's summary (what it compared, where its
+/// time went) shows in the log of a passing run too.
+pub fn report(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 pub fn secs(d: Duration) -> String {

@@ -4,7 +4,7 @@
 //! `lawgen-runtime` ([`RuntimeDep`]).
 
 use super::{toml_string, RuntimeDep};
-use crate::builder::{write_if_changed, BuildError, ASCENT_VERSION};
+use crate::builder::{write_if_changed, BuildError, ASCENT_DEPENDENCY};
 use crate::emit::Emitted;
 use crate::model::Model;
 use crate::python::{bindings, clean, module_doc, PYO3_VERSION};
@@ -128,7 +128,7 @@ pub fn write_project(
          [lib]\nname = {m_lit}\ncrate-type = [\"cdylib\"]\npath = \"src/lib.rs\"\n\n\
          [dependencies]\n\
          lawgen-runtime = {runtime}\n\
-         ascent = \"{ASCENT_VERSION}\"\n\
+         ascent = {ASCENT_DEPENDENCY}\n\
          # Every binding, written once for all packages.\n\
          lawgen-python = {python}\n\
          pyo3 = {{ version = \"{PYO3_VERSION}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\n\
