@@ -8250,7 +8250,7 @@ mod __engine {
     /// One case's relations; reused case after case.
     #[derive(Default)]
     pub(super) struct Tables {
-        /// The unary relations over entities (`U…` names each one's index).
+        /// The unary relations over entities (`U<n>` names each one's index).
         pub(super) u: ::lawgen_runtime::__private::Sets<84usize>,
         /// `facts[arbiter_of]`
         pub(super) r7: ::lawgen_runtime::__private::Table<(u32, u32)>,

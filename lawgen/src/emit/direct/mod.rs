@@ -350,7 +350,7 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
     if !layout.bits.is_empty() {
         let n = layout.bits.len();
         fields.push(quote! {
-            /// The unary relations over entities (`U…` names each one's index).
+            /// The unary relations over entities (`U<n>` names each one's index).
             pub(super) u: ::lawgen_runtime::__private::Sets<#n>
         });
         clears.push(quote!(self.u.clear();));
