@@ -185,7 +185,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
     let cargo = read(project.join("Cargo.toml"));
     assert!(cargo.contains("crate-type = [\"cdylib\"]") && cargo.contains("abi3-py39"));
     // The bindings crate from this checkout, beside lawgen-runtime.
-    let python = workspace_dir().join("lawgen/python");
+    let python = support::path("lawgen/python");
     let python = python.canonicalize().unwrap();
     assert!(
         cargo.contains(&format!(
@@ -221,19 +221,9 @@ fn a_module_name_python_cannot_import_is_refused() {
         .unwrap();
 }
 
-fn workspace_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
 fn tempdir(name: &str) -> std::path::PathBuf {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/python-builder-tests")
-        .join(format!("{name}-{}", std::process::id()));
+    let d =
+        support::path("target/python-builder-tests").join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
