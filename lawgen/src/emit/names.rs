@@ -307,13 +307,59 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
     ),
 ];
 
+/// Methods of the prelude's traits that method-call syntax finds before an
+/// inherent `&mut self` or `&self` method of the same name: the by-value and
+/// `&self` steps of the lookup come first, so `facts.into(a, b)` resolves to
+/// `Into::into` and never reaches a generated `into` (found by the injection
+/// test). Reserved in every namespace of methods ([`Scope::is_methods`]): the
+/// traits the generated types derive or get by a blanket impl, and the
+/// comparison and conversion traits in case they come to.
+pub const TRAIT_METHODS: &[&str] = &[
+    "into",
+    "try_into",
+    "to_owned",
+    "clone_into",
+    "clone_from",
+    "to_string",
+    "eq",
+    "ne",
+    "partial_cmp",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "cmp",
+    "max",
+    "min",
+    "clamp",
+    "as_ref",
+    "as_mut",
+    "into_iter",
+    "extend",
+    "borrow",
+    "borrow_mut",
+    "type_id",
+];
+
 impl Scope {
-    /// The names reserved in this namespace ([`RESERVED`]).
-    pub fn reserved(self) -> &'static [&'static str] {
-        RESERVED
+    /// The names reserved in this namespace: its row of [`RESERVED`], and
+    /// [`TRAIT_METHODS`] in a namespace of methods.
+    pub fn reserved(self) -> impl Iterator<Item = &'static str> {
+        let own = RESERVED
             .iter()
             .find(|(s, _)| *s == self)
-            .map_or(&[], |(_, names)| names)
+            .map_or(&[][..], |(_, names)| names);
+        let traits = if self.is_methods() {
+            TRAIT_METHODS
+        } else {
+            &[]
+        };
+        own.iter().chain(traits).copied()
+    }
+
+    /// Whether the names claimed here are methods called with `.`.
+    pub fn is_methods(self) -> bool {
+        matches!(self, Scope::FactsMethods | Scope::ConclusionsMethods)
     }
 }
 
@@ -328,7 +374,7 @@ impl Namespace {
     /// A namespace in which the names reserved in `scope` are already taken.
     pub fn new(scope: Scope) -> Self {
         Namespace {
-            taken: scope.reserved().iter().map(|s| (*s).to_owned()).collect(),
+            taken: scope.reserved().map(str::to_owned).collect(),
         }
     }
 
@@ -567,14 +613,19 @@ mod tests {
 
     #[test]
     fn reserved_names_are_identifiers_claimed_once() {
-        for (scope, names) in RESERVED {
+        for scope in [
+            Scope::Types,
+            Scope::FactsMethods,
+            Scope::ConclusionsMethods,
+            Scope::Params,
+        ] {
             let mut seen = HashSet::new();
-            for n in *names {
+            for n in scope.reserved() {
                 assert!(
-                    syn::parse_str::<syn::Ident>(n).is_ok() || *n == "self",
+                    syn::parse_str::<syn::Ident>(n).is_ok() || n == "self",
                     "{scope:?}: `{n}`"
                 );
-                assert!(seen.insert(*n), "{scope:?}: `{n}` twice");
+                assert!(seen.insert(n), "{scope:?}: `{n}` twice");
             }
         }
         // Every scope has its row, and a package name never lands on a
@@ -585,10 +636,10 @@ mod tests {
             Scope::ConclusionsMethods,
             Scope::Params,
         ] {
-            assert!(!scope.reserved().is_empty(), "{scope:?}");
+            assert!(scope.reserved().next().is_some(), "{scope:?}");
             let mut ns = Namespace::new(scope);
             for n in scope.reserved() {
-                assert_ne!(ns.claim((*n).to_owned()), *n);
+                assert_ne!(ns.claim(n.to_owned()), n);
             }
         }
     }

@@ -348,13 +348,13 @@ const DERIVED: &[&str] = &[
     "p", "not_p", "p_all", "not_p_all", "explain_p", "explain_not_p", "decide_p", "not", "all",
     "explain", "decide", "not_not_p",
 ];
-/// The prelude and primitive types.
+/// The prelude, its traits' methods and primitive types.
 #[rustfmt::skip]
 const PRELUDE: &[&str] = &[
     "Option", "Vec", "String", "Box", "Result", "Some", "None", "Ok", "Err", "Default", "Iterator",
     "Send", "Sync", "Sized", "Copy", "Clone", "Drop", "From", "Into", "ToString", "drop", "panic",
     "assert", "format", "vec", "println", "u32", "i64", "str", "bool", "char", "usize", "f64",
-    "std", "core", "alloc",
+    "std", "core", "alloc", "into", "try_into", "to_owned", "clone_into", "eq", "max",
 ];
 /// Names generated code uses.
 #[rustfmt::skip]
