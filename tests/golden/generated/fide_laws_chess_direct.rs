@@ -8503,44 +8503,62 @@ mod __engine {
             /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
             {
                 /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U129, &[U45], &[U93]);
+                {
+                    s.u.derive(U129, &[U45], &[U93]);
+                }
             }
             /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
             {
                 /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-                s.u.derive(U128, &[U45], &[]);
+                {
+                    s.u.derive(U128, &[U45], &[]);
+                }
             }
             /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
             {
                 /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U127, &[U45], &[U100]);
+                {
+                    s.u.derive(U127, &[U45], &[U100]);
+                }
             }
             /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
             {
                 /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U126, &[U45], &[U99]);
+                {
+                    s.u.derive(U126, &[U45], &[U99]);
+                }
             }
             /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
             {
                 /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U125, &[U45], &[U98]);
+                {
+                    s.u.derive(U125, &[U45], &[U98]);
+                }
             }
             /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
             {
                 /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U123, &[U45], &[U48]);
+                {
+                    s.u.derive(U123, &[U45], &[U48]);
+                }
             }
             /// component 12: `r120 S[~game_drawn]`
             {
                 /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-                s.u.derive(U120, &[U118], &[]);
+                {
+                    s.u.derive(U120, &[U118], &[]);
+                }
                 /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-                s.u.derive(U120, &[U45], &[]);
+                {
+                    s.u.derive(U120, &[U45], &[]);
+                }
             }
             /// component 13: `r132 D[~king_cannot_be_checkmated]`
             {
                 /// closure MateImpossibilityClosure
-                s.u.derive(U132, &[U41], &[U90]);
+                {
+                    s.u.derive(U132, &[U41], &[U90]);
+                }
             }
             /// component 14: `r131 D[game_lost_by]`
             {
@@ -8576,17 +8594,23 @@ mod __engine {
             /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
             {
                 /// closure MoveLegalityClosure
-                s.u.derive(U135, &[U37], &[U139]);
+                {
+                    s.u.derive(U135, &[U37], &[U139]);
+                }
             }
             /// component 16: `r134 D[illegal_move]`
             {
                 /// MoveIsIllegal (strict)
-                s.u.derive(U134, &[U37, U135], &[]);
+                {
+                    s.u.derive(U134, &[U37, U135], &[]);
+                }
             }
             /// component 17: `r56 D[~en_passant_right_open]`
             {
                 /// closure EnPassantFlagClosure
-                s.u.derive(U56, &[U37], &[U55]);
+                {
+                    s.u.derive(U56, &[U37], &[U55]);
+                }
             }
             /// component 18: `r152 undecided[piece_touched_intentionally]`
             {
@@ -8703,7 +8727,9 @@ mod __engine {
             /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
             {
                 /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U130, &[U45], &[U103]);
+                {
+                    s.u.derive(U130, &[U45], &[U103]);
+                }
             }
             /// component 26: `r84 D[fifty_move_claim_correct]`
             {
@@ -8741,22 +8767,30 @@ mod __engine {
             /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
             {
                 /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U124, &[U45], &[U97]);
+                {
+                    s.u.derive(U124, &[U45], &[U97]);
+                }
             }
             /// component 29: `r28 D[~castling_path_attacked]`
             {
                 /// closure CastlingAttackClosure
-                s.u.derive(U28, &[U32], &[U30]);
+                {
+                    s.u.derive(U28, &[U32], &[U30]);
+                }
             }
             /// component 30: `r26 D[~castling_path_blocked]`
             {
                 /// closure CastlingBlockClosure
-                s.u.derive(U26, &[U32], &[U33]);
+                {
+                    s.u.derive(U26, &[U32], &[U33]);
+                }
             }
             /// component 31: `r25 D[~piece_has_moved]`
             {
                 /// closure PieceMovedClosure
-                s.u.derive(U25, &[U39], &[U150]);
+                {
+                    s.u.derive(U25, &[U39], &[U150]);
+                }
             }
             /// component 32: `r22 D[castling_legal]`
             {
@@ -8820,27 +8854,37 @@ mod __engine {
             /// component 35: `r16 undecided[case_not_precisely_regulated]`
             {
                 /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
-                s.u.derive(U16, &[U18], &[U4, U19]);
+                {
+                    s.u.derive(U16, &[U18], &[U4, U19]);
+                }
             }
             /// component 36: `r189 request[case_not_precisely_regulated]`
             {
                 /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
-                s.u.derive(U189, &[U16], &[]);
+                {
+                    s.u.derive(U189, &[U16], &[]);
+                }
             }
             /// component 37: `r6 D'[case_not_precisely_regulated]`
             {
                 /// undecided case_not_precisely_regulated holds both ways in P
-                s.u.derive(U6, &[U16], &[]);
+                {
+                    s.u.derive(U6, &[U16], &[]);
+                }
             }
             /// component 38: `r5 D'[arbiter_competent_to_decide]`
             {
                 /// UnregulatedCaseDecidedByArbiter (strict)
-                s.u.derive(U5, &[U6], &[]);
+                {
+                    s.u.derive(U5, &[U6], &[]);
+                }
             }
             /// component 39: `r86 D[game_drawn]`
             {
                 /// AgreedDraw (strict) at \u{394}
-                s.u.derive(U86, &[U1, U2], &[]);
+                {
+                    s.u.derive(U86, &[U1, U2], &[]);
+                }
                 /// FiftyMoveClaimDraws (strict) at \u{394}
                 for &(d0, d1) in s.r84.rows() {
                     {
@@ -8896,72 +8940,116 @@ mod __engine {
             /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
             {
                 /// AgreedDrawEndsTheGame (strict)
-                s.u.derive(U0, &[U1, U2], &[]);
+                {
+                    s.u.derive(U0, &[U1, U2], &[]);
+                }
             }
             /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
             {
                 /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u.derive(U122, &[U45], &[U0]);
+                {
+                    s.u.derive(U122, &[U45], &[U0]);
+                }
             }
             /// component 42: `r119 P[~game_drawn]`
             {
                 /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
-                s.u.derive(U119, &[U118], &[]);
+                {
+                    s.u.derive(U119, &[U118], &[]);
+                }
                 /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                s.u
-                    .derive(
-                        U119,
-                        &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
-                        &[U86],
-                    );
+                {
+                    s.u
+                        .derive(
+                            U119,
+                            &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
+                            &[U86],
+                        );
+                }
             }
             /// component 43: `r104 cand[game_drawn]`
             {
                 /// AgreedDraw applicable for game_drawn
-                s.u.derive(U104, &[U0], &[]);
+                {
+                    s.u.derive(U104, &[U0], &[]);
+                }
                 /// FiftyMoveClaimDraws applicable for game_drawn
-                s.u.derive(U104, &[U97], &[]);
+                {
+                    s.u.derive(U104, &[U97], &[]);
+                }
                 /// FivefoldAutomaticDraw applicable for game_drawn
-                s.u.derive(U104, &[U98], &[]);
+                {
+                    s.u.derive(U104, &[U98], &[]);
+                }
                 /// ResignationDrawnIfMateImpossible applicable for game_drawn
-                s.u.derive(U104, &[U99], &[]);
+                {
+                    s.u.derive(U104, &[U99], &[]);
+                }
                 /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-                s.u.derive(U104, &[U100], &[]);
+                {
+                    s.u.derive(U104, &[U100], &[]);
+                }
                 /// SeventyFiveAutomaticDraw applicable for game_drawn
-                s.u.derive(U104, &[U101], &[]);
+                {
+                    s.u.derive(U104, &[U101], &[]);
+                }
                 /// ThreefoldClaimDraws applicable for game_drawn
-                s.u.derive(U104, &[U103], &[]);
+                {
+                    s.u.derive(U104, &[U103], &[]);
+                }
             }
             /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
             {
                 /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-                s.u.derive(U114, &[U104], &[U45]);
+                {
+                    s.u.derive(U114, &[U104], &[U45]);
+                }
             }
             /// component 45: `r87 P[game_drawn]`
             {
                 /// +\u{394} game_drawn \u{21d2} +\u{2202}
-                s.u.derive(U87, &[U86], &[]);
+                {
+                    s.u.derive(U87, &[U86], &[]);
+                }
                 /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-                s.u.derive(U87, &[U104, U114], &[]);
+                {
+                    s.u.derive(U87, &[U104, U114], &[]);
+                }
             }
             /// component 46: `r88 S[game_drawn]`
             {
                 /// +\u{394} game_drawn \u{21d2} +\u{3a3}
-                s.u.derive(U88, &[U86], &[]);
+                {
+                    s.u.derive(U88, &[U86], &[]);
+                }
                 /// AgreedDraw supports game_drawn
-                s.u.derive(U88, &[U0], &[]);
+                {
+                    s.u.derive(U88, &[U0], &[]);
+                }
                 /// FiftyMoveClaimDraws supports game_drawn
-                s.u.derive(U88, &[U97], &[]);
+                {
+                    s.u.derive(U88, &[U97], &[]);
+                }
                 /// FivefoldAutomaticDraw supports game_drawn
-                s.u.derive(U88, &[U98], &[]);
+                {
+                    s.u.derive(U88, &[U98], &[]);
+                }
                 /// ResignationDrawnIfMateImpossible supports game_drawn
-                s.u.derive(U88, &[U99], &[]);
+                {
+                    s.u.derive(U88, &[U99], &[]);
+                }
                 /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
-                s.u.derive(U88, &[U100], &[]);
+                {
+                    s.u.derive(U88, &[U100], &[]);
+                }
                 /// SeventyFiveAutomaticDraw supports game_drawn
-                s.u.derive(U88, &[U101], &[]);
+                {
+                    s.u.derive(U88, &[U101], &[]);
+                }
                 /// ThreefoldClaimDraws supports game_drawn
-                s.u.derive(U88, &[U103], &[]);
+                {
+                    s.u.derive(U88, &[U103], &[]);
+                }
             }
             /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
             {
@@ -9019,25 +9107,37 @@ mod __engine {
                                 if s.u.contains(U0, v0) {
                                     if s.r11.contains(&(v0, 0u32)) {
                                         /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 0u32));
+                                        {
+                                            s.r167.insert((v0, 0u32));
+                                        }
                                         /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 0u32));
+                                        {
+                                            s.r61.insert((v0, 0u32));
+                                        }
                                     }
                                 }
                                 if s.u.contains(U45, v0) {
                                     if s.r11.contains(&(v0, 1u32)) {
                                         /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 1u32));
+                                        {
+                                            s.r167.insert((v0, 1u32));
+                                        }
                                         /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 1u32));
+                                        {
+                                            s.r61.insert((v0, 1u32));
+                                        }
                                     }
                                 }
                                 if s.u.contains(U50, v0) {
                                     if s.r11.contains(&(v0, 2u32)) {
                                         /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 2u32));
+                                        {
+                                            s.r167.insert((v0, 2u32));
+                                        }
                                         /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 2u32));
+                                        {
+                                            s.r61.insert((v0, 2u32));
+                                        }
                                     }
                                 }
                                 /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
@@ -9049,33 +9149,49 @@ mod __engine {
                                 if s.u.contains(U162, v0) {
                                     if s.r11.contains(&(v0, 4u32)) {
                                         /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 4u32));
+                                        {
+                                            s.r167.insert((v0, 4u32));
+                                        }
                                         /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 4u32));
+                                        {
+                                            s.r61.insert((v0, 4u32));
+                                        }
                                     }
                                 }
                                 if s.u.contains(U164, v0) {
                                     if s.r11.contains(&(v0, 5u32)) {
                                         /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 5u32));
+                                        {
+                                            s.r167.insert((v0, 5u32));
+                                        }
                                         /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 5u32));
+                                        {
+                                            s.r61.insert((v0, 5u32));
+                                        }
                                     }
                                 }
                                 if s.u.contains(U166, v0) {
                                     if s.r11.contains(&(v0, 6u32)) {
                                         /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 6u32));
+                                        {
+                                            s.r167.insert((v0, 6u32));
+                                        }
                                         /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 6u32));
+                                        {
+                                            s.r61.insert((v0, 6u32));
+                                        }
                                     }
                                 }
                                 if s.u.contains(U138, v0) {
                                     if s.r11.contains(&(v0, 9u32)) {
                                         /// GamePlay/PlayMove/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 9u32));
+                                        {
+                                            s.r167.insert((v0, 9u32));
+                                        }
                                         /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 9u32));
+                                        {
+                                            s.r61.insert((v0, 9u32));
+                                        }
                                     }
                                 }
                                 /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
@@ -9089,9 +9205,13 @@ mod __engine {
                                 if s.u.contains(U10, v0) {
                                     if s.r11.contains(&(v0, 11u32)) {
                                         /// GamePlay/StartPlay/valid (strict) at \u{394}
-                                        s.r167.insert((v0, 11u32));
+                                        {
+                                            s.r167.insert((v0, 11u32));
+                                        }
                                         /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-                                        s.r61.insert((v0, 11u32));
+                                        {
+                                            s.r61.insert((v0, 11u32));
+                                        }
                                     }
                                 }
                             }

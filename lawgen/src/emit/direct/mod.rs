@@ -895,7 +895,10 @@ impl Tree {
             if printed {
                 out.extend(sink);
             } else {
-                out.extend(quote!(#origin #sink));
+                // In a block: an attribute on an assignment statement
+                // (`s.f3 = true;`) is unstable Rust, and a flag's insert
+                // is one (found by the long differential run).
+                out.extend(quote!(#origin { #sink }));
             }
         }
         for (_, level, tree) in self.children {
