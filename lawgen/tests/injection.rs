@@ -727,9 +727,9 @@ fn check_tokens(ts: TokenStream, problems: &mut Vec<String>) {
 /// With `direct`, the same of a Direct engine module, whose numbered names
 /// are also loop indices `i<N>`, round bounds `l<N>`, `h<N>`, components
 /// `c<N>`, row columns `x<N>`, nullary relations stored as flags `f<N>`,
-/// unary ones stored as bits `U<N>` and fresh columns `d<N>`, and whose only strings are doc comments
-/// (`#[doc = "…"]`: rule origins, relation names) in printable ASCII, as
-/// `names::comment` writes them.
+/// unary ones stored as bits `U<N>` and fresh columns `d<N>`, and whose only
+/// strings are doc comments (`#[doc = "…"]`: rule origins, relation names)
+/// in printable ASCII, as `names::comment` writes them.
 fn check_engine(
     ts: TokenStream,
     words: Option<&BTreeSet<String>>,
