@@ -7,6 +7,7 @@
 //! which the explainer uses to pick well-founded derivations.
 
 mod body;
+mod layout;
 
 use crate::program::{join_order, Atom, Item, Lit, Program, RelId, Role, Rule, Section, Term};
 use crate::program::{Ty, TypeId, Value};
@@ -16,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub(crate) use body::Observer;
 
 pub use crate::{Policy, Request};
+pub use layout::{Entry, Layout};
 
 /// Input facts of one case, validated against a package (what a facts file
 /// reads to, see [`crate::formats::facts`]).
@@ -402,6 +404,7 @@ pub fn conclusions_from(
     policy: Policy,
     rows: &mut dyn FnMut(RelId) -> BTreeSet<Row>,
 ) -> Conclusions {
+    let layout = Layout::new(prog);
     let mut sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>> = BTreeMap::new();
     for s in [
         Section::Definitely,
@@ -411,33 +414,30 @@ pub fn conclusions_from(
     ] {
         sections.insert(s, BTreeMap::new());
     }
-    for o in &prog.outputs {
-        let mut got = rows(o.rel);
-        let minus = o.minus.map(&mut *rows).unwrap_or_default();
-        got.retain(|t| o.holds(|r| r == o.rel || minus.contains(t)));
+    let mut rows = |r: RelId| rows(r).into_iter().collect::<Vec<Row>>();
+    for e in layout.entries() {
+        let got = layout.rows(prog, e, &mut rows, &Ord::cmp);
         if got.is_empty() {
             continue;
         }
         sections
-            .get_mut(&o.section)
+            .get_mut(&e.section)
             .expect("all sections present")
-            .entry(prog.catalog.lit_name(o.lit))
-            .or_default()
-            .extend(got);
+            .insert(e.literal.clone(), got.into_iter().collect());
     }
-    let mut requests = Vec::new();
-    for r in &prog.requests {
-        for args in rows(r.rel) {
-            requests.push(Request {
+    let requests = layout
+        .requests(prog, &mut rows, &|_, a, b| a.cmp(b))
+        .into_iter()
+        .map(|(i, args)| {
+            let r = &prog.requests[i];
+            Request {
                 predicate: prog.catalog.pred(r.lit.pred).local.clone(),
                 args,
                 authority: r.authority.clone(),
                 capability: r.capability.clone(),
-            });
-        }
-    }
-    requests.sort();
-    requests.dedup();
+            }
+        })
+        .collect();
     Conclusions {
         package: prog.package.clone(),
         version: prog.version.clone(),

@@ -32,8 +32,9 @@
 //! it on the golden chess module. The PyO3 layer (`py.rs`) only converts
 //! arguments and errors, releases the GIL around the work, and moves record
 //! batches across the Arrow C data interface. Every result is computed by the
-//! generated engine and read out by lawgen's own code (`to_json`,
-//! `lawgen_runtime::interp::conclusions_from`), so the Python module prints
+//! generated engine and read out by lawgen's own code (`to_json`, and the
+//! layout of the canonical output, `lawgen_runtime::interp::Layout`, that
+//! `to_json` reads by), so the Python module prints
 //! exactly what `lawgen eval` prints.
 
 mod bindings;

@@ -1,7 +1,7 @@
 //! Arrow: the columnar layout of facts and verdicts (docs/python.md). A
 //! case's facts are read by the runtime's Arrow reader into the generated
-//! `Facts`; its conclusions are read by lawgen's own reader of the canonical
-//! output's sections and written as verdict rows.
+//! `Facts`; its conclusions are read, as ids, through the runtime's layout of
+//! the canonical output, and written as verdict rows.
 
 use crate::Package;
 use arrow_array::builder::{Int64Builder, StringBuilder};
@@ -9,7 +9,8 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use lawgen_runtime::__private::Embedded;
 use lawgen_runtime::arrow::{BatchError, FactKeys, FactsColumns, Sink};
-use lawgen_runtime::program::{Program, Ty, Value};
+use lawgen_runtime::interp::Layout;
+use lawgen_runtime::program::{Program, RelId, Ty};
 use lawgen_runtime::Policy;
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -48,7 +49,7 @@ impl std::error::Error for ArrowError {}
 
 /// The checked model and lowered program of the package, read once from the
 /// text the generated module embeds: the relation numbers the generated
-/// `Facts` takes rows by, and what `conclusions_from` reads sections with.
+/// `Facts` takes rows by, and the layout of the canonical output.
 pub(crate) struct Shared {
     pub(crate) program: &'static Program,
     /// Input relation and column types by the names a facts file may use,
@@ -60,8 +61,13 @@ pub(crate) struct Shared {
     institutional: Vec<bool>,
     /// Index into `lit_names`, and whether institutional, of every literal
     /// (`p`, `~p`) a section can hold and every judgment a request can name.
-    lits: HashMap<String, (u32, bool)>,
     lit_names: Vec<String>,
+    /// The canonical output's layout, and for each of its entries, the
+    /// index of its literal in `lit_names` and whether it is institutional.
+    layout: Layout,
+    entry_lits: Vec<(u32, bool)>,
+    /// For each request view, the index of its predicate in `lit_names`.
+    request_lits: Vec<u32>,
 }
 
 impl Shared {
@@ -97,12 +103,35 @@ impl Shared {
             institutional[r.rel.0 as usize] = true;
             lit(model.pred(r.lit.pred).local.clone(), false);
         }
+        let layout = Layout::new(program);
+        let missing = |lit: &str| {
+            format!("internal error in lawgen (please report): the literal `{lit}` is not among the package's outputs")
+        };
+        let entry_lits = layout
+            .entries()
+            .iter()
+            .map(|e| {
+                lits.get(&e.literal)
+                    .copied()
+                    .ok_or_else(|| missing(&e.literal))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let request_lits = program
+            .requests
+            .iter()
+            .map(|r| {
+                let p = &model.pred(r.lit.pred).local;
+                lits.get(p).map(|&(i, _)| i).ok_or_else(|| missing(p))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         Ok(Shared {
             program,
             facts: FactKeys::new(program),
             institutional,
-            lits,
             lit_names,
+            layout,
+            entry_lits,
+            request_lits,
         })
     }
 }
@@ -166,7 +195,7 @@ enum Slot {
 /// these into the batch.
 #[derive(Default)]
 pub(crate) struct CaseRows {
-    /// (section, index into `Shared::lits`, first slot, number of slots).
+    /// (section, index into `Shared::lit_names`, first slot, number of slots).
     /// A request's slots end with its authority and capability.
     rows: Vec<(&'static str, u32, u32, u32)>,
     slots: Vec<Slot>,
@@ -188,77 +217,70 @@ impl CaseRows {
     }
 }
 
-/// The verdict rows of `c`, read by lawgen's own reader of docs/reference.md#the-canonical-output sections
-/// (`conclusions_from`, as `to_json` reads them); without `all`, only
-/// institutional literals and requests (the relations of the others are not
-/// even decoded).
+/// The verdict rows of `c`, in the canonical output's order: read through
+/// the runtime's [`Layout`] of that output (the definition `to_json` reads
+/// by) with the rows kept as ids, so that only the names of the rows listed
+/// are copied, once, into the case's text. Without `all`, only institutional
+/// literals and requests (the relations of the others are not even read).
 pub(crate) fn case_rows<P: Package>(
     s: &Shared,
     c: &P::Conclusions,
     all: bool,
 ) -> Result<CaseRows, String> {
-    let policy = P::policy(c);
-    let read = lawgen_runtime::interp::conclusions_from(s.program, policy, &mut |rel| {
-        if !all && !s.institutional[rel.0 as usize] {
-            return std::collections::BTreeSet::new();
-        }
-        let cols = &s.program.relation(rel).columns;
-        P::rows(c, rel.0 as usize)
-            .iter()
-            .map(|t| {
-                cols.iter()
-                    .zip(t)
-                    .map(|(ty, &v)| match ty {
-                        Ty::Int => Value::Int(v),
-                        Ty::Entity(_) => Value::Entity(
-                            P::entity_name(c, v as u32).unwrap_or_default().to_owned(),
-                        ),
-                    })
-                    .collect()
+    let prog = s.program;
+    let name = |id: i64| P::entity_name(c, id as u32).unwrap_or_default();
+    // Rows of ids, ordered as the canonical output orders decoded rows:
+    // integers numerically, entities by name.
+    let order = |cols: &[Ty], a: &Vec<i64>, b: &Vec<i64>| {
+        cols.iter()
+            .zip(a.iter().zip(b))
+            .map(|(ty, (&x, &y))| match ty {
+                Ty::Int => x.cmp(&y),
+                Ty::Entity(_) => name(x).cmp(name(y)),
             })
-            .collect()
-    });
-    let unknown = |lit: &str| {
-        format!("internal error in lawgen (please report): the literal `{lit}` is not among the package's outputs")
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.len().cmp(&b.len()))
+    };
+    let mut rows = |rel: RelId| {
+        if !all && !s.institutional[rel.0 as usize] {
+            return Vec::new();
+        }
+        P::rows(c, rel.0 as usize)
     };
     let mut out = CaseRows::default();
-    for (section, preds) in &read.sections {
-        for (lit, rows) in preds {
-            let &(li, institutional) = s.lits.get(lit).ok_or_else(|| unknown(lit))?;
-            if !(all || institutional) {
-                continue;
-            }
-            for row in rows {
-                let first = out.slots.len() as u32;
-                for v in row {
-                    let slot = match v {
-                        Value::Entity(e) => out.name(e),
-                        Value::Int(i) => Slot::Int(*i),
-                    };
-                    out.slots.push(slot);
-                }
-                out.rows
-                    .push((section.as_str(), li, first, row.len() as u32));
-            }
-        }
-    }
-    for r in &read.requests {
-        let &(li, _) = s
-            .lits
-            .get(&r.predicate)
-            .ok_or_else(|| unknown(&r.predicate))?;
-        let first = out.slots.len() as u32;
-        for v in &r.args {
-            let slot = match v {
-                Value::Entity(e) => out.name(e),
-                Value::Int(i) => Slot::Int(*i),
+    let push = |out: &mut CaseRows, cols: &[Ty], row: &[i64]| {
+        for (ty, &v) in cols.iter().zip(row) {
+            let slot = match ty {
+                Ty::Int => Slot::Int(v),
+                Ty::Entity(_) => out.name(name(v)),
             };
             out.slots.push(slot);
         }
+    };
+    for (e, &(li, institutional)) in s.layout.entries().iter().zip(&s.entry_lits) {
+        if !(all || institutional) {
+            continue;
+        }
+        let cols = &prog.relation(e.rel).columns;
+        for row in s.layout.rows(prog, e, &mut rows, &|a, b| order(cols, a, b)) {
+            let first = out.slots.len() as u32;
+            push(&mut out, cols, &row);
+            out.rows
+                .push((e.section.as_str(), li, first, row.len() as u32));
+        }
+    }
+    let requests = s.layout.requests(prog, &mut rows, &|rel, a, b| {
+        order(&prog.relation(rel).columns, a, b)
+    });
+    for (i, args) in requests {
+        let r = &prog.requests[i];
+        let cols = &prog.relation(r.rel).columns;
+        let first = out.slots.len() as u32;
+        push(&mut out, cols, &args);
         let (a, k) = (out.name(&r.authority), out.name(&r.capability));
         out.slots.extend([a, k]);
         out.rows
-            .push(("request", li, first, r.args.len() as u32 + 2));
+            .push(("request", s.request_lits[i], first, args.len() as u32 + 2));
     }
     // Every case of the input appears in the output: one with no conclusion
     // and no request gets a `none` row.
