@@ -13,6 +13,7 @@ use crate::program::{local_name, Program, Role, Ty, TypeId};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch};
 use arrow_schema::DataType;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -60,8 +61,12 @@ pub enum Key {
 #[derive(Clone, Debug)]
 pub struct FactKeys {
     /// Each name a `predicate` value may take (local names, full ids,
-    /// `~` negations, `@Type`), and what it names.
-    pub keys: HashMap<String, Key>,
+    /// `~` negations, `@Type`), and what it names. Looked up once per row:
+    /// FxHash, not the default SipHash, which was a sixth of the cost of
+    /// reading a case's rows. The table's keys are the package's own names,
+    /// so input can make lookups miss but cannot lengthen the table's
+    /// chains (no hash flooding).
+    pub keys: FxHashMap<String, Key>,
     /// The largest arity of any predicate: the `e<j>`/`n<j>` column pairs.
     pub arity: usize,
 }
@@ -79,7 +84,7 @@ impl FactKeys {
     /// them.
     pub fn new(program: &Program) -> FactKeys {
         let model = &program.catalog;
-        let mut keys = HashMap::new();
+        let mut keys = FxHashMap::default();
         let mut declared: HashMap<Ty, usize> = HashMap::new();
         for (i, rel) in program.relations.iter().enumerate() {
             if let Role::Entities(t @ Ty::Entity(_)) = &rel.role {
@@ -392,13 +397,20 @@ impl<'a> FactsColumns<'a> {
         let mut index: HashMap<i64, usize> = HashMap::new();
         let mut keys: Vec<i64> = Vec::new();
         let mut rows: Vec<Vec<u32>> = Vec::new();
+        // A case's rows usually come together: the row after one of case
+        // `k` is looked up only when it is of another case.
+        let mut last: Option<(i64, usize)> = None;
         for r in 0..n_rows {
             let key = self.case.value(r as usize);
-            let i = *index.entry(key).or_insert_with(|| {
-                keys.push(key);
-                rows.push(Vec::new());
-                keys.len() - 1
-            });
+            let i = match last {
+                Some((k, i)) if k == key => i,
+                _ => *index.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    rows.push(Vec::new());
+                    keys.len() - 1
+                }),
+            };
+            last = Some((key, i));
             rows[i].push(r);
         }
         Ok((keys, rows))
