@@ -15,7 +15,8 @@
 # with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes -Zsanitizer=address; the stable
 # toolchain ships the sanitizer runtimes, see docs/testing.md).
 #
-# The script lowers its own priority to nice 19 (the fuzzer soaks idle CPU
+# The script lowers its own priority to nice 19, and the fuzzer runs in a
+# session whose scheduling group is at nice 19 (the fuzzer soaks idle CPU
 # and yields to builds). Exits non-zero when the target found a crash (the
 # input is under artifacts/TARGET/) or could not start.
 set -euo pipefail
@@ -69,9 +70,16 @@ log="target/long-logs/$tag.log"
 "${fuzz[@]}" build -s "$san" "${build[@]}" --target-dir "$dir" "$t"
 bin="$dir/x86_64-unknown-linux-gnu/release/$t"
 start=$(date +%s)
-"$bin" "corpus/$t" -artifact_prefix="artifacts/$t/" -timeout=30 -rss_limit_mb=4096 \
+# In a session of its own, whose scheduling group gets nice 19 too: with
+# the kernel's autogroup scheduling, CPU is shared between sessions first and
+# by nice only within one, so a nice 19 fuzzer in the caller's session (or
+# any other) would still take its session's equal share from builds and
+# benchmarks run from another terminal.
+setsid "$bin" "corpus/$t" -artifact_prefix="artifacts/$t/" -timeout=30 -rss_limit_mb=4096 \
   -print_final_stats=1 "${extra[@]}" >"$log" 2>&1 &
 pid=$!
+sleep 0.2
+echo 19 >"/proc/$pid/autogroup" 2>/dev/null || true
 ticks=$(getconf CLK_TCK)
 cpu=0
 while kill -0 "$pid" 2>/dev/null; do
