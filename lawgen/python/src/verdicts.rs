@@ -59,8 +59,8 @@ pub(crate) struct Shared {
     /// read it? (The others hold input facts and closure-derived negatives
     /// of empirical predicates, which `evaluate_arrow` lists only when asked.)
     institutional: Vec<bool>,
-    /// Index into `lit_names`, and whether institutional, of every literal
-    /// (`p`, `~p`) a section can hold and every judgment a request can name.
+    /// The name of every literal (`p`, `~p`) a section can hold and every
+    /// judgment a request can name; verdict rows refer to them by index.
     lit_names: Vec<String>,
     /// The canonical output's layout, and for each of its entries, the
     /// index of its literal in `lit_names` and whether it is institutional.
