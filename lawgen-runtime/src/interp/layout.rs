@@ -28,8 +28,8 @@ pub struct Entry {
     views: Vec<usize>,
 }
 
-/// The canonical output's entries in output order, and the program's
-/// request views in the order their predicates are listed.
+/// The canonical output's entries in output order; requests are ordered by
+/// [`Layout::requests`].
 #[derive(Clone, Debug)]
 pub struct Layout {
     entries: Vec<Entry>,
