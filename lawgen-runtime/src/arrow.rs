@@ -130,13 +130,29 @@ impl FactKeys {
 
     /// Puts the rows of one case into `sink`; `None` when a row does not fit
     /// the package (its message is then [`FactKeys::case_file`]'s).
-    pub fn case_rows(
+    pub fn case_rows<'c>(
         &self,
-        cols: &FactsColumns<'_>,
+        cols: &'c FactsColumns<'_>,
         rows: &[u32],
         sink: &mut dyn Sink,
     ) -> Option<()> {
         let mut row = Vec::with_capacity(self.arity);
+        // Per entity column, the last name interned from it and its id: a
+        // case's rows mostly repeat a name in a column (the game in `e0`),
+        // and comparing a short name with the last one costs a fraction
+        // of interning it again. The sink is this case's alone, so a name
+        // has one id throughout.
+        let mut last: Vec<Option<(&'c str, i64)>> = vec![None; self.arity];
+        let mut intern = |j: usize, name: &'c str, sink: &mut dyn Sink| match last.get(j) {
+            Some(&Some((n, id))) if n == name => id,
+            _ => {
+                let id = sink.intern(name);
+                if let Some(l) = last.get_mut(j) {
+                    *l = Some((name, id));
+                }
+                id
+            }
+        };
         for &r in rows {
             let r = r as usize;
             let key = self.keys.get(cols.predicate.get(r)?)?;
@@ -145,7 +161,7 @@ impl FactKeys {
                     row.clear();
                     for (j, t) in tys.iter().enumerate() {
                         match (t, cols.entity(j, r), cols.int(j, r)) {
-                            (Ty::Entity(_), Some(name), None) => row.push(sink.intern(name)),
+                            (Ty::Entity(_), Some(name), None) => row.push(intern(j, name, sink)),
                             (Ty::Int, None, Some(v)) => row.push(v),
                             _ => return None,
                         }
@@ -157,7 +173,7 @@ impl FactKeys {
                         return None;
                     };
                     row.clear();
-                    row.push(sink.intern(name));
+                    row.push(intern(0, name, sink));
                     (*rel, 1)
                 }
             };
@@ -375,45 +391,87 @@ impl<'a> FactsColumns<'a> {
 
     /// Row `r`'s j-th entity argument, if it has one.
     pub fn entity(&self, j: usize, r: usize) -> Option<&str> {
-        self.entities[j].as_ref().and_then(|c| c.get(r))
+        self.entities.get(j)?.as_ref()?.get(r)
     }
 
     /// Row `r`'s j-th integer argument, if it has one.
     pub fn int(&self, j: usize, r: usize) -> Option<i64> {
-        self.ints[j].and_then(|c| c.is_valid(r).then(|| c.value(r)))
+        self.ints
+            .get(j)
+            .copied()
+            .flatten()
+            .and_then(|c| c.is_valid(r).then(|| c.value(r)))
     }
 
     /// The cases of a batch of `n_rows` rows in order of first appearance,
     /// with each case's rows in batch order.
-    pub fn cases(&self, n_rows: usize) -> Result<(Vec<i64>, Vec<Vec<u32>>), BatchError> {
+    pub fn cases(&self, n_rows: usize) -> Result<Cases, BatchError> {
         if self.case.null_count() > 0 {
             return Err(BatchError::Value(
                 "column `case` has nulls: every fact belongs to a case".into(),
             ));
         }
-        let n_rows = u32::try_from(n_rows).map_err(|_| {
+        u32::try_from(n_rows).map_err(|_| {
             BatchError::Value("a facts batch has at most 2^32 rows; split it".into())
         })?;
-        let mut index: HashMap<i64, usize> = HashMap::new();
+        // Two passes and three flat vectors, not a vector per case: the
+        // first numbers each row's case (in order of first appearance) and
+        // counts the cases' rows; the second places every row after the
+        // rows of the cases before its own.
+        let mut index: FxHashMap<i64, u32> = FxHashMap::default();
         let mut keys: Vec<i64> = Vec::new();
-        let mut rows: Vec<Vec<u32>> = Vec::new();
+        let mut counts: Vec<u32> = Vec::new();
+        let mut case_of: Vec<u32> = Vec::with_capacity(n_rows);
         // A case's rows usually come together: the row after one of case
         // `k` is looked up only when it is of another case.
-        let mut last: Option<(i64, usize)> = None;
-        for r in 0..n_rows {
-            let key = self.case.value(r as usize);
+        let mut last: Option<(i64, u32)> = None;
+        for &key in self.case.values().iter().take(n_rows) {
             let i = match last {
                 Some((k, i)) if k == key => i,
                 _ => *index.entry(key).or_insert_with(|| {
                     keys.push(key);
-                    rows.push(Vec::new());
-                    keys.len() - 1
+                    counts.push(0);
+                    // At most `n_rows` cases, and `n_rows` fits in a u32.
+                    (keys.len() - 1) as u32
                 }),
             };
             last = Some((key, i));
-            rows[i].push(r);
+            counts[i as usize] += 1;
+            case_of.push(i);
         }
-        Ok((keys, rows))
+        let mut starts = Vec::with_capacity(keys.len() + 1);
+        let mut at = 0u32;
+        for c in &counts {
+            starts.push(at);
+            at += c;
+        }
+        starts.push(at);
+        let mut next = starts.clone();
+        let mut rows = vec![0u32; case_of.len()];
+        for (r, &i) in case_of.iter().enumerate() {
+            let slot = &mut next[i as usize];
+            rows[*slot as usize] = r as u32;
+            *slot += 1;
+        }
+        Ok(Cases { keys, starts, rows })
+    }
+}
+
+/// The cases of a facts batch ([`FactsColumns::cases`]): their keys in
+/// order of first appearance, and the rows of each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cases {
+    /// The `case` value of each case.
+    pub keys: Vec<i64>,
+    /// Case `i`'s rows are `rows[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    rows: Vec<u32>,
+}
+
+impl Cases {
+    /// The rows of case `i` (an index into `keys`), in batch order.
+    pub fn rows(&self, i: usize) -> &[u32] {
+        &self.rows[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }
 

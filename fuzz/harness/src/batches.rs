@@ -287,15 +287,44 @@ pub fn arrow(data: &[u8]) {
             return;
         }
     };
-    let (_, cases) = match cols.cases(batch.num_rows()) {
+    let cases = match cols.cases(batch.num_rows()) {
         Ok(c) => c,
         Err(e) => {
             assert!(!e.to_string().is_empty(), "an empty message");
             return;
         }
     };
+    // Every row in exactly one case, the case of its key, in batch order;
+    // cases in order of first appearance.
+    let mut seen = vec![false; batch.num_rows()];
+    let mut firsts = Vec::new();
+    for (i, &key) in cases.keys.iter().enumerate() {
+        let rows = cases.rows(i);
+        assert!(
+            rows.windows(2).all(|w| w[0] < w[1]),
+            "a case's rows out of batch order"
+        );
+        for &r in rows {
+            assert_eq!(
+                cols.case.value(r as usize),
+                key,
+                "row {r} in the wrong case"
+            );
+            assert!(
+                !std::mem::replace(&mut seen[r as usize], true),
+                "row {r} twice"
+            );
+        }
+        firsts.push(rows.first().copied());
+    }
+    assert!(seen.iter().all(|&s| s), "a row in no case");
+    assert!(
+        firsts.windows(2).all(|w| w[0] < w[1]),
+        "cases out of order of first appearance"
+    );
     let catalog = &crate::chess().catalog;
-    for rows in &cases {
+    for i in 0..cases.keys.len() {
+        let rows = cases.rows(i);
         let mut sink = Collect::default();
         let taken = keys.case_rows(&cols, rows, &mut sink).is_some();
         let file = keys.case_file(&cols, rows);

@@ -109,7 +109,8 @@ impl<P: Package> Bindings<P> {
         let s = &self.shared;
         let cols = FactsColumns::new(input, s.facts.arity)?;
         // Cases in order of first appearance; each case's rows in batch order.
-        let (keys, rows) = cols.cases(input.num_rows())?;
+        let cases = cols.cases(input.num_rows())?;
+        let keys = &cases.keys;
         let unread: Vec<OnceLock<String>> = (0..keys.len()).map(|_| OnceLock::new()).collect();
         let mut v = Verdicts::new(s.facts.arity);
         // Results come a batch at a time, in any order of batches: each is
@@ -121,8 +122,8 @@ impl<P: Package> Bindings<P> {
             policy,
             batching,
             &|i| {
-                case_facts::<P>(s, &cols, &rows[i]).unwrap_or_else(|| {
-                    let _ = unread[i].set(case_error::<P>(s, &cols, &rows[i]));
+                case_facts::<P>(s, &cols, cases.rows(i)).unwrap_or_else(|| {
+                    let _ = unread[i].set(case_error::<P>(s, &cols, cases.rows(i)));
                     P::new_facts()
                 })
             },
@@ -135,7 +136,7 @@ impl<P: Package> Bindings<P> {
                 // `p` and `~p` for one tuple: the facts reader's diagnostic,
                 // as for a facts file.
                 (None, Err(Error::Contradiction { .. })) => {
-                    CaseOut::Failed(case_error::<P>(s, &cols, &rows[i]))
+                    CaseOut::Failed(case_error::<P>(s, &cols, cases.rows(i)))
                 }
                 (None, Err(e)) => CaseOut::Failed(e.to_string()),
             },

@@ -14,6 +14,7 @@ use lawgen_runtime::program::{Program, RelId, Ty};
 use lawgen_runtime::Policy;
 use std::collections::HashMap;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Why `evaluate_arrow` refused a batch (a case that does not fit the
@@ -68,6 +69,12 @@ pub(crate) struct Shared {
     entry_lits: Vec<(u32, bool)>,
     /// For each request view, the index of its predicate in `lit_names`.
     request_lits: Vec<u32>,
+    /// The sizes of the last case's [`CaseRows`] (rows, slots, text bytes),
+    /// which the next case's start with: cases of one batch are alike, and
+    /// growing three buffers from empty was a tenth of the cost of reading
+    /// a case's verdicts. The last case's, not the largest's, so that one
+    /// large case does not make every later one allocate as much.
+    sizes: [AtomicUsize; 3],
 }
 
 impl Shared {
@@ -132,6 +139,7 @@ impl Shared {
             layout,
             entry_lits,
             request_lits,
+            sizes: Default::default(),
         })
     }
 }
@@ -193,7 +201,6 @@ enum Slot {
 /// the case is evaluated, from lawgen's reading of its conclusions, which is
 /// dropped there while it is still in cache; the calling thread only copies
 /// these into the batch.
-#[derive(Default)]
 pub(crate) struct CaseRows {
     /// (section, index into `Shared::lit_names`, first slot, number of slots).
     /// A request's slots end with its authority and capability.
@@ -247,7 +254,12 @@ pub(crate) fn case_rows<P: Package>(
         }
         P::rows(c, rel.0 as usize)
     };
-    let mut out = CaseRows::default();
+    let [rows_hint, slots_hint, text_hint] = s.sizes.each_ref().map(|a| a.load(Ordering::Relaxed));
+    let mut out = CaseRows {
+        rows: Vec::with_capacity(rows_hint),
+        slots: Vec::with_capacity(slots_hint),
+        text: String::with_capacity(text_hint),
+    };
     let push = |out: &mut CaseRows, cols: &[Ty], row: &[i64]| {
         for (ty, &v) in cols.iter().zip(row) {
             let slot = match ty {
@@ -286,6 +298,13 @@ pub(crate) fn case_rows<P: Package>(
     // and no request gets a `none` row.
     if out.rows.is_empty() {
         out.rows.push(("none", u32::MAX, 0, 0));
+    }
+    for (a, n) in s
+        .sizes
+        .iter()
+        .zip([out.rows.len(), out.slots.len(), out.text.len()])
+    {
+        a.store(n, Ordering::Relaxed);
     }
     Ok(out)
 }
