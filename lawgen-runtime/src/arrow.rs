@@ -418,7 +418,9 @@ impl<'a> FactsColumns<'a> {
         // first numbers each row's case (in order of first appearance) and
         // counts the cases' rows; the second places every row after the
         // rows of the cases before its own.
-        let mut index: FxHashMap<i64, u32> = FxHashMap::default();
+        // SipHash, not FxHash: case keys are input, and looked up only
+        // when the case changes from one row to the next.
+        let mut index: HashMap<i64, u32> = HashMap::new();
         let mut keys: Vec<i64> = Vec::new();
         let mut counts: Vec<u32> = Vec::new();
         let mut case_of: Vec<u32> = Vec::with_capacity(n_rows);
