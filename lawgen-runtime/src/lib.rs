@@ -361,7 +361,7 @@ pub mod __private {
     pub use crate::engines::direct::{Cursor, Sets, Table};
     pub use crate::generated::batch::{
         case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, ByCase, Column,
-        WithCase,
+        OutputSizes, WithCase,
     };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::bridge::Rows;

@@ -219,7 +219,7 @@ impl<'a> Api<'a> {
     /// The number of `self`'s rows in kept relation `r`.
     fn case_count(&self, r: RelId) -> TokenStream {
         let o = out_ident(r);
-        quote!(self.batch.out.#o.case(self.case).len())
+        quote!(self.batch.out.#o.count(self.case))
     }
 
     /// Does `self` have the row `cols` in kept relation `r`?

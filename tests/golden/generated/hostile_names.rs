@@ -3147,17 +3147,17 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 12usize] {
         [
-            ("game_over", self.batch.out.o19.case(self.case).len()),
+            ("game_over", self.batch.out.o19.count(self.case)),
             ("~game_over", 0),
-            ("game_lost_by", self.batch.out.o20.case(self.case).len()),
+            ("game_lost_by", self.batch.out.o20.count(self.case)),
             ("~game_lost_by", 0),
-            ("drawn", self.batch.out.o22.case(self.case).len()),
-            ("~drawn", self.batch.out.o32.case(self.case).len()),
-            ("must_move", self.batch.out.o36.case(self.case).len()),
+            ("drawn", self.batch.out.o22.count(self.case)),
+            ("~drawn", self.batch.out.o32.count(self.case)),
+            ("must_move", self.batch.out.o36.count(self.case)),
             ("~must_move", 0),
-            ("fn", self.batch.out.o38.case(self.case).len()),
+            ("fn", self.batch.out.o38.count(self.case)),
             ("~fn", 0),
-            ("\"); std::process::exit(1); //", self.batch.out.o39.case(self.case).len()),
+            ("\"); std::process::exit(1); //", self.batch.out.o39.count(self.case)),
             ("~\"); std::process::exit(1); //", 0),
         ]
     }

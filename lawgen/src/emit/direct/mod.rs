@@ -80,9 +80,14 @@ impl Backend for Direct {
         let constants = plan.load_constants(&store);
         let load = plan.load_facts(&store, quote!(input.rows(i)));
         let policy = plan.load_policy(&store);
-        let init = kept.iter().map(|&r| {
+        // Each output starts at its size in this thread's previous batch.
+        let init = kept.iter().enumerate().map(|(k, &r)| {
             let o = out_ident(r);
-            quote!(#o: __rt::ByCase::with_cases(n))
+            quote!(#o: __rt::ByCase::with_capacity(n, s.sizes.capacity(#k, n)))
+        });
+        let sizes = kept.iter().map(|&r| {
+            let o = out_ident(r);
+            quote!(out.#o.len())
         });
         // A kept relation that is empty in a case (most are) costs a test:
         // the outputs need no call for a case with no rows.
@@ -142,19 +147,19 @@ impl Backend for Direct {
         } else {
             quote!(#(#conflicts)||*)
         };
-        let case = if kept.is_empty() {
-            quote!(_)
+        let (case, out) = if kept.is_empty() {
+            (quote!(_), quote!(out))
         } else {
-            quote!(c)
+            (quote!(c), quote!(mut out))
         };
         quote! {
             /// Evaluates independent cases one after the other on this
             /// thread's tables (no allocation per case once they have grown).
             fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
                 let n = input.len();
-                let mut out = Outputs { #(#init,)* };
                 let mut errors = Vec::with_capacity(n);
-                __engine::with_tables(|s| {
+                let out = __engine::with_tables(|s| {
+                    let #out = Outputs { #(#init,)* };
                     for (#case, i) in (0u32..).zip(0..n) {
                         // A case with an id it cannot name is not run.
                         let mut failed = input.check(i).err();
@@ -177,6 +182,8 @@ impl Backend for Direct {
                             Some(e) => errors.push(Some(e)),
                         }
                     }
+                    s.sizes.record(n, [#(#sizes),*]);
+                    out
                 });
                 let batch = ::std::sync::Arc::new(Batch { input, out });
                 errors
@@ -376,6 +383,13 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
             }
         }
     }
+    // Not cleared between cases: it carries the output sizes from one
+    // batch to the next (`evaluate_batch`).
+    let kept = plan.kept.len();
+    fields.push(quote! {
+        /// The rows each kept relation had in this thread's previous batch.
+        pub(super) sizes: ::lawgen_runtime::__private::OutputSizes<#kept>
+    });
     let mut wants = Wants::new();
     let comp_code: Vec<TokenStream> = comps
         .iter()
