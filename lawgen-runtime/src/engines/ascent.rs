@@ -12,6 +12,14 @@
 //! large, sparse tables it handed out made evaluation slower and quadrupled
 //! peak memory, so tables are created afresh as in ascent.)
 //!
+//! What does carry over from one batch to the next is each table's size: a
+//! table starts with room for the most entries the same table held in this
+//! thread's previous run of the same program ([`sized`]), instead of
+//! growing from empty one rehash at a time (`reserve_rehash` was a sixth of
+//! the instructions per chess game). A table is "the same" by the order in
+//! which the program creates it, which ascent's generated code fixes: the
+//! program's fields, then each component's `delta`/`new`/`total` versions.
+//!
 //! Semantics are ascent's own: the same traits (`ascent::internal`), the same
 //! set of tuples per key; only the order in which a key's values are iterated
 //! may differ, which no ascent rule depends on (a rule's result is a set).
@@ -23,9 +31,11 @@ use ascent::internal::{
     RelIndexWrite, ToRelIndex,
 };
 use rustc_hash::FxBuildHasher;
+use std::cell::RefCell;
 use std::collections::hash_map::{self, Entry};
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::thread::LocalKey;
 
 /// The values of one key of an index: one inline, more in a `Vec`.
 #[derive(Clone, Debug)]
@@ -74,19 +84,130 @@ impl<V> Bucket<V> {
 
 type Map<K, V> = HashMap<K, V, FxBuildHasher>;
 
+/// The most entries each of one program's tables held in this thread's
+/// previous run, by creation order (see [`sized`]). A generated module keeps
+/// one per thread.
+#[derive(Debug, Default)]
+pub struct Sizes {
+    caps: Vec<u32>,
+}
+
+/// The run [`sized`] is measuring on this thread: the capacities to start
+/// from, and those seen so far (`after.len()` is the next table's slot).
+struct Run {
+    before: Vec<u32>,
+    after: Vec<u32>,
+}
+
+thread_local! {
+    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
+}
+
+/// A table created outside [`sized`]: no slot, no hint.
+const NO_SLOT: u32 = u32::MAX;
+
+/// Runs `f` (which creates, runs and drops one program) so that each table
+/// the program creates starts with room for the most entries the same table
+/// held in the previous run on this thread, as kept in `sizes`, and `sizes`
+/// then holds this run's. A run nested in another (or one whose `sizes` is in use)
+/// runs unsized, and a panic in `f` leaves the outer state as it was.
+pub fn sized<T>(sizes: &'static LocalKey<RefCell<Sizes>>, f: impl FnOnce() -> T) -> T {
+    let before = sizes
+        .try_with(|s| {
+            s.try_borrow_mut()
+                .map(|mut s| std::mem::take(&mut s.caps))
+                .ok()
+        })
+        .ok()
+        .flatten();
+    let run = before.map(|before| Run {
+        before,
+        after: Vec::new(),
+    });
+    let outer = RUN.with(|r| r.replace(run));
+    /// Puts the outer state back even if `f` unwinds.
+    struct Restore(Option<Option<Run>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(outer) = self.0.take() {
+                let _ = RUN.try_with(|r| r.replace(outer));
+            }
+        }
+    }
+    let mut restore = Restore(Some(outer));
+    let t = f();
+    let outer = restore.0.take().unwrap_or(None);
+    let run = RUN.with(|r| r.replace(outer));
+    if let Some(run) = run {
+        let _ = sizes.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.caps = run.after;
+            }
+        });
+    }
+    t
+}
+
+/// The next table's slot in the run being measured, and the most entries
+/// it held in the previous run (`(NO_SLOT, 0)` outside [`sized`]).
+fn take_slot() -> (u32, usize) {
+    RUN.try_with(|r| {
+        let mut r = r.try_borrow_mut().ok()?;
+        let run = r.as_mut()?;
+        let k = run.after.len();
+        run.after.push(0);
+        let cap = run.before.get(k).copied().unwrap_or(0);
+        Some((u32::try_from(k).ok()?, cap as usize))
+    })
+    .ok()
+    .flatten()
+    .unwrap_or((NO_SLOT, 0))
+}
+
+/// Table `slot` held at most `cap` entries in this run.
+fn record(slot: u32, cap: usize) {
+    if slot == NO_SLOT {
+        return;
+    }
+    let _ = RUN.try_with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            if let Some(x) = r.as_mut().and_then(|run| run.after.get_mut(slot as usize)) {
+                *x = u32::try_from(cap).unwrap_or(u32::MAX);
+            }
+        }
+    });
+}
+
+/// A fresh table, with room for its previous run's entries when [`sized`]
+/// is measuring.
+fn fresh_map<K, V>() -> (Map<K, V>, u32) {
+    let (slot, cap) = take_slot();
+    (Map::with_capacity_and_hasher(cap, FxBuildHasher), slot)
+}
+
 /// A non-full index: key columns → the values (the other columns) of the
 /// tuples with that key.
 #[derive(Debug)]
 pub struct Index<K, V> {
     map: Map<K, Bucket<V>>,
+    /// Its creation order in a [`sized`] run.
+    slot: u32,
+    /// The most entries it held before being drained (capacity would not
+    /// do: a table that starts large never shrinks).
+    peak: usize,
 }
 
 impl<K, V> Default for Index<K, V> {
     #[inline]
     fn default() -> Self {
-        Index {
-            map: Map::default(),
-        }
+        let (map, slot) = fresh_map();
+        Index { map, slot, peak: 0 }
+    }
+}
+
+impl<K, V> Drop for Index<K, V> {
+    fn drop(&mut self) {
+        record(self.slot, self.peak.max(self.map.len()));
     }
 }
 
@@ -94,6 +215,8 @@ impl<K: Clone, V: Clone> Clone for Index<K, V> {
     fn clone(&self) -> Self {
         Index {
             map: self.map.clone(),
+            slot: NO_SLOT,
+            peak: 0,
         }
     }
 }
@@ -155,6 +278,7 @@ impl<K: Eq + Hash, V> RelIndexMerge for Index<K, V> {
             std::mem::swap(from, to);
         }
         to.map.reserve(from.map.len());
+        from.peak = from.peak.max(from.map.len());
         for (k, b) in from.map.drain() {
             match to.map.entry(k) {
                 Entry::Occupied(mut e) => e.get_mut().append(b),
@@ -195,14 +319,24 @@ impl<K, V, R> ToRelIndex<R> for Index<K, V> {
 #[derive(Debug)]
 pub struct FullIndex<K, V> {
     map: Map<K, V>,
+    /// Its creation order in a [`sized`] run.
+    slot: u32,
+    /// The most entries it held before being drained (capacity would not
+    /// do: a table that starts large never shrinks).
+    peak: usize,
 }
 
 impl<K, V> Default for FullIndex<K, V> {
     #[inline]
     fn default() -> Self {
-        FullIndex {
-            map: Map::default(),
-        }
+        let (map, slot) = fresh_map();
+        FullIndex { map, slot, peak: 0 }
+    }
+}
+
+impl<K, V> Drop for FullIndex<K, V> {
+    fn drop(&mut self) {
+        record(self.slot, self.peak.max(self.map.len()));
     }
 }
 
@@ -210,6 +344,8 @@ impl<K: Clone, V: Clone> Clone for FullIndex<K, V> {
     fn clone(&self) -> Self {
         FullIndex {
             map: self.map.clone(),
+            slot: NO_SLOT,
+            peak: 0,
         }
     }
 }
@@ -266,6 +402,7 @@ impl<K: Eq + Hash, V> RelIndexMerge for FullIndex<K, V> {
             std::mem::swap(from, to);
         }
         to.map.reserve(from.map.len());
+        from.peak = from.peak.max(from.map.len());
         to.map.extend(from.map.drain());
     }
 }
@@ -411,6 +548,46 @@ mod tests {
             vec![(1, 1), (2, 2), (3, 3)]
         );
         assert_eq!(sorted(a.index_get(&(4,)).unwrap()), vec![(4, 4)]);
+    }
+
+    #[test]
+    fn a_sized_run_starts_each_table_with_room_for_its_previous_entries() {
+        thread_local! {
+            static SIZES: RefCell<Sizes> = RefCell::new(Sizes::default());
+        }
+        // One "program": two tables, filled, then dropped, in one order.
+        let run = |rows: u32| {
+            sized(&SIZES, || {
+                let mut a: Index<(u32,), (u32, i64)> = Index::default();
+                let mut f: FullIndex<(u32, i64), ()> = FullIndex::default();
+                let start = (a.map.capacity(), f.map.capacity());
+                for i in 0..rows {
+                    a.index_insert((i,), (i, 0));
+                    f.index_insert((i, 1), ());
+                }
+                start
+            })
+        };
+        assert_eq!(run(100), (0, 0));
+        let (a, f) = run(100);
+        assert!(a >= 100 && f >= 100, "started at {a} and {f}");
+        // A table made outside a sized run is not sized, and does not
+        // disturb the next run's slots.
+        let outside: Index<(u32,), (u32, i64)> = Index::default();
+        assert_eq!(outside.map.capacity(), 0);
+        drop(outside);
+        // A nested run is unsized; the outer one still finds its slots.
+        let nested = sized(&SIZES, || {
+            let a: Index<(u32,), (u32, i64)> = Index::default();
+            let inner = run(5);
+            (a.map.capacity(), inner)
+        });
+        assert!(nested.0 >= 100, "{nested:?}");
+        assert_eq!(nested.1, (0, 0));
+        // The capacities follow the last run: smaller again after a small one.
+        run(3);
+        let (a, _) = run(3);
+        assert!(a < 100, "{a}");
     }
 
     #[test]

@@ -101,8 +101,14 @@ impl Backend for Ascent {
             /// Evaluates independent cases in one engine run: every tuple
             /// carries its case's index, so cases never meet.
             fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
-                let mut engine = __engine::Engine::default();
+                // The engine's tables start at their sizes in this thread's
+                // previous batch (`__private::ds::sized`).
+                ::std::thread_local! {
+                    static SIZES: ::std::cell::RefCell<__rt::ds::Sizes> = ::std::cell::RefCell::new(__rt::ds::Sizes::default());
+                }
                 let n = input.len();
+                let (errors, out) = __rt::ds::sized(&SIZES, || {
+                let mut engine = __engine::Engine::default();
                 let mut errors = Vec::with_capacity(n);
                 for i in 0..n {
                     let c = i as u32;
@@ -123,6 +129,8 @@ impl Backend for Ascent {
                 engine.run();
                 let out = Outputs { #(#take,)* };
                 drop(engine);
+                (errors, out)
+                });
                 let batch = ::std::sync::Arc::new(Batch { input, out });
                 errors
                     .into_iter()

@@ -12577,355 +12577,365 @@ fn evaluate_batch(
     mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
-    let mut engine = __engine::Engine::default();
-    let n = input.len();
-    let mut errors = Vec::with_capacity(n);
-    for i in 0..n {
-        let c = i as u32;
-        match input.normalize(i) {
-            Ok(rows) => {
-                let __mark_r3 = engine.r3.len();
-                let __mark_r6 = engine.r6.len();
-                let __mark_r18 = engine.r18.len();
-                let __mark_r25 = engine.r25.len();
-                let __mark_r26 = engine.r26.len();
-                let __mark_r28 = engine.r28.len();
-                let __mark_r45 = engine.r45.len();
-                let __mark_r50 = engine.r50.len();
-                let __mark_r56 = engine.r56.len();
-                let __mark_r58 = engine.r58.len();
-                let __mark_r86 = engine.r86.len();
-                let __mark_r88 = engine.r88.len();
-                let __mark_r104 = engine.r104.len();
-                let __mark_r132 = engine.r132.len();
-                let __mark_r133 = engine.r133.len();
-                let __mark_r135 = engine.r135.len();
-                let __mark_r138 = engine.r138.len();
-                let __mark_r147 = engine.r147.len();
-                let __mark_r166 = engine.r166.len();
-                engine.__case.push((c,));
-                for (rel, v) in rows {
-                    match *rel {
-                        1u32 => {
-                            engine.r1.push((c, v[0usize] as u32));
-                        }
-                        2u32 => {
-                            engine.r2.push((c, v[0usize] as u32));
-                        }
-                        4u32 => {
-                            engine.r4.push((c, v[0usize] as u32));
-                            engine.r3.push((c, v[0usize] as u32));
-                            engine.r18.push((c, v[0usize] as u32));
-                            engine.r6.push((c, v[0usize] as u32));
-                        }
-                        7u32 => {
-                            engine.r7.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        8u32 => {
-                            engine.r8.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        10u32 => {
-                            engine.r10.push((c, v[0usize] as u32));
-                        }
-                        11u32 => {
-                            engine.r11.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        12u32 => {
-                            engine.r12.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        13u32 => {
-                            engine.r13.push((c, v[0usize] as u32));
-                        }
-                        14u32 => {
-                            engine.r14.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        15u32 => {
-                            engine.r15.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        19u32 => {
-                            engine.r19.push((c, v[0usize] as u32));
-                            engine.r18.push((c, v[0usize] as u32));
-                        }
-                        20u32 => {
-                            engine.r20.push((c, v[0usize] as u32));
-                            engine.r18.push((c, v[0usize] as u32));
-                        }
-                        23u32 => {
-                            engine
-                                .r23
-                                .push((
-                                    c,
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        24u32 => {
-                            engine.r24.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        27u32 => {
-                            engine.r27.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        29u32 => {
-                            engine.r29.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        30u32 => {
-                            engine.r30.push((c, v[0usize] as u32));
-                        }
-                        31u32 => {
-                            engine.r31.push((c, v[0usize] as u32));
-                            engine.r28.push((c, v[0usize] as u32));
-                        }
-                        32u32 => {
-                            engine.r32.push((c, v[0usize] as u32));
-                        }
-                        33u32 => {
-                            engine.r33.push((c, v[0usize] as u32));
-                        }
-                        34u32 => {
-                            engine.r34.push((c, v[0usize] as u32));
-                            engine.r26.push((c, v[0usize] as u32));
-                        }
-                        35u32 => {
-                            engine
-                                .r35
-                                .push((
-                                    c,
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        36u32 => {
-                            engine.r36.push((c, v[0usize] as u32));
-                        }
-                        37u32 => {
-                            engine.r37.push((c, v[0usize] as u32));
-                        }
-                        38u32 => {
-                            engine.r38.push((c, v[0usize] as u32));
-                        }
-                        39u32 => {
-                            engine.r39.push((c, v[0usize] as u32));
-                        }
-                        40u32 => {
-                            engine.r40.push((c, v[0usize] as u32));
-                        }
-                        41u32 => {
-                            engine.r41.push((c, v[0usize] as u32));
-                        }
-                        42u32 => {
-                            engine.r42.push((c, v[0usize] as u32));
-                        }
-                        43u32 => {
-                            engine.r43.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r45.push((c, v[0usize] as u32));
-                            engine.r133.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        44u32 => {
-                            engine.r44.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        46u32 => {
-                            engine.r46.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        47u32 => {
-                            engine.r47.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        48u32 => {
-                            engine.r48.push((c, v[0usize] as u32));
-                            engine.r50.push((c, v[0usize] as u32));
-                            engine.r86.push((c, v[0usize] as u32));
-                            engine.r88.push((c, v[0usize] as u32));
-                            engine.r104.push((c, v[0usize] as u32));
-                        }
-                        49u32 => {
-                            engine.r49.push((c, v[0usize] as u32));
-                        }
-                        51u32 => {
-                            engine.r51.push((c, v[0usize] as u32));
-                        }
-                        52u32 => {
-                            engine.r52.push((c, v[0usize] as u32));
-                        }
-                        53u32 => {
-                            engine.r53.push((c, v[0usize] as u32));
-                        }
-                        55u32 => {
-                            engine.r55.push((c, v[0usize] as u32));
-                        }
-                        57u32 => {
-                            engine.r57.push((c, v[0usize] as u32));
-                            engine.r56.push((c, v[0usize] as u32));
-                        }
-                        62u32 => {
-                            engine.r62.push((c, v[0usize] as u32));
-                            engine.r58.push((c, v[0usize] as u32, 8u32));
-                        }
-                        85u32 => {
-                            engine.r85.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        89u32 => {
-                            engine.r89.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        90u32 => {
-                            engine.r90.push((c, v[0usize] as u32));
-                        }
-                        91u32 => {
-                            engine.r91.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        92u32 => {
-                            engine.r92.push((c, v[0usize] as u32));
-                        }
-                        93u32 => {
-                            engine.r93.push((c, v[0usize] as u32));
-                            engine.r86.push((c, v[0usize] as u32));
-                            engine.r88.push((c, v[0usize] as u32));
-                            engine.r104.push((c, v[0usize] as u32));
-                            engine.r166.push((c, v[0usize] as u32));
-                        }
-                        136u32 => {
-                            engine.r136.push((c, v[0usize] as u32));
-                            engine.r132.push((c, v[0usize] as u32));
-                        }
-                        137u32 => {
-                            engine.r137.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        139u32 => {
-                            engine.r139.push((c, v[0usize] as u32));
-                            engine.r138.push((c, v[0usize] as u32));
-                        }
-                        140u32 => {
-                            engine.r140.push((c, v[0usize] as u32));
-                            engine.r135.push((c, v[0usize] as u32));
-                        }
-                        141u32 => {
-                            engine.r141.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        143u32 => {
-                            engine.r143.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        144u32 => {
-                            engine.r144.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r147.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        145u32 => {
-                            engine.r145.push((c, v[0usize] as u32));
-                        }
-                        148u32 => {
-                            engine.r148.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        149u32 => {
-                            engine.r149.push((c, v[0usize] as u32));
-                        }
-                        150u32 => {
-                            engine.r150.push((c, v[0usize] as u32));
-                        }
-                        151u32 => {
-                            engine.r151.push((c, v[0usize] as u32));
-                            engine.r25.push((c, v[0usize] as u32));
-                        }
-                        154u32 => {
-                            engine.r154.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        156u32 => {
-                            engine.r156.push((c, v[0usize] as u32));
-                        }
-                        157u32 => {
-                            engine.r157.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        158u32 => {
-                            engine.r158.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        159u32 => {
-                            engine.r159.push((c, v[0usize] as u32));
-                        }
-                        160u32 => {
-                            engine.r160.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        161u32 => {
-                            engine.r161.push((c, v[0usize] as u32));
-                        }
-                        163u32 => {
-                            engine.r163.push((c, v[0usize] as u32, v[1usize] as u32));
-                        }
-                        165u32 => {
-                            engine.r165.push((c, v[0usize] as u32));
-                        }
-                        _ => {}
-                    }
-                }
-                if policy == __rt::Policy::Propagating {
-                    engine.r117.push((c,));
-                }
-                __rt::dedup_tail(&mut engine.r3, __mark_r3);
-                __rt::dedup_tail(&mut engine.r6, __mark_r6);
-                __rt::dedup_tail(&mut engine.r18, __mark_r18);
-                __rt::dedup_tail(&mut engine.r25, __mark_r25);
-                __rt::dedup_tail(&mut engine.r26, __mark_r26);
-                __rt::dedup_tail(&mut engine.r28, __mark_r28);
-                __rt::dedup_tail(&mut engine.r45, __mark_r45);
-                __rt::dedup_tail(&mut engine.r50, __mark_r50);
-                __rt::dedup_tail(&mut engine.r56, __mark_r56);
-                __rt::dedup_tail(&mut engine.r58, __mark_r58);
-                __rt::dedup_tail(&mut engine.r86, __mark_r86);
-                __rt::dedup_tail(&mut engine.r88, __mark_r88);
-                __rt::dedup_tail(&mut engine.r104, __mark_r104);
-                __rt::dedup_tail(&mut engine.r132, __mark_r132);
-                __rt::dedup_tail(&mut engine.r133, __mark_r133);
-                __rt::dedup_tail(&mut engine.r135, __mark_r135);
-                __rt::dedup_tail(&mut engine.r138, __mark_r138);
-                __rt::dedup_tail(&mut engine.r147, __mark_r147);
-                __rt::dedup_tail(&mut engine.r166, __mark_r166);
-                errors.push(None);
-            }
-            Err(e) => errors.push(Some(e)),
-        }
+    ::std::thread_local! {
+        static SIZES : ::std::cell::RefCell < __rt::ds::Sizes > =
+        ::std::cell::RefCell::new(__rt::ds::Sizes::default());
     }
-    engine.run();
-    let out = Outputs {
-        o0: __rt::ByCase::new(::std::mem::take(&mut engine.r0), n, |t| t.0),
-        o3: __rt::ByCase::new(::std::mem::take(&mut engine.r3), n, |t| t.0),
-        o5: __rt::ByCase::new(::std::mem::take(&mut engine.r5), n, |t| t.0),
-        o9: __rt::ByCase::new(::std::mem::take(&mut engine.r9), n, |t| t.0),
-        o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
-        o25: __rt::ByCase::new(::std::mem::take(&mut engine.r25), n, |t| t.0),
-        o26: __rt::ByCase::new(::std::mem::take(&mut engine.r26), n, |t| t.0),
-        o28: __rt::ByCase::new(::std::mem::take(&mut engine.r28), n, |t| t.0),
-        o45: __rt::ByCase::new(::std::mem::take(&mut engine.r45), n, |t| t.0),
-        o50: __rt::ByCase::new(::std::mem::take(&mut engine.r50), n, |t| t.0),
-        o54: __rt::ByCase::new(::std::mem::take(&mut engine.r54), n, |t| t.0),
-        o56: __rt::ByCase::new(::std::mem::take(&mut engine.r56), n, |t| t.0),
-        o58: __rt::ByCase::new(::std::mem::take(&mut engine.r58), n, |t| t.0),
-        o59: __rt::ByCase::new(::std::mem::take(&mut engine.r59), n, |t| t.0),
-        o60: __rt::ByCase::new(::std::mem::take(&mut engine.r60), n, |t| t.0),
-        o61: __rt::ByCase::new(::std::mem::take(&mut engine.r61), n, |t| t.0),
-        o84: __rt::ByCase::new(::std::mem::take(&mut engine.r84), n, |t| t.0),
-        o86: __rt::ByCase::new(::std::mem::take(&mut engine.r86), n, |t| t.0),
-        o87: __rt::ByCase::new(::std::mem::take(&mut engine.r87), n, |t| t.0),
-        o88: __rt::ByCase::new(::std::mem::take(&mut engine.r88), n, |t| t.0),
-        o94: __rt::ByCase::new(::std::mem::take(&mut engine.r94), n, |t| t.0),
-        o118: __rt::ByCase::new(::std::mem::take(&mut engine.r118), n, |t| t.0),
-        o119: __rt::ByCase::new(::std::mem::take(&mut engine.r119), n, |t| t.0),
-        o120: __rt::ByCase::new(::std::mem::take(&mut engine.r120), n, |t| t.0),
-        o131: __rt::ByCase::new(::std::mem::take(&mut engine.r131), n, |t| t.0),
-        o132: __rt::ByCase::new(::std::mem::take(&mut engine.r132), n, |t| t.0),
-        o133: __rt::ByCase::new(::std::mem::take(&mut engine.r133), n, |t| t.0),
-        o134: __rt::ByCase::new(::std::mem::take(&mut engine.r134), n, |t| t.0),
-        o135: __rt::ByCase::new(::std::mem::take(&mut engine.r135), n, |t| t.0),
-        o138: __rt::ByCase::new(::std::mem::take(&mut engine.r138), n, |t| t.0),
-        o142: __rt::ByCase::new(::std::mem::take(&mut engine.r142), n, |t| t.0),
-        o146: __rt::ByCase::new(::std::mem::take(&mut engine.r146), n, |t| t.0),
-        o162: __rt::ByCase::new(::std::mem::take(&mut engine.r162), n, |t| t.0),
-        o164: __rt::ByCase::new(::std::mem::take(&mut engine.r164), n, |t| t.0),
-        o166: __rt::ByCase::new(::std::mem::take(&mut engine.r166), n, |t| t.0),
-        o167: __rt::ByCase::new(::std::mem::take(&mut engine.r167), n, |t| t.0),
-        o168: __rt::ByCase::new(::std::mem::take(&mut engine.r168), n, |t| t.0),
-        o188: __rt::ByCase::new(::std::mem::take(&mut engine.r188), n, |t| t.0),
-        o189: __rt::ByCase::new(::std::mem::take(&mut engine.r189), n, |t| t.0),
-    };
-    drop(engine);
+    let n = input.len();
+    let (errors, out) = __rt::ds::sized(
+        &SIZES,
+        || {
+            let mut engine = __engine::Engine::default();
+            let mut errors = Vec::with_capacity(n);
+            for i in 0..n {
+                let c = i as u32;
+                match input.normalize(i) {
+                    Ok(rows) => {
+                        let __mark_r3 = engine.r3.len();
+                        let __mark_r6 = engine.r6.len();
+                        let __mark_r18 = engine.r18.len();
+                        let __mark_r25 = engine.r25.len();
+                        let __mark_r26 = engine.r26.len();
+                        let __mark_r28 = engine.r28.len();
+                        let __mark_r45 = engine.r45.len();
+                        let __mark_r50 = engine.r50.len();
+                        let __mark_r56 = engine.r56.len();
+                        let __mark_r58 = engine.r58.len();
+                        let __mark_r86 = engine.r86.len();
+                        let __mark_r88 = engine.r88.len();
+                        let __mark_r104 = engine.r104.len();
+                        let __mark_r132 = engine.r132.len();
+                        let __mark_r133 = engine.r133.len();
+                        let __mark_r135 = engine.r135.len();
+                        let __mark_r138 = engine.r138.len();
+                        let __mark_r147 = engine.r147.len();
+                        let __mark_r166 = engine.r166.len();
+                        engine.__case.push((c,));
+                        for (rel, v) in rows {
+                            match *rel {
+                                1u32 => {
+                                    engine.r1.push((c, v[0usize] as u32));
+                                }
+                                2u32 => {
+                                    engine.r2.push((c, v[0usize] as u32));
+                                }
+                                4u32 => {
+                                    engine.r4.push((c, v[0usize] as u32));
+                                    engine.r3.push((c, v[0usize] as u32));
+                                    engine.r18.push((c, v[0usize] as u32));
+                                    engine.r6.push((c, v[0usize] as u32));
+                                }
+                                7u32 => {
+                                    engine.r7.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                8u32 => {
+                                    engine.r8.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                10u32 => {
+                                    engine.r10.push((c, v[0usize] as u32));
+                                }
+                                11u32 => {
+                                    engine.r11.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                12u32 => {
+                                    engine.r12.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                13u32 => {
+                                    engine.r13.push((c, v[0usize] as u32));
+                                }
+                                14u32 => {
+                                    engine.r14.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                15u32 => {
+                                    engine.r15.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                19u32 => {
+                                    engine.r19.push((c, v[0usize] as u32));
+                                    engine.r18.push((c, v[0usize] as u32));
+                                }
+                                20u32 => {
+                                    engine.r20.push((c, v[0usize] as u32));
+                                    engine.r18.push((c, v[0usize] as u32));
+                                }
+                                23u32 => {
+                                    engine
+                                        .r23
+                                        .push((
+                                            c,
+                                            v[0usize] as u32,
+                                            v[1usize] as u32,
+                                            v[2usize] as u32,
+                                            v[3usize] as u32,
+                                        ));
+                                }
+                                24u32 => {
+                                    engine.r24.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                27u32 => {
+                                    engine.r27.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                29u32 => {
+                                    engine.r29.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                30u32 => {
+                                    engine.r30.push((c, v[0usize] as u32));
+                                }
+                                31u32 => {
+                                    engine.r31.push((c, v[0usize] as u32));
+                                    engine.r28.push((c, v[0usize] as u32));
+                                }
+                                32u32 => {
+                                    engine.r32.push((c, v[0usize] as u32));
+                                }
+                                33u32 => {
+                                    engine.r33.push((c, v[0usize] as u32));
+                                }
+                                34u32 => {
+                                    engine.r34.push((c, v[0usize] as u32));
+                                    engine.r26.push((c, v[0usize] as u32));
+                                }
+                                35u32 => {
+                                    engine
+                                        .r35
+                                        .push((
+                                            c,
+                                            v[0usize] as u32,
+                                            v[1usize] as u32,
+                                            v[2usize] as u32,
+                                            v[3usize] as u32,
+                                        ));
+                                }
+                                36u32 => {
+                                    engine.r36.push((c, v[0usize] as u32));
+                                }
+                                37u32 => {
+                                    engine.r37.push((c, v[0usize] as u32));
+                                }
+                                38u32 => {
+                                    engine.r38.push((c, v[0usize] as u32));
+                                }
+                                39u32 => {
+                                    engine.r39.push((c, v[0usize] as u32));
+                                }
+                                40u32 => {
+                                    engine.r40.push((c, v[0usize] as u32));
+                                }
+                                41u32 => {
+                                    engine.r41.push((c, v[0usize] as u32));
+                                }
+                                42u32 => {
+                                    engine.r42.push((c, v[0usize] as u32));
+                                }
+                                43u32 => {
+                                    engine.r43.push((c, v[0usize] as u32, v[1usize] as u32));
+                                    engine.r45.push((c, v[0usize] as u32));
+                                    engine.r133.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                44u32 => {
+                                    engine.r44.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                46u32 => {
+                                    engine.r46.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                47u32 => {
+                                    engine.r47.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                48u32 => {
+                                    engine.r48.push((c, v[0usize] as u32));
+                                    engine.r50.push((c, v[0usize] as u32));
+                                    engine.r86.push((c, v[0usize] as u32));
+                                    engine.r88.push((c, v[0usize] as u32));
+                                    engine.r104.push((c, v[0usize] as u32));
+                                }
+                                49u32 => {
+                                    engine.r49.push((c, v[0usize] as u32));
+                                }
+                                51u32 => {
+                                    engine.r51.push((c, v[0usize] as u32));
+                                }
+                                52u32 => {
+                                    engine.r52.push((c, v[0usize] as u32));
+                                }
+                                53u32 => {
+                                    engine.r53.push((c, v[0usize] as u32));
+                                }
+                                55u32 => {
+                                    engine.r55.push((c, v[0usize] as u32));
+                                }
+                                57u32 => {
+                                    engine.r57.push((c, v[0usize] as u32));
+                                    engine.r56.push((c, v[0usize] as u32));
+                                }
+                                62u32 => {
+                                    engine.r62.push((c, v[0usize] as u32));
+                                    engine.r58.push((c, v[0usize] as u32, 8u32));
+                                }
+                                85u32 => {
+                                    engine.r85.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                89u32 => {
+                                    engine.r89.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                90u32 => {
+                                    engine.r90.push((c, v[0usize] as u32));
+                                }
+                                91u32 => {
+                                    engine.r91.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                92u32 => {
+                                    engine.r92.push((c, v[0usize] as u32));
+                                }
+                                93u32 => {
+                                    engine.r93.push((c, v[0usize] as u32));
+                                    engine.r86.push((c, v[0usize] as u32));
+                                    engine.r88.push((c, v[0usize] as u32));
+                                    engine.r104.push((c, v[0usize] as u32));
+                                    engine.r166.push((c, v[0usize] as u32));
+                                }
+                                136u32 => {
+                                    engine.r136.push((c, v[0usize] as u32));
+                                    engine.r132.push((c, v[0usize] as u32));
+                                }
+                                137u32 => {
+                                    engine.r137.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                139u32 => {
+                                    engine.r139.push((c, v[0usize] as u32));
+                                    engine.r138.push((c, v[0usize] as u32));
+                                }
+                                140u32 => {
+                                    engine.r140.push((c, v[0usize] as u32));
+                                    engine.r135.push((c, v[0usize] as u32));
+                                }
+                                141u32 => {
+                                    engine.r141.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                143u32 => {
+                                    engine.r143.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                144u32 => {
+                                    engine.r144.push((c, v[0usize] as u32, v[1usize] as u32));
+                                    engine.r147.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                145u32 => {
+                                    engine.r145.push((c, v[0usize] as u32));
+                                }
+                                148u32 => {
+                                    engine.r148.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                149u32 => {
+                                    engine.r149.push((c, v[0usize] as u32));
+                                }
+                                150u32 => {
+                                    engine.r150.push((c, v[0usize] as u32));
+                                }
+                                151u32 => {
+                                    engine.r151.push((c, v[0usize] as u32));
+                                    engine.r25.push((c, v[0usize] as u32));
+                                }
+                                154u32 => {
+                                    engine.r154.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                156u32 => {
+                                    engine.r156.push((c, v[0usize] as u32));
+                                }
+                                157u32 => {
+                                    engine.r157.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                158u32 => {
+                                    engine.r158.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                159u32 => {
+                                    engine.r159.push((c, v[0usize] as u32));
+                                }
+                                160u32 => {
+                                    engine.r160.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                161u32 => {
+                                    engine.r161.push((c, v[0usize] as u32));
+                                }
+                                163u32 => {
+                                    engine.r163.push((c, v[0usize] as u32, v[1usize] as u32));
+                                }
+                                165u32 => {
+                                    engine.r165.push((c, v[0usize] as u32));
+                                }
+                                _ => {}
+                            }
+                        }
+                        if policy == __rt::Policy::Propagating {
+                            engine.r117.push((c,));
+                        }
+                        __rt::dedup_tail(&mut engine.r3, __mark_r3);
+                        __rt::dedup_tail(&mut engine.r6, __mark_r6);
+                        __rt::dedup_tail(&mut engine.r18, __mark_r18);
+                        __rt::dedup_tail(&mut engine.r25, __mark_r25);
+                        __rt::dedup_tail(&mut engine.r26, __mark_r26);
+                        __rt::dedup_tail(&mut engine.r28, __mark_r28);
+                        __rt::dedup_tail(&mut engine.r45, __mark_r45);
+                        __rt::dedup_tail(&mut engine.r50, __mark_r50);
+                        __rt::dedup_tail(&mut engine.r56, __mark_r56);
+                        __rt::dedup_tail(&mut engine.r58, __mark_r58);
+                        __rt::dedup_tail(&mut engine.r86, __mark_r86);
+                        __rt::dedup_tail(&mut engine.r88, __mark_r88);
+                        __rt::dedup_tail(&mut engine.r104, __mark_r104);
+                        __rt::dedup_tail(&mut engine.r132, __mark_r132);
+                        __rt::dedup_tail(&mut engine.r133, __mark_r133);
+                        __rt::dedup_tail(&mut engine.r135, __mark_r135);
+                        __rt::dedup_tail(&mut engine.r138, __mark_r138);
+                        __rt::dedup_tail(&mut engine.r147, __mark_r147);
+                        __rt::dedup_tail(&mut engine.r166, __mark_r166);
+                        errors.push(None);
+                    }
+                    Err(e) => errors.push(Some(e)),
+                }
+            }
+            engine.run();
+            let out = Outputs {
+                o0: __rt::ByCase::new(::std::mem::take(&mut engine.r0), n, |t| t.0),
+                o3: __rt::ByCase::new(::std::mem::take(&mut engine.r3), n, |t| t.0),
+                o5: __rt::ByCase::new(::std::mem::take(&mut engine.r5), n, |t| t.0),
+                o9: __rt::ByCase::new(::std::mem::take(&mut engine.r9), n, |t| t.0),
+                o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
+                o25: __rt::ByCase::new(::std::mem::take(&mut engine.r25), n, |t| t.0),
+                o26: __rt::ByCase::new(::std::mem::take(&mut engine.r26), n, |t| t.0),
+                o28: __rt::ByCase::new(::std::mem::take(&mut engine.r28), n, |t| t.0),
+                o45: __rt::ByCase::new(::std::mem::take(&mut engine.r45), n, |t| t.0),
+                o50: __rt::ByCase::new(::std::mem::take(&mut engine.r50), n, |t| t.0),
+                o54: __rt::ByCase::new(::std::mem::take(&mut engine.r54), n, |t| t.0),
+                o56: __rt::ByCase::new(::std::mem::take(&mut engine.r56), n, |t| t.0),
+                o58: __rt::ByCase::new(::std::mem::take(&mut engine.r58), n, |t| t.0),
+                o59: __rt::ByCase::new(::std::mem::take(&mut engine.r59), n, |t| t.0),
+                o60: __rt::ByCase::new(::std::mem::take(&mut engine.r60), n, |t| t.0),
+                o61: __rt::ByCase::new(::std::mem::take(&mut engine.r61), n, |t| t.0),
+                o84: __rt::ByCase::new(::std::mem::take(&mut engine.r84), n, |t| t.0),
+                o86: __rt::ByCase::new(::std::mem::take(&mut engine.r86), n, |t| t.0),
+                o87: __rt::ByCase::new(::std::mem::take(&mut engine.r87), n, |t| t.0),
+                o88: __rt::ByCase::new(::std::mem::take(&mut engine.r88), n, |t| t.0),
+                o94: __rt::ByCase::new(::std::mem::take(&mut engine.r94), n, |t| t.0),
+                o118: __rt::ByCase::new(::std::mem::take(&mut engine.r118), n, |t| t.0),
+                o119: __rt::ByCase::new(::std::mem::take(&mut engine.r119), n, |t| t.0),
+                o120: __rt::ByCase::new(::std::mem::take(&mut engine.r120), n, |t| t.0),
+                o131: __rt::ByCase::new(::std::mem::take(&mut engine.r131), n, |t| t.0),
+                o132: __rt::ByCase::new(::std::mem::take(&mut engine.r132), n, |t| t.0),
+                o133: __rt::ByCase::new(::std::mem::take(&mut engine.r133), n, |t| t.0),
+                o134: __rt::ByCase::new(::std::mem::take(&mut engine.r134), n, |t| t.0),
+                o135: __rt::ByCase::new(::std::mem::take(&mut engine.r135), n, |t| t.0),
+                o138: __rt::ByCase::new(::std::mem::take(&mut engine.r138), n, |t| t.0),
+                o142: __rt::ByCase::new(::std::mem::take(&mut engine.r142), n, |t| t.0),
+                o146: __rt::ByCase::new(::std::mem::take(&mut engine.r146), n, |t| t.0),
+                o162: __rt::ByCase::new(::std::mem::take(&mut engine.r162), n, |t| t.0),
+                o164: __rt::ByCase::new(::std::mem::take(&mut engine.r164), n, |t| t.0),
+                o166: __rt::ByCase::new(::std::mem::take(&mut engine.r166), n, |t| t.0),
+                o167: __rt::ByCase::new(::std::mem::take(&mut engine.r167), n, |t| t.0),
+                o168: __rt::ByCase::new(::std::mem::take(&mut engine.r168), n, |t| t.0),
+                o188: __rt::ByCase::new(::std::mem::take(&mut engine.r188), n, |t| t.0),
+                o189: __rt::ByCase::new(::std::mem::take(&mut engine.r189), n, |t| t.0),
+            };
+            drop(engine);
+            (errors, out)
+        },
+    );
     let batch = ::std::sync::Arc::new(Batch { input, out });
     errors
         .into_iter()

@@ -2660,103 +2660,113 @@ fn evaluate_batch(
     mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
-    let mut engine = __engine::Engine::default();
-    let n = input.len();
-    let mut errors = Vec::with_capacity(n);
-    for i in 0..n {
-        let c = i as u32;
-        match input.normalize(i) {
-            Ok(rows) => {
-                let __mark_r7 = engine.r7.len();
-                let __mark_r14 = engine.r14.len();
-                let __mark_r17 = engine.r17.len();
-                engine.__case.push((c,));
-                engine.r14.push((c, 0u32));
-                engine.r14.push((c, 1u32));
-                for (rel, v) in rows {
-                    match *rel {
-                        0u32 => {
-                            engine.r0.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r14.push((c, v[1usize] as u32));
-                        }
-                        1u32 => {
-                            engine.r1.push((c, v[0usize] as u32, v[1usize] as u32));
-                            engine.r14.push((c, v[1usize] as u32));
-                        }
-                        2u32 => {
-                            engine.r2.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        3u32 => {
-                            engine.r3.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        4u32 => {
-                            engine.r4.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        5u32 => {
-                            engine.r5.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        6u32 => {
-                            engine.r6.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        8u32 => {
-                            engine.r8.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                            engine.r7.push((c, v[0usize] as u32));
-                        }
-                        9u32 => {
-                            engine.r9.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        10u32 => {
-                            engine.r10.push((c, v[0usize] as u32, v[1usize]));
-                        }
-                        11u32 => {
-                            engine.r11.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                            engine.r17.push((c, v[0usize] as u32));
-                        }
-                        15u32 => {
-                            engine.r15.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        16u32 => {
-                            engine.r16.push((c, v[0usize] as u32));
-                            engine.r14.push((c, v[0usize] as u32));
-                        }
-                        _ => {}
-                    }
-                }
-                if policy == __rt::Policy::Propagating {
-                    engine.r30.push((c,));
-                }
-                __rt::dedup_tail(&mut engine.r7, __mark_r7);
-                __rt::dedup_tail(&mut engine.r14, __mark_r14);
-                __rt::dedup_tail(&mut engine.r17, __mark_r17);
-                errors.push(None);
-            }
-            Err(e) => errors.push(Some(e)),
-        }
+    ::std::thread_local! {
+        static SIZES : ::std::cell::RefCell < __rt::ds::Sizes > =
+        ::std::cell::RefCell::new(__rt::ds::Sizes::default());
     }
-    engine.run();
-    let out = Outputs {
-        o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
-        o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
-        o20: __rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0),
-        o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
-        o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
-        o23: __rt::ByCase::new(::std::mem::take(&mut engine.r23), n, |t| t.0),
-        o31: __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
-        o32: __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
-        o33: __rt::ByCase::new(::std::mem::take(&mut engine.r33), n, |t| t.0),
-        o36: __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
-        o37: __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
-        o38: __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
-    };
-    drop(engine);
+    let n = input.len();
+    let (errors, out) = __rt::ds::sized(
+        &SIZES,
+        || {
+            let mut engine = __engine::Engine::default();
+            let mut errors = Vec::with_capacity(n);
+            for i in 0..n {
+                let c = i as u32;
+                match input.normalize(i) {
+                    Ok(rows) => {
+                        let __mark_r7 = engine.r7.len();
+                        let __mark_r14 = engine.r14.len();
+                        let __mark_r17 = engine.r17.len();
+                        engine.__case.push((c,));
+                        engine.r14.push((c, 0u32));
+                        engine.r14.push((c, 1u32));
+                        for (rel, v) in rows {
+                            match *rel {
+                                0u32 => {
+                                    engine.r0.push((c, v[0usize] as u32, v[1usize] as u32));
+                                    engine.r14.push((c, v[1usize] as u32));
+                                }
+                                1u32 => {
+                                    engine.r1.push((c, v[0usize] as u32, v[1usize] as u32));
+                                    engine.r14.push((c, v[1usize] as u32));
+                                }
+                                2u32 => {
+                                    engine.r2.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                3u32 => {
+                                    engine.r3.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                4u32 => {
+                                    engine.r4.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                5u32 => {
+                                    engine.r5.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                6u32 => {
+                                    engine.r6.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                8u32 => {
+                                    engine.r8.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                    engine.r7.push((c, v[0usize] as u32));
+                                }
+                                9u32 => {
+                                    engine.r9.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                10u32 => {
+                                    engine.r10.push((c, v[0usize] as u32, v[1usize]));
+                                }
+                                11u32 => {
+                                    engine.r11.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                    engine.r17.push((c, v[0usize] as u32));
+                                }
+                                15u32 => {
+                                    engine.r15.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                16u32 => {
+                                    engine.r16.push((c, v[0usize] as u32));
+                                    engine.r14.push((c, v[0usize] as u32));
+                                }
+                                _ => {}
+                            }
+                        }
+                        if policy == __rt::Policy::Propagating {
+                            engine.r30.push((c,));
+                        }
+                        __rt::dedup_tail(&mut engine.r7, __mark_r7);
+                        __rt::dedup_tail(&mut engine.r14, __mark_r14);
+                        __rt::dedup_tail(&mut engine.r17, __mark_r17);
+                        errors.push(None);
+                    }
+                    Err(e) => errors.push(Some(e)),
+                }
+            }
+            engine.run();
+            let out = Outputs {
+                o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
+                o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
+                o20: __rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0),
+                o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
+                o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
+                o23: __rt::ByCase::new(::std::mem::take(&mut engine.r23), n, |t| t.0),
+                o31: __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
+                o32: __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
+                o33: __rt::ByCase::new(::std::mem::take(&mut engine.r33), n, |t| t.0),
+                o36: __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
+                o37: __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
+                o38: __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
+            };
+            drop(engine);
+            (errors, out)
+        },
+    );
     let batch = ::std::sync::Arc::new(Batch { input, out });
     errors
         .into_iter()
