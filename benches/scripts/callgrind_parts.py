@@ -22,7 +22,7 @@ PARTS = [
     ("rules (the engine)", r"__engine::|::ascent::|ascent::|hashbrown|lawgen_runtime::engines::(ascent|direct::Table<T>::(insert|contains|want|matching|grow|slow))|ds::"),
     ("interner", r"interner::|memcmp|constant_id|scan_hash|hash_one|sip"),
     ("malloc, free, memcpy", r"malloc|free|memmove|memcpy|memset|__rdl_|__rust_|drop_slow|drop_in_place|RawVec|raw_vec|finish_grow|do_reserve|pool::|unlink_chunk|Arc<"),
-    ("loading rows, contradictions, outputs", r"evaluate_batch|Table<T>::meets|ByCase|push_rows|push_empty|dedup|sort|Input::|first_contradiction|CaseRows|Gather|gather_columns|normalize|check"),
+    ("loading rows, contradictions, outputs", r"evaluate_batch|plain_set|Table<T>::meets|ByCase|push_rows|push_empty|dedup|sort|Input::|first_contradiction|CaseRows|Gather|gather_columns|normalize|check"),
     ("building the facts (adapter, typed API)", r"cases::|engines::|ChessCase|plain::add|Case::|Facts::|fill_cases|run_ranges|run_indexed|run_batched|from_iter|in_place_collect"),
 ]
 

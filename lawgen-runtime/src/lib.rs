@@ -374,8 +374,8 @@ pub mod __private {
     pub use crate::generated::embedded::Embedded;
     pub use crate::generated::input::{
         bad_id, case_order, column_ids, dedup_sorted, entity, id_of_index, index_of_id,
-        known_entity, next_tag, not_issued, out_of_range, same_lengths, seen, CaseNames, CaseRows,
-        Gather, InputRel, Nameless, INVALID, MAX_ID,
+        known_entity, next_tag, not_issued, out_of_range, plain_set, same_lengths, seen, CaseNames,
+        CaseRows, Gather, InputRel, Nameless, INVALID, MAX_ID,
     };
     pub use crate::generated::interner::Interner;
     pub use crate::program::{section_member, Section};

@@ -558,6 +558,100 @@ pub fn column_ids(
     Ok(())
 }
 
+/// Up to this many rows a case is checked by [`plain_set`]; a larger one
+/// (a facts file of a whole tournament) is sorted, as sorting it costs
+/// little beside evaluating it.
+const PLAIN_SET_ROWS: usize = 4096;
+
+/// Probes after which [`plain_set`] gives up and lets the caller sort:
+/// rows are input, and a long probe sequence is what a flood of colliding
+/// rows would cause.
+const PLAIN_SET_PROBES: usize = 32;
+
+thread_local! {
+    /// [`plain_set`]'s open-addressing table: a slot holds a row's index
+    /// + 1, or 0. Kept per thread, cleared per case.
+    static PLAIN_SET: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether a case's `rows` are already a set in which no fact meets its
+/// explicit negation (`negation[r]`: the relation stating the negation of
+/// relation `r`'s facts, `u32::MAX` or out of range for none), found with
+/// one hash probe per row instead of a sort. That is every consistent case
+/// as the typed API states it, so its rows can be loaded as they are.
+/// `false` when a row repeats, a fact meets its negation, the case is
+/// large, or a probe runs long: the caller then sorts, deduplicates and
+/// names the first contradiction as every engine does.
+pub fn plain_set<const W: usize>(rows: &[(u32, [i64; W])], negation: &[u32]) -> bool {
+    if rows.len() < 2 {
+        // No repeat, and a contradiction takes two rows.
+        return true;
+    }
+    if rows.len() > PLAIN_SET_ROWS {
+        return false;
+    }
+    PLAIN_SET
+        .try_with(|t| {
+            let Ok(mut table) = t.try_borrow_mut() else {
+                return false;
+            };
+            let size = (rows.len() * 2).next_power_of_two().max(16);
+            table.clear();
+            table.resize(size, 0);
+            let mask = size - 1;
+            // Every row in (a repeat is found here), then each negation
+            // looked up among them.
+            for (i, row) in rows.iter().enumerate() {
+                match probe(&table, rows, row, mask) {
+                    Probe::Empty(slot) => table[slot] = i as u32 + 1,
+                    Probe::Found | Probe::TooLong => return false,
+                }
+            }
+            rows.iter()
+                .all(|&(rel, v)| match negation.get(rel as usize) {
+                    Some(&neg) if neg != u32::MAX => {
+                        matches!(probe(&table, rows, &(neg, v), mask), Probe::Empty(_))
+                    }
+                    _ => true,
+                })
+        })
+        .unwrap_or(false)
+}
+
+/// Where a probe for a row in [`plain_set`]'s table ended.
+enum Probe {
+    /// At an empty slot: the row is not there.
+    Empty(usize),
+    Found,
+    /// After [`PLAIN_SET_PROBES`] occupied slots.
+    TooLong,
+}
+
+#[inline(always)]
+fn probe<const W: usize>(
+    table: &[u32],
+    rows: &[(u32, [i64; W])],
+    row: &(u32, [i64; W]),
+    mask: usize,
+) -> Probe {
+    // FxHash's step over the relation and the columns (the table is
+    // local to one case, and a long probe gives up: no flooding).
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = u64::from(row.0).wrapping_mul(K);
+    for &x in &row.1 {
+        h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
+    }
+    let mut slot = (h >> 32) as usize & mask;
+    for _ in 0..PLAIN_SET_PROBES {
+        match table[slot] {
+            0 => return Probe::Empty(slot),
+            j if rows[j as usize - 1] == *row => return Probe::Found,
+            _ => slot = (slot + 1) & mask,
+        }
+    }
+    Probe::TooLong
+}
+
 /// Moves each distinct row of sorted `rows` once to the front; returns
 /// how many there are (the rest of the slice holds the duplicates).
 pub fn dedup_sorted<T: Ord + Copy>(rows: &mut [T]) -> usize {
@@ -626,6 +720,33 @@ mod tests {
     static CONSTANTS: [&str; 2] = ["white", "Game#0"];
     fn constant_id(s: &str) -> Option<u32> {
         CONSTANTS.iter().position(|c| *c == s).map(|i| i as u32)
+    }
+
+    #[test]
+    fn a_plain_set_has_no_repeat_and_no_fact_with_its_negation() {
+        // Relation 1's negation is relation 2; relation 0 has none.
+        let negation = [u32::MAX, 2, u32::MAX];
+        let set = [(1u32, [7i64, 0]), (0, [7, 0]), (1, [8, 0]), (2, [9, 0])];
+        assert!(plain_set(&set, &negation));
+        assert!(plain_set::<2>(&[], &negation));
+        assert!(plain_set(&set[..1], &negation));
+        // A repeated row, anywhere.
+        let mut repeat = set.to_vec();
+        repeat.push((0, [7, 0]));
+        assert!(!plain_set(&repeat, &negation));
+        // A fact and its negation, in either order.
+        let mut meets = set.to_vec();
+        meets.push((2, [8, 0]));
+        assert!(!plain_set(&meets, &negation));
+        meets.reverse();
+        assert!(!plain_set(&meets, &negation));
+        // A relation past the table has no negation.
+        assert!(plain_set(&[(9u32, [1i64, 0]), (9, [2, 0])], &negation));
+        // A case too large to check is sorted by the caller.
+        let large: Vec<(u32, [i64; 2])> = (0..5000).map(|i| (0, [i, 0])).collect();
+        assert!(!plain_set(&large, &negation));
+        let fits: Vec<(u32, [i64; 2])> = (0..4000).map(|i| (0, [i, 0])).collect();
+        assert!(plain_set(&fits, &negation));
     }
 
     #[test]
