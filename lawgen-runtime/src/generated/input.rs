@@ -601,15 +601,26 @@ pub fn plain_set<const W: usize>(rows: &[(u32, [i64; W])], negation: &[u32]) -> 
             let mask = size - 1;
             // Every row in (a repeat is found here), then each negation
             // looked up among them.
+            // The relations below 256 that have rows, as bits: a negation
+            // whose relation has none needs no probe (most have none).
+            let mut present = [0u64; 4];
             for (i, row) in rows.iter().enumerate() {
                 match probe(&table, rows, row, mask) {
                     Probe::Empty(slot) => table[slot] = i as u32 + 1,
                     Probe::Found | Probe::TooLong => return false,
                 }
+                if let Some(w) = present.get_mut(row.0 as usize / 64) {
+                    *w |= 1 << (row.0 % 64);
+                }
             }
+            let absent = |r: u32| {
+                present
+                    .get(r as usize / 64)
+                    .is_some_and(|w| w >> (r % 64) & 1 == 0)
+            };
             rows.iter()
                 .all(|&(rel, v)| match negation.get(rel as usize) {
-                    Some(&neg) if neg != u32::MAX => {
+                    Some(&neg) if neg != u32::MAX && !absent(neg) => {
                         matches!(probe(&table, rows, &(neg, v), mask), Probe::Empty(_))
                     }
                     _ => true,
@@ -740,6 +751,11 @@ mod tests {
         assert!(!plain_set(&meets, &negation));
         meets.reverse();
         assert!(!plain_set(&meets, &negation));
+        // Relations past the bits of present relations are probed too.
+        let mut wide = vec![u32::MAX; 300];
+        wide[270] = 280;
+        assert!(plain_set(&[(270u32, [1i64, 0]), (280, [2, 0])], &wide));
+        assert!(!plain_set(&[(270u32, [1i64, 0]), (280, [1, 0])], &wide));
         // A relation past the table has no negation.
         assert!(plain_set(&[(9u32, [1i64, 0]), (9, [2, 0])], &negation));
         // A case too large to check is sorted by the caller.
