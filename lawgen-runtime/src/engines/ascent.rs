@@ -124,20 +124,17 @@ pub fn sized<T>(sizes: &'static LocalKey<RefCell<Sizes>>, f: impl FnOnce() -> T)
         before,
         after: Vec::new(),
     });
-    let outer = RUN.with(|r| r.replace(run));
-    /// Puts the outer state back even if `f` unwinds.
-    struct Restore(Option<Option<Run>>);
+    /// Puts the outer state back when dropped, even if `f` unwinds.
+    struct Restore(Option<Run>);
     impl Drop for Restore {
         fn drop(&mut self) {
-            if let Some(outer) = self.0.take() {
-                let _ = RUN.try_with(|r| r.replace(outer));
-            }
+            let _ = RUN.try_with(|r| r.replace(self.0.take()));
         }
     }
-    let mut restore = Restore(Some(outer));
+    let restore = Restore(RUN.with(|r| r.replace(run)));
     let t = f();
-    let outer = restore.0.take().unwrap_or(None);
-    let run = RUN.with(|r| r.replace(outer));
+    let run = RUN.with(|r| r.take());
+    drop(restore);
     if let Some(run) = run {
         let _ = sizes.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut() {

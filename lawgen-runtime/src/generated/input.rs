@@ -600,9 +600,9 @@ pub fn plain_set<const W: usize>(rows: &[(u32, [i64; W])], negation: &[u32]) -> 
             table.resize(size, 0);
             let mask = size - 1;
             // Every row in (a repeat is found here), then each negation
-            // looked up among them.
-            // The relations below 256 that have rows, as bits: a negation
-            // whose relation has none needs no probe (most have none).
+            // looked up among them; `present` has a bit per relation below
+            // 256 that has rows, so a negation whose relation has none
+            // (most) needs no probe.
             let mut present = [0u64; 4];
             for (i, row) in rows.iter().enumerate() {
                 match probe(&table, rows, row, mask) {

@@ -606,14 +606,12 @@ impl<'a> Api<'a> {
         });
 
         // Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
-        let mut negation_arms = Vec::new();
         let mut negations = std::collections::BTreeMap::new();
         let mut describe_arms = Vec::new();
         for (pid, pos, neg) in self.plan.negations.iter().copied() {
             let p = m.pred(pid);
             let (pr, nr) = (pos.0, neg.0);
-            negation_arms.push(quote!(#pr => #nr,));
-            negations.insert(pos.0, nr);
+            negations.insert(pr, nr);
             let local = Literal::string(&p.local);
             let decode = p.params.iter().enumerate().map(|(k, t)| match t {
                 Ty::Int => quote!(__rt::Arg::Int(v[#k])),
@@ -626,30 +624,6 @@ impl<'a> Api<'a> {
                 #pr => __rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] },
             });
         }
-        // Which relations a case has rows of, as bits: only a row whose
-        // negation's relation has rows costs a search (a case states few
-        // negations; a search per row was a tenth of an Ascent chess game).
-        let (present, absent) = match self.plan.negations.iter().map(|&(_, _, n)| n.0).max() {
-            Some(top) => {
-                let words = top as usize / 64 + 1;
-                (
-                    quote! {
-                        let mut present = [0u64; #words];
-                        for (rel, _) in rows {
-                            if let Some(w) = present.get_mut(*rel as usize / 64) {
-                                *w |= 1 << (*rel % 64);
-                            }
-                        }
-                    },
-                    quote! {
-                        if present[negation as usize / 64] >> (negation % 64) & 1 == 0 {
-                            continue;
-                        }
-                    },
-                )
-            }
-            None => (TokenStream::new(), TokenStream::new()),
-        };
         let negation_len = negations.keys().next_back().map_or(0, |&p| p as usize + 1);
         let negation_table = (0..negation_len).map(|r| match negations.get(&(r as u32)) {
             Some(&n) => {
@@ -903,14 +877,14 @@ impl<'a> Api<'a> {
 
             /// The first row of sorted `rows` whose explicit negation is also
             /// there, as the error every engine reports.
+            /// (A cold path: a case `plain_set` could not vouch for, or
+            /// whose tables met in the Direct engine.)
             fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-                #present
                 for (rel, v) in rows {
-                    let negation = match *rel {
-                        #(#negation_arms)*
+                    let negation = match NEGATION.get(*rel as usize) {
+                        Some(&n) if n != u32::MAX => n,
                         _ => continue,
                     };
-                    #absent
                     if rows.binary_search(&(negation, *v)).is_ok() {
                         return Some(match *rel {
                             #(#describe_arms)*

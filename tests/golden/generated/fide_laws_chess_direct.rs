@@ -11217,54 +11217,14 @@ static NEGATION: [u32; 151usize] = [
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
+/// (A cold path: a case `plain_set` could not vouch for, or
+/// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    let mut present = [0u64; 3usize];
-    for (rel, _) in rows {
-        if let Some(w) = present.get_mut(*rel as usize / 64) {
-            *w |= 1 << (*rel % 64);
-        }
-    }
     for (rel, v) in rows {
-        let negation = match *rel {
-            7u32 => 8u32,
-            11u32 => 12u32,
-            1u32 => 13u32,
-            14u32 => 15u32,
-            4u32 => 19u32,
-            30u32 => 31u32,
-            33u32 => 34u32,
-            23u32 => 35u32,
-            32u32 => 36u32,
-            37u32 => 38u32,
-            39u32 => 40u32,
-            41u32 => 42u32,
-            43u32 => 44u32,
-            46u32 => 47u32,
-            48u32 => 49u32,
-            2u32 => 51u32,
-            52u32 => 53u32,
-            55u32 => 57u32,
-            90u32 => 136u32,
-            24u32 => 137u32,
-            139u32 => 140u32,
-            85u32 => 141u32,
-            143u32 => 148u32,
-            145u32 => 149u32,
-            150u32 => 151u32,
-            144u32 => 154u32,
-            10u32 => 156u32,
-            29u32 => 157u32,
-            91u32 => 158u32,
-            92u32 => 159u32,
-            89u32 => 160u32,
-            62u32 => 161u32,
-            27u32 => 163u32,
-            93u32 => 165u32,
+        let negation = match NEGATION.get(*rel as usize) {
+            Some(&n) if n != u32::MAX => n,
             _ => continue,
         };
-        if present[negation as usize / 64] >> (negation % 64) & 1 == 0 {
-            continue;
-        }
         if rows.binary_search(&(negation, *v)).is_ok() {
             return Some(
                 match *rel {

@@ -2246,26 +2246,14 @@ static NEGATION: [u32; 12usize] = [
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
+/// (A cold path: a case `plain_set` could not vouch for, or
+/// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    let mut present = [0u64; 1usize];
-    for (rel, _) in rows {
-        if let Some(w) = present.get_mut(*rel as usize / 64) {
-            *w |= 1 << (*rel % 64);
-        }
-    }
     for (rel, v) in rows {
-        let negation = match *rel {
-            0u32 => 1u32,
-            2u32 => 3u32,
-            4u32 => 5u32,
-            6u32 => 8u32,
-            9u32 => 10u32,
-            11u32 => 15u32,
+        let negation = match NEGATION.get(*rel as usize) {
+            Some(&n) if n != u32::MAX => n,
             _ => continue,
         };
-        if present[negation as usize / 64] >> (negation % 64) & 1 == 0 {
-            continue;
-        }
         if rows.binary_search(&(negation, *v)).is_ok() {
             return Some(
                 match *rel {
