@@ -377,7 +377,7 @@ pub mod __private {
         known_entity, next_tag, not_issued, out_of_range, plain_set, same_lengths, seen, CaseNames,
         CaseRows, Gather, InputRel, Nameless, INVALID, MAX_ID,
     };
-    pub use crate::generated::interner::Interner;
+    pub use crate::generated::interner::{Interner, SparePool};
     pub use crate::program::{section_member, Section};
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 }

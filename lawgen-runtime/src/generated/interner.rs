@@ -29,7 +29,9 @@ pub struct Interner {
     /// Only past [`SMALL`] names: `index.len()` is a power of two, at
     /// least twice the names; a slot holds a name's position + 1, or 0.
     index: Vec<u32>,
-    keys: std::collections::hash_map::RandomState,
+    /// The index's SipHash keys, drawn when the first index is built (a
+    /// case that scans never needs them).
+    keys: Option<std::collections::hash_map::RandomState>,
 }
 
 /// A cheap hash of a short name, for the scan (FxHash's step, 8 bytes
@@ -47,11 +49,29 @@ fn scan_hash(name: &[u8]) -> u32 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = step(h, u64::from_le_bytes(w));
+        h = step(h, tail(rest));
     }
     (h >> 32) as u32
+}
+
+/// The last 1 to 7 bytes of a name as one word, read with fixed-size loads
+/// (two overlapping 4-byte reads, or the first, middle and last byte): a
+/// copy of a variable length is a `memcpy` call, which the profile of short
+/// names showed costing as much as the hash. Names that differ may share a
+/// word (the length is mixed in, and the scan compares bytes after the hash).
+#[inline]
+fn tail(rest: &[u8]) -> u64 {
+    let n = rest.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&rest[at..at + 4]);
+        u64::from(u32::from_le_bytes(w))
+    };
+    if n >= 4 {
+        word(0) | word(n - 4) << 32
+    } else {
+        u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
+    }
 }
 
 impl Default for Interner {
@@ -76,7 +96,7 @@ impl Interner {
             text: String::with_capacity(64),
             names: Vec::with_capacity(SMALL),
             index: Vec::new(),
-            keys: std::collections::hash_map::RandomState::new(),
+            keys: None,
         }
     }
 
@@ -98,11 +118,15 @@ impl Interner {
 
     fn slot_of(&self, name: &[u8]) -> usize {
         use std::hash::BuildHasher;
-        self.keys.hash_one(name) as usize & (self.index.len() - 1)
+        // `reindex` draws the keys before the index has a slot.
+        let hash = self.keys.as_ref().map_or(0, |k| k.hash_one(name));
+        hash as usize & (self.index.len() - 1)
     }
 
     /// (Re)builds the index for the names so far, with room to grow.
     fn reindex(&mut self) {
+        self.keys
+            .get_or_insert_with(std::collections::hash_map::RandomState::new);
         let size = (self.names.len() * 4).next_power_of_two();
         self.index.clear();
         self.index.resize(size, 0);
@@ -122,7 +146,8 @@ impl Interner {
 
     /// The id of `name`, issued now if it has none yet (the next id).
     pub fn intern(&mut self, name: &str) -> Id {
-        if let Some(id) = self.get(name) {
+        let h = scan_hash(name.as_bytes());
+        if let Some(id) = self.find(name, h) {
             return id;
         }
         let i = self.names.len();
@@ -131,7 +156,7 @@ impl Interner {
         let end = u32::try_from(self.text.len() + name.len())
             .expect("more than 4 GiB of entity names in one case");
         self.text.push_str(name);
-        self.names.push((end, scan_hash(name.as_bytes())));
+        self.names.push((end, h));
         if self.names.len() > SMALL {
             if self.index.len() < 2 * self.names.len() {
                 self.reindex();
@@ -144,6 +169,12 @@ impl Interner {
 
     /// The id of `name`, if it has one.
     pub fn get(&self, name: &str) -> Option<Id> {
+        self.find(name, scan_hash(name.as_bytes()))
+    }
+
+    /// [`Interner::get`], given the name's [`scan_hash`] `h`.
+    #[inline]
+    fn find(&self, name: &str, h: u32) -> Option<Id> {
         if let Some(i) = (self.constant_id)(name) {
             return Some(i);
         }
@@ -152,7 +183,6 @@ impl Interner {
         if self.index.is_empty() {
             // A case usually names a handful of entities: a scan of
             // their hashes beats hashing into a table.
-            let h = scan_hash(name);
             return self
                 .names
                 .iter()
@@ -204,6 +234,94 @@ impl Interner {
     }
 }
 
+/// The buffers of a dropped `Facts` (its names and its rows), kept by the
+/// thread that dropped it for the next `Facts` made there. A batch holds
+/// its cases' `Facts` until their conclusions are dropped, a thousand at
+/// a time: more than the allocator's per-thread cache keeps, so each new
+/// `Facts` paid for three allocations from the allocator's shared bins and
+/// as many frees (a fifth of a named case's instructions in the profile).
+#[derive(Debug)]
+pub struct Spare<R> {
+    text: String,
+    names: Vec<(u32, u32)>,
+    rows: Vec<R>,
+}
+
+/// A thread's spare buffers; a generated module declares one per thread
+/// (`thread_local!`), for its own row type.
+pub type SparePool<R> = std::cell::RefCell<Vec<Spare<R>>>;
+
+/// At most this many sets of buffers per thread: a batch's worth at the
+/// default batch size, so a thread keeps no more than its last batch held.
+const KEEP: usize = 1024;
+/// Buffers that grew past this many bytes (a facts file of a whole
+/// tournament) are freed rather than kept.
+const LARGEST: usize = 16 * 1024;
+
+impl Interner {
+    /// An interner as [`Interner::with_constants`] makes it, and an empty
+    /// row buffer, from this thread's spare buffers when it has some (else
+    /// fresh ones, the rows with room for `rows`).
+    pub fn reuse<R>(
+        constants: &'static [&'static str],
+        constant_id: fn(&str) -> Option<Id>,
+        pool: &'static std::thread::LocalKey<SparePool<R>>,
+        rows: usize,
+    ) -> (Interner, Vec<R>) {
+        // Outside a thread's lifetime (its locals being destroyed) or
+        // while the pool is borrowed, the buffers are simply new.
+        let spare = pool
+            .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten();
+        match spare {
+            Some(s) => (
+                Interner {
+                    constants,
+                    constant_id,
+                    text: s.text,
+                    names: s.names,
+                    index: Vec::new(),
+                    keys: None,
+                },
+                s.rows,
+            ),
+            None => (
+                Interner::with_constants(constants, constant_id),
+                Vec::with_capacity(rows),
+            ),
+        }
+    }
+
+    /// Gives this interner's buffers and `rows` to this thread's spare
+    /// buffers (emptied), leaving the interner with no names: what a
+    /// `Facts` does when it is dropped. Buffers past [`LARGEST`] bytes, or
+    /// a pool already holding [`KEEP`], are freed instead.
+    pub fn recycle<R>(&mut self, rows: Vec<R>, pool: &'static std::thread::LocalKey<SparePool<R>>) {
+        let bytes = self.text.capacity()
+            + self.names.capacity() * std::mem::size_of::<(u32, u32)>()
+            + rows.capacity() * std::mem::size_of::<R>();
+        if bytes > LARGEST {
+            return;
+        }
+        let mut spare = Spare {
+            text: std::mem::take(&mut self.text),
+            names: std::mem::take(&mut self.names),
+            rows,
+        };
+        spare.text.clear();
+        spare.names.clear();
+        spare.rows.clear();
+        let _ = pool.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < KEEP {
+                    p.push(spare);
+                }
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Interner;
@@ -233,6 +351,54 @@ mod tests {
         assert_eq!(i.get("white"), Some(0));
         assert_eq!(i.get("nobody"), None);
         assert_eq!(i.len(), 104);
+    }
+
+    std::thread_local! {
+        static POOL: super::SparePool<u64> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// A dropped `Facts` gives its buffers to the next one on its thread,
+    /// emptied: the new interner knows the constants and no name of the
+    /// old one, and the rows are empty with the old capacity.
+    #[test]
+    fn spare_buffers_come_back_empty_and_bounded() {
+        static CONSTANTS: [&str; 1] = ["white"];
+        fn constant_id(s: &str) -> Option<u32> {
+            (s == "white").then_some(0)
+        }
+        let (mut i, mut rows) = Interner::reuse(&CONSTANTS, constant_id, &POOL, 8);
+        assert!(rows.capacity() >= 8);
+        for n in 0..40 {
+            i.intern(&format!("p{n}"));
+            rows.push(n);
+        }
+        let capacity = rows.capacity();
+        i.recycle(rows, &POOL);
+        assert_eq!(i.len(), 1, "a recycled interner keeps no name");
+        assert_eq!(POOL.with(|p| p.borrow().len()), 1);
+
+        let (mut i, rows) = Interner::reuse(&CONSTANTS, constant_id, &POOL, 8);
+        assert_eq!(POOL.with(|p| p.borrow().len()), 0);
+        assert!(rows.is_empty());
+        assert_eq!(rows.capacity(), capacity, "the same buffer, reused");
+        assert_eq!(i.len(), 1);
+        assert_eq!(i.get("p3"), None);
+        assert_eq!(i.intern("white"), 0);
+        assert_eq!(i.intern("p39"), 1);
+        assert_eq!(i.name(1), "p39");
+
+        // A buffer grown past the limit is freed, not kept.
+        let big: Vec<u64> = Vec::with_capacity(super::LARGEST);
+        i.recycle(big, &POOL);
+        assert_eq!(POOL.with(|p| p.borrow().len()), 0);
+        // And the pool holds at most `KEEP` sets.
+        let mut alive: Vec<_> = (0..super::KEEP + 5)
+            .map(|_| Interner::reuse(&CONSTANTS, constant_id, &POOL, 1))
+            .collect();
+        for (i, rows) in &mut alive {
+            i.recycle(std::mem::take(rows), &POOL);
+        }
+        assert_eq!(POOL.with(|p| p.borrow().len()), super::KEEP);
     }
 
     /// Names that differ in one byte, in length only, past 8 bytes, or are

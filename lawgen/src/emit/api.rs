@@ -689,9 +689,10 @@ impl<'a> Api<'a> {
             ///
             /// Cost: every name is interned (hashed and looked up among the
             /// case's names and the package's constants), and each `Facts`
-            /// owns its buffers (a few allocations per case); the rows are
-            /// then those of a [`Case`]. Without names, [`Case`],
-            /// [`evaluate_cases`] and [`evaluate_columns`] skip both.
+            /// owns its buffers (taken from, and given back to, the buffers
+            /// of `Facts` its thread dropped); the rows are then those of a
+            /// [`Case`]. Without names, [`Case`], [`evaluate_cases`] and
+            /// [`evaluate_columns`] skip both.
             #[derive(Clone, Debug)]
             pub struct Facts {
                 interner: __rt::Interner,
@@ -704,13 +705,26 @@ impl<'a> Api<'a> {
                 }
             }
 
+            /// The buffers of this thread's dropped `Facts`, for its next ones.
+            fn spare_facts() -> &'static ::std::thread::LocalKey<__rt::SparePool<Row>> {
+                ::std::thread_local! {
+                    static SPARE: __rt::SparePool<Row> = const { ::std::cell::RefCell::new(Vec::new()) };
+                }
+                &SPARE
+            }
+
+            impl Drop for Facts {
+                fn drop(&mut self) {
+                    self.interner.recycle(::std::mem::take(&mut self.case.rows), spare_facts());
+                }
+            }
+
             impl Facts {
                 /// Empty facts (the package's constants are known already).
+                /// Reuses the buffers of a `Facts` this thread dropped.
                 pub fn new() -> Self {
-                    Facts {
-                        interner: __rt::Interner::with_constants(CONSTANTS, constant_id),
-                        case: Case { rows: Vec::with_capacity(48), ..Case::default() },
-                    }
+                    let (interner, rows) = __rt::Interner::reuse(CONSTANTS, constant_id, spare_facts(), 48);
+                    Facts { interner, case: Case { rows, ..Case::default() } }
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).

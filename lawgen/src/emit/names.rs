@@ -244,6 +244,7 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "evaluate_batch",
             "evaluate_indexed",
             "Row",
+            "spare_facts",
             // The typed input without names, and what it is built with.
             "Case",
             "Columns",
