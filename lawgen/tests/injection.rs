@@ -30,8 +30,8 @@
 //! Direct module `pI_direct` (whose engine module, like the ascent program,
 //! may hold only generated names and integers, and doc comments in printable
 //! ASCII), and the two modules are token for token the same besides
-//! `mod __engine` and `fn evaluate_batch` (the typed API, its names and doc
-//! comments, is the engines' common part);
+//! `mod __engine`, `fn evaluate_batch` and `const CASES_PER_RUN` (the typed
+//! API, its names and doc comments, is the engines' common part);
 //! 4. `cargo doc --no-deps --document-private-items` on the libraries
 //!    succeeds with `RUSTDOCFLAGS="-D warnings"`;
 //! 5. `cargo test --doc` on them passes and runs no doctest at all.
@@ -819,8 +819,9 @@ struct Reading {
     shape: Shape,
     /// The engine module's words besides numbered names.
     words: BTreeSet<String>,
-    /// The tokens of every item but `mod __engine` and `fn evaluate_batch`
-    /// (the typed API, which must be the same for both engines).
+    /// The tokens of every item but `mod __engine`, `fn evaluate_batch` and
+    /// `const CASES_PER_RUN` (the typed API, which must be the same for
+    /// both engines).
     api: Vec<String>,
 }
 
@@ -862,6 +863,7 @@ fn inspect(source: &str, model: &Model, words: Option<&BTreeSet<String>>) -> Rea
         .filter(|it| match it {
             syn::Item::Mod(m) => m.ident != "__engine",
             syn::Item::Fn(f) => f.sig.ident != "evaluate_batch",
+            syn::Item::Const(c) => c.ident != "CASES_PER_RUN",
             _ => true,
         })
         .map(|it| quote::ToTokens::to_token_stream(it).to_string())
@@ -1006,7 +1008,8 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
 
 /// Where the Ascent and the Direct module of a package differ other than in
 /// what the engine decides: `mod __engine` (whose tokens [`check_engine`]
-/// vets) and `fn evaluate_batch`. Everything else — every item, name,
+/// vets), `fn evaluate_batch` and `const CASES_PER_RUN` (how many cases
+/// the engine takes per run). Everything else — every item, name,
 /// signature and doc comment of the typed API — must be token for token
 /// the same, which is what lets the test document and doctest the Direct
 /// modules alone (and the Ascent modules of one library). `a` and `d` are

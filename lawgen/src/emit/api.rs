@@ -81,7 +81,8 @@ impl<'a> Api<'a> {
         }
     }
 
-    /// The API's items, around `evaluate_batch`, the engine's.
+    /// The API's items, around `evaluate_batch` and `CASES_PER_RUN`, the
+    /// engine's.
     pub(super) fn items(&self, evaluate_batch: TokenStream) -> Items {
         let header = self.package_items();
         let types = self.entity_types();
@@ -1102,7 +1103,7 @@ impl<'a> Api<'a> {
                 map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
                 mut sink: impl FnMut(usize, T),
             ) {
-                __rt::run_indexed(n, batching, &make, &|batch| evaluate_batch(Input::Named(batch), policy), &map, &mut sink);
+                __rt::run_indexed(n, batching, CASES_PER_RUN, &make, &|batch| evaluate_batch(Input::Named(batch), policy), &map, &mut sink);
             }
 
             /// The fast form of [`evaluate_indexed`], for cases without names:
@@ -1121,7 +1122,7 @@ impl<'a> Api<'a> {
                 map: impl Fn(usize, Result<Conclusions, __rt::Error>) -> T + Sync,
                 mut sink: impl FnMut(usize, T),
             ) {
-                __rt::run_ranges(n, batching, &|range| evaluate_batch(fill_cases(range, &fill), policy), &map, &mut sink);
+                __rt::run_ranges(n, batching, CASES_PER_RUN, &|range| evaluate_batch(fill_cases(range, &fill), policy), &map, &mut sink);
             }
 
             /// Cases `range`, each stated by `fill` into one buffer.
@@ -1169,7 +1170,7 @@ impl<'a> Api<'a> {
                 mut sink: impl FnMut(usize, T),
             ) -> Result<(), __rt::Error> {
                 let order = columns_order(columns, cases)?;
-                __rt::run_ranges(cases, batching, &|range| evaluate_batch(gather_columns(columns, &order, range), policy), &map, &mut sink);
+                __rt::run_ranges(cases, batching, CASES_PER_RUN, &|range| evaluate_batch(gather_columns(columns, &order, range), policy), &map, &mut sink);
                 Ok(())
             }
         }
@@ -1359,7 +1360,8 @@ impl<'a> Api<'a> {
 
         quote! {
             /// The result of evaluating one case: a verdict per ground literal.
-            /// (Cases evaluated in one batch share their storage.)
+            /// (The cases of one engine run share their storage; see
+            /// `Batching::batch_size`.)
             #[derive(Clone, Debug)]
             pub struct Conclusions {
                 batch: ::std::sync::Arc<Batch>,

@@ -143,6 +143,12 @@ impl Backend for Ascent {
             }
         }
     }
+
+    /// A batch per run: the program's fixed cost (its relations, indices
+    /// and strata) is shared by the batch's cases.
+    fn cases_per_run(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// One rule of the `ascent!` program.

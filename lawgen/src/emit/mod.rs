@@ -177,7 +177,17 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
         Engine::Direct => &direct::Direct,
     };
     let engine = backend.engine(&plan)?;
+    let run = match backend.cases_per_run() {
+        Some(k) => quote::quote!(#k),
+        None => quote::quote!(usize::MAX),
+    };
     let evaluate_batch = backend.evaluate_batch(&plan);
+    let evaluate_batch = quote::quote! {
+        /// At most how many cases of a batch a worker builds and
+        /// evaluates before `map` digests their conclusions.
+        const CASES_PER_RUN: usize = #run;
+        #evaluate_batch
+    };
     // The typed API around it, every name claimed from the catalog.
     let names = ApiNames::new(&program.catalog, |l| plan.facts_rel.contains_key(&l));
     let api = api::Api::new(&plan, &names, opts).items(evaluate_batch);
@@ -202,6 +212,10 @@ trait Backend {
     /// loads each case (the plan's batch loader), runs the engine and fills
     /// the batch's `Outputs` with the kept relations.
     fn evaluate_batch(&self, plan: &Plan) -> TokenStream;
+    /// At most how many cases of a batch a worker builds and evaluates
+    /// before their conclusions are digested (`None`: the whole batch at
+    /// once); see `lawgen_runtime`'s `run_ranges`.
+    fn cases_per_run(&self) -> Option<usize>;
 }
 
 /// The contents of `mod __engine`.

@@ -245,6 +245,7 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "evaluate_indexed",
             "Row",
             "spare_facts",
+            "CASES_PER_RUN",
             // The typed input without names, and what it is built with.
             "Case",
             "Columns",

@@ -13629,6 +13629,9 @@ struct Batch {
     input: Input,
     out: Outputs,
 }
+/// At most how many cases of a batch a worker builds and
+/// evaluates before `map` digests their conclusions.
+const CASES_PER_RUN: usize = 256usize;
 /// Evaluates independent cases one after the other on this
 /// thread's tables (no allocation per case once they have grown).
 fn evaluate_batch(
@@ -14206,6 +14209,7 @@ pub fn evaluate_indexed<T: Send>(
     __rt::run_indexed(
         n,
         batching,
+        CASES_PER_RUN,
         &make,
         &|batch| evaluate_batch(Input::Named(batch), policy),
         &map,
@@ -14231,6 +14235,7 @@ pub fn evaluate_cases<T: Send>(
     __rt::run_ranges(
         n,
         batching,
+        CASES_PER_RUN,
         &|range| evaluate_batch(fill_cases(range, &fill), policy),
         &map,
         &mut sink,
@@ -14296,6 +14301,7 @@ pub fn evaluate_columns<T: Send>(
     __rt::run_ranges(
         cases,
         batching,
+        CASES_PER_RUN,
         &|range| evaluate_batch(gather_columns(columns, &order, range), policy),
         &map,
         &mut sink,
@@ -14303,7 +14309,8 @@ pub fn evaluate_columns<T: Send>(
     Ok(())
 }
 /// The result of evaluating one case: a verdict per ground literal.
-/// (Cases evaluated in one batch share their storage.)
+/// (The cases of one engine run share their storage; see
+/// `Batching::batch_size`.)
 #[derive(Clone, Debug)]
 pub struct Conclusions {
     batch: ::std::sync::Arc<Batch>,

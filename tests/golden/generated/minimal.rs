@@ -2688,6 +2688,9 @@ struct Batch {
     input: Input,
     out: Outputs,
 }
+/// At most how many cases of a batch a worker builds and
+/// evaluates before `map` digests their conclusions.
+const CASES_PER_RUN: usize = usize::MAX;
 /// Evaluates independent cases in one engine run: every tuple
 /// carries its case's index, so cases never meet.
 fn evaluate_batch(
@@ -2850,6 +2853,7 @@ pub fn evaluate_indexed<T: Send>(
     __rt::run_indexed(
         n,
         batching,
+        CASES_PER_RUN,
         &make,
         &|batch| evaluate_batch(Input::Named(batch), policy),
         &map,
@@ -2875,6 +2879,7 @@ pub fn evaluate_cases<T: Send>(
     __rt::run_ranges(
         n,
         batching,
+        CASES_PER_RUN,
         &|range| evaluate_batch(fill_cases(range, &fill), policy),
         &map,
         &mut sink,
@@ -2940,6 +2945,7 @@ pub fn evaluate_columns<T: Send>(
     __rt::run_ranges(
         cases,
         batching,
+        CASES_PER_RUN,
         &|range| evaluate_batch(gather_columns(columns, &order, range), policy),
         &map,
         &mut sink,
@@ -2947,7 +2953,8 @@ pub fn evaluate_columns<T: Send>(
     Ok(())
 }
 /// The result of evaluating one case: a verdict per ground literal.
-/// (Cases evaluated in one batch share their storage.)
+/// (The cases of one engine run share their storage; see
+/// `Batching::batch_size`.)
 #[derive(Clone, Debug)]
 pub struct Conclusions {
     batch: ::std::sync::Arc<Batch>,

@@ -49,6 +49,11 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+/// How many cases a worker builds and evaluates before their conclusions
+/// are digested (measured on chess games: 128 and 256 alike, 512 slower,
+/// 1024 slower still).
+const CASES_PER_RUN: usize = 256;
+
 /// The Direct engine (`Engine::Direct`).
 pub(super) struct Direct;
 
@@ -196,6 +201,13 @@ impl Backend for Direct {
                     .collect()
             }
         }
+    }
+
+    /// Cases are evaluated one at a time, so building a batch's cases far
+    /// ahead of their evaluation only pushes them out of cache: 256 chess
+    /// games' facts, tables and conclusions fit a core's cache, 1024 did not.
+    fn cases_per_run(&self) -> Option<usize> {
+        Some(CASES_PER_RUN)
     }
 }
 
