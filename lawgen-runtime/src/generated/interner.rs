@@ -236,8 +236,8 @@ impl Interner {
 
 /// The buffers of a dropped `Facts` (its names and its rows), kept by the
 /// thread that dropped it for the next `Facts` made there. A batch holds
-/// its cases' `Facts` until their conclusions are dropped, a thousand at
-/// a time: more than the allocator's per-thread cache keeps, so each new
+/// its cases' `Facts` until their conclusions are dropped, hundreds or a
+/// thousand at a time: more than the allocator's per-thread cache keeps, so each new
 /// `Facts` paid for three allocations from the allocator's shared bins and
 /// as many frees (a fifth of a named case's instructions in the profile).
 #[derive(Debug)]
@@ -251,8 +251,10 @@ pub struct Spare<R> {
 /// (`thread_local!`), for its own row type.
 pub type SparePool<R> = std::cell::RefCell<Vec<Spare<R>>>;
 
-/// At most this many sets of buffers per thread: a batch's worth at the
-/// default batch size, so a thread keeps no more than its last batch held.
+/// At most this many sets of buffers per thread and module: a batch's
+/// worth at the default batch size. A thread that drops `Facts` made on
+/// another (conclusions handed on by `sink`) keeps up to this many that it
+/// may never use: bounded, at most `KEEP` × [`LARGEST`] bytes.
 const KEEP: usize = 1024;
 /// Buffers that grew past this many bytes (a facts file of a whole
 /// tournament) are freed rather than kept.
@@ -294,21 +296,24 @@ impl Interner {
     }
 
     /// Gives this interner's buffers and `rows` to this thread's spare
-    /// buffers (emptied), leaving the interner with no names: what a
-    /// `Facts` does when it is dropped. Buffers past [`LARGEST`] bytes, or
-    /// a pool already holding [`KEEP`], are freed instead.
+    /// buffers (emptied), leaving the interner with no names of its own
+    /// and no index: what a `Facts` does when it is dropped. Buffers past
+    /// [`LARGEST`] bytes, or a pool already holding [`KEEP`], are freed
+    /// instead.
     pub fn recycle<R>(&mut self, rows: Vec<R>, pool: &'static std::thread::LocalKey<SparePool<R>>) {
-        let bytes = self.text.capacity()
-            + self.names.capacity() * std::mem::size_of::<(u32, u32)>()
+        // The index (a case past `SMALL` names) is not kept: it is rare,
+        // and its slots would point at names no longer there.
+        self.index = Vec::new();
+        self.keys = None;
+        let text = std::mem::take(&mut self.text);
+        let names = std::mem::take(&mut self.names);
+        let bytes = text.capacity()
+            + names.capacity() * std::mem::size_of::<(u32, u32)>()
             + rows.capacity() * std::mem::size_of::<R>();
         if bytes > LARGEST {
             return;
         }
-        let mut spare = Spare {
-            text: std::mem::take(&mut self.text),
-            names: std::mem::take(&mut self.names),
-            rows,
-        };
+        let mut spare = Spare { text, names, rows };
         spare.text.clear();
         spare.names.clear();
         spare.rows.clear();
@@ -387,10 +392,16 @@ mod tests {
         assert_eq!(i.intern("p39"), 1);
         assert_eq!(i.name(1), "p39");
 
-        // A buffer grown past the limit is freed, not kept.
+        // A buffer grown past the limit is freed, not kept; the interner
+        // is left empty and usable all the same, its index gone too.
+        for n in 0..100 {
+            i.intern(&format!("q{n}"));
+        }
         let big: Vec<u64> = Vec::with_capacity(super::LARGEST);
         i.recycle(big, &POOL);
         assert_eq!(POOL.with(|p| p.borrow().len()), 0);
+        assert_eq!((i.len(), i.get("q5"), i.get("white")), (1, None, Some(0)));
+        assert_eq!(i.intern("q5"), 1);
         // And the pool holds at most `KEEP` sets.
         let mut alive: Vec<_> = (0..super::KEEP + 5)
             .map(|_| Interner::reuse(&CONSTANTS, constant_id, &POOL, 1))
