@@ -90,11 +90,27 @@ impl Interner {
     ) -> Self {
         // Room for a typical case's names, so that interning them does
         // not grow the buffers one reallocation at a time.
+        Interner::with_buffers(
+            constants,
+            constant_id,
+            String::with_capacity(64),
+            Vec::with_capacity(SMALL),
+        )
+    }
+
+    /// An interner with no names of its own, storing them in `text` and
+    /// `names` (empty; fresh, or a dropped `Facts`' spares).
+    fn with_buffers(
+        constants: &'static [&'static str],
+        constant_id: fn(&str) -> Option<Id>,
+        text: String,
+        names: Vec<(u32, u32)>,
+    ) -> Self {
         Interner {
             constants,
             constant_id,
-            text: String::with_capacity(64),
-            names: Vec::with_capacity(SMALL),
+            text,
+            names,
             index: Vec::new(),
             keys: None,
         }
@@ -278,14 +294,7 @@ impl Interner {
             .flatten();
         match spare {
             Some(s) => (
-                Interner {
-                    constants,
-                    constant_id,
-                    text: s.text,
-                    names: s.names,
-                    index: Vec::new(),
-                    keys: None,
-                },
+                Interner::with_buffers(constants, constant_id, s.text, s.names),
                 s.rows,
             ),
             None => (
