@@ -262,9 +262,10 @@ pub fn escape_for_display(s: &str) -> String {
     out
 }
 
-/// An ordered collection of diagnostics from one run.
+/// An ordered collection of diagnostics from one run, and how many more
+/// errors were found but not kept (a reader that caps its list).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Diagnostics(Vec<Diagnostic>);
+pub struct Diagnostics(Vec<Diagnostic>, usize);
 
 impl Diagnostics {
     pub fn new() -> Self {
@@ -287,7 +288,7 @@ impl Diagnostics {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_empty() && self.1 == 0
     }
 
     pub fn len(&self) -> usize {
@@ -300,6 +301,18 @@ impl Diagnostics {
 
     pub fn extend(&mut self, other: Diagnostics) {
         self.0.extend(other.0);
+        self.1 += other.1;
+    }
+
+    /// Records `n` more errors that were found but not kept, so that the
+    /// closing count of [`Diagnostics::render`] tells how many there are.
+    pub fn add_not_shown(&mut self, n: usize) {
+        self.1 += n;
+    }
+
+    /// Errors found but not kept (see [`Diagnostics::add_not_shown`]).
+    pub fn not_shown(&self) -> usize {
+        self.1
     }
 
     /// Marks every diagnostic that names no package yet as being inside
@@ -336,9 +349,14 @@ impl Diagnostics {
             out.push_str("\n\n");
         }
         let warnings = self.0.iter().filter(|d| d.code.is_warning()).count();
-        let errors = self.0.len() - warnings;
+        let shown = self.0.len() - warnings;
+        let errors = shown + self.1;
         let plural = |n: usize| if n == 1 { "" } else { "s" };
-        if errors > 0 || warnings == 0 {
+        if self.1 > 0 {
+            out.push_str(&format!(
+                "error: {errors} errors found, only the first {shown} shown\n"
+            ));
+        } else if errors > 0 || warnings == 0 {
             out.push_str(&format!("error: {errors} error{} found\n", plural(errors)));
         }
         if warnings > 0 {

@@ -51,6 +51,7 @@ use std::fmt;
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+pub mod bounded;
 // Its constructors and accessors are not documented item by item yet.
 #[allow(missing_docs)]
 pub mod diagnostics;

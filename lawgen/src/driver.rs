@@ -230,12 +230,26 @@ pub fn load_file_with(
     limits: &ReadLimits,
     import_path: &[PathBuf],
 ) -> Result<Loaded, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bytes = read_package_bytes(path, limits)?;
     let file = package_json(path, bytes, limits)?;
     load_package_json(path, &file, limits, import_path)
+}
+
+/// Reads a package file's bytes, stopping one byte past
+/// `limits.max_bytes` whatever the file is (a device, a FIFO): over the
+/// limit it is invalid (E090), as a package read from memory would be.
+pub fn read_package_bytes(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, LoadError> {
+    use lawgen_runtime::bounded::ReadError;
+    syntax::files::read_limited(path, limits.max_bytes).map_err(|e| match e {
+        ReadError::Io(source) => LoadError::Io {
+            path: path.to_owned(),
+            source,
+        },
+        ReadError::TooLarge(t) => LoadError::Invalid {
+            path: path.to_owned(),
+            diagnostics: syntax::files::package_too_large(t),
+        },
+    })
 }
 
 /// Checks a package file already read as package JSON (see

@@ -148,13 +148,8 @@ impl Files for SearchPath {
                     Some(None) => continue,
                     Some(Some(h)) if h.name != name || h.version != version => continue,
                     _ => {
-                        let too_big = std::fs::metadata(&path)
-                            .is_ok_and(|m| m.len() > limits.max_bytes as u64);
-                        let bytes = if too_big {
-                            None
-                        } else {
-                            std::fs::read(&path).ok()
-                        };
+                        let bytes =
+                            crate::syntax::files::read_limited(&path, limits.max_bytes).ok();
                         let header = bytes.as_deref().and_then(|b| read_header(&path, b, limits));
                         self.headers.insert(path.clone(), header.clone());
                         match (header, bytes) {

@@ -12,8 +12,10 @@
 
 use crate::diagnostics::escape_for_display;
 use crate::driver::{self, Loaded};
+use crate::syntax::files::{read_facts_file, read_limited, FactsFileError};
+use crate::syntax::ReadLimits;
+use lawgen_runtime::bounded::ReadError;
 use lawgen_runtime::explain::coverage::{self, CaseCoverage};
-use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::{Catalog, Section, Value};
 use lawgen_runtime::Policy;
@@ -207,11 +209,46 @@ pub struct Suite {
     pub import_path: Vec<PathBuf>,
     /// Allow-listed rules (as written) with their reasons.
     pub allowed: Vec<AllowEntry>,
+    /// The limits its files are read with: facts files are read when the
+    /// scenarios run.
+    pub limits: ReadLimits,
 }
 
+/// Reads one file of a suite within `limit` bytes: `Ok(None)` when it does
+/// not exist and `optional`; an error naming the file otherwise (exit code
+/// 2 if it cannot be read, 1 with E090 if it is larger than the limit).
+fn read_suite_file(
+    path: &Path,
+    limit: usize,
+    optional: bool,
+    help: &str,
+) -> Result<Option<Vec<u8>>, SuiteError> {
+    match read_limited(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(ReadError::Io(e)) if optional && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(ReadError::Io(e)) => Err(SuiteError {
+            code: 2,
+            message: format!("error: cannot read {}: {e}", path.display()),
+        }),
+        Err(ReadError::TooLarge(t)) => Err(SuiteError {
+            code: 1,
+            message: format!(
+                "error[E090]: {}: the file is {t}\n  = help: {help}",
+                path.display()
+            ),
+        }),
+    }
+}
+
+const RAISE_FACTS_LIMIT: &str =
+    "raise the limit with `--max-facts-bytes` (`ReadLimits::max_facts_bytes`)";
+const RAISE_PACKAGE_LIMIT: &str =
+    "a suite file is held to the package size limit: raise it with `--max-package-bytes`";
+
 /// Reads the suite in `dir`: every scenario (sorted by name), `suite.json`
-/// and the allow-list if present.
-pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
+/// and the allow-list if present, each file within its limit
+/// (expectation files `max_facts_bytes`, the others `max_bytes`).
+pub fn discover(dir: &Path, limits: &ReadLimits) -> Result<Suite, SuiteError> {
     let unreadable = |p: &Path, e: std::io::Error| SuiteError {
         code: 2,
         message: format!("error: cannot read {}: {e}", p.display()),
@@ -221,7 +258,16 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
     let mut expected = BTreeSet::new();
     for e in entries {
         let name = e.map_err(|e| unreadable(dir, e))?.file_name();
-        let name = name.to_string_lossy();
+        let lossy = name.to_string_lossy();
+        let scenario_file = lossy.ends_with(".facts.json") || lossy.ends_with(".expected.json");
+        if scenario_file && name.to_str().is_none() {
+            return Err(bad(
+                &dir.join(&name),
+                "the file name is not valid UTF-8",
+                "rename the file: a scenario's name is UTF-8 text, shown in every report",
+            ));
+        }
+        let name = lossy;
         if let Some(n) = name.strip_suffix(".facts.json") {
             facts.insert(n.to_owned());
         } else if let Some(n) = name.strip_suffix(".expected.json") {
@@ -250,7 +296,8 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
     let mut scenarios = Vec::new();
     for name in facts {
         let path = dir.join(format!("{name}.expected.json"));
-        let bytes = std::fs::read(&path).map_err(|e| unreadable(&path, e))?;
+        let bytes = read_suite_file(&path, limits.max_facts_bytes, false, RAISE_FACTS_LIMIT)?
+            .unwrap_or_default();
         scenarios.push(Scenario {
             facts: dir.join(format!("{name}.facts.json")),
             expected: read_expected(&path, &bytes)?,
@@ -259,7 +306,8 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
     }
     let (mut package, mut import_path) = (None, Vec::new());
     let suite_file = dir.join(SUITE_FILE);
-    if let Ok(bytes) = std::fs::read(&suite_file) {
+    if let Some(bytes) = read_suite_file(&suite_file, limits.max_bytes, true, RAISE_PACKAGE_LIMIT)?
+    {
         let help = "write {\"package\": \"PATH\", \"importPath\": [\"DIR\", …]}, paths relative to the suite";
         let v: J = serde_json::from_slice(&bytes)
             .map_err(|e| bad(&suite_file, format!("not JSON: {e}"), help))?;
@@ -288,7 +336,17 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
     }
     let mut allowed = Vec::new();
     let allow = dir.join(ALLOW_LIST);
-    if let Ok(text) = std::fs::read_to_string(&allow) {
+    if let Some(bytes) = read_suite_file(&allow, limits.max_bytes, true, RAISE_PACKAGE_LIMIT)? {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.as_bytes();
+            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            bad(
+                &allow,
+                format!("line {line} is not valid UTF-8 (byte 0x{:02x})", bytes[at]),
+                "save the allow-list as UTF-8",
+            )
+        })?;
         for (i, line) in text.lines().enumerate() {
             // `#` starts a comment at the start of a line or after a blank;
             // inside a word it is part of a full rule id (`urn:x#Rule`).
@@ -328,7 +386,57 @@ pub fn discover(dir: &Path) -> Result<Suite, SuiteError> {
         package,
         import_path,
         allowed,
+        limits: *limits,
     })
+}
+
+/// Refuses an expectation that names a predicate the package's closure
+/// does not declare, or one that is not institutional: the suite compares
+/// institutional conclusions only, so such an entry could never be met, and
+/// a misspelt name would make a scenario expect nothing of the predicate
+/// meant.
+pub fn check_expectations(suite: &Suite, loaded: &Loaded) -> Result<(), SuiteError> {
+    let cat = &loaded.catalog;
+    let help = "name a predicate of the package or its imports (its local name, such as `game_drawn`, or its full id), or remove the entry";
+    for s in &suite.scenarios {
+        let path = suite.dir.join(format!("{}.expected.json", s.name));
+        let check = |at: String, pred: &str, judgment: bool| match cat.pred_by_name(pred) {
+            None => Err(bad(
+                &path,
+                format!(
+                    "{at} names `{}`, no predicate of {}",
+                    escape_for_display(pred),
+                    escape_for_display(&loaded.model.name)
+                ),
+                help,
+            )),
+            Some(p) if !judgment && cat.pred(p).kind != RelationKind::Institutional => Err(bad(
+                &path,
+                format!(
+                    "{at} names `{}`, which is not an institutional predicate",
+                    escape_for_display(pred)
+                ),
+                "an expectation lists institutional conclusions only: remove the entry",
+            )),
+            Some(_) => Ok(()),
+        };
+        for (section, rows) in &s.expected.sections {
+            for lit in rows.keys() {
+                let pred = lit.strip_prefix('~').unwrap_or(lit);
+                check(
+                    format!("`{section}/{}`", escape_for_display(lit)),
+                    pred,
+                    false,
+                )?;
+            }
+        }
+        for r in &s.expected.requests {
+            let v: J = serde_json::from_str(r).unwrap_or(J::Null);
+            let pred = v["predicate"].as_str().unwrap_or_default();
+            check("a request".to_owned(), pred, true)?;
+        }
+    }
+    Ok(())
 }
 
 /// One line of the allow-list.
@@ -385,6 +493,7 @@ pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) 
             run_one(
                 loaded,
                 s,
+                &suite.limits,
                 s.expected.policy.unwrap_or(policy),
                 with_coverage,
             )
@@ -392,7 +501,13 @@ pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) 
         .collect()
 }
 
-fn run_one(loaded: &Loaded, s: &Scenario, policy: Policy, with_coverage: bool) -> Outcome {
+fn run_one(
+    loaded: &Loaded,
+    s: &Scenario,
+    limits: &ReadLimits,
+    policy: Policy,
+    with_coverage: bool,
+) -> Outcome {
     let mut out = Outcome {
         name: s.name.clone(),
         policy,
@@ -400,17 +515,15 @@ fn run_one(loaded: &Loaded, s: &Scenario, policy: Policy, with_coverage: bool) -
         error: None,
         coverage: None,
     };
-    let facts = match std::fs::read(&s.facts) {
-        Ok(bytes) => read_facts(&bytes, &loaded.catalog).map_err(|d| {
-            format!(
-                "{}{} is not a valid facts file for {}",
-                d.render(),
-                s.facts.display(),
-                loaded.model.name
-            )
-        }),
-        Err(e) => Err(format!("cannot read {}: {e}", s.facts.display())),
-    };
+    let facts = read_facts_file(&s.facts, &loaded.catalog, limits).map_err(|e| match e {
+        FactsFileError::Invalid(d) => format!(
+            "{}{} is not a valid facts file for {}",
+            d.render(),
+            s.facts.display(),
+            loaded.model.name
+        ),
+        FactsFileError::Io(e) => format!("cannot read {}: {e}", s.facts.display()),
+    });
     let ev =
         match facts.and_then(|f| driver::evaluate(loaded, &f, policy).map_err(|e| e.to_string())) {
             Ok(ev) => ev,

@@ -48,14 +48,7 @@ fn read<'de, R: serde_json::de::Read<'de>>(
         diags.push(json_error(&e));
         return Err(diags);
     }
-    if dropped > 0 {
-        diags.error(
-            Code::FactsShape,
-            Location::default(),
-            format!("{dropped} more error(s) not shown"),
-            "fix the errors above first",
-        );
-    }
+    diags.add_not_shown(dropped);
     check_contradictions(model, &out, &mut diags);
     diags.sort();
     if diags.is_empty() {

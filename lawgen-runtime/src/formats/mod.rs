@@ -43,6 +43,18 @@ pub fn json_error(e: &serde_json::Error) -> crate::diagnostics::Diagnostic {
             ),
             "a package or facts file never needs this depth; the file is corrupt or hostile",
         )
+    } else if text.contains("surrogate in hex escape") || text.contains("end of hex escape") {
+        // serde_json calls a lone trailing surrogate a "leading" one, and a
+        // leading surrogate without `\u` after it an "end of hex escape".
+        (
+            Code::MalformedJson,
+            format!(
+                "the input is not valid JSON: a `\\u` escape near line {}, column {} is half of a UTF-16 surrogate pair (U+D800 to U+DFFF) without its other half, which is no character",
+                e.line(),
+                e.column()
+            ),
+            "write the character itself, or both halves of its pair (`\\ud83d\\ude00` for U+1F600)",
+        )
     } else if e.is_eof() {
         (
             Code::MalformedJson,

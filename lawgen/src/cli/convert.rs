@@ -14,9 +14,9 @@ pub struct Args {
 }
 
 /// Writes `output` in the form its extension names.
-pub fn command(args: Args, _inputs: &Inputs) -> Result<(), Failure> {
+pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let (input, output) = (&args.input, &args.output);
-    let bytes = read_input(input)?;
+    let bytes = read_input(input, &inputs.limits)?;
     let r =
         super::fmt::convert(input, &bytes, output).map_err(|e| Failure::new(1, e.render(input)))?;
     eprint!("{}", super::fmt::describe_changes(&r.changes));

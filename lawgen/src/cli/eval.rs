@@ -34,14 +34,14 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
     match args.backend {
         Backend::Interp => {
-            let facts = read_facts_file(&args.facts, &loaded)?;
+            let facts = read_facts_file(&args.facts, &loaded, &inputs.limits)?;
             let ev =
                 crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
             print!("{}", canonical_json(&ev.conclusions));
         }
         Backend::Compiled => {
             // Read the facts here too, so errors look the same on both backends.
-            read_facts_file(&args.facts, &loaded)?;
+            read_facts_file(&args.facts, &loaded, &inputs.limits)?;
             let cache = args.cache_dir.unwrap_or_else(compiled::default_cache_dir);
             let fail = |e: CompiledError| Failure::new(3, format!("error: {e}"));
             let built = compiled::ensure_built_with(

@@ -33,7 +33,7 @@ enum ExplainFormat {
 /// Prints the explanation as text or JSON.
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
-    let facts = read_facts_file(&args.facts, &loaded)?;
+    let facts = read_facts_file(&args.facts, &loaded, &inputs.limits)?;
     let ev = crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
     let q = explain::parse_query(&loaded.catalog, &args.literal)
         .map_err(|m| Failure::new(1, format!("error: {m}")))?;

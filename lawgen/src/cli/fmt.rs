@@ -24,9 +24,9 @@ pub struct Args {
 }
 
 /// Rewrites the file in canonical form (or, with `--check`, fails if it is not).
-pub fn command(args: Args, _inputs: &Inputs) -> Result<(), Failure> {
+pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let file = &args.file;
-    let bytes = read_input(file)?;
+    let bytes = read_input(file, &inputs.limits)?;
     let r = format(file, &bytes).map_err(|e| Failure::new(1, e.render(file)))?;
     let canonical = r.output.as_bytes() == bytes.as_slice();
     eprint!("{}", describe_changes(&r.changes));

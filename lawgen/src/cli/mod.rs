@@ -48,9 +48,10 @@ pub use common::{Backend, EngineArg, Failure, Inputs, LimitArgs, PolicyArg};
 #[cfg(feature = "cli")]
 mod common {
     use crate::driver::{self, LoadError, Loaded};
+    use crate::syntax::files::{self, read_limited, FactsFileError};
     use crate::syntax::ReadLimits;
     use clap::ValueEnum;
-    use lawgen_runtime::formats::facts::{read_facts_from, Facts};
+    use lawgen_runtime::formats::facts::Facts;
     use lawgen_runtime::Policy;
     use std::path::{Path, PathBuf};
 
@@ -131,6 +132,9 @@ mod common {
         /// Largest lowered program, in body items (an upper bound computed before lowering).
         #[arg(long, global = true, default_value_t = ReadLimits::default().max_program_size)]
         max_program_size: usize,
+        /// Largest accepted facts file (and scenario expectation file), in bytes.
+        #[arg(long, global = true, default_value_t = ReadLimits::default().max_facts_bytes)]
+        max_facts_bytes: usize,
     }
 
     impl LimitArgs {
@@ -143,6 +147,7 @@ mod common {
                 max_arity: self.max_arity,
                 max_rule_body: self.max_rule_body,
                 max_program_size: self.max_program_size,
+                max_facts_bytes: self.max_facts_bytes,
             }
         }
     }
@@ -187,18 +192,48 @@ mod common {
         }
     }
 
-    /// Reads a file the command was given (exit code 2 if it cannot).
-    pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
-        std::fs::read(path)
-            .map_err(|e| Failure::new(2, format!("error: cannot read {}: {e}", path.display())))
+    /// Reads a package file the command was given, within
+    /// `limits.max_bytes` (exit code 2 if it cannot be read, 1 with E090
+    /// if it is larger).
+    pub(crate) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, Failure> {
+        Ok(driver::read_package_bytes(path, limits)?)
     }
 
-    /// Reads a facts file streaming (never the whole file in memory).
-    pub(crate) fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| Failure::new(2, format!("error: cannot read {}: {e}", path.display())))?;
-        let facts = read_facts_from(file, &loaded.catalog).map_err(|d| {
-            Failure::new(
+    /// Reads another input file the command was given (not a package),
+    /// within `limit` bytes: exit code 2 if it cannot be read, 1 with E090
+    /// and `help` if it is larger.
+    pub(crate) fn read_other_input(
+        path: &Path,
+        limit: usize,
+        help: &str,
+    ) -> Result<Vec<u8>, Failure> {
+        use lawgen_runtime::bounded::ReadError;
+        read_limited(path, limit).map_err(|e| match e {
+            ReadError::Io(e) => {
+                Failure::new(2, format!("error: cannot read {}: {e}", path.display()))
+            }
+            ReadError::TooLarge(t) => Failure::new(
+                1,
+                format!(
+                    "error[E090]: {}: the file is {t}\n  = help: {help}",
+                    path.display()
+                ),
+            ),
+        })
+    }
+
+    /// Reads a facts file streaming (never the whole file in memory), within
+    /// `limits.max_facts_bytes`.
+    pub(crate) fn read_facts_file(
+        path: &Path,
+        loaded: &Loaded,
+        limits: &ReadLimits,
+    ) -> Result<Facts, Failure> {
+        let facts = files::read_facts_file(path, &loaded.catalog, limits).map_err(|e| match e {
+            FactsFileError::Io(e) => {
+                Failure::new(2, format!("error: cannot read {}: {e}", path.display()))
+            }
+            FactsFileError::Invalid(d) => Failure::new(
                 1,
                 format!(
                     "{}error: {} is not a valid facts file for {}",
@@ -206,7 +241,7 @@ mod common {
                     path.display(),
                     loaded.model.name
                 ),
-            )
+            ),
         })?;
         if facts.duplicates > 0 {
             eprintln!(
@@ -220,4 +255,4 @@ mod common {
 }
 
 #[cfg(feature = "cli")]
-pub(crate) use common::{internal, read_facts_file, read_input};
+pub(crate) use common::{internal, read_facts_file, read_input, read_other_input};

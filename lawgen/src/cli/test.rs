@@ -63,7 +63,7 @@ enum TestFormat {
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let dir = &args.dir;
     let fail = |e: SuiteError| Failure::new(e.code, e.message);
-    let suite = discover(dir).map_err(fail)?;
+    let suite = discover(dir, &inputs.limits).map_err(fail)?;
     let Some(package) = args.package.or_else(|| suite.package.clone()) else {
         return Err(Failure::new(
             2,
@@ -77,6 +77,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let mut import_path = suite.import_path.clone();
     import_path.extend(inputs.import_path.iter().cloned());
     let loaded = crate::driver::load_file_with(&package, &inputs.limits, &import_path)?;
+    crate::suite::check_expectations(&suite, &loaded).map_err(fail)?;
     let min_coverage = args.min_coverage;
     let with_coverage = args.coverage || min_coverage.is_some();
     let outcomes = run(&loaded, &suite, args.policy.into(), with_coverage);
@@ -616,8 +617,12 @@ fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // Characters XML 1.0 cannot carry at all.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
+            // Characters XML 1.0 cannot carry at all: controls other than
+            // tab and line ends, and the noncharacters U+FFFE and U+FFFF
+            // (https://www.w3.org/TR/xml/#charsets).
+            c if ((c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
+                || matches!(c, '\u{fffe}' | '\u{ffff}') =>
+            {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),

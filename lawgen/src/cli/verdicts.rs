@@ -23,7 +23,7 @@ pub struct Args {
 /// Prints every verdict with its explanation, then the judgments requested.
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
-    let facts = read_facts_file(&args.facts, &loaded)?;
+    let facts = read_facts_file(&args.facts, &loaded, &inputs.limits)?;
     let ev = crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
     print!("{}", verdicts(&loaded, &ev, &args.facts, &args.lang));
     Ok(())

@@ -325,7 +325,7 @@ impl Builder {
         let loaded = driver::load_file_with(path, &self.limits, &self.import_path)
             .map_err(DocError::Load)?;
         let scenarios = match &self.scenarios {
-            Some(dir) => Some(Scenarios::collect(&loaded, dir, self.policy)?),
+            Some(dir) => Some(Scenarios::collect(&loaded, dir, self.policy, &self.limits)?),
             None => None,
         };
         render(

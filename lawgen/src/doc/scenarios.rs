@@ -49,13 +49,16 @@ impl Scenarios {
         loaded: &crate::driver::Loaded,
         dir: &std::path::Path,
         policy: crate::interp::Policy,
+        limits: &crate::syntax::ReadLimits,
     ) -> Result<Scenarios, super::DocError> {
         use super::DocError;
         use crate::suite;
-        let suite = suite::discover(dir).map_err(|e| DocError::Suite {
+        let fail = |e: suite::SuiteError| DocError::Suite {
             code: e.code,
             message: e.message,
-        })?;
+        };
+        let suite = suite::discover(dir, limits).map_err(fail)?;
+        suite::check_expectations(&suite, loaded).map_err(fail)?;
         let outcomes = suite::run(loaded, &suite, policy, true);
         let cat = &loaded.catalog;
         let mut out = Scenarios {

@@ -1,15 +1,93 @@
 //! Package files: which files are packages, their headers, reading one, and
-//! the closure bundle generated code embeds.
+//! the closure bundle generated code embeds; and reading any input file
+//! within its size limit.
 //!
 //! Import resolution (`crate::imports`) reads every file through
 //! [`read_header`] and [`read_package_file`] only, so a second package format
 //! is one more arm in each, chosen by [`Format::of`].
+//!
+//! Every file lawgen opens as input is read through
+//! [`lawgen_runtime::bounded`], here ([`read_limited`], [`read_facts_file`])
+//! or in the driver: reading stops one byte past the limit, whatever the
+//! file is (a symbolic link to a device, a FIFO), and the size error (E090)
+//! comes at once (docs/security.md#bounded-reads).
 
 use super::read::{read_package, scan, ReadLimits};
 use super::Package;
 use crate::diagnostics::{Code, Diagnostics, Location};
+use lawgen_runtime::bounded::{self, Bounded, ReadError, TooLarge};
+use lawgen_runtime::formats::facts::{read_facts_from, Facts};
+use lawgen_runtime::program::Catalog;
 use serde_json::Value;
 use std::path::Path;
+
+/// Reads an input file of at most `limit` bytes ([`bounded::read_file`]).
+pub fn read_limited(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
+    bounded::read_file(path, limit as u64)
+}
+
+/// The size error of a package file over `ReadLimits::max_bytes` (E090),
+/// whether its size was known or reading stopped at the limit.
+pub fn package_too_large(t: TooLarge) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    d.error(
+        Code::Limit,
+        Location::default(),
+        format!("the package is {t}"),
+        "split the package, or raise the limit (`--max-package-bytes`, `Builder::limits`)",
+    );
+    d
+}
+
+/// Why a facts file gave no facts.
+#[derive(Debug)]
+pub enum FactsFileError {
+    /// It could not be opened or read.
+    Io(std::io::Error),
+    /// It is over its size limit (E090), or not a valid facts file for the
+    /// package: every problem found.
+    Invalid(Diagnostics),
+}
+
+/// Reads a facts file as a stream (never whole in memory), refusing it
+/// with E090 as soon as it holds more than `limits.max_facts_bytes`.
+pub fn read_facts_file(
+    path: &Path,
+    catalog: &Catalog,
+    limits: &ReadLimits,
+) -> Result<Facts, FactsFileError> {
+    let too_large = |t: TooLarge| {
+        let mut d = Diagnostics::new();
+        d.error(
+            Code::Limit,
+            Location::default(),
+            format!("the facts file is {t}"),
+            "split the facts, or raise the limit (`--max-facts-bytes`, `ReadLimits::max_facts_bytes`)",
+        );
+        FactsFileError::Invalid(d)
+    };
+    let limit = limits.max_facts_bytes as u64;
+    let file = std::fs::File::open(path).map_err(FactsFileError::Io)?;
+    let meta = file.metadata().map_err(FactsFileError::Io)?;
+    if meta.is_dir() {
+        return Err(FactsFileError::Io(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory",
+        )));
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(too_large(TooLarge {
+            limit,
+            size: Some(meta.len()),
+        }));
+    }
+    let mut reader = Bounded::new(file, limit);
+    let read = read_facts_from(&mut reader, catalog);
+    if let Some(t) = reader.exceeded() {
+        return Err(too_large(t));
+    }
+    read.map_err(FactsFileError::Invalid)
+}
 
 /// The formats lawgen reads packages in, by file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -37,6 +37,10 @@ pub struct ReadLimits {
     /// the model), so a package cannot make lowering and code generation
     /// explode. Checked after the model is built (`check::size`).
     pub max_program_size: usize,
+    /// Largest accepted facts file (and scenario expectation file), in
+    /// bytes. Facts files are read as a stream, so this bounds the memory a
+    /// facts file can make lawgen use, not the size it is read with.
+    pub max_facts_bytes: usize,
 }
 
 impl Default for ReadLimits {
@@ -49,6 +53,7 @@ impl Default for ReadLimits {
             max_arity: 32,
             max_rule_body: 120,
             max_program_size: 4_000_000,
+            max_facts_bytes: 1 << 30,
         }
     }
 }

@@ -6,7 +6,7 @@ use super::pattern::{parse_goal, Goal};
 use super::properties::{self, Expect};
 use super::render::{facts_line, outcome_json, size_words, witness_text};
 use super::{Analysis, Error, Options, Outcome};
-use crate::cli::{internal, read_input, Failure, Inputs, PolicyArg};
+use crate::cli::{internal, read_other_input, Failure, Inputs, PolicyArg};
 use crate::program::{Program, Section, Strength};
 use serde_json::{json, Value as J};
 use std::path::PathBuf;
@@ -78,7 +78,11 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         None => None,
     };
     let properties = match args.properties {
-        Some(p) => Some((p.display().to_string(), read_input(&p)?)),
+        Some(p) => {
+            let help = "a properties file is held to the package size limit: raise it with `--max-package-bytes`";
+            let bytes = read_other_input(&p, inputs.limits.max_bytes, help)?;
+            Some((p.display().to_string(), bytes))
+        }
         None => None,
     };
     let req = Request {

@@ -37,6 +37,16 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let fail = |e: BuildError| Failure {
         code: match &e {
             BuildError::Package(l) => l.exit_code() as u8,
+            // The package cannot become what was asked (a module name that
+            // is a Python keyword, a construct the engines cannot
+            // represent): the user's to change, not a lawgen bug.
+            BuildError::Python(_)
+            | BuildError::DuplicateModule(_)
+            | BuildError::Emit {
+                error: crate::emit::EmitError::Unsupported(_),
+                ..
+            } => 1,
+            BuildError::Io { .. } | BuildError::NoOutDir => 2,
             _ => 3,
         },
         message: e.to_string(),

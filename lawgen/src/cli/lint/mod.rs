@@ -48,7 +48,7 @@ enum LintFormat {
 /// they are denied.
 pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure> {
     let package = &args.package;
-    let bytes = super::read_input(package)?;
+    let bytes = super::read_input(package, &inputs.limits)?;
     let file = crate::driver::package_json(package, bytes, &inputs.limits)?;
     let loaded =
         crate::driver::load_package_json(package, &file, &inputs.limits, &inputs.import_path)?;
