@@ -79,7 +79,7 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
             "is a directory",
         )));
     }
-    let known = meta.is_file().then(|| meta.len());
+    let known = meta.is_file().then_some(meta.len());
     if let Some(size) = known.filter(|&s| s > limit) {
         return Err(ReadError::TooLarge(TooLarge {
             limit,

@@ -330,7 +330,8 @@ fn emit_with(
 
 /// Writes `bytes` to `path` unless it already holds exactly them.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+    // Read no more than the new bytes: a longer file differs anyway.
+    if lawgen_runtime::bounded::read_file(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
     if let Some(dir) = path.parent() {

@@ -14,7 +14,7 @@ use crate::diagnostics::escape_for_display;
 use crate::driver::{self, Loaded};
 use crate::syntax::files::{read_facts_file, read_limited, FactsFileError};
 use crate::syntax::ReadLimits;
-use lawgen_runtime::bounded::ReadError;
+use lawgen_runtime::bounded::{Bounded, ReadError, TooLarge};
 use lawgen_runtime::explain::coverage::{self, CaseCoverage};
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::{Catalog, Section, Value};
@@ -80,14 +80,56 @@ pub struct Expected {
 /// Reads an expectation file: an object with `description`, `policy`, the
 /// four sections (objects of arrays of rows) and `requests`; every field
 /// optional (an absent section expects nothing), nothing else allowed.
+// `lawgen test` reads the files through `read_expected_file`; this is for
+// callers holding the bytes (the fuzz target).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub fn read_expected(path: &Path, bytes: &[u8]) -> Result<Expected, SuiteError> {
-    let v: J = serde_json::from_slice(bytes).map_err(|e| {
-        bad(
-            path,
-            format!("not JSON: {e}"),
-            "an expectation file is a JSON object with `definitely`, `defeasibly`, `supported`, `pending` and `requests`",
-        )
-    })?;
+    let v: J = serde_json::from_slice(bytes).map_err(|e| not_json(path, e))?;
+    expected_from(path, v)
+}
+
+fn not_json(path: &Path, e: serde_json::Error) -> SuiteError {
+    bad(
+        path,
+        format!("not JSON: {e}"),
+        "an expectation file is a JSON object with `definitely`, `defeasibly`, `supported`, `pending` and `requests`",
+    )
+}
+
+/// Reads an expectation file as [`read_expected`] does, from the file, as a
+/// stream within `limit` bytes: a file that is not JSON (a link to
+/// `/dev/zero`) is refused at its first byte, one over the limit (E090) at
+/// the limit.
+fn read_expected_file(path: &Path, limit: usize) -> Result<Expected, SuiteError> {
+    let unreadable = |e: std::io::Error| SuiteError {
+        code: 2,
+        message: format!("error: cannot read {}: {e}", path.display()),
+    };
+    let limit = limit as u64;
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let meta = file.metadata().map_err(unreadable)?;
+    if meta.is_dir() {
+        return Err(unreadable(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory",
+        )));
+    }
+    if meta.is_file() && meta.len() > limit {
+        let t = TooLarge {
+            limit,
+            size: Some(meta.len()),
+        };
+        return Err(too_large(path, t, RAISE_FACTS_LIMIT));
+    }
+    let mut reader = Bounded::new(file, limit);
+    let v = serde_json::from_reader::<_, J>(std::io::BufReader::new(&mut reader));
+    if let Some(t) = reader.exceeded() {
+        return Err(too_large(path, t, RAISE_FACTS_LIMIT));
+    }
+    expected_from(path, v.map_err(|e| not_json(path, e))?)
+}
+
+fn expected_from(path: &Path, v: J) -> Result<Expected, SuiteError> {
     let J::Object(m) = v else {
         return Err(bad(
             path,
@@ -230,13 +272,18 @@ fn read_suite_file(
             code: 2,
             message: format!("error: cannot read {}: {e}", path.display()),
         }),
-        Err(ReadError::TooLarge(t)) => Err(SuiteError {
-            code: 1,
-            message: format!(
-                "error[E090]: {}: the file is {t}\n  = help: {help}",
-                path.display()
-            ),
-        }),
+        Err(ReadError::TooLarge(t)) => Err(too_large(path, t, help)),
+    }
+}
+
+/// The size error (E090) of a suite file.
+fn too_large(path: &Path, t: TooLarge, help: &str) -> SuiteError {
+    SuiteError {
+        code: 1,
+        message: format!(
+            "error[E090]: {}: the file is {t}\n  = help: {help}",
+            path.display()
+        ),
     }
 }
 
@@ -296,11 +343,9 @@ pub fn discover(dir: &Path, limits: &ReadLimits) -> Result<Suite, SuiteError> {
     let mut scenarios = Vec::new();
     for name in facts {
         let path = dir.join(format!("{name}.expected.json"));
-        let bytes = read_suite_file(&path, limits.max_facts_bytes, false, RAISE_FACTS_LIMIT)?
-            .unwrap_or_default();
         scenarios.push(Scenario {
             facts: dir.join(format!("{name}.facts.json")),
-            expected: read_expected(&path, &bytes)?,
+            expected: read_expected_file(&path, limits.max_facts_bytes)?,
             name,
         });
     }
@@ -404,16 +449,16 @@ pub fn check_expectations(suite: &Suite, loaded: &Loaded) -> Result<(), SuiteErr
             None => Err(bad(
                 &path,
                 format!(
-                    "{at} names `{}`, no predicate of {}",
-                    escape_for_display(pred),
-                    escape_for_display(&loaded.model.name)
+                    "{at}: {} and its imports declare no predicate `{}`",
+                    escape_for_display(&loaded.model.name),
+                    escape_for_display(pred)
                 ),
                 help,
             )),
             Some(p) if !judgment && cat.pred(p).kind != RelationKind::Institutional => Err(bad(
                 &path,
                 format!(
-                    "{at} names `{}`, which is not an institutional predicate",
+                    "{at}: `{}` is not an institutional predicate",
                     escape_for_display(pred)
                 ),
                 "an expectation lists institutional conclusions only: remove the entry",
@@ -433,7 +478,7 @@ pub fn check_expectations(suite: &Suite, loaded: &Loaded) -> Result<(), SuiteErr
         for r in &s.expected.requests {
             let v: J = serde_json::from_str(r).unwrap_or(J::Null);
             let pred = v["predicate"].as_str().unwrap_or_default();
-            check("a request".to_owned(), pred, true)?;
+            check("`requests`".to_owned(), pred, true)?;
         }
     }
     Ok(())

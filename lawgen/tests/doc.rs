@@ -146,8 +146,13 @@ fn the_committed_review_documents_are_current() {
             )
             .unwrap_or_else(|e| panic!("{e}"));
             let scenarios = suite(&dir_name).map(|s| {
-                Scenarios::collect(&loaded, &root.join(s), Policy::Blocking)
-                    .unwrap_or_else(|e| panic!("{e}"))
+                Scenarios::collect(
+                    &loaded,
+                    &root.join(s),
+                    Policy::Blocking,
+                    &Default::default(),
+                )
+                .unwrap_or_else(|e| panic!("{e}"))
             });
             for lang in LANGS {
                 for (format, ext) in [(Format::Text, "txt"), (Format::Html, "html")] {

@@ -779,3 +779,301 @@ fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A FIFO at `path` (`mkfifo`), and a writer that puts `bytes` zero bytes
+/// into it from another thread (it ends when the reader stops reading).
+#[cfg(unix)]
+fn fifo_with_writer(path: &Path, bytes: usize) -> std::thread::JoinHandle<()> {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+    let path = path.to_owned();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let chunk = vec![b' '; 1 << 16];
+        let mut left = bytes;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            if f.write_all(&chunk[..n]).is_err() {
+                return; // the reader stopped: what a bounded read does
+            }
+            left -= n;
+        }
+    })
+}
+
+#[test]
+fn expectations_naming_no_institutional_predicate_are_refused() {
+    let dir = suite(
+        "unknown-predicate",
+        &[
+            ("a.facts.json", FIVE_FACTS),
+            (
+                "a.expected.json",
+                r#"{"definitely": {"~gam_drawn": [["g1"]]}}"#,
+            ),
+        ],
+    );
+    let expected = dir.join("a.expected.json");
+    let (code, out, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: `definitely/~gam_drawn`: example.national and its imports declare no predicate `gam_drawn`\n  \
+             = help: name a predicate of the package or its imports (its local name, such as `game_drawn`, or its full id), or remove the entry\n",
+            expected.display()
+        )
+    );
+    // A facts predicate is never concluded: expecting it can never be met.
+    std::fs::write(
+        &expected,
+        r#"{"supported": {"position_repeated": [["g1", 5]]}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: `supported/position_repeated`: `position_repeated` is not an institutional predicate\n  \
+             = help: an expectation lists institutional conclusions only: remove the entry\n",
+            expected.display()
+        )
+    );
+    std::fs::write(
+        &expected,
+        r#"{"requests": [{"predicate": "nope", "args": ["g1"]}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: {}: `requests`: example.national and its imports declare no predicate `nope`\n",
+            expected.display()
+        )),
+        "{err}"
+    );
+    // The review document runs the same check on its scenarios.
+    let (code, _, err) = lawgen(&["doc", PACKAGE, "--scenarios", &dir.display().to_string()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("declare no predicate `nope`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unreadable_suite_files_are_errors_not_silently_skipped() {
+    let dir = suite(
+        "unreadable",
+        &[
+            ("a.facts.json", FIVE_FACTS),
+            ("a.expected.json", FIVE_EXPECTED),
+        ],
+    );
+    // A suite.json that is a directory.
+    std::fs::create_dir(dir.join("suite.json")).unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot read {}: is a directory\n",
+            dir.join("suite.json").display()
+        )
+    );
+    std::fs::remove_dir(dir.join("suite.json")).unwrap();
+    // One Latin-1 byte in the allow-list: an error, not an empty allow-list.
+    std::fs::write(
+        dir.join("coverage.allow"),
+        b"# reasons\nFivefoldDraws  set aside by the national caf\xe9 rule\n",
+    )
+    .unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: line 2 is not valid UTF-8 (byte 0xe9)\n  = help: save the allow-list as UTF-8\n",
+            dir.join("coverage.allow").display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_scenario_file_with_a_non_utf8_name_is_named_truly() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = suite(
+        "non-utf8",
+        &[
+            ("a.facts.json", FIVE_FACTS),
+            ("a.expected.json", FIVE_EXPECTED),
+        ],
+    );
+    let name = std::ffi::OsStr::from_bytes(b"b\xff.facts.json");
+    std::fs::write(dir.join(name), FIVE_FACTS).unwrap();
+    std::fs::write(
+        dir.join(std::ffi::OsStr::from_bytes(b"b\xff.expected.json")),
+        FIVE_EXPECTED,
+    )
+    .unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {}/b\u{fffd}.facts.json: the file name is not valid UTF-8\n  \
+             = help: rename the file: a scenario's name is UTF-8 text, shown in every report\n",
+            dir.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Symbolic links to devices, FIFOs and files over the limit: each suite
+/// file is read only up to its limit, and refused at once.
+#[cfg(unix)]
+#[test]
+fn suite_files_are_read_within_their_limits() {
+    let dir = suite(
+        "bounded",
+        &[
+            ("a.facts.json", FIVE_FACTS),
+            ("a.expected.json", FIVE_EXPECTED),
+        ],
+    );
+    let expected = dir.join("a.expected.json");
+    // An expectation linked to /dev/zero: not JSON from its first byte.
+    std::fs::remove_file(&expected).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &expected).unwrap();
+    let (code, _, err) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: {}: not JSON: expected value at line 1 column 1\n",
+            expected.display()
+        )),
+        "{err}"
+    );
+    // An expectation file over the limit: refused by its size, unread.
+    std::fs::remove_file(&expected).unwrap();
+    std::fs::write(&expected, FIVE_EXPECTED).unwrap();
+    let mut a = with_package(&dir);
+    a.extend(["--max-facts-bytes".into(), "20".into()]);
+    let (code, _, err) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error[E090]: {}: the file is {} bytes, more than the limit of 20 bytes\n  \
+             = help: raise the limit with `--max-facts-bytes` (`ReadLimits::max_facts_bytes`)\n",
+            expected.display(),
+            FIVE_EXPECTED.len()
+        )
+    );
+    // An expectation that is a FIFO fed 100 MB of blanks: stopped at the limit.
+    std::fs::remove_file(&expected).unwrap();
+    let writer = fifo_with_writer(&expected, 100 << 20);
+    let mut a = with_package(&dir);
+    a.extend(["--max-facts-bytes".into(), "1000".into()]);
+    let (code, _, err) = lawgen(&args(&a));
+    writer.join().unwrap();
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error[E090]: {}: the file is more than the limit of 1000 bytes\n  \
+             = help: raise the limit with `--max-facts-bytes` (`ReadLimits::max_facts_bytes`)\n",
+            expected.display()
+        )
+    );
+    std::fs::remove_file(&expected).unwrap();
+    std::fs::write(&expected, FIVE_EXPECTED).unwrap();
+    // A facts file that is a FIFO fed 100 MB of blanks: the scenario fails
+    // with the size error, and the others still run.
+    let facts = dir.join("a.facts.json");
+    std::fs::remove_file(&facts).unwrap();
+    let writer = fifo_with_writer(&facts, 100 << 20);
+    let mut a = with_package(&dir);
+    a.extend(["--max-facts-bytes".into(), "1000".into()]);
+    let (code, out, _) = lawgen(&args(&a));
+    writer.join().unwrap();
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "FAILED a (blocking)\n    error[E090]: the facts file is more than the limit of 1000 bytes\n"
+        ),
+        "{out}"
+    );
+    // A facts file linked to /dev/zero: not JSON from its first byte.
+    std::fs::remove_file(&facts).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &facts).unwrap();
+    let (code, out, _) = lawgen(&args(&with_package(&dir)));
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "FAILED a (blocking)\n    error[E001]: the input is not valid JSON: expected value at line 1 column 1\n"
+        ),
+        "{out}"
+    );
+    // suite.json and the allow-list linked to /dev/zero: the package limit.
+    std::fs::remove_file(&facts).unwrap();
+    std::fs::write(&facts, FIVE_FACTS).unwrap();
+    for file in ["suite.json", "coverage.allow"] {
+        let path = dir.join(file);
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let mut a = with_package(&dir);
+        a.extend(["--max-package-bytes".into(), "100000".into()]);
+        let (code, _, err) = lawgen(&args(&a));
+        assert_eq!(code, 1, "{file}");
+        assert_eq!(
+            err,
+            format!(
+                "error[E090]: {}: the file is more than the limit of 100000 bytes\n  \
+                 = help: a suite file is held to the package size limit: raise it with `--max-package-bytes`\n",
+                path.display()
+            )
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// XML 1.0 `Char` (https://www.w3.org/TR/xml/#charsets): what a
+/// well-formed document may hold.
+fn is_xml_char(c: char) -> bool {
+    matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
+
+#[test]
+fn junit_stays_well_formed_with_noncharacters_in_names_and_entities() {
+    // A scenario named with U+FFFE, expecting an entity named with U+FFFF.
+    let wrong = "{\"definitely\": {\"game_drawn\": [[\"g\u{ffff}\"]]}}";
+    let dir = suite(
+        "junit-nonchar",
+        &[
+            ("five\u{fffe}.facts.json", FIVE_FACTS),
+            ("five\u{fffe}.expected.json", wrong),
+        ],
+    );
+    let mut a = with_package(&dir);
+    a.extend(["--format".into(), "junit".into()]);
+    let (code, out, _) = lawgen(&args(&a));
+    assert_eq!(code, 1);
+    if let Some(c) = out.chars().find(|&c| !is_xml_char(c)) {
+        panic!("U+{:04X} is not an XML character:\n{out}", c as u32);
+    }
+    assert!(
+        out.contains(
+            "<testcase classname=\"example.national 1.0.0\" name=\"five\\u{fffe} (blocking)\">"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("- definitely: game_drawn(g\\u{ffff})"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,6 +37,7 @@ fn suite(name: &str, facts: PathBuf, expected: test::Expected) -> Suite {
         package: None,
         import_path: Vec::new(),
         allowed: Vec::new(),
+        limits: Default::default(),
     }
 }
 

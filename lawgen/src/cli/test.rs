@@ -673,3 +673,43 @@ pub fn render_junit(package: &str, outcomes: &[Outcome]) -> String {
     out.push_str("</testsuite></testsuites>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lawgen_runtime::Policy;
+
+    /// XML 1.0 `Char` (https://www.w3.org/TR/xml/#charsets).
+    fn is_xml_char(c: char) -> bool {
+        matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+    }
+
+    #[test]
+    fn junit_carries_no_character_xml_forbids() {
+        let outcome = Outcome {
+            name: "s\u{fffe}\u{1b}".into(),
+            policy: Policy::Blocking,
+            differences: vec![Difference {
+                section: "definitely",
+                item: "p(e\u{ffff}<&>)".into(),
+                missing: true,
+            }],
+            error: Some("e\u{0}\n".into()),
+            coverage: None,
+        };
+        let xml = render_junit("pkg\u{fffe}\u{ffff} 1.0", &[outcome]);
+        assert!(xml.chars().all(is_xml_char), "{xml}");
+        assert!(
+            xml.contains("<testsuite name=\"pkg\\u{fffe}\\u{ffff} 1.0\""),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("name=\"s\\u{fffe}\\u{1b} (blocking)\""),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(">e\\u{0}\n- definitely: p(e\\u{ffff}&lt;&amp;&gt;)\n</failure>"),
+            "{xml}"
+        );
+    }
+}

@@ -343,7 +343,9 @@ impl Builder {
     pub fn write(&self, out: impl AsRef<Path>) -> Result<(), DocError> {
         let text = self.render()?;
         let out = out.as_ref();
-        if std::fs::read(out).is_ok_and(|old| old == text.as_bytes()) {
+        // Read no more than the new text: a longer file differs anyway.
+        let old = lawgen_runtime::bounded::read_file(out, text.len() as u64);
+        if old.is_ok_and(|old| old == text.as_bytes()) {
             return Ok(());
         }
         std::fs::write(out, text).map_err(|source| DocError::Write {

@@ -12,7 +12,7 @@ use std::path::Path;
 /// Checks every scenario of `dir` against `loaded` (at least `min` of
 /// them); panics with every mismatch at once.
 pub fn check_all(loaded: &Loaded, dir: &Path, min: usize) {
-    let suite = test::discover(dir).unwrap_or_else(|e| panic!("{e}"));
+    let suite = test::discover(dir, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         suite.scenarios.len() >= min,
         "only {} scenarios",

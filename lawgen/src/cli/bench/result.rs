@@ -86,21 +86,25 @@ pub fn make_synth<'m>(model: &'m Model, cfg: &BenchConfig) -> Result<Synth<'m>, 
     let synth = match &cfg.template {
         None => Synth::new(model, cfg.synth.clone()),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| BenchError {
-                code: 2,
-                message: format!("error: cannot read {}: {e}", path.display()),
-            })?;
-            let facts =
-                lawgen_runtime::formats::facts::read_facts(&bytes, &crate::lower::catalog(model))
-                    .map_err(|d| BenchError {
-                    code: 1,
-                    message: format!(
-                        "{}error: {} is not a valid facts file for {}",
-                        d.render(),
-                        path.display(),
-                        model.name
-                    ),
-                })?;
+            use crate::syntax::files::{read_facts_file, FactsFileError};
+            let limits = crate::syntax::ReadLimits::default();
+            let facts = read_facts_file(path, &crate::lower::catalog(model), &limits).map_err(
+                |e| match e {
+                    FactsFileError::Io(e) => BenchError {
+                        code: 2,
+                        message: format!("error: cannot read {}: {e}", path.display()),
+                    },
+                    FactsFileError::Invalid(d) => BenchError {
+                        code: 1,
+                        message: format!(
+                            "{}error: {} is not a valid facts file for {}",
+                            d.render(),
+                            path.display(),
+                            model.name
+                        ),
+                    },
+                },
+            )?;
             Synth::with_template(model, cfg.synth.clone(), &facts)
         }
     };

@@ -117,8 +117,11 @@ impl std::str::FromStr for RuntimeDep {
             "path" => {
                 let p = Path::new(value);
                 let manifest = p.join("Cargo.toml");
-                let is_runtime = std::fs::read_to_string(&manifest)
-                    .is_ok_and(|t| t.contains("name = \"lawgen-runtime\""));
+                // A manifest is small: read no more than 1 MiB of whatever is there.
+                let is_runtime =
+                    lawgen_runtime::bounded::read_file(&manifest, 1 << 20).is_ok_and(|t| {
+                        String::from_utf8_lossy(&t).contains("name = \"lawgen-runtime\"")
+                    });
                 if !is_runtime {
                     return Err(format!(
                         "{} is not the lawgen-runtime crate (no Cargo.toml naming `lawgen-runtime`); \
