@@ -280,7 +280,13 @@ const TEXT_CATEGORIES: &[&str] = &[
     "[link](x)",
     "[broken intra-doc]",
     "https://",
+    "\u{fffe}",
 ];
+
+/// XML 1.0 `Char` (https://www.w3.org/TR/xml/#charsets).
+fn is_xml_char(c: char) -> bool {
+    matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
 
 /// The categories a package's names and texts fall in.
 fn categories(m: &Model) -> BTreeSet<&'static str> {
@@ -988,6 +994,16 @@ fn prepare(index: usize, g: Input, calibration: &Calibration) -> Result<(Case, V
         *api = items;
     }
     let [source, direct_source] = sources;
+    // A CI report names the package by its name and version: JUnit must
+    // stay XML whatever they hold.
+    let m = loaded.model();
+    let junit = lawgen::cli::test::render_junit(&format!("{} {}", m.name, m.version), &[]);
+    if let Some(c) = junit.chars().find(|&c| !is_xml_char(c)) {
+        problems.push(format!(
+            "the JUnit report carries U+{:04X}, which XML 1.0 cannot",
+            c as u32
+        ));
+    }
     if problems.is_empty() {
         problems.extend(engines_differ_beyond_the_engine(&apis[0], &apis[1]));
     }

@@ -471,6 +471,8 @@ const HOSTILE_TEXTS: &[&str] = &[
     "Article 1.2 */ the rule",
     "1.2 ```\nrm -rf /\n```",
     "Article 3 <script>",
+    // Noncharacters: valid in Rust strings and JSON, but no XML can carry them.
+    "non\u{fffe}char\u{ffff}",
 ];
 
 /// Parameter names that are locals or parameters inside generated method
