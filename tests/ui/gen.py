@@ -342,6 +342,19 @@ def _(p):
     return Raw(data.replace(b'"t.ui"', b'"t.\xff\xfeui"', 1))
 
 
+@case("e001_lone_leading_surrogate")
+def _(p):
+    # Half of a UTF-16 pair, with no other half after it: no character.
+    data = dump(rehash(p))
+    return Raw(data.replace('"t.ui"', '"t.\\ud800ui"', 1))
+
+
+@case("e001_lone_trailing_surrogate")
+def _(p):
+    data = dump(rehash(p))
+    return Raw(data.replace('"t.ui"', '"t.\\udc00ui"', 1))
+
+
 @case("e002_nesting_10000_deep")
 def _(p):
     return Raw("[" * 10000 + "]" * 10000 + "\n")
