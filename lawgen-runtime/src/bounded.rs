@@ -88,15 +88,56 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     }
     // The reported size only sizes the first allocation; it is not trusted.
     let hint = known.unwrap_or(0).min(limit).min(1 << 26) as usize;
-    let mut bytes = Vec::with_capacity(hint);
-    let mut reader = Bounded::new(file, limit);
-    match reader.read_to_end(&mut bytes) {
-        Ok(_) => Ok(bytes),
-        Err(_) if reader.exceeded().is_some() => {
-            Err(ReadError::TooLarge(TooLarge { limit, size: None }))
-        }
-        Err(e) => Err(ReadError::Io(e)),
+    let bytes = read_capped(file, limit, hint)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(TooLarge { limit, size: None }));
     }
+    Ok(bytes)
+}
+
+/// Reads `r` to its end or to byte `limit + 1`, whichever comes first.
+/// The buffer is grown only once more bytes have arrived (a full buffer is
+/// probed with a small one first), by doubling but never past `limit + 1`
+/// bytes: a file that fits its size hint costs no more than its bytes, and
+/// an oversized input `limit + 1` bytes, not the next power of two.
+fn read_capped(mut r: impl Read, limit: u64, hint: usize) -> io::Result<Vec<u8>> {
+    let cap = limit.saturating_add(1).min(usize::MAX as u64) as usize;
+    let mut buf: Vec<u8> = Vec::new();
+    buf.reserve_exact(hint.min(cap));
+    let mut probe = [0u8; 8192];
+    let mut len = 0;
+    loop {
+        let read = if len < buf.len() {
+            r.read(&mut buf[len..])
+        } else if len >= cap {
+            break;
+        } else {
+            r.read(&mut probe)
+        };
+        let n = match read {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if len < buf.len() {
+            len += n;
+            continue;
+        }
+        let take = n.min(cap - len);
+        let grow = if buf.capacity() > len {
+            buf.capacity() - len
+        } else {
+            len.max(probe.len()).min(cap - len)
+        }
+        .max(take);
+        buf.reserve_exact(grow);
+        buf.resize(len + grow, 0);
+        buf[len..len + take].copy_from_slice(&probe[..take]);
+        len += take;
+    }
+    buf.truncate(len);
+    Ok(buf)
 }
 
 /// A reader that passes at most `limit` bytes through and fails with an
@@ -217,6 +258,20 @@ mod tests {
         let dir = scratch("dir");
         assert!(matches!(read_file(&dir, 10), Err(ReadError::Io(_))));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn reading_stops_one_byte_past_the_limit_and_allocates_no_more() {
+        let v = read_capped(io::repeat(7), 100_000, 0).unwrap();
+        assert_eq!(v.len(), 100_001);
+        assert!(v.capacity() <= 100_001, "{}", v.capacity());
+        let v = read_capped(&b"abc"[..], 3, 3).unwrap();
+        assert_eq!((v.as_slice(), v.capacity()), (&b"abc"[..], 3));
+        let v = read_capped(&b"abcd"[..], 3, 0).unwrap();
+        assert_eq!(v, b"abcd");
+        let data: Vec<u8> = (0..50_000u32).map(|i| i as u8).collect();
+        assert_eq!(read_capped(&data[..], 1 << 20, 0).unwrap(), data);
+        assert_eq!(read_capped(&data[..], 1 << 20, 50_000).unwrap(), data);
     }
 
     #[test]
