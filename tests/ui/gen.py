@@ -916,6 +916,12 @@ def scripts_and_hidden_characters(p):
     for n in p["nodes"]:
         if "labels" in n:
             n["labels"] = label(n["labels"][0]["text"] + " " + hidden)
+        if n["kind"] == "fragment":
+            n["locator"] = "article/1\u001b[8m\u202e"
+            text = n["texts"][0]["text"] + "\n" + hidden
+            n["texts"] = [{"language": "en", "status": "official", "text": text, "contentHash": text_hash(text)}]
+    p["package"]["name"] = "t.ui\u001b]0;title\u0007"
+    p["package"]["version"] = '1"""; import os; os.system("touch pwned"); """ \\N{BULLET} \u202e'
     return p
 
 

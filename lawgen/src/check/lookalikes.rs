@@ -88,7 +88,7 @@ pub(super) fn check(pkg: &Package, diags: &mut Diagnostics) {
         if !ok[i] {
             continue;
         }
-        let skeleton: String = unicode_security::skeleton(n.name).collect();
+        let skeleton = skeleton(n.name);
         match seen.get(&skeleton) {
             None => {
                 seen.insert(skeleton, i);
@@ -118,6 +118,18 @@ pub(super) fn check(pkg: &Package, diags: &mut Diagnostics) {
             }
         }
     }
+}
+
+/// Whether `name` is refused on its own (E017 or E018), whatever other
+/// names the package has: for generators of valid packages.
+pub fn refused_alone(name: &str) -> bool {
+    !name.is_ascii() && (name.chars().any(invisible) || mixed_script(name).is_some())
+}
+
+/// The Unicode TR #39 skeleton of `name`: two names are confusable (E019)
+/// when theirs are equal and one of them is not ASCII.
+pub fn skeleton(name: &str) -> String {
+    unicode_security::skeleton(name).collect()
 }
 
 /// Every name of `pkg`, in document order.

@@ -24,7 +24,7 @@ mod closures;
 pub mod codes;
 mod derogations;
 mod judgments;
-mod lookalikes;
+pub mod lookalikes;
 mod names;
 mod priorities;
 mod safety;
