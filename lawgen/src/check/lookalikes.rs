@@ -46,7 +46,7 @@ pub(super) fn check(pkg: &Package, diags: &mut Diagnostics) {
     let names = names(pkg);
     let mut ok = vec![true; names.len()];
     for (i, n) in names.iter().enumerate() {
-        if n.name.is_ascii() {
+        if !refused_alone(n.name) {
             continue;
         }
         if let Some(c) = n.name.chars().find(|&c| invisible(c)) {
@@ -160,7 +160,7 @@ fn names(pkg: &Package) -> Vec<Name<'_>> {
             NodeKind::Relation(r) => {
                 for (i, p) in r.params.iter().enumerate() {
                     if let Some(name) = &p.name {
-                        let ptr = pointer_push(&pointer_push(&n.ptr, "parameters"), &i.to_string());
+                        let ptr = pointer_push(&pointer_push(&n.ptr, "parameters"), i.to_string());
                         out.push(Name {
                             what: "parameter name",
                             name,
