@@ -144,9 +144,25 @@ fn every_rendering_shows_hidden_characters_visibly() {
         // neither; Markdown escapes the angle brackets).
         assert!(
             args[0] == "lint" || out.contains("U+202E"),
-            "{what} shows neither the package's name nor a label:\n{out}"
+            "{what} shows neither the package's version nor a label:\n{out}"
         );
     }
+    // An error quoting what it was given (every error goes through the
+    // escaping, whatever it quotes).
+    let (ok, out) = lawgen(&[
+        "explain",
+        PACKAGE,
+        "--facts",
+        facts,
+        "ничья\u{1b}]0;x\u{7}(g1)",
+    ]);
+    assert!(!ok);
+    assert_shown("lawgen explain of an unknown literal", &out);
+    assert!(
+        out.contains(r"\u{1b}]0;x\u{7}"),
+        "{}",
+        escape_for_display(&out)
+    );
     let (ok, out) = lawgen(&[
         "doc",
         PACKAGE,
