@@ -912,6 +912,14 @@ def scripts_and_hidden_characters(p):
     rename(p, "drawn", "ничья")
     rename(p, "game_lost_by", "\u03b7\u03c4\u03c4\u03b1")
     rename(p, "must_move", "\u624b\u756a")
+    # Accepted: an ASCII pair with one skeleton (`rn`/`m`), and a name in one
+    # script that reads as Latin, with no Latin twin.
+    add(
+        p,
+        relation("corner", "empirical", "Game"),
+        relation("comer", "empirical", "Game"),
+        relation("\u0441\u043e\u0440\u0443", "empirical", "Game"),
+    )
     hidden = "\u202eeud_enif\u202c \u200b\u2066x\u2069 \u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u001b[2J\u009b31m"
     for n in p["nodes"]:
         if "labels" in n:

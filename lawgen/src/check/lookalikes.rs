@@ -81,7 +81,11 @@ pub(super) fn check(pkg: &Package, diags: &mut Diagnostics) {
         }
     }
     // Names that read alike: one report per distinct name, against the
-    // first name it looks like.
+    // first name it looks like. Two ASCII names never count, so a package
+    // of ASCII names (most) computes no skeleton.
+    if names.iter().all(|n| n.name.is_ascii()) {
+        return;
+    }
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut reported: std::collections::HashSet<&str> = Default::default();
     for (i, n) in names.iter().enumerate() {
