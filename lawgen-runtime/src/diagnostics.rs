@@ -247,20 +247,9 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Makes an input string safe to print on one terminal line: control
-/// characters (newlines, escapes) are shown escaped so a hostile id cannot
-/// forge extra diagnostic lines or terminal sequences.
-pub fn escape_for_display(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// Makes an input string safe to print on one terminal line (the one
+/// escaping of every rendering: [`crate::text`]).
+pub use crate::text::escape_for_display;
 
 /// An ordered collection of diagnostics from one run, and how many more
 /// errors were found but not kept (a reader that caps its list).

@@ -62,6 +62,7 @@ pub mod interp;
 pub mod program;
 #[doc(hidden)]
 pub mod scc;
+pub mod text;
 
 mod engines;
 mod generated;

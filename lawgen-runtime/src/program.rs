@@ -12,6 +12,7 @@
 //!
 //! `Display` prints a stable text dump (`lawgen lower`) that snapshot tests hold.
 
+use crate::text::Shown;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -1209,7 +1210,14 @@ fn write_lines(v: &serde_json::Value, depth: usize, out: &mut String) {
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "% lowered program of {} {}", self.package, self.version)?;
+        // Names, values and origins come from the package: shown through
+        // `text`, so none can break a line or reach the terminal raw.
+        writeln!(
+            f,
+            "% lowered program of {} {}",
+            Shown(&self.package),
+            Shown(&self.version)
+        )?;
         writeln!(
             f,
             "% {} relations, {} rules, {} strata",
@@ -1233,7 +1241,7 @@ impl fmt::Display for Program {
                 Role::PolicyPropagating => " input(policy)",
                 Role::Derived => "",
             };
-            writeln!(f, ".decl {}({}){role}", r.name, cols.join(", "))?;
+            writeln!(f, ".decl {}({}){role}", Shown(&r.name), cols.join(", "))?;
         }
         for (si, s) in self.strata.iter().enumerate() {
             writeln!(f, "\n% stratum {si}")?;
@@ -1259,7 +1267,7 @@ impl fmt::Display for Program {
                         }
                     }
                 }
-                writeln!(f, ".  % {}", r.origin)?;
+                writeln!(f, ".  % {}", Shown(&r.origin))?;
             }
         }
         Ok(())
@@ -1269,7 +1277,7 @@ impl fmt::Display for Program {
 impl Program {
     fn show_atom(&self, a: &Atom, r: &Rule) -> String {
         let args: Vec<_> = a.args.iter().map(|t| show_term(t, r)).collect();
-        format!("{}({})", self.relation(a.rel).name, args.join(", "))
+        format!("{}({})", Shown(&self.relation(a.rel).name), args.join(", "))
     }
 }
 
@@ -1278,10 +1286,10 @@ fn show_term(t: &Term, r: &Rule) -> String {
         Term::Var(v) => r
             .vars
             .get(*v as usize)
-            .cloned()
+            .map(|n| Shown(n).to_string())
             .unwrap_or_else(|| format!("_{v}")),
         Term::Value(Value::Int(i)) => i.to_string(),
-        Term::Value(Value::Entity(e)) => format!("{e:?}"),
+        Term::Value(Value::Entity(e)) => Shown(&format!("{e:?}")).to_string(),
     }
 }
 

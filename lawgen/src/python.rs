@@ -83,11 +83,11 @@ fn rust_string(s: &str) -> String {
     proc_macro2::Literal::string(s).to_string()
 }
 
-/// One line of documentation from a label: printable characters only.
+/// One line of documentation from a package string, shown through
+/// `lawgen_runtime::text` (control characters as `\n` or `\u{1b}`, format
+/// characters as `<U+202E>`) like every other rendering of the package.
 pub(crate) fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    lawgen_runtime::text::escape_for_display(text)
 }
 
 fn signature(model: &Model, p: &crate::model::Pred) -> String {

@@ -221,12 +221,15 @@ fn first_difference(expected: &str, actual: &str) -> String {
 
 // ---- totality --------------------------------------------------------------
 
-/// What the document writes for a package string (control characters escaped).
+/// What the document writes for a package string (control characters
+/// escaped, format characters shown as `<U+202E>`).
 fn clean(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if c.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            out.extend(c.escape_default());
+        } else if lawgen_runtime::text::is_format(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
         } else {
             out.push(c);
         }

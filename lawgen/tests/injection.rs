@@ -256,6 +256,9 @@ const NAME_CATEGORIES: &[(&str, NameTest)] = &[
             matches!(c, '\u{590}'..='\u{6ff}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
         })
     }),
+    ("look-alike", |n| {
+        !n.is_ascii() && lawgen::internals::check::lookalikes::skeleton(n).is_ascii()
+    }),
     ("prelude name", |n| {
         [
             "Option", "Vec", "String", "Box", "Result", "Some", "None", "Ok", "Err",
@@ -281,6 +284,13 @@ const TEXT_CATEGORIES: &[&str] = &[
     "[broken intra-doc]",
     "https://",
     "\u{fffe}",
+    "\u{1b}]",
+    "\u{1b}[",
+    "\u{9b}",
+    "\u{202e}",
+    "\u{200b}",
+    "\"\"\"",
+    "\\N",
 ];
 
 /// XML 1.0 `Char` (https://www.w3.org/TR/xml/#charsets).

@@ -875,9 +875,81 @@ def _(p):
     return p
 
 
+def rename(p, local, new):
+    """Renames the node `local` to `new` everywhere it is named."""
+    old = json.dumps(I(local))
+    text = json.dumps(p, ensure_ascii=False).replace(old, json.dumps(I(new), ensure_ascii=False))
+    p.clear()
+    p.update(json.loads(text))
+    return p
+
+
+# --- E017-E019: names a reviewer can trust (Unicode TR #39)
+
+
+@case("e017_bidi_override_in_predicate_name")
+def _(p):
+    # Displays as `drawn`: the override reverses `nward`.
+    return rename(p, "drawn", "\u202enward\u202c")
+
+
+@case("e017_zero_width_space_in_variable")
+def _(p):
+    r = find(p, "ResignationEnds")
+    text = json.dumps(r, ensure_ascii=False).replace('"p"', '"p\u200b"')
+    r.clear()
+    r.update(json.loads(text))
+    return p
+
+
+@case("e018_cyrillic_letter_in_predicate_name")
+def _(p):
+    # The `а` is U+0430 CYRILLIC SMALL LETTER A.
+    return rename(p, "drawn", "dr\u0430wn")
+
+
+@case("e019_cyrillic_lookalike_of_a_predicate")
+def _(p):
+    # `сору` is all Cyrillic (one script), but reads as the Latin `copy`.
+    return add(
+        p,
+        relation("copy", "empirical", "Game"),
+        relation("\u0441\u043e\u0440\u0443", "empirical", "Game"),
+    )
+
+
+def scripts_and_hidden_characters(p):
+    """Names in one script each, of several scripts; labels and texts with
+    bidi controls, zero-width characters and terminal escapes (shown
+    visibly by every rendering, never refused)."""
+    rename(p, "drawn", "ничья")
+    rename(p, "game_lost_by", "\u03b7\u03c4\u03c4\u03b1")
+    rename(p, "must_move", "\u624b\u756a")
+    # Accepted: an ASCII pair with one skeleton (`rn`/`m`), and a name in one
+    # script that reads as Latin, with no Latin twin.
+    add(
+        p,
+        relation("corner", "empirical", "Game"),
+        relation("comer", "empirical", "Game"),
+        relation("\u0441\u043e\u0440\u0443", "empirical", "Game"),
+    )
+    hidden = "\u202eeud_enif\u202c \u200b\u2066x\u2069 \u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u001b[2J\u009b31m"
+    for n in p["nodes"]:
+        if "labels" in n:
+            n["labels"] = label(n["labels"][0]["text"] + " " + hidden)
+        if n["kind"] == "fragment":
+            n["locator"] = "article/1\u001b[8m\u202e"
+            text = n["texts"][0]["text"] + "\n" + hidden
+            n["texts"] = [{"language": "en", "status": "official", "text": text, "contentHash": text_hash(text)}]
+    p["package"]["name"] = "t.ui\u001b]0;title\u0007"
+    p["package"]["version"] = '1"""; import os; os.system("touch pwned"); """ \\N{BULLET} \u202e'
+    return p
+
+
 VALID = {
     "minimal": lambda p: p,
     "hostile_but_valid_names": hostile_names,
+    "scripts_and_hidden_characters": scripts_and_hidden_characters,
 }
 
 

@@ -4,9 +4,12 @@
 use super::proof::fmt_value;
 use super::tree::*;
 use super::words::{self, Lang};
+use crate::text::Shown;
 use serde_json::{json, Value as J};
 
-/// An indented tree for people.
+/// An indented tree for people. Every line is shown through
+/// [`crate::text`]: a package string can neither break the tree's lines nor
+/// send a terminal sequence or a bidi control.
 pub fn text(e: &Explanation) -> String {
     let lang = Lang::of(&e.lang);
     // An undecided atom no rule instance reads is not requested: its
@@ -15,7 +18,11 @@ pub fn text(e: &Explanation) -> String {
         "undecided" if e.requests.is_empty() => "undecided, not requested",
         v => v,
     };
-    let mut out = format!("{}: {}\n", e.literal, words::headline(lang, headline));
+    let mut out = format!(
+        "{}: {}\n",
+        Shown(&e.literal),
+        words::headline(lang, headline)
+    );
     let n = e.tree.len();
     for (i, node) in e.tree.iter().enumerate() {
         text_node(lang, &mut out, node, "", i + 1 == n);
@@ -26,14 +33,15 @@ pub fn text(e: &Explanation) -> String {
         let n = e.requests.len();
         for (i, r) in e.requests.iter().enumerate() {
             let branch = if i + 1 == n { "└─ " } else { "├─ " };
-            out.push_str(&format!(
-                "{branch}{}({}) — {} {} ({})\n",
+            let line = format!(
+                "{}({}) — {} {} ({})",
                 r.predicate,
                 r.args.iter().map(fmt_value).collect::<Vec<_>>().join(", "),
                 words::word(lang, "to be decided by"),
                 r.authority,
                 r.capability
-            ));
+            );
+            out.push_str(&format!("{branch}{}\n", Shown(&line)));
         }
     }
     out
@@ -262,6 +270,7 @@ fn text_node(lang: Lang, out: &mut String, n: &Node, prefix: &str, last: bool) {
     };
     let child_prefix = format!("{prefix}{cont}");
     for (i, l) in lines.iter().enumerate() {
+        let l = Shown(l);
         if i == 0 {
             out.push_str(&format!("{prefix}{branch}{l}\n"));
         } else {

@@ -92,7 +92,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { message, code }) => {
-            eprintln!("{message}");
+            // Line by line through the one escaping of package text: an
+            // error quoting a package string keeps it visible, never raw.
+            for line in message.split('\n') {
+                eprintln!("{}", lawgen_runtime::text::Shown(line));
+            }
             ExitCode::from(code)
         }
     }

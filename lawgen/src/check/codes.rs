@@ -43,6 +43,12 @@ pub enum Code {
     UnknownProvenance,
     /// A reference resolves to a node of the wrong kind.
     WrongNodeKind,
+    /// A name holds an invisible character (a bidi control, a zero-width or other format character).
+    InvisibleInName,
+    /// A name mixes scripts (Unicode TR #39, beyond its highly restrictive level).
+    MixedScriptName,
+    /// Two names are confusable (the same Unicode TR #39 skeleton, one not ASCII).
+    ConfusableNames,
     /// A literal has the wrong number of arguments.
     Arity,
     /// An argument's type differs from the parameter's.
@@ -119,7 +125,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 50] = [
+    pub const ALL: [Code; 53] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -134,6 +140,9 @@ impl Code {
         Code::UnknownRule,
         Code::UnknownProvenance,
         Code::WrongNodeKind,
+        Code::InvisibleInName,
+        Code::MixedScriptName,
+        Code::ConfusableNames,
         Code::Arity,
         Code::TypeMismatch,
         Code::ComparisonType,
@@ -190,6 +199,9 @@ impl Code {
             UnknownRule => "E014",
             UnknownProvenance => "E015",
             WrongNodeKind => "E016",
+            InvisibleInName => "E017",
+            MixedScriptName => "E018",
+            ConfusableNames => "E019",
             Arity => "E020",
             TypeMismatch => "E021",
             ComparisonType => "E022",

@@ -2,7 +2,9 @@
 //!
 //! Passes run in a fixed order, each collecting all of its errors:
 //!
-//! 1. `names`     — every id resolves to a node of the right kind; builds the declarations.
+//! 1. `names`     — every id resolves to a node of the right kind; builds the declarations;
+//!    `lookalikes`: no name holds an invisible character, mixes scripts or
+//!    reads as another (Unicode TR #39).
 //! 2. `types`     — rules resolved and typed: arities, argument types, variables, values.
 //! 3. `derogations` — imported rules set aside leave the model (with the
 //!    priorities that name them); each listed id is an imported rule.
@@ -22,6 +24,7 @@ mod closures;
 pub mod codes;
 mod derogations;
 mod judgments;
+pub mod lookalikes;
 mod names;
 mod priorities;
 mod safety;
@@ -50,6 +53,8 @@ fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnos
     let mut diags = Diagnostics::new();
     // After this point every declaration is in the scope, dangling ids reported.
     let (mut scope, mut model) = names::declarations(pkg, layer_of, &mut diags);
+    // No name may hide a character or read as another (Unicode TR #39).
+    lookalikes::check(pkg, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
     // After this point the rules derogations set aside are out of the model.

@@ -148,23 +148,19 @@ pub fn dot(model: &Model) -> String {
 ///
 /// `"` and `\` are backslash-escaped (so a name cannot close the string or
 /// form a Graphviz escape such as `\N` or `\l`); control characters,
-/// newlines included, are shown as visible escapes (`\n` as the two
-/// characters `\` `n`), the same way diagnostics show them, so a label is
-/// always one line of exactly the text in the package.
+/// newlines included, and format characters are shown as every rendering
+/// shows them (`lawgen_runtime::text`: `\n` as the two characters `\` `n`,
+/// a bidi override as `<U+202E>`), so a label is always one line of exactly
+/// the text in the package.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                for e in c.escape_default() {
-                    if e == '\\' {
-                        out.push_str("\\\\");
-                    } else {
-                        out.push(e);
-                    }
-                }
+            c if lawgen_runtime::text::is_hidden(c) => {
+                let shown = lawgen_runtime::text::escape_for_display(c.encode_utf8(&mut [0; 4]));
+                out.push_str(&shown.replace('\\', "\\\\"));
             }
             c => out.push(c),
         }
@@ -302,6 +298,7 @@ mod tests {
         assert_eq!(escape("a\nb\r\u{1b}"), r"a\\nb\\r\\u{1b}");
         assert_eq!(escape("\"); exit(1); //"), "\\\"); exit(1); //");
         assert_eq!(escape("ход_ферзя"), "ход_ферзя");
+        assert_eq!(escape("\u{202e}x\u{200b}"), "<U+202E>x<U+200B>");
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::{internal, read_facts_file, Failure, Inputs, PolicyArg};
 use crate::driver::{Evaluated, Loaded};
 use lawgen_runtime::explain;
 use lawgen_runtime::program::{RelationKind, Section, Value};
+use lawgen_runtime::text::Shown;
 use std::path::{Path, PathBuf};
 
 /// `lawgen verdicts PACKAGE --facts FILE [--policy P] [--lang L]`.
@@ -33,11 +34,12 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
 fn verdicts(loaded: &Loaded, ev: &Evaluated, facts: &Path, lang: &str) -> String {
     let m = &loaded.model;
     let c = &ev.conclusions;
+    // Package strings are shown through `text` (explanations are already).
     let mut out = format!(
         "{} {} on {} (policy: {})\n",
-        m.name,
-        m.version,
-        facts.display(),
+        Shown(&m.name),
+        Shown(&m.version),
+        Shown(&facts.display().to_string()),
         c.policy.as_str()
     );
     let mut seen = std::collections::BTreeSet::new();
@@ -79,13 +81,14 @@ fn verdicts(loaded: &Loaded, ev: &Evaluated, facts: &Path, lang: &str) -> String
                     Value::Entity(e) => e.clone(),
                 })
                 .collect();
-            out.push_str(&format!(
-                "  {}({}) — to be decided by {} ({})\n",
+            let line = format!(
+                "{}({}) — to be decided by {} ({})",
                 r.predicate,
                 args.join(", "),
                 r.authority,
                 r.capability
-            ));
+            );
+            out.push_str(&format!("  {}\n", Shown(&line)));
         }
     }
     out

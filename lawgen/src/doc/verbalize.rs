@@ -59,31 +59,18 @@ pub(crate) fn document(loaded: &Loaded, lang: Lang, scenarios: Option<&Scenarios
     }
 }
 
-/// Replaces control characters by visible escapes (`\u{a}`), so that a
-/// package string can neither break a line of the text form nor hide in it.
-/// Markup is the writers' business; this is the one cleaning every format shares.
+/// Makes a package string visible (`lawgen_runtime::text`, the escaping of
+/// every rendering): control characters become escapes (`\n`, `\u{1b}`) and
+/// format characters `<U+202E>`, so that a package string can neither break
+/// a line of the text form nor hide in it. Markup is the writers' business;
+/// this is the one cleaning every format shares.
 pub(crate) fn clean(s: &str) -> String {
-    clean_keeping(s, false)
+    lawgen_runtime::text::escape_for_display(s)
 }
 
 /// [`clean`], but a line break stays a line break (article texts).
 fn clean_text(s: &str) -> String {
-    clean_keeping(s, true)
-}
-
-fn clean_keeping(s: &str, newlines: bool) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_owned();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_control() && !(newlines && c == '\n') {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    lawgen_runtime::text::escape_text(s)
 }
 
 pub(crate) fn part_anchor(p: usize) -> String {

@@ -87,9 +87,18 @@ function pages() {
 
 const norm = (s) => s.replace(/\s+/g, " ").trim();
 
-/** What the document writes for a package string (control characters escaped). */
+/** What the document writes for a package string: control characters as Rust escapes (`\n`,
+ * `\u{1b}`), format characters and line/paragraph separators as `<U+202E>`. */
 function clean(s) {
-  return [...s].map((c) => (/\p{Cc}/u.test(c) ? `\\u{${c.codePointAt(0).toString(16)}}` : c)).join("");
+  const named = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+  return [...s]
+    .map((c) => {
+      if (/\p{Cc}/u.test(c)) return named[c] ?? `\\u{${c.codePointAt(0).toString(16)}}`;
+      if (/[\p{Cf}\p{Zl}\p{Zp}]/u.test(c))
+        return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+      return c;
+    })
+    .join("");
 }
 
 async function checkPage(browser, p, failures) {

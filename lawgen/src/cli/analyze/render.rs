@@ -4,23 +4,29 @@
 use super::{Outcome, Witness};
 use crate::interp::Facts;
 use crate::program::{Catalog, Value};
+use lawgen_runtime::text::Shown;
 use serde_json::{json, Value as J};
 
-/// The facts of a witness as one line of literals: `p(a, b), ~q(c)`.
+/// The facts of a witness as one line of literals: `p(a, b), ~q(c)`, its
+/// names shown through `text`.
 pub fn facts_line(facts: &Facts, cat: &Catalog) -> String {
     let mut parts = Vec::new();
     for (lit, rows) in &facts.rows {
         for row in rows {
             parts.push(format!(
                 "{}({})",
-                cat.lit_name(*lit),
+                Shown(&cat.lit_name(*lit)),
                 row.iter().map(show).collect::<Vec<_>>().join(", ")
             ));
         }
     }
     for (t, names) in &facts.entities {
         for n in names {
-            parts.push(format!("entity {} {n}", cat.types[t.0 as usize].name));
+            parts.push(format!(
+                "entity {} {}",
+                Shown(&cat.types[t.0 as usize].name),
+                Shown(n)
+            ));
         }
     }
     if parts.is_empty() {
@@ -33,7 +39,7 @@ pub fn facts_line(facts: &Facts, cat: &Catalog) -> String {
 fn show(v: &Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
-        Value::Entity(e) => e.clone(),
+        Value::Entity(e) => Shown(e).to_string(),
     }
 }
 
@@ -55,12 +61,12 @@ pub fn witness_text(w: &Witness, names: &[String]) -> String {
         let b: Vec<String> = w
             .binding
             .iter()
-            .map(|(k, v)| format!("{k} = {}", show(v)))
+            .map(|(k, v)| format!("{} = {}", Shown(k), show(v)))
             .collect();
         out.push_str(&format!("binding: {}\n", b.join(", ")));
     }
     for n in &w.notes {
-        out.push_str(n);
+        out.push_str(&Shown(n).to_string());
         out.push('\n');
     }
     let same = w.files.windows(2).all(|p| p[0] == p[1]);

@@ -8,6 +8,7 @@ use super::render::{facts_line, outcome_json, size_words, witness_text};
 use super::{Analysis, Error, Options, Outcome};
 use crate::cli::{internal, read_other_input, Failure, Inputs, PolicyArg};
 use crate::program::{Program, Section, Strength};
+use lawgen_runtime::text::Shown;
 use serde_json::{json, Value as J};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -117,7 +118,12 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         explain: true,
     };
     let report = run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
-    print!("{}", report.text);
+    // The text names predicates and shows package strings: every line goes
+    // through `text`, so none reaches the terminal raw.
+    for line in report.text.split_inclusive('\n') {
+        let (body, end) = line.split_at(line.trim_end_matches('\n').len());
+        print!("{}{end}", Shown(body));
+    }
     if report.code != 0 {
         return Err(Failure::new(
             report.code,
@@ -263,7 +269,7 @@ pub fn run(
     };
     let names: Vec<String> = progs
         .iter()
-        .map(|p| format!("{} {}", p.package, p.version))
+        .map(|p| format!("{} {}", Shown(&p.package), Shown(&p.version)))
         .collect();
     let mut an = Analysis::new(&progs, opts.clone(), &named)?;
     let (atoms, insts, vars, clauses) = an.size();

@@ -2,16 +2,21 @@
 
 use super::measure::si;
 use super::result::{median, BenchResult};
+use lawgen_runtime::text::{escape_for_display, Shown};
 
 impl BenchResult {
-    /// The human-readable report.
+    /// The human-readable report. Package strings (name, version,
+    /// relations, literals) are shown through `text`.
     pub fn render_text(&self) -> String {
         use std::fmt::Write as _;
         let mut o = String::new();
         let _ = writeln!(
             o,
             "lawgen bench: {} {} — backend {}, policy {}",
-            self.package, self.version, self.backend, self.policy
+            Shown(&self.package),
+            Shown(&self.version),
+            self.backend,
+            self.policy
         );
         let what = if self.template {
             "every case the template".to_owned()
@@ -99,7 +104,7 @@ impl BenchResult {
                     .heads
                     .iter()
                     .take(4)
-                    .cloned()
+                    .map(|h| escape_for_display(h))
                     .collect::<Vec<_>>()
                     .join(", ");
                 if s.heads.len() > 4 {
@@ -115,19 +120,23 @@ impl BenchResult {
             }
         }
         for n in &self.notes {
-            let _ = writeln!(o, "note: {n}");
+            let _ = writeln!(o, "note: {}", Shown(n));
         }
         let _ = writeln!(
             o,
             "\nconcluded (+∂) tuples per institutional literal, all cases:"
         );
-        let w = self
+        let counts: Vec<(String, _)> = self
             .counts
+            .iter()
+            .map(|(l, n)| (escape_for_display(l), n))
+            .collect();
+        let w = counts
             .iter()
             .map(|(l, _)| l.chars().count())
             .max()
             .unwrap_or(0);
-        for (l, n) in &self.counts {
+        for (l, n) in &counts {
             let _ = writeln!(o, "  {l:<w$}  {n:>12}");
         }
         let _ = writeln!(
@@ -138,7 +147,7 @@ impl BenchResult {
             if self.never_concluded.is_empty() {
                 String::new()
             } else {
-                format!("; never: {}", self.never_concluded.join(", "))
+                format!("; never: {}", Shown(&self.never_concluded.join(", ")))
             }
         );
         o

@@ -10,12 +10,30 @@ use crate::model::Model;
 use crate::python::{bindings, clean, module_doc, PYO3_VERSION};
 use std::path::Path;
 
-/// A Python string literal for a docstring.
-fn py_docstring(s: &str) -> String {
-    format!(
-        "\"\"\"{}\"\"\"",
-        s.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"")
-    )
+/// A Python string literal (triple-quoted, so a docstring keeps its lines)
+/// that reads back as exactly `s`, whatever `s` holds: every `"` and `\` is
+/// backslash-escaped, so nothing can close the literal or start an escape
+/// such as `\N{…}`, and every control or format character but the line
+/// break is written as a `\x`, `\u` or `\U` escape (Python source may hold
+/// no NUL, and a carriage return would be read as a line break).
+pub(crate) fn py_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 6);
+    out.push_str("\"\"\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push('\n'),
+            c if lawgen_runtime::text::is_hidden(c) => match c as u32 {
+                n @ 0..=0xff => out.push_str(&format!("\\x{n:02x}")),
+                n @ 0x100..=0xffff => out.push_str(&format!("\\u{n:04x}")),
+                n => out.push_str(&format!("\\U{n:08x}")),
+            },
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"\"\"");
+    out
 }
 
 /// The `.pyi` type stub of the module.
@@ -27,9 +45,9 @@ pub fn stub(model: &Model, emitted: &Emitted) -> String {
          from typing import Any, Iterable, Literal, Mapping, Optional, Union\n\n\
          import pyarrow\n\n\
          PACKAGE: str\n\
-         \"\"\"The package's name ({name}).\"\"\"\n\
+         {name}\n\
          VERSION: str\n\
-         \"\"\"The package's version ({ver}).\"\"\"\n\
+         {ver}\n\
          ENGINES: tuple[str, ...]\n\
          \"\"\"The engines compiled into this module; the first is the default.\"\"\"\n\
          EXPLAIN_LANGUAGES: tuple[str, ...]\n\
@@ -78,10 +96,10 @@ pub fn stub(model: &Model, emitted: &Emitted) -> String {
          \x20   The conclusions on institutional literals and the requests; with include_empirical=True\n\
          \x20   also the other literals (the facts given, closure-derived negatives): the docs/reference.md#the-canonical-output output.\n\
          \x20   A case whose facts do not fit gets one row with section \"error\" and lawgen's message.\"\"\"\n",
-        doc = py_docstring(&doc),
+        doc = py_str(&doc),
         version = env!("CARGO_PKG_VERSION"),
-        name = clean(&model.name),
-        ver = clean(&model.version),
+        name = py_str(&format!("The package's name ({}).", clean(&model.name))),
+        ver = py_str(&format!("The package's version ({}).", clean(&model.version))),
     )
 }
 
@@ -155,24 +173,28 @@ pub fn write_project(
     Ok(dist)
 }
 
-/// A package version as a PEP 440 version: semantic versions such as
-/// `0.1.0` already are; anything else becomes `0+<sanitized>`.
+/// A package version as a PEP 440 version (docs/python.md): a release of
+/// dot-separated numbers (`0.1.0`, `2023`) is kept; anything else is mapped
+/// to the local version `0+<label>`, where `<label>` is the version's runs of
+/// ASCII letters and digits, lower-cased and joined by dots (`1.0 (draft)`
+/// becomes `0+1.0.draft`), or to `0` when it has none. The mapping is
+/// deterministic, and its result always a valid PEP 440 version.
 fn python_version(v: &str) -> String {
-    let pep440 = !v.is_empty()
+    let release = !v.is_empty()
         && v.split('.')
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
-    if pep440 {
+    if release {
         return v.to_owned();
     }
-    let local: String = v
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '.' })
+    let label: Vec<String> = v
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_lowercase)
         .collect();
-    let local = local.trim_matches('.').to_owned();
-    if local.is_empty() {
+    if label.is_empty() {
         "0".to_owned()
     } else {
-        format!("0+{local}")
+        format!("0+{}", label.join("."))
     }
 }
 
@@ -186,11 +208,56 @@ mod tests {
         assert_eq!(python_version("2023"), "2023");
         assert_eq!(python_version("1.0-beta"), "0+1.0.beta");
         assert_eq!(python_version("--"), "0");
+        assert_eq!(python_version("1.0 (draft)"), "0+1.0.draft");
+        assert_eq!(python_version("1..0"), "0+1.0");
+        assert_eq!(python_version("v2 RC"), "0+v2.rc");
+        assert_eq!(
+            python_version("1\"\"\"; import os; \"\"\""),
+            "0+1.import.os"
+        );
+        assert_eq!(python_version("версия"), "0");
+        for v in [
+            "1.0 (draft)",
+            "1..0",
+            ".1",
+            "1.",
+            "",
+            " ",
+            "1\n2",
+            "\u{202e}1",
+            "a_b-c.d",
+            "1.0-beta",
+            "0.1.0",
+        ] {
+            let p = python_version(v);
+            assert!(pep440(&p), "{v:?} becomes {p:?}, not a PEP 440 version");
+        }
+    }
+
+    /// PEP 440's grammar for what `python_version` writes: a release
+    /// (`N(.N)*`) and an optional local label (`+[a-z0-9]+(.[a-z0-9]+)*`).
+    fn pep440(v: &str) -> bool {
+        let (release, local) = match v.split_once('+') {
+            Some((r, l)) => (r, Some(l)),
+            None => (v, None),
+        };
+        let segments = |s: &str, ok: fn(char) -> bool| {
+            s.split('.').all(|p| !p.is_empty() && p.chars().all(ok))
+        };
+        segments(release, |c| c.is_ascii_digit())
+            && local.is_none_or(|l| segments(l, |c| c.is_ascii_digit() || c.is_ascii_lowercase()))
     }
 
     #[test]
     fn docstrings_cannot_be_closed_by_labels() {
-        let d = py_docstring("a \"\"\" b \\ c");
+        let d = py_str("a \"\"\" b \\ c");
         assert_eq!(d, "\"\"\"a \\\"\\\"\\\" b \\\\ c\"\"\"");
+        // A trailing quote cannot merge with the closing ones.
+        assert_eq!(py_str("x\""), "\"\"\"x\\\"\"\"\"");
+        assert_eq!(py_str("\\N{x}"), "\"\"\"\\\\N{x}\"\"\"");
+        assert_eq!(
+            py_str("\0\r\u{1b}\u{202e}\u{e0041}a\nb ход"),
+            "\"\"\"\\x00\\x0d\\x1b\\u202e\\U000e0041a\nb ход\"\"\""
+        );
     }
 }
