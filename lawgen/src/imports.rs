@@ -365,6 +365,15 @@ impl Resolver<'_> {
         let this = describe(&entry.name, &entry.version, Path::new(""));
         // On the way in from the root: a cycle, or another version of a
         // package that is still being read.
+        if self.stack.len() >= MAX_IMPORT_DEPTH {
+            self.diags.error(
+                Code::Limit,
+                at,
+                format!("the imports nest more than {MAX_IMPORT_DEPTH} packages deep (here {this})"),
+                "import the packages a layer builds on directly rather than through a long chain, or merge layers",
+            );
+            return None;
+        }
         if let Some(&pos) = self.on_stack.get(&entry.name) {
             let (_, version, file) = self.stack[pos].clone();
             if version == entry.version {
@@ -590,10 +599,35 @@ pub fn check_closure(closure: &Closure) -> Result<Model, Diagnostics> {
         return Err(diags);
     }
     // Each package with its own closure, imports first, so that an error
-    // inside an imported package is reported as that package's.
-    let reach = reachable(closure);
+    // inside an imported package is reported as that package's. That is
+    // the sum of the closures' sizes, quadratic in the depth of a chain of
+    // imports: bounded before any of it is done.
+    let members: Vec<Vec<usize>> = (0..n).map(|i| closure_of(closure, i)).collect();
+    let sizes: Vec<usize> = closure
+        .layers
+        .iter()
+        .map(|l| l.package.nodes.len().max(1))
+        .collect();
+    let total: usize = sizes.iter().sum();
+    let work: usize = members
+        .iter()
+        .map(|m| m.iter().map(|&j| sizes[j]).sum::<usize>())
+        .sum();
+    let limit = MAX_CLOSURE_CHECK.max(8 * total);
+    if work > limit {
+        let mut d = Diagnostics::new();
+        d.error(
+            Code::Limit,
+            Location::default(),
+            format!(
+                "the imports nest too deep to check: each of the {n} packages is checked with its own imports, {work} nodes in all, more than the limit of {limit} (8 times the closure's {total} nodes, and at least {MAX_CLOSURE_CHECK})"
+            ),
+            "import the packages a layer builds on directly rather than through a long chain, or merge layers",
+        );
+        return Err(d);
+    }
     let check = |i: usize| {
-        let members: Vec<usize> = (0..n).filter(|&j| reach[i][j]).collect();
+        let members = members[i].clone();
         let (pkg, layer_of) = union(closure, i, &members);
         crate::check::check_layered(&pkg, &layer_of)
             .map(|model| (model, members))
@@ -611,21 +645,28 @@ pub fn check_closure(closure: &Closure) -> Result<Model, Diagnostics> {
     Ok(model)
 }
 
-/// `reach[i][j]`: package `i` imports `j`, transitively (or `i == j`).
-fn reachable(closure: &Closure) -> Vec<Vec<bool>> {
-    let n = closure.layers.len();
-    let mut reach = vec![vec![false; n]; n];
-    // Layers come after their imports, so one pass in order suffices.
-    for i in 0..n {
-        reach[i][i] = true;
-        for &j in &closure.layers[i].imports {
-            let below = reach[j].clone();
-            for (k, r) in below.into_iter().enumerate() {
-                reach[i][k] |= r;
+/// Most nodes checked across the packages of a closure, each with its own
+/// imports (docs/security.md), unless 8 times the closure's nodes is more.
+pub const MAX_CLOSURE_CHECK: usize = 1_000_000;
+
+/// Deepest nesting of imports (docs/security.md): resolution reads them
+/// depth first.
+pub const MAX_IMPORT_DEPTH: usize = 200;
+
+/// The packages layer `i` imports, transitively, and `i`, in closure order.
+fn closure_of(closure: &Closure, i: usize) -> Vec<usize> {
+    let mut seen = vec![false; closure.layers.len()];
+    let mut todo = vec![i];
+    seen[i] = true;
+    while let Some(j) = todo.pop() {
+        for &k in &closure.layers[j].imports {
+            if !seen[k] {
+                seen[k] = true;
+                todo.push(k);
             }
         }
     }
-    reach
+    (0..closure.layers.len()).filter(|&j| seen[j]).collect()
 }
 
 /// The union of `members`' nodes as one package named after layer `top`,

@@ -771,3 +771,92 @@ fn an_import_matched_in_two_directories_is_ambiguous() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A chain of `n` packages in `dir`, each importing the one before: the
+/// base of the ui cases, then layers of one relation each. Returns the
+/// last file.
+fn write_chain(dir: &Path, n: usize, width: usize) -> PathBuf {
+    use lawgen::internals::syntax::hash::node_hash;
+    let base_file =
+        support::workspace().join("tests/ui/imports/e109_import_matched_by_two_files/base.json");
+    let base: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(base_file).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("p0.json"), serde_json::to_vec(&base).unwrap()).unwrap();
+    let mut prev = (
+        "ui.base".to_owned(),
+        "urn:ui:base".to_owned(),
+        base["semanticHash"].clone(),
+    );
+    for i in 1..n {
+        let ns = format!("urn:c:p{i}");
+        let nodes: Vec<serde_json::Value> = (0..width)
+            .map(|k| {
+                let mut node = serde_json::json!({
+                    "id": format!("{ns}#heard{i}_{k}"), "kind": "symbol_decl", "package": ns,
+                    "labels": [{"language": "en", "status": "official", "text": "heard"}],
+                    "name": format!("heard{i}_{k}"), "symbolKind": "relation", "relationKind": "empirical",
+                    "parameters": [{"name": "thing", "type": {"name": "urn:ui:base#Thing"}}],
+                });
+                let hash = node_hash(node.as_object().unwrap());
+                node["contentHash"] = serde_json::Value::from(hash);
+                node
+            })
+            .collect();
+        let semantic = serde_json::Value::from(format!("sha256:{i:064}"));
+        let pkg = serde_json::json!({
+            "schemaVersion": "law.core.ir/0.2",
+            "package": {"name": format!("c.p{i}"), "namespace": ns, "version": "1.0.0"},
+            "semanticHash": semantic,
+            "features": ["core-executable"],
+            "imports": [{"name": prev.0, "namespace": prev.1, "version": "1.0.0", "semanticHash": prev.2}],
+            "strata": [],
+            "metadata": {},
+            "nodes": nodes,
+        });
+        std::fs::write(
+            dir.join(format!("p{i}.json")),
+            serde_json::to_vec(&pkg).unwrap(),
+        )
+        .unwrap();
+        prev = (format!("c.p{i}"), ns, semantic);
+    }
+    dir.join(format!("p{}.json", n - 1))
+}
+
+#[test]
+fn chains_of_imports_load_or_are_refused_at_once() {
+    let dir = scratch("chain");
+    // Within the limits: loads, every package in the model.
+    let top = write_chain(&dir, 200, 1);
+    let loaded = driver::load_file(&top, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.model().packages.len(), 200);
+    // 1,300 packages of one node: checked each with its own imports, fewer
+    // than a million node checks, but they nest deeper than resolution
+    // reads (depth first, so a deep chain would exhaust the stack).
+    let top = write_chain(&dir, 1300, 1);
+    let err = driver::load_file(&top, &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(
+            "error[E090]: the imports nest more than 200 packages deep (here `c.p1099` 1.0.0)\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("= help: import the packages a layer builds on directly rather than through a long chain, or merge layers\n"),
+        "{err}"
+    );
+    // 200 packages of 60 nodes: 1.2 million node checks.
+    let top = write_chain(&dir, 200, 60);
+    let err = driver::load_file(&top, &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("error[E090]: the imports nest too deep to check: each of the 200 packages is checked with its own imports, 1195400 nodes in all, more than the limit of 1000000 (8 times the closure's 11947 nodes, and at least 1000000)\n"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
