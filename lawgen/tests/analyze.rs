@@ -1306,8 +1306,10 @@ fn any_minimize_seconds_give_the_smallest_witness_found_or_a_usage_error() {
     let prog = load(&support::path(FIDE));
     let goal = parse_goal(&prog.catalog, "game_drawn(G)", Section::Defeasibly).unwrap();
     for secs in [f64::NAN, -1.0, f64::INFINITY, 1e30] {
-        let mut opts = Options::default();
-        opts.minimize_seconds = secs;
+        let opts = Options {
+            minimize_seconds: secs,
+            ..Default::default()
+        };
         let mut an = Analysis::new(&[&prog], opts, &Named::default()).unwrap();
         assert!(an.requires(&goal).unwrap().witness().is_some(), "{secs}");
     }
@@ -1334,8 +1336,10 @@ fn goals_of_many_variables_and_long_runs_end_in_a_clear_error() {
         unreachable: true,
         ..Default::default()
     };
-    let mut opts = Options::default();
-    opts.max_seconds = Some(0.0);
+    let opts = Options {
+        max_seconds: Some(0.0),
+        ..Default::default()
+    };
     let e = run(&prog, None, &req, &opts).err().expect("out of time");
     assert_eq!(e.code, 1);
     assert_eq!(

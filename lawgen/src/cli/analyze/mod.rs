@@ -90,6 +90,10 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A binding of a goal's variables and the condition under which the goal
+/// holds with it.
+type GoalBinding = (BTreeMap<String, Vid>, Bv);
+
 /// How an analysis runs.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -300,11 +304,7 @@ impl<'p> Analysis<'p> {
     }
 
     /// Every binding of the goal's positive items with its condition.
-    fn goal_bindings(
-        &mut self,
-        p: usize,
-        goal: &Goal,
-    ) -> Result<Vec<(BTreeMap<String, Vid>, Bv)>, Error> {
+    fn goal_bindings(&mut self, p: usize, goal: &Goal) -> Result<Vec<GoalBinding>, Error> {
         let pos: Vec<&Pattern> = goal
             .items
             .iter()
