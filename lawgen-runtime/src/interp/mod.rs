@@ -167,6 +167,12 @@ impl Store {
         .run(binding);
     }
 
+    /// How many indexes explanations have built on this finished store.
+    #[cfg(test)]
+    pub(crate) fn late_index_count(&self) -> usize {
+        self.late.0.lock().map_or(0, |l| l.len())
+    }
+
     /// Relation `r`'s tuples, in the order they were derived.
     pub fn tuples(&self, r: RelId) -> impl Iterator<Item = &[i64]> {
         self.rels[r.0 as usize].tuples.iter().map(|t| &t[..])
