@@ -232,6 +232,18 @@ impl Files for SearchPath {
 #[derive(Clone, Debug)]
 pub struct InMemory {
     pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// Each file's header, read on the first search (`None` for a file
+    /// that is not a package), so a closure reads each header once.
+    headers: Option<Vec<Option<Header>>>,
+}
+
+impl InMemory {
+    pub fn new(files: Vec<(PathBuf, Vec<u8>)>) -> Self {
+        InMemory {
+            files,
+            headers: None,
+        }
+    }
 }
 
 impl Files for InMemory {
@@ -240,21 +252,33 @@ impl Files for InMemory {
     }
 
     fn find(&mut self, _: &Path, name: &str, version: &str, limits: &ReadLimits) -> Found {
-        let mut hits: Vec<(PathBuf, Header, Vec<u8>)> = self
-            .files
+        let files = &self.files;
+        let headers = self.headers.get_or_insert_with(|| {
+            files
+                .iter()
+                .map(|(path, bytes)| read_header(path, bytes, limits))
+                .collect()
+        });
+        let mut hits: Vec<usize> = headers
             .iter()
-            .filter_map(|(path, bytes)| {
-                let h = read_header(path, bytes, limits)?;
-                (h.name == name && h.version == version).then(|| (path.clone(), h, bytes.clone()))
+            .enumerate()
+            .filter(|(_, h)| {
+                h.as_ref()
+                    .is_some_and(|h| h.name == name && h.version == version)
             })
+            .map(|(i, _)| i)
             .collect();
         match hits.len() {
             0 => Found::Nothing,
             1 => {
-                let (p, h, b) = hits.remove(0);
-                Found::One(p, h, b)
+                let i = hits.remove(0);
+                let (path, bytes) = &self.files[i];
+                match &headers[i] {
+                    Some(h) => Found::One(path.clone(), h.clone(), bytes.clone()),
+                    None => Found::Nothing,
+                }
             }
-            _ => Found::Many(hits.into_iter().map(|(p, _, _)| p).collect()),
+            _ => Found::Many(hits.into_iter().map(|i| self.files[i].0.clone()).collect()),
         }
     }
 }
