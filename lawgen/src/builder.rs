@@ -256,6 +256,12 @@ impl Builder {
                 for f in files {
                     println!("cargo:rerun-if-changed={}", f.display());
                 }
+                // The lock file that pins the imports, when there is one
+                // (a path that does not exist would rerun every build).
+                let lock = crate::imports::lock_path(path);
+                if lock.is_file() {
+                    println!("cargo:rerun-if-changed={}", lock.display());
+                }
             }
             let loaded = loaded.map_err(BuildError::Package)?;
             let e = emit_with(

@@ -152,8 +152,12 @@ pub fn load_bytes(bytes: &[u8], limits: &ReadLimits) -> Result<Loaded, Diagnosti
         if text_root && serde_json::from_slice::<serde::de::IgnoredAny>(&root_bytes).is_err() {
             root_bytes = syntax::files::law_to_json(&root_bytes)?;
         }
-        let closure =
-            imports::resolve(&root, root_bytes, &mut imports::InMemory { files }, limits)?;
+        let closure = imports::resolve(
+            &root,
+            root_bytes,
+            &mut imports::InMemory::new(files),
+            limits,
+        )?;
         let mut loaded = finish(closure, limits)?;
         loaded.source = String::from_utf8_lossy(bytes).into_owned();
         return Ok(loaded);

@@ -20,7 +20,8 @@
 
 use crate::diagnostics::{Code, Diagnostics, Location};
 use crate::model::{Model, PackageInfo};
-use crate::syntax::files::{read_header, read_package_file, Format, Header};
+use crate::syntax::files::{law_to_json, read_header, read_package_file, Format, Header};
+use crate::syntax::hash::{canonical_json, sha256_hex};
 use crate::syntax::{Import, Package, ReadLimits};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -66,21 +67,52 @@ impl Closure {
     }
 }
 
+/// What the search path holds for one import entry.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// Exactly one package file: its path, header and bytes.
+    One(PathBuf, Header, Vec<u8>),
+    /// No package file.
+    Nothing,
+    /// Several files, in search-path order: the import is ambiguous.
+    Many(Vec<PathBuf>),
+}
+
+impl Found {
+    /// The file found, or the first of several.
+    fn first(&self) -> Option<&Path> {
+        match self {
+            Found::One(p, _, _) => Some(p),
+            Found::Many(ps) => ps.first().map(PathBuf::as_path),
+            Found::Nothing => None,
+        }
+    }
+}
+
 /// Where imported packages are found.
 pub trait Files {
     /// The directories (or other places) searched for an import of a
     /// package read from `importer`, in order, as the not-found error lists them.
     fn search_path(&self, importer: &Path) -> Vec<String>;
 
-    /// The first package file on the search path whose header names
-    /// `name` and `version`, with its header and bytes.
-    fn find(
-        &mut self,
-        importer: &Path,
-        name: &str,
-        version: &str,
-        limits: &ReadLimits,
-    ) -> Option<(PathBuf, Header, Vec<u8>)>;
+    /// Every package file on the search path whose header names `name`
+    /// and `version`: one is the import, more than one an ambiguity.
+    fn find(&mut self, importer: &Path, name: &str, version: &str, limits: &ReadLimits) -> Found;
+
+    /// The lock file that pins the imports of the root package read from
+    /// `root` (docs/reference.md#lock-files), where these files have one.
+    fn lock_file(&self, _root: &Path) -> Option<PathBuf> {
+        None
+    }
+}
+
+/// A package file of a search-path directory, as listed once.
+#[derive(Clone, Debug)]
+struct Candidate {
+    path: PathBuf,
+    /// The canonical path, so that a directory listed twice (the
+    /// importer's own, given again with `--import-path`) is one candidate.
+    real: PathBuf,
 }
 
 /// The file system: the importing file's own directory, then each
@@ -88,15 +120,16 @@ pub trait Files {
 #[derive(Clone, Debug, Default)]
 pub struct SearchPath {
     pub dirs: Vec<PathBuf>,
-    /// Headers already read, by file.
-    headers: HashMap<PathBuf, Option<Header>>,
+    /// Each directory's package files by `(name, version)`, read once, so
+    /// that resolving a closure reads every candidate's header once.
+    listed: HashMap<PathBuf, HashMap<(String, String), Vec<Candidate>>>,
 }
 
 impl SearchPath {
     pub fn new(dirs: &[PathBuf]) -> Self {
         SearchPath {
             dirs: dirs.to_vec(),
-            headers: HashMap::new(),
+            listed: HashMap::new(),
         }
     }
 
@@ -113,6 +146,40 @@ impl SearchPath {
         dirs.extend(self.dirs.iter().cloned());
         dirs
     }
+
+    /// The package files of `dir` by `(name, version)`, sorted by path.
+    fn list(dir: &Path, limits: &ReadLimits) -> HashMap<(String, String), Vec<Candidate>> {
+        let mut by_id: HashMap<(String, String), Vec<Candidate>> = HashMap::new();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return by_id;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| Format::of(p).is_some() && p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            // A directory given as `.` names its files without `./`.
+            let path = path.strip_prefix(".").map(Path::to_owned).unwrap_or(path);
+            let Some(header) = read_candidate(&path, limits).map(|(h, _)| h) else {
+                continue;
+            };
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            by_id
+                .entry((header.name, header.version))
+                .or_default()
+                .push(Candidate { path, real });
+        }
+        by_id
+    }
+}
+
+/// The header and bytes of a package file, or `None` when it is too large,
+/// unreadable or not a package.
+fn read_candidate(path: &Path, limits: &ReadLimits) -> Option<(Header, Vec<u8>)> {
+    let bytes = crate::syntax::files::read_limited(path, limits.max_bytes).ok()?;
+    let header = read_header(path, &bytes, limits)?;
+    Some((header, bytes))
 }
 
 impl Files for SearchPath {
@@ -123,47 +190,38 @@ impl Files for SearchPath {
             .collect()
     }
 
-    fn find(
-        &mut self,
-        importer: &Path,
-        name: &str,
-        version: &str,
-        limits: &ReadLimits,
-    ) -> Option<(PathBuf, Header, Vec<u8>)> {
-        for dir in self.dirs_for(importer) {
-            // Sorted, so that "the first one wins" does not depend on the file system.
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| Format::of(p).is_some() && p.is_file())
-                .collect();
-            files.sort();
-            for path in files {
-                // A directory given as `.` names its files without `./`.
-                let path = path.strip_prefix(".").map(Path::to_owned).unwrap_or(path);
-                let cached = self.headers.get(&path).cloned();
-                let (header, bytes) = match cached {
-                    Some(None) => continue,
-                    Some(Some(h)) if h.name != name || h.version != version => continue,
-                    _ => {
-                        let bytes =
-                            crate::syntax::files::read_limited(&path, limits.max_bytes).ok();
-                        let header = bytes.as_deref().and_then(|b| read_header(&path, b, limits));
-                        self.headers.insert(path.clone(), header.clone());
-                        match (header, bytes) {
-                            (Some(h), Some(b)) => (h, b),
-                            _ => continue,
-                        }
-                    }
-                };
-                if header.name == name && header.version == version {
-                    return Some((path, header, bytes));
+    fn find(&mut self, importer: &Path, name: &str, version: &str, limits: &ReadLimits) -> Found {
+        let key = (name.to_owned(), version.to_owned());
+        let mut hits: Vec<&Candidate> = Vec::new();
+        let dirs = self.dirs_for(importer);
+        for dir in &dirs {
+            if !self.listed.contains_key(dir) {
+                let listing = SearchPath::list(dir, limits);
+                self.listed.insert(dir.clone(), listing);
+            }
+        }
+        for dir in &dirs {
+            for c in self.listed[dir].get(&key).into_iter().flatten() {
+                if !hits.iter().any(|h| h.real == c.real) {
+                    hits.push(c);
                 }
             }
         }
-        None
+        match hits.as_slice() {
+            [] => Found::Nothing,
+            [one] => match read_candidate(&one.path, limits) {
+                // Read again: the file may have changed since it was listed.
+                Some((h, bytes)) if h.name == name && h.version == version => {
+                    Found::One(one.path.clone(), h, bytes)
+                }
+                _ => Found::Nothing,
+            },
+            many => Found::Many(many.iter().map(|c| c.path.clone()).collect()),
+        }
+    }
+
+    fn lock_file(&self, root: &Path) -> Option<PathBuf> {
+        (!root.as_os_str().is_empty()).then(|| lock_path(root))
     }
 }
 
@@ -171,6 +229,18 @@ impl Files for SearchPath {
 #[derive(Clone, Debug)]
 pub struct InMemory {
     pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// Each file's header, read on the first search (`None` for a file
+    /// that is not a package), so a closure reads each header once.
+    headers: Option<Vec<Option<Header>>>,
+}
+
+impl InMemory {
+    pub fn new(files: Vec<(PathBuf, Vec<u8>)>) -> Self {
+        InMemory {
+            files,
+            headers: None,
+        }
+    }
 }
 
 impl Files for InMemory {
@@ -178,17 +248,35 @@ impl Files for InMemory {
         vec!["the packages embedded with the generated module".to_owned()]
     }
 
-    fn find(
-        &mut self,
-        _: &Path,
-        name: &str,
-        version: &str,
-        limits: &ReadLimits,
-    ) -> Option<(PathBuf, Header, Vec<u8>)> {
-        self.files.iter().find_map(|(path, bytes)| {
-            let h = read_header(path, bytes, limits)?;
-            (h.name == name && h.version == version).then(|| (path.clone(), h, bytes.clone()))
-        })
+    fn find(&mut self, _: &Path, name: &str, version: &str, limits: &ReadLimits) -> Found {
+        let files = &self.files;
+        let headers = self.headers.get_or_insert_with(|| {
+            files
+                .iter()
+                .map(|(path, bytes)| read_header(path, bytes, limits))
+                .collect()
+        });
+        let mut hits: Vec<usize> = headers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| {
+                h.as_ref()
+                    .is_some_and(|h| h.name == name && h.version == version)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        match hits.len() {
+            0 => Found::Nothing,
+            1 => {
+                let i = hits.remove(0);
+                let (path, bytes) = &self.files[i];
+                match &headers[i] {
+                    Some(h) => Found::One(path.clone(), h.clone(), bytes.clone()),
+                    None => Found::Nothing,
+                }
+            }
+            _ => Found::Many(hits.into_iter().map(|i| self.files[i].0.clone()).collect()),
+        }
     }
 }
 
@@ -207,15 +295,22 @@ pub fn resolve(
         layers: Vec::new(),
         by_name: HashMap::new(),
         stack: Vec::new(),
+        on_stack: HashMap::new(),
         diags: Diagnostics::new(),
     };
     let root = r.visit(path.to_owned(), bytes, None);
     let mut diags = r.diags;
-    diags.sort();
-    match root {
-        Some(_) if diags.is_empty() => Ok(Closure { layers: r.layers }),
-        _ => Err(diags),
+    if root.is_some() && diags.is_empty() {
+        let closure = Closure { layers: r.layers };
+        if let Some(lock) = files.lock_file(path) {
+            diags = verify_lock(&closure, &lock, limits);
+        }
+        if diags.is_empty() {
+            return Ok(closure);
+        }
     }
+    diags.sort();
+    Err(diags)
 }
 
 struct Resolver<'a> {
@@ -226,6 +321,8 @@ struct Resolver<'a> {
     by_name: HashMap<String, usize>,
     /// The packages being visited, outermost first: name, version, file.
     stack: Vec<(String, String, PathBuf)>,
+    /// Each name on `stack`, with its position there.
+    on_stack: HashMap<String, usize>,
     diags: Diagnostics,
 }
 
@@ -255,6 +352,7 @@ impl Resolver<'_> {
             Some(l) => loc.in_package(l.clone()),
             None => loc,
         };
+        self.on_stack.insert(package.name.clone(), self.stack.len());
         self.stack
             .push((package.name.clone(), package.version.clone(), file.clone()));
         let mut imports = Vec::new();
@@ -266,7 +364,9 @@ impl Resolver<'_> {
                 None => ok = false,
             }
         }
-        self.stack.pop();
+        if let Some((name, _, _)) = self.stack.pop() {
+            self.on_stack.remove(&name);
+        }
         if !ok {
             return None;
         }
@@ -286,7 +386,16 @@ impl Resolver<'_> {
         let this = describe(&entry.name, &entry.version, Path::new(""));
         // On the way in from the root: a cycle, or another version of a
         // package that is still being read.
-        if let Some(pos) = self.stack.iter().position(|(n, _, _)| *n == entry.name) {
+        if self.stack.len() >= MAX_IMPORT_DEPTH {
+            self.diags.error(
+                Code::Limit,
+                at,
+                format!("the imports nest more than {MAX_IMPORT_DEPTH} packages deep (here {this})"),
+                "import the packages a layer builds on directly rather than through a long chain, or merge layers",
+            );
+            return None;
+        }
+        if let Some(&pos) = self.on_stack.get(&entry.name) {
             let (_, version, file) = self.stack[pos].clone();
             if version == entry.version {
                 let mut cycle: Vec<String> = self.stack[pos..]
@@ -304,7 +413,7 @@ impl Resolver<'_> {
                 let other = self
                     .files
                     .find(importer, &entry.name, &entry.version, self.limits);
-                self.clash(entry, &version, &file, other.map(|(p, _, _)| p), at);
+                self.clash(entry, &version, &file, other.first(), at);
             }
             return None;
         }
@@ -315,7 +424,7 @@ impl Resolver<'_> {
                 let other = self
                     .files
                     .find(importer, &entry.name, &entry.version, self.limits);
-                self.clash(entry, &version, &file, other.map(|(p, _, _)| p), at);
+                self.clash(entry, &version, &file, other.first(), at);
                 return None;
             }
             let header = Header {
@@ -327,25 +436,44 @@ impl Resolver<'_> {
             let file = l.file.clone();
             return self.identity(entry, &header, &file, at).then_some(i);
         }
-        let Some((file, header, bytes)) =
-            self.files
-                .find(importer, &entry.name, &entry.version, self.limits)
-        else {
-            let path = self.files.search_path(importer);
-            self.diags.error(
-                Code::ImportNotFound,
-                at,
-                format!(
-                    "no package {this} on the import search path: {}",
-                    if path.is_empty() {
-                        "(empty: the package was not read from a file and no import path is given)".to_owned()
-                    } else {
-                        path.join(", ")
-                    }
-                ),
-                "put the package's file (`*.json`, with this `package.name` and `package.version`) in one of these directories, or add its directory with `--import-path DIR` (`Builder::import_path`)",
-            );
-            return None;
+        let (file, header, bytes) = match self.files.find(
+            importer,
+            &entry.name,
+            &entry.version,
+            self.limits,
+        ) {
+            Found::One(file, header, bytes) => (file, header, bytes),
+            Found::Many(files) => {
+                let list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                self.diags.error(
+                    Code::ImportAmbiguous,
+                    at,
+                    format!(
+                        "{} files on the import search path are package {this}: {}",
+                        files.len(),
+                        list.join(", ")
+                    ),
+                    "keep one file with this `package.name` and `package.version` on the search path (remove the others, or move them out of these directories), so that what is imported does not depend on the order of the search path",
+                );
+                return None;
+            }
+            Found::Nothing => {
+                let path = self.files.search_path(importer);
+                self.diags.error(
+                    Code::ImportNotFound,
+                    at,
+                    format!(
+                        "no package {this} on the import search path: {}",
+                        if path.is_empty() {
+                            "(empty: the package was not read from a file and no import path is given)".to_owned()
+                        } else {
+                            path.join(", ")
+                        }
+                    ),
+                    "put the package's file (`*.json`, with this `package.name` and `package.version`) in one of these directories, or add its directory with `--import-path DIR` (`Builder::import_path`)",
+                );
+                return None;
+            }
         };
         if !self.identity(entry, &header, &file, at) {
             return None;
@@ -397,7 +525,7 @@ impl Resolver<'_> {
         entry: &Import,
         version: &str,
         file: &Path,
-        other: Option<PathBuf>,
+        other: Option<&Path>,
         at: Location,
     ) {
         let other = match other {
@@ -492,10 +620,35 @@ pub fn check_closure(closure: &Closure) -> Result<Model, Diagnostics> {
         return Err(diags);
     }
     // Each package with its own closure, imports first, so that an error
-    // inside an imported package is reported as that package's.
-    let reach = reachable(closure);
+    // inside an imported package is reported as that package's. That is
+    // the sum of the closures' sizes, quadratic in the depth of a chain of
+    // imports: bounded before any of it is done.
+    let members: Vec<Vec<usize>> = (0..n).map(|i| closure_of(closure, i)).collect();
+    let sizes: Vec<usize> = closure
+        .layers
+        .iter()
+        .map(|l| l.package.nodes.len().max(1))
+        .collect();
+    let total: usize = sizes.iter().sum();
+    let work: usize = members
+        .iter()
+        .map(|m| m.iter().map(|&j| sizes[j]).sum::<usize>())
+        .sum();
+    let limit = MAX_CLOSURE_CHECK.max(8 * total);
+    if work > limit {
+        let mut d = Diagnostics::new();
+        d.error(
+            Code::Limit,
+            Location::default(),
+            format!(
+                "the imports nest too deep to check: each of the {n} packages is checked with its own imports, {work} nodes in all, more than the limit of {limit} (8 times the closure's {total} nodes, and at least {MAX_CLOSURE_CHECK})"
+            ),
+            "import the packages a layer builds on directly rather than through a long chain, or merge layers",
+        );
+        return Err(d);
+    }
     let check = |i: usize| {
-        let members: Vec<usize> = (0..n).filter(|&j| reach[i][j]).collect();
+        let members = members[i].clone();
         let (pkg, layer_of) = union(closure, i, &members);
         crate::check::check_layered(&pkg, &layer_of)
             .map(|model| (model, members))
@@ -513,21 +666,28 @@ pub fn check_closure(closure: &Closure) -> Result<Model, Diagnostics> {
     Ok(model)
 }
 
-/// `reach[i][j]`: package `i` imports `j`, transitively (or `i == j`).
-fn reachable(closure: &Closure) -> Vec<Vec<bool>> {
-    let n = closure.layers.len();
-    let mut reach = vec![vec![false; n]; n];
-    // Layers come after their imports, so one pass in order suffices.
-    for i in 0..n {
-        reach[i][i] = true;
-        for &j in &closure.layers[i].imports {
-            let below = reach[j].clone();
-            for (k, r) in below.into_iter().enumerate() {
-                reach[i][k] |= r;
+/// Most nodes checked across the packages of a closure, each with its own
+/// imports (docs/security.md), unless 8 times the closure's nodes is more.
+pub const MAX_CLOSURE_CHECK: usize = 1_000_000;
+
+/// Deepest nesting of imports (docs/security.md): resolution reads them
+/// depth first.
+pub const MAX_IMPORT_DEPTH: usize = 200;
+
+/// The packages layer `i` imports, transitively, and `i`, in closure order.
+fn closure_of(closure: &Closure, i: usize) -> Vec<usize> {
+    let mut seen = vec![false; closure.layers.len()];
+    let mut todo = vec![i];
+    seen[i] = true;
+    while let Some(j) = todo.pop() {
+        for &k in &closure.layers[j].imports {
+            if !seen[k] {
+                seen[k] = true;
+                todo.push(k);
             }
         }
     }
-    reach
+    (0..closure.layers.len()).filter(|&j| seen[j]).collect()
 }
 
 /// The union of `members`' nodes as one package named after layer `top`,
@@ -609,4 +769,195 @@ fn fill_origins(model: &mut Model, closure: &Closure, members: &[usize]) {
             model.origin.insert(node.id.clone(), index[&m] as u32);
         }
     }
+}
+
+// ---------------------------------------------------------------- lock files
+
+/// The first line of every lock file's `schemaVersion`.
+pub const LOCK_SCHEMA: &str = "lawgen.lock/1";
+
+/// The lock file of the package file `root` (docs/reference.md#lock-files):
+/// beside it, its name with `.lock` appended (`club.json` → `club.json.lock`).
+pub fn lock_path(root: &Path) -> PathBuf {
+    let mut name = root.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Hex SHA-256 of a package's canonical bytes: its package JSON (a `.law`
+/// file converted) serialized as content hashes are, compact with sorted
+/// keys, so that reformatting a file does not change it and any other edit does.
+pub fn canonical_digest(layer: &Layer) -> String {
+    let json = match Format::of(&layer.file) {
+        Some(Format::Law) => law_to_json(&layer.bytes).ok(),
+        _ => None,
+    };
+    let bytes = json.as_deref().unwrap_or(&layer.bytes);
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(v) => sha256_hex(canonical_json(&v).as_bytes()),
+        // Not reached for a package that was read; its bytes as they are.
+        Err(_) => sha256_hex(bytes),
+    }
+}
+
+/// The lock file of a resolved closure: the root's name and version, and
+/// the name, version and [`canonical_digest`] of every package it imports,
+/// transitively, in closure order.
+pub fn write_lock(closure: &Closure) -> String {
+    let Some(root) = closure.root() else {
+        return String::new();
+    };
+    let imports: Vec<serde_json::Value> = closure.layers[..closure.layers.len() - 1]
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "name": l.package.name,
+                "version": l.package.version,
+                "sha256": canonical_digest(l),
+            })
+        })
+        .collect();
+    let lock = serde_json::json!({
+        "schemaVersion": LOCK_SCHEMA,
+        "package": {"name": root.package.name, "version": root.package.version},
+        "imports": imports,
+    });
+    let mut text = serde_json::to_string_pretty(&lock).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Checks a closure against the lock file at `lock`, when there is one:
+/// every imported package recorded, with the same version and digest, and
+/// nothing else recorded.
+fn verify_lock(closure: &Closure, lock: &Path, limits: &ReadLimits) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    let Some(root) = closure.root() else {
+        return d;
+    };
+    let shown = lock.display().to_string();
+    let relock = "run `lawgen lock PACKAGE` to write the lock file again for the imports as they are now (after reviewing what changed), or delete it to stop pinning them";
+    let stale = |d: &mut Diagnostics, message: String| {
+        d.error(Code::LockStale, Location::default(), message, relock);
+    };
+    let bytes = match std::fs::metadata(lock) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return d,
+        Ok(m) if m.is_file() && m.len() <= limits.max_bytes as u64 => {
+            crate::syntax::files::read_limited(lock, limits.max_bytes).map_err(|e| e.to_string())
+        }
+        Ok(m) if m.is_file() => {
+            stale(
+                &mut d,
+                format!(
+                    "the lock file {shown} is {} bytes, more than the limit of {} bytes",
+                    m.len(),
+                    limits.max_bytes
+                ),
+            );
+            return d;
+        }
+        Ok(_) => {
+            stale(
+                &mut d,
+                format!("the lock file {shown} is not a regular file"),
+            );
+            return d;
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            stale(&mut d, format!("the lock file {shown} cannot be read: {e}"));
+            return d;
+        }
+    };
+    let Some(recorded) = parse_lock(&bytes) else {
+        stale(
+            &mut d,
+            format!("the lock file {shown} is not a lawgen lock file (`schemaVersion` `{LOCK_SCHEMA}`, `package`, `imports`)"),
+        );
+        return d;
+    };
+    let (name, version) = (&root.package.name, &root.package.version);
+    if (&recorded.name, &recorded.version) != (name, version) {
+        stale(
+            &mut d,
+            format!(
+                "the lock file {shown} was written for {}, this package is {}",
+                describe(&recorded.name, &recorded.version, Path::new("")),
+                describe(name, version, Path::new(""))
+            ),
+        );
+        return d;
+    }
+    let imported = &closure.layers[..closure.layers.len() - 1];
+    for l in imported {
+        let this = describe(&l.package.name, &l.package.version, Path::new(""));
+        match recorded.imports.iter().find(|e| e.0 == l.package.name) {
+            None => stale(
+                &mut d,
+                format!("{this} is imported, and the lock file {shown} does not record it"),
+            ),
+            Some((_, v, _)) if *v != l.package.version => stale(
+                &mut d,
+                format!(
+                    "the lock file {shown} records `{}` {v}, the closure imports {this}",
+                    l.package.name
+                ),
+            ),
+            Some((_, _, digest)) => {
+                let actual = canonical_digest(l);
+                if actual != *digest {
+                    d.error(
+                        Code::LockMismatch,
+                        Location::default().in_package(l.describe()),
+                        format!(
+                            "{this} has SHA-256 {actual}, the lock file {shown} records {digest}"
+                        ),
+                        "the imported package changed since the lock file was written: restore it, or review the change and run `lawgen lock PACKAGE` to pin the new one",
+                    );
+                }
+            }
+        }
+    }
+    for (n, v, _) in &recorded.imports {
+        if !imported.iter().any(|l| l.package.name == *n) {
+            stale(
+                &mut d,
+                format!(
+                    "the lock file {shown} records {}, which the closure does not import",
+                    describe(n, v, Path::new(""))
+                ),
+            );
+        }
+    }
+    d
+}
+
+/// A lock file as read: the root's name and version, and each import's
+/// name, version and digest.
+struct Lock {
+    name: String,
+    version: String,
+    imports: Vec<(String, String, String)>,
+}
+
+fn parse_lock(bytes: &[u8]) -> Option<Lock> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    if v.get("schemaVersion")?.as_str()? != LOCK_SCHEMA {
+        return None;
+    }
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    let package = v.get("package")?;
+    let mut imports = Vec::new();
+    for e in v.get("imports")?.as_array()? {
+        imports.push((s(e, "name")?, s(e, "version")?, s(e, "sha256")?));
+    }
+    Some(Lock {
+        name: s(package, "name")?,
+        version: s(package, "version")?,
+        imports,
+    })
 }

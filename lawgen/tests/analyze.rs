@@ -63,6 +63,7 @@ fn options(k: usize, spread: u32, policy: Policy, symmetry: bool) -> Options {
         lang: "en".into(),
         minimize_seconds: 20.0,
         explain: true,
+        max_seconds: None,
     }
 }
 
@@ -1241,4 +1242,159 @@ fn the_outputs_docs_analyze_md_quotes_are_what_the_command_prints() {
         reasons, unreachable,
         "{PAGE}: the table of reasons must name exactly the rules the --unreachable outputs list (left: the table; right: the lists); write one line on why each never applies (the bound, by design, or a bug in the package)"
     );
+}
+
+/// `lawgen analyze ARGS…` from the workspace root: exit code, stdout, stderr.
+fn analyze_cli(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(support::workspace())
+        .arg("analyze")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn any_minimize_seconds_give_the_smallest_witness_found_or_a_usage_error() {
+    // Past what a clock holds: no deadline, the fewest facts.
+    for secs in ["inf", "1e19", "1e30"] {
+        let (code, out, err) = analyze_cli(&[
+            FIDE,
+            "--requires",
+            "game_drawn(G)",
+            "--minimize-seconds",
+            secs,
+        ]);
+        assert_eq!(code, Some(0), "{secs}: {err}");
+        assert!(out.contains("a minimal set of facts"), "{secs}: {out}");
+    }
+    // No time, or little: the smallest witness found so far, never an
+    // internal error about a witness that was never claimed minimal.
+    // (With K = 3 the first witness for `game_won_by` is not the fewest.)
+    for secs in ["0", "0.01", "0.0"] {
+        let (code, out, err) = analyze_cli(&[
+            FIDE,
+            "--requires",
+            "game_won_by(G, P)",
+            "--bound",
+            "3",
+            "--minimize-seconds",
+            secs,
+        ]);
+        assert_eq!(code, Some(0), "{secs}: {err}");
+        assert!(out.contains("WITNESS"), "{secs}: {out}");
+    }
+    for secs in ["NaN", "-1", "soon"] {
+        let (code, _, err) = analyze_cli(&[
+            FIDE,
+            "--goal",
+            "game_drawn(G)",
+            &format!("--minimize-seconds={secs}"),
+        ]);
+        assert_eq!(code, Some(2), "{secs}: {err}");
+        assert!(
+            err.contains(&format!("`{secs}` is not a number of seconds")),
+            "{err}"
+        );
+    }
+    // Through the library, NaN or negative seconds mean none left.
+    let prog = load(&support::path(FIDE));
+    let goal = parse_goal(&prog.catalog, "game_drawn(G)", Section::Defeasibly).unwrap();
+    for secs in [f64::NAN, -1.0, f64::INFINITY, 1e30] {
+        let opts = Options {
+            minimize_seconds: secs,
+            ..Default::default()
+        };
+        let mut an = Analysis::new(&[&prog], opts, &Named::default()).unwrap();
+        assert!(an.requires(&goal).unwrap().witness().is_some(), "{secs}");
+    }
+}
+
+#[test]
+fn goals_of_many_variables_and_long_runs_end_in_a_clear_error() {
+    let prog = load(&support::path(FIDE));
+    let vars: Vec<String> = (0..20).map(|i| format!("game_drawn(G{i})")).collect();
+    let req = Request {
+        goals: vec![vars.join(", ")],
+        ..Default::default()
+    };
+    let e = run(&prog, None, &req, &Options::default())
+        .err()
+        .expect("refused");
+    assert_eq!(e.code, 1);
+    assert!(
+        e.message.contains("has more than 50000 bindings of its variables within the bound (20 variables)\n  = help: share variables between its literals, give some of them values, or lower `--bound` or `--spread`"),
+        "{}",
+        e.message
+    );
+    let req = Request {
+        unreachable: true,
+        ..Default::default()
+    };
+    let opts = Options {
+        max_seconds: Some(0.0),
+        ..Default::default()
+    };
+    let e = run(&prog, None, &req, &opts).err().expect("out of time");
+    assert_eq!(e.code, 1);
+    assert_eq!(
+        e.message,
+        "the analysis ran past its time limit of 0 s (`--max-seconds`), so its questions are not answered\n  = help: ask fewer questions at once (`--reachable RULE` for the rules in doubt rather than `--unreachable`), lower `--bound`, or raise `--max-seconds`"
+    );
+    let (code, _, err) = analyze_cli(&[FIDE, "--unreachable", "--max-seconds", "0"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("error: the analysis ran past its time limit of 0 s"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_defeater_without_effect_gets_no_applies_answer_in_json() {
+    // The parking example's defeater turned against a literal no rule
+    // concludes (`parked_without_permit` is only ever concluded positive).
+    let dir = std::env::temp_dir().join(format!("lawgen-analyze-{}-no-effect", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut pkg: J = serde_json::from_slice(
+        &std::fs::read(support::path("docs/examples/parking/package.ir.json")).unwrap(),
+    )
+    .unwrap();
+    for n in pkg["nodes"].as_array_mut().unwrap() {
+        if n["id"] == "urn:example:parking#AppealSuspends" {
+            n["head"]["predicate"] = J::from("urn:example:parking#parked_without_permit");
+            n["head"]["polarity"] = J::from("positive");
+        }
+    }
+    let file = dir.join("package.ir.json");
+    std::fs::write(&file, serde_json::to_vec(&pkg).unwrap()).unwrap();
+    let fmt = std::process::Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .args(["fmt", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        fmt.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fmt.stderr)
+    );
+    let file = file.to_str().unwrap();
+    let (code, text, err) = analyze_cli(&[file, "--reachable", "AppealSuspends"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("NO EFFECT"), "{text}");
+    let (code, out, err) = analyze_cli(&[file, "--reachable", "AppealSuspends", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let j: J = serde_json::from_str(&out).unwrap();
+    let a = &j["answers"][0];
+    assert_eq!(a["no_effect"], J::from(true), "{a}");
+    assert!(
+        a.get("applies").is_none(),
+        "no answer where none was sought: {a}"
+    );
+    assert!(a.get("concludes").is_none(), "{a}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

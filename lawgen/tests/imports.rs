@@ -660,3 +660,203 @@ fn the_builder_generates_the_module_of_an_importing_package() {
     assert!(err.contains("error[E100]"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+// ---------------------------------------------------------------- lock files and ambiguity
+
+/// `lawgen ARGS…` in `dir`: exit code and stderr.
+fn lawgen_in(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_lock_file_pins_every_import_and_every_load_verifies_it() {
+    let ui = support::workspace().join("tests/ui/imports");
+    let dir = scratch("lock");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = ui.join("e109_import_matched_by_two_files");
+    for f in ["root.json", "base.json"] {
+        std::fs::copy(case.join(f), dir.join(f)).unwrap();
+    }
+    let (code, err) = lawgen_in(&dir, &["lock", "root.json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("root.json.lock")).unwrap()).unwrap();
+    // The same digest as the generator's (sha256 of the canonical JSON),
+    // which pinned the unchanged package in the E151 case.
+    let generated: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(ui.join("e151_import_changed_since_locked/root.json.lock")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(written, generated);
+    assert_eq!(lawgen_in(&dir, &["check", "root.json"]).0, Some(0));
+    // Its own directory given again is one candidate, not two.
+    let again = lawgen_in(&dir, &["check", "root.json", "--import-path", "."]);
+    assert_eq!(again.0, Some(0), "{}", again.1);
+
+    // Reformatted, the import is the same package.
+    let base: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("base.json")).unwrap()).unwrap();
+    std::fs::write(
+        dir.join("base.json"),
+        serde_json::to_string_pretty(&base).unwrap(),
+    )
+    .unwrap();
+    let (code, err) = lawgen_in(&dir, &["check", "root.json"]);
+    assert_eq!(code, Some(0), "{err}");
+
+    // Changed, re-hashed, its semanticHash kept: refused by check, eval,
+    // build and the Builder's loader.
+    std::fs::copy(
+        ui.join("e151_import_changed_since_locked/base.json"),
+        dir.join("base.json"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("facts.json"), r#"{"seen": [["a"]]}"#).unwrap();
+    for args in [
+        vec!["check", "root.json"],
+        vec!["eval", "root.json", "--facts", "facts.json"],
+        vec!["build", "root.json", "--out", "crate"],
+    ] {
+        let (code, err) = lawgen_in(&dir, &args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error[E151]: `ui.base` 1.0.0 has SHA-256 "),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.join("crate").exists());
+    let err = driver::load_file_with(&dir.join("root.json"), &Default::default(), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("error[E151]"), "{err}");
+
+    // Locked again after review, it loads.
+    assert_eq!(lawgen_in(&dir, &["lock", "root.json"]).0, Some(0));
+    assert_eq!(lawgen_in(&dir, &["check", "root.json"]).0, Some(0));
+
+    // A lock file that is not one is an error, never ignored.
+    std::fs::write(dir.join("root.json.lock"), "{}").unwrap();
+    let (code, err) = lawgen_in(&dir, &["check", "root.json"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("error[E152]: the lock file root.json.lock is not a lawgen lock file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_import_matched_in_two_directories_is_ambiguous() {
+    let case = support::workspace().join("tests/ui/imports/e109_import_matched_by_two_files");
+    let dir = scratch("ambiguous");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::copy(case.join("root.json"), dir.join("root.json")).unwrap();
+    std::fs::copy(case.join("base.json"), dir.join("base.json")).unwrap();
+    std::fs::copy(case.join("base.json"), dir.join("lib/base-1.0.0.json")).unwrap();
+    let (code, err) = lawgen_in(&dir, &["check", "root.json", "--import-path", "lib"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("error[E109]: 2 files on the import search path are package `ui.base` 1.0.0: base.json, lib/base-1.0.0.json\n"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain of `n` packages in `dir`, each importing the one before: the
+/// base of the ui cases, then layers of one relation each. Returns the
+/// last file.
+fn write_chain(dir: &Path, n: usize, width: usize) -> PathBuf {
+    use lawgen::internals::syntax::hash::node_hash;
+    let base_file =
+        support::workspace().join("tests/ui/imports/e109_import_matched_by_two_files/base.json");
+    let base: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(base_file).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("p0.json"), serde_json::to_vec(&base).unwrap()).unwrap();
+    let mut prev = (
+        "ui.base".to_owned(),
+        "urn:ui:base".to_owned(),
+        base["semanticHash"].clone(),
+    );
+    for i in 1..n {
+        let ns = format!("urn:c:p{i}");
+        let nodes: Vec<serde_json::Value> = (0..width)
+            .map(|k| {
+                let mut node = serde_json::json!({
+                    "id": format!("{ns}#heard{i}_{k}"), "kind": "symbol_decl", "package": ns,
+                    "labels": [{"language": "en", "status": "official", "text": "heard"}],
+                    "name": format!("heard{i}_{k}"), "symbolKind": "relation", "relationKind": "empirical",
+                    "parameters": [{"name": "thing", "type": {"name": "urn:ui:base#Thing"}}],
+                });
+                let hash = node_hash(node.as_object().unwrap());
+                node["contentHash"] = serde_json::Value::from(hash);
+                node
+            })
+            .collect();
+        let semantic = serde_json::Value::from(format!("sha256:{i:064}"));
+        let pkg = serde_json::json!({
+            "schemaVersion": "law.core.ir/0.2",
+            "package": {"name": format!("c.p{i}"), "namespace": ns, "version": "1.0.0"},
+            "semanticHash": semantic,
+            "features": ["core-executable"],
+            "imports": [{"name": prev.0, "namespace": prev.1, "version": "1.0.0", "semanticHash": prev.2}],
+            "strata": [],
+            "metadata": {},
+            "nodes": nodes,
+        });
+        std::fs::write(
+            dir.join(format!("p{i}.json")),
+            serde_json::to_vec(&pkg).unwrap(),
+        )
+        .unwrap();
+        prev = (format!("c.p{i}"), ns, semantic);
+    }
+    dir.join(format!("p{}.json", n - 1))
+}
+
+#[test]
+fn chains_of_imports_load_or_are_refused_at_once() {
+    let dir = scratch("chain");
+    // Within the limits: loads, every package in the model.
+    let top = write_chain(&dir, 200, 1);
+    let loaded = driver::load_file(&top, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.model().packages.len(), 200);
+    // 1,300 packages of one node: checked each with its own imports, fewer
+    // than a million node checks, but they nest deeper than resolution
+    // reads (depth first, so a deep chain would exhaust the stack).
+    let top = write_chain(&dir, 1300, 1);
+    let err = driver::load_file(&top, &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(
+            "error[E090]: the imports nest more than 200 packages deep (here `c.p1099` 1.0.0)\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("= help: import the packages a layer builds on directly rather than through a long chain, or merge layers\n"),
+        "{err}"
+    );
+    // 200 packages of 60 nodes: 1.2 million node checks.
+    let top = write_chain(&dir, 200, 60);
+    let err = driver::load_file(&top, &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("error[E090]: the imports nest too deep to check: each of the 200 packages is checked with its own imports, 1195400 nodes in all, more than the limit of 1000000 (8 times the closure's 11947 nodes, and at least 1000000)\n"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

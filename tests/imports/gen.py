@@ -437,6 +437,48 @@ def _(d):
     return {"root.json": top.json(), "base.json": base.json()}, []
 
 
+@case("e109_import_matched_by_two_files")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    return {"root.json": top.json(), "base.json": base.json(), "base-copy.json": base.json()}, []
+
+
+def lock(root, imported):
+    """A lock file (docs/reference.md#lock-files) pinning `imported` as they are now."""
+    return json.dumps({
+        "schemaVersion": "lawgen.lock/1",
+        "package": {"name": root.name, "version": root.version},
+        "imports": [{"name": p.name, "version": p.version,
+                     "sha256": hashlib.sha256(canonical(p.json()).encode("utf-8")).hexdigest()}
+                    for p in imported],
+    }, indent=2) + "\n"
+
+
+@case("e151_import_changed_since_locked")
+def _(d):
+    # The import is changed after the lock was written: a node edited and
+    # re-hashed, the package's declared semanticHash kept, so the import
+    # entry's pin still matches. The lock file does not.
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    locked = lock(top, [base])
+    pinned = base.semantic_hash()
+    base.nodes[-1]["labels"][0]["text"] = "what is seen is known, unless it is not"
+    changed = base.json()
+    changed["semanticHash"] = pinned
+    return {"root.json": top.json(), "base.json": changed, "root.json.lock": locked}, []
+
+
+@case("e152_lock_file_of_another_version")
+def _(d):
+    base = small("ui.base", "urn:ui:base")
+    top = layer("ui.top", "urn:ui:top", base)
+    old = small("ui.base", "urn:ui:base", "0.9.0")
+    return {"root.json": top.json(), "base.json": base.json(),
+            "root.json.lock": lock(top, [old])}, []
+
+
 def write_ui():
     for name, make in CASES.items():
         d = os.path.join(UI, name)

@@ -946,6 +946,16 @@ def scripts_and_hidden_characters(p):
     return p
 
 
+@case("e150_duplicate_key_in_a_node")
+def _(p):
+    # The node hash is taken over the value kept (the last); a tool that
+    # keeps the first would show the reviewer a defeater.
+    text = dump(rehash(p))
+    line = next(l for l in text.split("\n") if '"strength": "strict"' in l)
+    twice = line.replace('"strength": "strict"', '"strength": "defeater", "strength": "strict"', 1)
+    return Raw(text.replace(line, twice, 1))
+
+
 VALID = {
     "minimal": lambda p: p,
     "hostile_but_valid_names": hostile_names,

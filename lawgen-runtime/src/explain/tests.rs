@@ -388,3 +388,31 @@ fn the_judgment_domain_is_lowerings_dom_relation() {
         ",
     );
 }
+
+/// Explaining reads rule bodies from their given head, by columns
+/// evaluation did not index: the finished store indexes them once, so the
+/// next explanation looks them up instead of scanning each relation (what
+/// keeps `lawgen verdicts` linear in the literals it explains). The same
+/// answers either way.
+#[test]
+fn explanations_index_a_finished_store_once() {
+    let p = overlay();
+    let store = evaluate(&p, &facts(&p, "a(x). a(y). b(y). c(z)."), Policy::Blocking);
+    let late = || store.late_index_count();
+    let explain_all = || -> Vec<String> {
+        ["q(x)", "q(y)", "q(z)", "~q(y)"]
+            .iter()
+            .map(|query| {
+                let q = parse_query(&p.catalog, query).unwrap();
+                explain(&p, &store, Policy::Blocking, &q, "en").text()
+            })
+            .collect()
+    };
+    let before = late();
+    let first = explain_all();
+    let built = late();
+    assert!(built > before, "no lookup was indexed");
+    let again = explain_all();
+    assert_eq!(late(), built, "an index was built twice");
+    assert_eq!(first, again);
+}

@@ -43,14 +43,14 @@ pub(crate) trait Observer {
 pub(crate) enum Rows<'a> {
     Growing(&'a mut [Rel]),
     #[cfg_attr(not(feature = "explain"), allow(dead_code))]
-    Fixed(&'a [Rel]),
+    Fixed(&'a [Rel], &'a super::LateIndexes),
 }
 
 impl Rows<'_> {
     fn all(&self) -> &[Rel] {
         match self {
             Rows::Growing(r) => r,
-            Rows::Fixed(r) => r,
+            Rows::Fixed(r, _) => r,
         }
     }
 
@@ -62,7 +62,7 @@ impl Rows<'_> {
     /// in insertion order.
     fn matching(&mut self, r: RelId, cols: &[usize], key: &[i64], range: Range) -> Vec<u32> {
         let within = |i: &u32| *i >= range.lo && *i < range.hi;
-        let rel = match self {
+        let (rel, late) = match self {
             Rows::Growing(rels) => {
                 let rel = &mut rels[r.0 as usize];
                 if cols.is_empty() {
@@ -74,7 +74,7 @@ impl Rows<'_> {
                     .map(|ids| ids.iter().copied().filter(within).collect())
                     .unwrap_or_default();
             }
-            Rows::Fixed(rels) => &rels[r.0 as usize],
+            Rows::Fixed(rels, late) => (&rels[r.0 as usize], *late),
         };
         if cols.is_empty() {
             return (range.lo..range.hi.min(rel.tuples.len() as u32)).collect();
@@ -85,12 +85,11 @@ impl Rows<'_> {
                 .map(|ids| ids.iter().copied().filter(within).collect())
                 .unwrap_or_default();
         }
-        (range.lo..range.hi.min(rel.tuples.len() as u32))
-            .filter(|&i| {
-                let t = &rel.tuples[i as usize];
-                cols.iter().zip(key).all(|(&c, &v)| t[c] == v)
-            })
-            .collect()
+        // Built once per relation and columns, not scanned per lookup.
+        late.get(r, rel, cols)
+            .get(key)
+            .map(|ids| ids.iter().copied().filter(within).collect())
+            .unwrap_or_default()
     }
 }
 

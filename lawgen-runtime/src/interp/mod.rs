@@ -87,6 +87,49 @@ pub struct Store {
     rels: Vec<Rel>,
     /// The evaluation's entity names: tuples hold their ids.
     pub interner: Interner,
+    /// Indexes built after evaluation, for lookups it did not make.
+    late: LateIndexes,
+}
+
+/// Indexes of a finished store by the columns an explanation looks a
+/// relation up by and evaluation did not (a rule body read from its given
+/// head), each built on its first use: explaining many literals of one
+/// evaluation (`lawgen verdicts`) then costs each a lookup, not a scan.
+#[derive(Default)]
+pub(crate) struct LateIndexes(std::sync::Mutex<HashMap<(RelId, Vec<usize>), LateIndex>>);
+
+/// Key → tuple ids, in insertion order.
+pub(crate) type LateIndex = std::sync::Arc<HashMap<Vec<i64>, Vec<u32>>>;
+
+impl LateIndexes {
+    /// The index of `rel` (relation `r`) by `cols`, built if needed.
+    pub(crate) fn get(&self, r: RelId, rel: &Rel, cols: &[usize]) -> LateIndex {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.entry((r, cols.to_vec()))
+            .or_insert_with(|| {
+                let mut index: HashMap<Vec<i64>, Vec<u32>> = HashMap::new();
+                for (i, t) in rel.tuples.iter().enumerate() {
+                    index
+                        .entry(cols.iter().map(|&c| t[c]).collect())
+                        .or_default()
+                        .push(i as u32);
+                }
+                std::sync::Arc::new(index)
+            })
+            .clone()
+    }
+}
+
+impl Clone for LateIndexes {
+    fn clone(&self) -> Self {
+        LateIndexes::default()
+    }
+}
+
+impl std::fmt::Debug for LateIndexes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LateIndexes")
+    }
 }
 
 impl Store {
@@ -117,11 +160,17 @@ impl Store {
             rule,
             order,
             delta: None,
-            rows: Rows::Fixed(&self.rels),
+            rows: Rows::Fixed(&self.rels, &self.late),
             interner: &self.interner,
             observer,
         }
         .run(binding);
+    }
+
+    /// How many indexes explanations have built on this finished store.
+    #[cfg(test)]
+    pub(crate) fn late_index_count(&self) -> usize {
+        self.late.0.lock().map_or(0, |l| l.len())
     }
 
     /// Relation `r`'s tuples, in the order they were derived.
@@ -202,6 +251,7 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
     Store {
         rels: ev.rels,
         interner: ev.interner,
+        late: LateIndexes::default(),
     }
 }
 

@@ -64,6 +64,9 @@ enum Command {
     /// Write the review document: every node of the package and its imports
     /// in controlled Russian or English (docs/review-document.md).
     Doc(cli::doc::Args),
+    /// Pin the packages a package imports: write PACKAGE.lock with the
+    /// SHA-256 of each, which every later load verifies.
+    Lock(cli::lock::Args),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cli::test::command(a, i),
         Command::Graph(a) => cli::graph::command(a, i),
         Command::Doc(a) => cli::doc::command(a, i),
+        Command::Lock(a) => cli::lock::command(a, i),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -103,8 +103,16 @@ pub enum Code {
     DerogationOwnRule,
     /// A derogation without an anchor.
     DerogationWithoutAnchor,
+    /// Two files on the import search path are the imported package.
+    ImportAmbiguous,
     /// The text form (`.law`) does not parse.
     TextSyntax,
+    /// A JSON object of a package names one key twice.
+    DuplicateKey,
+    /// An imported package's SHA-256 differs from the one its lock file records.
+    LockMismatch,
+    /// A lock file that is unreadable, malformed, or records another closure.
+    LockStale,
     /// Lint: a rule for one case reads a fact that does not name the case.
     CrossCaseLeak,
     /// Lint: a rule's head drops the case every body item hangs off.
@@ -125,7 +133,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 53] = [
+    pub const ALL: [Code; 57] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -170,7 +178,11 @@ impl Code {
         Code::DerogationWithoutImports,
         Code::DerogationOwnRule,
         Code::DerogationWithoutAnchor,
+        Code::ImportAmbiguous,
         Code::TextSyntax,
+        Code::DuplicateKey,
+        Code::LockMismatch,
+        Code::LockStale,
         Code::CrossCaseLeak,
         Code::HeadDropsCase,
         Code::NeverFires,
@@ -229,7 +241,11 @@ impl Code {
             DerogationWithoutImports => "E106",
             DerogationOwnRule => "E107",
             DerogationWithoutAnchor => "E108",
+            ImportAmbiguous => "E109",
             TextSyntax => "E110",
+            DuplicateKey => "E150",
+            LockMismatch => "E151",
+            LockStale => "E152",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
             NeverFires => "W003",

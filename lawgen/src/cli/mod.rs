@@ -34,6 +34,8 @@ pub mod graph;
 #[cfg(feature = "cli")]
 pub mod lint;
 #[cfg(feature = "cli")]
+pub mod lock;
+#[cfg(feature = "cli")]
 pub mod lower;
 #[cfg(feature = "cli")]
 pub mod test;

@@ -86,6 +86,10 @@ pub fn read_package(bytes: &[u8], limits: &ReadLimits) -> Result<Package, Diagno
             return Err(diags);
         }
     };
+    if let Some(d) = duplicate_key(bytes, &root) {
+        diags.push(d);
+        return Err(diags);
+    }
     let mut r = Reader {
         diags: &mut diags,
         node: None,
@@ -166,6 +170,107 @@ pub(crate) fn scan(bytes: &[u8], limits: &ReadLimits) -> Option<crate::diagnosti
         }
     }
     None
+}
+
+/// The first JSON object of `bytes` (parsed as `root`) that names a key
+/// twice, as an error at that key naming its node. A JSON parser keeps one
+/// of the two values (`serde_json` the last, others the first), so a
+/// reviewer's tool and lawgen could read different packages, and the node
+/// hash would be taken over only the value kept.
+fn duplicate_key(bytes: &[u8], root: &Value) -> Option<crate::diagnostics::Diagnostic> {
+    use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+    use std::cell::RefCell;
+
+    type Found<'f> = &'f RefCell<Option<(String, String)>>;
+    struct Walk<'f> {
+        ptr: String,
+        found: Found<'f>,
+    }
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0usize;
+            while seq
+                .next_element_seed(Walk {
+                    ptr: pointer_push(&self.ptr, i),
+                    found: self.found,
+                })?
+                .is_some()
+            {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if seen.contains(&key) {
+                    *self.found.borrow_mut() = Some((self.ptr.clone(), key));
+                    return Err(A::Error::custom("duplicate key"));
+                }
+                map.next_value_seed(Walk {
+                    ptr: pointer_push(&self.ptr, &key),
+                    found: self.found,
+                })?;
+                seen.insert(key);
+            }
+            Ok(())
+        }
+    }
+
+    let found = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let _ = Walk {
+        ptr: String::new(),
+        found: &found,
+    }
+    .deserialize(&mut de);
+    let (object, key) = found.into_inner()?;
+    // `/nodes/N…`: node N, named by its id.
+    let node = object
+        .strip_prefix("/nodes/")
+        .and_then(|rest| rest.split('/').next()?.parse::<usize>().ok())
+        .and_then(|n| root.get("nodes")?.get(n)?.get("id")?.as_str());
+    let at = Location::new(node, pointer_push(&object, &key));
+    Some(crate::diagnostics::Diagnostic::new(
+        Code::DuplicateKey,
+        at,
+        format!(
+            "the key `{key}` appears twice in one JSON object{}",
+            match node {
+                Some(id) => format!(" of node `{id}`"),
+                None => String::new(),
+            }
+        ),
+        "keep one of the two (JSON readers disagree on which one counts, so a reviewer's tool and lawgen could read different packages), then run `lawgen fmt FILE` if the node's hash must be recomputed",
+    ))
 }
 
 /// Kinds of node this reader knows, for the "did you mean" list.

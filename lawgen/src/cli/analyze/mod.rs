@@ -66,6 +66,13 @@ impl Error {
         }
     }
 
+    /// Past `--max-seconds`: what was asked is not answered.
+    pub fn time_limit(secs: f64) -> Error {
+        Error::usage(format!(
+            "the analysis ran past its time limit of {secs} s (`--max-seconds`), so its questions are not answered\n  = help: ask fewer questions at once (`--reachable RULE` for the rules in doubt rather than `--unreachable`), lower `--bound`, or raise `--max-seconds`"
+        ))
+    }
+
     fn too_large(what: &str, count: usize) -> Error {
         Error::usage(format!(
             "the bound is too large: `{what}` has {count} ground tuples (at most {} inputs and {} ground atoms or instances in all)\n  = help: lower `--bound` or `--spread`",
@@ -82,6 +89,10 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// A binding of a goal's variables and the condition under which the goal
+/// holds with it.
+type GoalBinding = (BTreeMap<String, Vid>, Bv);
 
 /// How an analysis runs.
 #[derive(Clone, Debug)]
@@ -101,6 +112,9 @@ pub struct Options {
     /// Render the explanations of witnesses (off where only whether a
     /// witness exists is reported).
     pub explain: bool,
+    /// How long the whole analysis may take (`--max-seconds`); past it,
+    /// an error, never an answer.
+    pub max_seconds: Option<f64>,
 }
 
 impl Default for Options {
@@ -113,6 +127,7 @@ impl Default for Options {
             lang: "en".into(),
             minimize_seconds: 20.0,
             explain: true,
+            max_seconds: None,
         }
     }
 }
@@ -289,7 +304,7 @@ impl<'p> Analysis<'p> {
     }
 
     /// Every binding of the goal's positive items with its condition.
-    fn goal_bindings(&mut self, p: usize, goal: &Goal) -> Vec<(BTreeMap<String, Vid>, Bv)> {
+    fn goal_bindings(&mut self, p: usize, goal: &Goal) -> Result<Vec<GoalBinding>, Error> {
         let pos: Vec<&Pattern> = goal
             .items
             .iter()
@@ -316,6 +331,15 @@ impl<'p> Analysis<'p> {
                         let mut c = conds.clone();
                         c.push(m);
                         next.push((nb, c));
+                        // Each binding is a condition of the encoding:
+                        // refused before memory runs out.
+                        if next.len() > MAX_GOAL_BINDINGS {
+                            return Err(Error::usage(format!(
+                                "the goal `{}` has more than {MAX_GOAL_BINDINGS} bindings of its variables within the bound ({} variables)\n  = help: share variables between its literals, give some of them values, or lower `--bound` or `--spread`",
+                                goal.show(&self.progs[p].catalog),
+                                goal.bound_vars().len()
+                            )));
+                        }
                     }
                 }
             }
@@ -337,7 +361,7 @@ impl<'p> Analysis<'p> {
             let c = self.enc.sat.and(&conds);
             out.push((b, c));
         }
-        out
+        Ok(out)
     }
 
     fn cmp_holds(
@@ -362,22 +386,31 @@ impl<'p> Analysis<'p> {
     /// true inputs and whether their number is proved the fewest.
     fn solve(&mut self, target: Bv) -> Result<Option<(Vec<InputKey>, bool)>, Error> {
         match self.enc.sat.solve(&[target]) {
-            None => return Err(Error::internal("the SAT solver gave up".into())),
+            None => return Err(self.gave_up()),
             Some(false) => return Ok(None),
             Some(true) => {}
         }
         let mut best = self.true_inputs();
         let mut minimum = false;
         if self.opts.minimize {
-            let deadline = std::time::Instant::now()
-                + std::time::Duration::from_secs_f64(self.opts.minimize_seconds.max(0.0));
+            // More seconds than the clock holds (`1e30`) mean no deadline;
+            // NaN or negative seconds (set through the library) none left.
+            let secs = self.opts.minimize_seconds;
+            let now = std::time::Instant::now();
+            let deadline = if secs.is_nan() || secs <= 0.0 {
+                Some(now)
+            } else {
+                std::time::Duration::try_from_secs_f64(secs)
+                    .ok()
+                    .and_then(|d| now.checked_add(d))
+            };
             loop {
                 if best.is_empty() {
                     minimum = true;
                     break;
                 }
                 let bound = self.enc.at_most(best.len() - 1);
-                match self.enc.sat.solve_until(&[target, bound], Some(deadline)) {
+                match self.enc.sat.solve_until(&[target, bound], deadline) {
                     // Out of time: the smallest witness so far, not proved fewest.
                     None => break,
                     Some(false) => {
@@ -389,6 +422,9 @@ impl<'p> Analysis<'p> {
             }
             // Leave the solver holding the best model, for the checks.
             let bound = self.enc.at_most(best.len());
+            if self.enc.sat.past_deadline() {
+                return Err(self.gave_up());
+            }
             if self.enc.sat.solve(&[target, bound]) != Some(true) {
                 return Err(Error::internal(
                     "the minimal witness could not be found again".into(),
@@ -397,6 +433,14 @@ impl<'p> Analysis<'p> {
             best = self.true_inputs();
         }
         Ok(Some((best, minimum)))
+    }
+
+    /// Why a solve gave up: past `--max-seconds`, or a solver failure.
+    pub fn gave_up(&self) -> Error {
+        match (self.enc.sat.past_deadline(), self.opts.max_seconds) {
+            (true, Some(secs)) => Error::time_limit(secs),
+            _ => Error::internal("the SAT solver gave up".into()),
+        }
     }
 
     fn true_inputs(&self) -> Vec<InputKey> {
@@ -436,7 +480,7 @@ impl<'p> Analysis<'p> {
                     "the encoding has no model for a well-formed input".into(),
                 ))
             }
-            None => return Err(Error::internal("the SAT solver gave up".into())),
+            None => return Err(self.gave_up()),
         }
         let w = check::Checked::new(self, chosen)?;
         for p in 0..self.progs.len() {
@@ -462,13 +506,13 @@ impl<'p> Analysis<'p> {
             Some(true) => Err(Error::internal(
                 "the encoding has a second model for one input".into(),
             )),
-            None => Err(Error::internal("the SAT solver gave up".into())),
+            None => Err(self.gave_up()),
         }
     }
 
     /// `--goal` and `--exclusive`: an input under which the goal holds.
     pub fn goal(&mut self, goal: &Goal) -> Result<Outcome, Error> {
-        let bindings = self.goal_bindings(0, goal);
+        let bindings = self.goal_bindings(0, goal)?;
         let conds: Vec<Bv> = bindings.iter().map(|(_, c)| *c).collect();
         let target = self.enc.sat.or(&conds);
         let Some((inputs, minimum)) = self.solve(target)? else {
@@ -504,8 +548,13 @@ impl<'p> Analysis<'p> {
         let out = self.goal(goal);
         self.opts.minimize = saved;
         let out = out?;
+        // Only a witness proved the fewest must lose the goal without any
+        // one fact; one cut short by `--minimize-seconds` is the smallest
+        // found so far, and says so.
         if let Outcome::Witness(w) = &out {
-            check::drop_one(self, goal, w)?;
+            if w.minimum {
+                check::drop_one(self, goal, w)?;
+            }
         }
         Ok(out)
     }
@@ -736,6 +785,10 @@ impl<'p> Analysis<'p> {
 /// The largest `--bound`: more fresh entities of each type than any
 /// grounding within [`ground::MAX_GROUND`] could use.
 pub const MAX_BOUND: usize = 64;
+
+/// Most bindings of a goal's variables (each one a condition of the
+/// encoding): a goal of many unrelated variables has exponentially many.
+pub const MAX_GOAL_BINDINGS: usize = 50_000;
 
 /// The largest `--spread`.
 pub const MAX_SPREAD: u32 = 1000;

@@ -55,8 +55,12 @@ pub struct Args {
     no_minimize: bool,
     /// Seconds minimizing one witness may take (past them the smallest
     /// found so far is shown, not claimed to be the fewest).
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = parse_seconds)]
     minimize_seconds: f64,
+    /// Seconds the whole analysis may take; past them it stops with an
+    /// error, never a partial answer.
+    #[arg(long, default_value_t = 600.0, value_parser = parse_seconds)]
+    max_seconds: f64,
     /// Language of explanations (`en`, `ru`).
     #[arg(long, default_value = "en")]
     lang: String,
@@ -116,6 +120,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         lang: args.lang,
         minimize_seconds: args.minimize_seconds,
         explain: true,
+        max_seconds: Some(args.max_seconds),
     };
     let report = run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
     // The text names predicates and shows package strings: every line goes
@@ -131,6 +136,21 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         ));
     }
     Ok(())
+}
+
+/// A number of seconds, 0 or more: `0` leaves no time (the first witness
+/// found is shown, not minimized), `inf` or more than a clock holds no limit.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let bad = || {
+        format!("`{s}` is not a number of seconds: give a number of seconds, 0 or more, such as 20 or 0.5 (`inf` for no limit)")
+    };
+    let x: f64 = s.trim().parse().map_err(|_| bad())?;
+    // NaN is not `>= 0`.
+    if x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(bad())
+    }
 }
 
 /// What to ask.
@@ -272,6 +292,14 @@ pub fn run(
         .map(|p| format!("{} {}", Shown(&p.package), Shown(&p.version)))
         .collect();
     let mut an = Analysis::new(&progs, opts.clone(), &named)?;
+    if let Some(secs) = opts.max_seconds {
+        an.enc.sat.deadline = std::time::Duration::try_from_secs_f64(secs.max(0.0))
+            .ok()
+            .and_then(|d| started.checked_add(d));
+        if an.enc.sat.past_deadline() {
+            return Err(Error::time_limit(secs));
+        }
+    }
     let (atoms, insts, vars, clauses) = an.size();
     let mut text = format!(
         "lawgen analyze {} (policy {}; {})\nencoding: {atoms} ground atoms, {insts} rule instances, {vars} variables, {clauses} clauses ({:.2} s)\n",
@@ -299,8 +327,10 @@ pub fn run(
                 match &o {
                     Outcome::None => text.push_str(&format!("{none_words} ({secs:.2} s)\n")),
                     Outcome::Witness(w) => {
-                        let what = if requires {
+                        let what = if requires && w.minimum {
                             "a minimal set of facts: dropping any one of them loses it, checked"
+                        } else if requires {
+                            "the smallest set of facts found before `--minimize-seconds` ran out, not proved minimal; checked by the reference evaluator"
                         } else {
                             "checked by the reference evaluator"
                         };
@@ -328,10 +358,14 @@ pub fn run(
                 reach_text(&mut text, &reach, &names, secs, none_words);
                 let mut j = json!({
                     "query": format!("reachable {}", info.local),
-                    "applies": outcome_json(&reach.applies),
                     "no_effect": reach.no_effect,
                     "seconds": secs,
                 });
+                // A rule without effect is not analysed: nothing says
+                // whether its body holds, so no `applies` answer is given.
+                if !reach.no_effect {
+                    j["applies"] = outcome_json(&reach.applies);
+                }
                 if let Some(c) = &reach.concludes {
                     j["concludes"] = outcome_json(c);
                 }
@@ -543,7 +577,21 @@ fn unreachable(an: &mut Analysis, _names: &[String]) -> Result<(String, J), Erro
     an.opts.minimize = false;
     an.opts.explain = false;
     let result = (|| -> Result<(), Error> {
+        let started = Instant::now();
+        let mut shown = started;
         for (r, info) in cat.rules.iter().enumerate() {
+            // A long run says how far it is, on stderr.
+            if shown.elapsed().as_secs() >= 5 {
+                shown = Instant::now();
+                eprintln!(
+                    "lawgen analyze --unreachable: {r} of {} rules ({:.0} s)",
+                    cat.rules.len(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            if an.enc.sat.past_deadline() {
+                return Err(an.gave_up());
+            }
             let reach = an.reachable(r as u32)?;
             let name = format!("{} ({})", info.local, info.strength.as_str());
             let status = if reach.no_effect {

@@ -38,6 +38,8 @@ pub struct Sat {
     clauses: usize,
     /// False once a clause made the problem unsatisfiable at level 0.
     ok: bool,
+    /// When every solve gives up (`--max-seconds`).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Sat {
@@ -47,6 +49,7 @@ impl Default for Sat {
             cache: HashMap::new(),
             clauses: 0,
             ok: true,
+            deadline: None,
         }
     }
 }
@@ -61,6 +64,12 @@ impl Sat {
             lbool::UNDEF
         };
         Lit::new(self.s.new_var(pol, true), true)
+    }
+
+    /// Past [`Sat::deadline`]: every solve now gives up.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     pub fn num_vars(&self) -> usize {
@@ -188,6 +197,10 @@ impl Sat {
         assumptions: &[Bv],
         deadline: Option<std::time::Instant>,
     ) -> Option<bool> {
+        let deadline = match (deadline, self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match deadline {
             Some(d) => self
                 .s
