@@ -365,6 +365,9 @@ pub struct Outcome {
     pub(crate) error: Option<String>,
     /// What happened to each rule, when coverage was asked for.
     pub(crate) coverage: Option<CaseCoverage>,
+    /// Facts of inputs the package deprecates, rendered
+    /// (docs/reference.md#deprecated-inputs); empty when there are none.
+    pub(crate) deprecated: String,
 }
 
 impl Outcome {
@@ -378,6 +381,19 @@ impl Outcome {
 /// Runs every scenario of `suite` on `loaded` (`policy`: the default for
 /// expectation files that name none), collecting coverage if asked.
 pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) -> Vec<Outcome> {
+    run_with(loaded, suite, policy, with_coverage, false)
+}
+
+/// [`run`], where a scenario whose facts state inputs the package
+/// deprecates fails with `deny` (`--deny-deprecated`), and otherwise keeps
+/// the warnings in [`Outcome::deprecated`].
+pub fn run_with(
+    loaded: &Loaded,
+    suite: &Suite,
+    policy: Policy,
+    with_coverage: bool,
+    deny: bool,
+) -> Vec<Outcome> {
     suite
         .scenarios
         .iter()
@@ -387,18 +403,26 @@ pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) 
                 s,
                 s.expected.policy.unwrap_or(policy),
                 with_coverage,
+                deny,
             )
         })
         .collect()
 }
 
-fn run_one(loaded: &Loaded, s: &Scenario, policy: Policy, with_coverage: bool) -> Outcome {
+fn run_one(
+    loaded: &Loaded,
+    s: &Scenario,
+    policy: Policy,
+    with_coverage: bool,
+    deny: bool,
+) -> Outcome {
     let mut out = Outcome {
         name: s.name.clone(),
         policy,
         differences: Vec::new(),
         error: None,
         coverage: None,
+        deprecated: String::new(),
     };
     let facts = match std::fs::read(&s.facts) {
         Ok(bytes) => read_facts(&bytes, &loaded.catalog).map_err(|d| {
@@ -411,6 +435,22 @@ fn run_one(loaded: &Loaded, s: &Scenario, policy: Policy, with_coverage: bool) -
         }),
         Err(e) => Err(format!("cannot read {}: {e}", s.facts.display())),
     };
+    let facts = facts.and_then(|f| {
+        let found = lawgen_runtime::formats::deprecated::check(&loaded.catalog, &f, deny);
+        if found.is_empty() {
+            Ok(f)
+        } else if deny {
+            Err(format!(
+                "{}{} states inputs {} deprecates",
+                found.render(),
+                s.facts.display(),
+                loaded.model.name
+            ))
+        } else {
+            out.deprecated = found.render();
+            Ok(f)
+        }
+    });
     let ev =
         match facts.and_then(|f| driver::evaluate(loaded, &f, policy).map_err(|e| e.to_string())) {
             Ok(ev) => ev,

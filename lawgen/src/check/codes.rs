@@ -99,6 +99,14 @@ pub enum Code {
     DerogationWithoutAnchor,
     /// The text form (`.law`) does not parse.
     TextSyntax,
+    /// An input deprecation names a predicate that is not an input.
+    DeprecationNotAnInput,
+    /// An input deprecation's `validity` or `perType` is not one this version knows, or they do not fit.
+    DeprecationValidity,
+    /// An input deprecation names no replacement, or one that is no predicate facts can state.
+    DeprecationReplacement,
+    /// Two input deprecations for one predicate.
+    DeprecationDuplicate,
     /// Lint: a rule for one case reads a fact that does not name the case.
     CrossCaseLeak,
     /// Lint: a rule's head drops the case every body item hangs off.
@@ -119,7 +127,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 50] = [
+    pub const ALL: [Code; 54] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -162,6 +170,10 @@ impl Code {
         Code::DerogationOwnRule,
         Code::DerogationWithoutAnchor,
         Code::TextSyntax,
+        Code::DeprecationNotAnInput,
+        Code::DeprecationValidity,
+        Code::DeprecationReplacement,
+        Code::DeprecationDuplicate,
         Code::CrossCaseLeak,
         Code::HeadDropsCase,
         Code::NeverFires,
@@ -218,6 +230,10 @@ impl Code {
             DerogationOwnRule => "E107",
             DerogationWithoutAnchor => "E108",
             TextSyntax => "E110",
+            DeprecationNotAnInput => "E130",
+            DeprecationValidity => "E131",
+            DeprecationReplacement => "E132",
+            DeprecationDuplicate => "E133",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
             NeverFires => "W003",

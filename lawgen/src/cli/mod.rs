@@ -195,6 +195,37 @@ mod common {
 
     /// Reads a facts file streaming (never the whole file in memory).
     pub(crate) fn read_facts_file(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
+        read_facts_file_with(path, loaded, false)
+    }
+
+    /// [`read_facts_file`], then the package's deprecated inputs
+    /// (docs/reference.md#deprecated-inputs): printed as warnings, or with
+    /// `deny` the file refused.
+    pub(crate) fn read_facts_file_with(
+        path: &Path,
+        loaded: &Loaded,
+        deny: bool,
+    ) -> Result<Facts, Failure> {
+        let facts = read_facts_only(path, loaded)?;
+        let found = lawgen_runtime::formats::deprecated::check(&loaded.catalog, &facts, deny);
+        if deny && !found.is_empty() {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "{}error: {} states inputs {} deprecates",
+                    found.render(),
+                    path.display(),
+                    loaded.model.name
+                ),
+            ));
+        }
+        if !found.is_empty() {
+            eprint!("{}", found.render());
+        }
+        Ok(facts)
+    }
+
+    fn read_facts_only(path: &Path, loaded: &Loaded) -> Result<Facts, Failure> {
         let file = std::fs::File::open(path)
             .map_err(|e| Failure::new(2, format!("error: cannot read {}: {e}", path.display())))?;
         let facts = read_facts_from(file, &loaded.catalog).map_err(|d| {
@@ -220,4 +251,4 @@ mod common {
 }
 
 #[cfg(feature = "cli")]
-pub(crate) use common::{internal, read_facts_file, read_input};
+pub(crate) use common::{internal, read_facts_file, read_facts_file_with, read_input};
