@@ -535,7 +535,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         "{ru}"
     );
     assert!(
-        ru.contains("правила (120): строгих 116, оспоримых 2, опровергающих 2"),
+        ru.contains("правила (127): строгих 123, оспоримых 2, опровергающих 2"),
         "{ru}"
     );
     assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
@@ -545,7 +545,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     );
     let en = lawgen::cli::check::render(&layered);
     assert!(
-        en.contains("rules (120): 116 strict, 2 defeasible, 2 defeaters"),
+        en.contains("rules (127): 123 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
     assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));

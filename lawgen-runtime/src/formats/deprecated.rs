@@ -35,7 +35,7 @@ pub fn check(model: &Catalog, facts: &Facts, deny: bool) -> Diagnostics {
             .map(|q| format!("`{}`", display_name(model, q.0 as usize)))
             .collect::<Vec<_>>()
             .join(", ");
-        let at = Location::new(Some(&p.local), &format!("/facts/{name}"));
+        let at = Location::new(Some(&p.local), format!("/facts/{name}"));
         let (code, message, help) = match d.one_per {
             None => (
                 Code::FactsDeprecated,

@@ -12,8 +12,8 @@
 //! 7. `judgments` — every judgment predicate has exactly one `external_decl`.
 //! 8. `deprecations` — input deprecations name inputs, a known validity, replacements.
 //! 9. `strata`    — a stratification exists.
-//! 10. `size`      — lowering would not explode (rule bodies, program size);
-//!    run by the driver on the finished model, with the read limits.
+//! 10. `size`     — lowering would not explode (rule bodies, program size);
+//!     run by the driver on the finished model, with the read limits.
 //!
 //! Passes 3–8 run on what passes 1–2 could resolve, so one broken reference
 //! does not hide an unrelated error elsewhere; a [`Model`] is only returned
