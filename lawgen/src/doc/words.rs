@@ -592,10 +592,10 @@ impl Lang {
     ) -> String {
         let list = instead.join(", ");
         match (self, per_type) {
-            (Lang::Ru, None) => format!("Устаревшие входные данные: факты {pred} больше не следует указывать; вместо них указывайте {list}. Программы предупреждают о таких фактах, а с `--deny-deprecated` отказываются их читать."),
-            (Lang::Ru, Some(t)) => format!("Входные данные для одной сущности типа {t} в файле: факты {pred} означают то, что говорит текст, только в файле фактов с одной сущностью типа {t}; в файле с несколькими указывайте {list}. Программы предупреждают о таком файле, а с `--deny-deprecated` отказываются его читать."),
-            (Lang::En, None) => format!("Deprecated input: facts of {pred} should no longer be stated; state {list} instead. Programs warn about such facts, and refuse them under `--deny-deprecated`."),
-            (Lang::En, Some(t)) => format!("Input valid for one {t} per file: facts of {pred} mean what the text says only in a facts file holding one {t}; in a file holding several, state {list}. Programs warn about such a file, and refuse it under `--deny-deprecated`."),
+            (Lang::Ru, None) => format!("Устаревшие входные данные: факты {pred} больше не следует указывать; вместо них указывайте {list}. Программы предупреждают о таких фактах, а с --deny-deprecated отказываются их читать."),
+            (Lang::Ru, Some(t)) => format!("Входные данные для одной сущности типа {t} в файле: факты {pred} означают то, что говорит текст, только в файле фактов с одной сущностью типа {t}; в файле с несколькими указывайте {list}. Программы предупреждают о таком файле, а с --deny-deprecated отказываются его читать."),
+            (Lang::En, None) => format!("Deprecated input: facts of {pred} should no longer be stated; state {list} instead. Programs warn about such facts, and refuse them under --deny-deprecated."),
+            (Lang::En, Some(t)) => format!("Input valid for one {t} per file: facts of {pred} mean what the text says only in a facts file holding one {t}; in a file holding several, state {list}. Programs warn about such a file, and refuse it under --deny-deprecated."),
         }
     }
 
