@@ -16,7 +16,7 @@ fn main() -> Result<(), lawgen::BuildError> {
     // A clean path for messages; a missing file is reported by lawgen.
     let packages = packages.canonicalize().unwrap_or(packages);
     let package = packages.join("fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
-    let russian = packages.join("ru.chess.competition/ru.chess.competition-0.2.0.ir.json");
+    let russian = packages.join("ru.chess.competition/ru.chess.competition-0.3.0.ir.json");
     // The Direct engine unless the crate's `ascent` feature is on (cargo
     // tells a build script its package's features as `CARGO_FEATURE_*`, and
     // reruns it when they change); the API, and so src/, is the same.

@@ -72,7 +72,8 @@ impl fmt::Display for CodeId {
 /// (docs/reference.md#facts-files), reported while a compiled package or the
 /// reference evaluator reads its input. The numbering is shared with the
 /// compiler's catalogue (`lawgen::diagnostics::Code`), which leaves these
-/// numbers to this one: `E001`–`E002` reading JSON, `E08x` facts.
+/// numbers to this one: `E001`–`E002` reading JSON, `E08x` facts, and for
+/// deprecated inputs in facts `E134`, `W012`, `W013`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     /// The input is not JSON (syntax error, truncated file, invalid UTF-8).
@@ -93,11 +94,20 @@ pub enum Code {
     FactsContradiction,
     /// A facts key or constant names a local name two packages of the closure share.
     FactsAmbiguousName,
+    /// Facts of an input the package says is deprecated, refused under
+    /// `--deny-deprecated` (docs/reference.md#deprecated-inputs).
+    FactsDeprecatedRefused,
+    /// Facts of an input the package says is deprecated
+    /// (docs/reference.md#deprecated-inputs).
+    FactsDeprecated,
+    /// Facts of an input valid for one entity of a type per file, in a file
+    /// holding several (docs/reference.md#deprecated-inputs).
+    FactsOnePerFile,
 }
 
 impl Code {
     /// Every code of the catalogue.
-    pub const ALL: [Code; 9] = [
+    pub const ALL: [Code; 12] = [
         Code::MalformedJson,
         Code::TooDeep,
         Code::FactsShape,
@@ -107,6 +117,9 @@ impl Code {
         Code::FactsInstitutional,
         Code::FactsContradiction,
         Code::FactsAmbiguousName,
+        Code::FactsDeprecatedRefused,
+        Code::FactsDeprecated,
+        Code::FactsOnePerFile,
     ];
 
     /// The code as printed, e.g. `E081`.
@@ -121,6 +134,9 @@ impl Code {
             Code::FactsInstitutional => "E084",
             Code::FactsContradiction => "E085",
             Code::FactsAmbiguousName => "E086",
+            Code::FactsDeprecatedRefused => "E134",
+            Code::FactsDeprecated => "W012",
+            Code::FactsOnePerFile => "W013",
         })
     }
 

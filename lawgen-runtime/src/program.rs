@@ -323,6 +323,14 @@ pub struct Catalog {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub set_aside: Vec<SetAsideInfo>,
+    /// The input deprecations of the closure
+    /// (docs/reference.md#deprecated-inputs): inputs whose facts readers
+    /// warn about, or refuse. Empty lists are left out of the encoding.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub deprecations: Vec<DeprecationInfo>,
     /// The packages of the import closure, the root first (one for a
     /// package without imports): `name version`, as explanations name the
     /// layer of the law a rule, priority, closure or anchor comes from.
@@ -502,6 +510,26 @@ pub struct DerogationInfo {
     pub package: u32,
 }
 
+/// An input predicate a package of the closure deprecates
+/// (docs/reference.md#deprecated-inputs).
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub struct DeprecationInfo {
+    /// The deprecation node's full id.
+    pub id: String,
+    /// Its local name.
+    pub local: String,
+    /// The deprecated input.
+    pub pred: PredId,
+    /// `None`: deprecated outright. `Some(t)`: its facts mean what the
+    /// package says only in a facts file holding at most one entity of `t`.
+    pub one_per: Option<TypeId>,
+    /// The predicates to state instead.
+    pub replaced_by: Vec<PredId>,
+    /// Index into [`Catalog::packages`].
+    pub package: u32,
+}
+
 /// A rule set aside by one or more derogations.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
@@ -584,6 +612,7 @@ impl Catalog {
             closures,
             derogations: Vec::new(),
             set_aside: Vec::new(),
+            deprecations: Vec::new(),
             packages: Vec::new(),
             semantic_hashes: Vec::new(),
             ambiguous_preds: Default::default(),

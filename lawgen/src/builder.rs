@@ -164,7 +164,7 @@ impl Builder {
     ///
     /// ```no_run
     /// lawgen::Builder::new()
-    ///     .package("laws/ru.chess.competition-0.2.0.ir.json")
+    ///     .package("laws/ru.chess.competition-0.3.0.ir.json")
     ///     .import_path("laws")
     ///     .doc_language("ru")
     ///     .compile()

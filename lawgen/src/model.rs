@@ -36,6 +36,9 @@ pub struct Model {
     /// the program (not in [`Model::rules`], nor in any priority), kept for
     /// explanations, the summary and lint.
     pub set_aside: Vec<SetAside>,
+    /// The input deprecations of the closure
+    /// (docs/reference.md#deprecated-inputs), in package order.
+    pub deprecations: Vec<InputDeprecation>,
     /// Predicate strata, lowest first (docs/reference.md#stratification). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
     /// The packages of the import closure (docs/reference.md#imports), the root (this
@@ -202,6 +205,24 @@ pub struct Derogation {
     /// Ids of the priority rules that went with them (they name a rule it
     /// sets aside), in package order.
     pub priorities: Vec<String>,
+}
+
+/// An `input_deprecation` node: facts of an input predicate the package
+/// no longer reads as the text means, and what to state instead.
+#[derive(Clone, Debug)]
+pub struct InputDeprecation {
+    pub id: String,
+    pub local: String,
+    /// The input predicate.
+    pub pred: PredId,
+    /// `None`: deprecated outright; `Some(t)`: valid while a facts file
+    /// holds at most one entity of type `t`.
+    pub one_per: Option<TypeId>,
+    /// The predicates to state instead.
+    pub replaced_by: Vec<PredId>,
+    pub anchors: Vec<FragId>,
+    /// Every label, in every language.
+    pub labels: Vec<Label>,
 }
 
 /// A rule a derogation set aside, typed as in its own package.

@@ -518,6 +518,9 @@ pub struct Outcome {
     pub(crate) error: Option<String>,
     /// What happened to each rule, when coverage was asked for.
     pub(crate) coverage: Option<CaseCoverage>,
+    /// Facts of inputs the package deprecates, rendered
+    /// (docs/reference.md#deprecated-inputs); empty when there are none.
+    pub(crate) deprecated: String,
 }
 
 impl Outcome {
@@ -531,6 +534,19 @@ impl Outcome {
 /// Runs every scenario of `suite` on `loaded` (`policy`: the default for
 /// expectation files that name none), collecting coverage if asked.
 pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) -> Vec<Outcome> {
+    run_with(loaded, suite, policy, with_coverage, false)
+}
+
+/// [`run`], where a scenario whose facts state inputs the package
+/// deprecates fails with `deny` (`--deny-deprecated`), and otherwise keeps
+/// the warnings in [`Outcome::deprecated`].
+pub fn run_with(
+    loaded: &Loaded,
+    suite: &Suite,
+    policy: Policy,
+    with_coverage: bool,
+    deny: bool,
+) -> Vec<Outcome> {
     suite
         .scenarios
         .iter()
@@ -541,6 +557,7 @@ pub fn run(loaded: &Loaded, suite: &Suite, policy: Policy, with_coverage: bool) 
                 &suite.limits,
                 s.expected.policy.unwrap_or(policy),
                 with_coverage,
+                deny,
             )
         })
         .collect()
@@ -552,6 +569,7 @@ fn run_one(
     limits: &ReadLimits,
     policy: Policy,
     with_coverage: bool,
+    deny: bool,
 ) -> Outcome {
     let mut out = Outcome {
         name: s.name.clone(),
@@ -559,6 +577,7 @@ fn run_one(
         differences: Vec::new(),
         error: None,
         coverage: None,
+        deprecated: String::new(),
     };
     let facts = read_facts_file(&s.facts, &loaded.catalog, limits).map_err(|e| match e {
         FactsFileError::Invalid(d) => format!(
@@ -568,6 +587,22 @@ fn run_one(
             loaded.model.name
         ),
         FactsFileError::Io(e) => format!("cannot read {}: {e}", s.facts.display()),
+    });
+    let facts = facts.and_then(|f| {
+        let found = lawgen_runtime::formats::deprecated::check(&loaded.catalog, &f, deny);
+        if found.is_empty() {
+            Ok(f)
+        } else if deny {
+            Err(format!(
+                "{}{} states inputs {} deprecates",
+                found.render(),
+                s.facts.display(),
+                loaded.model.name
+            ))
+        } else {
+            out.deprecated = found.render();
+            Ok(f)
+        }
     });
     let ev =
         match facts.and_then(|f| driver::evaluate(loaded, &f, policy).map_err(|e| e.to_string())) {

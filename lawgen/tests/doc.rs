@@ -512,7 +512,7 @@ fn random_packages_cut_into_importing_layers_are_documented_totally() {
 fn every_link_of_the_page_goes_to_an_anchor_of_the_page() {
     let root = support::workspace();
     let loaded = driver::load_file_with(
-        &root.join("packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json"),
+        &root.join("packages/ru.chess.competition/ru.chess.competition-0.3.0.ir.json"),
         &Default::default(),
         &[root.join("packages/fide.laws.chess")],
     )

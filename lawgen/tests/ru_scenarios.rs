@@ -18,9 +18,9 @@ use lawgen_runtime::Policy;
 use serde_json::Value as J;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
-// RU_0_1_0: the previous version, kept as a fixture: it shows what the
+// RU_0_1_0 and RU_0_2_0: the earlier versions, kept as fixtures: they show what the
 // corrected readings changed (and the analysis tool's drawn-and-lost witness).
-use support::{CHESS as FIDE, RU, RU_0_1_0, RU_SCENARIOS as SCENARIOS};
+use support::{CHESS as FIDE, RU, RU_0_1_0, RU_0_2_0, RU_SCENARIOS as SCENARIOS};
 
 fn read_json(path: &str) -> J {
     serde_json::from_slice(&support::read(path)).unwrap()
@@ -114,7 +114,7 @@ fn every_node_is_labelled_in_russian_first_and_in_english() {
 /// nodes sorted by id (serde_json's map is ordered by key).
 #[test]
 fn the_russian_packages_are_serialised_like_the_fide_package() {
-    for path in [FIDE, RU, RU_0_1_0] {
+    for path in [FIDE, RU, RU_0_1_0, RU_0_2_0] {
         let raw = String::from_utf8(support::read(path)).unwrap();
         let value: J = serde_json::from_str(&raw).unwrap();
         assert!(serde_json::to_string(&value).unwrap() == raw, "{path}");
@@ -132,7 +132,7 @@ fn the_russian_packages_are_serialised_like_the_fide_package() {
 /// of the nodes' `contentHash` values, sorted and joined by newlines.
 #[test]
 fn the_semantic_hash_is_the_one_the_readme_defines() {
-    for path in [RU, RU_0_1_0] {
+    for path in [RU, RU_0_1_0, RU_0_2_0] {
         let p = read_json(path);
         let mut hashes: Vec<&str> = p["nodes"]
             .as_array()
@@ -245,6 +245,18 @@ fn random_game(rng: &mut Lcg) -> String {
         }
         if rng.pick(4) == 0 {
             add("claimant_clock_seconds", format!(r#"["g1","{p}",90]"#));
+        }
+        if rng.pick(8) == 0 {
+            add("player_never_arrived", format!(r#"["g1","{p}"]"#));
+        }
+        // 9.4 per move: a claim and a touch on move 40 or 41.
+        if rng.pick(4) == 0 {
+            let n = 40 + rng.pick(2);
+            add("draw_claimed_on_move", format!(r#"["g1","{p}",{n}]"#));
+        }
+        if rng.pick(4) == 0 {
+            let n = 40 + rng.pick(2);
+            add("piece_touched_on_move", format!(r#"["g1","{p}",{n}]"#));
         }
     }
     let per_game = [
@@ -387,7 +399,35 @@ fn the_results_of_a_game_exclude_each_other_on_random_games() {
     assert!(decided > 60, "only {decided} random games have a result");
 }
 
-/// The previous version, kept as a fixture, reported a game drawn and lost
+/// 0.2.0, kept as a fixture, let a pending 10.2.2 draw block the certain
+/// draw of 6.11.2 (both flags, order unknown, last period): no result, the
+/// game not ended. 0.3.0 concludes the draw and asks nothing.
+#[test]
+fn the_second_version_left_a_certain_draw_pending() {
+    let text = r#"{"facts":{"player_of":[["g1","w1"],["g1","b1"]],
+        "all_remaining_moves_period":[["g1"]],"both_flags_fallen_order_unknown":[["g1"]],
+        "quickplay_claim_made":[["g1","c1","w1"]],"quickplay_claimant_had_the_move":[["g1","c1"]],
+        "quickplay_claim_clock_seconds":[["g1","c1",90]],"claim_decision_postponed":[["g1","c1"]],
+        "~claim_game_cannot_be_won_normally":[["g1","c1"]],
+        "~claim_opponent_not_trying_to_win_normally":[["g1","c1"]]}}"#;
+    let result = |path: &str| {
+        let loaded = layered(path);
+        let facts = read_facts(text.as_bytes(), &loaded.catalog).unwrap();
+        let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+        let out: J = serde_json::from_str(&lawgen_runtime::formats::output::canonical_json(
+            &ev.conclusions,
+        ))
+        .unwrap();
+        (
+            out["definitely"]["game_drawn"].clone(),
+            out["requests"].as_array().unwrap().len(),
+        )
+    };
+    assert_eq!(result(RU_0_2_0), (J::Null, 2));
+    assert_eq!(result(RU), (serde_json::json!([["g1"]]), 0));
+}
+
+/// 0.1.0, kept as a fixture, reported a game drawn and lost
 /// at once: a correct claim and a flag fall of the claimant.
 #[test]
 fn the_previous_version_drew_and_lost_a_game_at_once() {
@@ -437,11 +477,11 @@ fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
         "{text}"
     );
     assert!(
-        text.contains("исключено изъятием [ru.chess.competition 0.2.0] SetAsideFideArticle9_6"),
+        text.contains("исключено изъятием [ru.chess.competition 0.3.0] SetAsideFideArticle9_6"),
         "{text}"
     );
     assert!(
-        text.contains("источник: [ru.chess.competition 0.2.0] article/9.6"),
+        text.contains("источник: [ru.chess.competition 0.3.0] article/9.6"),
         "{text}"
     );
     assert!(text.contains("ни пятикратного повторения"), "{text}");
@@ -486,7 +526,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     let ru = lawgen::cli::check::render_in(&layered, "ru");
     assert!(
         ru.starts_with(
-            "пакет ru.chess.competition 0.2.0 (пространство имён urn:ru:chess:competition)"
+            "пакет ru.chess.competition 0.3.0 (пространство имён urn:ru:chess:competition)"
         ),
         "{ru}"
     );
@@ -495,17 +535,17 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         "{ru}"
     );
     assert!(
-        ru.contains("правила (120): строгих 116, оспоримых 2, опровергающих 2"),
+        ru.contains("правила (127): строгих 123, оспоримых 2, опровергающих 2"),
         "{ru}"
     );
     assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
     assert!(
-        ru.contains("SetAsideFideArticle9_6 [ru.chess.competition 0.2.0] (article/9.6) исключает FivefoldAutomaticDraw [fide.laws.chess 0.1.0]"),
+        ru.contains("SetAsideFideArticle9_6 [ru.chess.competition 0.3.0] (article/9.6) исключает FivefoldAutomaticDraw [fide.laws.chess 0.1.0]"),
         "{ru}"
     );
     let en = lawgen::cli::check::render(&layered);
     assert!(
-        en.contains("rules (120): 116 strict, 2 defeasible, 2 defeaters"),
+        en.contains("rules (127): 123 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
     assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));

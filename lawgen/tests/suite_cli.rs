@@ -737,7 +737,7 @@ fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
         "test",
         &dir.display().to_string(),
         "--package",
-        "packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json",
+        "packages/ru.chess.competition/ru.chess.competition-0.3.0.ir.json",
         "--import-path",
         "packages/fide.laws.chess",
         "--coverage",
@@ -749,7 +749,7 @@ fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
         err,
         format!(
             "error: {}: line 2: `ThreefoldClaimCorrect` names 2 rules of the closure of ru.chess.competition: \
-             urn:ru:chess:competition#ThreefoldClaimCorrect (ru.chess.competition 0.2.0), \
+             urn:ru:chess:competition#ThreefoldClaimCorrect (ru.chess.competition 0.3.0), \
              urn:fide:laws:clir:chess#ThreefoldClaimCorrect (fide.laws.chess 0.1.0)\n  \
              = help: write the full id of the rule meant, e.g. `urn:ru:chess:competition#ThreefoldClaimCorrect`\n",
             dir.join("coverage.allow").display()
@@ -769,7 +769,7 @@ fn an_ambiguous_local_name_in_the_allow_list_is_refused_with_the_full_ids() {
         .collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
-        lines[0].contains("ru.chess.competition 0.2.0") && !lines[0].contains("allow"),
+        lines[0].contains("ru.chess.competition 0.3.0") && !lines[0].contains("allow"),
         "{out}"
     );
     assert!(

@@ -386,7 +386,7 @@ fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
         "{text}"
     );
     assert!(
-        text.contains("[ru.chess.competition 0.2.0] GameInPlayStarted (строгое)"),
+        text.contains("[ru.chess.competition 0.3.0] GameInPlayStarted (строгое)"),
         "{text}"
     );
     // The same in English on request, and the canonical output has no draw.
@@ -413,7 +413,7 @@ fn the_competition_rules_set_the_seventy_five_move_draw_aside_in_russian() {
         "{why}"
     );
     assert!(
-        why.contains("исключено изъятием [ru.chess.competition 0.2.0] SetAsideFideArticle9_6"),
+        why.contains("исключено изъятием [ru.chess.competition 0.3.0] SetAsideFideArticle9_6"),
         "{why}"
     );
     assert!(why.contains("article/9.6"), "{why}");

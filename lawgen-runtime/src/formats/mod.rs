@@ -3,6 +3,8 @@
 //! of the lawgen repository ("Facts files", "Canonical output").
 
 #[cfg(feature = "serde")]
+pub mod deprecated;
+#[cfg(feature = "serde")]
 pub mod facts;
 pub mod output;
 

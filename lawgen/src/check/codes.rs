@@ -107,6 +107,14 @@ pub enum Code {
     ImportAmbiguous,
     /// The text form (`.law`) does not parse.
     TextSyntax,
+    /// An input deprecation names a predicate that is not an input.
+    DeprecationNotAnInput,
+    /// An input deprecation's `validity` or `perType` is not one this version knows, or they do not fit.
+    DeprecationValidity,
+    /// An input deprecation names no replacement, or one that is no predicate facts can state.
+    DeprecationReplacement,
+    /// Two input deprecations for one predicate.
+    DeprecationDuplicate,
     /// A JSON object of a package names one key twice.
     DuplicateKey,
     /// An imported package's SHA-256 differs from the one its lock file records.
@@ -133,7 +141,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 57] = [
+    pub const ALL: [Code; 61] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -180,6 +188,10 @@ impl Code {
         Code::DerogationWithoutAnchor,
         Code::ImportAmbiguous,
         Code::TextSyntax,
+        Code::DeprecationNotAnInput,
+        Code::DeprecationValidity,
+        Code::DeprecationReplacement,
+        Code::DeprecationDuplicate,
         Code::DuplicateKey,
         Code::LockMismatch,
         Code::LockStale,
@@ -243,6 +255,10 @@ impl Code {
             DerogationWithoutAnchor => "E108",
             ImportAmbiguous => "E109",
             TextSyntax => "E110",
+            DeprecationNotAnInput => "E130",
+            DeprecationValidity => "E131",
+            DeprecationReplacement => "E132",
+            DeprecationDuplicate => "E133",
             DuplicateKey => "E150",
             LockMismatch => "E151",
             LockStale => "E152",

@@ -12,9 +12,10 @@
 //! 5. `priorities`— pairs of conflicting rules, no cycle.
 //! 6. `closures`  — over empirical predicates, domain of the right type.
 //! 7. `judgments` — every judgment predicate has exactly one `external_decl`.
-//! 8. `strata`    — a stratification exists.
-//! 9. `size`      — lowering would not explode (rule bodies, program size);
-//!    run by the driver on the finished model, with the read limits.
+//! 8. `deprecations` — input deprecations name inputs, a known validity, replacements.
+//! 9. `strata`    — a stratification exists.
+//! 10. `size`     — lowering would not explode (rule bodies, program size);
+//!     run by the driver on the finished model, with the read limits.
 //!
 //! Passes 3–8 run on what passes 1–2 could resolve, so one broken reference
 //! does not hide an unrelated error elsewhere; a [`Model`] is only returned
@@ -22,6 +23,7 @@
 
 mod closures;
 pub mod codes;
+mod deprecations;
 mod derogations;
 mod judgments;
 pub mod lookalikes;
@@ -65,6 +67,7 @@ fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnos
     priorities::check(pkg, &scope, &mut model, &mut diags);
     closures::check(pkg, &scope, &mut model, &mut diags);
     judgments::check(pkg, &scope, &mut model, &mut diags);
+    deprecations::check(pkg, &scope, &mut model, &mut diags);
     // Strata are computed last: they need every rule and closure in the model.
     strata::stratify(&mut model, &mut diags);
     diags.sort();

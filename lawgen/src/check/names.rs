@@ -171,6 +171,7 @@ pub(super) fn declarations(
         closures: Vec::new(),
         fragments: Vec::new(),
         derogations: Vec::new(),
+        deprecations: Vec::new(),
         set_aside: Vec::new(),
         strata: Vec::new(),
         packages: vec![model::PackageInfo {
@@ -219,6 +220,7 @@ pub(super) fn declarations(
             NodeKind::External { .. } => Decl::Other("an external declaration"),
             NodeKind::Publication { .. } => Decl::Other("a publication"),
             NodeKind::Derogation(_) => Decl::Other("a derogation"),
+            NodeKind::InputDeprecation(_) => Decl::Other("an input deprecation"),
         };
         // Duplicate ids were reported by the reader; the first one wins.
         scope.decls.entry(n.id.clone()).or_insert(decl);
@@ -286,7 +288,8 @@ pub(super) fn declarations(
                 }
             }
             NodeKind::Priority { anchors, .. }
-            | NodeKind::Derogation(crate::syntax::Derogation { anchors, .. }) => {
+            | NodeKind::Derogation(crate::syntax::Derogation { anchors, .. })
+            | NodeKind::InputDeprecation(crate::syntax::InputDeprecation { anchors, .. }) => {
                 for a in anchors {
                     scope.provenance(a, node, diags, Decl::Fragment(FragId(0)));
                 }

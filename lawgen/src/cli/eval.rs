@@ -3,7 +3,7 @@
 //! ([`super::compiled`]).
 
 use super::compiled::{self, CompiledError};
-use super::{internal, read_facts_file, Backend, EngineArg, Failure, Inputs, PolicyArg};
+use super::{internal, read_facts_file_with, Backend, EngineArg, Failure, Inputs, PolicyArg};
 use lawgen_runtime::formats::output::canonical_json;
 use lawgen_runtime::Policy;
 use std::path::PathBuf;
@@ -27,6 +27,10 @@ pub struct Args {
     /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// Refuse facts of inputs the package deprecates, instead of warning
+    /// (docs/reference.md#deprecated-inputs).
+    #[arg(long)]
+    deny_deprecated: bool,
 }
 
 /// Prints the canonical output of the package on the facts.
@@ -34,14 +38,15 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
     match args.backend {
         Backend::Interp => {
-            let facts = read_facts_file(&args.facts, &loaded, &inputs.limits)?;
+            let facts =
+                read_facts_file_with(&args.facts, &loaded, &inputs.limits, args.deny_deprecated)?;
             let ev =
                 crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
             print!("{}", canonical_json(&ev.conclusions));
         }
         Backend::Compiled => {
             // Read the facts here too, so errors look the same on both backends.
-            read_facts_file(&args.facts, &loaded, &inputs.limits)?;
+            read_facts_file_with(&args.facts, &loaded, &inputs.limits, args.deny_deprecated)?;
             let cache = args.cache_dir.unwrap_or_else(compiled::default_cache_dir);
             let fail = |e: CompiledError| Failure::new(3, format!("error: {e}"));
             let built = compiled::ensure_built_with(

@@ -231,6 +231,42 @@ mod common {
         loaded: &Loaded,
         limits: &ReadLimits,
     ) -> Result<Facts, Failure> {
+        read_facts_file_with(path, loaded, limits, false)
+    }
+
+    /// [`read_facts_file`], then the package's deprecated inputs
+    /// (docs/reference.md#deprecated-inputs): printed as warnings, or with
+    /// `deny` the file refused.
+    pub(crate) fn read_facts_file_with(
+        path: &Path,
+        loaded: &Loaded,
+        limits: &ReadLimits,
+        deny: bool,
+    ) -> Result<Facts, Failure> {
+        let facts = read_facts_only(path, loaded, limits)?;
+        let found = lawgen_runtime::formats::deprecated::check(&loaded.catalog, &facts, deny);
+        if deny && !found.is_empty() {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "{}error: {} states inputs {} deprecates",
+                    found.render(),
+                    path.display(),
+                    loaded.model.name
+                ),
+            ));
+        }
+        if !found.is_empty() {
+            eprint!("{}", found.render());
+        }
+        Ok(facts)
+    }
+
+    fn read_facts_only(
+        path: &Path,
+        loaded: &Loaded,
+        limits: &ReadLimits,
+    ) -> Result<Facts, Failure> {
         let facts = files::read_facts_file(path, &loaded.catalog, limits).map_err(|e| match e {
             FactsFileError::Io(e) => {
                 Failure::new(2, format!("error: cannot read {}: {e}", path.display()))
@@ -257,4 +293,6 @@ mod common {
 }
 
 #[cfg(feature = "cli")]
-pub(crate) use common::{internal, read_facts_file, read_input, read_other_input};
+pub(crate) use common::{
+    internal, read_facts_file, read_facts_file_with, read_input, read_other_input,
+};

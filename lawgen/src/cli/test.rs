@@ -19,8 +19,8 @@ use crate::diagnostics::escape_for_display;
 use crate::driver::Loaded;
 use crate::suite::bad;
 pub use crate::suite::{
-    discover, read_expected, run, Difference, Expected, Outcome, Scenario, Suite, SuiteError,
-    ALLOW_LIST, SUITE_FILE,
+    discover, read_expected, run, run_with, Difference, Expected, Outcome, Scenario, Suite,
+    SuiteError, ALLOW_LIST, SUITE_FILE,
 };
 use clap::ValueEnum;
 use lawgen_runtime::program::{Level, PredId, RelationKind};
@@ -49,6 +49,10 @@ pub struct Args {
     min_coverage: Option<f64>,
     #[arg(long, value_enum, default_value_t = TestFormat::Text)]
     format: TestFormat,
+    /// Fail scenarios whose facts state inputs the package deprecates,
+    /// instead of warning (docs/reference.md#deprecated-inputs).
+    #[arg(long)]
+    deny_deprecated: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -80,7 +84,16 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     crate::suite::check_expectations(&suite, &loaded).map_err(fail)?;
     let min_coverage = args.min_coverage;
     let with_coverage = args.coverage || min_coverage.is_some();
-    let outcomes = run(&loaded, &suite, args.policy.into(), with_coverage);
+    let outcomes = run_with(
+        &loaded,
+        &suite,
+        args.policy.into(),
+        with_coverage,
+        args.deny_deprecated,
+    );
+    for o in outcomes.iter().filter(|o| !o.deprecated.is_empty()) {
+        eprint!("in scenario {}:\n{}", o.name, o.deprecated);
+    }
     let cov = if with_coverage {
         Some(coverage(&loaded, &suite, &outcomes).map_err(fail)?)
     } else {
@@ -696,6 +709,7 @@ mod tests {
             }],
             error: Some("e\u{0}\n".into()),
             coverage: None,
+            deprecated: String::new(),
         };
         let xml = render_junit("pkg\u{fffe}\u{ffff} 1.0", &[outcome]);
         assert!(xml.chars().all(is_xml_char), "{xml}");

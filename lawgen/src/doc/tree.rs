@@ -53,12 +53,14 @@ pub(crate) enum SectionKind {
     Rules,
     Priorities,
     Derogations,
+    /// Input deprecations (docs/reference.md#deprecated-inputs).
+    Deprecations,
 }
 
 impl SectionKind {
     /// The order of sections in a part (the seed's, with imports first and
     /// derogations last).
-    pub const ALL: [SectionKind; 11] = [
+    pub const ALL: [SectionKind; 12] = [
         SectionKind::Imports,
         SectionKind::Sources,
         SectionKind::Publications,
@@ -70,6 +72,7 @@ impl SectionKind {
         SectionKind::Rules,
         SectionKind::Priorities,
         SectionKind::Derogations,
+        SectionKind::Deprecations,
     ];
 
     pub fn slug(self) -> &'static str {
@@ -85,6 +88,7 @@ impl SectionKind {
             SectionKind::Rules => "rules",
             SectionKind::Priorities => "priorities",
             SectionKind::Derogations => "derogations",
+            SectionKind::Deprecations => "deprecations",
         }
     }
 }

@@ -532,6 +532,23 @@ impl<'a> Verbalizer<'a, '_> {
                 anchors = d.anchors.iter().map(|a| a.id.clone()).collect();
                 (SectionKind::Derogations, 0)
             }
+            NodeKind::InputDeprecation(d) => {
+                let mut k = Links::default();
+                let pred = k.mark(self.ix.name(&d.predicate.id), self.target(&d.predicate.id));
+                let per_type = d
+                    .per_type
+                    .as_ref()
+                    .map(|t| k.mark(self.ix.name(&t.id), self.target(&t.id)));
+                let instead: Vec<String> = d
+                    .replaced_by
+                    .iter()
+                    .map(|r| k.mark(self.ix.name(&r.id), self.target(&r.id)))
+                    .collect();
+                let s = l.input_deprecation(&pred, per_type.as_deref(), &instead);
+                paras.push(Para::Prose(k.spans(&s)));
+                anchors = d.anchors.iter().map(|a| a.id.clone()).collect();
+                (SectionKind::Deprecations, 0)
+            }
         };
         let entry = Entry {
             node: Some(node.id.clone()),

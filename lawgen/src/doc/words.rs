@@ -106,6 +106,7 @@ impl Lang {
             (Lang::Ru, S::Rules) => "Правила",
             (Lang::Ru, S::Priorities) => "Приоритеты",
             (Lang::Ru, S::Derogations) => "Отступления",
+            (Lang::Ru, S::Deprecations) => "Устаревшие входные данные",
             (Lang::En, S::Imports) => "Imports",
             (Lang::En, S::Sources) => "Sources",
             (Lang::En, S::Publications) => "Pinned publications",
@@ -117,6 +118,7 @@ impl Lang {
             (Lang::En, S::Rules) => "Rules",
             (Lang::En, S::Priorities) => "Priorities",
             (Lang::En, S::Derogations) => "Derogations",
+            (Lang::En, S::Deprecations) => "Deprecated inputs",
         }
     }
 
@@ -577,6 +579,23 @@ impl Lang {
             (Lang::Ru, _) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяются правила {list}, а также приоритеты, в которых они названы."),
             (Lang::En, 1) => format!("Derogation: wherever this package applies (on its own or imported), rule {list} does not apply, nor do the priorities that name it."),
             (Lang::En, _) => format!("Derogation: wherever this package applies (on its own or imported), rules {list} do not apply, nor do the priorities that name them."),
+        }
+    }
+
+    /// Not in the seed: an input deprecation; `pred`, `per_type` and
+    /// `instead` are already named.
+    pub(crate) fn input_deprecation(
+        self,
+        pred: &str,
+        per_type: Option<&str>,
+        instead: &[String],
+    ) -> String {
+        let list = instead.join(", ");
+        match (self, per_type) {
+            (Lang::Ru, None) => format!("Устаревшие входные данные: факты {pred} больше не следует указывать; вместо них указывайте {list}. Программы предупреждают о таких фактах, а с --deny-deprecated отказываются их читать."),
+            (Lang::Ru, Some(t)) => format!("Входные данные для одной сущности типа {t} в файле: факты {pred} означают то, что говорит текст, только в файле фактов с одной сущностью типа {t}; в файле с несколькими указывайте {list}. Программы предупреждают о таком файле, а с --deny-deprecated отказываются его читать."),
+            (Lang::En, None) => format!("Deprecated input: facts of {pred} should no longer be stated; state {list} instead. Programs warn about such facts, and refuse them under --deny-deprecated."),
+            (Lang::En, Some(t)) => format!("Input valid for one {t} per file: facts of {pred} mean what the text says only in a facts file holding one {t}; in a file holding several, state {list}. Programs warn about such a file, and refuse it under --deny-deprecated."),
         }
     }
 

@@ -163,6 +163,28 @@ impl<'a> Api<'a> {
         }
     }
 
+    /// What an input deprecation of the package says of `p`
+    /// (docs/reference.md#deprecated-inputs), as a sentence to append to
+    /// its method's doc; empty for an input no deprecation names.
+    fn deprecation_doc(&self, p: PredId) -> String {
+        let Some(d) = self.cat.deprecations.iter().find(|d| d.pred == p) else {
+            return String::new();
+        };
+        let instead: Vec<String> = d
+            .replaced_by
+            .iter()
+            .map(|q| format!("`{}`", code(&self.cat.pred(*q).local)))
+            .collect();
+        match d.one_per {
+            None => format!(" Deprecated: state {} instead.", instead.join(", ")),
+            Some(t) => format!(
+                " Valid for one `{}` per case: in a case holding several, state {} instead.",
+                code(self.cat.type_name(Ty::Entity(t))),
+                instead.join(", ")
+            ),
+        }
+    }
+
     fn pred_doc(&self, p: PredId) -> String {
         let pred = self.cat.pred(p);
         let sig: Vec<String> = pred
@@ -441,7 +463,11 @@ impl<'a> Api<'a> {
                         };
                         out.push(InputMethod {
                             name: mn.clone(),
-                            doc: format!("{what}{}", self.pred_doc(pid)),
+                            doc: format!(
+                                "{what}{}{}",
+                                self.pred_doc(pid),
+                                self.deprecation_doc(pid)
+                            ),
                             params: params.clone(),
                             kind: InputKind::Fact(r),
                         });
@@ -467,9 +493,10 @@ impl<'a> Api<'a> {
                     out.push(InputMethod {
                         name: mn.clone(),
                         doc: format!(
-                            "Records the decision of {} on the judgment {}: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).",
+                            "Records the decision of {} on the judgment {}: `holds` = decided yes, `false` = decided no. Undecided judgments are requested (see `Verdict::Pending`).{}",
                             names::doc(&auth),
-                            self.pred_doc(pid)
+                            self.pred_doc(pid),
+                            self.deprecation_doc(pid)
                         ),
                         params,
                         kind: InputKind::Decide(yes, no),

@@ -61,9 +61,10 @@ mod stratify;
 
 use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
 use crate::program::{
-    AnchorInfo, Atom, Attack, Beat, Catalog, ClosureInfo, ConstInfo, DerogationInfo, External,
-    Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read, RelId, Relation, RequestView,
-    Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem, Term, TypeInfo, View,
+    AnchorInfo, Atom, Attack, Beat, Catalog, ClosureInfo, ConstInfo, DeprecationInfo,
+    DerogationInfo, External, Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read, RelId,
+    Relation, RequestView, Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem,
+    Term, TypeInfo, View,
 };
 use crate::syntax::{RelationKind, Status, Strength};
 use std::collections::{BTreeMap, HashMap};
@@ -1482,6 +1483,18 @@ pub fn catalog(m: &Model) -> Catalog {
         .map(|a| SetAsideInfo {
             rule: rule_info(&a.rule),
             by: a.by.iter().map(|&d| d as u32).collect(),
+        })
+        .collect();
+    c.deprecations = m
+        .deprecations
+        .iter()
+        .map(|d| DeprecationInfo {
+            id: d.id.clone(),
+            local: d.local.clone(),
+            pred: d.pred,
+            one_per: d.one_per,
+            replaced_by: d.replaced_by.clone(),
+            package: m.package_index_of(&d.id) as u32,
         })
         .collect();
     if m.packages.len() > 1 {

@@ -118,6 +118,27 @@ pub enum NodeKind {
     /// lawgen extension (docs/reference.md#derogations): sets the listed
     /// rules of imported packages aside for this package's meaning.
     Derogation(Derogation),
+    /// lawgen extension (docs/reference.md#deprecated-inputs): an input
+    /// predicate of the closure that facts should no longer state, or state
+    /// only in a file holding one entity of a type.
+    InputDeprecation(InputDeprecation),
+}
+
+/// An `input_deprecation` node, as written (resolved by `check`).
+#[derive(Clone, Debug)]
+pub struct InputDeprecation {
+    /// The input predicate it concerns (`predicate`), of this package or an
+    /// imported one.
+    pub predicate: Ref,
+    /// `validity`: `deprecated` or `one_per_file`, as written.
+    pub validity: Ref,
+    /// `perType`: for `one_per_file`, the type of which a facts file may
+    /// hold one entity.
+    pub per_type: Option<Ref>,
+    /// `replacedBy`: the predicates to state instead.
+    pub replaced_by: Vec<Ref>,
+    /// Fragments: the articles that make the input unfit.
+    pub anchors: Vec<Ref>,
 }
 
 #[derive(Clone, Debug)]

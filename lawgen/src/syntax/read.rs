@@ -274,7 +274,7 @@ fn duplicate_key(bytes: &[u8], root: &Value) -> Option<crate::diagnostics::Diagn
 }
 
 /// Kinds of node this reader knows, for the "did you mean" list.
-const NODE_KINDS: &str = "type_decl, symbol_decl, rule, priority_rule, closure_policy, external_decl, source_work, source_edition, publication, fragment, derogation";
+const NODE_KINDS: &str = "type_decl, symbol_decl, rule, priority_rule, closure_policy, external_decl, source_work, source_edition, publication, fragment, derogation, input_deprecation";
 
 impl Reader<'_> {
     fn loc(&self, ptr: &str) -> Location {
@@ -607,6 +607,7 @@ impl Reader<'_> {
             },
             "fragment" => NodeKind::Fragment(self.fragment(m, ptr)?),
             "derogation" => NodeKind::Derogation(self.derogation(m, ptr)?),
+            "input_deprecation" => NodeKind::InputDeprecation(self.input_deprecation(m, ptr)?),
             other => {
                 self.err(
                     Code::UnknownNodeKind,
@@ -1099,6 +1100,43 @@ impl Reader<'_> {
             }
         }
         ok.then_some(Derogation { rules, anchors })
+    }
+
+    /// `predicate`, `validity` (required strings), `perType` (optional),
+    /// `replacedBy` and `anchors` (arrays of ids): what they name, and
+    /// whether they fit together, is `check`'s to say.
+    fn input_deprecation(&mut self, m: &Map<String, Value>, ptr: &str) -> Option<InputDeprecation> {
+        let at = |key: &str| pointer_push(ptr, key);
+        let predicate = self.str_field(m, ptr, "predicate").map(|id| Ref {
+            id,
+            ptr: at("predicate"),
+        });
+        let validity = self.str_field(m, ptr, "validity").map(|id| Ref {
+            id,
+            ptr: at("validity"),
+        });
+        let per_type = self.opt_str_field(m, ptr, "perType").map(|id| Ref {
+            id,
+            ptr: at("perType"),
+        });
+        let mut lists = [Vec::new(), Vec::new()];
+        for (list, key) in lists.iter_mut().zip(["replacedBy", "anchors"]) {
+            let lp = at(key);
+            for (i, v) in self.opt_array(m, ptr, key).iter().enumerate() {
+                let p = pointer_push(&lp, i);
+                if let Some(id) = self.string(v, &p, key) {
+                    list.push(Ref { id, ptr: p });
+                }
+            }
+        }
+        let [replaced_by, anchors] = lists;
+        Some(InputDeprecation {
+            predicate: predicate?,
+            validity: validity?,
+            per_type,
+            replaced_by,
+            anchors,
+        })
     }
 
     /// `{"kind":"rule_ref","id":…}`.

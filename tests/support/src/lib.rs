@@ -24,10 +24,13 @@ pub const CHESS: &str = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json"
 /// import it.
 pub const CHESS_DIR: &str = "packages/fide.laws.chess";
 /// The Russian competition rules, which import the FIDE package.
-pub const RU: &str = "packages/ru.chess.competition/ru.chess.competition-0.2.0.ir.json";
+pub const RU: &str = "packages/ru.chess.competition/ru.chess.competition-0.3.0.ir.json";
 /// The Russian rules as first shipped, kept to show what analysis and
 /// derogations find in them.
 pub const RU_0_1_0: &str = "tests/fixtures/ru.chess.competition-0.1.0.ir.json";
+/// The Russian rules' second version, kept to compare the third with it
+/// (`lawgen analyze --compare`).
+pub const RU_0_2_0: &str = "tests/fixtures/ru.chess.competition-0.2.0.ir.json";
 /// The hand-derived chess scenarios.
 pub const CHESS_SCENARIOS: &str = "tests/scenarios/chess";
 /// The hand-derived scenarios of the Russian rules.

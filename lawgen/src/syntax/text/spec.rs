@@ -101,6 +101,19 @@ pub(super) const KINDS: &[KindSpec] = &[
         named: false,
     },
     KindSpec {
+        kw: "deprecation",
+        kind: "input_deprecation",
+        symbol_kind: None,
+        fields: &[
+            f("deprecates", "predicate", Val::Id),
+            f("validity", "validity", Val::Str),
+            f("per_type", "perType", Val::Id),
+            f("replaced_by", "replacedBy", Val::IdList),
+            f("anchors", "anchors", Val::IdList),
+        ],
+        named: false,
+    },
+    KindSpec {
         kw: "closure",
         kind: "closure_policy",
         symbol_kind: None,
@@ -214,6 +227,7 @@ pub(super) const STATEMENTS: &[&str] = &[
     "rule",
     "priority",
     "derogation",
+    "deprecation",
     "closure",
     "external",
     "work",
