@@ -144,6 +144,7 @@ impl Ground {
                 // The reference evaluator ignores `entities` of Integer.
                 Role::Entities(crate::program::Ty::Int) => {}
                 // Queries run as of the package's current date.
+                Role::AsOf => {}
                 Role::InForce(k) => {
                     let on = cat.law.on(None).ok();
                     g.add(
