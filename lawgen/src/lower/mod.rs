@@ -112,11 +112,13 @@ pub fn lower(model: &Model) -> Result<Program, InternalError> {
 /// [`lower`] with explicit [`Options`].
 pub fn lower_with(model: &Model, opts: Options) -> Result<Program, InternalError> {
     let mut l = Lowerer::new(model, opts);
+    l.define_all();
+    l.record_views();
+    // Last, so that a dated package's other relations are numbered as
+    // they would be without it.
     if l.law.law.is_dated() {
         l.new_relation("as_of".into(), vec![Ty::Int], Role::AsOf);
     }
-    l.define_all();
-    l.record_views();
     let Lowerer { mut prog, law, .. } = l;
     prog.catalog = catalog(model);
     prog.catalog.law = law.law;
