@@ -216,6 +216,7 @@ mod tests {
         assert_eq!(
             canonical_json(&c),
             r#"{
+  "asOf": null,
   "defeasibly": {
     "game_drawn": [
       ["g\n2", 10],
@@ -223,6 +224,7 @@ mod tests {
     ]
   },
   "definitely": {},
+  "editions": [],
   "package": "t",
   "pending": {},
   "policy": "propagating",

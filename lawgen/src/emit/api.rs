@@ -1043,6 +1043,10 @@ impl<'a> Api<'a> {
 
     /// `Columns`: many nameless cases' facts at once, one slice per column.
     fn columns_items(&self, methods: &[InputMethod]) -> TokenStream {
+        // Only a package whose rules depend on the date has in-force inputs
+        // for a case to start with.
+        let each_in_force =
+            (!self.cat.law.gates.is_empty()).then(|| quote!(g.each(default_in_force());));
         let mut fields = Vec::new();
         let mut empties = Vec::new();
         let mut checks = Vec::new();
@@ -1161,7 +1165,7 @@ impl<'a> Api<'a> {
             fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], range: ::std::ops::Range<usize>) -> Input {
                 let mut g = __rt::Gather::new(range);
                 #(#counts)*
-                g.each(default_in_force());
+                #each_in_force
                 g.start_placing();
                 #(#places)*
                 Input::Nameless(g.finish())
@@ -1170,6 +1174,10 @@ impl<'a> Api<'a> {
     }
 
     fn batch_items(&self, evaluate_batch: TokenStream) -> TokenStream {
+        // A case starts with the in-force inputs of the current date (only
+        // where some rule depends on the date: nothing to do otherwise).
+        let start_in_force = (!self.cat.law.gates.is_empty())
+            .then(|| quote!(case.rows.extend_from_slice(default_in_force());));
         let kept = &self.plan.kept;
         let out_fields = kept.iter().map(|&r| {
             let o = out_ident(r);
@@ -1262,7 +1270,7 @@ impl<'a> Api<'a> {
                     let start = case.rows.len();
                     case.start = start;
                     case.hi = 0;
-                    case.rows.extend_from_slice(default_in_force());
+                    #start_in_force
                     fill(i, &mut case);
                     // A `Case` swapped in from elsewhere holds other rows:
                     // nothing of this batch can be evaluated.

@@ -13047,7 +13047,6 @@ fn gather_columns(
     g.count(columns.not_rook_of.0, order[71usize].as_deref());
     g.count(columns.stalemate_arisen.0, order[72usize].as_deref());
     g.count(columns.not_stalemate_arisen.0, order[73usize].as_deref());
-    g.each(default_in_force());
     g.start_placing();
     {
         let (cases, c0) = columns.situation;
@@ -14366,7 +14365,6 @@ fn fill_cases(
         let start = case.rows.len();
         case.start = start;
         case.hi = 0;
-        case.rows.extend_from_slice(default_in_force());
         fill(i, &mut case);
         if case.tag != tag || case.start != start || case.rows.len() < start {
             return Input::Nameless(

@@ -2640,7 +2640,6 @@ fn gather_columns(
     g.count(columns.move_count.0, order[10usize].as_deref());
     g.count(columns.not_move_count.0, order[11usize].as_deref());
     g.count(columns.decide_touched.0, order[12usize].as_deref());
-    g.each(default_in_force());
     g.start_placing();
     {
         let (cases, c0) = columns.player;
@@ -2991,7 +2990,6 @@ fn fill_cases(
         let start = case.rows.len();
         case.start = start;
         case.hi = 0;
-        case.rows.extend_from_slice(default_in_force());
         fill(i, &mut case);
         if case.tag != tag || case.start != start || case.rows.len() < start {
             return Input::Nameless(
