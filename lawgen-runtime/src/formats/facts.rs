@@ -243,6 +243,8 @@ impl<'de> serde::de::Visitor<'de> for Root<'_, '_> {
                     let v: J = map.next_value()?;
                     match v.as_str().and_then(crate::law::Date::parse) {
                         Some(d) => self.0.out.as_of = Some(d),
+                        // No date: the package's current date.
+                        None if v.is_null() => self.0.out.as_of = None,
                         None => self.0.error(
                             Code::FactsDate,
                             Location::new(None, "/asOf"),
