@@ -94,6 +94,10 @@ pub enum Code {
     FactsContradiction,
     /// A facts key or constant names a local name two packages of the closure share.
     FactsAmbiguousName,
+    /// `asOf` (or `--as-of`) is not a date `YYYY-MM-DD`.
+    FactsDate,
+    /// No edition of a work some rule is anchored to is in force on the case's date.
+    NoLawInForce,
     /// Facts of an input the package says is deprecated, refused under
     /// `--deny-deprecated` (docs/reference.md#deprecated-inputs).
     FactsDeprecatedRefused,
@@ -107,7 +111,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue.
-    pub const ALL: [Code; 12] = [
+    pub const ALL: [Code; 14] = [
         Code::MalformedJson,
         Code::TooDeep,
         Code::FactsShape,
@@ -117,6 +121,8 @@ impl Code {
         Code::FactsInstitutional,
         Code::FactsContradiction,
         Code::FactsAmbiguousName,
+        Code::FactsDate,
+        Code::NoLawInForce,
         Code::FactsDeprecatedRefused,
         Code::FactsDeprecated,
         Code::FactsOnePerFile,
@@ -134,6 +140,8 @@ impl Code {
             Code::FactsInstitutional => "E084",
             Code::FactsContradiction => "E085",
             Code::FactsAmbiguousName => "E086",
+            Code::FactsDate => "E087",
+            Code::NoLawInForce => "E088",
             Code::FactsDeprecatedRefused => "E134",
             Code::FactsDeprecated => "W012",
             Code::FactsOnePerFile => "W013",

@@ -59,6 +59,7 @@ pub mod diagnostics;
 pub mod explain;
 pub mod formats;
 pub mod interp;
+pub mod law;
 pub mod program;
 #[doc(hidden)]
 pub mod scc;
@@ -380,6 +381,7 @@ pub mod __private {
         CaseRows, Gather, InputRel, Nameless, INVALID, MAX_ID,
     };
     pub use crate::generated::interner::{Interner, SparePool};
+    pub use crate::law::{Date, EditionRow, GateRow, Law, WorkRow};
     pub use crate::program::{section_member, Section};
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 }

@@ -226,10 +226,11 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let c = conclusions_from(&p, Policy::Propagating, &mut |_| rows.clone());
+        let c = conclusions_from(&p, Policy::Propagating, None, &mut |_| rows.clone());
         assert_eq!(
             canonical_json(&c),
             r#"{
+  "asOf": null,
   "defeasibly": {
     "game_drawn": [
       ["g\n2", 10],
@@ -237,6 +238,7 @@ mod tests {
     ]
   },
   "definitely": {},
+  "editions": [],
   "package": "t",
   "pending": {},
   "policy": "propagating",
@@ -246,6 +248,27 @@ mod tests {
 }
 "#
         );
+    }
+
+    #[test]
+    fn as_of_is_a_calendar_date_or_null() {
+        let cat = crate::program::Catalog::default();
+        let f = read_facts(br#"{"asOf": "2024-02-29", "facts": {}}"#, &cat).unwrap();
+        assert_eq!(
+            f.as_of.map(|d| d.to_string()).as_deref(),
+            Some("2024-02-29")
+        );
+        assert_eq!(
+            read_facts(write_facts(&f, &cat).as_bytes(), &cat)
+                .unwrap()
+                .as_of,
+            f.as_of
+        );
+        assert_eq!(read_facts(br#"{"asOf": null}"#, &cat).unwrap().as_of, None);
+        for bad in [r#"{"asOf": "2023-02-29"}"#, r#"{"asOf": 20240101}"#] {
+            let e = read_facts(bad.as_bytes(), &cat).unwrap_err().render();
+            assert!(e.contains("error[E087]") && e.contains("/asOf"), "{e}");
+        }
     }
 
     #[test]

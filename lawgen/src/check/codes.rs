@@ -107,6 +107,16 @@ pub enum Code {
     ImportAmbiguous,
     /// The text form (`.law`) does not parse.
     TextSyntax,
+    /// A lifecycle `extent` that is not a date `YYYY-MM-DD`.
+    LifecycleDate,
+    /// A lifecycle `status` other than `adopted`, `in_force`, `repealed`.
+    LifecycleStatus,
+    /// Two editions of one work enter into force on the same day.
+    EditionsSameDay,
+    /// An undated edition of a work that also has dated editions.
+    UndatedEdition,
+    /// A derogation anchored to a dated edition (not supported).
+    DatedDerogation,
     /// An input deprecation names a predicate that is not an input.
     DeprecationNotAnInput,
     /// An input deprecation's `validity` or `perType` is not one this version knows, or they do not fit.
@@ -137,11 +147,17 @@ pub enum Code {
     JudgmentNeverRead,
     /// Lint: a derogation that changes nothing (the rule would have concluded nothing anyway).
     DerogationWithoutEffect,
+    /// Lint: a dated edition in force on no day.
+    EditionNeverInForce,
+    /// Lint: a rule anchored to editions of two different works.
+    RuleOfTwoWorks,
+    /// Lint: a priority whose two rules are never in force on the same day.
+    PriorityNeverTogether,
 }
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 61] = [
+    pub const ALL: [Code; 69] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -188,6 +204,11 @@ impl Code {
         Code::DerogationWithoutAnchor,
         Code::ImportAmbiguous,
         Code::TextSyntax,
+        Code::LifecycleDate,
+        Code::LifecycleStatus,
+        Code::EditionsSameDay,
+        Code::UndatedEdition,
+        Code::DatedDerogation,
         Code::DeprecationNotAnInput,
         Code::DeprecationValidity,
         Code::DeprecationReplacement,
@@ -203,6 +224,9 @@ impl Code {
         Code::ClosureDomainEmpty,
         Code::JudgmentNeverRead,
         Code::DerogationWithoutEffect,
+        Code::EditionNeverInForce,
+        Code::RuleOfTwoWorks,
+        Code::PriorityNeverTogether,
     ];
 
     /// The code as printed, e.g. `E020`.
@@ -255,6 +279,11 @@ impl Code {
             DerogationWithoutAnchor => "E108",
             ImportAmbiguous => "E109",
             TextSyntax => "E110",
+            LifecycleDate => "E120",
+            LifecycleStatus => "E121",
+            EditionsSameDay => "E122",
+            UndatedEdition => "E123",
+            DatedDerogation => "E124",
             DeprecationNotAnInput => "E130",
             DeprecationValidity => "E131",
             DeprecationReplacement => "E132",
@@ -270,6 +299,9 @@ impl Code {
             ClosureDomainEmpty => "W006",
             JudgmentNeverRead => "W007",
             DerogationWithoutEffect => "W008",
+            EditionNeverInForce => "W009",
+            RuleOfTwoWorks => "W010",
+            PriorityNeverTogether => "W011",
         })
     }
 

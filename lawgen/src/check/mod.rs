@@ -5,6 +5,8 @@
 //! 1. `names`     — every id resolves to a node of the right kind; builds the declarations;
 //!    `lookalikes`: no name holds an invisible character, mixes scripts or
 //!    reads as another (Unicode TR #39).
+//!    `editions`  — lifecycle dates and statuses, one edition of a work per
+//!    day, no undated edition beside dated ones; each fragment's edition.
 //! 2. `types`     — rules resolved and typed: arities, argument types, variables, values.
 //! 3. `derogations` — imported rules set aside leave the model (with the
 //!    priorities that name them); each listed id is an imported rule.
@@ -25,6 +27,7 @@ mod closures;
 pub mod codes;
 mod deprecations;
 mod derogations;
+mod editions;
 mod judgments;
 pub mod lookalikes;
 mod names;
@@ -57,6 +60,8 @@ fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnos
     let (mut scope, mut model) = names::declarations(pkg, layer_of, &mut diags);
     // No name may hide a character or read as another (Unicode TR #39).
     lookalikes::check(pkg, &mut diags);
+    // Editions read: their dates checked, each fragment's edition known.
+    editions::check(pkg, &mut model, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
     // After this point the rules derogations set aside are out of the model.

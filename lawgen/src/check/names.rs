@@ -174,6 +174,8 @@ pub(super) fn declarations(
         deprecations: Vec::new(),
         set_aside: Vec::new(),
         strata: Vec::new(),
+        works: Vec::new(),
+        editions: Vec::new(),
         packages: vec![model::PackageInfo {
             name: pkg.name.clone(),
             namespace: pkg.namespace.clone(),
@@ -207,6 +209,7 @@ pub(super) fn declarations(
             NodeKind::Fragment(f) => {
                 model.fragments.push(model::Fragment {
                     id: n.id.clone(),
+                    edition: None,
                     locator: f.locator.clone(),
                     text: pick_label(&f.texts).map(str::to_owned),
                     texts: f.texts.clone(),

@@ -191,6 +191,10 @@ pub struct Coverage {
     pub priorities: Vec<(String, String, BTreeSet<String>)>,
     /// Judgment local name → (undecided, yes, no) scenarios.
     pub judgments: Vec<(String, [BTreeSet<String>; 3])>,
+    /// Per dated edition of the closure (docs/reference.md#as-of-evaluation):
+    /// its local name, the day it enters into force, and the indices (into
+    /// `rules`) of the rules anchored to it.
+    pub editions: Vec<(String, String, Vec<usize>)>,
 }
 
 impl Coverage {
@@ -381,11 +385,38 @@ pub fn coverage(
             }
         }
     }
+    let law = &prog_cat.law;
+    let editions = law
+        .editions
+        .iter()
+        .enumerate()
+        .map(|(e, ed)| {
+            let anchored = |anchors: &[lawgen_runtime::program::AnchorInfo]| {
+                anchors.iter().any(|a| a.dated == Some(e as u32))
+            };
+            let of: Vec<usize> = prog_cat
+                .rules
+                .iter()
+                .map(|r| &r.anchors)
+                .chain(prog_cat.set_aside.iter().map(|a| &a.rule.anchors))
+                .enumerate()
+                .filter(|(_, a)| anchored(a))
+                .map(|(i, _)| i)
+                .collect();
+            let from = ed
+                .in_force
+                .first()
+                .map(|d| d.to_string())
+                .unwrap_or_default();
+            (ed.local.clone(), from, of)
+        })
+        .collect();
     Ok(Coverage {
         scenarios: outcomes.len(),
         rules,
         priorities,
         judgments,
+        editions,
     })
 }
 
@@ -556,6 +587,18 @@ pub fn render_coverage(c: &Coverage, min: Option<f64>) -> String {
             );
         }
     }
+    if !c.editions.is_empty() {
+        let _ = writeln!(out, "editions:");
+        for (ed, from, of) in &c.editions {
+            let covered = of.iter().filter(|&&i| c.rules[i].covered()).count();
+            let _ = writeln!(
+                out,
+                "  {} (in force from {from}): {covered} of {} rules concluded or defeated",
+                e(ed),
+                of.len()
+            );
+        }
+    }
     if !c.judgments.is_empty() {
         let _ = writeln!(out, "judgments:");
         for (j, [u, y, n]) in &c.judgments {
@@ -610,6 +653,23 @@ pub fn render_json(package: &str, outcomes: &[Outcome], c: Option<&Coverage>) ->
             "priorities": c.priorities.iter().map(|(p, pkg, s)| json!({"name": p, "package": pkg, "exercised": set(s)})).collect::<Vec<_>>(),
             "judgments": c.judgments.iter().map(|(j, [u, y, n])| json!({"name": j, "undecided": set(u), "yes": set(y), "no": set(n)})).collect::<Vec<_>>(),
         })
+    });
+    // Per dated edition; left out for a package that dates nothing.
+    let coverage = coverage.map(|mut j| {
+        if let Some(c) = c.filter(|c| !c.editions.is_empty()) {
+            j["editions"] = J::from(
+                c.editions
+                    .iter()
+                    .map(|(ed, from, of)| {
+                        json!({
+                            "edition": ed, "inForce": from, "rules": of.len(),
+                            "covered": of.iter().filter(|&&i| c.rules[i].covered()).count(),
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
+        j
     });
     let mut s = serde_json::to_string_pretty(&json!({
         "package": package,

@@ -47,11 +47,11 @@ const PROGRAM: &str = r#"{
    {"higher":3,"id":"urn:t#LossOverDraw","labels":[{"language":"en","text":"a loss takes precedence over the 75-move draw"}],"local":"LossOverDraw","lower":2,"package":0,"reason":"urn:t#lex_specialis"}
   ],
   "rules": [
-   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":6}},"id":"urn:t#ResignationEnds","labels":[{"language":"en","text":"ResignationEnds"}],"local":"ResignationEnds","package":0,"strength":"Strict","vars":["g","p"]},
-   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":3}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"id":"urn:t#ResignationLoses","labels":[{"language":"en","text":"ResignationLoses"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["g","p"]},
-   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":8}},"id":"urn:t#SeventyFiveMoves","labels":[{"language":"en","text":"SeventyFiveMoves"}],"local":"SeventyFiveMoves","package":0,"strength":"Defeasible","vars":["g","n"]},
-   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":8}},"id":"urn:t#LossIsNoDraw","labels":[{"language":"en","text":"LossIsNoDraw"}],"local":"LossIsNoDraw","package":0,"strength":"Defeasible","vars":["g","p"]},
-   {"anchors":[{"fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Supported"}},{"Not":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Compare":{"left":{"Var":0},"op":"Ne","right":{"Value":{"Entity":"Arbiter"}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":9}},"id":"urn:t#TouchMove","labels":[{"language":"en","text":"TouchMove"}],"local":"TouchMove","package":0,"strength":"Strict","vars":["p"]}
+   {"anchors":[{"edition":"LAWS_2024","fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":6}},"id":"urn:t#ResignationEnds","labels":[{"language":"en","text":"ResignationEnds"}],"local":"ResignationEnds","package":0,"strength":"Strict","vars":["g","p"]},
+   {"anchors":[{"edition":"LAWS_2024","fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":0}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":3}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"id":"urn:t#ResignationLoses","labels":[{"language":"en","text":"ResignationLoses"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["g","p"]},
+   {"anchors":[{"edition":"LAWS_2024","fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":8}},"id":"urn:t#SeventyFiveMoves","labels":[{"language":"en","text":"SeventyFiveMoves"}],"local":"SeventyFiveMoves","package":0,"strength":"Defeasible","vars":["g","n"]},
+   {"anchors":[{"edition":"LAWS_2024","fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":8}},"id":"urn:t#LossIsNoDraw","labels":[{"language":"en","text":"LossIsNoDraw"}],"local":"LossIsNoDraw","package":0,"strength":"Defeasible","vars":["g","p"]},
+   {"anchors":[{"edition":"LAWS_2024","fragment":"urn:t#ART_1","locator":"article/1","package":0,"texts":[{"language":"en","text":"Article 1. A player who resigns loses the game, unless the opponent cannot checkmate."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Supported"}},{"Not":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"status":"Established"}},{"Compare":{"left":{"Var":0},"op":"Ne","right":{"Value":{"Entity":"Arbiter"}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":9}},"id":"urn:t#TouchMove","labels":[{"language":"en","text":"TouchMove"}],"local":"TouchMove","package":0,"strength":"Strict","vars":["p"]}
   ],
   "semantic_hash": "sha256:1111111111111111111111111111111111111111111111111111111111111111",
   "types": [
@@ -1757,6 +1757,42 @@ mod __engine {
 }
 /// A fact row: the input relation and its columns (entities as ids).
 type Row = (u32, [i64; 2usize]);
+/// The works with dated editions: id, local name, whether a rule is anchored to one.
+static LAW_WORKS: &[__rt::WorkRow] = &[];
+/// The dated editions: id, local name, work, in force and repeal dates.
+static LAW_EDITIONS: &[__rt::EditionRow] = &[];
+/// The conditions of the in-force inputs.
+static LAW_GATES: &[__rt::GateRow] = &[];
+/// The input relation of each condition.
+static IN_FORCE_RELS: &[u32] = &[];
+/// The input relation of a case's date, if the package dates anything.
+const AS_OF_REL: Option<u32> = None;
+/// The package's dated law, built on first use.
+fn law() -> &'static __rt::Law {
+    static LAW: ::std::sync::OnceLock<__rt::Law> = ::std::sync::OnceLock::new();
+    LAW.get_or_init(|| __rt::Law::from_tables(LAW_WORKS, LAW_EDITIONS, LAW_GATES))
+}
+/// Is `r` a relation a case's date sets?
+fn is_date_rel(r: u32) -> bool {
+    AS_OF_REL == Some(r) || IN_FORCE_RELS.contains(&r)
+}
+/// The in-force inputs of the package's current date (what a
+/// case without a date starts with; none for a package with one
+/// edition per work).
+fn default_in_force() -> &'static [Row] {
+    static ROWS: ::std::sync::OnceLock<Vec<Row>> = ::std::sync::OnceLock::new();
+    ROWS.get_or_init(|| match law().on(None) {
+        Ok(f) => {
+            f.gates
+                .iter()
+                .zip(IN_FORCE_RELS)
+                .filter(|(on, _)| **on)
+                .map(|(_, &r)| (r, [0; 2usize]))
+                .collect()
+        }
+        Err(_) => Vec::new(),
+    })
+}
 /// What a message about a bad id says of each input relation.
 static INPUT_RELS: &[__rt::InputRel] = &[
     __rt::InputRel {
@@ -1835,7 +1871,7 @@ static INPUT_RELS: &[__rt::InputRel] = &[
 /// the `Case` that [`evaluate_cases`] hands to its `fill` writes
 /// into its batch's buffer, which the worker thread reuses batch
 /// after batch, so many cases allocate nothing per case.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Case {
     rows: Vec<Row>,
     /// Where this case's rows start in `rows` (in a batch, after
@@ -1846,10 +1882,51 @@ pub struct Case {
     /// The batch that handed this case to `fill` (0: none).
     tag: u64,
 }
+impl Default for Case {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 impl Case {
-    /// An empty case (the package's constants are known already).
+    /// An empty case (the package's constants are known
+    /// already), as of the package's current date.
     pub fn new() -> Self {
-        Self::default()
+        Case {
+            rows: default_in_force().to_vec(),
+            start: 0,
+            hi: 0,
+            tag: 0,
+        }
+    }
+    /// Judges this case as of `date` (docs/reference.md#as-of-evaluation):
+    /// the law in force on it applies (without a date: the
+    /// package's current date). Fails, changing nothing, when
+    /// no edition of a work some rule is anchored to is in
+    /// force on `date`; the error names the work and the dates
+    /// it has an edition in force.
+    pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
+        let f = law().on(Some(date)).map_err(|e| __rt::Error::Facts(e.to_string()))?;
+        let start = self.start.min(self.rows.len());
+        let mut k = start;
+        for i in start..self.rows.len() {
+            let r = self.rows[i];
+            if !is_date_rel(r.0) {
+                self.rows[k] = r;
+                k += 1;
+            }
+        }
+        self.rows.truncate(k);
+        for (g, &on) in f.gates.iter().enumerate() {
+            if on {
+                self.rows.push((IN_FORCE_RELS[g], [0; 2usize]));
+            }
+        }
+        if let (Some(r), Some(d)) = (AS_OF_REL, f.date) {
+            let mut v = [0i64; 2usize];
+            v[0] = i64::from(d.0);
+            self.rows.push((r, v));
+        }
+        Ok(self)
     }
     /// Declares the `Game` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
     #[inline]
@@ -2001,16 +2078,27 @@ impl Facts {
     /// Empty facts (the package's constants are known already).
     /// Reuses the buffers of a `Facts` this thread dropped.
     pub fn new() -> Self {
-        let (interner, rows) = __rt::Interner::reuse(
+        let (interner, mut rows) = __rt::Interner::reuse(
             CONSTANTS,
             constant_id,
             spare_facts(),
             48,
         );
+        rows.extend_from_slice(default_in_force());
         Facts {
             interner,
-            case: Case { rows, ..Case::default() },
+            case: Case {
+                rows,
+                start: 0,
+                hi: 0,
+                tag: 0,
+            },
         }
+    }
+    /// Judges these facts as of `date` ([`Case::as_of`]).
+    pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
+        self.case.as_of(date)?;
+        Ok(self)
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
@@ -2128,10 +2216,10 @@ impl Facts {
     r" Reads a facts file (docs/reference.md#facts-files): keys are predicate names,"]
     #[doc = r" `~p` states an explicit negation; errors name the key and row."] pub fn
     from_json(bytes : & [u8]) -> Result < Facts, __rt::Error > { let mut facts =
-    Facts::new(); let mut rows : Vec < (usize, Vec < i64 >) > = Vec::new();
+    Facts::new(); let mut rows : Vec < (usize, Vec < i64 >) > = Vec::new(); let date =
     __rt::read_facts_json(& PACKAGE, bytes, & mut facts.interner, & mut | r, row | rows
-    .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
-    Ok(facts) } }
+    .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); } if let
+    Some(d) = date { facts.as_of(d) ?; } Ok(facts) } }
 }
 /// A batch's input: named facts, or the rows of nameless cases
 /// in one buffer.
