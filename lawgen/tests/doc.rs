@@ -142,7 +142,11 @@ fn the_committed_review_documents_are_current() {
             let loaded = driver::load_file_with(
                 package,
                 &Default::default(),
-                &[root.join("packages/fide.laws.chess")],
+                &[
+                    root.join("packages/fide.laws.chess"),
+                    root.join("packages/fide.laws.chess.2017"),
+                    root.join("packages/fide.laws.chess.2009"),
+                ],
             )
             .unwrap_or_else(|e| panic!("{e}"));
             let scenarios = suite(&dir_name).map(|s| {
@@ -389,6 +393,8 @@ fn every_package_of_the_repository_is_documented_totally() {
             &Default::default(),
             &[
                 root.join("packages/fide.laws.chess"),
+                root.join("packages/fide.laws.chess.2017"),
+                root.join("packages/fide.laws.chess.2009"),
                 root.join("tests/imports/example"),
             ],
         ) else {
