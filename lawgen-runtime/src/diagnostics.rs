@@ -93,11 +93,15 @@ pub enum Code {
     FactsContradiction,
     /// A facts key or constant names a local name two packages of the closure share.
     FactsAmbiguousName,
+    /// `asOf` (or `--as-of`) is not a date `YYYY-MM-DD`.
+    FactsDate,
+    /// No edition of a work some rule is anchored to is in force on the case's date.
+    NoLawInForce,
 }
 
 impl Code {
     /// Every code of the catalogue.
-    pub const ALL: [Code; 9] = [
+    pub const ALL: [Code; 11] = [
         Code::MalformedJson,
         Code::TooDeep,
         Code::FactsShape,
@@ -107,6 +111,8 @@ impl Code {
         Code::FactsInstitutional,
         Code::FactsContradiction,
         Code::FactsAmbiguousName,
+        Code::FactsDate,
+        Code::NoLawInForce,
     ];
 
     /// The code as printed, e.g. `E081`.
@@ -121,6 +127,8 @@ impl Code {
             Code::FactsInstitutional => "E084",
             Code::FactsContradiction => "E085",
             Code::FactsAmbiguousName => "E086",
+            Code::FactsDate => "E087",
+            Code::NoLawInForce => "E088",
         })
     }
 

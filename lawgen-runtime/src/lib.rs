@@ -58,6 +58,7 @@ pub mod diagnostics;
 pub mod explain;
 pub mod formats;
 pub mod interp;
+pub mod law;
 pub mod program;
 #[doc(hidden)]
 pub mod scc;

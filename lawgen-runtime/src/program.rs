@@ -339,6 +339,13 @@ pub struct Catalog {
     pub ambiguous_preds: std::collections::BTreeMap<String, Vec<String>>,
     /// The same, for constants.
     pub ambiguous_consts: std::collections::BTreeMap<String, Vec<String>>,
+    /// The dated works and editions of the closure and the conditions of
+    /// the program's in-force inputs (docs/reference.md#as-of-evaluation).
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "crate::law::Law::is_empty")
+    )]
+    pub law: crate::law::Law,
     /// Predicates by local name and by full id (first wins), for readers of
     /// facts and queries: built on first use.
     #[cfg_attr(feature = "data", serde(skip))]
@@ -479,6 +486,18 @@ pub struct AnchorInfo {
     pub texts: Vec<Label>,
     /// Index into [`Catalog::packages`].
     pub package: u32,
+    /// The local name of the fragment's edition, if it names one.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub edition: Option<String>,
+    /// The edition, if it is dated (index into [`crate::law::Law::editions`]).
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub dated: Option<u32>,
 }
 
 /// A derogation: imported rules set aside for the closure's meaning.
@@ -587,6 +606,7 @@ impl Catalog {
             semantic_hashes: Vec::new(),
             ambiguous_preds: Default::default(),
             ambiguous_consts: Default::default(),
+            law: Default::default(),
             by_name: Default::default(),
         }
     }
@@ -938,6 +958,9 @@ pub enum Role {
     Entities(Ty),
     /// The 0-ary flag set when evaluating under the `propagating` policy.
     PolicyPropagating,
+    /// The 0-ary input set when the condition of gate `k` of
+    /// [`crate::law::Law::gates`] holds on the case's date.
+    InForce(u32),
     /// Derived by rules.
     Derived,
 }
@@ -1231,6 +1254,7 @@ impl fmt::Display for Program {
                 Role::Facts(_) => " input",
                 Role::Entities(_) => " input(entities)",
                 Role::PolicyPropagating => " input(policy)",
+                Role::InForce(_) => " input(in force)",
                 Role::Derived => "",
             };
             writeln!(f, ".decl {}({}){role}", r.name, cols.join(", "))?;

@@ -15,6 +15,33 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use crate::lower::InternalError;
+
+/// Why [`evaluate`] gave no conclusions.
+#[derive(Debug, Clone)]
+pub enum EvalError {
+    /// A lowering bug.
+    Internal(InternalError),
+    /// No edition of a work some rule is anchored to is in force on the
+    /// case's date (docs/reference.md#as-of-evaluation).
+    NoLaw(lawgen_runtime::law::NoLaw),
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::Internal(e) => e.fmt(f),
+            EvalError::NoLaw(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+impl From<InternalError> for EvalError {
+    fn from(e: InternalError) -> Self {
+        EvalError::Internal(e)
+    }
+}
 pub use crate::syntax::text::{SyntaxErrors, TextError};
 pub use crate::syntax::ReadLimits;
 
@@ -358,12 +385,9 @@ pub struct Evaluated {
 }
 
 /// Lowers and evaluates a checked package on facts with the reference interpreter.
-pub fn evaluate(
-    loaded: &Loaded,
-    facts: &Facts,
-    policy: Policy,
-) -> Result<Evaluated, InternalError> {
+pub fn evaluate(loaded: &Loaded, facts: &Facts, policy: Policy) -> Result<Evaluated, EvalError> {
     let program = lower(loaded)?;
+    lawgen_runtime::interp::in_force(&program, facts).map_err(EvalError::NoLaw)?;
     let store = lawgen_runtime::interp::evaluate(&program, facts, policy);
     let conclusions = lawgen_runtime::interp::conclusions(&program, &store, policy);
     Ok(Evaluated {

@@ -38,6 +38,10 @@ pub struct Model {
     pub set_aside: Vec<SetAside>,
     /// Predicate strata, lowest first (docs/reference.md#stratification). Every predicate is in exactly one.
     pub strata: Vec<Vec<PredId>>,
+    /// The source works of the closure (docs/reference.md#as-of-evaluation).
+    pub works: Vec<Work>,
+    /// The source editions of the closure, with their dates read.
+    pub editions: Vec<Edition>,
     /// The packages of the import closure (docs/reference.md#imports), the root (this
     /// package) first; a package without imports has only itself.
     pub packages: Vec<PackageInfo>,
@@ -181,6 +185,8 @@ pub struct Priority {
     pub id: String,
     pub higher: RuleId,
     pub lower: RuleId,
+    /// Fragments it is anchored to.
+    pub anchors: Vec<FragId>,
     pub reason: Option<String>,
     pub label: Option<String>,
     /// Every label, in every language.
@@ -225,9 +231,40 @@ pub struct Closure {
     pub labels: Vec<Label>,
 }
 
+/// A `source_work`.
+#[derive(Clone, Debug)]
+pub struct Work {
+    pub id: String,
+    pub local: String,
+}
+
+/// A `source_edition`, its lifecycle read (checked by `check::editions`).
+#[derive(Clone, Debug)]
+pub struct Edition {
+    pub id: String,
+    pub local: String,
+    /// Its work (index into [`Model::works`]; `None`: it did not resolve).
+    pub work: Option<usize>,
+    /// `in_force` extents, sorted.
+    pub in_force: Vec<lawgen_runtime::law::Date>,
+    /// `repealed` extents, sorted.
+    pub repealed: Vec<lawgen_runtime::law::Date>,
+    pub labels: Vec<Label>,
+}
+
+impl Edition {
+    /// Has an `in_force` date: the nodes anchored to it are in force only
+    /// while it is.
+    pub fn is_dated(&self) -> bool {
+        !self.in_force.is_empty()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Fragment {
     pub id: String,
+    /// Its edition (index into [`Model::editions`]), if it names one that resolves.
+    pub edition: Option<usize>,
     pub locator: String,
     /// English text if present, else the first.
     pub text: Option<String>,

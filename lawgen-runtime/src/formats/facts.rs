@@ -78,6 +78,11 @@ pub fn write_facts(facts: &Facts, model: &Model) -> String {
     use super::write_string;
     let mut out = String::from("{");
     let mut sections = 0;
+    if let Some(d) = facts.as_of {
+        out.push_str("\n  \"asOf\": ");
+        write_string(&mut out, &d.to_string());
+        sections += 1;
+    }
     let entities: Vec<(String, &std::collections::BTreeSet<String>)> = facts
         .entities
         .iter()
@@ -234,13 +239,25 @@ impl<'de> serde::de::Visitor<'de> for Root<'_, '_> {
                     let v: J = map.next_value()?;
                     read_entities(&v, self.0);
                 }
+                "asOf" => {
+                    let v: J = map.next_value()?;
+                    match v.as_str().and_then(crate::law::Date::parse) {
+                        Some(d) => self.0.out.as_of = Some(d),
+                        None => self.0.error(
+                            Code::FactsDate,
+                            Location::new(None, "/asOf"),
+                            format!("`asOf` is not a date: `{v}`"),
+                            "write the case's date as a string `YYYY-MM-DD` of a real calendar day, e.g. \"asOf\": \"2024-05-01\"",
+                        ),
+                    }
+                }
                 _ => {
                     map.next_value::<serde::de::IgnoredAny>()?;
                     self.0.error(
                         Code::FactsShape,
                         Location::new(None, pointer_push("", &key)),
                         format!("unknown top-level key `{key}`"),
-                        "a facts file has only `facts` and (optionally) `entities`",
+                        "a facts file has only `facts` and (optionally) `entities` and `asOf`",
                     );
                 }
             }

@@ -212,7 +212,7 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let c = conclusions_from(&p, Policy::Propagating, &mut |_| rows.clone());
+        let c = conclusions_from(&p, Policy::Propagating, None, &mut |_| rows.clone());
         assert_eq!(
             canonical_json(&c),
             r#"{

@@ -14,6 +14,12 @@ pub fn canonical_json(c: &Conclusions) -> String {
         ("version", quoted(&c.version)),
         ("policy", quoted(c.policy.as_str())),
         ("requests", requests(c)),
+        (
+            "asOf",
+            c.as_of
+                .map_or_else(|| "null".to_owned(), |d| quoted(&d.to_string())),
+        ),
+        ("editions", editions(c)),
     ];
     for (sec, preds) in &c.sections {
         let mut body = String::from("{");
@@ -64,6 +70,25 @@ pub fn row_json(row: &Row) -> String {
         })
         .collect();
     format!("[{}]", parts.join(", "))
+}
+
+fn editions(c: &Conclusions) -> String {
+    if c.editions.is_empty() {
+        return "[]".into();
+    }
+    let mut s = String::from("[");
+    for (i, e) in c.editions.iter().enumerate() {
+        s.push_str(if i == 0 { "\n    " } else { ",\n    " });
+        // Keys sorted: edition, inForce, work.
+        s.push_str(&format!(
+            "{{\"edition\": {}, \"inForce\": {}, \"work\": {}}}",
+            quoted(&e.edition),
+            quoted(&e.in_force),
+            quoted(&e.work)
+        ));
+    }
+    s.push_str("\n  ]");
+    s
 }
 
 fn requests(c: &Conclusions) -> String {

@@ -48,12 +48,18 @@ pub fn read_facts_json(
     let prog = embedded_program(pkg)?;
     let facts = crate::formats::facts::read_facts(bytes, &prog.catalog)
         .map_err(|d| Error::Facts(d.render()))?;
+    let in_force = interp::in_force(prog, &facts).map_err(|e| Error::Facts(e.to_string()))?;
     let mut encode = |v: &Value| match v {
         Value::Int(i) => *i,
         Value::Entity(e) => i64::from(interner.intern(e)),
     };
     for (i, rel) in prog.relations.iter().enumerate() {
         match &rel.role {
+            Role::InForce(k) => {
+                if in_force.gates.get(*k as usize) == Some(&true) {
+                    push(i, &[]);
+                }
+            }
             Role::Facts(lit) => {
                 for row in facts.rows.get(lit).into_iter().flatten() {
                     let t: Vec<i64> = row.iter().map(&mut encode).collect();
@@ -84,7 +90,9 @@ pub fn canonical_json(
     rows: Rows<'_>,
 ) -> Result<String, Error> {
     let prog = embedded_program(pkg)?;
-    let c = interp::conclusions_from(prog, p, &mut |rel| {
+    // The typed API's cases are as of the package's current date.
+    let in_force = prog.catalog.law.on(None).ok();
+    let c = interp::conclusions_from(prog, p, in_force.as_ref(), &mut |rel| {
         rows(rel.0 as usize)
             .iter()
             .map(|t| decode(prog, rel, names, t))
@@ -113,7 +121,10 @@ fn input_facts(prog: &Program, names: CaseNames<'_>, rows: Rows<'_>) -> Facts {
                     }
                 }
             }
-            Role::Entities(Ty::Int) | Role::PolicyPropagating | Role::Derived => {}
+            Role::Entities(Ty::Int)
+            | Role::PolicyPropagating
+            | Role::InForce(_)
+            | Role::Derived => {}
         }
     }
     facts

@@ -29,6 +29,8 @@ pub struct Facts {
     pub entities: BTreeMap<TypeId, BTreeSet<String>>,
     /// Rows given more than once (accepted once).
     pub duplicates: usize,
+    /// The case's date (`asOf`; `None`: the package's current date).
+    pub as_of: Option<crate::law::Date>,
 }
 
 /// Entity names ↔ dense ids: the interner of generated modules, without
@@ -87,6 +89,10 @@ pub struct Store {
     rels: Vec<Rel>,
     /// The evaluation's entity names: tuples hold their ids.
     pub interner: Interner,
+    /// What was in force on the case's date (`None`: no edition of a work
+    /// some rule is anchored to was, and nothing dated applied; [`in_force`]
+    /// refuses such a case before it is evaluated).
+    pub in_force: Option<crate::law::InForce>,
 }
 
 impl Store {
@@ -157,8 +163,17 @@ impl Store {
     }
 }
 
-/// Evaluates `prog` on `facts` under `policy`.
+/// What is in force on the date of `facts` (docs/reference.md#as-of-evaluation),
+/// or why no case of that date can be judged. Call it before [`evaluate`]:
+/// evaluated on such a date, every rule anchored to a dated edition is left
+/// out.
+pub fn in_force(prog: &Program, facts: &Facts) -> Result<crate::law::InForce, crate::law::NoLaw> {
+    prog.catalog.law.on(facts.as_of)
+}
+
+/// Evaluates `prog` on `facts` under `policy`, as of `facts.as_of`.
 pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
+    let in_force = in_force(prog, facts).ok();
     let mut interner = Interner::default();
     let mut rels: Vec<Rel> = vec![Rel::default(); prog.relations.len()];
     // Constants of rules first so their ids are stable across inputs.
@@ -186,6 +201,14 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
                     rels[i].insert(Box::new([]), 0);
                 }
             }
+            Role::InForce(k) => {
+                if in_force
+                    .as_ref()
+                    .is_some_and(|f| f.gates.get(*k as usize) == Some(&true))
+                {
+                    rels[i].insert(Box::new([]), 0);
+                }
+            }
         }
     }
     let mut ev = Evaluator {
@@ -202,6 +225,7 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
     Store {
         rels: ev.rels,
         interner: ev.interner,
+        in_force,
     }
 }
 
@@ -382,11 +406,16 @@ pub struct Conclusions {
     pub sections: BTreeMap<Section, BTreeMap<String, BTreeSet<Row>>>,
     /// The open requests, sorted and without duplicates.
     pub requests: Vec<Request>,
+    /// The date of the case (`None` when the closure has no dated edition).
+    pub as_of: Option<crate::law::Date>,
+    /// For each work a rule is anchored to through a dated edition, the
+    /// edition in force on the date, sorted by work.
+    pub editions: Vec<crate::law::EditionInForce>,
 }
 
 /// Reads the canonical conclusions off an evaluated store.
 pub fn conclusions(prog: &Program, store: &Store, policy: Policy) -> Conclusions {
-    conclusions_from(prog, policy, &mut |r| {
+    conclusions_from(prog, policy, store.in_force.as_ref(), &mut |r| {
         let cols = &prog.relation(r).columns;
         store
             .tuples(r)
@@ -398,10 +427,12 @@ pub fn conclusions(prog: &Program, store: &Store, policy: Policy) -> Conclusions
 /// Reads the canonical conclusions off any backend: `rows(r)` gives the
 /// decoded tuples of relation `r` (only output and request relations are
 /// asked for). The compiled backend uses this, so both backends share one
-/// definition of docs/reference.md#the-canonical-output.
+/// definition of docs/reference.md#the-canonical-output. `in_force` is
+/// what was in force on the case's date.
 pub fn conclusions_from(
     prog: &Program,
     policy: Policy,
+    in_force: Option<&crate::law::InForce>,
     rows: &mut dyn FnMut(RelId) -> BTreeSet<Row>,
 ) -> Conclusions {
     let layout = Layout::new(prog);
@@ -444,6 +475,8 @@ pub fn conclusions_from(
         policy,
         sections,
         requests,
+        as_of: in_force.and_then(|f| f.date),
+        editions: in_force.map_or_else(Vec::new, |f| prog.catalog.law.rows(f)),
     }
 }
 

@@ -99,6 +99,14 @@ pub enum Code {
     DerogationWithoutAnchor,
     /// The text form (`.law`) does not parse.
     TextSyntax,
+    /// A lifecycle `extent` that is not a date `YYYY-MM-DD`.
+    LifecycleDate,
+    /// A lifecycle `status` other than `adopted`, `in_force`, `repealed`.
+    LifecycleStatus,
+    /// Two editions of one work enter into force on the same day.
+    EditionsSameDay,
+    /// An undated edition of a work that also has dated editions.
+    UndatedEdition,
     /// Lint: a rule for one case reads a fact that does not name the case.
     CrossCaseLeak,
     /// Lint: a rule's head drops the case every body item hangs off.
@@ -119,7 +127,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 50] = [
+    pub const ALL: [Code; 54] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -162,6 +170,10 @@ impl Code {
         Code::DerogationOwnRule,
         Code::DerogationWithoutAnchor,
         Code::TextSyntax,
+        Code::LifecycleDate,
+        Code::LifecycleStatus,
+        Code::EditionsSameDay,
+        Code::UndatedEdition,
         Code::CrossCaseLeak,
         Code::HeadDropsCase,
         Code::NeverFires,
@@ -218,6 +230,10 @@ impl Code {
             DerogationOwnRule => "E107",
             DerogationWithoutAnchor => "E108",
             TextSyntax => "E110",
+            LifecycleDate => "E120",
+            LifecycleStatus => "E121",
+            EditionsSameDay => "E122",
+            UndatedEdition => "E123",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
             NeverFires => "W003",

@@ -3,6 +3,8 @@
 //! Passes run in a fixed order, each collecting all of its errors:
 //!
 //! 1. `names`     — every id resolves to a node of the right kind; builds the declarations.
+//!    `editions`  — lifecycle dates and statuses, one edition of a work per
+//!    day, no undated edition beside dated ones; each fragment's edition.
 //! 2. `types`     — rules resolved and typed: arities, argument types, variables, values.
 //! 3. `derogations` — imported rules set aside leave the model (with the
 //!    priorities that name them); each listed id is an imported rule.
@@ -21,6 +23,7 @@
 mod closures;
 pub mod codes;
 mod derogations;
+mod editions;
 mod judgments;
 mod names;
 mod priorities;
@@ -50,6 +53,8 @@ fn check_nodes(pkg: &Package, layer_of: Option<&[u32]>) -> Result<Model, Diagnos
     let mut diags = Diagnostics::new();
     // After this point every declaration is in the scope, dangling ids reported.
     let (mut scope, mut model) = names::declarations(pkg, layer_of, &mut diags);
+    // Editions read: their dates checked, each fragment's edition known.
+    editions::check(pkg, &mut model, &mut diags);
     // After this point rules are typed; rules with unresolved parts are left out.
     types::rules(pkg, &mut scope, &mut model, &mut diags);
     // After this point the rules derogations set aside are out of the model.

@@ -173,6 +173,8 @@ pub(super) fn declarations(
         derogations: Vec::new(),
         set_aside: Vec::new(),
         strata: Vec::new(),
+        works: Vec::new(),
+        editions: Vec::new(),
         packages: vec![model::PackageInfo {
             name: pkg.name.clone(),
             namespace: pkg.namespace.clone(),
@@ -206,6 +208,7 @@ pub(super) fn declarations(
             NodeKind::Fragment(f) => {
                 model.fragments.push(model::Fragment {
                     id: n.id.clone(),
+                    edition: None,
                     locator: f.locator.clone(),
                     text: pick_label(&f.texts).map(str::to_owned),
                     texts: f.texts.clone(),

@@ -6,12 +6,18 @@ use crate::model::{Model, Priority, RuleId};
 use crate::syntax::{pick_label, NodeKind, Package};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
+    let frag_at: std::collections::HashMap<String, u32> = model
+        .fragments
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.id.clone(), i as u32))
+        .collect();
     for n in &pkg.nodes {
         let NodeKind::Priority {
             higher,
             lower,
             reason,
-            ..
+            anchors,
         } = &n.kind
         else {
             continue;
@@ -53,6 +59,11 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             id: n.id.clone(),
             higher: h,
             lower: l,
+            anchors: anchors
+                .iter()
+                .filter_map(|a| frag_at.get(&a.id))
+                .map(|&i| crate::model::FragId(i))
+                .collect(),
             reason: reason.clone(),
             label: pick_label(&n.labels).map(str::to_owned),
             labels: n.labels.clone(),

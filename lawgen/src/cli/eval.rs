@@ -3,7 +3,9 @@
 //! ([`super::compiled`]).
 
 use super::compiled::{self, CompiledError};
-use super::{internal, read_facts_file, Backend, EngineArg, Failure, Inputs, PolicyArg};
+use super::{
+    date_facts, internal, read_facts_file, Backend, EngineArg, Failure, Inputs, PolicyArg,
+};
 use lawgen_runtime::formats::output::canonical_json;
 use lawgen_runtime::Policy;
 use std::path::PathBuf;
@@ -27,6 +29,11 @@ pub struct Args {
     /// Where compiled packages are cached (default: $LAWGEN_CACHE_DIR or ~/.cache/lawgen).
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// The case's date, `YYYY-MM-DD`: the law in force on it applies
+    /// (overrides the facts file's `asOf`; default: the package's current
+    /// date, the latest date an edition of it entered into force).
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<String>,
 }
 
 /// Prints the canonical output of the package on the facts.
@@ -34,14 +41,22 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
     match args.backend {
         Backend::Interp => {
-            let facts = read_facts_file(&args.facts, &loaded)?;
+            let mut facts = read_facts_file(&args.facts, &loaded)?;
+            date_facts(&mut facts, args.as_of.as_deref(), &loaded)?;
             let ev =
                 crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
             print!("{}", canonical_json(&ev.conclusions));
         }
         Backend::Compiled => {
             // Read the facts here too, so errors look the same on both backends.
-            read_facts_file(&args.facts, &loaded)?;
+            let mut facts = read_facts_file(&args.facts, &loaded)?;
+            date_facts(&mut facts, args.as_of.as_deref(), &loaded)?;
+            if args.as_of.is_some() && loaded.catalog.law.is_dated() {
+                return Err(Failure::new(
+                    2,
+                    "error: `--as-of` with `--backend compiled` is not supported: write the date as the facts file's `asOf`".to_owned(),
+                ));
+            }
             let cache = args.cache_dir.unwrap_or_else(compiled::default_cache_dir);
             let fail = |e: CompiledError| Failure::new(3, format!("error: {e}"));
             let built = compiled::ensure_built_with(

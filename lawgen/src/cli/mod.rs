@@ -84,8 +84,45 @@ mod common {
     }
 
     /// A broken promise of lowering: a lawgen bug, exit code 3.
-    pub(crate) fn internal(e: crate::lower::InternalError) -> Failure {
+    pub(crate) fn internal(e: impl std::fmt::Display) -> Failure {
         Failure::new(3, format!("error: {e}"))
+    }
+
+    /// The case's date: `--as-of` if given (it overrides the facts file's
+    /// `asOf`), checked against the package's editions
+    /// (docs/reference.md#as-of-evaluation): a malformed date, or one on
+    /// which no edition of a work some rule is anchored to is in force, is
+    /// refused here, before anything is evaluated.
+    pub(crate) fn date_facts(
+        facts: &mut Facts,
+        as_of: Option<&str>,
+        loaded: &Loaded,
+    ) -> Result<(), Failure> {
+        use lawgen_runtime::diagnostics::{Code, Diagnostics, Location};
+        if let Some(s) = as_of {
+            let Some(d) = lawgen_runtime::law::Date::parse(s) else {
+                let mut d = Diagnostics::new();
+                d.error(
+                    Code::FactsDate,
+                    Location::default(),
+                    format!("`--as-of` is not a date: `{s}`"),
+                    "write the case's date as `YYYY-MM-DD`, a real calendar day (e.g. --as-of 2024-05-01)",
+                );
+                return Err(Failure::new(1, d.render()));
+            };
+            facts.as_of = Some(d);
+        }
+        if let Err(e) = loaded.catalog.law.on(facts.as_of) {
+            let mut d = Diagnostics::new();
+            d.error(
+                Code::NoLawInForce,
+                Location::default(),
+                e.to_string(),
+                "evaluate the case as of a date on which the work has an edition in force (`--as-of` or the facts file's `asOf`), or add the edition in force on that date to the package",
+            );
+            return Err(Failure::new(1, d.render()));
+        }
+        Ok(())
     }
 
     /// How this invocation reads packages: its limits and its
@@ -220,4 +257,4 @@ mod common {
 }
 
 #[cfg(feature = "cli")]
-pub(crate) use common::{internal, read_facts_file, read_input};
+pub(crate) use common::{date_facts, internal, read_facts_file, read_input};

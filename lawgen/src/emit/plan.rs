@@ -111,9 +111,13 @@ impl Constants {
     }
 }
 
-/// Relations whose rows come from a case's `Facts` (filled by `evaluate_batch`).
+/// Relations whose rows come from a case's `Facts` (filled by `evaluate_batch`):
+/// its facts, entities, and the in-force inputs its date sets.
 pub(super) fn is_input_role(role: &Role) -> bool {
-    matches!(role, Role::Facts(_) | Role::Entities(Ty::Entity(_)))
+    matches!(
+        role,
+        Role::Facts(_) | Role::Entities(Ty::Entity(_)) | Role::InForce(_)
+    )
 }
 
 /// Relations the batch fills: the inputs and the policy flag. Rules that
@@ -143,7 +147,7 @@ impl<'p> Plan<'p> {
                     entities_rel.insert(*t, id);
                 }
                 Role::PolicyPropagating => policy = Some(id),
-                Role::Entities(Ty::Int) | Role::Derived => {}
+                Role::Entities(Ty::Int) | Role::InForce(_) | Role::Derived => {}
             }
         }
         let mut kept = BTreeSet::new();

@@ -66,6 +66,7 @@ use crate::program::{
     Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem, Term, TypeInfo, View,
 };
 use crate::syntax::{RelationKind, Status, Strength};
+use lawgen_runtime::law::Gate;
 use std::collections::{BTreeMap, HashMap};
 
 pub use crate::program::{Level, World};
@@ -113,8 +114,9 @@ pub fn lower_with(model: &Model, opts: Options) -> Result<Program, InternalError
     let mut l = Lowerer::new(model, opts);
     l.define_all();
     l.record_views();
-    let Lowerer { mut prog, .. } = l;
+    let Lowerer { mut prog, law, .. } = l;
     prog.catalog = catalog(model);
+    prog.catalog.law = law.law;
     prog.strata = stratify::stratify(&prog)?;
     Ok(prog)
 }
@@ -144,6 +146,130 @@ struct Lowerer<'m> {
     higher_than: HashMap<RuleId, Vec<(RuleId, u32)>>,
     /// The same pairs by their higher side.
     lower_than: HashMap<RuleId, Vec<(RuleId, u32)>>,
+    /// The dated law, and the in-force inputs made so far.
+    law: Dated,
+}
+
+/// The closure's dated editions and the in-force inputs of the program
+/// (docs/reference.md#as-of-evaluation): one nullary input per distinct
+/// condition, made on first use.
+struct Dated {
+    law: lawgen_runtime::law::Law,
+    /// Per edition of the model, its index in `law.editions` if dated.
+    index: Vec<Option<u32>>,
+    gates: HashMap<Gate, RelId>,
+}
+
+impl Dated {
+    fn new(m: &Model) -> Dated {
+        use lawgen_runtime::law::{EditionInfo, Law, WorkInfo};
+        let index = dated_index(m);
+        let mut works: Vec<usize> = m
+            .editions
+            .iter()
+            .filter(|e| e.is_dated())
+            .filter_map(|e| e.work)
+            .collect();
+        works.sort_by(|&a, &b| {
+            (&m.works[a].local, &m.works[a].id).cmp(&(&m.works[b].local, &m.works[b].id))
+        });
+        works.dedup();
+        let work_index: HashMap<usize, u32> = works
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| (w, i as u32))
+            .collect();
+        let mut law = Law {
+            works: works
+                .iter()
+                .map(|&w| WorkInfo {
+                    id: m.works[w].id.clone(),
+                    local: m.works[w].local.clone(),
+                    required: false,
+                })
+                .collect(),
+            editions: Vec::new(),
+            gates: Vec::new(),
+        };
+        for (e, ed) in m.editions.iter().enumerate() {
+            if index[e].is_none() {
+                continue;
+            }
+            law.editions.push(EditionInfo {
+                id: ed.id.clone(),
+                local: ed.local.clone(),
+                work: work_index[&ed.work.expect("a dated edition has a work")],
+                in_force: ed.in_force.clone(),
+                repealed: ed.repealed.clone(),
+                labels: ed.labels.clone(),
+            });
+        }
+        // A work is required when a rule of the closure (one set aside
+        // included) is anchored to one of its dated editions.
+        let rules = m.rules.iter().chain(m.set_aside.iter().map(|a| &a.rule));
+        for r in rules {
+            for e in anchor_editions(m, &index, &r.anchors) {
+                let w = law.editions[e as usize].work as usize;
+                law.works[w].required = true;
+            }
+        }
+        Dated {
+            law,
+            index,
+            gates: HashMap::new(),
+        }
+    }
+
+    /// The condition of a node anchored to `anchors`, or `None` when it
+    /// holds on every date a case can have: the node is timeless, or every
+    /// edition of a required work is among its anchors' (a case's date
+    /// always has one of them in force, else it is refused).
+    fn gate(&self, m: &Model, anchors: &[model::FragId]) -> Option<Gate> {
+        let any = anchor_editions(m, &self.index, anchors);
+        if any.is_empty() {
+            return None;
+        }
+        let always = self.law.works.iter().enumerate().any(|(w, work)| {
+            work.required
+                && self
+                    .law
+                    .editions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.work == w as u32)
+                    .all(|(i, _)| any.contains(&(i as u32)))
+        });
+        (!always).then_some(Gate {
+            any,
+            none: Vec::new(),
+        })
+    }
+}
+
+/// The dated editions (indices into the law's) of a node's anchors, sorted.
+fn anchor_editions(m: &Model, index: &[Option<u32>], anchors: &[model::FragId]) -> Vec<u32> {
+    let mut out: Vec<u32> = anchors
+        .iter()
+        .filter_map(|f| m.fragments.get(f.0 as usize)?.edition)
+        .filter_map(|e| index[e])
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Per edition of the model, its index among the dated ones.
+fn dated_index(m: &Model) -> Vec<Option<u32>> {
+    let mut k = 0;
+    m.editions
+        .iter()
+        .map(|e| {
+            (e.is_dated() && e.work.is_some()).then(|| {
+                k += 1;
+                k - 1
+            })
+        })
+        .collect()
 }
 
 impl<'m> Lowerer<'m> {
@@ -175,6 +301,7 @@ impl<'m> Lowerer<'m> {
             aux_count: 0,
             higher_than: HashMap::new(),
             lower_than: HashMap::new(),
+            law: Dated::new(m),
         };
         for (i, p) in m.priorities.iter().enumerate() {
             let i = i as u32;
@@ -294,6 +421,35 @@ impl<'m> Lowerer<'m> {
             role,
         });
         RelId(self.prog.relations.len() as u32 - 1)
+    }
+
+    /// The in-force input of a node anchored to `anchors`, as a body item
+    /// (`None`: the node is in force on every date a case can have).
+    fn in_force(&mut self, anchors: &[model::FragId]) -> Option<Item> {
+        let g = self.law.gate(self.m, anchors)?;
+        let rel = match self.law.gates.get(&g) {
+            Some(&r) => r,
+            None => {
+                let k = self.law.law.gates.len() as u32;
+                let names: Vec<&str> = g
+                    .any
+                    .iter()
+                    .map(|&e| self.law.law.editions[e as usize].local.as_str())
+                    .collect();
+                let r = self.new_relation(
+                    format!("in_force[{}]", names.join("|")),
+                    Vec::new(),
+                    Role::InForce(k),
+                );
+                self.law.law.gates.push(g.clone());
+                self.law.gates.insert(g, r);
+                r
+            }
+        };
+        Some(Item::Pos(Atom {
+            rel,
+            args: Vec::new(),
+        }))
     }
 
     fn lit_name(&self, l: Lit) -> String {
@@ -753,6 +909,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
+        body.extend(self.in_force(&r.anchors));
         let vars = self.rule_vars(rid);
         let origin = format!(
             "{}: the judgment atom {} could be read",
@@ -906,6 +1063,11 @@ impl<'m> Lowerer<'m> {
                     reads.push(Some(read));
                 }
             }
+        }
+        // Last, after the items `reads` numbers: whether the rule is in
+        // force on the case's date.
+        if let Src::Rule(rid) = src {
+            out.extend(self.in_force(&self.m.rule(rid).anchors));
         }
         (out, reads)
     }
@@ -1186,10 +1348,15 @@ impl<'m> Lowerer<'m> {
                 // `concluding` would find them, without its k × k pairs).
                 for (tid, priority) in self.beaten_by(sid, l) {
                     let t = self.app(tid, Level::Defeasible, w);
+                    let mut conds = vec![(true, t)];
+                    let anchors = &self.m.priorities[priority as usize].anchors;
+                    if let Some(Item::Pos(g)) = self.in_force(anchors) {
+                        conds.push((true, g.rel));
+                    }
                     self.copy_rule(
                         ok,
                         arity,
-                        vec![(true, t)],
+                        conds,
                         format!("{slocal} defeated by {}", self.m.rule(tid).local),
                         Meaning::Defeated {
                             attacker: sid.0,
@@ -1494,6 +1661,9 @@ pub fn catalog(m: &Model) -> Catalog {
         .collect();
     c.ambiguous_preds = m.ambiguous_preds.clone();
     c.ambiguous_consts = m.ambiguous_consts.clone();
+    // The dated law without the program's in-force inputs (lowering adds
+    // them): enough to date a case and refuse one no law governs.
+    c.law = Dated::new(m).law;
     c
 }
 
@@ -1541,5 +1711,7 @@ fn anchor_info(m: &Model, f: model::FragId) -> AnchorInfo {
         locator: frag.locator.clone(),
         texts: frag.texts.clone(),
         package: m.package_index_of(&frag.id) as u32,
+        edition: frag.edition.map(|e| m.editions[e].local.clone()),
+        dated: frag.edition.and_then(|e| dated_index(m)[e]),
     }
 }

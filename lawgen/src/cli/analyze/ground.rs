@@ -143,6 +143,15 @@ impl Ground {
                 }
                 // The reference evaluator ignores `entities` of Integer.
                 Role::Entities(crate::program::Ty::Int) => {}
+                // Queries run as of the package's current date.
+                Role::InForce(k) => {
+                    let on = cat.law.on(None).ok();
+                    g.add(
+                        RelId(i as u32),
+                        Box::new([]),
+                        Origin::Fixed(on.is_some_and(|f| f.gates.get(*k as usize) == Some(&true))),
+                    );
+                }
                 Role::PolicyPropagating => {
                     g.add(
                         RelId(i as u32),
