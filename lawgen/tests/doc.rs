@@ -114,6 +114,7 @@ fn suite(package_dir: &str) -> Option<&'static str> {
     match package_dir {
         "fide.laws.chess" => Some("tests/scenarios/chess"),
         "ru.chess.competition" => Some("tests/scenarios/ru"),
+        "fide.laws.chess.history" => Some("tests/scenarios/chess-history"),
         _ => None,
     }
 }
