@@ -862,6 +862,49 @@ def _(p):
     return p
 
 
+# ---------------------------------------------------------------- editions
+
+
+def edition(local, work="LAWS", lifecycle=()):
+    return node(local, "source_edition", local, work=I(work), lifecycle=list(lifecycle))
+
+
+def in_force(day):
+    return {"status": "in_force", "extent": day}
+
+
+@case("e015_edition_of_an_unknown_work")
+def _(p):
+    find(p, "LAWS_2024")["work"] = I("LAWS_OLD")
+    return p
+
+
+@case("e120_lifecycle_extent_not_a_date")
+def _(p):
+    find(p, "LAWS_2024")["lifecycle"] = [in_force("2024-02-30")]
+    return p
+
+
+@case("e121_unknown_lifecycle_status")
+def _(p):
+    find(p, "LAWS_2024")["lifecycle"] = [in_force("2024-01-01"), {"status": "suspended", "extent": "2024-06-01"}]
+    return p
+
+
+@case("e122_two_editions_in_force_the_same_day")
+def _(p):
+    find(p, "LAWS_2024")["lifecycle"] = [in_force("2024-01-01")]
+    add(p, edition("LAWS_2024_BIS", lifecycle=[in_force("2024-01-01")]))
+    return p
+
+
+@case("e123_undated_edition_beside_a_dated_one")
+def _(p):
+    find(p, "LAWS_2024")["lifecycle"] = [in_force("2024-01-01")]
+    add(p, edition("LAWS_DRAFT"))
+    return p
+
+
 VALID = {
     "minimal": lambda p: p,
     "hostile_but_valid_names": hostile_names,

@@ -104,6 +104,10 @@ pub(super) struct Prover<'a> {
     /// The possible-model relations of judgment literals, where an undecided
     /// atom holds only if some rule instance needs it.
     possible_judgments: std::collections::HashSet<RelId>,
+    /// Per package rule that depends on the date, its in-force input.
+    gates: HashMap<u32, RelId>,
+    /// Per priority that depends on the date, its in-force input.
+    priority_gates: HashMap<u32, RelId>,
 }
 
 impl<'a> Prover<'a> {
@@ -126,7 +130,33 @@ impl<'a> Prover<'a> {
                 _ => None,
             })
             .collect();
+        let mut gates = HashMap::new();
+        let mut priority_gates = HashMap::new();
+        for r in &prog.rules {
+            if let Meaning::Defeated { priority, .. } = r.meaning {
+                for it in &r.body {
+                    if let Item::Pos(a) = it {
+                        if matches!(prog.relation(a.rel).role, Role::InForce(_)) {
+                            priority_gates.insert(priority, a.rel);
+                        }
+                    }
+                }
+            }
+            let (Meaning::Applicable { rule, .. } | Meaning::Strict { rule, .. }) = r.meaning
+            else {
+                continue;
+            };
+            for it in &r.body {
+                if let Item::Pos(a) = it {
+                    if matches!(prog.relation(a.rel).role, Role::InForce(_)) {
+                        gates.insert(rule, a.rel);
+                    }
+                }
+            }
+        }
         Prover {
+            gates,
+            priority_gates,
             prog,
             cat: &prog.catalog,
             store,
@@ -516,8 +546,59 @@ impl<'a> Prover<'a> {
                 quote: label_in(&a.texts, self.lang)
                     .and_then(|t| super::quote::cited_paragraph(t, label?)),
                 package: self.cat.layer(a.package).map(str::to_owned),
+                edition: match a.dated {
+                    Some(e) => Some(self.edition_name(e)),
+                    None => a.edition.clone(),
+                },
             })
             .collect()
+    }
+
+    /// A dated edition's name in the explanation's language.
+    fn edition_name(&self, e: u32) -> String {
+        let ed = &self.cat.law.editions[e as usize];
+        label_in(&ed.labels, self.lang).map_or_else(|| ed.local.clone(), str::to_owned)
+    }
+
+    /// Is package rule `r` in force on the case's date? (A rule with no
+    /// in-force input is.)
+    fn rule_in_force(&self, r: u32) -> bool {
+        self.gates
+            .get(&r)
+            .is_none_or(|&g| self.store.contains(g, &[]))
+    }
+
+    /// Why rule `r` is not in force: the dated editions it is anchored to,
+    /// each with the period in force nearest the case's date.
+    fn not_in_force(&self, r: u32) -> Node {
+        let rule = self.cat.rule(r);
+        let law = &self.cat.law;
+        let date = self.store.in_force.as_ref().and_then(|f| f.date);
+        let mut eds: Vec<u32> = rule.anchors.iter().filter_map(|a| a.dated).collect();
+        eds.sort();
+        eds.dedup();
+        let editions = eds
+            .into_iter()
+            .map(|e| {
+                let p = law.period_of(e, date);
+                super::tree::EditionSpan {
+                    name: self.edition_name(e),
+                    from: p.as_ref().map(|p| p.from.to_string()),
+                    to: p
+                        .and_then(|p| p.until)
+                        .and_then(crate::law::Date::pred)
+                        .map(|d| d.to_string()),
+                }
+            })
+            .collect();
+        Node::leaf(
+            None,
+            NodeKind::NotInForce {
+                rule: self.rule_ref(r),
+                date: date.map(|d| d.to_string()),
+                editions,
+            },
+        )
     }
 
     /// Derogation `d` as an explanation names it.
@@ -649,6 +730,9 @@ impl<'a> Prover<'a> {
                 continue;
             };
             let (attacker, outcome) = match *self.meaning(oi) {
+                // Not in force on the case's date: not part of the law
+                // applied, as if deleted.
+                Meaning::Discarded { attacker, .. } if !self.rule_in_force(attacker) => continue,
                 Meaning::Discarded { attacker, .. } => {
                     // No failing item: the attacker's head cannot be this
                     // tuple, so it does not attack it.
@@ -744,7 +828,12 @@ impl<'a> Prover<'a> {
     }
 
     fn failure_text(&self, rule: u32, f: &Failure, wording: Wording<'_>) -> (String, Reason) {
-        match &self.cat.rule(rule).body[f.item] {
+        // Past the items as written: the rule's in-force input (explained
+        // as a rule not in force wherever it can fail; this is a fallback).
+        let Some(item) = self.cat.rule(rule).body.get(f.item) else {
+            return ("in force on the case's date".to_owned(), Reason::False);
+        };
+        match item {
             SourceItem::Status { status, atom } => {
                 let read = match wording {
                     Wording::Read(reads) => reads.get(f.item).copied().flatten(),
@@ -1090,6 +1179,15 @@ impl<'a> Prover<'a> {
         let defeats = attack
             .beats
             .iter()
+            // A priority not in force on the case's date is left out, and
+            // so is one over a rule not in force.
+            .filter(|b| {
+                self.rule_in_force(b.rule)
+                    && self
+                        .priority_gates
+                        .get(&b.priority)
+                        .is_none_or(|&g| self.store.contains(g, &[]))
+            })
             .map(|b| {
                 (
                     self.cat.rule(b.rule).local.clone(),
@@ -1141,6 +1239,15 @@ impl<'a> Prover<'a> {
         }
         let mut out = Vec::new();
         for r in rules {
+            if !self.rule_in_force(r) {
+                // Its head must be able to be this tuple.
+                let rule = self.cat.rule(r);
+                let mut b = vec![None; rule.vars.len()];
+                if self.unify(&rule.head.args, t, &mut b) {
+                    out.push(self.not_in_force(r));
+                }
+                continue;
+            }
             let Some(pi) = self.rule_at(r, Level::Supported, World::Certain) else {
                 continue;
             };

@@ -60,11 +60,24 @@ fn anchor_lines(lang: Lang, r: &RuleRef) -> Vec<String> {
 
 fn anchor_list(lang: Lang, anchors: &[Anchor]) -> Vec<String> {
     let word = words::word(lang, "anchor");
+    let ed = words::word(lang, "edition");
     anchors
         .iter()
-        .map(|a| match &a.quote {
-            Some(q) => format!("{word}: {}{} — \"{}\"", layer(&a.package), a.locator, q),
-            None => format!("{word}: {}{}", layer(&a.package), a.locator),
+        .map(|a| {
+            let edition = a
+                .edition
+                .as_ref()
+                .map(|e| format!(" ({ed} {e})"))
+                .unwrap_or_default();
+            match &a.quote {
+                Some(q) => format!(
+                    "{word}: {}{}{edition} — \"{}\"",
+                    layer(&a.package),
+                    a.locator,
+                    q
+                ),
+                None => format!("{word}: {}{}{edition}", layer(&a.package), a.locator),
+            }
         })
         .collect()
 }
@@ -248,9 +261,48 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             }
             v
         }
+        NodeKind::NotInForce {
+            rule,
+            date,
+            editions,
+        } => {
+            let mut v = vec![format!(
+                "{} {}: {} {}{}",
+                w("rule"),
+                rule_title(lang, rule),
+                w("not in force on"),
+                date.as_deref().unwrap_or("?"),
+                spans(lang, editions)
+            )];
+            v.extend(anchor_lines(lang, rule));
+            v
+        }
         NodeKind::Note { phrase } => vec![lit(words::phrase(lang, phrase))],
         NodeKind::Elided => vec![lit(w("too deep").into())],
     }
+}
+
+/// ` (edition E2023, in force from 2023-01-01; …)`.
+fn spans(lang: Lang, editions: &[super::tree::EditionSpan]) -> String {
+    if editions.is_empty() {
+        return String::new();
+    }
+    let w = |k| words::word(lang, k);
+    let parts: Vec<String> = editions
+        .iter()
+        .map(|e| match (&e.from, &e.to) {
+            (Some(f), Some(t)) => format!(
+                "{} {}, {} {f} {} {t}",
+                w("edition"),
+                e.name,
+                w("in force from"),
+                w("to")
+            ),
+            (Some(f), None) => format!("{} {}, {} {f}", w("edition"), e.name, w("in force from")),
+            (None, _) => format!("{} {}, {}", w("edition"), e.name, w("never in force")),
+        })
+        .collect();
+    format!(" ({})", parts.join("; "))
 }
 
 fn text_node(lang: Lang, out: &mut String, n: &Node, prefix: &str, last: bool) {
@@ -322,6 +374,7 @@ fn json_anchors(anchors: &[Anchor]) -> Vec<J> {
                 "locator": a.locator,
                 "package": a.package,
                 "quote": a.quote,
+                "edition": a.edition,
             })
         })
         .collect()
@@ -394,6 +447,17 @@ fn json_node(lang: Lang, n: &Node) -> J {
             "derogations": by.iter().map(|d| json!({
                 "id": d.id, "package": d.package, "name": d.name, "label": d.label,
                 "anchors": json_anchors(&d.anchors),
+            })).collect::<Vec<_>>(),
+            "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
+        }),
+        NodeKind::NotInForce {
+            rule,
+            date,
+            editions,
+        } => json!({
+            "kind": "not_in_force", "rule": json_rule(rule), "asOf": date,
+            "editions": editions.iter().map(|e| json!({
+                "edition": e.name, "from": e.from, "to": e.to,
             })).collect::<Vec<_>>(),
             "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),

@@ -18,6 +18,20 @@ pub struct Anchor {
     pub quote: Option<String>,
     /// The package the fragment belongs to, when the law comes in layers.
     pub package: Option<String>,
+    /// The edition the fragment belongs to (its label in the explanation's
+    /// language, else its local name), if it names one.
+    pub edition: Option<String>,
+}
+
+/// An edition and when it is in force (docs/reference.md#as-of-evaluation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditionSpan {
+    /// Its label in the explanation's language, else its local name.
+    pub name: String,
+    /// The first day it is in force (`None`: on no day).
+    pub from: Option<String>,
+    /// The last day it is in force (`None`: still in force).
+    pub to: Option<String>,
 }
 
 /// A rule as an explanation names it.
@@ -279,6 +293,17 @@ pub enum NodeKind {
         /// Its body holds here (at Σ, in the certain model), so it would
         /// have concluded the literal.
         applies: bool,
+    },
+    /// A rule for the literal that is not in force on the case's date:
+    /// no edition it is anchored to is, or a derogation in force sets it
+    /// aside.
+    NotInForce {
+        /// The rule.
+        rule: RuleRef,
+        /// The case's date.
+        date: Option<String>,
+        /// The dated editions it is anchored to, with when each is in force.
+        editions: Vec<EditionSpan>,
     },
     /// A plain statement.
     Note {

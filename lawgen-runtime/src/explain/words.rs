@@ -136,6 +136,11 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
             "set aside by a derogation (its conditions do not hold here either)"
         }
         (Lang::En, "by derogation") => "set aside by derogation",
+        (Lang::En, "edition") => "edition",
+        (Lang::En, "not in force on") => "not in force on",
+        (Lang::En, "in force from") => "in force from",
+        (Lang::En, "to") => "to",
+        (Lang::En, "never in force") => "never in force",
         (Lang::Ru, "by rule") => "по правилу",
         (Lang::Ru, "rule") => "правило",
         (Lang::Ru, "fact") => "дано как факт",
@@ -177,6 +182,11 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
             "исключено изъятием (его условия здесь и так не выполнены)"
         }
         (Lang::Ru, "by derogation") => "исключено изъятием",
+        (Lang::Ru, "edition") => "редакция",
+        (Lang::Ru, "not in force on") => "не действует на",
+        (Lang::Ru, "in force from") => "действует с",
+        (Lang::Ru, "to") => "по",
+        (Lang::Ru, "never in force") => "не действует ни в какой день",
         (_, other) => {
             debug_assert!(false, "no word for {other}");
             ""

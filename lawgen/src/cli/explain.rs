@@ -1,7 +1,7 @@
 //! `lawgen explain`: one literal explained — the derivation, the rules that
 //! lost and why, or why it does not hold (`lawgen_runtime::explain`).
 
-use super::{internal, read_facts_file, Failure, Inputs, PolicyArg};
+use super::{date_facts, internal, read_facts_file, Failure, Inputs, PolicyArg};
 use clap::ValueEnum;
 use lawgen_runtime::explain;
 use std::path::PathBuf;
@@ -22,6 +22,10 @@ pub struct Args {
     /// a node without a label in that language shows its first one).
     #[arg(long, default_value = "en")]
     lang: String,
+    /// The case's date, `YYYY-MM-DD` (overrides the facts file's `asOf`;
+    /// default: the package's current date).
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -33,7 +37,8 @@ enum ExplainFormat {
 /// Prints the explanation as text or JSON.
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let loaded = inputs.load(&args.package)?;
-    let facts = read_facts_file(&args.facts, &loaded)?;
+    let mut facts = read_facts_file(&args.facts, &loaded)?;
+    date_facts(&mut facts, args.as_of.as_deref(), &loaded)?;
     let ev = crate::driver::evaluate(&loaded, &facts, args.policy.into()).map_err(internal)?;
     let q = explain::parse_query(&loaded.catalog, &args.literal)
         .map_err(|m| Failure::new(1, format!("error: {m}")))?;

@@ -104,7 +104,7 @@ mod common {
                 let mut d = Diagnostics::new();
                 d.error(
                     Code::FactsDate,
-                    Location::default(),
+                    Location::new(None, "--as-of"),
                     format!("`--as-of` is not a date: `{s}`"),
                     "write the case's date as `YYYY-MM-DD`, a real calendar day (e.g. --as-of 2024-05-01)",
                 );
@@ -113,10 +113,15 @@ mod common {
             facts.as_of = Some(d);
         }
         if let Err(e) = loaded.catalog.law.on(facts.as_of) {
+            let at = match (as_of, facts.as_of) {
+                (Some(_), _) => "--as-of",
+                (None, Some(_)) => "/asOf",
+                (None, None) => "",
+            };
             let mut d = Diagnostics::new();
             d.error(
                 Code::NoLawInForce,
-                Location::default(),
+                Location::new(None, at),
                 e.to_string(),
                 "evaluate the case as of a date on which the work has an edition in force (`--as-of` or the facts file's `asOf`), or add the edition in force on that date to the package",
             );
