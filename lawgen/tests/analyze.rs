@@ -63,6 +63,7 @@ fn options(k: usize, spread: u32, policy: Policy, symmetry: bool) -> Options {
         lang: "en".into(),
         minimize_seconds: 20.0,
         explain: true,
+        as_of: Vec::new(),
     }
 }
 
