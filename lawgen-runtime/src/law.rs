@@ -241,7 +241,54 @@ impl fmt::Display for NoLaw {
     }
 }
 
+/// A work as generated code lists it: id, local name, required.
+pub type WorkRow = (&'static str, &'static str, bool);
+/// An edition as generated code lists it: id, local name, work, `in_force`
+/// and `repealed` extents (`YYYYMMDD`).
+pub type EditionRow = (
+    &'static str,
+    &'static str,
+    u32,
+    &'static [u32],
+    &'static [u32],
+);
+/// A gate as generated code lists it: `any`, `none`.
+pub type GateRow = (&'static [u32], &'static [&'static [u32]]);
+
 impl Law {
+    /// The law of a generated module, from the tables it embeds (built once
+    /// per module, on first use).
+    pub fn from_tables(works: &[WorkRow], editions: &[EditionRow], gates: &[GateRow]) -> Law {
+        Law {
+            works: works
+                .iter()
+                .map(|&(id, local, required)| WorkInfo {
+                    id: id.to_owned(),
+                    local: local.to_owned(),
+                    required,
+                })
+                .collect(),
+            editions: editions
+                .iter()
+                .map(|&(id, local, work, in_force, repealed)| EditionInfo {
+                    id: id.to_owned(),
+                    local: local.to_owned(),
+                    work,
+                    in_force: in_force.iter().map(|&d| Date(d)).collect(),
+                    repealed: repealed.iter().map(|&d| Date(d)).collect(),
+                    labels: Vec::new(),
+                })
+                .collect(),
+            gates: gates
+                .iter()
+                .map(|&(any, none)| Gate {
+                    any: any.to_vec(),
+                    none: none.iter().map(|s| s.to_vec()).collect(),
+                })
+                .collect(),
+        }
+    }
+
     /// Nothing dated and no gate (what a program lowered before editions
     /// were read has, and encodes as).
     pub fn is_empty(&self) -> bool {

@@ -379,6 +379,7 @@ pub mod __private {
         CaseRows, Gather, InputRel, Nameless, INVALID, MAX_ID,
     };
     pub use crate::generated::interner::{Interner, SparePool};
+    pub use crate::law::{Date, EditionRow, GateRow, Law, WorkRow};
     pub use crate::program::{section_member, Section};
     pub use crate::{Arg, Batching, Entity, Error, Id, Policy, Request, Verdict};
 }

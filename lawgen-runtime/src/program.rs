@@ -961,6 +961,10 @@ pub enum Role {
     /// The 0-ary input set when the condition of gate `k` of
     /// [`crate::law::Law::gates`] holds on the case's date.
     InForce(u32),
+    /// The case's date, one row `[YYYYMMDD]` when the case gives one (none:
+    /// the package's current date). No rule reads it: it carries the date
+    /// to what reports it (the canonical output, explanations).
+    AsOf,
     /// Derived by rules.
     Derived,
 }
@@ -1255,6 +1259,7 @@ impl fmt::Display for Program {
                 Role::Entities(_) => " input(entities)",
                 Role::PolicyPropagating => " input(policy)",
                 Role::InForce(_) => " input(in force)",
+                Role::AsOf => " input(as of)",
                 Role::Derived => "",
             };
             writeln!(f, ".decl {}({}){role}", r.name, cols.join(", "))?;

@@ -37,29 +37,29 @@ fn name_of(prog: &Program, names: CaseNames<'_>, t: TypeId, v: i64) -> Value {
 }
 
 /// Reads a facts file: every row is handed to `push` with the index of its
-/// input relation, entities interned into `interner`.
+/// input relation, entities interned into `interner`; returns the file's
+/// `asOf` (refused if no law is in force then), which the caller gives the
+/// case.
 #[cfg(feature = "serde")]
 pub fn read_facts_json(
     pkg: &'static Embedded,
     bytes: &[u8],
     interner: &mut Interner,
     push: &mut dyn FnMut(usize, &[i64]),
-) -> Result<(), Error> {
+) -> Result<Option<crate::law::Date>, Error> {
     let prog = embedded_program(pkg)?;
     let facts = crate::formats::facts::read_facts(bytes, &prog.catalog)
         .map_err(|d| Error::Facts(d.render()))?;
-    let in_force = interp::in_force(prog, &facts).map_err(|e| Error::Facts(e.to_string()))?;
+    interp::in_force(prog, &facts).map_err(|e| Error::Facts(e.to_string()))?;
     let mut encode = |v: &Value| match v {
         Value::Int(i) => *i,
         Value::Entity(e) => i64::from(interner.intern(e)),
     };
     for (i, rel) in prog.relations.iter().enumerate() {
         match &rel.role {
-            Role::InForce(k) => {
-                if in_force.gates.get(*k as usize) == Some(&true) {
-                    push(i, &[]);
-                }
-            }
+            // Set with the case's date (`Case::as_of`), which the caller
+            // gives the date returned.
+            Role::InForce(_) | Role::AsOf => {}
             Role::Facts(lit) => {
                 for row in facts.rows.get(lit).into_iter().flatten() {
                     let t: Vec<i64> = row.iter().map(&mut encode).collect();
@@ -74,11 +74,20 @@ pub fn read_facts_json(
             Role::Entities(Ty::Int) | Role::PolicyPropagating | Role::Derived => {}
         }
     }
-    Ok(())
+    Ok(facts.as_of)
 }
 
 /// Rows of the generated engine's relations by index (entity columns as ids).
 pub type Rows<'a> = &'a dyn Fn(usize) -> Vec<Vec<i64>>;
+
+/// The date a compiled case gives (`None`: the package's current date).
+fn as_of(prog: &Program, rows: Rows<'_>) -> Option<crate::law::Date> {
+    let r = prog.relations.iter().position(|r| r.role == Role::AsOf)?;
+    rows(r)
+        .first()
+        .and_then(|t| u32::try_from(*t.first()?).ok())
+        .map(crate::law::Date)
+}
 
 /// The canonical output of compiled conclusions, written by the same code
 /// as `lawgen eval`.
@@ -90,8 +99,7 @@ pub fn canonical_json(
     rows: Rows<'_>,
 ) -> Result<String, Error> {
     let prog = embedded_program(pkg)?;
-    // The typed API's cases are as of the package's current date.
-    let in_force = prog.catalog.law.on(None).ok();
+    let in_force = prog.catalog.law.on(as_of(prog, rows)).ok();
     let c = interp::conclusions_from(prog, p, in_force.as_ref(), &mut |rel| {
         rows(rel.0 as usize)
             .iter()
@@ -120,6 +128,12 @@ fn input_facts(prog: &Program, names: CaseNames<'_>, rows: Rows<'_>) -> Facts {
                         set.insert(n);
                     }
                 }
+            }
+            Role::AsOf => {
+                facts.as_of = rows(i)
+                    .first()
+                    .and_then(|t| u32::try_from(*t.first()?).ok())
+                    .map(crate::law::Date);
             }
             Role::Entities(Ty::Int)
             | Role::PolicyPropagating

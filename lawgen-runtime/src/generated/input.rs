@@ -406,6 +406,8 @@ pub struct Gather<R: 'static> {
     /// fall in the range.
     spans: Vec<(usize, usize)>,
     placed: usize,
+    /// Rows every case has ([`Gather::each`]).
+    each: Vec<R>,
     out: CaseRows<R>,
 }
 
@@ -424,6 +426,7 @@ impl<R: Copy + Default + 'static> Gather<R> {
             next: vec![0; range.len()],
             spans: Vec::new(),
             placed: 0,
+            each: Vec::new(),
             out: CaseRows::new(),
         }
     }
@@ -441,6 +444,16 @@ impl<R: Copy + Default + 'static> Gather<R> {
         self.spans.push((a, b));
     }
 
+    /// Rows every case of the range has besides its columns' (the
+    /// in-force inputs of the package's current date): counted now, placed
+    /// first.
+    pub fn each(&mut self, rows: &[R]) {
+        for n in &mut self.next {
+            *n += rows.len() as u32;
+        }
+        self.each = rows.to_vec();
+    }
+
     /// After every relation is counted: room for the rows, case by case.
     pub fn start_placing(&mut self) {
         let mut end = 0u32;
@@ -453,6 +466,12 @@ impl<R: Copy + Default + 'static> Gather<R> {
         }
         self.out.rows.clear();
         self.out.rows.resize(end as usize, R::default());
+        for n in &mut self.next {
+            for &r in &self.each {
+                self.out.rows[*n as usize] = r;
+                *n += 1;
+            }
+        }
     }
 
     /// Places one relation's rows (the relations in the order they were

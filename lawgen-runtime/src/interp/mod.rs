@@ -201,6 +201,11 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
                     rels[i].insert(Box::new([]), 0);
                 }
             }
+            Role::AsOf => {
+                if let Some(d) = facts.as_of {
+                    rels[i].insert(Box::new([i64::from(d.0)]), 0);
+                }
+            }
             Role::InForce(k) => {
                 if in_force
                     .as_ref()

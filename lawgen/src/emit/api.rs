@@ -6,7 +6,7 @@ use super::names::ApiNames;
 use super::plan::{column_type, out_ident, Plan};
 use super::{code, doc_attrs, names, EmitOptions};
 use crate::model::{Lit, PredId, Ty, TypeId};
-use crate::program::{default_label, Catalog, Program, RelId, Section};
+use crate::program::{default_label, Catalog, Program, RelId, Role, Section};
 use crate::syntax::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -365,6 +365,82 @@ impl<'a> Api<'a> {
         types
     }
 
+    /// The package's dated law (docs/reference.md#as-of-evaluation), built
+    /// once from tables, and the in-force inputs a case's date sets.
+    fn law_items(&self) -> TokenStream {
+        let law = &self.cat.law;
+        let works = law.works.iter().map(|w| {
+            let (id, local, req) = (
+                Literal::string(&w.id),
+                Literal::string(&w.local),
+                w.required,
+            );
+            quote!((#id, #local, #req))
+        });
+        let editions = law.editions.iter().map(|e| {
+            let (id, local, work) = (Literal::string(&e.id), Literal::string(&e.local), e.work);
+            let inf = e.in_force.iter().map(|d| Literal::u32_unsuffixed(d.0));
+            let rep = e.repealed.iter().map(|d| Literal::u32_unsuffixed(d.0));
+            quote!((#id, #local, #work, &[#(#inf),*], &[#(#rep),*]))
+        });
+        let gates = law.gates.iter().map(|g| {
+            let any = g.any.iter();
+            let none = g.none.iter().map(|s| {
+                let s = s.iter();
+                quote!(&[#(#s),*])
+            });
+            quote!((&[#(#any),*], &[#(#none),*]))
+        });
+        let mut in_force = vec![0u32; law.gates.len()];
+        let mut as_of = None;
+        for (i, r) in self.prog.relations.iter().enumerate() {
+            match r.role {
+                Role::InForce(k) => in_force[k as usize] = i as u32,
+                Role::AsOf => as_of = Some(i as u32),
+                _ => {}
+            }
+        }
+        let as_of = match as_of {
+            Some(r) => quote!(Some(#r)),
+            None => quote!(None),
+        };
+        let width = self.row_width();
+        quote! {
+            /// The works with dated editions: id, local name, whether a rule is anchored to one.
+            static LAW_WORKS: &[__rt::WorkRow] = &[#(#works),*];
+            /// The dated editions: id, local name, work, in force and repeal dates.
+            static LAW_EDITIONS: &[__rt::EditionRow] = &[#(#editions),*];
+            /// The conditions of the in-force inputs.
+            static LAW_GATES: &[__rt::GateRow] = &[#(#gates),*];
+            /// The input relation of each condition.
+            static IN_FORCE_RELS: &[u32] = &[#(#in_force),*];
+            /// The input relation of a case's date, if the package dates anything.
+            const AS_OF_REL: Option<u32> = #as_of;
+
+            /// The package's dated law, built on first use.
+            fn law() -> &'static __rt::Law {
+                static LAW: ::std::sync::OnceLock<__rt::Law> = ::std::sync::OnceLock::new();
+                LAW.get_or_init(|| __rt::Law::from_tables(LAW_WORKS, LAW_EDITIONS, LAW_GATES))
+            }
+
+            /// Is `r` a relation a case's date sets?
+            fn is_date_rel(r: u32) -> bool {
+                AS_OF_REL == Some(r) || IN_FORCE_RELS.contains(&r)
+            }
+
+            /// The in-force inputs of the package's current date (what a
+            /// case without a date starts with; none for a package with one
+            /// edition per work).
+            fn default_in_force() -> &'static [Row] {
+                static ROWS: ::std::sync::OnceLock<Vec<Row>> = ::std::sync::OnceLock::new();
+                ROWS.get_or_init(|| match law().on(None) {
+                    Ok(f) => f.gates.iter().zip(IN_FORCE_RELS).filter(|(on, _)| **on).map(|(_, &r)| (r, [0; #width])).collect(),
+                    Err(_) => Vec::new(),
+                })
+            }
+        }
+    }
+
     /// Width of a `Facts` row: the largest input arity (at least 1).
     fn row_width(&self) -> usize {
         self.plan
@@ -634,9 +710,12 @@ impl<'a> Api<'a> {
             None => quote!(u32::MAX),
         });
         let columns = self.columns_items(&methods);
+        let law = self.law_items();
         quote! {
             /// A fact row: the input relation and its columns (entities as ids).
             type Row = (u32, [i64; #width]);
+
+            #law
 
             /// What a message about a bad id says of each input relation.
             static INPUT_RELS: &[__rt::InputRel] = &[#(#input_rels),*];
@@ -651,7 +730,7 @@ impl<'a> Api<'a> {
             /// the `Case` that [`evaluate_cases`] hands to its `fill` writes
             /// into its batch's buffer, which the worker thread reuses batch
             /// after batch, so many cases allocate nothing per case.
-            #[derive(Clone, Debug, Default)]
+            #[derive(Clone, Debug)]
             pub struct Case {
                 rows: Vec<Row>,
                 /// Where this case's rows start in `rows` (in a batch, after
@@ -663,10 +742,48 @@ impl<'a> Api<'a> {
                 tag: u64,
             }
 
+            impl Default for Case {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+
             impl Case {
-                /// An empty case (the package's constants are known already).
+                /// An empty case (the package's constants are known
+                /// already), as of the package's current date.
                 pub fn new() -> Self {
-                    Self::default()
+                    Case { rows: default_in_force().to_vec(), start: 0, hi: 0, tag: 0 }
+                }
+
+                /// Judges this case as of `date` (docs/reference.md#as-of-evaluation):
+                /// the law in force on it applies (without a date: the
+                /// package's current date). Fails, changing nothing, when
+                /// no edition of a work some rule is anchored to is in
+                /// force on `date`; the error names the work and the dates
+                /// it has an edition in force.
+                pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
+                    let f = law().on(Some(date)).map_err(|e| __rt::Error::Facts(e.to_string()))?;
+                    let start = self.start.min(self.rows.len());
+                    let mut k = start;
+                    for i in start..self.rows.len() {
+                        let r = self.rows[i];
+                        if !is_date_rel(r.0) {
+                            self.rows[k] = r;
+                            k += 1;
+                        }
+                    }
+                    self.rows.truncate(k);
+                    for (g, &on) in f.gates.iter().enumerate() {
+                        if on {
+                            self.rows.push((IN_FORCE_RELS[g], [0; #width]));
+                        }
+                    }
+                    if let (Some(r), Some(d)) = (AS_OF_REL, f.date) {
+                        let mut v = [0i64; #width];
+                        v[0] = i64::from(d.0);
+                        self.rows.push((r, v));
+                    }
+                    Ok(self)
                 }
 
                 #(#case_methods)*
@@ -724,8 +841,15 @@ impl<'a> Api<'a> {
                 /// Empty facts (the package's constants are known already).
                 /// Reuses the buffers of a `Facts` this thread dropped.
                 pub fn new() -> Self {
-                    let (interner, rows) = __rt::Interner::reuse(CONSTANTS, constant_id, spare_facts(), 48);
-                    Facts { interner, case: Case { rows, ..Case::default() } }
+                    let (interner, mut rows) = __rt::Interner::reuse(CONSTANTS, constant_id, spare_facts(), 48);
+                    rows.extend_from_slice(default_in_force());
+                    Facts { interner, case: Case { rows, start: 0, hi: 0, tag: 0 } }
+                }
+
+                /// Judges these facts as of `date` ([`Case::as_of`]).
+                pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
+                    self.case.as_of(date)?;
+                    Ok(self)
                 }
 
                 /// The name of an entity of these facts (`None` for an id from elsewhere).
@@ -774,9 +898,12 @@ impl<'a> Api<'a> {
                     pub fn from_json(bytes: &[u8]) -> Result<Facts, __rt::Error> {
                         let mut facts = Facts::new();
                         let mut rows: Vec<(usize, Vec<i64>)> = Vec::new();
-                        __rt::read_facts_json(&PACKAGE, bytes, &mut facts.interner, &mut |r, row| rows.push((r, row.to_vec())))?;
+                        let date = __rt::read_facts_json(&PACKAGE, bytes, &mut facts.interner, &mut |r, row| rows.push((r, row.to_vec())))?;
                         for (r, row) in rows {
                             facts.__push(r, &row);
+                        }
+                        if let Some(d) = date {
+                            facts.as_of(d)?;
                         }
                         Ok(facts)
                     }
@@ -1034,6 +1161,7 @@ impl<'a> Api<'a> {
             fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], range: ::std::ops::Range<usize>) -> Input {
                 let mut g = __rt::Gather::new(range);
                 #(#counts)*
+                g.each(default_in_force());
                 g.start_placing();
                 #(#places)*
                 Input::Nameless(g.finish())
@@ -1134,6 +1262,7 @@ impl<'a> Api<'a> {
                     let start = case.rows.len();
                     case.start = start;
                     case.hi = 0;
+                    case.rows.extend_from_slice(default_in_force());
                     fill(i, &mut case);
                     // A `Case` swapped in from elsewhere holds other rows:
                     // nothing of this batch can be evaluated.

@@ -116,7 +116,7 @@ impl Constants {
 pub(super) fn is_input_role(role: &Role) -> bool {
     matches!(
         role,
-        Role::Facts(_) | Role::Entities(Ty::Entity(_)) | Role::InForce(_)
+        Role::Facts(_) | Role::Entities(Ty::Entity(_)) | Role::InForce(_) | Role::AsOf
     )
 }
 
@@ -147,7 +147,7 @@ impl<'p> Plan<'p> {
                     entities_rel.insert(*t, id);
                 }
                 Role::PolicyPropagating => policy = Some(id),
-                Role::Entities(Ty::Int) | Role::InForce(_) | Role::Derived => {}
+                Role::Entities(Ty::Int) | Role::InForce(_) | Role::AsOf | Role::Derived => {}
             }
         }
         let mut kept = BTreeSet::new();

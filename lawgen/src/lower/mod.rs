@@ -112,6 +112,9 @@ pub fn lower(model: &Model) -> Result<Program, InternalError> {
 /// [`lower`] with explicit [`Options`].
 pub fn lower_with(model: &Model, opts: Options) -> Result<Program, InternalError> {
     let mut l = Lowerer::new(model, opts);
+    if l.law.law.is_dated() {
+        l.new_relation("as_of".into(), vec![Ty::Int], Role::AsOf);
+    }
     l.define_all();
     l.record_views();
     let Lowerer { mut prog, law, .. } = l;

@@ -148,6 +148,8 @@ impl Ground {
                 }
                 // The reference evaluator ignores `entities` of Integer.
                 Role::Entities(crate::program::Ty::Int) => {}
+                // The date's own input row is not part of the grounding.
+                Role::AsOf => {}
                 // Queries run as of the given date, else the package's current one.
                 Role::InForce(k) => {
                     let on = cat.law.on(as_of).ok();
