@@ -90,6 +90,16 @@ fn comparing_the_last_day_of_2017_with_the_first_of_2023() {
         files[0]["facts"]["player_resigned"],
         serde_json::json!([["player2"]])
     );
+    // A witness with entities and a date: its facts file reads back (the
+    // reference evaluator checked it on each date).
+    let arbiter = row(a, "arbiter_competent_to_decide");
+    assert_eq!(arbiter["to"], "pending");
+    let f = &arbiter["facts_per_package"][1];
+    assert_eq!(f["asOf"], "2023-01-01");
+    assert_eq!(
+        f["entities"]["Situation"],
+        serde_json::json!(["situation1"])
+    );
     // Checkmate and resignation end the game under both editions: a proof
     // that no input within the bound tells the dates apart.
     for same in [
