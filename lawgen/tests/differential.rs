@@ -15,6 +15,12 @@
 //! `Conclusions::to_json()` for both policies; each engine's output is
 //! compared byte for byte with `canonical_json` of the reference interpreter.
 //!
+//! Every fourth package is dated: two or three editions of one work in
+//! force in turn (sometimes one repealed), rules and priorities anchored
+//! to one, two or no edition, and each facts file as of a day just before,
+//! on or just after a boundary (`asOf`), so the in-force inputs a case's
+//! date sets are compared on both engines.
+//!
 //! Every facts file also goes through the facts path without names
 //! (`support/nameless.rs`): the same facts stated through `Case` methods
 //! with `Type::from_index` ids, one `Case` at a time, all files of a package
@@ -460,6 +466,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let mut failures: Vec<Failure> = Vec::new();
     let mut sections: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut derogated = 0usize;
+    let mut dated = 0usize;
     while cases.len() < wanted {
         assert!(
             tried < 3 * wanted + 50,
@@ -475,11 +482,16 @@ fn compiled_packages_agree_with_the_interpreter() {
         // per ascent rule, 0.6 s per module besides): a few fewer rules than
         // the property tests use, and more facts files, which cost nothing.
         (cfg.min_rules, cfg.max_rules) = (RULES.0, RULES.1);
+        // Every fourth package dates its rules (docs/reference.md#as-of-evaluation):
+        // editions in force in turn, sometimes one repealed, each facts
+        // file as of a day around a boundary.
+        cfg.dated = index % 4 == 1;
         let g = generate(&cfg);
         let Ok(loaded) = driver::load_bytes(&g.package, &Default::default()) else {
             rejected += 1;
             continue;
         };
+        dated += usize::from(cfg.dated);
         let mut case = Case {
             index,
             seed,
@@ -730,7 +742,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     }
     report(&format!(
         "differential: seed {base:#x}; generated {tried} packages, {rejected} refused by the checker \
-         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations), {compared_outputs} outputs compared; \
+         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations, {dated} dated), {compared_outputs} outputs compared; \
          {} failures\n  timings: generate+interpret+emit {}, cargo build {} ({builds} build(s), {} binaries, \
          {batch} modules each, opt-level {opt}), run {}\n  institutional literals per section \
          (outputs with some): {sections:?}",

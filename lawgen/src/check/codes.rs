@@ -107,6 +107,8 @@ pub enum Code {
     EditionsSameDay,
     /// An undated edition of a work that also has dated editions.
     UndatedEdition,
+    /// A derogation anchored to a dated edition (not supported).
+    DatedDerogation,
     /// Lint: a rule for one case reads a fact that does not name the case.
     CrossCaseLeak,
     /// Lint: a rule's head drops the case every body item hangs off.
@@ -123,11 +125,17 @@ pub enum Code {
     JudgmentNeverRead,
     /// Lint: a derogation that changes nothing (the rule would have concluded nothing anyway).
     DerogationWithoutEffect,
+    /// Lint: a dated edition in force on no day.
+    EditionNeverInForce,
+    /// Lint: a rule anchored to editions of two different works.
+    RuleOfTwoWorks,
+    /// Lint: a priority whose two rules are never in force on the same day.
+    PriorityNeverTogether,
 }
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 54] = [
+    pub const ALL: [Code; 58] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -174,6 +182,7 @@ impl Code {
         Code::LifecycleStatus,
         Code::EditionsSameDay,
         Code::UndatedEdition,
+        Code::DatedDerogation,
         Code::CrossCaseLeak,
         Code::HeadDropsCase,
         Code::NeverFires,
@@ -182,6 +191,9 @@ impl Code {
         Code::ClosureDomainEmpty,
         Code::JudgmentNeverRead,
         Code::DerogationWithoutEffect,
+        Code::EditionNeverInForce,
+        Code::RuleOfTwoWorks,
+        Code::PriorityNeverTogether,
     ];
 
     /// The code as printed, e.g. `E020`.
@@ -234,6 +246,7 @@ impl Code {
             LifecycleStatus => "E121",
             EditionsSameDay => "E122",
             UndatedEdition => "E123",
+            DatedDerogation => "E124",
             CrossCaseLeak => "W001",
             HeadDropsCase => "W002",
             NeverFires => "W003",
@@ -242,6 +255,9 @@ impl Code {
             ClosureDomainEmpty => "W006",
             JudgmentNeverRead => "W007",
             DerogationWithoutEffect => "W008",
+            EditionNeverInForce => "W009",
+            RuleOfTwoWorks => "W010",
+            PriorityNeverTogether => "W011",
         })
     }
 

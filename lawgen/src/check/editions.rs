@@ -158,7 +158,41 @@ pub(super) fn check(pkg: &Package, model: &mut Model, diags: &mut Diagnostics) {
             }
         }
     }
+    let frag_at: HashMap<String, usize> = frag_at
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
     for (fi, e) in of {
         model.fragments[fi].edition = Some(e);
+    }
+    // A derogation in force only on some dates would have to set its rules
+    // aside on those dates only; lawgen sets them aside on every date, so
+    // it refuses one anchored to a dated edition rather than apply it
+    // where it is not in force.
+    for n in &pkg.nodes {
+        let NodeKind::Derogation(d) = &n.kind else {
+            continue;
+        };
+        for (i, a) in d.anchors.iter().enumerate() {
+            let dated = frag_at
+                .get(a.id.as_str())
+                .and_then(|&f| model.fragments[f].edition)
+                .filter(|&e| model.editions[e].is_dated());
+            if let Some(e) = dated {
+                diags.error(
+                    Code::DatedDerogation,
+                    Location::new(
+                        Some(&n.id),
+                        pointer_push(&pointer_push(&n.ptr, "anchors"), i),
+                    ),
+                    format!(
+                        "derogation `{}` is anchored to edition `{}`, which has an `in_force` date: a derogation in force only on some dates is not supported",
+                        local_name(&n.id),
+                        model.editions[e].local
+                    ),
+                    "anchor the derogation to a fragment of an undated edition (it then applies on every date), or replace it by rules anchored to the dated edition",
+                );
+            }
+        }
     }
 }

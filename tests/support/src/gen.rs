@@ -97,6 +97,13 @@ pub struct GenConfig {
     /// is unchanged: the same seed gives the same bytes as before the hostile
     /// mode existed.
     pub hostile: bool,
+    /// Dated mode, for as-of evaluation: one work with two or three dated
+    /// editions (sometimes one of them repealed), a fragment per edition,
+    /// rules and priorities anchored to one, two or no edition, and facts
+    /// files with an `asOf` on a day around a boundary on which some
+    /// edition is in force. Its choices come from a generator of their own,
+    /// so the rest of the package is what the same seed gives without it.
+    pub dated: bool,
 }
 
 impl GenConfig {
@@ -110,6 +117,7 @@ impl GenConfig {
             predicates: [(3, 5), (0, 2), (3, 6)],
             repeat_vars: true,
             hostile: false,
+            dated: false,
         }
     }
 }
@@ -142,6 +150,9 @@ pub fn generate(cfg: &GenConfig) -> Generated {
         preds: Vec::new(),
         fragments: Vec::new(),
         stats: Stats::default(),
+        drng: Rng::new(cfg.seed ^ 0xda7e_da7e_da7e_da7e),
+        editions: Vec::new(),
+        dates: Vec::new(),
     };
     if cfg.hostile {
         // The entity types' ids.
@@ -150,6 +161,9 @@ pub fn generate(cfg: &GenConfig) -> Generated {
     g.declarations();
     if cfg.hostile {
         g.provenance();
+    }
+    if cfg.dated {
+        g.timeline();
     }
     g.closures();
     let rules = g.rules();
@@ -192,6 +206,13 @@ pub fn generate(cfg: &GenConfig) -> Generated {
     );
     if cfg.hostile {
         description = format!("{description}, {} fragments", g.fragments.len());
+    }
+    if cfg.dated {
+        description = format!(
+            "{description}, {} dated editions, dates {}",
+            g.editions.len(),
+            g.dates.join(" ")
+        );
     }
     Generated {
         package: serde_json::to_vec_pretty(&pkg).unwrap(),
@@ -563,6 +584,12 @@ struct Gen {
     /// Hostile mode: fragment ids, for rule anchors.
     fragments: Vec<String>,
     stats: Stats,
+    /// Dated mode: its own choices, so the rest stays as without it.
+    drng: Rng,
+    /// Dated mode: per edition, its fragment's id.
+    editions: Vec<String>,
+    /// Dated mode: the days a facts file may be as of.
+    dates: Vec<String>,
 }
 
 struct RuleInfo {
@@ -1178,6 +1205,7 @@ impl Gen {
                 }
             }
         }
+        anchors.extend(self.dated_anchors().into_iter().map(J::from));
         let name = self.preds[head].name.clone();
         self.nodes.push(hashed(
             json!({"id": rid, "kind": "rule", "strength": strength,
@@ -1222,6 +1250,10 @@ impl Gen {
                     node["reason"] = J::from(id("lex_specialis"));
                 }
                 node["labels"] = self.labels();
+                let anchors = self.dated_anchors();
+                if !anchors.is_empty() {
+                    node["anchors"] = J::from(anchors);
+                }
                 self.nodes.push(hashed(node));
                 self.stats.priorities += 1;
             }
@@ -1372,6 +1404,92 @@ impl Gen {
         }
     }
 
+    /// Dated mode: a work, its editions in force from July 1 of two or
+    /// three years (sometimes the first repealed before the next enters
+    /// into force, leaving a gap, or the last repealed), a fragment each,
+    /// and the days around every boundary on which some edition is in force.
+    fn timeline(&mut self) {
+        use lawgen_runtime::law::Date;
+        self.nodes.push(hashed(
+            json!({"id": id("dated_work"), "kind": "source_work"}),
+        ));
+        let n = 2 + self.drng.below(2);
+        let mut years: Vec<u32> = Vec::new();
+        while years.len() < n {
+            let y = 2011 + self.drng.below(14) as u32;
+            if !years.contains(&y) {
+                years.push(y);
+            }
+        }
+        years.sort();
+        let day = |y: u32, md: u32| Date(y * 10000 + md);
+        let in_force: Vec<Date> = years.iter().map(|&y| day(y, 701)).collect();
+        let mut repealed: Vec<Option<Date>> = vec![None; n];
+        match self.drng.below(3) {
+            // The first edition repealed before the second enters into force.
+            0 if years[1] > years[0] + 1 => repealed[0] = Some(day(years[0] + 1, 115)),
+            // The last one repealed.
+            1 => repealed[n - 1] = Some(day(years[n - 1] + 2, 301)),
+            _ => {}
+        }
+        for e in 0..n {
+            let mut lifecycle =
+                vec![json!({"status": "in_force", "extent": in_force[e].to_string()})];
+            if let Some(r) = repealed[e] {
+                lifecycle.push(json!({"status": "repealed", "extent": r.to_string()}));
+            }
+            let ed = format!("dated_edition{e}");
+            self.nodes
+                .push(hashed(json!({"id": id(&ed), "kind": "source_edition",
+                "work": id("dated_work"), "lifecycle": lifecycle})));
+            let f = format!("dated_art{e}");
+            self.nodes
+                .push(hashed(json!({"id": id(&f), "kind": "fragment",
+                "edition": id(&ed), "fragmentKind": "article", "locator": format!("article/{e}"),
+                "texts": []})));
+            self.editions.push(f);
+        }
+        // Some edition in force on `d`: the latest to enter into force by
+        // then, not repealed by then.
+        let governed = |d: Date| {
+            (0..n)
+                .rev()
+                .find(|&e| in_force[e] <= d)
+                .is_some_and(|e| repealed[e].is_none_or(|r| d < r))
+        };
+        let mut days: Vec<Date> = in_force
+            .iter()
+            .chain(repealed.iter().flatten())
+            .flat_map(|&d| [d.pred(), Some(d), d.succ()])
+            .flatten()
+            .filter(|&d| governed(d))
+            .collect();
+        days.sort();
+        days.dedup();
+        self.dates = days.iter().map(Date::to_string).collect();
+    }
+
+    /// Dated mode: the anchors of a rule or priority — none (timeless), the
+    /// fragment of one edition, or of two.
+    fn dated_anchors(&mut self) -> Vec<String> {
+        if self.editions.is_empty() {
+            return Vec::new();
+        }
+        let k = match self.drng.below(10) {
+            0..=1 => 0,
+            2..=7 => 1,
+            _ => 2,
+        };
+        let mut out: Vec<String> = Vec::new();
+        for _ in 0..k {
+            let f = id(&self.drng.pick(&self.editions).clone());
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        out
+    }
+
     /// Provenance: a work, an edition, a publication and one to three
     /// fragments with hostile locators and article texts (rules anchor them).
     fn provenance(&mut self) {
@@ -1460,6 +1578,9 @@ impl Gen {
             }
         }
         let mut root = json!({"facts": facts});
+        if !self.dates.is_empty() && !self.drng.chance(15) {
+            root["asOf"] = J::from(self.drng.pick(&self.dates).clone());
+        }
         if self.rng.chance(30) {
             let mut ents = Map::new();
             for t in 0..self.types.len() {

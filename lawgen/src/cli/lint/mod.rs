@@ -11,6 +11,7 @@
 //! Lints run on a checked package (a [`Loaded`]) and only read it.
 
 mod case;
+mod editions;
 mod never;
 mod unused;
 
@@ -85,6 +86,9 @@ pub fn lint(loaded: &Loaded) -> Diagnostics {
     unused::judgments_never_read(&cx, &mut out);
     priority_over_strict(&cx, &mut out);
     closure_domain_empty(&cx, &mut out);
+    editions::edition_never_in_force(&cx, &mut out);
+    editions::rule_of_two_works(&cx, &mut out);
+    editions::priority_never_together(&cx, &mut out);
     out.sort();
     out
 }
