@@ -91,6 +91,7 @@ bash docs/examples/check.sh
 step "scenario suites through lawgen test, every rule covered (docs/testing.md#scenario-suites-lawgen-test)"
 cargo run -q -p lawgen -- test tests/scenarios/chess --min-coverage 100
 cargo run -q -p lawgen -- test tests/scenarios/ru --min-coverage 100
+cargo run -q -p lawgen -- test tests/scenarios/chess-history --min-coverage 100
 
 step "review pages in headless Chromium (scripts/test-doc-browser.sh)"
 # Every committed packages/*/NAME.review.*.html: no request, no console

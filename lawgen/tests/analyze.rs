@@ -64,6 +64,7 @@ fn options(k: usize, spread: u32, policy: Policy, symmetry: bool) -> Options {
         minimize_seconds: 20.0,
         explain: true,
         max_seconds: None,
+        as_of: Vec::new(),
     }
 }
 

@@ -114,6 +114,7 @@ fn suite(package_dir: &str) -> Option<&'static str> {
     match package_dir {
         "fide.laws.chess" => Some("tests/scenarios/chess"),
         "ru.chess.competition" => Some("tests/scenarios/ru"),
+        "fide.laws.chess.history" => Some("tests/scenarios/chess-history"),
         _ => None,
     }
 }
@@ -142,7 +143,11 @@ fn the_committed_review_documents_are_current() {
             let loaded = driver::load_file_with(
                 package,
                 &Default::default(),
-                &[root.join("packages/fide.laws.chess")],
+                &[
+                    root.join("packages/fide.laws.chess"),
+                    root.join("packages/fide.laws.chess.2017"),
+                    root.join("packages/fide.laws.chess.2009"),
+                ],
             )
             .unwrap_or_else(|e| panic!("{e}"));
             let scenarios = suite(&dir_name).map(|s| {
@@ -397,6 +402,8 @@ fn every_package_of_the_repository_is_documented_totally() {
             &Default::default(),
             &[
                 root.join("packages/fide.laws.chess"),
+                root.join("packages/fide.laws.chess.2017"),
+                root.join("packages/fide.laws.chess.2009"),
                 root.join("tests/imports/example"),
             ],
         ) else {

@@ -287,7 +287,11 @@ fn broken_suites_are_refused_with_where_and_how() {
 
 #[test]
 fn the_repository_suites_run_through_the_command() {
-    for dir in ["tests/scenarios/chess", "tests/scenarios/ru"] {
+    for dir in [
+        "tests/scenarios/chess",
+        "tests/scenarios/ru",
+        "tests/scenarios/chess-history",
+    ] {
         let (code, out, err) = lawgen(&["test", dir, "--coverage"]);
         assert_eq!(code, 0, "{dir}:\n{out}{err}");
         assert!(out.contains(" 0 failed\n"), "{out}");
@@ -311,6 +315,10 @@ fn the_readme_coverage_tables_are_current() {
         (
             "tests/scenarios/ru",
             "packages/ru.chess.competition/README.md",
+        ),
+        (
+            "tests/scenarios/chess-history",
+            "packages/fide.laws.chess.history/README.md",
         ),
     ] {
         let (code, out, err) = lawgen(&["test", dir, "--coverage"]);

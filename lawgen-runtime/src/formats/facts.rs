@@ -92,6 +92,9 @@ pub fn write_facts(facts: &Facts, model: &Model) -> String {
         })
         .collect();
     if !entities.is_empty() {
+        if sections > 0 {
+            out.push(',');
+        }
         out.push_str("\n  \"entities\": {");
         let mut sorted = entities;
         sorted.sort();

@@ -27,6 +27,7 @@
 //! or, on a package already loaded with [`crate::driver`],
 //! [`render`]`(&loaded, &Options::default())`.
 
+mod editions;
 mod html;
 mod scenarios;
 mod text;

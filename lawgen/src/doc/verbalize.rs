@@ -32,11 +32,12 @@ pub(crate) fn document(loaded: &Loaded, lang: Lang, scenarios: Option<&Scenarios
         lang.disclaimer().to_owned(),
         lang.verbalization_line(root.semantic_hash.as_deref().map(clean).as_deref()),
     ];
-    let parts = closure
+    let mut parts: Vec<Part> = closure
         .iter()
         .enumerate()
         .map(|(p, pkg)| v.part(p, pkg))
         .collect();
+    parts.extend(super::editions::part(&closure, lang));
     let packages = closure
         .iter()
         .enumerate()
@@ -69,7 +70,7 @@ pub(crate) fn clean(s: &str) -> String {
 }
 
 /// [`clean`], but a line break stays a line break (article texts).
-fn clean_text(s: &str) -> String {
+pub(crate) fn clean_text(s: &str) -> String {
     lawgen_runtime::text::escape_text(s)
 }
 

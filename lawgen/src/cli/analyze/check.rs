@@ -36,7 +36,10 @@ pub struct Checked {
 /// The facts of `inputs` that `prog` declares.
 pub fn facts_for(an: &Analysis, p: usize, inputs: &[InputKey]) -> Facts {
     let cat = &an.progs[p].catalog;
-    let mut f = Facts::default();
+    let mut f = Facts {
+        as_of: an.opts.as_of.get(p).copied().flatten(),
+        ..Facts::default()
+    };
     for k in inputs {
         match k {
             InputKey::Fact {

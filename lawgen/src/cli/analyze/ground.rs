@@ -108,7 +108,12 @@ impl Ground {
     }
 
     /// Grounds `prog` over `dom` under `policy`.
-    pub fn new(prog: &Program, dom: &Domain, policy: Policy) -> Result<Ground, Error> {
+    pub fn new(
+        prog: &Program,
+        dom: &Domain,
+        policy: Policy,
+        as_of: Option<lawgen_runtime::law::Date>,
+    ) -> Result<Ground, Error> {
         let mut g = Ground {
             rels: vec![GRel::default(); prog.relations.len()],
             atoms: Vec::new(),
@@ -143,10 +148,11 @@ impl Ground {
                 }
                 // The reference evaluator ignores `entities` of Integer.
                 Role::Entities(crate::program::Ty::Int) => {}
-                // Queries run as of the package's current date.
+                // The date's own input row is not part of the grounding.
                 Role::AsOf => {}
+                // Queries run as of the given date, else the package's current one.
                 Role::InForce(k) => {
-                    let on = cat.law.on(None).ok();
+                    let on = cat.law.on(as_of).ok();
                     g.add(
                         RelId(i as u32),
                         Box::new([]),

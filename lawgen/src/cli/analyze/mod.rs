@@ -24,6 +24,7 @@
 //! is exact.
 
 pub mod check;
+pub mod dates;
 pub mod domain;
 pub mod encode;
 pub mod ground;
@@ -115,6 +116,10 @@ pub struct Options {
     /// How long the whole analysis may take (`--max-seconds`); past it,
     /// an error, never an answer.
     pub max_seconds: Option<f64>,
+    /// The date of the cases of each program analysed (by its index, as
+    /// `progs`): what is in force is fixed to that date. Missing or `None`:
+    /// the package's current date (`--as-of`, `--compare-dates`; docs/analyze.md).
+    pub as_of: Vec<Option<lawgen_runtime::law::Date>>,
 }
 
 impl Default for Options {
@@ -128,6 +133,7 @@ impl Default for Options {
             minimize_seconds: 20.0,
             explain: true,
             max_seconds: None,
+            as_of: Vec::new(),
         }
     }
 }
@@ -215,7 +221,8 @@ impl<'p> Analysis<'p> {
         let dom = Domain::new(progs, opts.bound, named);
         let grounds = progs
             .iter()
-            .map(|p| Ground::new(p, &dom, opts.policy))
+            .enumerate()
+            .map(|(i, p)| Ground::new(p, &dom, opts.policy, opts.as_of.get(i).copied().flatten()))
             .collect::<Result<Vec<_>, _>>()?;
         let enc = Encoding::new(progs, &grounds, &dom, opts.symmetry)?;
         Ok(Analysis {

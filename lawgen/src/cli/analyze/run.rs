@@ -67,6 +67,15 @@ pub struct Args {
     /// Print the answers as JSON.
     #[arg(long)]
     json: bool,
+    /// The date of the cases: what is in force is the law as of it
+    /// (default: the package's current date).
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<String>,
+    /// For each institutional literal, an input on which the verdict
+    /// differs between two dates, and the rules entering or leaving force
+    /// that decide it.
+    #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
+    compare_dates: Vec<String>,
 }
 
 /// Answers the questions and prints the report; fails when a property is
@@ -82,6 +91,13 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         }
         None => None,
     };
+    let dates = super::dates::parse_args(
+        &program,
+        args.as_of.as_deref(),
+        &args.compare_dates,
+        other.is_some(),
+    )
+    .map_err(fail)?;
     let properties = match args.properties {
         Some(p) => {
             let help = "a properties file is held to the package size limit: raise it with `--max-package-bytes`";
@@ -106,6 +122,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         unreachable: args.unreachable,
         requires: args.requires,
         compare: other.is_some(),
+        compare_dates: dates.compare,
         properties,
         json: args.json,
     };
@@ -121,6 +138,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         minimize_seconds: args.minimize_seconds,
         explain: true,
         max_seconds: Some(args.max_seconds),
+        as_of: dates.as_of,
     };
     let report = run(&program, other.as_ref(), &req, &opts).map_err(fail)?;
     // The text names predicates and shows package strings: every line goes
@@ -170,6 +188,8 @@ pub struct Request {
     pub requires: Vec<String>,
     /// `--compare OTHER` (the other program is passed to [`run`]).
     pub compare: bool,
+    /// `--compare-dates D1 D2`: the program against itself, as of each date.
+    pub compare_dates: Option<(lawgen_runtime::law::Date, lawgen_runtime::law::Date)>,
     /// `--properties FILE`: its name and bytes.
     pub properties: Option<(String, Vec<u8>)>,
     pub json: bool,
@@ -276,20 +296,30 @@ pub fn run(
             Ask::Reachable(_) => {}
         }
     }
-    if asks.is_empty() && !req.unreachable && !req.compare {
+    if asks.is_empty() && !req.unreachable && !req.compare && req.compare_dates.is_none() {
         return Err(Error::usage(
-            "no query: give --exclusive, --goal, --reachable, --unreachable, --requires, --compare or --properties".into(),
+            "no query: give --exclusive, --goal, --reachable, --unreachable, --requires, --compare, --compare-dates or --properties".into(),
         ));
     }
+    let mut opts = opts.clone();
+    if let Some((d1, d2)) = req.compare_dates {
+        opts.as_of = vec![Some(d1), Some(d2)];
+    }
+    let opts = &opts;
     let started = Instant::now();
     let progs: Vec<&Program> = match (req.compare, other) {
+        _ if req.compare_dates.is_some() => vec![prog, prog],
         (true, Some(o)) => vec![prog, o],
         (true, None) => return Err(Error::usage("`--compare` needs the other package".into())),
         _ => vec![prog],
     };
     let names: Vec<String> = progs
         .iter()
-        .map(|p| format!("{} {}", Shown(&p.package), Shown(&p.version)))
+        .enumerate()
+        .map(|(i, p)| match opts.as_of.get(i).copied().flatten() {
+            Some(d) => format!("{} {} as of {d}", Shown(&p.package), Shown(&p.version)),
+            None => format!("{} {}", Shown(&p.package), Shown(&p.version)),
+        })
         .collect();
     let mut an = Analysis::new(&progs, opts.clone(), &named)?;
     if let Some(secs) = opts.max_seconds {
@@ -482,6 +512,15 @@ pub fn run(
             }
         }
         answers.push(json!({"query": "compare", "literals": js, "seconds": secs}));
+    }
+    if let Some((d1, d2)) = req.compare_dates {
+        let t = Instant::now();
+        let (s, mut j) = super::dates::report(&mut an, d1, d2)?;
+        let secs = t.elapsed().as_secs_f64();
+        text.push_str(&s);
+        text.push_str(&format!("({secs:.2} s)\n"));
+        j["seconds"] = J::from(secs);
+        answers.push(j);
     }
     if props > 0 {
         text.push_str(&format!(
