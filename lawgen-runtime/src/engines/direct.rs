@@ -176,6 +176,28 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
         true
     }
 
+    /// [`Table::contains`] as a call, compiled once per row type: what the
+    /// rules of a large program test with, so that each test is a call
+    /// rather than a copy of the search for rustc to optimize.
+    #[inline(never)]
+    pub fn contains_call(&self, row: &T) -> bool {
+        self.contains(row)
+    }
+
+    /// [`Table::insert`] as a call, compiled once per row type (see
+    /// [`Table::contains_call`]).
+    #[inline(never)]
+    pub fn insert_call(&mut self, row: T) -> bool {
+        self.insert(row)
+    }
+
+    /// [`Table::clear`] as a call, compiled once per row type (see
+    /// [`Table::contains_call`]).
+    #[inline(never)]
+    pub fn clear_call(&mut self) {
+        self.clear()
+    }
+
     #[inline(never)]
     fn insert_large(&mut self, row: T) -> bool {
         if !self.set.insert(row) {

@@ -8407,93 +8407,97 @@ mod __engine {
         /// Runs every rule on the loaded case, component by component
         /// in dependency order.
         pub(super) fn run(&mut self) {
-            let s = self;
-            /// component 0: `r162 D[resignation_has_ended_the_game]`
-            {
-                /// ResignationEndsTheGame (strict)
-                for &(d0, d1) in s.r91.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U92, v1) {
-                            s.u.insert(U162, v0);
-                        }
+            run_0(self);
+            run_1(self);
+        }
+    }
+    #[inline(never)]
+    fn run_0(s: &mut Tables) {
+        /// component 0: `r162 D[resignation_has_ended_the_game]`
+        {
+            /// ResignationEndsTheGame (strict)
+            for &(d0, d1) in s.r91.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U92, v1) {
+                        s.u.insert(U162, v0);
                     }
                 }
             }
-            /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+        }
+        /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+        {
+            /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
             {
-                /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                                if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.u.insert(U99, v0);
-                                    }
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.u.insert(U99, v0);
                                 }
                             }
                         }
                     }
                 }
             }
-            /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
-            {
-                /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r89.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 5i64 {
-                            s.u.insert(U98, v0);
-                        }
+        }
+        /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
+        {
+            /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r89.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 5i64 {
+                        s.u.insert(U98, v0);
                     }
                 }
             }
-            /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
-            {
-                /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
-                for &(d0, d1) in s.r85.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 75i64 {
-                            s.u.insert(U101, v0);
-                        }
+        }
+        /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
+        {
+            /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
+            for &(d0, d1) in s.r85.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 75i64 {
+                        s.u.insert(U101, v0);
                     }
                 }
             }
-            /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
-            {
-                /// SecondIllegalMoveEndsTheGame (strict)
-                for &(d0, d1) in s.r46.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if v2 >= 2i64 {
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                                if w0 == v1 {
-                                    s.u.insert(U164, v0);
-                                }
+        }
+        /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
+        {
+            /// SecondIllegalMoveEndsTheGame (strict)
+            for &(d0, d1) in s.r46.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if v2 >= 2i64 {
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                s.u.insert(U164, v0);
                             }
                         }
                     }
                 }
             }
-            /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+        }
+        /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+        {
+            /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
             {
-                /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.u.insert(U100, v0);
-                                            }
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
+                                if w0 == v1 {
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.u.insert(U100, v0);
                                         }
                                     }
                                 }
@@ -8502,89 +8506,89 @@ mod __engine {
                     }
                 }
             }
-            /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+        }
+        /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+        {
+            /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U129, &[U45], &[U93]);
-                }
+                s.u.derive(U129, &[U45], &[U93]);
             }
-            /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+        }
+        /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+        {
+            /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
             {
-                /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-                {
-                    s.u.derive(U128, &[U45], &[]);
-                }
+                s.u.derive(U128, &[U45], &[]);
             }
-            /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+        }
+        /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+        {
+            /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U127, &[U45], &[U100]);
-                }
+                s.u.derive(U127, &[U45], &[U100]);
             }
-            /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+        }
+        /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+        {
+            /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U126, &[U45], &[U99]);
-                }
+                s.u.derive(U126, &[U45], &[U99]);
             }
-            /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+        }
+        /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+        {
+            /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U125, &[U45], &[U98]);
-                }
+                s.u.derive(U125, &[U45], &[U98]);
             }
-            /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+        }
+        /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+        {
+            /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U123, &[U45], &[U48]);
-                }
+                s.u.derive(U123, &[U45], &[U48]);
             }
-            /// component 12: `r120 S[~game_drawn]`
+        }
+        /// component 12: `r120 S[~game_drawn]`
+        {
+            /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
             {
-                /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-                {
-                    s.u.derive(U120, &[U118], &[]);
-                }
-                /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-                {
-                    s.u.derive(U120, &[U45], &[]);
-                }
+                s.u.derive(U120, &[U118], &[]);
             }
-            /// component 13: `r132 D[~king_cannot_be_checkmated]`
+            /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
             {
-                /// closure MateImpossibilityClosure
-                {
-                    s.u.derive(U132, &[U41], &[U90]);
-                }
+                s.u.derive(U120, &[U45], &[]);
             }
-            /// component 14: `r131 D[game_lost_by]`
+        }
+        /// component 13: `r132 D[~king_cannot_be_checkmated]`
+        {
+            /// closure MateImpossibilityClosure
             {
-                {
-                    let mut c0 = s.u.cursor(U132);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            /// ResignationLoses (strict)
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                s.u.derive(U132, &[U41], &[U90]);
+            }
+        }
+        /// component 14: `r131 D[game_lost_by]`
+        {
+            {
+                let mut c0 = s.u.cursor(U132);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        /// ResignationLoses (strict)
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.r131.insert((v0, v1));
+                                }
+                            }
+                        }
+                        /// SecondIllegalMoveLoses (strict)
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
                                 if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.r131.insert((v0, v1));
-                                    }
-                                }
-                            }
-                            /// SecondIllegalMoveLoses (strict)
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.r131.insert((v0, v1));
-                                            }
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.r131.insert((v0, v1));
                                         }
                                     }
                                 }
@@ -8593,40 +8597,40 @@ mod __engine {
                     }
                 }
             }
-            /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+        }
+        /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+        {
+            /// closure MoveLegalityClosure
             {
-                /// closure MoveLegalityClosure
-                {
-                    s.u.derive(U135, &[U37], &[U139]);
-                }
+                s.u.derive(U135, &[U37], &[U139]);
             }
-            /// component 16: `r134 D[illegal_move]`
+        }
+        /// component 16: `r134 D[illegal_move]`
+        {
+            /// MoveIsIllegal (strict)
             {
-                /// MoveIsIllegal (strict)
-                {
-                    s.u.derive(U134, &[U37, U135], &[]);
-                }
+                s.u.derive(U134, &[U37, U135], &[]);
             }
-            /// component 17: `r56 D[~en_passant_right_open]`
+        }
+        /// component 17: `r56 D[~en_passant_right_open]`
+        {
+            /// closure EnPassantFlagClosure
             {
-                /// closure EnPassantFlagClosure
-                {
-                    s.u.derive(U56, &[U37], &[U55]);
-                }
+                s.u.derive(U56, &[U37], &[U55]);
             }
-            /// component 18: `r152 undecided[piece_touched_intentionally]`
-            {
-                /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U145, v1) {
-                            if !s.r144.contains(&(v0, v1)) {
-                                if !s.r154.contains(&(v0, v1)) {
-                                    for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
-                                        if w0 == v0 {
-                                            s.r152.insert((v0, v1));
-                                        }
+        }
+        /// component 18: `r152 undecided[piece_touched_intentionally]`
+        {
+            /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U145, v1) {
+                        if !s.r144.contains(&(v0, v1)) {
+                            if !s.r154.contains(&(v0, v1)) {
+                                for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
+                                    if w0 == v0 {
+                                        s.r152.insert((v0, v1));
                                     }
                                 }
                             }
@@ -8634,120 +8638,120 @@ mod __engine {
                     }
                 }
             }
-            /// component 19: `r188 request[piece_touched_intentionally]`
-            {
-                /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r152.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r188.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 20: `r147 D'[piece_touched_intentionally]`
-            {
-                /// undecided piece_touched_intentionally holds both ways in P
-                for &(d0, d1) in s.r152.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r147.insert((v0, v1));
-                    }
-                }
-            }
-            /// component 21: `r146 D'[must_move_first_touched_piece]`
-            {
-                /// MustMoveFirstTouchedPiece (strict)
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r147.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r146.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 22: `r142 D[must_move_first_touched_piece]`
-            {
-                /// MustMoveFirstTouchedPiece (strict)
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r144.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r142.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 23: `r94 D[threefold_claim_correct]`
-            {
-                /// ThreefoldClaimCorrect (strict)
-                for &(d0, d1) in s.r89.rows() {
-                    {
-                        let (v0, v2) = (d0, d1);
-                        if v2 >= 3i64 {
-                            for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
-                                if w0 == v0 {
-                                    if s.u.contains(U52, v1) {
-                                        s.r94.insert((v0, v1));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
-            {
-                /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r94.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U103, v0);
-                    }
-                }
-            }
-            /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
-            {
-                /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        }
+        /// component 19: `r188 request[piece_touched_intentionally]`
+        {
+            /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
+            for &(d0, d1) in s.r143.rows() {
                 {
-                    s.u.derive(U130, &[U45], &[U103]);
-                }
-            }
-            /// component 26: `r84 D[fifty_move_claim_correct]`
-            {
-                /// FiftyMoveClaimCorrect (strict)
-                {
-                    let mut c0 = s.u.cursor(U52);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r152.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                                 if w0 == v1 {
-                                    for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
-                                        if v2 >= 50i64 {
-                                            if w1 == v0 {
-                                                s.r84.insert((v0, v1));
-                                            }
+                                    s.r188.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 20: `r147 D'[piece_touched_intentionally]`
+        {
+            /// undecided piece_touched_intentionally holds both ways in P
+            for &(d0, d1) in s.r152.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r147.insert((v0, v1));
+                }
+            }
+        }
+        /// component 21: `r146 D'[must_move_first_touched_piece]`
+        {
+            /// MustMoveFirstTouchedPiece (strict)
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r147.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    s.r146.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 22: `r142 D[must_move_first_touched_piece]`
+        {
+            /// MustMoveFirstTouchedPiece (strict)
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r144.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    s.r142.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 23: `r94 D[threefold_claim_correct]`
+        {
+            /// ThreefoldClaimCorrect (strict)
+            for &(d0, d1) in s.r89.rows() {
+                {
+                    let (v0, v2) = (d0, d1);
+                    if v2 >= 3i64 {
+                        for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
+                            if w0 == v0 {
+                                if s.u.contains(U52, v1) {
+                                    s.r94.insert((v0, v1));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
+        {
+            /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r94.rows() {
+                {
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U103, v0);
+                }
+            }
+        }
+        /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
+        {
+            /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u.derive(U130, &[U45], &[U103]);
+            }
+        }
+        /// component 26: `r84 D[fifty_move_claim_correct]`
+        {
+            /// FiftyMoveClaimCorrect (strict)
+            {
+                let mut c0 = s.u.cursor(U52);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
+                                    if v2 >= 50i64 {
+                                        if w1 == v0 {
+                                            s.r84.insert((v0, v1));
                                         }
                                     }
                                 }
@@ -8756,60 +8760,60 @@ mod __engine {
                     }
                 }
             }
-            /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
-            {
-                /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r84.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U97, v0);
-                    }
-                }
-            }
-            /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
-            {
-                /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        }
+        /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
+        {
+            /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r84.rows() {
                 {
-                    s.u.derive(U124, &[U45], &[U97]);
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U97, v0);
                 }
             }
-            /// component 29: `r28 D[~castling_path_attacked]`
+        }
+        /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
+        {
+            /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// closure CastlingAttackClosure
+                s.u.derive(U124, &[U45], &[U97]);
+            }
+        }
+        /// component 29: `r28 D[~castling_path_attacked]`
+        {
+            /// closure CastlingAttackClosure
+            {
+                s.u.derive(U28, &[U32], &[U30]);
+            }
+        }
+        /// component 30: `r26 D[~castling_path_blocked]`
+        {
+            /// closure CastlingBlockClosure
+            {
+                s.u.derive(U26, &[U32], &[U33]);
+            }
+        }
+        /// component 31: `r25 D[~piece_has_moved]`
+        {
+            /// closure PieceMovedClosure
+            {
+                s.u.derive(U25, &[U39], &[U150]);
+            }
+        }
+        /// component 32: `r22 D[castling_legal]`
+        {
+            /// CastlingLegal (strict)
+            for &(d0, d1, d2, d3) in s.r23.rows() {
                 {
-                    s.u.derive(U28, &[U32], &[U30]);
-                }
-            }
-            /// component 30: `r26 D[~castling_path_blocked]`
-            {
-                /// closure CastlingBlockClosure
-                {
-                    s.u.derive(U26, &[U32], &[U33]);
-                }
-            }
-            /// component 31: `r25 D[~piece_has_moved]`
-            {
-                /// closure PieceMovedClosure
-                {
-                    s.u.derive(U25, &[U39], &[U150]);
-                }
-            }
-            /// component 32: `r22 D[castling_legal]`
-            {
-                /// CastlingLegal (strict)
-                for &(d0, d1, d2, d3) in s.r23.rows() {
-                    {
-                        let (v0, v1, v2, v4) = (d0, d1, d2, d3);
-                        if s.r27.contains(&(v1, v4)) {
-                            if s.r29.contains(&(v0, v1)) {
-                                for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        if s.u.contains(U25, v3) {
-                                            if s.u.contains(U25, v4) {
-                                                if s.u.contains(U26, v2) {
-                                                    if s.u.contains(U28, v2) {
-                                                        s.r22.insert((v0, v1, v2));
-                                                    }
+                    let (v0, v1, v2, v4) = (d0, d1, d2, d3);
+                    if s.r27.contains(&(v1, v4)) {
+                        if s.r29.contains(&(v0, v1)) {
+                            for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    if s.u.contains(U25, v3) {
+                                        if s.u.contains(U25, v4) {
+                                            if s.u.contains(U26, v2) {
+                                                if s.u.contains(U28, v2) {
+                                                    s.r22.insert((v0, v1, v2));
                                                 }
                                             }
                                         }
@@ -8820,20 +8824,20 @@ mod __engine {
                     }
                 }
             }
-            /// component 33: `r54 D[en_passant_capture_legal]`
+        }
+        /// component 33: `r54 D[en_passant_capture_legal]`
+        {
+            /// EnPassantCaptureLegal (strict)
             {
-                /// EnPassantCaptureLegal (strict)
-                {
-                    let mut c0 = s.u.cursor(U55);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v0 = d;
-                            for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
-                                if w0 == v0 {
-                                    for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
-                                        if w1 == v0 {
-                                            s.r54.insert((v0, v2));
-                                        }
+                let mut c0 = s.u.cursor(U55);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v0 = d;
+                        for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
+                            if w0 == v0 {
+                                for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
+                                    if w1 == v0 {
+                                        s.r54.insert((v0, v2));
                                     }
                                 }
                             }
@@ -8841,89 +8845,89 @@ mod __engine {
                     }
                 }
             }
-            /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
-            {
-                /// ArbiterSeesLawsObserved (strict)
-                for &(d0, d1) in s.r7.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U10, v0) {
-                            s.r9.insert((v1, v0));
-                        }
+        }
+        /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
+        {
+            /// ArbiterSeesLawsObserved (strict)
+            for &(d0, d1) in s.r7.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U10, v0) {
+                        s.r9.insert((v1, v0));
                     }
                 }
             }
-            /// component 35: `r16 undecided[case_not_precisely_regulated]`
+        }
+        /// component 35: `r16 undecided[case_not_precisely_regulated]`
+        {
+            /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
             {
-                /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
+                s.u.derive(U16, &[U18], &[U4, U19]);
+            }
+        }
+        /// component 36: `r189 request[case_not_precisely_regulated]`
+        {
+            /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+            {
+                s.u.derive(U189, &[U16], &[]);
+            }
+        }
+        /// component 37: `r6 D'[case_not_precisely_regulated]`
+        {
+            /// undecided case_not_precisely_regulated holds both ways in P
+            {
+                s.u.derive(U6, &[U16], &[]);
+            }
+        }
+        /// component 38: `r5 D'[arbiter_competent_to_decide]`
+        {
+            /// UnregulatedCaseDecidedByArbiter (strict)
+            {
+                s.u.derive(U5, &[U6], &[]);
+            }
+        }
+        /// component 39: `r86 D[game_drawn]`
+        {
+            /// AgreedDraw (strict) at \u{394}
+            {
+                s.u.derive(U86, &[U1, U2], &[]);
+            }
+            /// FiftyMoveClaimDraws (strict) at \u{394}
+            for &(d0, d1) in s.r84.rows() {
                 {
-                    s.u.derive(U16, &[U18], &[U4, U19]);
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U86, v0);
                 }
             }
-            /// component 36: `r189 request[case_not_precisely_regulated]`
-            {
-                /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+            /// FivefoldAutomaticDraw (strict) at \u{394}
+            for &(d0, d1) in s.r89.rows() {
                 {
-                    s.u.derive(U189, &[U16], &[]);
-                }
-            }
-            /// component 37: `r6 D'[case_not_precisely_regulated]`
-            {
-                /// undecided case_not_precisely_regulated holds both ways in P
-                {
-                    s.u.derive(U6, &[U16], &[]);
-                }
-            }
-            /// component 38: `r5 D'[arbiter_competent_to_decide]`
-            {
-                /// UnregulatedCaseDecidedByArbiter (strict)
-                {
-                    s.u.derive(U5, &[U6], &[]);
-                }
-            }
-            /// component 39: `r86 D[game_drawn]`
-            {
-                /// AgreedDraw (strict) at \u{394}
-                {
-                    s.u.derive(U86, &[U1, U2], &[]);
-                }
-                /// FiftyMoveClaimDraws (strict) at \u{394}
-                for &(d0, d1) in s.r84.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 5i64 {
                         s.u.insert(U86, v0);
                     }
                 }
-                /// FivefoldAutomaticDraw (strict) at \u{394}
-                for &(d0, d1) in s.r89.rows() {
+            }
+            {
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
                     {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 5i64 {
-                            s.u.insert(U86, v0);
+                        let v1 = d;
+                        /// ResignationDrawnIfMateImpossible (strict) at \u{394}
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.u.insert(U86, v0);
+                                }
+                            }
                         }
-                    }
-                }
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            /// ResignationDrawnIfMateImpossible (strict) at \u{394}
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                        /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
                                 if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.u.insert(U86, v0);
-                                    }
-                                }
-                            }
-                            /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.u.insert(U86, v0);
-                                            }
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.u.insert(U86, v0);
                                         }
                                     }
                                 }
@@ -8931,422 +8935,425 @@ mod __engine {
                         }
                     }
                 }
-                /// ThreefoldClaimDraws (strict) at \u{394}
-                for &(d0, d1) in s.r94.rows() {
+            }
+            /// ThreefoldClaimDraws (strict) at \u{394}
+            for &(d0, d1) in s.r94.rows() {
+                {
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U86, v0);
+                }
+            }
+        }
+        /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
+        {
+            /// AgreedDrawEndsTheGame (strict)
+            {
+                s.u.derive(U0, &[U1, U2], &[]);
+            }
+        }
+        /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
+        {
+            /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u.derive(U122, &[U45], &[U0]);
+            }
+        }
+        /// component 42: `r119 P[~game_drawn]`
+        {
+            /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
+            {
+                s.u.derive(U119, &[U118], &[]);
+            }
+            /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u
+                    .derive(
+                        U119,
+                        &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
+                        &[U86],
+                    );
+            }
+        }
+        /// component 43: `r104 cand[game_drawn]`
+        {
+            /// AgreedDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U0], &[]);
+            }
+            /// FiftyMoveClaimDraws applicable for game_drawn
+            {
+                s.u.derive(U104, &[U97], &[]);
+            }
+            /// FivefoldAutomaticDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U98], &[]);
+            }
+            /// ResignationDrawnIfMateImpossible applicable for game_drawn
+            {
+                s.u.derive(U104, &[U99], &[]);
+            }
+            /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
+            {
+                s.u.derive(U104, &[U100], &[]);
+            }
+            /// SeventyFiveAutomaticDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U101], &[]);
+            }
+            /// ThreefoldClaimDraws applicable for game_drawn
+            {
+                s.u.derive(U104, &[U103], &[]);
+            }
+        }
+        /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+        {
+            /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
+            {
+                s.u.derive(U114, &[U104], &[U45]);
+            }
+        }
+        /// component 45: `r87 P[game_drawn]`
+        {
+            /// +\u{394} game_drawn \u{21d2} +\u{2202}
+            {
+                s.u.derive(U87, &[U86], &[]);
+            }
+            /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
+            {
+                s.u.derive(U87, &[U104, U114], &[]);
+            }
+        }
+    }
+    #[inline(never)]
+    fn run_1(s: &mut Tables) {
+        /// component 46: `r88 S[game_drawn]`
+        {
+            /// +\u{394} game_drawn \u{21d2} +\u{3a3}
+            {
+                s.u.derive(U88, &[U86], &[]);
+            }
+            /// AgreedDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U0], &[]);
+            }
+            /// FiftyMoveClaimDraws supports game_drawn
+            {
+                s.u.derive(U88, &[U97], &[]);
+            }
+            /// FivefoldAutomaticDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U98], &[]);
+            }
+            /// ResignationDrawnIfMateImpossible supports game_drawn
+            {
+                s.u.derive(U88, &[U99], &[]);
+            }
+            /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
+            {
+                s.u.derive(U88, &[U100], &[]);
+            }
+            /// SeventyFiveAutomaticDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U101], &[]);
+            }
+            /// ThreefoldClaimDraws supports game_drawn
+            {
+                s.u.derive(U88, &[U103], &[]);
+            }
+        }
+        /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
+        {
+            let (mut l58, mut h58) = (0, s.r58.len());
+            let (mut l61, mut h61) = (0, s.r61.len());
+            let (mut l167, mut h167) = (0, s.r167.len());
+            while l58 < h58 || l61 < h61 || l167 < h167 {
+                for i0 in l61..h61 {
+                    let d = s.r61.rows()[i0];
                     {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U86, v0);
-                    }
-                }
-            }
-            /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
-            {
-                /// AgreedDrawEndsTheGame (strict)
-                {
-                    s.u.derive(U0, &[U1, U2], &[]);
-                }
-            }
-            /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
-            {
-                /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U122, &[U45], &[U0]);
-                }
-            }
-            /// component 42: `r119 P[~game_drawn]`
-            {
-                /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
-                {
-                    s.u.derive(U119, &[U118], &[]);
-                }
-                /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u
-                        .derive(
-                            U119,
-                            &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
-                            &[U86],
-                        );
-                }
-            }
-            /// component 43: `r104 cand[game_drawn]`
-            {
-                /// AgreedDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U0], &[]);
-                }
-                /// FiftyMoveClaimDraws applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U97], &[]);
-                }
-                /// FivefoldAutomaticDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U98], &[]);
-                }
-                /// ResignationDrawnIfMateImpossible applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U99], &[]);
-                }
-                /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U100], &[]);
-                }
-                /// SeventyFiveAutomaticDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U101], &[]);
-                }
-                /// ThreefoldClaimDraws applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U103], &[]);
-                }
-            }
-            /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-            {
-                /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-                {
-                    s.u.derive(U114, &[U104], &[U45]);
-                }
-            }
-            /// component 45: `r87 P[game_drawn]`
-            {
-                /// +\u{394} game_drawn \u{21d2} +\u{2202}
-                {
-                    s.u.derive(U87, &[U86], &[]);
-                }
-                /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-                {
-                    s.u.derive(U87, &[U104, U114], &[]);
-                }
-            }
-            /// component 46: `r88 S[game_drawn]`
-            {
-                /// +\u{394} game_drawn \u{21d2} +\u{3a3}
-                {
-                    s.u.derive(U88, &[U86], &[]);
-                }
-                /// AgreedDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U0], &[]);
-                }
-                /// FiftyMoveClaimDraws supports game_drawn
-                {
-                    s.u.derive(U88, &[U97], &[]);
-                }
-                /// FivefoldAutomaticDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U98], &[]);
-                }
-                /// ResignationDrawnIfMateImpossible supports game_drawn
-                {
-                    s.u.derive(U88, &[U99], &[]);
-                }
-                /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
-                {
-                    s.u.derive(U88, &[U100], &[]);
-                }
-                /// SeventyFiveAutomaticDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U101], &[]);
-                }
-                /// ThreefoldClaimDraws supports game_drawn
-                {
-                    s.u.derive(U88, &[U103], &[]);
-                }
-            }
-            /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
-            {
-                let (mut l58, mut h58) = (0, s.r58.len());
-                let (mut l61, mut h61) = (0, s.r61.len());
-                let (mut l167, mut h167) = (0, s.r167.len());
-                while l58 < h58 || l61 < h61 || l167 < h167 {
-                    for i0 in l61..h61 {
-                        let d = s.r61.rows()[i0];
-                        {
-                            let (v0, w0) = d;
-                            /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
-                            if w0 == 0u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
-                            if w0 == 1u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
-                            if w0 == 2u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
-                            if w0 == 3u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
-                            if w0 == 4u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
-                            if w0 == 5u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
-                            if w0 == 6u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/PlayMove/enters (strict) at \u{394}
-                            if w0 == 9u32 {
-                                s.r58.insert((v0, 10u32));
-                            }
-                            /// GamePlay/StartPlay/enters (strict) at \u{394}
-                            if w0 == 11u32 {
-                                s.r58.insert((v0, 10u32));
-                            }
-                        }
-                    }
-                    for i0 in l58..h58 {
-                        let d = s.r58.rows()[i0];
-                        {
-                            let (v0, w0) = d;
-                            if w0 == 10u32 {
-                                if s.u.contains(U0, v0) {
-                                    if s.r11.contains(&(v0, 0u32)) {
-                                        /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 0u32));
-                                        }
-                                        /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 0u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U45, v0) {
-                                    if s.r11.contains(&(v0, 1u32)) {
-                                        /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 1u32));
-                                        }
-                                        /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 1u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U50, v0) {
-                                    if s.r11.contains(&(v0, 2u32)) {
-                                        /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 2u32));
-                                        }
-                                        /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 2u32));
-                                        }
-                                    }
-                                }
-                                /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-                                if s.u.contains(U86, v0) {
-                                    if s.r11.contains(&(v0, 3u32)) {
-                                        s.r167.insert((v0, 3u32));
-                                    }
-                                }
-                                if s.u.contains(U162, v0) {
-                                    if s.r11.contains(&(v0, 4u32)) {
-                                        /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 4u32));
-                                        }
-                                        /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 4u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U164, v0) {
-                                    if s.r11.contains(&(v0, 5u32)) {
-                                        /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 5u32));
-                                        }
-                                        /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 5u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U166, v0) {
-                                    if s.r11.contains(&(v0, 6u32)) {
-                                        /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 6u32));
-                                        }
-                                        /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 6u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U138, v0) {
-                                    if s.r11.contains(&(v0, 9u32)) {
-                                        /// GamePlay/PlayMove/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 9u32));
-                                        }
-                                        /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 9u32));
-                                        }
-                                    }
-                                }
-                                /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-                                if s.u.contains(U88, v0) {
-                                    if s.r11.contains(&(v0, 3u32)) {
-                                        s.r61.insert((v0, 3u32));
-                                    }
-                                }
-                            }
-                            if w0 == 8u32 {
-                                if s.u.contains(U10, v0) {
-                                    if s.r11.contains(&(v0, 11u32)) {
-                                        /// GamePlay/StartPlay/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 11u32));
-                                        }
-                                        /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 11u32));
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    /// +\u{394} valid_transition \u{21d2} +\u{3a3}
-                    for i0 in l167..h167 {
-                        let d = s.r167.rows()[i0];
-                        {
-                            let (v0, v1) = d;
-                            s.r61.insert((v0, v1));
-                        }
-                    }
-                    (l58, h58) = (h58, s.r58.len());
-                    (l61, h61) = (h61, s.r61.len());
-                    (l167, h167) = (h167, s.r167.len());
-                }
-            }
-            /// component 48: `r178 cand[valid_transition]`
-            {
-                for &(d0, d1) in s.r11.rows() {
-                    {
-                        let (v0, w0) = (d0, d1);
-                        /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+                        let (v0, w0) = d;
+                        /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
                         if w0 == 0u32 {
-                            if s.u.contains(U0, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 0u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
                         if w0 == 1u32 {
-                            if s.u.contains(U45, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 1u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
                         if w0 == 2u32 {
-                            if s.u.contains(U50, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 2u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
                         if w0 == 3u32 {
-                            if s.u.contains(U87, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 3u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
                         if w0 == 4u32 {
-                            if s.u.contains(U162, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 4u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
                         if w0 == 5u32 {
-                            if s.u.contains(U164, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 5u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
                         if w0 == 6u32 {
-                            if s.u.contains(U166, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 6u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+                        /// GamePlay/PlayMove/enters (strict) at \u{394}
                         if w0 == 9u32 {
-                            if s.u.contains(U138, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 9u32));
-                                }
-                            }
+                            s.r58.insert((v0, 10u32));
                         }
-                        /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+                        /// GamePlay/StartPlay/enters (strict) at \u{394}
                         if w0 == 11u32 {
+                            s.r58.insert((v0, 10u32));
+                        }
+                    }
+                }
+                for i0 in l58..h58 {
+                    let d = s.r58.rows()[i0];
+                    {
+                        let (v0, w0) = d;
+                        if w0 == 10u32 {
+                            if s.u.contains(U0, v0) {
+                                if s.r11.contains(&(v0, 0u32)) {
+                                    /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 0u32));
+                                    }
+                                    /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 0u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U45, v0) {
+                                if s.r11.contains(&(v0, 1u32)) {
+                                    /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 1u32));
+                                    }
+                                    /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 1u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U50, v0) {
+                                if s.r11.contains(&(v0, 2u32)) {
+                                    /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 2u32));
+                                    }
+                                    /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 2u32));
+                                    }
+                                }
+                            }
+                            /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
+                            if s.u.contains(U86, v0) {
+                                if s.r11.contains(&(v0, 3u32)) {
+                                    s.r167.insert((v0, 3u32));
+                                }
+                            }
+                            if s.u.contains(U162, v0) {
+                                if s.r11.contains(&(v0, 4u32)) {
+                                    /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 4u32));
+                                    }
+                                    /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 4u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U164, v0) {
+                                if s.r11.contains(&(v0, 5u32)) {
+                                    /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 5u32));
+                                    }
+                                    /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 5u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U166, v0) {
+                                if s.r11.contains(&(v0, 6u32)) {
+                                    /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 6u32));
+                                    }
+                                    /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 6u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U138, v0) {
+                                if s.r11.contains(&(v0, 9u32)) {
+                                    /// GamePlay/PlayMove/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 9u32));
+                                    }
+                                    /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 9u32));
+                                    }
+                                }
+                            }
+                            /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
+                            if s.u.contains(U88, v0) {
+                                if s.r11.contains(&(v0, 3u32)) {
+                                    s.r61.insert((v0, 3u32));
+                                }
+                            }
+                        }
+                        if w0 == 8u32 {
                             if s.u.contains(U10, v0) {
-                                if s.r58.contains(&(v0, 8u32)) {
-                                    s.r178.insert((v0, 11u32));
+                                if s.r11.contains(&(v0, 11u32)) {
+                                    /// GamePlay/StartPlay/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 11u32));
+                                    }
+                                    /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 11u32));
+                                    }
                                 }
                             }
                         }
                     }
                 }
-            }
-            /// component 49: `r168 P[valid_transition]`
-            {
-                /// +\u{394} valid_transition \u{21d2} +\u{2202}
-                for &(d0, d1) in s.r167.rows() {
+                /// +\u{394} valid_transition \u{21d2} +\u{3a3}
+                for i0 in l167..h167 {
+                    let d = s.r167.rows()[i0];
                     {
-                        let (v0, v1) = (d0, d1);
-                        s.r168.insert((v0, v1));
+                        let (v0, v1) = d;
+                        s.r61.insert((v0, v1));
                     }
                 }
-                /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
-                for &(d0, d1) in s.r178.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r168.insert((v0, v1));
+                (l58, h58) = (h58, s.r58.len());
+                (l61, h61) = (h61, s.r61.len());
+                (l167, h167) = (h167, s.r167.len());
+            }
+        }
+        /// component 48: `r178 cand[valid_transition]`
+        {
+            for &(d0, d1) in s.r11.rows() {
+                {
+                    let (v0, w0) = (d0, d1);
+                    /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+                    if w0 == 0u32 {
+                        if s.u.contains(U0, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 0u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+                    if w0 == 1u32 {
+                        if s.u.contains(U45, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 1u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+                    if w0 == 2u32 {
+                        if s.u.contains(U50, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 2u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+                    if w0 == 3u32 {
+                        if s.u.contains(U87, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 3u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+                    if w0 == 4u32 {
+                        if s.u.contains(U162, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 4u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+                    if w0 == 5u32 {
+                        if s.u.contains(U164, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 5u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+                    if w0 == 6u32 {
+                        if s.u.contains(U166, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 6u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+                    if w0 == 9u32 {
+                        if s.u.contains(U138, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 9u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+                    if w0 == 11u32 {
+                        if s.u.contains(U10, v0) {
+                            if s.r58.contains(&(v0, 8u32)) {
+                                s.r178.insert((v0, 11u32));
+                            }
+                        }
                     }
                 }
             }
-            /// component 50: `r60 S[entered_state]`
-            {
-                /// the same tuples as D[entered_state]
-                for &(d0, d1) in s.r58.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r60.insert((v0, v1));
-                    }
+        }
+        /// component 49: `r168 P[valid_transition]`
+        {
+            /// +\u{394} valid_transition \u{21d2} +\u{2202}
+            for &(d0, d1) in s.r167.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r168.insert((v0, v1));
                 }
             }
-            /// component 51: `r59 P[entered_state]`
-            {
-                /// +\u{394} entered_state \u{21d2} +\u{2202}
-                for &(d0, d1) in s.r58.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r59.insert((v0, v1));
-                    }
+            /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
+            for &(d0, d1) in s.r178.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r168.insert((v0, v1));
+                }
+            }
+        }
+        /// component 50: `r60 S[entered_state]`
+        {
+            /// the same tuples as D[entered_state]
+            for &(d0, d1) in s.r58.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r60.insert((v0, v1));
+                }
+            }
+        }
+        /// component 51: `r59 P[entered_state]`
+        {
+            /// +\u{394} entered_state \u{21d2} +\u{2202}
+            for &(d0, d1) in s.r58.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r59.insert((v0, v1));
                 }
             }
         }
@@ -13638,6 +13645,426 @@ fn evaluate_batch(
     mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
+    /// Loads case `i` of `input` into the cleared tables: whether a
+    /// fact is given with its explicit negation.
+    #[inline(never)]
+    fn load_case(s: &mut __engine::Tables, input: &Input, i: usize) -> bool {
+        for (rel, v) in input.rows(i) {
+            match *rel {
+                1u32 => {
+                    s.u.insert(__engine::U1, v[0usize] as u32);
+                }
+                2u32 => {
+                    s.u.insert(__engine::U2, v[0usize] as u32);
+                }
+                4u32 => {
+                    s.u.insert(__engine::U4, v[0usize] as u32);
+                    s.u.insert(__engine::U3, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                    s.u.insert(__engine::U6, v[0usize] as u32);
+                }
+                7u32 => {
+                    s.r7.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                8u32 => {
+                    s.r8.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                10u32 => {
+                    s.u.insert(__engine::U10, v[0usize] as u32);
+                }
+                11u32 => {
+                    s.r11.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                12u32 => {
+                    s.r12.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                13u32 => {
+                    s.u.insert(__engine::U13, v[0usize] as u32);
+                }
+                14u32 => {
+                    s.r14.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                15u32 => {
+                    s.r15.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                19u32 => {
+                    s.u.insert(__engine::U19, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                }
+                20u32 => {
+                    s.u.insert(__engine::U20, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                }
+                23u32 => {
+                    s.r23
+                        .insert((
+                            v[0usize] as u32,
+                            v[1usize] as u32,
+                            v[2usize] as u32,
+                            v[3usize] as u32,
+                        ));
+                }
+                24u32 => {
+                    s.r24.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                27u32 => {
+                    s.r27.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                29u32 => {
+                    s.r29.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                30u32 => {
+                    s.u.insert(__engine::U30, v[0usize] as u32);
+                }
+                31u32 => {
+                    s.u.insert(__engine::U31, v[0usize] as u32);
+                    s.u.insert(__engine::U28, v[0usize] as u32);
+                }
+                32u32 => {
+                    s.u.insert(__engine::U32, v[0usize] as u32);
+                }
+                33u32 => {
+                    s.u.insert(__engine::U33, v[0usize] as u32);
+                }
+                34u32 => {
+                    s.u.insert(__engine::U34, v[0usize] as u32);
+                    s.u.insert(__engine::U26, v[0usize] as u32);
+                }
+                35u32 => {
+                    s.r35
+                        .insert((
+                            v[0usize] as u32,
+                            v[1usize] as u32,
+                            v[2usize] as u32,
+                            v[3usize] as u32,
+                        ));
+                }
+                36u32 => {
+                    s.u.insert(__engine::U36, v[0usize] as u32);
+                }
+                37u32 => {
+                    s.u.insert(__engine::U37, v[0usize] as u32);
+                }
+                38u32 => {
+                    s.u.insert(__engine::U38, v[0usize] as u32);
+                }
+                39u32 => {
+                    s.u.insert(__engine::U39, v[0usize] as u32);
+                }
+                40u32 => {
+                    s.u.insert(__engine::U40, v[0usize] as u32);
+                }
+                41u32 => {
+                    s.u.insert(__engine::U41, v[0usize] as u32);
+                }
+                42u32 => {
+                    s.u.insert(__engine::U42, v[0usize] as u32);
+                }
+                43u32 => {
+                    s.r43.insert((v[0usize] as u32, v[1usize] as u32));
+                    s.u.insert(__engine::U45, v[0usize] as u32);
+                    s.r133.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                44u32 => {
+                    s.r44.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                46u32 => {
+                    s.r46.insert((v[0usize] as u32, v[1usize]));
+                }
+                47u32 => {
+                    s.r47.insert((v[0usize] as u32, v[1usize]));
+                }
+                48u32 => {
+                    s.u.insert(__engine::U48, v[0usize] as u32);
+                    s.u.insert(__engine::U50, v[0usize] as u32);
+                    s.u.insert(__engine::U86, v[0usize] as u32);
+                    s.u.insert(__engine::U88, v[0usize] as u32);
+                    s.u.insert(__engine::U104, v[0usize] as u32);
+                }
+                49u32 => {
+                    s.u.insert(__engine::U49, v[0usize] as u32);
+                }
+                51u32 => {
+                    s.u.insert(__engine::U51, v[0usize] as u32);
+                }
+                52u32 => {
+                    s.u.insert(__engine::U52, v[0usize] as u32);
+                }
+                53u32 => {
+                    s.u.insert(__engine::U53, v[0usize] as u32);
+                }
+                55u32 => {
+                    s.u.insert(__engine::U55, v[0usize] as u32);
+                }
+                57u32 => {
+                    s.u.insert(__engine::U57, v[0usize] as u32);
+                    s.u.insert(__engine::U56, v[0usize] as u32);
+                }
+                62u32 => {
+                    s.u.insert(__engine::U62, v[0usize] as u32);
+                    s.r58.insert((v[0usize] as u32, 8u32));
+                }
+                85u32 => {
+                    s.r85.insert((v[0usize] as u32, v[1usize]));
+                }
+                89u32 => {
+                    s.r89.insert((v[0usize] as u32, v[1usize]));
+                }
+                90u32 => {
+                    s.u.insert(__engine::U90, v[0usize] as u32);
+                }
+                91u32 => {
+                    s.r91.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                92u32 => {
+                    s.u.insert(__engine::U92, v[0usize] as u32);
+                }
+                93u32 => {
+                    s.u.insert(__engine::U93, v[0usize] as u32);
+                    s.u.insert(__engine::U86, v[0usize] as u32);
+                    s.u.insert(__engine::U88, v[0usize] as u32);
+                    s.u.insert(__engine::U104, v[0usize] as u32);
+                    s.u.insert(__engine::U166, v[0usize] as u32);
+                }
+                136u32 => {
+                    s.u.insert(__engine::U136, v[0usize] as u32);
+                    s.u.insert(__engine::U132, v[0usize] as u32);
+                }
+                137u32 => {
+                    s.r137.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                139u32 => {
+                    s.u.insert(__engine::U139, v[0usize] as u32);
+                    s.u.insert(__engine::U138, v[0usize] as u32);
+                }
+                140u32 => {
+                    s.u.insert(__engine::U140, v[0usize] as u32);
+                    s.u.insert(__engine::U135, v[0usize] as u32);
+                }
+                141u32 => {
+                    s.r141.insert((v[0usize] as u32, v[1usize]));
+                }
+                143u32 => {
+                    s.r143.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                144u32 => {
+                    s.r144.insert((v[0usize] as u32, v[1usize] as u32));
+                    s.r147.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                145u32 => {
+                    s.u.insert(__engine::U145, v[0usize] as u32);
+                }
+                148u32 => {
+                    s.r148.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                149u32 => {
+                    s.u.insert(__engine::U149, v[0usize] as u32);
+                }
+                150u32 => {
+                    s.u.insert(__engine::U150, v[0usize] as u32);
+                }
+                151u32 => {
+                    s.u.insert(__engine::U151, v[0usize] as u32);
+                    s.u.insert(__engine::U25, v[0usize] as u32);
+                }
+                154u32 => {
+                    s.r154.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                156u32 => {
+                    s.u.insert(__engine::U156, v[0usize] as u32);
+                }
+                157u32 => {
+                    s.r157.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                158u32 => {
+                    s.r158.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                159u32 => {
+                    s.u.insert(__engine::U159, v[0usize] as u32);
+                }
+                160u32 => {
+                    s.r160.insert((v[0usize] as u32, v[1usize]));
+                }
+                161u32 => {
+                    s.u.insert(__engine::U161, v[0usize] as u32);
+                }
+                163u32 => {
+                    s.r163.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                165u32 => {
+                    s.u.insert(__engine::U165, v[0usize] as u32);
+                }
+                _ => {}
+            }
+        }
+        s
+            .u
+            .meets_any(
+                &[
+                    (__engine::U1, __engine::U13),
+                    (__engine::U4, __engine::U19),
+                    (__engine::U30, __engine::U31),
+                    (__engine::U33, __engine::U34),
+                    (__engine::U32, __engine::U36),
+                    (__engine::U37, __engine::U38),
+                    (__engine::U39, __engine::U40),
+                    (__engine::U41, __engine::U42),
+                    (__engine::U48, __engine::U49),
+                    (__engine::U2, __engine::U51),
+                    (__engine::U52, __engine::U53),
+                    (__engine::U55, __engine::U57),
+                    (__engine::U90, __engine::U136),
+                    (__engine::U139, __engine::U140),
+                    (__engine::U145, __engine::U149),
+                    (__engine::U150, __engine::U151),
+                    (__engine::U10, __engine::U156),
+                    (__engine::U92, __engine::U159),
+                    (__engine::U62, __engine::U161),
+                    (__engine::U93, __engine::U165),
+                ],
+            ) || s.r7.meets(&s.r8) || s.r11.meets(&s.r12) || s.r14.meets(&s.r15)
+            || s.r23.meets(&s.r35) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
+            || s.r24.meets(&s.r137) || s.r85.meets(&s.r141) || s.r143.meets(&s.r148)
+            || s.r144.meets(&s.r154) || s.r29.meets(&s.r157) || s.r91.meets(&s.r158)
+            || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
+    }
+    /// Appends this case's rows of some kept relations to the batch's outputs.
+    #[inline(never)]
+    fn take_0(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
+        if !s.u.is_empty(__engine::U0) {
+            s.u.push_to(__engine::U0, c, &mut out.o0);
+        }
+        if !s.u.is_empty(__engine::U3) {
+            s.u.push_to(__engine::U3, c, &mut out.o3);
+        }
+        if !s.u.is_empty(__engine::U5) {
+            s.u.push_to(__engine::U5, c, &mut out.o5);
+        }
+        if !s.r9.is_empty() {
+            s.r9.sort();
+            out.o9.push_rows(c, s.r9.rows());
+        }
+        if !s.r22.is_empty() {
+            s.r22.sort();
+            out.o22.push_rows(c, s.r22.rows());
+        }
+        if !s.u.is_empty(__engine::U25) {
+            s.u.push_to(__engine::U25, c, &mut out.o25);
+        }
+        if !s.u.is_empty(__engine::U26) {
+            s.u.push_to(__engine::U26, c, &mut out.o26);
+        }
+        if !s.u.is_empty(__engine::U28) {
+            s.u.push_to(__engine::U28, c, &mut out.o28);
+        }
+        if !s.u.is_empty(__engine::U45) {
+            s.u.push_to(__engine::U45, c, &mut out.o45);
+        }
+        if !s.u.is_empty(__engine::U50) {
+            s.u.push_to(__engine::U50, c, &mut out.o50);
+        }
+        if !s.r54.is_empty() {
+            s.r54.sort();
+            out.o54.push_rows(c, s.r54.rows());
+        }
+        if !s.u.is_empty(__engine::U56) {
+            s.u.push_to(__engine::U56, c, &mut out.o56);
+        }
+        if !s.r58.is_empty() {
+            s.r58.sort();
+            out.o58.push_rows(c, s.r58.rows());
+        }
+        if !s.r59.is_empty() {
+            s.r59.sort();
+            out.o59.push_rows(c, s.r59.rows());
+        }
+        if !s.r60.is_empty() {
+            s.r60.sort();
+            out.o60.push_rows(c, s.r60.rows());
+        }
+        if !s.r61.is_empty() {
+            s.r61.sort();
+            out.o61.push_rows(c, s.r61.rows());
+        }
+        if !s.r84.is_empty() {
+            s.r84.sort();
+            out.o84.push_rows(c, s.r84.rows());
+        }
+        if !s.u.is_empty(__engine::U86) {
+            s.u.push_to(__engine::U86, c, &mut out.o86);
+        }
+        if !s.u.is_empty(__engine::U87) {
+            s.u.push_to(__engine::U87, c, &mut out.o87);
+        }
+        if !s.u.is_empty(__engine::U88) {
+            s.u.push_to(__engine::U88, c, &mut out.o88);
+        }
+        if !s.r94.is_empty() {
+            s.r94.sort();
+            out.o94.push_rows(c, s.r94.rows());
+        }
+        if !s.u.is_empty(__engine::U118) {
+            s.u.push_to(__engine::U118, c, &mut out.o118);
+        }
+        if !s.u.is_empty(__engine::U119) {
+            s.u.push_to(__engine::U119, c, &mut out.o119);
+        }
+        if !s.u.is_empty(__engine::U120) {
+            s.u.push_to(__engine::U120, c, &mut out.o120);
+        }
+        if !s.r131.is_empty() {
+            s.r131.sort();
+            out.o131.push_rows(c, s.r131.rows());
+        }
+        if !s.u.is_empty(__engine::U132) {
+            s.u.push_to(__engine::U132, c, &mut out.o132);
+        }
+        if !s.r133.is_empty() {
+            s.r133.sort();
+            out.o133.push_rows(c, s.r133.rows());
+        }
+        if !s.u.is_empty(__engine::U134) {
+            s.u.push_to(__engine::U134, c, &mut out.o134);
+        }
+        if !s.u.is_empty(__engine::U135) {
+            s.u.push_to(__engine::U135, c, &mut out.o135);
+        }
+        if !s.u.is_empty(__engine::U138) {
+            s.u.push_to(__engine::U138, c, &mut out.o138);
+        }
+        if !s.r142.is_empty() {
+            s.r142.sort();
+            out.o142.push_rows(c, s.r142.rows());
+        }
+        if !s.r146.is_empty() {
+            s.r146.sort();
+            out.o146.push_rows(c, s.r146.rows());
+        }
+        if !s.u.is_empty(__engine::U162) {
+            s.u.push_to(__engine::U162, c, &mut out.o162);
+        }
+        if !s.u.is_empty(__engine::U164) {
+            s.u.push_to(__engine::U164, c, &mut out.o164);
+        }
+        if !s.u.is_empty(__engine::U166) {
+            s.u.push_to(__engine::U166, c, &mut out.o166);
+        }
+        if !s.r167.is_empty() {
+            s.r167.sort();
+            out.o167.push_rows(c, s.r167.rows());
+        }
+        if !s.r168.is_empty() {
+            s.r168.sort();
+            out.o168.push_rows(c, s.r168.rows());
+        }
+        if !s.r188.is_empty() {
+            s.r188.sort();
+            out.o188.push_rows(c, s.r188.rows());
+        }
+        if !s.u.is_empty(__engine::U189) {
+            s.u.push_to(__engine::U189, c, &mut out.o189);
+        }
+    }
     let n = input.len();
     let mut errors = Vec::with_capacity(n);
     let out = __engine::with_tables(|s| {
@@ -13686,286 +14113,7 @@ fn evaluate_batch(
             let mut failed = input.check(i).err();
             if failed.is_none() {
                 s.clear();
-                for (rel, v) in input.rows(i) {
-                    match *rel {
-                        1u32 => {
-                            s.u.insert(__engine::U1, v[0usize] as u32);
-                        }
-                        2u32 => {
-                            s.u.insert(__engine::U2, v[0usize] as u32);
-                        }
-                        4u32 => {
-                            s.u.insert(__engine::U4, v[0usize] as u32);
-                            s.u.insert(__engine::U3, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                            s.u.insert(__engine::U6, v[0usize] as u32);
-                        }
-                        7u32 => {
-                            s.r7.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        8u32 => {
-                            s.r8.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        10u32 => {
-                            s.u.insert(__engine::U10, v[0usize] as u32);
-                        }
-                        11u32 => {
-                            s.r11.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        12u32 => {
-                            s.r12.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        13u32 => {
-                            s.u.insert(__engine::U13, v[0usize] as u32);
-                        }
-                        14u32 => {
-                            s.r14.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        15u32 => {
-                            s.r15.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        19u32 => {
-                            s.u.insert(__engine::U19, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                        }
-                        20u32 => {
-                            s.u.insert(__engine::U20, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                        }
-                        23u32 => {
-                            s.r23
-                                .insert((
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        24u32 => {
-                            s.r24.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        27u32 => {
-                            s.r27.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        29u32 => {
-                            s.r29.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        30u32 => {
-                            s.u.insert(__engine::U30, v[0usize] as u32);
-                        }
-                        31u32 => {
-                            s.u.insert(__engine::U31, v[0usize] as u32);
-                            s.u.insert(__engine::U28, v[0usize] as u32);
-                        }
-                        32u32 => {
-                            s.u.insert(__engine::U32, v[0usize] as u32);
-                        }
-                        33u32 => {
-                            s.u.insert(__engine::U33, v[0usize] as u32);
-                        }
-                        34u32 => {
-                            s.u.insert(__engine::U34, v[0usize] as u32);
-                            s.u.insert(__engine::U26, v[0usize] as u32);
-                        }
-                        35u32 => {
-                            s.r35
-                                .insert((
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        36u32 => {
-                            s.u.insert(__engine::U36, v[0usize] as u32);
-                        }
-                        37u32 => {
-                            s.u.insert(__engine::U37, v[0usize] as u32);
-                        }
-                        38u32 => {
-                            s.u.insert(__engine::U38, v[0usize] as u32);
-                        }
-                        39u32 => {
-                            s.u.insert(__engine::U39, v[0usize] as u32);
-                        }
-                        40u32 => {
-                            s.u.insert(__engine::U40, v[0usize] as u32);
-                        }
-                        41u32 => {
-                            s.u.insert(__engine::U41, v[0usize] as u32);
-                        }
-                        42u32 => {
-                            s.u.insert(__engine::U42, v[0usize] as u32);
-                        }
-                        43u32 => {
-                            s.r43.insert((v[0usize] as u32, v[1usize] as u32));
-                            s.u.insert(__engine::U45, v[0usize] as u32);
-                            s.r133.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        44u32 => {
-                            s.r44.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        46u32 => {
-                            s.r46.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        47u32 => {
-                            s.r47.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        48u32 => {
-                            s.u.insert(__engine::U48, v[0usize] as u32);
-                            s.u.insert(__engine::U50, v[0usize] as u32);
-                            s.u.insert(__engine::U86, v[0usize] as u32);
-                            s.u.insert(__engine::U88, v[0usize] as u32);
-                            s.u.insert(__engine::U104, v[0usize] as u32);
-                        }
-                        49u32 => {
-                            s.u.insert(__engine::U49, v[0usize] as u32);
-                        }
-                        51u32 => {
-                            s.u.insert(__engine::U51, v[0usize] as u32);
-                        }
-                        52u32 => {
-                            s.u.insert(__engine::U52, v[0usize] as u32);
-                        }
-                        53u32 => {
-                            s.u.insert(__engine::U53, v[0usize] as u32);
-                        }
-                        55u32 => {
-                            s.u.insert(__engine::U55, v[0usize] as u32);
-                        }
-                        57u32 => {
-                            s.u.insert(__engine::U57, v[0usize] as u32);
-                            s.u.insert(__engine::U56, v[0usize] as u32);
-                        }
-                        62u32 => {
-                            s.u.insert(__engine::U62, v[0usize] as u32);
-                            s.r58.insert((v[0usize] as u32, 8u32));
-                        }
-                        85u32 => {
-                            s.r85.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        89u32 => {
-                            s.r89.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        90u32 => {
-                            s.u.insert(__engine::U90, v[0usize] as u32);
-                        }
-                        91u32 => {
-                            s.r91.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        92u32 => {
-                            s.u.insert(__engine::U92, v[0usize] as u32);
-                        }
-                        93u32 => {
-                            s.u.insert(__engine::U93, v[0usize] as u32);
-                            s.u.insert(__engine::U86, v[0usize] as u32);
-                            s.u.insert(__engine::U88, v[0usize] as u32);
-                            s.u.insert(__engine::U104, v[0usize] as u32);
-                            s.u.insert(__engine::U166, v[0usize] as u32);
-                        }
-                        136u32 => {
-                            s.u.insert(__engine::U136, v[0usize] as u32);
-                            s.u.insert(__engine::U132, v[0usize] as u32);
-                        }
-                        137u32 => {
-                            s.r137.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        139u32 => {
-                            s.u.insert(__engine::U139, v[0usize] as u32);
-                            s.u.insert(__engine::U138, v[0usize] as u32);
-                        }
-                        140u32 => {
-                            s.u.insert(__engine::U140, v[0usize] as u32);
-                            s.u.insert(__engine::U135, v[0usize] as u32);
-                        }
-                        141u32 => {
-                            s.r141.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        143u32 => {
-                            s.r143.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        144u32 => {
-                            s.r144.insert((v[0usize] as u32, v[1usize] as u32));
-                            s.r147.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        145u32 => {
-                            s.u.insert(__engine::U145, v[0usize] as u32);
-                        }
-                        148u32 => {
-                            s.r148.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        149u32 => {
-                            s.u.insert(__engine::U149, v[0usize] as u32);
-                        }
-                        150u32 => {
-                            s.u.insert(__engine::U150, v[0usize] as u32);
-                        }
-                        151u32 => {
-                            s.u.insert(__engine::U151, v[0usize] as u32);
-                            s.u.insert(__engine::U25, v[0usize] as u32);
-                        }
-                        154u32 => {
-                            s.r154.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        156u32 => {
-                            s.u.insert(__engine::U156, v[0usize] as u32);
-                        }
-                        157u32 => {
-                            s.r157.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        158u32 => {
-                            s.r158.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        159u32 => {
-                            s.u.insert(__engine::U159, v[0usize] as u32);
-                        }
-                        160u32 => {
-                            s.r160.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        161u32 => {
-                            s.u.insert(__engine::U161, v[0usize] as u32);
-                        }
-                        163u32 => {
-                            s.r163.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        165u32 => {
-                            s.u.insert(__engine::U165, v[0usize] as u32);
-                        }
-                        _ => {}
-                    }
-                }
-                if s
-                    .u
-                    .meets_any(
-                        &[
-                            (__engine::U1, __engine::U13),
-                            (__engine::U4, __engine::U19),
-                            (__engine::U30, __engine::U31),
-                            (__engine::U33, __engine::U34),
-                            (__engine::U32, __engine::U36),
-                            (__engine::U37, __engine::U38),
-                            (__engine::U39, __engine::U40),
-                            (__engine::U41, __engine::U42),
-                            (__engine::U48, __engine::U49),
-                            (__engine::U2, __engine::U51),
-                            (__engine::U52, __engine::U53),
-                            (__engine::U55, __engine::U57),
-                            (__engine::U90, __engine::U136),
-                            (__engine::U139, __engine::U140),
-                            (__engine::U145, __engine::U149),
-                            (__engine::U150, __engine::U151),
-                            (__engine::U10, __engine::U156),
-                            (__engine::U92, __engine::U159),
-                            (__engine::U62, __engine::U161),
-                            (__engine::U93, __engine::U165),
-                        ],
-                    ) || s.r7.meets(&s.r8) || s.r11.meets(&s.r12) || s.r14.meets(&s.r15)
-                    || s.r23.meets(&s.r35) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
-                    || s.r24.meets(&s.r137) || s.r85.meets(&s.r141)
-                    || s.r143.meets(&s.r148) || s.r144.meets(&s.r154)
-                    || s.r29.meets(&s.r157) || s.r91.meets(&s.r158)
-                    || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
-                {
+                if load_case(s, &input, i) {
                     failed = input.contradiction(i);
                 }
             }
@@ -13975,139 +14123,7 @@ fn evaluate_batch(
                         s.f117 = true;
                     }
                     s.run();
-                    if !s.u.is_empty(__engine::U0) {
-                        s.u.push_to(__engine::U0, c, &mut out.o0);
-                    }
-                    if !s.u.is_empty(__engine::U3) {
-                        s.u.push_to(__engine::U3, c, &mut out.o3);
-                    }
-                    if !s.u.is_empty(__engine::U5) {
-                        s.u.push_to(__engine::U5, c, &mut out.o5);
-                    }
-                    if !s.r9.is_empty() {
-                        s.r9.sort();
-                        out.o9.push_rows(c, s.r9.rows());
-                    }
-                    if !s.r22.is_empty() {
-                        s.r22.sort();
-                        out.o22.push_rows(c, s.r22.rows());
-                    }
-                    if !s.u.is_empty(__engine::U25) {
-                        s.u.push_to(__engine::U25, c, &mut out.o25);
-                    }
-                    if !s.u.is_empty(__engine::U26) {
-                        s.u.push_to(__engine::U26, c, &mut out.o26);
-                    }
-                    if !s.u.is_empty(__engine::U28) {
-                        s.u.push_to(__engine::U28, c, &mut out.o28);
-                    }
-                    if !s.u.is_empty(__engine::U45) {
-                        s.u.push_to(__engine::U45, c, &mut out.o45);
-                    }
-                    if !s.u.is_empty(__engine::U50) {
-                        s.u.push_to(__engine::U50, c, &mut out.o50);
-                    }
-                    if !s.r54.is_empty() {
-                        s.r54.sort();
-                        out.o54.push_rows(c, s.r54.rows());
-                    }
-                    if !s.u.is_empty(__engine::U56) {
-                        s.u.push_to(__engine::U56, c, &mut out.o56);
-                    }
-                    if !s.r58.is_empty() {
-                        s.r58.sort();
-                        out.o58.push_rows(c, s.r58.rows());
-                    }
-                    if !s.r59.is_empty() {
-                        s.r59.sort();
-                        out.o59.push_rows(c, s.r59.rows());
-                    }
-                    if !s.r60.is_empty() {
-                        s.r60.sort();
-                        out.o60.push_rows(c, s.r60.rows());
-                    }
-                    if !s.r61.is_empty() {
-                        s.r61.sort();
-                        out.o61.push_rows(c, s.r61.rows());
-                    }
-                    if !s.r84.is_empty() {
-                        s.r84.sort();
-                        out.o84.push_rows(c, s.r84.rows());
-                    }
-                    if !s.u.is_empty(__engine::U86) {
-                        s.u.push_to(__engine::U86, c, &mut out.o86);
-                    }
-                    if !s.u.is_empty(__engine::U87) {
-                        s.u.push_to(__engine::U87, c, &mut out.o87);
-                    }
-                    if !s.u.is_empty(__engine::U88) {
-                        s.u.push_to(__engine::U88, c, &mut out.o88);
-                    }
-                    if !s.r94.is_empty() {
-                        s.r94.sort();
-                        out.o94.push_rows(c, s.r94.rows());
-                    }
-                    if !s.u.is_empty(__engine::U118) {
-                        s.u.push_to(__engine::U118, c, &mut out.o118);
-                    }
-                    if !s.u.is_empty(__engine::U119) {
-                        s.u.push_to(__engine::U119, c, &mut out.o119);
-                    }
-                    if !s.u.is_empty(__engine::U120) {
-                        s.u.push_to(__engine::U120, c, &mut out.o120);
-                    }
-                    if !s.r131.is_empty() {
-                        s.r131.sort();
-                        out.o131.push_rows(c, s.r131.rows());
-                    }
-                    if !s.u.is_empty(__engine::U132) {
-                        s.u.push_to(__engine::U132, c, &mut out.o132);
-                    }
-                    if !s.r133.is_empty() {
-                        s.r133.sort();
-                        out.o133.push_rows(c, s.r133.rows());
-                    }
-                    if !s.u.is_empty(__engine::U134) {
-                        s.u.push_to(__engine::U134, c, &mut out.o134);
-                    }
-                    if !s.u.is_empty(__engine::U135) {
-                        s.u.push_to(__engine::U135, c, &mut out.o135);
-                    }
-                    if !s.u.is_empty(__engine::U138) {
-                        s.u.push_to(__engine::U138, c, &mut out.o138);
-                    }
-                    if !s.r142.is_empty() {
-                        s.r142.sort();
-                        out.o142.push_rows(c, s.r142.rows());
-                    }
-                    if !s.r146.is_empty() {
-                        s.r146.sort();
-                        out.o146.push_rows(c, s.r146.rows());
-                    }
-                    if !s.u.is_empty(__engine::U162) {
-                        s.u.push_to(__engine::U162, c, &mut out.o162);
-                    }
-                    if !s.u.is_empty(__engine::U164) {
-                        s.u.push_to(__engine::U164, c, &mut out.o164);
-                    }
-                    if !s.u.is_empty(__engine::U166) {
-                        s.u.push_to(__engine::U166, c, &mut out.o166);
-                    }
-                    if !s.r167.is_empty() {
-                        s.r167.sort();
-                        out.o167.push_rows(c, s.r167.rows());
-                    }
-                    if !s.r168.is_empty() {
-                        s.r168.sort();
-                        out.o168.push_rows(c, s.r168.rows());
-                    }
-                    if !s.r188.is_empty() {
-                        s.r188.sort();
-                        out.o188.push_rows(c, s.r188.rows());
-                    }
-                    if !s.u.is_empty(__engine::U189) {
-                        s.u.push_to(__engine::U189, c, &mut out.o189);
-                    }
+                    take_0(s, &mut out, c);
                     errors.push(None);
                 }
                 Some(e) => errors.push(Some(e)),
