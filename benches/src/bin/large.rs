@@ -33,7 +33,7 @@
 //!
 //! The rustc figures are of `cargo rustc --release --offline --lib` of the
 //! generated crate, all its processes together (`wait4`): CPU seconds (user
-//! + system, robust on a shared machine), wall seconds, and the peak
+//! and system, robust on a shared machine), wall seconds, and the peak
 //! resident memory of the largest process.
 
 use lawgen::driver::{load_file, Loaded, ReadLimits};
@@ -158,6 +158,8 @@ struct Build {
 /// Runs `cmd`, waiting with `wait4` for the usage of it and its children.
 fn measured(mut cmd: Command) -> Build {
     let t = Instant::now();
+    // Reaped by the wait4 below (std's wait would not report the usage).
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().expect("cargo runs");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
