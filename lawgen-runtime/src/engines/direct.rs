@@ -522,6 +522,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_call_forms_of_a_large_program_act_as_the_inline_ones() {
+        let (mut a, mut b): (Table<(u32, u32)>, Table<(u32, u32)>) = Default::default();
+        b.want(0b01);
+        for round in 0..2 {
+            for i in 0..50u32 {
+                let row = (i % 25, i % 3);
+                assert_eq!(a.insert(row), b.insert_call(row), "row {i}, round {round}");
+            }
+            assert_eq!(a.rows(), b.rows());
+            for i in 0..30u32 {
+                let row = (i, i % 3);
+                assert_eq!(a.contains(&row), b.contains_call(&row), "row {i}");
+            }
+            a.clear();
+            b.clear_call();
+            assert!(b.is_empty() && !b.contains_call(&(1, 1)));
+        }
+    }
+
+    #[test]
     fn a_table_is_a_set_below_and_above_the_scan_size() {
         let mut t: Table<(u32, i64)> = Table::default();
         for round in 0..2 {
