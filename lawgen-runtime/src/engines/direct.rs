@@ -523,7 +523,8 @@ mod tests {
 
     #[test]
     fn the_call_forms_of_a_large_program_act_as_the_inline_ones() {
-        let (mut a, mut b): (Table<(u32, u32)>, Table<(u32, u32)>) = Default::default();
+        let mut a: Table<(u32, u32)> = Table::default();
+        let mut b: Table<(u32, u32)> = Table::default();
         b.want(0b01);
         for round in 0..2 {
             for i in 0..50u32 {
