@@ -8408,10 +8408,9 @@ mod __engine {
         /// in dependency order.
         pub(super) fn run(&mut self) {
             run_0(self);
-            run_1(self);
         }
     }
-    #[inline(never)]
+    #[inline]
     fn run_0(s: &mut Tables) {
         /// component 0: `r162 D[resignation_has_ended_the_game]`
         {
@@ -9023,9 +9022,6 @@ mod __engine {
                 s.u.derive(U87, &[U104, U114], &[]);
             }
         }
-    }
-    #[inline(never)]
-    fn run_1(s: &mut Tables) {
         /// component 46: `r88 S[game_drawn]`
         {
             /// +\u{394} game_drawn \u{21d2} +\u{3a3}
@@ -13647,7 +13643,7 @@ fn evaluate_batch(
 ) -> Vec<Result<Conclusions, __rt::Error>> {
     /// Loads case `i` of `input` into the cleared tables: whether a
     /// fact is given with its explicit negation.
-    #[inline(never)]
+    #[inline]
     fn load_case(s: &mut __engine::Tables, input: &Input, i: usize) -> bool {
         for (rel, v) in input.rows(i) {
             match *rel {
@@ -13929,7 +13925,7 @@ fn evaluate_batch(
             || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
     }
     /// Appends this case's rows of some kept relations to the batch's outputs.
-    #[inline(never)]
+    #[inline]
     fn take_0(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
         if !s.u.is_empty(__engine::U0) {
             s.u.push_to(__engine::U0, c, &mut out.o0);

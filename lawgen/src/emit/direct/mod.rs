@@ -69,8 +69,18 @@ const OUTPUTS_PER_FN: usize = 64;
 /// measured with.
 const OUTLINED_ABOVE: usize = 400;
 
+/// A function of a large program's engine is compiled once, on its own; a
+/// small program's few are inlined where they are called, as one function.
+fn inline_attr(outlined: bool) -> TokenStream {
+    if outlined {
+        quote!(#[inline(never)])
+    } else {
+        quote!(#[inline])
+    }
+}
+
 /// Whether the program is large enough to call its tables' operations
-/// ([`OUTLINED_ABOVE`]).
+/// ([`OUTLINED_ABOVE`]) and split its engine into functions.
 fn outlined(plan: &Plan) -> bool {
     plan.engine.rules.len() > OUTLINED_ABOVE
 }
@@ -183,13 +193,14 @@ impl Backend for Direct {
         // latter a few relations at a time): per relation they are a few
         // lines, and rustc's time grows faster than a function's length.
         let take: Vec<TokenStream> = take.collect();
+        let inline = inline_attr(at.outlined);
         let take_fns: Vec<Ident> = (0..take.len().div_ceil(OUTPUTS_PER_FN))
             .map(|k| format_ident!("take_{k}"))
             .collect();
         let take_items = take.chunks(OUTPUTS_PER_FN).zip(&take_fns).map(|(code, f)| {
             quote! {
                 /// Appends this case's rows of some kept relations to the batch's outputs.
-                #[inline(never)]
+                #inline
                 fn #f(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
                     #(#code)*
                 }
@@ -201,7 +212,7 @@ impl Backend for Direct {
             fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
                 /// Loads case `i` of `input` into the cleared tables: whether a
                 /// fact is given with its explicit negation.
-                #[inline(never)]
+                #inline
                 fn load_case(s: &mut __engine::Tables, input: &Input, i: usize) -> bool {
                     #(#constants)*
                     #load
@@ -476,7 +487,9 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
     for (k, comp) in comps.iter().enumerate() {
         let code = component(plan, &at, k, comp, &mut wants);
         let n = comp.rules.len();
-        if rules_in_last.saturating_add(n) > RULES_PER_FN {
+        // A small program stays one function (the chess package's
+        // throughput was measured so).
+        if parts.is_empty() || outlined && rules_in_last.saturating_add(n) > RULES_PER_FN {
             parts.push(Vec::new());
             rules_in_last = 0;
         }
@@ -484,9 +497,10 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
         parts.last_mut().expect("a part was pushed").push(code);
     }
     let run_fns: Vec<Ident> = (0..parts.len()).map(|k| format_ident!("run_{k}")).collect();
+    let inline = inline_attr(outlined);
     let part_fns = parts.iter().zip(&run_fns).map(|(code, f)| {
         quote! {
-            #[inline(never)]
+            #inline
             fn #f(s: &mut Tables) {
                 #(#code)*
             }
