@@ -117,6 +117,7 @@ pub use emit::{EmitError, EmitOptions, Emitted, Engine};
 /// call it after [`driver::load_file`].
 #[cfg(feature = "emit")]
 pub fn generate(loaded: &driver::Loaded, opts: &EmitOptions) -> Result<Emitted, EmitError> {
+    check::size::native(&loaded.model).map_err(EmitError::Unsupported)?;
     let program = lower::lower(&loaded.model).map_err(EmitError::Lower)?;
     let mut opts = opts.clone();
     opts.source_sha256 = Some(syntax::hash::sha256_hex(loaded.source.as_bytes()));

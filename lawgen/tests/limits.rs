@@ -362,3 +362,50 @@ fn quadratic_pending_requests_are_refused_with_the_largest_rule_named() {
     );
     assert!(load_bytes(&bytes, &ReadLimits::default()).is_ok());
 }
+
+#[test]
+fn a_package_too_large_for_native_code_is_refused_before_emitting_and_pointed_to_the_interpreter() {
+    // 30 rules of 100 judgment atoms: about 10,700 program items each, over
+    // the native limit, while every reading limit accepts the package.
+    let mut body = vec!["j"; 100];
+    body.push("e");
+    let rules: Vec<_> = (0..30)
+        .map(|i| (format!("wide{i}"), "strict", "positive", body.clone()))
+        .collect();
+    let bytes = package(&rules, &[]);
+    let loaded =
+        load_bytes(&bytes, &ReadLimits::default()).expect("every reading limit accepts it");
+    let bound = lawgen::internals::check::size::program_size_bound(loaded.model());
+    assert!(
+        bound > lawgen::internals::check::size::MAX_NATIVE_PROGRAM_SIZE,
+        "{bound}"
+    );
+    for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
+        let opts = lawgen::EmitOptions {
+            engine,
+            ..Default::default()
+        };
+        let e = lawgen::generate(&loaded, &opts)
+            .expect_err("refused")
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "the package is too large to compile to native code: its 30 rules lower to a \
+                 program of up to {bound} body items, more than the limit of 50000 for generated \
+                 Rust (`check::size::MAX_NATIVE_PROGRAM_SIZE`); evaluate it with the interpreter, \
+                 which needs no build (`lawgen eval PACKAGE --facts FILE --backend interp`), or \
+                 split the package"
+            )
+        );
+    }
+    // The interpreter takes it.
+    lawgen::driver::lower(&loaded).expect("lowers");
+    // Four of them are within the limit.
+    let rules: Vec<_> = rules.into_iter().take(4).collect();
+    let loaded = load_bytes(&package(&rules, &[]), &ReadLimits::default()).expect("loads");
+    assert_eq!(
+        lawgen::internals::check::size::native(loaded.model()),
+        Ok(())
+    );
+}

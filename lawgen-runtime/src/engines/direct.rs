@@ -176,6 +176,28 @@ impl<T: Copy + Eq + Hash + Ord + Columns> Table<T> {
         true
     }
 
+    /// [`Table::contains`] as a call, compiled once per row type: what the
+    /// rules of a large program test with, so that each test is a call
+    /// rather than a copy of the search for rustc to optimize.
+    #[inline(never)]
+    pub fn contains_call(&self, row: &T) -> bool {
+        self.contains(row)
+    }
+
+    /// [`Table::insert`] as a call, compiled once per row type (see
+    /// [`Table::contains_call`]).
+    #[inline(never)]
+    pub fn insert_call(&mut self, row: T) -> bool {
+        self.insert(row)
+    }
+
+    /// [`Table::clear`] as a call, compiled once per row type (see
+    /// [`Table::contains_call`]).
+    #[inline(never)]
+    pub fn clear_call(&mut self) {
+        self.clear()
+    }
+
     #[inline(never)]
     fn insert_large(&mut self, row: T) -> bool {
         if !self.set.insert(row) {
@@ -498,6 +520,27 @@ fn mask_columns(mask: u32) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_call_forms_of_a_large_program_act_as_the_inline_ones() {
+        let mut a: Table<(u32, u32)> = Table::default();
+        let mut b: Table<(u32, u32)> = Table::default();
+        b.want(0b01);
+        for round in 0..2 {
+            for i in 0..50u32 {
+                let row = (i % 25, i % 3);
+                assert_eq!(a.insert(row), b.insert_call(row), "row {i}, round {round}");
+            }
+            assert_eq!(a.rows(), b.rows());
+            for i in 0..30u32 {
+                let row = (i, i % 3);
+                assert_eq!(a.contains(&row), b.contains_call(&row), "row {i}");
+            }
+            a.clear();
+            b.clear_call();
+            assert!(b.is_empty() && !b.contains_call(&(1, 1)));
+        }
+    }
 
     #[test]
     fn a_table_is_a_set_below_and_above_the_scan_size() {

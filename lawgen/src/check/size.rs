@@ -182,7 +182,7 @@ impl Part {
 
 /// An upper bound on the lowered program's size: the sum of its rule bodies'
 /// lengths. `lower` never produces more (a property test holds it to that).
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "internals", feature = "emit")), allow(dead_code))]
 pub fn program_size_bound(model: &Model) -> u64 {
     costs(model).iter().map(|c| c.items).sum()
 }
@@ -310,4 +310,35 @@ fn costs(model: &Model) -> Vec<Cost> {
         items: declarations,
     });
     costs
+}
+
+/// The largest lowered program (in body items, [`program_size_bound`]) that
+/// `lawgen build` and [`crate::Builder`] turn into Rust: about 1,700 rules of
+/// the law shape docs/performance.md ("Large packages") measures (29 items
+/// a rule), whose release build stays within its 4 GiB budget (rustc's peak
+/// grows by about 2 MiB a rule: 1.2 GiB at 510 rules, 4.3 GiB at 2,000);
+/// the chess package is 2,103 items. Emitting alone takes memory in
+/// proportion too (3.5 GB for 8,000 such rules; a 100,000-rule package once
+/// exhausted 8 GB). The interpreter has no such step, so a larger package
+/// is evaluated with it.
+pub const MAX_NATIVE_PROGRAM_SIZE: u64 = 50_000;
+
+/// Whether the package is small enough to compile to native code (see
+/// [`MAX_NATIVE_PROGRAM_SIZE`]), checked on the model, before lowering or
+/// emitting allocates anything in proportion to the program: the error
+/// names the limit and points to the interpreter.
+#[cfg_attr(not(feature = "emit"), allow(dead_code))]
+pub fn native(model: &Model) -> Result<(), String> {
+    let size = program_size_bound(model);
+    if size <= MAX_NATIVE_PROGRAM_SIZE {
+        return Ok(());
+    }
+    Err(format!(
+        "the package is too large to compile to native code: its {} rules lower to a program of \
+         up to {size} body items, more than the limit of {MAX_NATIVE_PROGRAM_SIZE} for generated \
+         Rust (`check::size::MAX_NATIVE_PROGRAM_SIZE`); evaluate it with the interpreter, which \
+         needs no build (`lawgen eval PACKAGE --facts FILE --backend interp`), or split the \
+         package",
+        model.rules.len()
+    ))
 }

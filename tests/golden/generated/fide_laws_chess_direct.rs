@@ -2,7 +2,7 @@
 // package: fide.laws.chess 0.1.0 (namespace urn:fide:laws:clir:chess)
 // semantic hash: sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c
 // source sha256: bbae5f143f1103a18fccd4e4c3f3ce617ba2ec2353050085a513f77fd2c28868
-// lowered program: 191 relations, 225 rules, 2 strata
+// lowered program: 190 relations, 225 rules, 2 strata
 // engine: direct
 
 use ::lawgen_runtime::__private as __rt;
@@ -43,10 +43,6 @@ const PROGRAM: &str = r#"{
    {"id":"urn:fide:laws:clir:chess#Playing","local":"Playing","ty":3},
    {"id":"urn:fide:laws:clir:chess#StartPlay","local":"StartPlay","ty":4}
   ],
-  "law": {
-   "editions": [{"id":"urn:fide:laws:clir:chess#FIDE_LAWS_2023","in_force":[20230101],"labels":[{"language":"en","text":"Laws of Chess taking effect from 1 January 2023"}],"local":"FIDE_LAWS_2023","repealed":[],"work":0}],
-   "works": [{"id":"urn:fide:laws:clir:chess#FIDE_LAWS_OF_CHESS","local":"FIDE_LAWS_OF_CHESS","required":true}]
-  },
   "namespace": "urn:fide:laws:clir:chess",
   "packages": [
    "fide.laws.chess 0.1.0"
@@ -111,19 +107,19 @@ const PROGRAM: &str = r#"{
    {"higher":5,"id":"urn:fide:laws:clir:chess#CheckmateOverSeventyFiveMoves","labels":[{"language":"en","text":"Article 9.6.2. Checkmate takes precedence over the 75-move draw"}],"local":"CheckmateOverSeventyFiveMoves","lower":41,"package":0,"reason":"urn:fide:laws:clir:chess#lex_specialis"}
   ],
   "rules": [
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#AgreedDraw","labels":[{"language":"en","text":"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move"}],"local":"AgreedDraw","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":0}},"id":"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame","labels":[{"language":"en","text":"Article 5.2.3. An agreed draw immediately ends the game"}],"local":"AgreedDrawEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_12","locator":"article/12","package":0,"texts":[{"language":"en","text":"Article 12: The Role of the Arbiter (see Preface)\n\n12.1 The arbiter shall see that the Laws of Chess are observed.\n\n12.2 The arbiter shall:\n\n12.2.1 ensure fair play,\n\n12.2.2 act in the best interest of the competition,\n\n12.2.3 ensure that a good playing environment is maintained,\n\n12.2.4 ensure that the players are not disturbed,\n\n12.2.5 supervise the progress of the competition,\n\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\n\n12.2.7 follow the Fair-Play Rules or Guidelines\n\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\n\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\n\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\n\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\n\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\n\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\n\n12.9 Options available to the arbiter concerning penalties:\n\n12.9.1 warning,\n\n12.9.2 increasing the remaining time of the opponent,\n\n12.9.3 reducing the remaining time of the offending player,\n\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\n\n12.9.5 reducing the points scored in the game by the offending person,\n\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\n\n12.9.7 a fine announced in advance,\n\n12.9.8 exclusion from one or more rounds,\n\n12.9.9 expulsion from the competition."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":2}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":41}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":0}],"lit":{"negative":false,"pred":3}},"id":"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved","labels":[{"language":"en","text":"Article 12.1. The arbiter shall see that the Laws of Chess are observed"}],"local":"ArbiterSeesLawsObserved","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"lit":{"negative":false,"pred":11}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":3}],"lit":{"negative":false,"pred":32}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":4}],"lit":{"negative":true,"pred":39}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":10}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":4}],"lit":{"negative":false,"pred":48}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":9}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":3}],"lit":{"negative":true,"pred":39}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":8}},"id":"urn:fide:laws:clir:chess#CastlingLegal","labels":[{"language":"en","text":"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented"}],"local":"CastlingLegal","package":0,"strength":"Strict","vars":["v0","v1","v2","v3","v4"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":17}},"id":"urn:fide:laws:clir:chess#CheckmateEndsTheGame","labels":[{"language":"en","text":"Article 5.1.1. Checkmate immediately ends the game"}],"local":"CheckmateEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":27}},"id":"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive","labels":[{"language":"en","text":"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence"}],"local":"CheckmateTakesPrecedenceOverSeventyFive","package":0,"strength":"Defeasible","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":29}},"id":"urn:fide:laws:clir:chess#CheckmateWins","labels":[{"language":"en","text":"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king"}],"local":"CheckmateWins","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#DeadPositionDraws","labels":[{"language":"en","text":"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves"}],"local":"DeadPositionDraws","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":20}},"id":"urn:fide:laws:clir:chess#DeadPositionEndsTheGame","labels":[{"language":"en","text":"Article 5.2.2. A dead position immediately ends the game"}],"local":"DeadPositionEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":24}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":6}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":23}},"id":"urn:fide:laws:clir:chess#EnPassantCaptureLegal","labels":[{"language":"en","text":"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance"}],"local":"EnPassantCaptureLegal","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":50}}}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect","labels":[{"language":"en","text":"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture"}],"local":"FiftyMoveClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn"}],"local":"FiftyMoveClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":5}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FivefoldAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.1. The game is drawn if the same position has appeared at least five times"}],"local":"FivefoldAutomaticDraw","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#AgreedDraw","labels":[{"language":"en","text":"Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move"}],"local":"AgreedDraw","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":5}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":21}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":0}},"id":"urn:fide:laws:clir:chess#AgreedDrawEndsTheGame","labels":[{"language":"en","text":"Article 5.2.3. An agreed draw immediately ends the game"}],"local":"AgreedDrawEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_12","locator":"article/12","package":0,"texts":[{"language":"en","text":"Article 12: The Role of the Arbiter (see Preface)\n\n12.1 The arbiter shall see that the Laws of Chess are observed.\n\n12.2 The arbiter shall:\n\n12.2.1 ensure fair play,\n\n12.2.2 act in the best interest of the competition,\n\n12.2.3 ensure that a good playing environment is maintained,\n\n12.2.4 ensure that the players are not disturbed,\n\n12.2.5 supervise the progress of the competition,\n\n12.2.6 take special measures in the interests of disabled players and those who need medical attention,\n\n12.2.7 follow the Fair-Play Rules or Guidelines\n\n12.3 The arbiter shall observe the games, especially when the players are short of time, enforce decisions he/she has made, and impose penalties on players where appropriate.\n\n12.4 The arbiter may appoint assistants to observe games, for example when several players are short of time.\n\n12.5 The arbiter may award either or both players additional time in the event of external disturbance of the game.\n\n12.6 The arbiter must not intervene in a game except in cases described by the Laws of Chess. He/She shall not indicate the number of moves completed, except in applying Article 8.5 when at least one flag has fallen. The arbiter shall refrain from informing a player that his/her opponent has completed a move or that the player has not pressed his/her clock.\n\n12.7 If someone observes an irregularity, he/she may inform only the arbiter. Players in other games must not to speak about or otherwise interfere in a game. Spectators are not allowed to interfere in a game. The arbiter may expel offenders from the playing venue.\n\n12.8 Unless authorised by the arbiter, it is forbidden for anybody to use a mobile phone or any kind of communication device in the playing venue or any contiguous area designated by the arbiter.\n\n12.9 Options available to the arbiter concerning penalties:\n\n12.9.1 warning,\n\n12.9.2 increasing the remaining time of the opponent,\n\n12.9.3 reducing the remaining time of the offending player,\n\n12.9.4 increasing the points scored in the game by the opponent to the maximum available for that game,\n\n12.9.5 reducing the points scored in the game by the offending person,\n\n12.9.6 declaring the game to be lost by the offending player (the arbiter shall also decide the opponent’s score),\n\n12.9.7 a fine announced in advance,\n\n12.9.8 exclusion from one or more rounds,\n\n12.9.9 expulsion from the competition."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":2}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":41}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":0}],"lit":{"negative":false,"pred":3}},"id":"urn:fide:laws:clir:chess#ArbiterSeesLawsObserved","labels":[{"language":"en","text":"Article 12.1. The arbiter shall see that the Laws of Chess are observed"}],"local":"ArbiterSeesLawsObserved","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1},{"Var":2},{"Var":4}],"lit":{"negative":false,"pred":11}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":3}],"lit":{"negative":false,"pred":32}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":4}],"lit":{"negative":true,"pred":39}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":10}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":4}],"lit":{"negative":false,"pred":48}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":true,"pred":9}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":3}],"lit":{"negative":true,"pred":39}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":8}},"id":"urn:fide:laws:clir:chess#CastlingLegal","labels":[{"language":"en","text":"Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented"}],"local":"CastlingLegal","package":0,"strength":"Strict","vars":["v0","v1","v2","v3","v4"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":17}},"id":"urn:fide:laws:clir:chess#CheckmateEndsTheGame","labels":[{"language":"en","text":"Article 5.1.1. Checkmate immediately ends the game"}],"local":"CheckmateEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":true,"pred":27}},"id":"urn:fide:laws:clir:chess#CheckmateTakesPrecedenceOverSeventyFive","labels":[{"language":"en","text":"Article 9.6.2. If the last move resulted in checkmate, that shall take precedence"}],"local":"CheckmateTakesPrecedenceOverSeventyFive","package":0,"strength":"Defeasible","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":16}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":29}},"id":"urn:fide:laws:clir:chess#CheckmateWins","labels":[{"language":"en","text":"Article 5.1.1. The game is won by the player who has checkmated his/her opponent's king"}],"local":"CheckmateWins","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#DeadPositionDraws","labels":[{"language":"en","text":"Article 5.2.2. The game is drawn when neither player can checkmate with any series of legal moves"}],"local":"DeadPositionDraws","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":19}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":20}},"id":"urn:fide:laws:clir:chess#DeadPositionEndsTheGame","labels":[{"language":"en","text":"Article 5.2.2. A dead position immediately ends the game"}],"local":"DeadPositionEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":24}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":6}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":23}},"id":"urn:fide:laws:clir:chess#EnPassantCaptureLegal","labels":[{"language":"en","text":"Article 3.7.3.1–2. En passant capture is legal only on the move following the two-square advance"}],"local":"EnPassantCaptureLegal","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":50}}}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimCorrect","labels":[{"language":"en","text":"Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture"}],"local":"FiftyMoveClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":26}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FiftyMoveClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the fifty-move claim is found to be correct, the game is immediately drawn"}],"local":"FiftyMoveClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":5}}}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#FivefoldAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.1. The game is drawn if the same position has appeared at least five times"}],"local":"FivefoldAutomaticDraw","package":0,"strength":"Strict","vars":["v0","v1"]},
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/enters","labels":[{"language":"en","text":"the game ends by agreement"}],"local":"GamePlay/ConcludeByAgreement/enters","package":0,"strength":"Strict","vars":["v0"]},
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":0}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByAgreement"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByAgreement/valid","labels":[{"language":"en","text":"the game ends by agreement"}],"local":"GamePlay/ConcludeByAgreement/valid","package":0,"strength":"Strict","vars":["v0"]},
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"ConcludeByCheckmate"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Ended"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/ConcludeByCheckmate/enters","labels":[{"language":"en","text":"the game ends by checkmate"}],"local":"GamePlay/ConcludeByCheckmate/enters","package":0,"strength":"Strict","vars":["v0"]},
@@ -143,21 +139,21 @@ const PROGRAM: &str = r#"{
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":53}},"status":"Supported"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"Playing"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/StartPlay/enters","labels":[{"language":"en","text":"start the game"}],"local":"GamePlay/StartPlay/enters","package":0,"strength":"Strict","vars":["v0"]},
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":4}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"lit":{"negative":false,"pred":25}},"status":"Supported"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":41}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"StartPlay"}}],"lit":{"negative":false,"pred":53}},"id":"urn:fide:laws:clir:chess#GamePlay/StartPlay/valid","labels":[{"language":"en","text":"start the game"}],"local":"GamePlay/StartPlay/valid","package":0,"strength":"Strict","vars":["v0"]},
    {"anchors":[],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":46}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Value":{"Entity":"NotStarted"}}],"lit":{"negative":false,"pred":25}},"id":"urn:fide:laws:clir:chess#GamePlay/initial","labels":[{"language":"en","text":"the game has not started"}],"local":"GamePlay/initial","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":13}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":true,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":30}},"id":"urn:fide:laws:clir:chess#MoveIsIllegal","labels":[{"language":"en","text":"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9"}],"local":"MoveIsIllegal","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":33}},"id":"urn:fide:laws:clir:chess#MoveIsLegal","labels":[{"language":"en","text":"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled"}],"local":"MoveIsLegal","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_4","locator":"article/4","package":0,"texts":[{"language":"en","text":"Article 4: The Act of Moving the Pieces\n\n4.1 Each move must be played with one hand only.\n\n4.2 Adjusting the pieces or other physical contact with a piece:\n\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\n\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\n\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\n\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\n\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\n\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\n\n4.4 If a player having the move:\n\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\n\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\n\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\n\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\n\n4.6 The act of promotion may be performed in various ways:\n\n4.6.1 the pawn does not have to be placed on the square of arrival.\n\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\n\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\n\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\n\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\n\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\n\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\n\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":37}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":40}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":false,"pred":38}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":36}},"id":"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece","labels":[{"language":"en","text":"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved"}],"local":"MustMoveFirstTouchedPiece","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw"}],"local":"ResignationDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":47}},"id":"urn:fide:laws:clir:chess#ResignationEndsTheGame","labels":[{"language":"en","text":"Article 5.1.2. Resignation immediately ends the game"}],"local":"ResignationEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#ResignationLoses","labels":[{"language":"en","text":"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves"}],"local":"SecondIllegalMoveDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":49}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame","labels":[{"language":"en","text":"Article 7.5.5. The second completed illegal move immediately ends the game"}],"local":"SecondIllegalMoveEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveLoses","labels":[{"language":"en","text":"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player"}],"local":"SecondIllegalMoveLoses","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture"}],"local":"SeventyFiveAutomaticDraw","package":0,"strength":"Defeasible","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#StalemateDraws","labels":[{"language":"en","text":"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check"}],"local":"StalemateDraws","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":51}},"id":"urn:fide:laws:clir:chess#StalemateEndsTheGame","labels":[{"language":"en","text":"Article 5.2.1. Stalemate immediately ends the game"}],"local":"StalemateEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":3}}}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimCorrect","labels":[{"language":"en","text":"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time"}],"local":"ThreefoldClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn"}],"local":"ThreefoldClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
-   {"anchors":[{"dated":0,"edition":"FIDE_LAWS_2023","fragment":"urn:fide:laws:clir:chess#FIDE_PREFACE","locator":"preface/0.2","package":0,"texts":[{"language":"en","text":"0.2 Preface\n\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\n\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\n\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\n\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\n\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"id":"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter","labels":[{"language":"en","text":"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision"}],"local":"UnregulatedCaseDecidedByArbiter","package":0,"strength":"Strict","vars":["v0"]}
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":13}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":true,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":30}},"id":"urn:fide:laws:clir:chess#MoveIsIllegal","labels":[{"language":"en","text":"Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9"}],"local":"MoveIsIllegal","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_3","locator":"article/3","package":0,"texts":[{"language":"en","text":"Article 3: The Moves of the Pieces\n\n3.1 It is not permitted to move a piece to a square occupied by a piece of the same colour.\n\n3.1.1 If a piece moves to a square occupied by an opponent’s piece the latter is captured and removed from the chessboard as part of the same move.\n\n3.1.2 A piece is said to attack an opponent’s piece if the piece could make a capture on that square according to Articles 3.2 to 3.8.\n\n3.1.3 A piece is considered to attack a square even if this piece is constrained from moving to that square because it would then leave or place the king of its own colour under attack.\n\n3.2 The bishop may move to any square along a diagonal on which it stands.\n\n3.3 The rook may move to any square along the file or the rank on which it stands.\n\n3.4 The queen may move to any square along the file, the rank or a diagonal on which it stands.\n\n3.5 When making these moves, the bishop, rook or queen may not move over any intervening pieces.\n\n3.6 The knight may move to one of the squares nearest to that on which it stands but not on the same rank, file or diagonal.\n\n3.7 The pawn:\n\n3.7.1 The pawn may move forward to the square immediately in front of it on the same file, provided that this square is unoccupied, or\n\n3.7.2 on its first move the pawn may move as in 3.7.1 or alternatively it may advance two squares along the same file, provided that both squares are unoccupied, or\n\n3.7.3 the pawn may move to a square occupied by an opponent’s piece diagonally in front of it on an adjacent file, capturing that piece.\n\n3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been moved only one square.\n\n3.7.3.2 This capture is only legal on the move following this advance and is called an ‘en passant’ capture.\n\n3.7.3.3 When a player, having the move, plays a pawn to the rank furthest from its starting position, he/she must exchange that pawn as part of the same move for a new queen, rook, bishop or knight of the same colour on the intended square of arrival. This is called the square of ‘promotion’.\n\n3.7.3.4 The player's choice is not restricted to pieces that have been captured previously.\n\n3.7.3.5 This exchange of a pawn for another piece is called promotion, and the effect of the new piece is immediate.\n\n3.8 There are two different ways of moving the king:\n\n3.8.1 by moving to an adjoining square\n\n3.8.2 by ‘castling’. This is a move of the king and either rook of the same colour along the player’s first rank, counting as a single move of the king and executed as follows: the king is transferred from its original square two squares towards the rook on its original square, then that rook is transferred to the square the king has just crossed.\n\n3.8.2.1 The right to castle has been lost:\n\n1) If the king has already moved, or\n\n2) With a rook that has already moved.\n\n3.8.2.2 Castling is prevented temporarily:\n\n3) If the square on which the king stands, or the square which it must cross, or the square which it is to occupy, is attacked by one or more of the opponent's pieces, or\n\n4) If there is any piece between the king and the rook with which castling is to be effected.\n\n3.9 The king in check:\n\n3.9.1 The king is said to be 'in check' if it is attacked by one or more of the opponent's pieces, even if such pieces are constrained from moving to the square occupied by the king because they would then leave or place their own king in check.\n\n3.9.2 No piece can be moved that will either expose the king of the same colour to check or leave that king in check.\n\n3.10 Legal and illegal moves; illegal positions:\n\n3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.\n\n3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.\n\n3.10.3 A position is illegal when it cannot have been reached by any series of legal moves."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":34}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":33}},"id":"urn:fide:laws:clir:chess#MoveIsLegal","labels":[{"language":"en","text":"Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled"}],"local":"MoveIsLegal","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_4","locator":"article/4","package":0,"texts":[{"language":"en","text":"Article 4: The Act of Moving the Pieces\n\n4.1 Each move must be played with one hand only.\n\n4.2 Adjusting the pieces or other physical contact with a piece:\n\n4.2.1 Only the player having the move may adjust one or more pieces on their squares, provided that he/she first expresses his/her intention (for example by saying “j’adoube” or “I adjust”).\n\n4.2.2 Any other physical contact with a piece, except for clearly accidental contact, shall be considered to be intent.\n\n4.3 Except as provided in Article 4.2.1, if the player having the move touches on the chessboard, with the intention of moving or capturing:\n\n4.3.1 one or more of his/her own pieces, he/she must move the first piece touched that can be moved.\n\n4.3.2 one or more of his/her opponent’s pieces, he/she must capture the first piece touched that can be captured.\n\n4.3.3 one or more pieces of each colour, he/she must capture the first touched opponent’s piece with his/her first touched piece or, if this is illegal, move or capture the first piece touched that can be moved or captured. If it is unclear whether the player’s own piece or his/her opponent’s piece was touched first, the player’s own piece shall be considered to have been touched before his/her opponent’s.\n\n4.4 If a player having the move:\n\n4.4.1 touches his/her king and a rook he/she must castle on that side if it is legal to do so\n\n4.4.2 deliberately touches a rook and then his/her king he/she is not allowed to castle on that side on that move and the situation shall be governed by Article 4.3.1.\n\n4.4.3 intending to castle, touches the king and then a rook, but castling with this rook is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.4.4 promotes a pawn, the choice of the piece is finalised when the piece has touched the square of promotion.\n\n4.5 If none of the pieces touched in accordance with Article 4.3 or Article 4.4 can be moved or captured, the player may make any legal move.\n\n4.6 The act of promotion may be performed in various ways:\n\n4.6.1 the pawn does not have to be placed on the square of arrival.\n\n4.6.2 removing the pawn and putting the new piece on the square of promotion may occur in any order.\n\n4.6.3 If an opponent’s piece stands on the square of promotion, it must be captured.\n\n4.7 When, as a legal move or part of a legal move, a piece has been released on a square, it cannot be moved to another square on this move. The move is considered to have been made in the case of:\n\n4.7.1 A capture, when the captured piece has been removed from the chessboard and the player, having placed his/her own piece on its new square, has released this capturing piece from his/her hand.\n\n4.7.2 Castling, when the player's hand has released the rook on the square previously crossed by the king. When the player has released the king from his/her hand, the move is not yet made, but the player no longer has the right to make any move other than castling on that side, if this is legal. If castling on this side is illegal, the player must make another legal move with his/her king (which may include castling with the other rook). If the king has no legal move, the player is free to make any legal move.\n\n4.7.3 Promotion, when the player's hand has released the new piece on the square of promotion and the pawn has been removed from the board.\n\n4.8 A player forfeits his/her right to claim against his/her opponent’s violation of Articles 4.1 – 4.7 once the player touches a piece with the intention of moving or capturing it.\n\n4.9 If a player is unable to move the pieces, an assistant, who shall be acceptable to the arbiter, may be provided by the player to perform this operation."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":37}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":40}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":2}],"lit":{"negative":false,"pred":38}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}}],"head":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":36}},"id":"urn:fide:laws:clir:chess#MustMoveFirstTouchedPiece","labels":[{"language":"en","text":"Article 4.3.1. If the player having the move touches one or more of his/her own pieces, he/she must move the first piece touched that can be moved"}],"local":"MustMoveFirstTouchedPiece","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ResignationDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 5.1.2. If the opponent cannot checkmate the player's king, the result of the game is a draw"}],"local":"ResignationDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":47}},"id":"urn:fide:laws:clir:chess#ResignationEndsTheGame","labels":[{"language":"en","text":"Article 5.1.2. Resignation immediately ends the game"}],"local":"ResignationEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":44}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#ResignationLoses","labels":[{"language":"en","text":"Article 5.1.2. The game is lost by the player who declares he/she resigns, unless the opponent cannot checkmate"}],"local":"ResignationLoses","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveDrawnIfMateImpossible","labels":[{"language":"en","text":"Article 7.5.5. The game is drawn if the opponent cannot checkmate the player's king by any possible series of legal moves"}],"local":"SecondIllegalMoveDrawnIfMateImpossible","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":49}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveEndsTheGame","labels":[{"language":"en","text":"Article 7.5.5. The second completed illegal move immediately ends the game"}],"local":"SecondIllegalMoveEndsTheGame","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_7","locator":"article/7","package":0,"texts":[{"language":"en","text":"Article 7: Irregularities\n\n7.1 If an irregularity occurs and the pieces have to be restored to a previous position, the arbiter shall use his/her best judgement to determine the times to be shown on the chessclock. This includes the right not to change the clock times. He/She shall also, if necessary, adjust the clock’s move-counter.\n\n7.2.1 If during a game it is found that the initial position of the pieces was incorrect, the game shall be cancelled and a new game shall be played.\n\n7.2.2 If during a game it is found that the chessboard has been placed contrary to Article 2.1, the game shall continue but the position reached must be transferred to a correctly placed chessboard.\n\n7.3 If a game has started with colours reversed then, if less than 10 moves have been made by both players, it shall be discontinued and a new game played with the correct colours. After 10 moves or more, the game shall continue.\n\n7.4 Dispaced pieces:\n\n7.4.1 If a player displaces one or more pieces, he/she shall re-establish the correct position in his/her own time.\n\n7.4.2 If necessary, either the player or his/her opponent shall pause the chessclock and ask for the arbiter’s assistance.\n\n7.4.3 The arbiter may penalise the player who displaces the pieces.\n\n7.5 Illegal moves:\n\n7.5.1 An illegal move is completed once the player has pressed his/her clock. If during a game it is found that an illegal move has been completed, the position immediately before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. Articles 4.3 and 4.7 apply to the move replacing the illegal move. The game shall then continue from this reinstated position.\n\n7.5.2 If the player has moved a pawn to the furthest distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is illegal. The pawn shall be replaced by a queen of the same colour as the pawn.\n\n7.5.3 If the player presses the clock without making a move, it shall be considered and penalised as if an illegal move.\n\n7.5.4 If a player uses two hands to make a single move (for example in case of castling, capturing or promotion) and pressed the clock, it shall be considered and penalised as if an illegal move.\n\n7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his/her opponent; for the second completed illegal move by the same player the arbiter shall declare the game lost by this player. However, the game is drawn if the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves.\n\n7.6 If, during a game it is found that any piece has been displaced from its correct square, the position before the irregularity shall be reinstated. If the position immediately before the irregularity cannot be determined, the game shall continue from the last identifiable position prior to the irregularity. The game shall then continue from this reinstated position."}]}],"body":[{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":true,"pred":31}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1},{"Var":2}],"lit":{"negative":false,"pred":18}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":2}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":43}},"status":"Established"}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":28}},"id":"urn:fide:laws:clir:chess#SecondIllegalMoveLoses","labels":[{"language":"en","text":"Article 7.5.5. For the second completed illegal move by the same player the arbiter shall declare the game lost by this player"}],"local":"SecondIllegalMoveLoses","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Compare":{"left":{"Var":1},"op":"Ge","right":{"Value":{"Int":75}}}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":35}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#SeventyFiveAutomaticDraw","labels":[{"language":"en","text":"Article 9.6.2. The game is drawn if at least 75 moves have been made by each player without a pawn move or capture"}],"local":"SeventyFiveAutomaticDraw","package":0,"strength":"Defeasible","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#StalemateDraws","labels":[{"language":"en","text":"Article 5.2.1. The game is drawn when the player to move has no legal move and his/her king is not in check"}],"local":"StalemateDraws","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_5","locator":"article/5","package":0,"texts":[{"language":"en","text":"Article 5: The Completion of the Game\n\n5.1.1 The game is won by the player who has checkmated his/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.1.2 The game is lost by the player who declares he/she resigns (this immediately ends the game), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the result of the game is a draw.\n\n5.2.1 The game is drawn when the player to move has no legal move and his/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the move producing the position was in accordance with Article 3 and Articles 4.2 – 4.7.\n\n5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":50}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":51}},"id":"urn:fide:laws:clir:chess#StalemateEndsTheGame","labels":[{"language":"en","text":"Article 5.2.1. Stalemate immediately ends the game"}],"local":"StalemateEndsTheGame","package":0,"strength":"Strict","vars":["v0"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":2}],"lit":{"negative":false,"pred":45}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":1}],"lit":{"negative":false,"pred":22}},"status":"Established"}},{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":42}},"status":"Established"}},{"Compare":{"left":{"Var":2},"op":"Ge","right":{"Value":{"Int":3}}}}],"head":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimCorrect","labels":[{"language":"en","text":"Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time"}],"local":"ThreefoldClaimCorrect","package":0,"strength":"Strict","vars":["v0","v1","v2"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_ART_9","locator":"article/9","package":0,"texts":[{"language":"en","text":"Article 9: The Drawn Game\n\n9.1 Draw offers and event Regulations:\n\n9.1.1 The regulations of an event may specify that players cannot offer or agree to a draw, whether in less than a specified number of moves or at all, without the consent of the arbiter.\n\n9.1.2 However, if the regulations of an event allow a draw agreement the following shall apply:\n\n9.1.2.1 A player wishing to offer a draw shall do so after having made a move on the chessboard and before pressing his/her clock. An offer at any other time during play is still valid but Article 11.5 must be considered. No conditions can be attached to the offer. In both cases the offer cannot be withdrawn and remains valid until the opponent accepts it, rejects it orally, rejects it by touching a piece with the intention of moving or capturing it, or the game is concluded in some other way.\n\n9.1.2.2 The offer of a draw shall be recorded by each player on his/her scoresheet with the symbol (=).\n\n9.1.2.3 A claim of a draw under Article 9.2 or 9.3 shall be considered to be an offer of a draw.\n\n9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time (not necessarily by a repetition of moves):\n\n9.2.1 is about to appear, if he/she first indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move, or\n\n9.2.2 has just appeared, and the player claiming the draw has the move.\n\n9.2.3 Positions are considered the same if and only if the same player has the move, pieces of the same kind and colour occupy the same squares and the possible moves of all the pieces of both players are the same. Thus positions are not the same if:\n\n9.2.3.1 at the start of the sequence a pawn could have been captured en passant.\n\n9.2.3.2 a king had castling rights with a rook that has not been moved, but forfeited these after moving. The castling rights are lost only after the king or rook is moved.\n\n9.3 The game is drawn, upon a correct claim by a player having the move, if:\n\n9.3.1 he/she indicates his/her move, which cannot be changed, by writing it on the paper scoresheet or entering it on the electronic scoresheet and declares to the arbiter his/her intention to make this move which will result in the last 50 moves by each player having been made without the movement of any pawn and without any capture, or\n\n9.3.2 the last 50 moves by each player have been completed without the movement of any pawn and without any capture.\n\n9.4 If the player touches a piece as in Article 4.3, he/she loses the right to claim a draw under Article 9.2 or 9.3 on that move.\n\n9.5 Draw claims:\n\n9.5.1 If a player claims a draw under Article 9.2 or 9.3, he/she or the arbiter shall pause the chessclock. He/She is not allowed to withdraw his/her claim.\n\n9.5.2 If the claim is found to be correct, the game is immediately drawn.\n\n9.5.3 If the claim is found to be incorrect, the arbiter shall add two minutes to the opponent’s remaining thinking time. Then the game shall continue. If the claim was based on an intended move, this move must be made in accordance with Articles 3 and 4.\n\n9.6 If one or both of the following occur(s) then the game is drawn:\n\n9.6.1 the same position has appeared, as in 9.2.2 at least five times.\n\n9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0},{"Var":1}],"lit":{"negative":false,"pred":52}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":27}},"id":"urn:fide:laws:clir:chess#ThreefoldClaimDraws","labels":[{"language":"en","text":"Article 9.5.2. If the claim is found to be correct, the game is immediately drawn"}],"local":"ThreefoldClaimDraws","package":0,"strength":"Strict","vars":["v0","v1"]},
+   {"anchors":[{"fragment":"urn:fide:laws:clir:chess#FIDE_PREFACE","locator":"preface/0.2","package":0,"texts":[{"language":"en","text":"0.2 Preface\n\nThe Laws of Chess cannot cover all possible situations that may arise during a game, nor can they regulate all administrative questions. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision by studying analogous situations which are regulated in the Laws.\n\nThe Laws assume that arbiters have the necessary competence, sound judgement and absolute objectivity. Too detailed a rule might deprive the arbiter of his/her freedom of judgement and thus prevent him/her from finding a solution to a problem dictated by fairness, logic and special factors. FIDE appeals to all chess players and federations to accept this view.\n\nA necessary condition for a game to be rated by FIDE is that it shall be played according to the FIDE Laws of Chess.\n\nIt is recommended that competitive games not rated by FIDE be played according to the FIDE Laws of Chess.\n\nMember federations may ask FIDE to give a ruling on matters relating to the Laws of Chess."}]}],"body":[{"Status":{"atom":{"args":[{"Var":0}],"lit":{"negative":false,"pred":7}},"status":"Established"}}],"head":{"args":[{"Var":0}],"lit":{"negative":false,"pred":1}},"id":"urn:fide:laws:clir:chess#UnregulatedCaseDecidedByArbiter","labels":[{"language":"en","text":"Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision"}],"local":"UnregulatedCaseDecidedByArbiter","package":0,"strength":"Strict","vars":["v0"]}
   ],
   "semantic_hash": "sha256:4c92dc6ccf68aba3e0e7d752b4fd0d2755a3a6d9d9d08df00b2f4c497fcc950c",
   "types": [
@@ -2740,11 +2736,6 @@ const PROGRAM: &str = r#"{
    "columns": [{"Entity":7}],
    "name": "request[case_not_precisely_regulated]",
    "role": "Derived"
-  },
-  {
-   "columns": ["Int"],
-   "name": "as_of",
-   "role": "AsOf"
   }
  ],
  "requests": [
@@ -8357,8 +8348,6 @@ mod __engine {
         pub(super) r178: ::lawgen_runtime::__private::Table<(u32, u32)>,
         /// `request[piece_touched_intentionally]`
         pub(super) r188: ::lawgen_runtime::__private::Table<(u32, u32)>,
-        /// `as_of`
-        pub(super) r190: ::lawgen_runtime::__private::Table<(i64,)>,
         /// The rows each kept relation had in this thread's previous batch.
         pub(super) sizes: ::lawgen_runtime::__private::OutputSizes<39usize>,
     }
@@ -8414,98 +8403,100 @@ mod __engine {
             self.r168.clear();
             self.r178.clear();
             self.r188.clear();
-            self.r190.clear();
         }
         /// Runs every rule on the loaded case, component by component
         /// in dependency order.
         pub(super) fn run(&mut self) {
-            let s = self;
-            /// component 0: `r162 D[resignation_has_ended_the_game]`
-            {
-                /// ResignationEndsTheGame (strict)
-                for &(d0, d1) in s.r91.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U92, v1) {
-                            s.u.insert(U162, v0);
-                        }
+            run_0(self);
+        }
+    }
+    #[inline]
+    fn run_0(s: &mut Tables) {
+        /// component 0: `r162 D[resignation_has_ended_the_game]`
+        {
+            /// ResignationEndsTheGame (strict)
+            for &(d0, d1) in s.r91.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U92, v1) {
+                        s.u.insert(U162, v0);
                     }
                 }
             }
-            /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+        }
+        /// component 1: `r99 app\u{3a3}[ResignationDrawnIfMateImpossible]`
+        {
+            /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
             {
-                /// ResignationDrawnIfMateImpossible (strict) applicable at \u{3a3}
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                                if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.u.insert(U99, v0);
-                                    }
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.u.insert(U99, v0);
                                 }
                             }
                         }
                     }
                 }
             }
-            /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
-            {
-                /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r89.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 5i64 {
-                            s.u.insert(U98, v0);
-                        }
+        }
+        /// component 2: `r98 app\u{3a3}[FivefoldAutomaticDraw]`
+        {
+            /// FivefoldAutomaticDraw (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r89.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 5i64 {
+                        s.u.insert(U98, v0);
                     }
                 }
             }
-            /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
-            {
-                /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
-                for &(d0, d1) in s.r85.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 75i64 {
-                            s.u.insert(U101, v0);
-                        }
+        }
+        /// component 3: `r101 app\u{3a3}[SeventyFiveAutomaticDraw]`
+        {
+            /// SeventyFiveAutomaticDraw (defeasible) applicable at \u{3a3}
+            for &(d0, d1) in s.r85.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 75i64 {
+                        s.u.insert(U101, v0);
                     }
                 }
             }
-            /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
-            {
-                /// SecondIllegalMoveEndsTheGame (strict)
-                for &(d0, d1) in s.r46.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if v2 >= 2i64 {
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
-                                if w0 == v1 {
-                                    s.u.insert(U164, v0);
-                                }
+        }
+        /// component 4: `r164 D[second_illegal_move_has_ended_the_game]`
+        {
+            /// SecondIllegalMoveEndsTheGame (strict)
+            for &(d0, d1) in s.r46.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if v2 >= 2i64 {
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                s.u.insert(U164, v0);
                             }
                         }
                     }
                 }
             }
-            /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+        }
+        /// component 5: `r100 app\u{3a3}[SecondIllegalMoveDrawnIfMateImpossible]`
+        {
+            /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
             {
-                /// SecondIllegalMoveDrawnIfMateImpossible (strict) applicable at \u{3a3}
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.u.insert(U100, v0);
-                                            }
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
+                                if w0 == v1 {
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.u.insert(U100, v0);
                                         }
                                     }
                                 }
@@ -8514,89 +8505,89 @@ mod __engine {
                     }
                 }
             }
-            /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+        }
+        /// component 6: `r129 ok[~game_drawn vs StalemateDraws]`
+        {
+            /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// StalemateDraws discarded: not supported \u{2190} StalemateDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U129, &[U45], &[U93]);
-                }
+                s.u.derive(U129, &[U45], &[U93]);
             }
-            /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+        }
+        /// component 7: `r128 ok[~game_drawn vs SeventyFiveAutomaticDraw]`
+        {
+            /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
             {
-                /// SeventyFiveAutomaticDraw defeated by CheckmateTakesPrecedenceOverSeventyFive
-                {
-                    s.u.derive(U128, &[U45], &[]);
-                }
+                s.u.derive(U128, &[U45], &[]);
             }
-            /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+        }
+        /// component 8: `r127 ok[~game_drawn vs SecondIllegalMoveDrawnIfMateImpossible]`
+        {
+            /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// SecondIllegalMoveDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U127, &[U45], &[U100]);
-                }
+                s.u.derive(U127, &[U45], &[U100]);
             }
-            /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+        }
+        /// component 9: `r126 ok[~game_drawn vs ResignationDrawnIfMateImpossible]`
+        {
+            /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// ResignationDrawnIfMateImpossible discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U126, &[U45], &[U99]);
-                }
+                s.u.derive(U126, &[U45], &[U99]);
             }
-            /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+        }
+        /// component 10: `r125 ok[~game_drawn vs FivefoldAutomaticDraw]`
+        {
+            /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// FivefoldAutomaticDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U125, &[U45], &[U98]);
-                }
+                s.u.derive(U125, &[U45], &[U98]);
             }
-            /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+        }
+        /// component 11: `r123 ok[~game_drawn vs DeadPositionDraws]`
+        {
+            /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// DeadPositionDraws discarded: not supported \u{2190} DeadPositionDraws (strict) applicable at \u{3a3} \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U123, &[U45], &[U48]);
-                }
+                s.u.derive(U123, &[U45], &[U48]);
             }
-            /// component 12: `r120 S[~game_drawn]`
+        }
+        /// component 12: `r120 S[~game_drawn]`
+        {
+            /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
             {
-                /// +\u{394} ~game_drawn \u{21d2} +\u{3a3}
-                {
-                    s.u.derive(U120, &[U118], &[]);
-                }
-                /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
-                {
-                    s.u.derive(U120, &[U45], &[]);
-                }
+                s.u.derive(U120, &[U118], &[]);
             }
-            /// component 13: `r132 D[~king_cannot_be_checkmated]`
+            /// CheckmateTakesPrecedenceOverSeventyFive supports ~game_drawn
             {
-                /// closure MateImpossibilityClosure
-                {
-                    s.u.derive(U132, &[U41], &[U90]);
-                }
+                s.u.derive(U120, &[U45], &[]);
             }
-            /// component 14: `r131 D[game_lost_by]`
+        }
+        /// component 13: `r132 D[~king_cannot_be_checkmated]`
+        {
+            /// closure MateImpossibilityClosure
             {
-                {
-                    let mut c0 = s.u.cursor(U132);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            /// ResignationLoses (strict)
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                s.u.derive(U132, &[U41], &[U90]);
+            }
+        }
+        /// component 14: `r131 D[game_lost_by]`
+        {
+            {
+                let mut c0 = s.u.cursor(U132);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        /// ResignationLoses (strict)
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.r131.insert((v0, v1));
+                                }
+                            }
+                        }
+                        /// SecondIllegalMoveLoses (strict)
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
                                 if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.r131.insert((v0, v1));
-                                    }
-                                }
-                            }
-                            /// SecondIllegalMoveLoses (strict)
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.r131.insert((v0, v1));
-                                            }
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.r131.insert((v0, v1));
                                         }
                                     }
                                 }
@@ -8605,40 +8596,40 @@ mod __engine {
                     }
                 }
             }
-            /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+        }
+        /// component 15: `r135 D[~move_meets_articles_3_1_to_3_9]`
+        {
+            /// closure MoveLegalityClosure
             {
-                /// closure MoveLegalityClosure
-                {
-                    s.u.derive(U135, &[U37], &[U139]);
-                }
+                s.u.derive(U135, &[U37], &[U139]);
             }
-            /// component 16: `r134 D[illegal_move]`
+        }
+        /// component 16: `r134 D[illegal_move]`
+        {
+            /// MoveIsIllegal (strict)
             {
-                /// MoveIsIllegal (strict)
-                {
-                    s.u.derive(U134, &[U37, U135], &[]);
-                }
+                s.u.derive(U134, &[U37, U135], &[]);
             }
-            /// component 17: `r56 D[~en_passant_right_open]`
+        }
+        /// component 17: `r56 D[~en_passant_right_open]`
+        {
+            /// closure EnPassantFlagClosure
             {
-                /// closure EnPassantFlagClosure
-                {
-                    s.u.derive(U56, &[U37], &[U55]);
-                }
+                s.u.derive(U56, &[U37], &[U55]);
             }
-            /// component 18: `r152 undecided[piece_touched_intentionally]`
-            {
-                /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U145, v1) {
-                            if !s.r144.contains(&(v0, v1)) {
-                                if !s.r154.contains(&(v0, v1)) {
-                                    for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
-                                        if w0 == v0 {
-                                            s.r152.insert((v0, v1));
-                                        }
+        }
+        /// component 18: `r152 undecided[piece_touched_intentionally]`
+        {
+            /// piece_touched_intentionally is undecided \u{2190} MustMoveFirstTouchedPiece: the judgment atom piece_touched_intentionally could be read
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U145, v1) {
+                        if !s.r144.contains(&(v0, v1)) {
+                            if !s.r154.contains(&(v0, v1)) {
+                                for &(_, w0) in s.r29.matching(2, &[i64::from(v0)]) {
+                                    if w0 == v0 {
+                                        s.r152.insert((v0, v1));
                                     }
                                 }
                             }
@@ -8646,120 +8637,120 @@ mod __engine {
                     }
                 }
             }
-            /// component 19: `r188 request[piece_touched_intentionally]`
-            {
-                /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r152.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r188.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 20: `r147 D'[piece_touched_intentionally]`
-            {
-                /// undecided piece_touched_intentionally holds both ways in P
-                for &(d0, d1) in s.r152.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r147.insert((v0, v1));
-                    }
-                }
-            }
-            /// component 21: `r146 D'[must_move_first_touched_piece]`
-            {
-                /// MustMoveFirstTouchedPiece (strict)
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r147.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r146.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 22: `r142 D[must_move_first_touched_piece]`
-            {
-                /// MustMoveFirstTouchedPiece (strict)
-                for &(d0, d1) in s.r143.rows() {
-                    {
-                        let (v1, v2) = (d0, d1);
-                        if s.u.contains(U145, v2) {
-                            if s.r144.contains(&(v1, v2)) {
-                                for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        s.r142.insert((v1, v2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 23: `r94 D[threefold_claim_correct]`
-            {
-                /// ThreefoldClaimCorrect (strict)
-                for &(d0, d1) in s.r89.rows() {
-                    {
-                        let (v0, v2) = (d0, d1);
-                        if v2 >= 3i64 {
-                            for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
-                                if w0 == v0 {
-                                    if s.u.contains(U52, v1) {
-                                        s.r94.insert((v0, v1));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
-            {
-                /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r94.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U103, v0);
-                    }
-                }
-            }
-            /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
-            {
-                /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        }
+        /// component 19: `r188 request[piece_touched_intentionally]`
+        {
+            /// MustMoveFirstTouchedPiece: its judgment atom piece_touched_intentionally is undecided
+            for &(d0, d1) in s.r143.rows() {
                 {
-                    s.u.derive(U130, &[U45], &[U103]);
-                }
-            }
-            /// component 26: `r84 D[fifty_move_claim_correct]`
-            {
-                /// FiftyMoveClaimCorrect (strict)
-                {
-                    let mut c0 = s.u.cursor(U52);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r152.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
                                 if w0 == v1 {
-                                    for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
-                                        if v2 >= 50i64 {
-                                            if w1 == v0 {
-                                                s.r84.insert((v0, v1));
-                                            }
+                                    s.r188.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 20: `r147 D'[piece_touched_intentionally]`
+        {
+            /// undecided piece_touched_intentionally holds both ways in P
+            for &(d0, d1) in s.r152.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r147.insert((v0, v1));
+                }
+            }
+        }
+        /// component 21: `r146 D'[must_move_first_touched_piece]`
+        {
+            /// MustMoveFirstTouchedPiece (strict)
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r147.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    s.r146.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 22: `r142 D[must_move_first_touched_piece]`
+        {
+            /// MustMoveFirstTouchedPiece (strict)
+            for &(d0, d1) in s.r143.rows() {
+                {
+                    let (v1, v2) = (d0, d1);
+                    if s.u.contains(U145, v2) {
+                        if s.r144.contains(&(v1, v2)) {
+                            for &(_, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    s.r142.insert((v1, v2));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 23: `r94 D[threefold_claim_correct]`
+        {
+            /// ThreefoldClaimCorrect (strict)
+            for &(d0, d1) in s.r89.rows() {
+                {
+                    let (v0, v2) = (d0, d1);
+                    if v2 >= 3i64 {
+                        for &(w0, v1) in s.r29.matching(1, &[i64::from(v0)]) {
+                            if w0 == v0 {
+                                if s.u.contains(U52, v1) {
+                                    s.r94.insert((v0, v1));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        /// component 24: `r103 app\u{3a3}[ThreefoldClaimDraws]`
+        {
+            /// ThreefoldClaimDraws (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r94.rows() {
+                {
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U103, v0);
+                }
+            }
+        }
+        /// component 25: `r130 ok[~game_drawn vs ThreefoldClaimDraws]`
+        {
+            /// ThreefoldClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u.derive(U130, &[U45], &[U103]);
+            }
+        }
+        /// component 26: `r84 D[fifty_move_claim_correct]`
+        {
+            /// FiftyMoveClaimCorrect (strict)
+            {
+                let mut c0 = s.u.cursor(U52);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v1 = d;
+                        for &(v0, w0) in s.r29.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                for &(w1, v2) in s.r85.matching(1, &[i64::from(v0)]) {
+                                    if v2 >= 50i64 {
+                                        if w1 == v0 {
+                                            s.r84.insert((v0, v1));
                                         }
                                     }
                                 }
@@ -8768,60 +8759,60 @@ mod __engine {
                     }
                 }
             }
-            /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
-            {
-                /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
-                for &(d0, d1) in s.r84.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U97, v0);
-                    }
-                }
-            }
-            /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
-            {
-                /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+        }
+        /// component 27: `r97 app\u{3a3}[FiftyMoveClaimDraws]`
+        {
+            /// FiftyMoveClaimDraws (strict) applicable at \u{3a3}
+            for &(d0, d1) in s.r84.rows() {
                 {
-                    s.u.derive(U124, &[U45], &[U97]);
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U97, v0);
                 }
             }
-            /// component 29: `r28 D[~castling_path_attacked]`
+        }
+        /// component 28: `r124 ok[~game_drawn vs FiftyMoveClaimDraws]`
+        {
+            /// FiftyMoveClaimDraws discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
             {
-                /// closure CastlingAttackClosure
+                s.u.derive(U124, &[U45], &[U97]);
+            }
+        }
+        /// component 29: `r28 D[~castling_path_attacked]`
+        {
+            /// closure CastlingAttackClosure
+            {
+                s.u.derive(U28, &[U32], &[U30]);
+            }
+        }
+        /// component 30: `r26 D[~castling_path_blocked]`
+        {
+            /// closure CastlingBlockClosure
+            {
+                s.u.derive(U26, &[U32], &[U33]);
+            }
+        }
+        /// component 31: `r25 D[~piece_has_moved]`
+        {
+            /// closure PieceMovedClosure
+            {
+                s.u.derive(U25, &[U39], &[U150]);
+            }
+        }
+        /// component 32: `r22 D[castling_legal]`
+        {
+            /// CastlingLegal (strict)
+            for &(d0, d1, d2, d3) in s.r23.rows() {
                 {
-                    s.u.derive(U28, &[U32], &[U30]);
-                }
-            }
-            /// component 30: `r26 D[~castling_path_blocked]`
-            {
-                /// closure CastlingBlockClosure
-                {
-                    s.u.derive(U26, &[U32], &[U33]);
-                }
-            }
-            /// component 31: `r25 D[~piece_has_moved]`
-            {
-                /// closure PieceMovedClosure
-                {
-                    s.u.derive(U25, &[U39], &[U150]);
-                }
-            }
-            /// component 32: `r22 D[castling_legal]`
-            {
-                /// CastlingLegal (strict)
-                for &(d0, d1, d2, d3) in s.r23.rows() {
-                    {
-                        let (v0, v1, v2, v4) = (d0, d1, d2, d3);
-                        if s.r27.contains(&(v1, v4)) {
-                            if s.r29.contains(&(v0, v1)) {
-                                for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
-                                    if w0 == v1 {
-                                        if s.u.contains(U25, v3) {
-                                            if s.u.contains(U25, v4) {
-                                                if s.u.contains(U26, v2) {
-                                                    if s.u.contains(U28, v2) {
-                                                        s.r22.insert((v0, v1, v2));
-                                                    }
+                    let (v0, v1, v2, v4) = (d0, d1, d2, d3);
+                    if s.r27.contains(&(v1, v4)) {
+                        if s.r29.contains(&(v0, v1)) {
+                            for &(w0, v3) in s.r24.matching(1, &[i64::from(v1)]) {
+                                if w0 == v1 {
+                                    if s.u.contains(U25, v3) {
+                                        if s.u.contains(U25, v4) {
+                                            if s.u.contains(U26, v2) {
+                                                if s.u.contains(U28, v2) {
+                                                    s.r22.insert((v0, v1, v2));
                                                 }
                                             }
                                         }
@@ -8832,20 +8823,20 @@ mod __engine {
                     }
                 }
             }
-            /// component 33: `r54 D[en_passant_capture_legal]`
+        }
+        /// component 33: `r54 D[en_passant_capture_legal]`
+        {
+            /// EnPassantCaptureLegal (strict)
             {
-                /// EnPassantCaptureLegal (strict)
-                {
-                    let mut c0 = s.u.cursor(U55);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v0 = d;
-                            for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
-                                if w0 == v0 {
-                                    for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
-                                        if w1 == v0 {
-                                            s.r54.insert((v0, v2));
-                                        }
+                let mut c0 = s.u.cursor(U55);
+                while let Some(d) = c0.next(&s.u) {
+                    {
+                        let v0 = d;
+                        for &(w0, _) in s.r29.matching(1, &[i64::from(v0)]) {
+                            if w0 == v0 {
+                                for &(w1, v2) in s.r14.matching(1, &[i64::from(v0)]) {
+                                    if w1 == v0 {
+                                        s.r54.insert((v0, v2));
                                     }
                                 }
                             }
@@ -8853,89 +8844,89 @@ mod __engine {
                     }
                 }
             }
-            /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
-            {
-                /// ArbiterSeesLawsObserved (strict)
-                for &(d0, d1) in s.r7.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        if s.u.contains(U10, v0) {
-                            s.r9.insert((v1, v0));
-                        }
+        }
+        /// component 34: `r9 D[arbiter_shall_see_laws_observed]`
+        {
+            /// ArbiterSeesLawsObserved (strict)
+            for &(d0, d1) in s.r7.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    if s.u.contains(U10, v0) {
+                        s.r9.insert((v1, v0));
                     }
                 }
             }
-            /// component 35: `r16 undecided[case_not_precisely_regulated]`
+        }
+        /// component 35: `r16 undecided[case_not_precisely_regulated]`
+        {
+            /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
             {
-                /// case_not_precisely_regulated is undecided \u{2190} UnregulatedCaseDecidedByArbiter: the judgment atom case_not_precisely_regulated could be read
+                s.u.derive(U16, &[U18], &[U4, U19]);
+            }
+        }
+        /// component 36: `r189 request[case_not_precisely_regulated]`
+        {
+            /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+            {
+                s.u.derive(U189, &[U16], &[]);
+            }
+        }
+        /// component 37: `r6 D'[case_not_precisely_regulated]`
+        {
+            /// undecided case_not_precisely_regulated holds both ways in P
+            {
+                s.u.derive(U6, &[U16], &[]);
+            }
+        }
+        /// component 38: `r5 D'[arbiter_competent_to_decide]`
+        {
+            /// UnregulatedCaseDecidedByArbiter (strict)
+            {
+                s.u.derive(U5, &[U6], &[]);
+            }
+        }
+        /// component 39: `r86 D[game_drawn]`
+        {
+            /// AgreedDraw (strict) at \u{394}
+            {
+                s.u.derive(U86, &[U1, U2], &[]);
+            }
+            /// FiftyMoveClaimDraws (strict) at \u{394}
+            for &(d0, d1) in s.r84.rows() {
                 {
-                    s.u.derive(U16, &[U18], &[U4, U19]);
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U86, v0);
                 }
             }
-            /// component 36: `r189 request[case_not_precisely_regulated]`
-            {
-                /// UnregulatedCaseDecidedByArbiter: its judgment atom case_not_precisely_regulated is undecided
+            /// FivefoldAutomaticDraw (strict) at \u{394}
+            for &(d0, d1) in s.r89.rows() {
                 {
-                    s.u.derive(U189, &[U16], &[]);
-                }
-            }
-            /// component 37: `r6 D'[case_not_precisely_regulated]`
-            {
-                /// undecided case_not_precisely_regulated holds both ways in P
-                {
-                    s.u.derive(U6, &[U16], &[]);
-                }
-            }
-            /// component 38: `r5 D'[arbiter_competent_to_decide]`
-            {
-                /// UnregulatedCaseDecidedByArbiter (strict)
-                {
-                    s.u.derive(U5, &[U6], &[]);
-                }
-            }
-            /// component 39: `r86 D[game_drawn]`
-            {
-                /// AgreedDraw (strict) at \u{394}
-                {
-                    s.u.derive(U86, &[U1, U2], &[]);
-                }
-                /// FiftyMoveClaimDraws (strict) at \u{394}
-                for &(d0, d1) in s.r84.rows() {
-                    {
-                        let (v0, _) = (d0, d1);
+                    let (v0, v1) = (d0, d1);
+                    if v1 >= 5i64 {
                         s.u.insert(U86, v0);
                     }
                 }
-                /// FivefoldAutomaticDraw (strict) at \u{394}
-                for &(d0, d1) in s.r89.rows() {
+            }
+            {
+                let mut c0 = s.u.cursor(U90);
+                while let Some(d) = c0.next(&s.u) {
                     {
-                        let (v0, v1) = (d0, d1);
-                        if v1 >= 5i64 {
-                            s.u.insert(U86, v0);
+                        let v1 = d;
+                        /// ResignationDrawnIfMateImpossible (strict) at \u{394}
+                        for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                            if w0 == v1 {
+                                if s.u.contains(U92, v1) {
+                                    s.u.insert(U86, v0);
+                                }
+                            }
                         }
-                    }
-                }
-                {
-                    let mut c0 = s.u.cursor(U90);
-                    while let Some(d) = c0.next(&s.u) {
-                        {
-                            let v1 = d;
-                            /// ResignationDrawnIfMateImpossible (strict) at \u{394}
-                            for &(v0, w0) in s.r91.matching(2, &[i64::from(v1)]) {
+                        /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
+                        for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
+                            if v2 >= 2i64 {
                                 if w0 == v1 {
-                                    if s.u.contains(U92, v1) {
-                                        s.u.insert(U86, v0);
-                                    }
-                                }
-                            }
-                            /// SecondIllegalMoveDrawnIfMateImpossible (strict) at \u{394}
-                            for &(w0, v2) in s.r46.matching(1, &[i64::from(v1)]) {
-                                if v2 >= 2i64 {
-                                    if w0 == v1 {
-                                        for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
-                                            if w1 == v1 {
-                                                s.u.insert(U86, v0);
-                                            }
+                                    for &(v0, w1) in s.r91.matching(2, &[i64::from(v1)]) {
+                                        if w1 == v1 {
+                                            s.u.insert(U86, v0);
                                         }
                                     }
                                 }
@@ -8943,422 +8934,422 @@ mod __engine {
                         }
                     }
                 }
-                /// ThreefoldClaimDraws (strict) at \u{394}
-                for &(d0, d1) in s.r94.rows() {
+            }
+            /// ThreefoldClaimDraws (strict) at \u{394}
+            for &(d0, d1) in s.r94.rows() {
+                {
+                    let (v0, _) = (d0, d1);
+                    s.u.insert(U86, v0);
+                }
+            }
+        }
+        /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
+        {
+            /// AgreedDrawEndsTheGame (strict)
+            {
+                s.u.derive(U0, &[U1, U2], &[]);
+            }
+        }
+        /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
+        {
+            /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u.derive(U122, &[U45], &[U0]);
+            }
+        }
+        /// component 42: `r119 P[~game_drawn]`
+        {
+            /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
+            {
+                s.u.derive(U119, &[U118], &[]);
+            }
+            /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
+            {
+                s.u
+                    .derive(
+                        U119,
+                        &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
+                        &[U86],
+                    );
+            }
+        }
+        /// component 43: `r104 cand[game_drawn]`
+        {
+            /// AgreedDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U0], &[]);
+            }
+            /// FiftyMoveClaimDraws applicable for game_drawn
+            {
+                s.u.derive(U104, &[U97], &[]);
+            }
+            /// FivefoldAutomaticDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U98], &[]);
+            }
+            /// ResignationDrawnIfMateImpossible applicable for game_drawn
+            {
+                s.u.derive(U104, &[U99], &[]);
+            }
+            /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
+            {
+                s.u.derive(U104, &[U100], &[]);
+            }
+            /// SeventyFiveAutomaticDraw applicable for game_drawn
+            {
+                s.u.derive(U104, &[U101], &[]);
+            }
+            /// ThreefoldClaimDraws applicable for game_drawn
+            {
+                s.u.derive(U104, &[U103], &[]);
+            }
+        }
+        /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
+        {
+            /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
+            {
+                s.u.derive(U114, &[U104], &[U45]);
+            }
+        }
+        /// component 45: `r87 P[game_drawn]`
+        {
+            /// +\u{394} game_drawn \u{21d2} +\u{2202}
+            {
+                s.u.derive(U87, &[U86], &[]);
+            }
+            /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
+            {
+                s.u.derive(U87, &[U104, U114], &[]);
+            }
+        }
+        /// component 46: `r88 S[game_drawn]`
+        {
+            /// +\u{394} game_drawn \u{21d2} +\u{3a3}
+            {
+                s.u.derive(U88, &[U86], &[]);
+            }
+            /// AgreedDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U0], &[]);
+            }
+            /// FiftyMoveClaimDraws supports game_drawn
+            {
+                s.u.derive(U88, &[U97], &[]);
+            }
+            /// FivefoldAutomaticDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U98], &[]);
+            }
+            /// ResignationDrawnIfMateImpossible supports game_drawn
+            {
+                s.u.derive(U88, &[U99], &[]);
+            }
+            /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
+            {
+                s.u.derive(U88, &[U100], &[]);
+            }
+            /// SeventyFiveAutomaticDraw supports game_drawn
+            {
+                s.u.derive(U88, &[U101], &[]);
+            }
+            /// ThreefoldClaimDraws supports game_drawn
+            {
+                s.u.derive(U88, &[U103], &[]);
+            }
+        }
+        /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
+        {
+            let (mut l58, mut h58) = (0, s.r58.len());
+            let (mut l61, mut h61) = (0, s.r61.len());
+            let (mut l167, mut h167) = (0, s.r167.len());
+            while l58 < h58 || l61 < h61 || l167 < h167 {
+                for i0 in l61..h61 {
+                    let d = s.r61.rows()[i0];
                     {
-                        let (v0, _) = (d0, d1);
-                        s.u.insert(U86, v0);
-                    }
-                }
-            }
-            /// component 40: `r0 D[agreed_draw_has_ended_the_game]`
-            {
-                /// AgreedDrawEndsTheGame (strict)
-                {
-                    s.u.derive(U0, &[U1, U2], &[]);
-                }
-            }
-            /// component 41: `r122 ok[~game_drawn vs AgreedDraw]`
-            {
-                /// AgreedDraw discarded: not supported \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u.derive(U122, &[U45], &[U0]);
-                }
-            }
-            /// component 42: `r119 P[~game_drawn]`
-            {
-                /// +\u{394} ~game_drawn \u{21d2} +\u{2202}
-                {
-                    s.u.derive(U119, &[U118], &[]);
-                }
-                /// +\u{2202} ~game_drawn: applicable, not refuted, every attacker discarded or defeated \u{2190} CheckmateTakesPrecedenceOverSeventyFive applicable for ~game_drawn
-                {
-                    s.u
-                        .derive(
-                            U119,
-                            &[U45, U122, U123, U124, U125, U126, U127, U128, U129, U130],
-                            &[U86],
-                        );
-                }
-            }
-            /// component 43: `r104 cand[game_drawn]`
-            {
-                /// AgreedDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U0], &[]);
-                }
-                /// FiftyMoveClaimDraws applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U97], &[]);
-                }
-                /// FivefoldAutomaticDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U98], &[]);
-                }
-                /// ResignationDrawnIfMateImpossible applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U99], &[]);
-                }
-                /// SecondIllegalMoveDrawnIfMateImpossible applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U100], &[]);
-                }
-                /// SeventyFiveAutomaticDraw applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U101], &[]);
-                }
-                /// ThreefoldClaimDraws applicable for game_drawn
-                {
-                    s.u.derive(U104, &[U103], &[]);
-                }
-            }
-            /// component 44: `r114 ok[game_drawn vs CheckmateTakesPrecedenceOverSeventyFive]`
-            {
-                /// CheckmateTakesPrecedenceOverSeventyFive discarded: not supported
-                {
-                    s.u.derive(U114, &[U104], &[U45]);
-                }
-            }
-            /// component 45: `r87 P[game_drawn]`
-            {
-                /// +\u{394} game_drawn \u{21d2} +\u{2202}
-                {
-                    s.u.derive(U87, &[U86], &[]);
-                }
-                /// +\u{2202} game_drawn: applicable, not refuted, every attacker discarded or defeated
-                {
-                    s.u.derive(U87, &[U104, U114], &[]);
-                }
-            }
-            /// component 46: `r88 S[game_drawn]`
-            {
-                /// +\u{394} game_drawn \u{21d2} +\u{3a3}
-                {
-                    s.u.derive(U88, &[U86], &[]);
-                }
-                /// AgreedDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U0], &[]);
-                }
-                /// FiftyMoveClaimDraws supports game_drawn
-                {
-                    s.u.derive(U88, &[U97], &[]);
-                }
-                /// FivefoldAutomaticDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U98], &[]);
-                }
-                /// ResignationDrawnIfMateImpossible supports game_drawn
-                {
-                    s.u.derive(U88, &[U99], &[]);
-                }
-                /// SecondIllegalMoveDrawnIfMateImpossible supports game_drawn
-                {
-                    s.u.derive(U88, &[U100], &[]);
-                }
-                /// SeventyFiveAutomaticDraw supports game_drawn
-                {
-                    s.u.derive(U88, &[U101], &[]);
-                }
-                /// ThreefoldClaimDraws supports game_drawn
-                {
-                    s.u.derive(U88, &[U103], &[]);
-                }
-            }
-            /// component 47 (recursive): `r58 D[entered_state]`, `r61 S[valid_transition]`, `r167 D[valid_transition]`
-            {
-                let (mut l58, mut h58) = (0, s.r58.len());
-                let (mut l61, mut h61) = (0, s.r61.len());
-                let (mut l167, mut h167) = (0, s.r167.len());
-                while l58 < h58 || l61 < h61 || l167 < h167 {
-                    for i0 in l61..h61 {
-                        let d = s.r61.rows()[i0];
-                        {
-                            let (v0, w0) = d;
-                            /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
-                            if w0 == 0u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
-                            if w0 == 1u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
-                            if w0 == 2u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
-                            if w0 == 3u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
-                            if w0 == 4u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
-                            if w0 == 5u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
-                            if w0 == 6u32 {
-                                s.r58.insert((v0, 7u32));
-                            }
-                            /// GamePlay/PlayMove/enters (strict) at \u{394}
-                            if w0 == 9u32 {
-                                s.r58.insert((v0, 10u32));
-                            }
-                            /// GamePlay/StartPlay/enters (strict) at \u{394}
-                            if w0 == 11u32 {
-                                s.r58.insert((v0, 10u32));
-                            }
-                        }
-                    }
-                    for i0 in l58..h58 {
-                        let d = s.r58.rows()[i0];
-                        {
-                            let (v0, w0) = d;
-                            if w0 == 10u32 {
-                                if s.u.contains(U0, v0) {
-                                    if s.r11.contains(&(v0, 0u32)) {
-                                        /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 0u32));
-                                        }
-                                        /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 0u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U45, v0) {
-                                    if s.r11.contains(&(v0, 1u32)) {
-                                        /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 1u32));
-                                        }
-                                        /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 1u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U50, v0) {
-                                    if s.r11.contains(&(v0, 2u32)) {
-                                        /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 2u32));
-                                        }
-                                        /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 2u32));
-                                        }
-                                    }
-                                }
-                                /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
-                                if s.u.contains(U86, v0) {
-                                    if s.r11.contains(&(v0, 3u32)) {
-                                        s.r167.insert((v0, 3u32));
-                                    }
-                                }
-                                if s.u.contains(U162, v0) {
-                                    if s.r11.contains(&(v0, 4u32)) {
-                                        /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 4u32));
-                                        }
-                                        /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 4u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U164, v0) {
-                                    if s.r11.contains(&(v0, 5u32)) {
-                                        /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 5u32));
-                                        }
-                                        /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 5u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U166, v0) {
-                                    if s.r11.contains(&(v0, 6u32)) {
-                                        /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 6u32));
-                                        }
-                                        /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 6u32));
-                                        }
-                                    }
-                                }
-                                if s.u.contains(U138, v0) {
-                                    if s.r11.contains(&(v0, 9u32)) {
-                                        /// GamePlay/PlayMove/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 9u32));
-                                        }
-                                        /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 9u32));
-                                        }
-                                    }
-                                }
-                                /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
-                                if s.u.contains(U88, v0) {
-                                    if s.r11.contains(&(v0, 3u32)) {
-                                        s.r61.insert((v0, 3u32));
-                                    }
-                                }
-                            }
-                            if w0 == 8u32 {
-                                if s.u.contains(U10, v0) {
-                                    if s.r11.contains(&(v0, 11u32)) {
-                                        /// GamePlay/StartPlay/valid (strict) at \u{394}
-                                        {
-                                            s.r167.insert((v0, 11u32));
-                                        }
-                                        /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
-                                        {
-                                            s.r61.insert((v0, 11u32));
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    /// +\u{394} valid_transition \u{21d2} +\u{3a3}
-                    for i0 in l167..h167 {
-                        let d = s.r167.rows()[i0];
-                        {
-                            let (v0, v1) = d;
-                            s.r61.insert((v0, v1));
-                        }
-                    }
-                    (l58, h58) = (h58, s.r58.len());
-                    (l61, h61) = (h61, s.r61.len());
-                    (l167, h167) = (h167, s.r167.len());
-                }
-            }
-            /// component 48: `r178 cand[valid_transition]`
-            {
-                for &(d0, d1) in s.r11.rows() {
-                    {
-                        let (v0, w0) = (d0, d1);
-                        /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+                        let (v0, w0) = d;
+                        /// GamePlay/ConcludeByAgreement/enters (strict) at \u{394}
                         if w0 == 0u32 {
-                            if s.u.contains(U0, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 0u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByCheckmate/enters (strict) at \u{394}
                         if w0 == 1u32 {
-                            if s.u.contains(U45, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 1u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByDeadPosition/enters (strict) at \u{394}
                         if w0 == 2u32 {
-                            if s.u.contains(U50, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 2u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByDrawnClaim/enters (strict) at \u{394}
                         if w0 == 3u32 {
-                            if s.u.contains(U87, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 3u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByResignation/enters (strict) at \u{394}
                         if w0 == 4u32 {
-                            if s.u.contains(U162, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 4u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeBySecondIllegalMove/enters (strict) at \u{394}
                         if w0 == 5u32 {
-                            if s.u.contains(U164, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 5u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+                        /// GamePlay/ConcludeByStalemate/enters (strict) at \u{394}
                         if w0 == 6u32 {
-                            if s.u.contains(U166, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 6u32));
-                                }
-                            }
+                            s.r58.insert((v0, 7u32));
                         }
-                        /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+                        /// GamePlay/PlayMove/enters (strict) at \u{394}
                         if w0 == 9u32 {
-                            if s.u.contains(U138, v0) {
-                                if s.r58.contains(&(v0, 10u32)) {
-                                    s.r178.insert((v0, 9u32));
-                                }
-                            }
+                            s.r58.insert((v0, 10u32));
                         }
-                        /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+                        /// GamePlay/StartPlay/enters (strict) at \u{394}
                         if w0 == 11u32 {
+                            s.r58.insert((v0, 10u32));
+                        }
+                    }
+                }
+                for i0 in l58..h58 {
+                    let d = s.r58.rows()[i0];
+                    {
+                        let (v0, w0) = d;
+                        if w0 == 10u32 {
+                            if s.u.contains(U0, v0) {
+                                if s.r11.contains(&(v0, 0u32)) {
+                                    /// GamePlay/ConcludeByAgreement/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 0u32));
+                                    }
+                                    /// GamePlay/ConcludeByAgreement/valid supports valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 0u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U45, v0) {
+                                if s.r11.contains(&(v0, 1u32)) {
+                                    /// GamePlay/ConcludeByCheckmate/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 1u32));
+                                    }
+                                    /// GamePlay/ConcludeByCheckmate/valid supports valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 1u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U50, v0) {
+                                if s.r11.contains(&(v0, 2u32)) {
+                                    /// GamePlay/ConcludeByDeadPosition/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 2u32));
+                                    }
+                                    /// GamePlay/ConcludeByDeadPosition/valid supports valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 2u32));
+                                    }
+                                }
+                            }
+                            /// GamePlay/ConcludeByDrawnClaim/valid (strict) at \u{394}
+                            if s.u.contains(U86, v0) {
+                                if s.r11.contains(&(v0, 3u32)) {
+                                    s.r167.insert((v0, 3u32));
+                                }
+                            }
+                            if s.u.contains(U162, v0) {
+                                if s.r11.contains(&(v0, 4u32)) {
+                                    /// GamePlay/ConcludeByResignation/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 4u32));
+                                    }
+                                    /// GamePlay/ConcludeByResignation/valid supports valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 4u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U164, v0) {
+                                if s.r11.contains(&(v0, 5u32)) {
+                                    /// GamePlay/ConcludeBySecondIllegalMove/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 5u32));
+                                    }
+                                    /// GamePlay/ConcludeBySecondIllegalMove/valid supports valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 5u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U166, v0) {
+                                if s.r11.contains(&(v0, 6u32)) {
+                                    /// GamePlay/ConcludeByStalemate/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 6u32));
+                                    }
+                                    /// GamePlay/ConcludeByStalemate/valid supports valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 6u32));
+                                    }
+                                }
+                            }
+                            if s.u.contains(U138, v0) {
+                                if s.r11.contains(&(v0, 9u32)) {
+                                    /// GamePlay/PlayMove/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 9u32));
+                                    }
+                                    /// GamePlay/PlayMove/valid supports valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 9u32));
+                                    }
+                                }
+                            }
+                            /// GamePlay/ConcludeByDrawnClaim/valid supports valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{3a3}
+                            if s.u.contains(U88, v0) {
+                                if s.r11.contains(&(v0, 3u32)) {
+                                    s.r61.insert((v0, 3u32));
+                                }
+                            }
+                        }
+                        if w0 == 8u32 {
                             if s.u.contains(U10, v0) {
-                                if s.r58.contains(&(v0, 8u32)) {
-                                    s.r178.insert((v0, 11u32));
+                                if s.r11.contains(&(v0, 11u32)) {
+                                    /// GamePlay/StartPlay/valid (strict) at \u{394}
+                                    {
+                                        s.r167.insert((v0, 11u32));
+                                    }
+                                    /// GamePlay/StartPlay/valid supports valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{3a3}
+                                    {
+                                        s.r61.insert((v0, 11u32));
+                                    }
                                 }
                             }
                         }
                     }
                 }
-            }
-            /// component 49: `r168 P[valid_transition]`
-            {
-                /// +\u{394} valid_transition \u{21d2} +\u{2202}
-                for &(d0, d1) in s.r167.rows() {
+                /// +\u{394} valid_transition \u{21d2} +\u{3a3}
+                for i0 in l167..h167 {
+                    let d = s.r167.rows()[i0];
                     {
-                        let (v0, v1) = (d0, d1);
-                        s.r168.insert((v0, v1));
+                        let (v0, v1) = d;
+                        s.r61.insert((v0, v1));
                     }
                 }
-                /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
-                for &(d0, d1) in s.r178.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r168.insert((v0, v1));
+                (l58, h58) = (h58, s.r58.len());
+                (l61, h61) = (h61, s.r61.len());
+                (l167, h167) = (h167, s.r167.len());
+            }
+        }
+        /// component 48: `r178 cand[valid_transition]`
+        {
+            for &(d0, d1) in s.r11.rows() {
+                {
+                    let (v0, w0) = (d0, d1);
+                    /// GamePlay/ConcludeByAgreement/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByAgreement/valid (strict) applicable at \u{2202}
+                    if w0 == 0u32 {
+                        if s.u.contains(U0, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 0u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByCheckmate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByCheckmate/valid (strict) applicable at \u{2202}
+                    if w0 == 1u32 {
+                        if s.u.contains(U45, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 1u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByDeadPosition/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDeadPosition/valid (strict) applicable at \u{2202}
+                    if w0 == 2u32 {
+                        if s.u.contains(U50, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 2u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByDrawnClaim/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByDrawnClaim/valid (strict) applicable at \u{2202}
+                    if w0 == 3u32 {
+                        if s.u.contains(U87, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 3u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByResignation/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByResignation/valid (strict) applicable at \u{2202}
+                    if w0 == 4u32 {
+                        if s.u.contains(U162, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 4u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeBySecondIllegalMove/valid applicable for valid_transition \u{2190} GamePlay/ConcludeBySecondIllegalMove/valid (strict) applicable at \u{2202}
+                    if w0 == 5u32 {
+                        if s.u.contains(U164, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 5u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/ConcludeByStalemate/valid applicable for valid_transition \u{2190} GamePlay/ConcludeByStalemate/valid (strict) applicable at \u{2202}
+                    if w0 == 6u32 {
+                        if s.u.contains(U166, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 6u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/PlayMove/valid applicable for valid_transition \u{2190} GamePlay/PlayMove/valid (strict) applicable at \u{2202}
+                    if w0 == 9u32 {
+                        if s.u.contains(U138, v0) {
+                            if s.r58.contains(&(v0, 10u32)) {
+                                s.r178.insert((v0, 9u32));
+                            }
+                        }
+                    }
+                    /// GamePlay/StartPlay/valid applicable for valid_transition \u{2190} GamePlay/StartPlay/valid (strict) applicable at \u{2202}
+                    if w0 == 11u32 {
+                        if s.u.contains(U10, v0) {
+                            if s.r58.contains(&(v0, 8u32)) {
+                                s.r178.insert((v0, 11u32));
+                            }
+                        }
                     }
                 }
             }
-            /// component 50: `r60 S[entered_state]`
-            {
-                /// the same tuples as D[entered_state]
-                for &(d0, d1) in s.r58.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r60.insert((v0, v1));
-                    }
+        }
+        /// component 49: `r168 P[valid_transition]`
+        {
+            /// +\u{394} valid_transition \u{21d2} +\u{2202}
+            for &(d0, d1) in s.r167.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r168.insert((v0, v1));
                 }
             }
-            /// component 51: `r59 P[entered_state]`
-            {
-                /// +\u{394} entered_state \u{21d2} +\u{2202}
-                for &(d0, d1) in s.r58.rows() {
-                    {
-                        let (v0, v1) = (d0, d1);
-                        s.r59.insert((v0, v1));
-                    }
+            /// +\u{2202} valid_transition: applicable, not refuted, every attacker discarded or defeated
+            for &(d0, d1) in s.r178.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r168.insert((v0, v1));
+                }
+            }
+        }
+        /// component 50: `r60 S[entered_state]`
+        {
+            /// the same tuples as D[entered_state]
+            for &(d0, d1) in s.r58.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r60.insert((v0, v1));
+                }
+            }
+        }
+        /// component 51: `r59 P[entered_state]`
+        {
+            /// +\u{394} entered_state \u{21d2} +\u{2202}
+            for &(d0, d1) in s.r58.rows() {
+                {
+                    let (v0, v1) = (d0, d1);
+                    s.r59.insert((v0, v1));
                 }
             }
         }
@@ -9394,46 +9385,6 @@ mod __engine {
 }
 /// A fact row: the input relation and its columns (entities as ids).
 type Row = (u32, [i64; 4usize]);
-/// The works with dated editions: id, local name, whether a rule is anchored to one.
-static LAW_WORKS: &[__rt::WorkRow] = &[
-    ("urn:fide:laws:clir:chess#FIDE_LAWS_OF_CHESS", "FIDE_LAWS_OF_CHESS", true),
-];
-/// The dated editions: id, local name, work, in force and repeal dates.
-static LAW_EDITIONS: &[__rt::EditionRow] = &[
-    ("urn:fide:laws:clir:chess#FIDE_LAWS_2023", "FIDE_LAWS_2023", 0u32, &[20230101], &[]),
-];
-/// The conditions of the in-force inputs.
-static LAW_GATES: &[__rt::GateRow] = &[];
-/// The input relation of each condition.
-static IN_FORCE_RELS: &[u32] = &[];
-/// The input relation of a case's date, if the package dates anything.
-const AS_OF_REL: Option<u32> = Some(190u32);
-/// The package's dated law, built on first use.
-fn law() -> &'static __rt::Law {
-    static LAW: ::std::sync::OnceLock<__rt::Law> = ::std::sync::OnceLock::new();
-    LAW.get_or_init(|| __rt::Law::from_tables(LAW_WORKS, LAW_EDITIONS, LAW_GATES))
-}
-/// Is `r` a relation a case's date sets?
-fn is_date_rel(r: u32) -> bool {
-    AS_OF_REL == Some(r) || IN_FORCE_RELS.contains(&r)
-}
-/// The in-force inputs of the package's current date (what a
-/// case without a date starts with; none for a package with one
-/// edition per work).
-fn default_in_force() -> &'static [Row] {
-    static ROWS: ::std::sync::OnceLock<Vec<Row>> = ::std::sync::OnceLock::new();
-    ROWS.get_or_init(|| match law().on(None) {
-        Ok(f) => {
-            f.gates
-                .iter()
-                .zip(IN_FORCE_RELS)
-                .filter(|(on, _)| **on)
-                .map(|(_, &r)| (r, [0; 4usize]))
-                .collect()
-        }
-        Err(_) => Vec::new(),
-    })
-}
 /// What a message about a bad id says of each input relation.
 static INPUT_RELS: &[__rt::InputRel] = &[
     __rt::InputRel {
@@ -9792,7 +9743,7 @@ static INPUT_RELS: &[__rt::InputRel] = &[
 /// the `Case` that [`evaluate_cases`] hands to its `fill` writes
 /// into its batch's buffer, which the worker thread reuses batch
 /// after batch, so many cases allocate nothing per case.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Case {
     rows: Vec<Row>,
     /// Where this case's rows start in `rows` (in a batch, after
@@ -9803,51 +9754,10 @@ pub struct Case {
     /// The batch that handed this case to `fill` (0: none).
     tag: u64,
 }
-impl Default for Case {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 impl Case {
-    /// An empty case (the package's constants are known
-    /// already), as of the package's current date.
+    /// An empty case (the package's constants are known already).
     pub fn new() -> Self {
-        Case {
-            rows: default_in_force().to_vec(),
-            start: 0,
-            hi: 0,
-            tag: 0,
-        }
-    }
-    /// Judges this case as of `date` (docs/reference.md#as-of-evaluation):
-    /// the law in force on it applies (without a date: the
-    /// package's current date). Fails, changing nothing, when
-    /// no edition of a work some rule is anchored to is in
-    /// force on `date`; the error names the work and the dates
-    /// it has an edition in force.
-    pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
-        let f = law().on(Some(date)).map_err(|e| __rt::Error::Facts(e.to_string()))?;
-        let start = self.start.min(self.rows.len());
-        let mut k = start;
-        for i in start..self.rows.len() {
-            let r = self.rows[i];
-            if !is_date_rel(r.0) {
-                self.rows[k] = r;
-                k += 1;
-            }
-        }
-        self.rows.truncate(k);
-        for (g, &on) in f.gates.iter().enumerate() {
-            if on {
-                self.rows.push((IN_FORCE_RELS[g], [0; 4usize]));
-            }
-        }
-        if let (Some(r), Some(d)) = (AS_OF_REL, f.date) {
-            let mut v = [0i64; 4usize];
-            v[0] = i64::from(d.0);
-            self.rows.push((r, v));
-        }
-        Ok(self)
+        Self::default()
     }
     /// Declares the `Arbiter` entity `entity` (it counts for the domains of undecided judgments even if no fact names it).
     #[inline]
@@ -10517,27 +10427,16 @@ impl Facts {
     /// Empty facts (the package's constants are known already).
     /// Reuses the buffers of a `Facts` this thread dropped.
     pub fn new() -> Self {
-        let (interner, mut rows) = __rt::Interner::reuse(
+        let (interner, rows) = __rt::Interner::reuse(
             CONSTANTS,
             constant_id,
             spare_facts(),
             48,
         );
-        rows.extend_from_slice(default_in_force());
         Facts {
             interner,
-            case: Case {
-                rows,
-                start: 0,
-                hi: 0,
-                tag: 0,
-            },
+            case: Case { rows, ..Case::default() },
         }
-    }
-    /// Judges these facts as of `date` ([`Case::as_of`]).
-    pub fn as_of(&mut self, date: __rt::Date) -> Result<&mut Self, __rt::Error> {
-        self.case.as_of(date)?;
-        Ok(self)
     }
     /// The name of an entity of these facts (`None` for an id from elsewhere).
     pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
@@ -11064,10 +10963,10 @@ impl Facts {
     r" Reads a facts file (docs/reference.md#facts-files): keys are predicate names,"]
     #[doc = r" `~p` states an explicit negation; errors name the key and row."] pub fn
     from_json(bytes : & [u8]) -> Result < Facts, __rt::Error > { let mut facts =
-    Facts::new(); let mut rows : Vec < (usize, Vec < i64 >) > = Vec::new(); let date =
+    Facts::new(); let mut rows : Vec < (usize, Vec < i64 >) > = Vec::new();
     __rt::read_facts_json(& PACKAGE, bytes, & mut facts.interner, & mut | r, row | rows
-    .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); } if let
-    Some(d) = date { facts.as_of(d) ?; } Ok(facts) } }
+    .push((r, row.to_vec()))) ?; for (r, row) in rows { facts.__push(r, & row); }
+    Ok(facts) } }
 }
 /// A batch's input: named facts, or the rows of nameless cases
 /// in one buffer.
@@ -13742,6 +13641,426 @@ fn evaluate_batch(
     mut input: Input,
     policy: __rt::Policy,
 ) -> Vec<Result<Conclusions, __rt::Error>> {
+    /// Loads case `i` of `input` into the cleared tables: whether a
+    /// fact is given with its explicit negation.
+    #[inline]
+    fn load_case(s: &mut __engine::Tables, input: &Input, i: usize) -> bool {
+        for (rel, v) in input.rows(i) {
+            match *rel {
+                1u32 => {
+                    s.u.insert(__engine::U1, v[0usize] as u32);
+                }
+                2u32 => {
+                    s.u.insert(__engine::U2, v[0usize] as u32);
+                }
+                4u32 => {
+                    s.u.insert(__engine::U4, v[0usize] as u32);
+                    s.u.insert(__engine::U3, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                    s.u.insert(__engine::U6, v[0usize] as u32);
+                }
+                7u32 => {
+                    s.r7.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                8u32 => {
+                    s.r8.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                10u32 => {
+                    s.u.insert(__engine::U10, v[0usize] as u32);
+                }
+                11u32 => {
+                    s.r11.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                12u32 => {
+                    s.r12.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                13u32 => {
+                    s.u.insert(__engine::U13, v[0usize] as u32);
+                }
+                14u32 => {
+                    s.r14.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                15u32 => {
+                    s.r15.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                19u32 => {
+                    s.u.insert(__engine::U19, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                }
+                20u32 => {
+                    s.u.insert(__engine::U20, v[0usize] as u32);
+                    s.u.insert(__engine::U18, v[0usize] as u32);
+                }
+                23u32 => {
+                    s.r23
+                        .insert((
+                            v[0usize] as u32,
+                            v[1usize] as u32,
+                            v[2usize] as u32,
+                            v[3usize] as u32,
+                        ));
+                }
+                24u32 => {
+                    s.r24.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                27u32 => {
+                    s.r27.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                29u32 => {
+                    s.r29.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                30u32 => {
+                    s.u.insert(__engine::U30, v[0usize] as u32);
+                }
+                31u32 => {
+                    s.u.insert(__engine::U31, v[0usize] as u32);
+                    s.u.insert(__engine::U28, v[0usize] as u32);
+                }
+                32u32 => {
+                    s.u.insert(__engine::U32, v[0usize] as u32);
+                }
+                33u32 => {
+                    s.u.insert(__engine::U33, v[0usize] as u32);
+                }
+                34u32 => {
+                    s.u.insert(__engine::U34, v[0usize] as u32);
+                    s.u.insert(__engine::U26, v[0usize] as u32);
+                }
+                35u32 => {
+                    s.r35
+                        .insert((
+                            v[0usize] as u32,
+                            v[1usize] as u32,
+                            v[2usize] as u32,
+                            v[3usize] as u32,
+                        ));
+                }
+                36u32 => {
+                    s.u.insert(__engine::U36, v[0usize] as u32);
+                }
+                37u32 => {
+                    s.u.insert(__engine::U37, v[0usize] as u32);
+                }
+                38u32 => {
+                    s.u.insert(__engine::U38, v[0usize] as u32);
+                }
+                39u32 => {
+                    s.u.insert(__engine::U39, v[0usize] as u32);
+                }
+                40u32 => {
+                    s.u.insert(__engine::U40, v[0usize] as u32);
+                }
+                41u32 => {
+                    s.u.insert(__engine::U41, v[0usize] as u32);
+                }
+                42u32 => {
+                    s.u.insert(__engine::U42, v[0usize] as u32);
+                }
+                43u32 => {
+                    s.r43.insert((v[0usize] as u32, v[1usize] as u32));
+                    s.u.insert(__engine::U45, v[0usize] as u32);
+                    s.r133.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                44u32 => {
+                    s.r44.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                46u32 => {
+                    s.r46.insert((v[0usize] as u32, v[1usize]));
+                }
+                47u32 => {
+                    s.r47.insert((v[0usize] as u32, v[1usize]));
+                }
+                48u32 => {
+                    s.u.insert(__engine::U48, v[0usize] as u32);
+                    s.u.insert(__engine::U50, v[0usize] as u32);
+                    s.u.insert(__engine::U86, v[0usize] as u32);
+                    s.u.insert(__engine::U88, v[0usize] as u32);
+                    s.u.insert(__engine::U104, v[0usize] as u32);
+                }
+                49u32 => {
+                    s.u.insert(__engine::U49, v[0usize] as u32);
+                }
+                51u32 => {
+                    s.u.insert(__engine::U51, v[0usize] as u32);
+                }
+                52u32 => {
+                    s.u.insert(__engine::U52, v[0usize] as u32);
+                }
+                53u32 => {
+                    s.u.insert(__engine::U53, v[0usize] as u32);
+                }
+                55u32 => {
+                    s.u.insert(__engine::U55, v[0usize] as u32);
+                }
+                57u32 => {
+                    s.u.insert(__engine::U57, v[0usize] as u32);
+                    s.u.insert(__engine::U56, v[0usize] as u32);
+                }
+                62u32 => {
+                    s.u.insert(__engine::U62, v[0usize] as u32);
+                    s.r58.insert((v[0usize] as u32, 8u32));
+                }
+                85u32 => {
+                    s.r85.insert((v[0usize] as u32, v[1usize]));
+                }
+                89u32 => {
+                    s.r89.insert((v[0usize] as u32, v[1usize]));
+                }
+                90u32 => {
+                    s.u.insert(__engine::U90, v[0usize] as u32);
+                }
+                91u32 => {
+                    s.r91.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                92u32 => {
+                    s.u.insert(__engine::U92, v[0usize] as u32);
+                }
+                93u32 => {
+                    s.u.insert(__engine::U93, v[0usize] as u32);
+                    s.u.insert(__engine::U86, v[0usize] as u32);
+                    s.u.insert(__engine::U88, v[0usize] as u32);
+                    s.u.insert(__engine::U104, v[0usize] as u32);
+                    s.u.insert(__engine::U166, v[0usize] as u32);
+                }
+                136u32 => {
+                    s.u.insert(__engine::U136, v[0usize] as u32);
+                    s.u.insert(__engine::U132, v[0usize] as u32);
+                }
+                137u32 => {
+                    s.r137.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                139u32 => {
+                    s.u.insert(__engine::U139, v[0usize] as u32);
+                    s.u.insert(__engine::U138, v[0usize] as u32);
+                }
+                140u32 => {
+                    s.u.insert(__engine::U140, v[0usize] as u32);
+                    s.u.insert(__engine::U135, v[0usize] as u32);
+                }
+                141u32 => {
+                    s.r141.insert((v[0usize] as u32, v[1usize]));
+                }
+                143u32 => {
+                    s.r143.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                144u32 => {
+                    s.r144.insert((v[0usize] as u32, v[1usize] as u32));
+                    s.r147.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                145u32 => {
+                    s.u.insert(__engine::U145, v[0usize] as u32);
+                }
+                148u32 => {
+                    s.r148.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                149u32 => {
+                    s.u.insert(__engine::U149, v[0usize] as u32);
+                }
+                150u32 => {
+                    s.u.insert(__engine::U150, v[0usize] as u32);
+                }
+                151u32 => {
+                    s.u.insert(__engine::U151, v[0usize] as u32);
+                    s.u.insert(__engine::U25, v[0usize] as u32);
+                }
+                154u32 => {
+                    s.r154.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                156u32 => {
+                    s.u.insert(__engine::U156, v[0usize] as u32);
+                }
+                157u32 => {
+                    s.r157.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                158u32 => {
+                    s.r158.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                159u32 => {
+                    s.u.insert(__engine::U159, v[0usize] as u32);
+                }
+                160u32 => {
+                    s.r160.insert((v[0usize] as u32, v[1usize]));
+                }
+                161u32 => {
+                    s.u.insert(__engine::U161, v[0usize] as u32);
+                }
+                163u32 => {
+                    s.r163.insert((v[0usize] as u32, v[1usize] as u32));
+                }
+                165u32 => {
+                    s.u.insert(__engine::U165, v[0usize] as u32);
+                }
+                _ => {}
+            }
+        }
+        s
+            .u
+            .meets_any(
+                &[
+                    (__engine::U1, __engine::U13),
+                    (__engine::U4, __engine::U19),
+                    (__engine::U30, __engine::U31),
+                    (__engine::U33, __engine::U34),
+                    (__engine::U32, __engine::U36),
+                    (__engine::U37, __engine::U38),
+                    (__engine::U39, __engine::U40),
+                    (__engine::U41, __engine::U42),
+                    (__engine::U48, __engine::U49),
+                    (__engine::U2, __engine::U51),
+                    (__engine::U52, __engine::U53),
+                    (__engine::U55, __engine::U57),
+                    (__engine::U90, __engine::U136),
+                    (__engine::U139, __engine::U140),
+                    (__engine::U145, __engine::U149),
+                    (__engine::U150, __engine::U151),
+                    (__engine::U10, __engine::U156),
+                    (__engine::U92, __engine::U159),
+                    (__engine::U62, __engine::U161),
+                    (__engine::U93, __engine::U165),
+                ],
+            ) || s.r7.meets(&s.r8) || s.r11.meets(&s.r12) || s.r14.meets(&s.r15)
+            || s.r23.meets(&s.r35) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
+            || s.r24.meets(&s.r137) || s.r85.meets(&s.r141) || s.r143.meets(&s.r148)
+            || s.r144.meets(&s.r154) || s.r29.meets(&s.r157) || s.r91.meets(&s.r158)
+            || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
+    }
+    /// Appends this case's rows of some kept relations to the batch's outputs.
+    #[inline]
+    fn take_0(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
+        if !s.u.is_empty(__engine::U0) {
+            s.u.push_to(__engine::U0, c, &mut out.o0);
+        }
+        if !s.u.is_empty(__engine::U3) {
+            s.u.push_to(__engine::U3, c, &mut out.o3);
+        }
+        if !s.u.is_empty(__engine::U5) {
+            s.u.push_to(__engine::U5, c, &mut out.o5);
+        }
+        if !s.r9.is_empty() {
+            s.r9.sort();
+            out.o9.push_rows(c, s.r9.rows());
+        }
+        if !s.r22.is_empty() {
+            s.r22.sort();
+            out.o22.push_rows(c, s.r22.rows());
+        }
+        if !s.u.is_empty(__engine::U25) {
+            s.u.push_to(__engine::U25, c, &mut out.o25);
+        }
+        if !s.u.is_empty(__engine::U26) {
+            s.u.push_to(__engine::U26, c, &mut out.o26);
+        }
+        if !s.u.is_empty(__engine::U28) {
+            s.u.push_to(__engine::U28, c, &mut out.o28);
+        }
+        if !s.u.is_empty(__engine::U45) {
+            s.u.push_to(__engine::U45, c, &mut out.o45);
+        }
+        if !s.u.is_empty(__engine::U50) {
+            s.u.push_to(__engine::U50, c, &mut out.o50);
+        }
+        if !s.r54.is_empty() {
+            s.r54.sort();
+            out.o54.push_rows(c, s.r54.rows());
+        }
+        if !s.u.is_empty(__engine::U56) {
+            s.u.push_to(__engine::U56, c, &mut out.o56);
+        }
+        if !s.r58.is_empty() {
+            s.r58.sort();
+            out.o58.push_rows(c, s.r58.rows());
+        }
+        if !s.r59.is_empty() {
+            s.r59.sort();
+            out.o59.push_rows(c, s.r59.rows());
+        }
+        if !s.r60.is_empty() {
+            s.r60.sort();
+            out.o60.push_rows(c, s.r60.rows());
+        }
+        if !s.r61.is_empty() {
+            s.r61.sort();
+            out.o61.push_rows(c, s.r61.rows());
+        }
+        if !s.r84.is_empty() {
+            s.r84.sort();
+            out.o84.push_rows(c, s.r84.rows());
+        }
+        if !s.u.is_empty(__engine::U86) {
+            s.u.push_to(__engine::U86, c, &mut out.o86);
+        }
+        if !s.u.is_empty(__engine::U87) {
+            s.u.push_to(__engine::U87, c, &mut out.o87);
+        }
+        if !s.u.is_empty(__engine::U88) {
+            s.u.push_to(__engine::U88, c, &mut out.o88);
+        }
+        if !s.r94.is_empty() {
+            s.r94.sort();
+            out.o94.push_rows(c, s.r94.rows());
+        }
+        if !s.u.is_empty(__engine::U118) {
+            s.u.push_to(__engine::U118, c, &mut out.o118);
+        }
+        if !s.u.is_empty(__engine::U119) {
+            s.u.push_to(__engine::U119, c, &mut out.o119);
+        }
+        if !s.u.is_empty(__engine::U120) {
+            s.u.push_to(__engine::U120, c, &mut out.o120);
+        }
+        if !s.r131.is_empty() {
+            s.r131.sort();
+            out.o131.push_rows(c, s.r131.rows());
+        }
+        if !s.u.is_empty(__engine::U132) {
+            s.u.push_to(__engine::U132, c, &mut out.o132);
+        }
+        if !s.r133.is_empty() {
+            s.r133.sort();
+            out.o133.push_rows(c, s.r133.rows());
+        }
+        if !s.u.is_empty(__engine::U134) {
+            s.u.push_to(__engine::U134, c, &mut out.o134);
+        }
+        if !s.u.is_empty(__engine::U135) {
+            s.u.push_to(__engine::U135, c, &mut out.o135);
+        }
+        if !s.u.is_empty(__engine::U138) {
+            s.u.push_to(__engine::U138, c, &mut out.o138);
+        }
+        if !s.r142.is_empty() {
+            s.r142.sort();
+            out.o142.push_rows(c, s.r142.rows());
+        }
+        if !s.r146.is_empty() {
+            s.r146.sort();
+            out.o146.push_rows(c, s.r146.rows());
+        }
+        if !s.u.is_empty(__engine::U162) {
+            s.u.push_to(__engine::U162, c, &mut out.o162);
+        }
+        if !s.u.is_empty(__engine::U164) {
+            s.u.push_to(__engine::U164, c, &mut out.o164);
+        }
+        if !s.u.is_empty(__engine::U166) {
+            s.u.push_to(__engine::U166, c, &mut out.o166);
+        }
+        if !s.r167.is_empty() {
+            s.r167.sort();
+            out.o167.push_rows(c, s.r167.rows());
+        }
+        if !s.r168.is_empty() {
+            s.r168.sort();
+            out.o168.push_rows(c, s.r168.rows());
+        }
+        if !s.r188.is_empty() {
+            s.r188.sort();
+            out.o188.push_rows(c, s.r188.rows());
+        }
+        if !s.u.is_empty(__engine::U189) {
+            s.u.push_to(__engine::U189, c, &mut out.o189);
+        }
+    }
     let n = input.len();
     let mut errors = Vec::with_capacity(n);
     let out = __engine::with_tables(|s| {
@@ -13790,289 +14109,7 @@ fn evaluate_batch(
             let mut failed = input.check(i).err();
             if failed.is_none() {
                 s.clear();
-                for (rel, v) in input.rows(i) {
-                    match *rel {
-                        1u32 => {
-                            s.u.insert(__engine::U1, v[0usize] as u32);
-                        }
-                        2u32 => {
-                            s.u.insert(__engine::U2, v[0usize] as u32);
-                        }
-                        4u32 => {
-                            s.u.insert(__engine::U4, v[0usize] as u32);
-                            s.u.insert(__engine::U3, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                            s.u.insert(__engine::U6, v[0usize] as u32);
-                        }
-                        7u32 => {
-                            s.r7.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        8u32 => {
-                            s.r8.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        10u32 => {
-                            s.u.insert(__engine::U10, v[0usize] as u32);
-                        }
-                        11u32 => {
-                            s.r11.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        12u32 => {
-                            s.r12.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        13u32 => {
-                            s.u.insert(__engine::U13, v[0usize] as u32);
-                        }
-                        14u32 => {
-                            s.r14.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        15u32 => {
-                            s.r15.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        19u32 => {
-                            s.u.insert(__engine::U19, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                        }
-                        20u32 => {
-                            s.u.insert(__engine::U20, v[0usize] as u32);
-                            s.u.insert(__engine::U18, v[0usize] as u32);
-                        }
-                        23u32 => {
-                            s.r23
-                                .insert((
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        24u32 => {
-                            s.r24.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        27u32 => {
-                            s.r27.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        29u32 => {
-                            s.r29.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        30u32 => {
-                            s.u.insert(__engine::U30, v[0usize] as u32);
-                        }
-                        31u32 => {
-                            s.u.insert(__engine::U31, v[0usize] as u32);
-                            s.u.insert(__engine::U28, v[0usize] as u32);
-                        }
-                        32u32 => {
-                            s.u.insert(__engine::U32, v[0usize] as u32);
-                        }
-                        33u32 => {
-                            s.u.insert(__engine::U33, v[0usize] as u32);
-                        }
-                        34u32 => {
-                            s.u.insert(__engine::U34, v[0usize] as u32);
-                            s.u.insert(__engine::U26, v[0usize] as u32);
-                        }
-                        35u32 => {
-                            s.r35
-                                .insert((
-                                    v[0usize] as u32,
-                                    v[1usize] as u32,
-                                    v[2usize] as u32,
-                                    v[3usize] as u32,
-                                ));
-                        }
-                        36u32 => {
-                            s.u.insert(__engine::U36, v[0usize] as u32);
-                        }
-                        37u32 => {
-                            s.u.insert(__engine::U37, v[0usize] as u32);
-                        }
-                        38u32 => {
-                            s.u.insert(__engine::U38, v[0usize] as u32);
-                        }
-                        39u32 => {
-                            s.u.insert(__engine::U39, v[0usize] as u32);
-                        }
-                        40u32 => {
-                            s.u.insert(__engine::U40, v[0usize] as u32);
-                        }
-                        41u32 => {
-                            s.u.insert(__engine::U41, v[0usize] as u32);
-                        }
-                        42u32 => {
-                            s.u.insert(__engine::U42, v[0usize] as u32);
-                        }
-                        43u32 => {
-                            s.r43.insert((v[0usize] as u32, v[1usize] as u32));
-                            s.u.insert(__engine::U45, v[0usize] as u32);
-                            s.r133.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        44u32 => {
-                            s.r44.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        46u32 => {
-                            s.r46.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        47u32 => {
-                            s.r47.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        48u32 => {
-                            s.u.insert(__engine::U48, v[0usize] as u32);
-                            s.u.insert(__engine::U50, v[0usize] as u32);
-                            s.u.insert(__engine::U86, v[0usize] as u32);
-                            s.u.insert(__engine::U88, v[0usize] as u32);
-                            s.u.insert(__engine::U104, v[0usize] as u32);
-                        }
-                        49u32 => {
-                            s.u.insert(__engine::U49, v[0usize] as u32);
-                        }
-                        51u32 => {
-                            s.u.insert(__engine::U51, v[0usize] as u32);
-                        }
-                        52u32 => {
-                            s.u.insert(__engine::U52, v[0usize] as u32);
-                        }
-                        53u32 => {
-                            s.u.insert(__engine::U53, v[0usize] as u32);
-                        }
-                        55u32 => {
-                            s.u.insert(__engine::U55, v[0usize] as u32);
-                        }
-                        57u32 => {
-                            s.u.insert(__engine::U57, v[0usize] as u32);
-                            s.u.insert(__engine::U56, v[0usize] as u32);
-                        }
-                        62u32 => {
-                            s.u.insert(__engine::U62, v[0usize] as u32);
-                            s.r58.insert((v[0usize] as u32, 8u32));
-                        }
-                        85u32 => {
-                            s.r85.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        89u32 => {
-                            s.r89.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        90u32 => {
-                            s.u.insert(__engine::U90, v[0usize] as u32);
-                        }
-                        91u32 => {
-                            s.r91.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        92u32 => {
-                            s.u.insert(__engine::U92, v[0usize] as u32);
-                        }
-                        93u32 => {
-                            s.u.insert(__engine::U93, v[0usize] as u32);
-                            s.u.insert(__engine::U86, v[0usize] as u32);
-                            s.u.insert(__engine::U88, v[0usize] as u32);
-                            s.u.insert(__engine::U104, v[0usize] as u32);
-                            s.u.insert(__engine::U166, v[0usize] as u32);
-                        }
-                        136u32 => {
-                            s.u.insert(__engine::U136, v[0usize] as u32);
-                            s.u.insert(__engine::U132, v[0usize] as u32);
-                        }
-                        137u32 => {
-                            s.r137.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        139u32 => {
-                            s.u.insert(__engine::U139, v[0usize] as u32);
-                            s.u.insert(__engine::U138, v[0usize] as u32);
-                        }
-                        140u32 => {
-                            s.u.insert(__engine::U140, v[0usize] as u32);
-                            s.u.insert(__engine::U135, v[0usize] as u32);
-                        }
-                        141u32 => {
-                            s.r141.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        143u32 => {
-                            s.r143.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        144u32 => {
-                            s.r144.insert((v[0usize] as u32, v[1usize] as u32));
-                            s.r147.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        145u32 => {
-                            s.u.insert(__engine::U145, v[0usize] as u32);
-                        }
-                        148u32 => {
-                            s.r148.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        149u32 => {
-                            s.u.insert(__engine::U149, v[0usize] as u32);
-                        }
-                        150u32 => {
-                            s.u.insert(__engine::U150, v[0usize] as u32);
-                        }
-                        151u32 => {
-                            s.u.insert(__engine::U151, v[0usize] as u32);
-                            s.u.insert(__engine::U25, v[0usize] as u32);
-                        }
-                        154u32 => {
-                            s.r154.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        156u32 => {
-                            s.u.insert(__engine::U156, v[0usize] as u32);
-                        }
-                        157u32 => {
-                            s.r157.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        158u32 => {
-                            s.r158.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        159u32 => {
-                            s.u.insert(__engine::U159, v[0usize] as u32);
-                        }
-                        160u32 => {
-                            s.r160.insert((v[0usize] as u32, v[1usize]));
-                        }
-                        161u32 => {
-                            s.u.insert(__engine::U161, v[0usize] as u32);
-                        }
-                        163u32 => {
-                            s.r163.insert((v[0usize] as u32, v[1usize] as u32));
-                        }
-                        165u32 => {
-                            s.u.insert(__engine::U165, v[0usize] as u32);
-                        }
-                        190u32 => {
-                            s.r190.insert((v[0usize],));
-                        }
-                        _ => {}
-                    }
-                }
-                if s
-                    .u
-                    .meets_any(
-                        &[
-                            (__engine::U1, __engine::U13),
-                            (__engine::U4, __engine::U19),
-                            (__engine::U30, __engine::U31),
-                            (__engine::U33, __engine::U34),
-                            (__engine::U32, __engine::U36),
-                            (__engine::U37, __engine::U38),
-                            (__engine::U39, __engine::U40),
-                            (__engine::U41, __engine::U42),
-                            (__engine::U48, __engine::U49),
-                            (__engine::U2, __engine::U51),
-                            (__engine::U52, __engine::U53),
-                            (__engine::U55, __engine::U57),
-                            (__engine::U90, __engine::U136),
-                            (__engine::U139, __engine::U140),
-                            (__engine::U145, __engine::U149),
-                            (__engine::U150, __engine::U151),
-                            (__engine::U10, __engine::U156),
-                            (__engine::U92, __engine::U159),
-                            (__engine::U62, __engine::U161),
-                            (__engine::U93, __engine::U165),
-                        ],
-                    ) || s.r7.meets(&s.r8) || s.r11.meets(&s.r12) || s.r14.meets(&s.r15)
-                    || s.r23.meets(&s.r35) || s.r43.meets(&s.r44) || s.r46.meets(&s.r47)
-                    || s.r24.meets(&s.r137) || s.r85.meets(&s.r141)
-                    || s.r143.meets(&s.r148) || s.r144.meets(&s.r154)
-                    || s.r29.meets(&s.r157) || s.r91.meets(&s.r158)
-                    || s.r89.meets(&s.r160) || s.r27.meets(&s.r163)
-                {
+                if load_case(s, &input, i) {
                     failed = input.contradiction(i);
                 }
             }
@@ -14082,139 +14119,7 @@ fn evaluate_batch(
                         s.f117 = true;
                     }
                     s.run();
-                    if !s.u.is_empty(__engine::U0) {
-                        s.u.push_to(__engine::U0, c, &mut out.o0);
-                    }
-                    if !s.u.is_empty(__engine::U3) {
-                        s.u.push_to(__engine::U3, c, &mut out.o3);
-                    }
-                    if !s.u.is_empty(__engine::U5) {
-                        s.u.push_to(__engine::U5, c, &mut out.o5);
-                    }
-                    if !s.r9.is_empty() {
-                        s.r9.sort();
-                        out.o9.push_rows(c, s.r9.rows());
-                    }
-                    if !s.r22.is_empty() {
-                        s.r22.sort();
-                        out.o22.push_rows(c, s.r22.rows());
-                    }
-                    if !s.u.is_empty(__engine::U25) {
-                        s.u.push_to(__engine::U25, c, &mut out.o25);
-                    }
-                    if !s.u.is_empty(__engine::U26) {
-                        s.u.push_to(__engine::U26, c, &mut out.o26);
-                    }
-                    if !s.u.is_empty(__engine::U28) {
-                        s.u.push_to(__engine::U28, c, &mut out.o28);
-                    }
-                    if !s.u.is_empty(__engine::U45) {
-                        s.u.push_to(__engine::U45, c, &mut out.o45);
-                    }
-                    if !s.u.is_empty(__engine::U50) {
-                        s.u.push_to(__engine::U50, c, &mut out.o50);
-                    }
-                    if !s.r54.is_empty() {
-                        s.r54.sort();
-                        out.o54.push_rows(c, s.r54.rows());
-                    }
-                    if !s.u.is_empty(__engine::U56) {
-                        s.u.push_to(__engine::U56, c, &mut out.o56);
-                    }
-                    if !s.r58.is_empty() {
-                        s.r58.sort();
-                        out.o58.push_rows(c, s.r58.rows());
-                    }
-                    if !s.r59.is_empty() {
-                        s.r59.sort();
-                        out.o59.push_rows(c, s.r59.rows());
-                    }
-                    if !s.r60.is_empty() {
-                        s.r60.sort();
-                        out.o60.push_rows(c, s.r60.rows());
-                    }
-                    if !s.r61.is_empty() {
-                        s.r61.sort();
-                        out.o61.push_rows(c, s.r61.rows());
-                    }
-                    if !s.r84.is_empty() {
-                        s.r84.sort();
-                        out.o84.push_rows(c, s.r84.rows());
-                    }
-                    if !s.u.is_empty(__engine::U86) {
-                        s.u.push_to(__engine::U86, c, &mut out.o86);
-                    }
-                    if !s.u.is_empty(__engine::U87) {
-                        s.u.push_to(__engine::U87, c, &mut out.o87);
-                    }
-                    if !s.u.is_empty(__engine::U88) {
-                        s.u.push_to(__engine::U88, c, &mut out.o88);
-                    }
-                    if !s.r94.is_empty() {
-                        s.r94.sort();
-                        out.o94.push_rows(c, s.r94.rows());
-                    }
-                    if !s.u.is_empty(__engine::U118) {
-                        s.u.push_to(__engine::U118, c, &mut out.o118);
-                    }
-                    if !s.u.is_empty(__engine::U119) {
-                        s.u.push_to(__engine::U119, c, &mut out.o119);
-                    }
-                    if !s.u.is_empty(__engine::U120) {
-                        s.u.push_to(__engine::U120, c, &mut out.o120);
-                    }
-                    if !s.r131.is_empty() {
-                        s.r131.sort();
-                        out.o131.push_rows(c, s.r131.rows());
-                    }
-                    if !s.u.is_empty(__engine::U132) {
-                        s.u.push_to(__engine::U132, c, &mut out.o132);
-                    }
-                    if !s.r133.is_empty() {
-                        s.r133.sort();
-                        out.o133.push_rows(c, s.r133.rows());
-                    }
-                    if !s.u.is_empty(__engine::U134) {
-                        s.u.push_to(__engine::U134, c, &mut out.o134);
-                    }
-                    if !s.u.is_empty(__engine::U135) {
-                        s.u.push_to(__engine::U135, c, &mut out.o135);
-                    }
-                    if !s.u.is_empty(__engine::U138) {
-                        s.u.push_to(__engine::U138, c, &mut out.o138);
-                    }
-                    if !s.r142.is_empty() {
-                        s.r142.sort();
-                        out.o142.push_rows(c, s.r142.rows());
-                    }
-                    if !s.r146.is_empty() {
-                        s.r146.sort();
-                        out.o146.push_rows(c, s.r146.rows());
-                    }
-                    if !s.u.is_empty(__engine::U162) {
-                        s.u.push_to(__engine::U162, c, &mut out.o162);
-                    }
-                    if !s.u.is_empty(__engine::U164) {
-                        s.u.push_to(__engine::U164, c, &mut out.o164);
-                    }
-                    if !s.u.is_empty(__engine::U166) {
-                        s.u.push_to(__engine::U166, c, &mut out.o166);
-                    }
-                    if !s.r167.is_empty() {
-                        s.r167.sort();
-                        out.o167.push_rows(c, s.r167.rows());
-                    }
-                    if !s.r168.is_empty() {
-                        s.r168.sort();
-                        out.o168.push_rows(c, s.r168.rows());
-                    }
-                    if !s.r188.is_empty() {
-                        s.r188.sort();
-                        out.o188.push_rows(c, s.r188.rows());
-                    }
-                    if !s.u.is_empty(__engine::U189) {
-                        s.u.push_to(__engine::U189, c, &mut out.o189);
-                    }
+                    take_0(s, &mut out, c);
                     errors.push(None);
                 }
                 Some(e) => errors.push(Some(e)),
@@ -17122,13 +17027,6 @@ impl Conclusions {
             168usize => __rt::case_rows(self.batch.out.o168.case(self.case)),
             188usize => __rt::case_rows(self.batch.out.o188.case(self.case)),
             189usize => __rt::case_rows(self.batch.out.o189.case(self.case)),
-            190usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    190u32,
-                    1usize,
-                )
-            }
             _ => Vec::new(),
         }
     }

@@ -54,6 +54,37 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 /// 1024 slower still).
 const CASES_PER_RUN: usize = 256;
 
+/// At most how many rules one function of the engine runs (unless one
+/// component has more): components of up to this many rules share one.
+const RULES_PER_FN: usize = 64;
+
+/// At most how many kept relations one function writes to the outputs.
+const OUTPUTS_PER_FN: usize = 64;
+
+/// Above this many engine rules, the rules test and add rows by calls
+/// (`Table::insert_call`, …) compiled once per row type, instead of a copy
+/// of the search at each test: most of rustc's time on a large package is
+/// LLVM optimizing those copies, while a small program (the chess package's
+/// engine has about 100 rules) keeps the inline code its throughput was
+/// measured with.
+const OUTLINED_ABOVE: usize = 400;
+
+/// A function of a large program's engine is compiled once, on its own; a
+/// small program's few are inlined where they are called, as one function.
+fn inline_attr(outlined: bool) -> TokenStream {
+    if outlined {
+        quote!(#[inline(never)])
+    } else {
+        quote!(#[inline])
+    }
+}
+
+/// Whether the program is large enough to call its tables' operations
+/// ([`OUTLINED_ABOVE`]) and split its engine into functions.
+fn outlined(plan: &Plan) -> bool {
+    plan.engine.rules.len() > OUTLINED_ABOVE
+}
+
 /// The Direct engine (`Engine::Direct`).
 pub(super) struct Direct;
 
@@ -79,6 +110,7 @@ impl Backend for Direct {
         let at = Access {
             layout: &layout,
             path: quote!(__engine::),
+            outlined: outlined(plan),
         };
         let kept = &plan.kept;
         let store = |r, cols: Vec<TokenStream>| at.insert(r, &cols);
@@ -157,10 +189,38 @@ impl Backend for Direct {
         } else {
             (quote!(c), quote!(mut out))
         };
+        // Loading, and writing the outputs, are functions of their own (the
+        // latter a few relations at a time): per relation they are a few
+        // lines, and rustc's time grows faster than a function's length.
+        let take: Vec<TokenStream> = take.collect();
+        let inline = inline_attr(at.outlined);
+        let take_fns: Vec<Ident> = (0..take.len().div_ceil(OUTPUTS_PER_FN))
+            .map(|k| format_ident!("take_{k}"))
+            .collect();
+        let take_items = take.chunks(OUTPUTS_PER_FN).zip(&take_fns).map(|(code, f)| {
+            quote! {
+                /// Appends this case's rows of some kept relations to the batch's outputs.
+                #inline
+                fn #f(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
+                    #(#code)*
+                }
+            }
+        });
         quote! {
             /// Evaluates independent cases one after the other on this
             /// thread's tables (no allocation per case once they have grown).
             fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+                /// Loads case `i` of `input` into the cleared tables: whether a
+                /// fact is given with its explicit negation.
+                #inline
+                fn load_case(s: &mut __engine::Tables, input: &Input, i: usize) -> bool {
+                    #(#constants)*
+                    #load
+                    #conflict
+                }
+
+                #(#take_items)*
+
                 let n = input.len();
                 let mut errors = Vec::with_capacity(n);
                 let out = __engine::with_tables(|s| {
@@ -170,9 +230,7 @@ impl Backend for Direct {
                         let mut failed = input.check(i).err();
                         if failed.is_none() {
                             s.clear();
-                            #(#constants)*
-                            #load
-                            if #conflict {
+                            if load_case(s, &input, i) {
                                 failed = input.contradiction(i);
                             }
                         }
@@ -180,7 +238,7 @@ impl Backend for Direct {
                             None => {
                                 #policy
                                 s.run();
-                                #(#take)*
+                                #(#take_fns(s, &mut out, c);)*
                                 errors.push(None);
                             }
                             // Its outputs get no rows.
@@ -280,6 +338,9 @@ fn bits_ident(r: RelId) -> Ident {
 struct Access<'a> {
     layout: &'a Layout,
     path: TokenStream,
+    /// A large program's tables are tested, added to and cleared by calls
+    /// (`Table::contains_call`, …), a small one's inline ([`OUTLINED_ABOVE`]).
+    outlined: bool,
 }
 
 impl Access<'_> {
@@ -304,7 +365,11 @@ impl Access<'_> {
             }
             Kind::Table => {
                 let f = rel_ident(r);
-                quote!(s.#f.insert((#(#cols,)*));)
+                if self.outlined {
+                    quote!(s.#f.insert_call((#(#cols,)*));)
+                } else {
+                    quote!(s.#f.insert((#(#cols,)*));)
+                }
             }
         }
     }
@@ -332,7 +397,11 @@ impl Access<'_> {
             }
             Kind::Table => {
                 let f = rel_ident(r);
-                quote!(s.#f.contains(&(#(#cols,)*)))
+                if self.outlined {
+                    quote!(s.#f.contains_call(&(#(#cols,)*)))
+                } else {
+                    quote!(s.#f.contains(&(#(#cols,)*)))
+                }
             }
         }
     }
@@ -358,9 +427,11 @@ type Wants = BTreeSet<(RelId, u32)>;
 fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
     let comps = plan.components()?;
     let layout = Layout::new(plan, &comps);
+    let outlined = outlined(plan);
     let at = Access {
         layout: &layout,
         path: TokenStream::new(),
+        outlined,
     };
     let describe = |r: RelId| code(&plan.program.relation(r).name);
     let mut fields = Vec::new();
@@ -391,7 +462,11 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
                 let f = rel_ident(r);
                 let row = plan.row_type(r);
                 fields.push(quote!(#doc pub(super) #f: ::lawgen_runtime::__private::Table<#row>));
-                clears.push(quote!(self.#f.clear();));
+                clears.push(if outlined {
+                    quote!(self.#f.clear_call();)
+                } else {
+                    quote!(self.#f.clear();)
+                });
             }
         }
     }
@@ -403,21 +478,39 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
         pub(super) sizes: ::lawgen_runtime::__private::OutputSizes<#kept>
     });
     let mut wants = Wants::new();
-    let comp_code: Vec<TokenStream> = comps
-        .iter()
-        .enumerate()
-        .map(|(k, comp)| component(plan, &at, k, comp, &mut wants))
-        .collect();
+    // Components in order, a few at a time: one function per run of
+    // components of at most `RULES_PER_FN` rules (a larger component is a
+    // function of its own). rustc's time grows faster than the size of a
+    // function; it grows linearly with their number.
+    let mut parts: Vec<Vec<TokenStream>> = Vec::new();
+    let mut rules_in_last = usize::MAX;
+    for (k, comp) in comps.iter().enumerate() {
+        let code = component(plan, &at, k, comp, &mut wants);
+        let n = comp.rules.len();
+        // A small program stays one function (the chess package's
+        // throughput was measured so).
+        if parts.is_empty() || outlined && rules_in_last.saturating_add(n) > RULES_PER_FN {
+            parts.push(Vec::new());
+            rules_in_last = 0;
+        }
+        rules_in_last += n;
+        parts.last_mut().expect("a part was pushed").push(code);
+    }
+    let run_fns: Vec<Ident> = (0..parts.len()).map(|k| format_ident!("run_{k}")).collect();
+    let inline = inline_attr(outlined);
+    let part_fns = parts.iter().zip(&run_fns).map(|(code, f)| {
+        quote! {
+            #inline
+            fn #f(s: &mut Tables) {
+                #(#code)*
+            }
+        }
+    });
     let wants = wants.iter().map(|&(r, mask)| {
         let f = rel_ident(r);
         let mask = Literal::u32_unsuffixed(mask);
         quote!(t.#f.want(#mask);)
     });
-    let s = if comps.is_empty() {
-        quote!(_s)
-    } else {
-        quote!(s)
-    };
     Ok(quote! {
         // Each rule's origin is a doc comment on the statement that runs it.
         #![allow(unused_doc_comments)]
@@ -439,10 +532,11 @@ fn engine(plan: &Plan) -> Result<TokenStream, EmitError> {
             /// Runs every rule on the loaded case, component by component
             /// in dependency order.
             pub(super) fn run(&mut self) {
-                let #s = self;
-                #(#comp_code)*
+                #(#run_fns(self);)*
             }
         }
+
+        #(#part_fns)*
 
         // (No doc comment inside: prettyplease writes a macro's body as
         // tokens, and a doc comment as an attribute.)
