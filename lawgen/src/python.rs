@@ -192,7 +192,8 @@ pub fn module_doc(model: &Model, module: &str) -> String {
          \x20   pending, request, error, or none for a case with no conclusion), literal (p or ~p; the judgment of a request){pairs},\n\
          \x20   authority, capability (requests), message (the error of a case whose facts do not fit).\n\
          \x20   Cases in order of first appearance, each case's rows in the order of the docs/reference.md#the-canonical-output\n\
-         \x20   output; schema metadata lawgen.package, lawgen.version, lawgen.policy.\n\
+         \x20   output; schema metadata lawgen.package, lawgen.version, lawgen.policy,\n\
+         \x20   lawgen.asOf, lawgen.editions (JSON text).\n\
          \x20   With include_empirical=True a case's rows are `{module}.evaluate` of the same facts.\n"
     ));
     s

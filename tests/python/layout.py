@@ -6,6 +6,8 @@ case (or {"error": message}), so tests can compare `evaluate_arrow` with
 `evaluate`. See docs/python.md for the layout.
 """
 
+import json
+
 import pyarrow as pa
 
 
@@ -60,6 +62,8 @@ def verdicts_to_outputs(batch):
                 "package": meta["lawgen.package"],
                 "version": meta["lawgen.version"],
                 "policy": meta["lawgen.policy"],
+                "asOf": json.loads(meta["lawgen.asOf"]),
+                "editions": json.loads(meta["lawgen.editions"]),
                 "definitely": {},
                 "defeasibly": {},
                 "supported": {},

@@ -14,12 +14,8 @@ pub fn canonical_json(c: &Conclusions) -> String {
         ("version", quoted(&c.version)),
         ("policy", quoted(c.policy.as_str())),
         ("requests", requests(c)),
-        (
-            "asOf",
-            c.as_of
-                .map_or_else(|| "null".to_owned(), |d| quoted(&d.to_string())),
-        ),
-        ("editions", editions(c)),
+        ("asOf", as_of_json(c.as_of)),
+        ("editions", editions_json(&c.editions)),
     ];
     for (sec, preds) in &c.sections {
         let mut body = String::from("{");
@@ -72,12 +68,18 @@ pub fn row_json(row: &Row) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-fn editions(c: &Conclusions) -> String {
-    if c.editions.is_empty() {
+/// The canonical output's `asOf`: the date as a JSON string, or `null`.
+pub fn as_of_json(d: Option<crate::law::Date>) -> String {
+    d.map_or_else(|| "null".to_owned(), |d| quoted(&d.to_string()))
+}
+
+/// The canonical output's `editions`: a JSON array, in the order given.
+pub fn editions_json(editions: &[crate::law::EditionInForce]) -> String {
+    if editions.is_empty() {
         return "[]".into();
     }
     let mut s = String::from("[");
-    for (i, e) in c.editions.iter().enumerate() {
+    for (i, e) in editions.iter().enumerate() {
         s.push_str(if i == 0 { "\n    " } else { ",\n    " });
         // Keys sorted: edition, inForce, work.
         s.push_str(&format!(

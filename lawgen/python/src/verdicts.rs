@@ -420,10 +420,24 @@ impl Verdicts {
             fields.push(Field::new(name, DataType::Utf8, true));
             columns.push(Arc::new(b.finish()));
         }
+        // An Arrow batch's cases are judged as of the package's current date
+        // (docs/python.md): the canonical output's `asOf` and `editions`, the
+        // same for every case, go with the batch.
+        let law = &s.program.catalog.law;
+        let as_of = law.current();
+        let editions = law.on(as_of).map(|f| law.rows(&f)).unwrap_or_default();
         let metadata = HashMap::from([
             ("lawgen.package".to_owned(), s.program.package.clone()),
             ("lawgen.version".to_owned(), s.program.version.clone()),
             ("lawgen.policy".to_owned(), policy.as_str().to_owned()),
+            (
+                "lawgen.asOf".to_owned(),
+                lawgen_runtime::formats::output::as_of_json(as_of),
+            ),
+            (
+                "lawgen.editions".to_owned(),
+                lawgen_runtime::formats::output::editions_json(&editions),
+            ),
         ]);
         let schema = Arc::new(Schema::new_with_metadata(fields, metadata));
         RecordBatch::try_new(schema, columns).map_err(|e| {

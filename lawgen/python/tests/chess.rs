@@ -188,7 +188,10 @@ fn outputs(batch: &RecordBatch) -> Vec<(i64, Value)> {
                 k,
                 json!({
                     "package": meta["lawgen.package"], "version": meta["lawgen.version"],
-                    "policy": meta["lawgen.policy"], "definitely": {}, "defeasibly": {},
+                    "policy": meta["lawgen.policy"],
+                    "asOf": serde_json::from_str::<Value>(&meta["lawgen.asOf"]).unwrap(),
+                    "editions": serde_json::from_str::<Value>(&meta["lawgen.editions"]).unwrap(),
+                    "definitely": {}, "defeasibly": {},
                     "supported": {}, "pending": {}, "requests": [],
                 }),
             ));
