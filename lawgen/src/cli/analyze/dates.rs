@@ -246,26 +246,7 @@ fn rows(an: &mut Analysis, d1: Date, d2: Date, changed: &[(u32, bool)]) -> Resul
                 continue;
             }
             let name = prog.catalog.lit_name(lit);
-            let mut tuples: Vec<Box<[Vid]>> = Vec::new();
-            for s in SECTIONS {
-                tuples.extend(an.candidates(0, s, lit));
-                tuples.extend(an.candidates(1, s, lit));
-            }
-            tuples.sort();
-            tuples.dedup();
-            let mut per_tuple = Vec::new();
-            for t in &tuples {
-                let mut diffs = Vec::new();
-                for s in SECTIONS {
-                    let x = an.member(0, s, lit, t);
-                    let y = an.member(1, s, lit, t);
-                    diffs.push(an.enc.sat.xor(x, y));
-                }
-                let d = an.enc.sat.or(&diffs);
-                per_tuple.push((t.clone(), d));
-            }
-            let conds: Vec<_> = per_tuple.iter().map(|(_, d)| *d).collect();
-            let target = an.enc.sat.or(&conds);
+            let (per_tuple, target) = an.differences(lit, lit);
             let Some((inputs, minimum)) = an.solve(target)? else {
                 rows.push(Row {
                     lit: name,

@@ -722,26 +722,7 @@ impl<'p> Analysis<'p> {
                 if !concluded(a, la) && !concluded(b, lb) {
                     continue;
                 }
-                let mut tuples: Vec<Box<[Vid]>> = Vec::new();
-                for s in SECTIONS {
-                    tuples.extend(self.candidates(0, s, la));
-                    tuples.extend(self.candidates(1, s, lb));
-                }
-                tuples.sort();
-                tuples.dedup();
-                let mut per_tuple = Vec::new();
-                for t in &tuples {
-                    let mut diffs = Vec::new();
-                    for s in SECTIONS {
-                        let x = self.member(0, s, la, t);
-                        let y = self.member(1, s, lb, t);
-                        diffs.push(self.enc.sat.xor(x, y));
-                    }
-                    let d = self.enc.sat.or(&diffs);
-                    per_tuple.push((t.clone(), d));
-                }
-                let conds: Vec<Bv> = per_tuple.iter().map(|(_, d)| *d).collect();
-                let target = self.enc.sat.or(&conds);
+                let (per_tuple, target) = self.differences(la, lb);
                 let Some((inputs, minimum)) = self.solve(target)? else {
                     rows.push(CompareRow {
                         lit: name,
@@ -807,3 +788,33 @@ pub const SECTIONS: [Section; 4] = [
     Section::Supported,
     Section::Pending,
 ];
+
+impl Analysis {
+    /// For each tuple either program (0, 1) could put in a section of `la`
+    /// (program 0) or `lb` (program 1), a variable true when its sections
+    /// differ; and one true when any does: what `--compare` and
+    /// `--compare-dates` ask the solver for.
+    pub(crate) fn differences(&mut self, la: Lit, lb: Lit) -> (Vec<(Box<[Vid]>, Bv)>, Bv) {
+        let mut tuples: Vec<Box<[Vid]>> = Vec::new();
+        for s in SECTIONS {
+            tuples.extend(self.candidates(0, s, la));
+            tuples.extend(self.candidates(1, s, lb));
+        }
+        tuples.sort();
+        tuples.dedup();
+        let mut per_tuple = Vec::new();
+        for t in &tuples {
+            let mut diffs = Vec::new();
+            for s in SECTIONS {
+                let x = self.member(0, s, la, t);
+                let y = self.member(1, s, lb, t);
+                diffs.push(self.enc.sat.xor(x, y));
+            }
+            let d = self.enc.sat.or(&diffs);
+            per_tuple.push((t.clone(), d));
+        }
+        let conds: Vec<Bv> = per_tuple.iter().map(|(_, d)| *d).collect();
+        let target = self.enc.sat.or(&conds);
+        (per_tuple, target)
+    }
+}
