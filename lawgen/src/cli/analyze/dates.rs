@@ -13,9 +13,8 @@
 //! one date only, that applies on the witness on that date.
 
 use super::check::{self, show_ground, store_heads};
-use super::domain::Vid;
 use super::render::{facts_line, outcome_json, witness_text};
-use super::{Analysis, Error, Outcome, SECTIONS};
+use super::{Analysis, Error, Outcome};
 use crate::program::{Lit, Meaning, PredId, Program, RelationKind, Value};
 use lawgen_runtime::law::Date;
 use serde_json::{json, Value as J};

@@ -789,7 +789,7 @@ pub const SECTIONS: [Section; 4] = [
     Section::Pending,
 ];
 
-impl Analysis {
+impl Analysis<'_> {
     /// For each tuple either program (0, 1) could put in a section of `la`
     /// (program 0) or `lb` (program 1), a variable true when its sections
     /// differ; and one true when any does: what `--compare` and
