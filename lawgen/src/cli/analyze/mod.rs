@@ -789,12 +789,16 @@ pub const SECTIONS: [Section; 4] = [
     Section::Pending,
 ];
 
+/// Each candidate tuple with the variable true when its sections differ
+/// between the two programs.
+pub(crate) type TupleDiffs = Vec<(Box<[Vid]>, Bv)>;
+
 impl Analysis<'_> {
     /// For each tuple either program (0, 1) could put in a section of `la`
     /// (program 0) or `lb` (program 1), a variable true when its sections
     /// differ; and one true when any does: what `--compare` and
     /// `--compare-dates` ask the solver for.
-    pub(crate) fn differences(&mut self, la: Lit, lb: Lit) -> (Vec<(Box<[Vid]>, Bv)>, Bv) {
+    pub(crate) fn differences(&mut self, la: Lit, lb: Lit) -> (TupleDiffs, Bv) {
         let mut tuples: Vec<Box<[Vid]>> = Vec::new();
         for s in SECTIONS {
             tuples.extend(self.candidates(0, s, la));
