@@ -327,6 +327,15 @@ impl Atom {
 }
 
 impl Model {
+    /// The fragments named by `ids`, in order; ids that name no fragment
+    /// (reported by the name check) are left out.
+    pub fn fragment_ids<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> Vec<FragId> {
+        ids.into_iter()
+            .filter_map(|id| self.fragments.iter().position(|f| f.id == id))
+            .map(|i| FragId(i as u32))
+            .collect()
+    }
+
     pub fn pred(&self, p: PredId) -> &Pred {
         &self.preds[p.0 as usize]
     }

@@ -6,7 +6,7 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{local_name, FragId, InputDeprecation, Model, Ty};
+use crate::model::{local_name, InputDeprecation, Model, Ty};
 use crate::syntax::{NodeKind, Package, RelationKind};
 use std::collections::HashMap;
 
@@ -142,12 +142,7 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             pred: p,
             one_per,
             replaced_by,
-            anchors: d
-                .anchors
-                .iter()
-                .filter_map(|a| model.fragments.iter().position(|f| f.id == a.id))
-                .map(|i| FragId(i as u32))
-                .collect(),
+            anchors: model.fragment_ids(d.anchors.iter().map(|a| a.id.as_str())),
             labels: n.labels.clone(),
         });
     }

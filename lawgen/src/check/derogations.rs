@@ -17,7 +17,7 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{self, local_name, FragId, Model, RuleId};
+use crate::model::{self, local_name, Model, RuleId};
 use crate::syntax::{pick_label, NodeKind, Package};
 use std::collections::HashMap;
 
@@ -111,12 +111,7 @@ pub(super) fn check(
         model.derogations.push(model::Derogation {
             id: n.id.clone(),
             local: local_name(&n.id).to_owned(),
-            anchors: d
-                .anchors
-                .iter()
-                .filter_map(|a| model.fragments.iter().position(|f| f.id == a.id))
-                .map(|i| FragId(i as u32))
-                .collect(),
+            anchors: model.fragment_ids(d.anchors.iter().map(|a| a.id.as_str())),
             label: pick_label(&n.labels).map(str::to_owned),
             labels: n.labels.clone(),
             rules: listed,

@@ -29,12 +29,7 @@ pub(super) fn rules(pkg: &Package, scope: &mut Scope, model: &mut Model, diags: 
         cx.declare_vars(r);
         let head = cx.atom(&r.head);
         let body: Vec<_> = r.body.iter().filter_map(|i| cx.item(i)).collect();
-        let anchors = r
-            .anchors
-            .iter()
-            .filter_map(|a| model.fragments.iter().position(|f| f.id == a.id))
-            .map(|i| model::FragId(i as u32))
-            .collect();
+        let anchors = model.fragment_ids(r.anchors.iter().map(|a| a.id.as_str()));
         if !cx.ok || body.len() != r.body.len() {
             continue;
         }
