@@ -535,7 +535,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         "{ru}"
     );
     assert!(
-        ru.contains("правила (127): строгих 123, оспоримых 2, опровергающих 2"),
+        ru.contains("правила (139): строгих 135, оспоримых 2, опровергающих 2"),
         "{ru}"
     );
     assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
