@@ -545,7 +545,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     );
     let en = lawgen::cli::check::render(&layered);
     assert!(
-        en.contains("rules (127): 123 strict, 2 defeasible, 2 defeaters"),
+        en.contains("rules (139): 135 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
     assert_eq!(en, lawgen::cli::check::render_in(&layered, "en"));
