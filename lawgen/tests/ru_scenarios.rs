@@ -487,6 +487,31 @@ fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
     assert!(text.contains("ни пятикратного повторения"), "{text}");
 }
 
+/// A rule whose negated condition fails is explained in the reader's
+/// language, the condition included: a recorded rejection is why 10.2.1's
+/// draw does not apply, and no English word is left in the Russian text.
+#[test]
+fn a_failing_negated_condition_is_worded_in_russian() {
+    let loaded = layered(RU);
+    let facts = read_facts(
+        &std::fs::read(support::path(SCENARIOS).join("ruling_rejected_no_flag.facts.json"))
+            .unwrap(),
+        &loaded.catalog,
+    )
+    .unwrap();
+    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+    let q = lawgen_runtime::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
+    let text =
+        lawgen_runtime::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    assert!(
+        text.contains(
+            "не применяется — не установлено claim_ruling_on_record(g1, c1) не выполнено: оно установлено"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("not established"), "{text}");
+}
+
 /// `doc_language` picks the rustdoc of the generated module: the Russian
 /// labels of the competition rules with `ru`, their English ones by default.
 #[test]

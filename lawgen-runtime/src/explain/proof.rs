@@ -856,10 +856,10 @@ impl<'a> Prover<'a> {
                 Reason::False,
             ),
             SourceItem::Not { status, atom } => (
-                format!(
-                    "not {} {}",
-                    status.as_str(),
-                    self.fmt_atom(atom, &f.binding)
+                super::words::negated_condition(
+                    super::words::Lang::of(self.lang),
+                    *status,
+                    &self.fmt_atom(atom, &f.binding),
                 ),
                 Reason::InnerHolds {
                     status: status.as_str(),

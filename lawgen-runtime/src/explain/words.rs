@@ -3,7 +3,7 @@
 //! the requested language when the package has them).
 
 use super::tree::{Phrase, Reason, Title};
-use crate::program::{Level, Strength, World};
+use crate::program::{Level, Status, Strength, World};
 
 /// The languages lawgen words explanations in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +191,16 @@ pub fn word(lang: Lang, key: &str) -> &'static str {
             debug_assert!(false, "no word for {other}");
             ""
         }
+    }
+}
+
+/// A rule's negated condition, `not established p(x)`, in the reader's
+/// language (the item a why-not names before saying why it fails).
+pub fn negated_condition(lang: Lang, status: Status, atom: &str) -> String {
+    match (lang, status) {
+        (Lang::En, _) => format!("not {} {atom}", status.as_str()),
+        (Lang::Ru, Status::Established) => format!("не установлено {atom}"),
+        (Lang::Ru, Status::Supported) => format!("не обосновано {atom}"),
     }
 }
 
