@@ -107,7 +107,7 @@ pub mod cli;
 pub mod internals;
 
 #[cfg(feature = "emit")]
-pub use builder::{BuildError, Builder};
+pub use builder::{BuildError, Builder, Package};
 #[cfg(feature = "emit")]
 pub use emit::{EmitError, EmitOptions, Emitted, Engine};
 
