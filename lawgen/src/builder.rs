@@ -1,5 +1,7 @@
 //! Code generation for builds: the `build.rs` [`Builder`] (in the manner of
-//! `prost-build`) and the standalone crate of `lawgen build`.
+//! `prost-build`), each [`Package`] it compiles with that module's own
+//! settings, and what the standalone crate of `lawgen build` is written with
+//! (loading and emitting one package, writing a file only when it changed).
 //!
 //! ```no_run
 //! // build.rs

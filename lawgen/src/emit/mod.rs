@@ -1,4 +1,6 @@
-//! The ascent backend: a checked package → one Rust module (source text).
+//! Code generation: a lowered [`Program`] → one Rust module (source text),
+//! its rules run by either engine ([`Engine`]: Ascent or Direct) behind the
+//! same typed API.
 //!
 //! The module holds (docs/reference.md#generated-code):
 //! - one typed id per entity type (`Game(u32)`), package constants as
@@ -6,8 +8,9 @@
 //! - `Facts`: interns entity names, one method per input literal (`p`, `not_p`)
 //!   and a `decide_j` per judgment;
 //! - `Facts::evaluate(policy)`: runs the lowered program (the same
-//!   [`Program`] the reference interpreter runs) as an `ascent!` program,
-//!   once [`unfold`] has folded away its intermediate relations, [`cse`]
+//!   [`Program`] the reference interpreter runs) with the module's engine
+//!   (one `ascent!` program per batch, or the Direct engine's per-case
+//!   loops), once [`unfold`] has folded away its intermediate relations, [`cse`]
 //!   has merged the relations with the same definition and [`preload`]
 //!   has taken out the rules that only project what a batch loads
 //!   (applied while loading);
