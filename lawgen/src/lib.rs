@@ -4,8 +4,9 @@
 //! What a user of the library needs is documented here:
 //!
 //! - [`Builder`], for `build.rs`: it reads and checks a package and writes a
-//!   Rust module that `lawgen_runtime::include_package!` includes. A broken
-//!   package fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
+//!   Rust module that `lawgen_runtime::include_package!` includes; a
+//!   [`Package`] carries one module's own engine and name. A broken package
+//!   fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
 //! - [`driver`], for tools: [`driver::load_file`] reads and checks a package
 //!   and returns every problem at once as [`diagnostics::Diagnostics`];
 //!   [`driver::lower`] gives its lowered program and [`driver::evaluate`]
