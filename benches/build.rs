@@ -12,22 +12,25 @@ fn path(rel: &str) -> PathBuf {
 }
 
 fn main() -> Result<(), lawgen::BuildError> {
-    let mut b = lawgen::Builder::new();
+    use lawgen::{Engine, Package};
     let chess = path("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json");
-    b = b.package(&chess);
+    let mut b = lawgen::Builder::new().package(&chess).package(
+        Package::new(&chess)
+            .module_name("fide_laws_chess_direct")
+            .engine(Engine::Direct),
+    );
     // The variants only with the `overlay-variants` feature (see lib.rs).
     if std::env::var_os("CARGO_FEATURE_OVERLAY_VARIANTS").is_some() {
         b = b
-            .package(path("fide.laws.chess-strict.ir.json"))
-            .module_name("fide_laws_chess_strict")
-            .package(path("fide.laws.chess-uncontested.ir.json"))
-            .module_name("fide_laws_chess_uncontested");
+            .package(
+                Package::new(path("fide.laws.chess-strict.ir.json"))
+                    .module_name("fide_laws_chess_strict"),
+            )
+            .package(
+                Package::new(path("fide.laws.chess-uncontested.ir.json"))
+                    .module_name("fide_laws_chess_uncontested"),
+            );
     }
-    // Last: `engine` applies to the package added last and to those after it.
-    b = b
-        .package(&chess)
-        .module_name("fide_laws_chess_direct")
-        .engine(lawgen::Engine::Direct);
     b.compile()?;
     Ok(())
 }

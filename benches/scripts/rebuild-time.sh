@@ -100,8 +100,7 @@ TOML
   cat >"$probe/build.rs" <<RUST
 fn main() -> Result<(), lawgen::BuildError> {
     lawgen::Builder::new()
-        .engine(lawgen::Engine::$rust_engine)
-        .package("$root/$pkg")
+        .package(lawgen::Package::new("$root/$pkg").engine(lawgen::Engine::$rust_engine))
         .compile()?;
     Ok(())
 }

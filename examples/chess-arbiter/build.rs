@@ -29,10 +29,8 @@ fn main() -> Result<(), lawgen::BuildError> {
     // program (both packages' rules in one) would be most of the example's
     // build time in rustc.
     lawgen::Builder::new()
-        .package(package)
-        .engine(fide_engine)
-        .package(russian)
-        .engine(lawgen::Engine::Direct)
+        .package(lawgen::Package::new(package).engine(fide_engine))
+        .package(lawgen::Package::new(russian).engine(lawgen::Engine::Direct))
         .import_path(packages.join("fide.laws.chess"))
         .compile()?;
     Ok(())

@@ -25,7 +25,12 @@
 //! - [`formats`]: facts files in, canonical output out (see
 //!   `docs/reference.md` in the lawgen repository);
 //! - [`explain`]: explanations, read off the evaluated relations;
-//! - [`diagnostics`]: errors with a location and a fix.
+//! - [`diagnostics`]: errors with a location and a fix;
+//! - [`law`]: the law as of a date (which edition of each work is in force);
+//! - [`bounded`]: reading input files within a size limit;
+//! - [`text`]: package text made safe to show;
+//! - `arrow` (feature `arrow`): facts from an Arrow record batch (the Python
+//!   modules' columnar layout).
 //!
 //! Features (all on by default): `ascent` gives generated ascent engines their
 //! data structures; `serde` gives generated code `Facts::from_json` (facts

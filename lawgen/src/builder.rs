@@ -1,5 +1,7 @@
 //! Code generation for builds: the `build.rs` [`Builder`] (in the manner of
-//! `prost-build`) and the standalone crate of `lawgen build`.
+//! `prost-build`), each [`Package`] it compiles with that module's own
+//! settings, and what the standalone crate of `lawgen build` is written with
+//! (loading and emitting one package, writing a file only when it changed).
 //!
 //! ```no_run
 //! // build.rs
@@ -28,6 +30,9 @@ use std::path::{Path, PathBuf};
 /// Why code generation failed. `Debug` prints the same rendered diagnostics
 /// as `Display`, so `fn main() -> Result<(), BuildError>` in a build script
 /// fails `cargo build` with lawgen's message rather than a struct dump.
+/// [`std::error::Error::source`] gives the underlying load, emit or
+/// operating-system error.
+#[non_exhaustive]
 pub enum BuildError {
     /// The package could not be read or does not check.
     Package(LoadError),
@@ -35,7 +40,7 @@ pub enum BuildError {
     /// the compiled engines cannot represent ([`EmitError::Unsupported`]
     /// says what to do instead), or a lawgen bug.
     Emit {
-        /// The package file, as given to [`Builder::package`].
+        /// The package file, as given to [`Package::new`].
         package: PathBuf,
         /// What went wrong.
         error: EmitError,
@@ -54,6 +59,15 @@ pub enum BuildError {
     DuplicateModule(String),
     /// The package cannot become a Python module as asked (see `python`).
     Python(String),
+    /// [`Builder::compile`] was called without any [`Builder::package`].
+    NoPackage,
+    /// A [`Package`] was given an empty path.
+    EmptyPath,
+    /// A [`Package`] was given an empty [`Package::module_name`].
+    EmptyModuleName {
+        /// The package file.
+        package: PathBuf,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -78,9 +92,22 @@ impl fmt::Display for BuildError {
             ),
             BuildError::DuplicateModule(m) => write!(
                 f,
-                "lawgen: two packages generate the module `{m}`; give one a different Builder::module_name"
+                "lawgen: two packages generate the module `{m}`; give one a different Package::module_name"
             ),
             BuildError::Python(m) => write!(f, "lawgen: {m}"),
+            BuildError::NoPackage => write!(
+                f,
+                "lawgen: no package to compile; add one with Builder::package before compile"
+            ),
+            BuildError::EmptyPath => write!(
+                f,
+                "lawgen: a package was added with an empty path; give Package::new the package file"
+            ),
+            BuildError::EmptyModuleName { package } => write!(
+                f,
+                "lawgen: the module name of {} is empty; give Package::module_name a Rust identifier, or leave it out for the package's own name",
+                package.display()
+            ),
         }
     }
 }
@@ -95,15 +122,94 @@ impl fmt::Debug for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Package(e) => Some(e),
+            BuildError::Emit { error, .. } => Some(error),
+            BuildError::Io { error, .. } => Some(error),
+            BuildError::NoOutDir
+            | BuildError::DuplicateModule(_)
+            | BuildError::Python(_)
+            | BuildError::NoPackage
+            | BuildError::EmptyPath
+            | BuildError::EmptyModuleName { .. } => None,
+        }
+    }
+}
 
-/// Configures and runs code generation from a build script.
+/// One package for [`Builder::package`], with the settings that belong to
+/// its module alone:
+///
+/// - the **engine** ([`Package::engine`]): a crate may compile one package
+///   with the Direct engine and another (or the same one, under a second
+///   name) with Ascent, so the engine is chosen per module;
+/// - the **module name** ([`Package::module_name`]): it names one module.
+///
+/// What holds for every package of a build (where files go, the import
+/// search path, size limits, the rustdoc language, `rerun-if-changed`
+/// lines, Python bindings) is set on the [`Builder`]. A path converts into
+/// a `Package` with the defaults, so `.package("laws/x.ir.json")` needs no
+/// `Package::new`.
+///
+/// ```no_run
+/// # fn main() -> Result<(), lawgen::BuildError> {
+/// use lawgen::{Builder, Engine, Package};
+///
+/// let chess = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
+/// Builder::new()
+///     .package(chess)
+///     .package(Package::new(chess).engine(Engine::Direct).module_name("chess_direct"))
+///     .compile()?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Package {
+    path: PathBuf,
+    module_name: Option<String>,
+    engine: Engine,
+}
+
+impl Package {
+    /// The package file (`.json` or `.law`), compiled with the Ascent engine
+    /// into a module named after the package (`fide.laws.chess` →
+    /// `fide_laws_chess`).
+    pub fn new(path: impl AsRef<Path>) -> Package {
+        Package {
+            path: path.as_ref().to_owned(),
+            module_name: None,
+            engine: Engine::default(),
+        }
+    }
+
+    /// The engine behind this package's generated API (default
+    /// [`Engine::Ascent`]).
+    pub fn engine(mut self, engine: Engine) -> Package {
+        self.engine = engine;
+        self
+    }
+
+    /// The name of this package's module and file (`<name>.rs`), instead of
+    /// the package name in snake case.
+    pub fn module_name(mut self, name: &str) -> Package {
+        self.module_name = Some(name.to_owned());
+        self
+    }
+}
+
+impl<P: AsRef<Path>> From<P> for Package {
+    fn from(path: P) -> Package {
+        Package::new(path)
+    }
+}
+
+/// Configures and runs code generation from a build script: the packages,
+/// each with its own engine and module name ([`Package`]), and the
+/// settings every package of the build shares.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
-    /// Each package with its module name and engine.
-    packages: Vec<(PathBuf, Option<String>, Engine)>,
-    /// The engine of packages added from now on.
-    engine: Engine,
+    packages: Vec<Package>,
     out_dir: Option<PathBuf>,
     limits: ReadLimits,
     emit_rerun: bool,
@@ -114,9 +220,9 @@ pub struct Builder {
 }
 
 impl Builder {
-    /// A builder with no package yet, writing to `$OUT_DIR` with the ascent
-    /// engine, the default size limits, and `cargo:rerun-if-changed` lines
-    /// for every file of each package's import closure.
+    /// A builder with no package yet, writing to `$OUT_DIR`, with the
+    /// default size limits, and `cargo:rerun-if-changed` lines for every
+    /// file of each package's import closure.
     pub fn new() -> Self {
         Builder {
             emit_rerun: true,
@@ -124,43 +230,18 @@ impl Builder {
         }
     }
 
-    /// Adds a package file. Its module is named after the package
-    /// (`fide.laws.chess` → `fide_laws_chess`) unless [`Builder::module_name`]
-    /// follows.
-    pub fn package(mut self, path: impl AsRef<Path>) -> Self {
-        self.packages
-            .push((path.as_ref().to_owned(), None, self.engine));
-        self
-    }
-
-    /// The engine behind the generated API (default [`Engine::Ascent`]):
-    /// for the package added last, and for the packages added after this
-    /// call. With [`Builder::module_name`], one crate can include the same
-    /// package compiled by both engines:
-    ///
-    /// ```no_run
-    /// # fn main() -> Result<(), lawgen::BuildError> {
-    /// let chess = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
-    /// lawgen::Builder::new()
-    ///     .package(chess)
-    ///     .package(chess)
-    ///     .module_name("chess_direct")
-    ///     .engine(lawgen::Engine::Direct)
-    ///     .compile()?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn engine(mut self, engine: Engine) -> Self {
-        self.engine = engine;
-        if let Some(last) = self.packages.last_mut() {
-            last.2 = engine;
-        }
+    /// Adds a package: a path (its module named after the package, the
+    /// Ascent engine), or a [`Package`] with its own engine and module name.
+    pub fn package(mut self, package: impl Into<Package>) -> Self {
+        self.packages.push(package.into());
         self
     }
 
     /// The language of the generated rustdoc (`en`, `ru`, …): each label and
     /// article text in that language where the package has one, otherwise
-    /// the node's first. Applies to every package of this Builder.
+    /// the node's first. One setting for every package: a crate's
+    /// documentation has one reader, and a package without the language
+    /// falls back node by node.
     ///
     /// ```no_run
     /// lawgen::Builder::new()
@@ -175,21 +256,14 @@ impl Builder {
         self
     }
 
-    /// Names the module of the package added last.
-    pub fn module_name(mut self, name: &str) -> Self {
-        if let Some(last) = self.packages.last_mut() {
-            last.1 = Some(name.to_owned());
-        }
-        self
-    }
-
     /// Where `<module>.rs` files go (default: `$OUT_DIR`).
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.out_dir = Some(dir.as_ref().to_owned());
         self
     }
 
-    /// Limits on package size (defaults as the CLI).
+    /// Limits on the size of every package and its imports (defaults as
+    /// the CLI).
     pub fn limits(mut self, limits: ReadLimits) -> Self {
         self.limits = limits;
         self
@@ -198,7 +272,8 @@ impl Builder {
     /// Adds a directory to search for imported packages (docs/reference.md#imports), after
     /// the importing file's own directory; directories are searched in the
     /// order they are added. The generated module covers the whole import
-    /// closure.
+    /// closure. One search path for every package: packages of one build
+    /// that import the same package must find the same file.
     ///
     /// ```no_run
     /// // club/example.club-1.0.0.json imports example.laws, one directory up.
@@ -225,17 +300,33 @@ impl Builder {
     /// `lawgen_runtime::include_package!(NAME);` and
     /// `include!(concat!(env!("OUT_DIR"), "/NAME_python.rs"));` in its
     /// `lib.rs`, with the dependencies of a `lawgen build --python` project
-    /// (`lawgen-runtime`, `ascent`, `lawgen-python`, `pyo3`).
+    /// (`lawgen-runtime`, `ascent`, `lawgen-python`, `pyo3`). For every
+    /// package: a crate includes the bindings it wants, and an unused file
+    /// costs nothing.
     pub fn python(mut self, yes: bool) -> Self {
         self.python = yes;
         self
     }
 
-    /// Generates every package's module. Files are rewritten only when their
-    /// bytes change (their modification times then stay put for tools that
-    /// watch them; cargo itself recompiles the including crate whenever the
-    /// build script reruns, i.e. whenever the package file is touched).
+    /// Generates every package's module, in the order added, and returns
+    /// the files written. Files are rewritten only when their bytes change
+    /// (their modification times then stay put for tools that watch them;
+    /// cargo itself recompiles the including crate whenever the build
+    /// script reruns, i.e. whenever the package file is touched).
     pub fn compile(&self) -> Result<Vec<PathBuf>, BuildError> {
+        if self.packages.is_empty() {
+            return Err(BuildError::NoPackage);
+        }
+        for p in &self.packages {
+            if p.path.as_os_str().is_empty() {
+                return Err(BuildError::EmptyPath);
+            }
+            if p.module_name.as_deref() == Some("") {
+                return Err(BuildError::EmptyModuleName {
+                    package: p.path.clone(),
+                });
+            }
+        }
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -244,7 +335,12 @@ impl Builder {
         };
         let mut written = Vec::new();
         let mut modules = std::collections::BTreeSet::new();
-        for (path, module, engine) in &self.packages {
+        for Package {
+            path,
+            module_name,
+            engine,
+        } in &self.packages
+        {
             let loaded = load_file_with(path, &self.limits, &self.import_path);
             if self.emit_rerun {
                 // Every file of the import closure; the package itself even
@@ -267,7 +363,7 @@ impl Builder {
             let e = emit_with(
                 path,
                 &loaded,
-                module.as_deref(),
+                module_name.as_deref(),
                 *engine,
                 self.doc_language.clone(),
             )?;

@@ -18,6 +18,7 @@ pub use crate::lower::InternalError;
 
 /// Why [`evaluate`] gave no conclusions.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum EvalError {
     /// A lowering bug.
     Internal(InternalError),

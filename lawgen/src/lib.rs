@@ -4,8 +4,9 @@
 //! What a user of the library needs is documented here:
 //!
 //! - [`Builder`], for `build.rs`: it reads and checks a package and writes a
-//!   Rust module that `lawgen_runtime::include_package!` includes. A broken
-//!   package fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
+//!   Rust module that `lawgen_runtime::include_package!` includes; a
+//!   [`Package`] carries one module's own engine and name. A broken package
+//!   fails `cargo build` with lawgen's diagnostics ([`BuildError`]).
 //! - [`driver`], for tools: [`driver::load_file`] reads and checks a package
 //!   and returns every problem at once as [`diagnostics::Diagnostics`];
 //!   [`driver::lower`] gives its lowered program and [`driver::evaluate`]
@@ -107,7 +108,7 @@ pub mod cli;
 pub mod internals;
 
 #[cfg(feature = "emit")]
-pub use builder::{BuildError, Builder};
+pub use builder::{BuildError, Builder, Package};
 #[cfg(feature = "emit")]
 pub use emit::{EmitError, EmitOptions, Emitted, Engine};
 

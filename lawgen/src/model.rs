@@ -2,8 +2,10 @@
 //! the stratification computed.
 //!
 //! Architecture invariant: a [`Model`] only exists for a package that passed
-//! every check pass, so `lower`, `interp` and `explain` never re-validate and
-//! never meet a dangling id. Its fields are public for reading; only
+//! every check pass, so what reads it after `check` (lowering, the review
+//! document, the Python docstring) never re-validates and never meets a
+//! dangling id; the evaluator and explanations read the lowered program,
+//! not the model. Its fields are public for reading; only
 //! `check` builds one.
 
 use crate::syntax::{CmpOp, Label, RelationKind, Status, Strength};

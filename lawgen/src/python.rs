@@ -45,7 +45,7 @@ fn check_module_name(emitted: &Emitted) -> Result<(), BuildError> {
         return Ok(());
     }
     Err(BuildError::Python(format!(
-        "the module name `{}` is not a Python identifier; give one with --module-name (Builder::module_name)",
+        "the module name `{}` is not a Python identifier; give one with --module-name (Package::module_name)",
         emitted.module_name
     )))
 }

@@ -1,7 +1,7 @@
 //! Scenario suites: a directory of `NAME.facts.json` files, each beside a
 //! `NAME.expected.json` that lists the institutional conclusions the law's
 //! text gives for those facts, section by section, and the judgment requests
-//! (the shape of docs/testing.md#scenario-suites). Each scenario is evaluated
+//! (the shape of docs/testing.md#scenario-suites-lawgen-test). Each scenario is evaluated
 //! by the reference evaluator; a scenario passes when the institutional part
 //! of every section and the requests equal the expectation exactly.
 //!

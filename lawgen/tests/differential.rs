@@ -377,11 +377,9 @@ fn interpret_and_emit(
         .zip(on)
         .filter(|(_, on)| *on)
     {
-        let opts = EmitOptions {
-            module_name: Some(case.module.clone()),
-            engine,
-            ..EmitOptions::default()
-        };
+        let opts = EmitOptions::default()
+            .module_name(&case.module)
+            .engine(engine);
         match emit(loaded, &opts) {
             Ok(e) => {
                 let again = emit(loaded, &opts).expect("emitting twice");

@@ -29,11 +29,7 @@ const GOLDEN: &[(&str, &str, Engine)] = &[
 fn generate_with(path: &str, module: &str, engine: Engine) -> String {
     let bytes = support::read(path);
     let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
-    let opts = EmitOptions {
-        module_name: Some(module.to_owned()),
-        engine,
-        ..EmitOptions::default()
-    };
+    let opts = EmitOptions::default().module_name(module).engine(engine);
     emit(&loaded, &opts).unwrap().source
 }
 

@@ -289,7 +289,7 @@ fn a_package_named_like_a_python_keyword_is_a_user_error() {
         (code, err.as_str()),
         (
             1,
-            "lawgen: the module name `class` is not a Python identifier; give one with --module-name (Builder::module_name)\n"
+            "lawgen: the module name `class` is not a Python identifier; give one with --module-name (Package::module_name)\n"
         )
     );
     let _ = std::fs::remove_dir_all(&dir);

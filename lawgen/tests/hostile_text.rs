@@ -283,14 +283,8 @@ fn python_stubs_of_hostile_packages_are_python_and_say_what_lawgen_meant() {
     let mut expected = Vec::new();
     for (i, (what, loaded, _)) in packages.iter().enumerate() {
         let module = format!("p{i}");
-        let emitted = emit(
-            loaded,
-            &EmitOptions {
-                module_name: Some(module.clone()),
-                ..EmitOptions::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let emitted = emit(loaded, &EmitOptions::default().module_name(&module))
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
         let stub = lawgen::cli::build::python::stub(loaded.model(), &emitted);
         let path = dir.join(format!("{module}.pyi"));
         std::fs::write(&path, &stub).unwrap();

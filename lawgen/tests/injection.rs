@@ -924,10 +924,7 @@ fn calibrate() -> Calibration {
         );
         shapes.push((path, shape));
         engine_words.extend(words);
-        let opts = EmitOptions {
-            engine: Engine::Direct,
-            ..EmitOptions::default()
-        };
+        let opts = EmitOptions::default().engine(Engine::Direct);
         let e = emit(&loaded, &opts).unwrap();
         let Reading {
             problems,
@@ -1069,11 +1066,7 @@ fn emit_and_inspect(
 ) -> (String, Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
     let mut api = Vec::new();
-    let opts = EmitOptions {
-        module_name: Some(module.to_owned()),
-        engine,
-        ..EmitOptions::default()
-    };
+    let opts = EmitOptions::default().module_name(module).engine(engine);
     let source = match emit(loaded, &opts) {
         Ok(e) => {
             assert_eq!(e.module_name, module, "the module name option was not kept");
@@ -1088,10 +1081,7 @@ fn emit_and_inspect(
         // Determinism: a fresh load (fresh hash maps), and the default module
         // name (a sanitized package name; it must not change the module).
         let again: Loaded = driver::load_bytes(package, &Default::default()).unwrap();
-        let default_name = EmitOptions {
-            engine,
-            ..EmitOptions::default()
-        };
+        let default_name = EmitOptions::default().engine(engine);
         match emit(&again, &default_name) {
             Ok(e) => {
                 if e.source != source {
@@ -1715,10 +1705,7 @@ fn the_engines_typed_apis_are_compared_token_for_token() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/ui/valid/minimal.json");
     let loaded = driver::load_bytes(&std::fs::read(path).unwrap(), &Default::default()).unwrap();
     let read = |engine: Engine, edit: &dyn Fn(String) -> String| {
-        let opts = EmitOptions {
-            engine,
-            ..EmitOptions::default()
-        };
+        let opts = EmitOptions::default().engine(engine);
         let source = edit(emit(&loaded, &opts).unwrap().source);
         inspect(&source, loaded.model(), None).api
     };

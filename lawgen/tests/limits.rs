@@ -17,10 +17,7 @@ fn first_error(bytes: &[u8], limits: &ReadLimits) -> String {
 #[test]
 fn package_size_limit() {
     let bytes = support::read(support::CHESS);
-    let limits = ReadLimits {
-        max_bytes: 1000,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_bytes(1000);
     let e = first_error(&bytes, &limits);
     assert!(e.starts_with("error[E090]"), "{e}");
     assert!(e.contains("more than the limit of 1000 bytes"), "{e}");
@@ -29,10 +26,7 @@ fn package_size_limit() {
 #[test]
 fn node_count_limit() {
     let bytes = support::read(support::CHESS);
-    let limits = ReadLimits {
-        max_nodes: 10,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_nodes(10);
     let e = first_error(&bytes, &limits);
     assert!(
         e.starts_with("error[E090]") && e.contains("more than the limit of 10"),
@@ -50,10 +44,7 @@ fn depth_limit_is_checked_before_parsing_and_is_configurable() {
     );
     // The chess package nests about a dozen levels: a tight limit refuses it.
     let bytes = support::read(support::CHESS);
-    let limits = ReadLimits {
-        max_depth: 5,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_depth(5);
     let e = first_error(&bytes, &limits);
     assert!(e.contains("more than 5 levels"), "{e}");
     assert!(load_bytes(&bytes, &ReadLimits::default()).is_ok());
@@ -62,10 +53,7 @@ fn depth_limit_is_checked_before_parsing_and_is_configurable() {
 #[test]
 fn string_length_limit() {
     let bytes = support::read(support::CHESS);
-    let limits = ReadLimits {
-        max_string_bytes: 100,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_string_bytes(100);
     let e = first_error(&bytes, &limits);
     assert!(
         e.starts_with("error[E090]") && e.contains("longer than the limit of 100 bytes"),
@@ -73,10 +61,7 @@ fn string_length_limit() {
     );
     // Escaped quotes do not end a string early.
     let tricky = br#"{"a": "x\"y\\", "b": "ok"}"#;
-    let limits = ReadLimits {
-        max_string_bytes: 6,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_string_bytes(6);
     let e = first_error(tricky, &limits);
     assert!(!e.contains("E090"), "{e}");
 }
@@ -84,10 +69,7 @@ fn string_length_limit() {
 #[test]
 fn arity_limit() {
     let bytes = support::read(support::CHESS);
-    let limits = ReadLimits {
-        max_arity: 2,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_arity(2);
     let d = load_bytes(&bytes, &limits).expect_err("refused").render();
     assert!(
         d.contains("error[E090]") && d.contains("parameters, more than the limit of 2"),
@@ -276,10 +258,7 @@ fn a_long_rule_body_is_refused_with_the_rule_named() {
     );
     // Raised, the package loads and evaluates (the interpreter recurses once
     // per body item: 300 is far from its stack's end).
-    let limits = ReadLimits {
-        max_rule_body: 300,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_rule_body(300);
     let loaded = load_bytes(&bytes, &limits).expect("accepted under a raised limit");
     let facts = read_facts(br#"{"facts": {"e": [["a"]]}}"#, &loaded.catalog).unwrap();
     let ev = lawgen::driver::evaluate(&loaded, &facts, lawgen_runtime::Policy::Blocking).unwrap();
@@ -287,10 +266,7 @@ fn a_long_rule_body_is_refused_with_the_rule_named() {
     assert!(out.contains(r#""q": ["#), "{out}");
     // No setting lets a body deep enough to overflow the interpreter's stack in.
     let rules = [("huge".to_owned(), "strict", "positive", vec!["e"; 20_000])];
-    let limits = ReadLimits {
-        max_rule_body: usize::MAX,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_rule_body(usize::MAX);
     let d = load_bytes(&package(&rules, &[]), &limits)
         .expect_err("refused")
         .render();
@@ -346,10 +322,7 @@ fn quadratic_pending_requests_are_refused_with_the_largest_rule_named() {
         ("small".to_owned(), "strict", "positive", vec!["e", "j"]),
     ];
     let bytes = package(&rules, &[]);
-    let limits = ReadLimits {
-        max_program_size: 5_000,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_program_size(5_000);
     let d = load_bytes(&bytes, &limits).expect_err("refused").render();
     assert!(
         d.contains("error[E090]: lowering would produce a program of up to")
@@ -381,10 +354,7 @@ fn a_package_too_large_for_native_code_is_refused_before_emitting_and_pointed_to
         "{bound}"
     );
     for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
-        let opts = lawgen::EmitOptions {
-            engine,
-            ..Default::default()
-        };
+        let opts = lawgen::EmitOptions::default().engine(engine);
         let e = lawgen::generate(&loaded, &opts)
             .expect_err("refused")
             .to_string();

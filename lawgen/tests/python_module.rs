@@ -81,14 +81,7 @@ fn python_projects_of_random_packages_compile_without_warnings() {
                 .unwrap();
             }
         }
-        let emitted = emit(
-            &loaded,
-            &EmitOptions {
-                module_name: Some(module.clone()),
-                ..EmitOptions::default()
-            },
-        )
-        .unwrap();
+        let emitted = emit(&loaded, &EmitOptions::default().module_name(&module)).unwrap();
         lawgen::cli::build::python::write_project(
             &dir,
             loaded.model(),
@@ -200,8 +193,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
 fn a_module_name_python_cannot_import_is_refused() {
     let out = tempdir("refused");
     let e = lawgen::Builder::new()
-        .package(chess())
-        .module_name("lambda")
+        .package(lawgen::Package::new(chess()).module_name("lambda"))
         .out_dir(&out)
         .emit_rerun_if_changed(false)
         .python(true)
@@ -209,12 +201,11 @@ fn a_module_name_python_cannot_import_is_refused() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "lawgen: the module name `lambda` is not a Python identifier; give one with --module-name (Builder::module_name)"
+        "lawgen: the module name `lambda` is not a Python identifier; give one with --module-name (Package::module_name)"
     );
     // Without Python bindings the name is fine for Rust.
     lawgen::Builder::new()
-        .package(chess())
-        .module_name("lambda")
+        .package(lawgen::Package::new(chess()).module_name("lambda"))
         .out_dir(&out)
         .emit_rerun_if_changed(false)
         .compile()

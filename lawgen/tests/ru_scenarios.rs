@@ -518,15 +518,12 @@ fn a_failing_negated_condition_is_worded_in_russian() {
 fn the_generated_rustdoc_follows_the_doc_language() {
     let layered = layered(RU);
     let emit = |lang: Option<&str>| {
-        lawgen::generate(
-            &layered,
-            &lawgen::EmitOptions {
-                doc_language: lang.map(str::to_owned),
-                ..Default::default()
-            },
-        )
-        .unwrap()
-        .source
+        let opts = lawgen::EmitOptions::default();
+        let opts = match lang {
+            Some(lang) => opts.doc_language(lang),
+            None => opts,
+        };
+        lawgen::generate(&layered, &opts).unwrap().source
     };
     // Only the doc comments: the embedded program carries every label.
     let docs = |src: String| {

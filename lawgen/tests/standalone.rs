@@ -94,19 +94,9 @@ fn a_crate_built_with_raised_limits_moves_and_explains_at_run_time() {
         refused.is_err(),
         "the package should need a raised max_string_bytes"
     );
-    let limits = ReadLimits {
-        max_string_bytes: 4 << 20,
-        ..ReadLimits::default()
-    };
+    let limits = ReadLimits::default().max_string_bytes(4 << 20);
     let loaded = lawgen::driver::load_bytes(&package, &limits).unwrap();
-    let emitted = emit(
-        &loaded,
-        &EmitOptions {
-            module_name: Some("wide".into()),
-            ..EmitOptions::default()
-        },
-    )
-    .unwrap();
+    let emitted = emit(&loaded, &EmitOptions::default().module_name("wide")).unwrap();
     assert!(
         !emitted.source.contains("law.core.ir") && !emitted.source.contains("contentHash"),
         "the module embeds no package JSON"
@@ -185,15 +175,9 @@ fn a_predicate_too_wide_for_compiled_engines_is_refused_by_name() {
     let limits = ReadLimits::default();
     let loaded = lawgen::driver::load_bytes(&wide_package(wide, None), &limits).unwrap();
     for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
-        let err = emit(
-            &loaded,
-            &EmitOptions {
-                engine,
-                ..EmitOptions::default()
-            },
-        )
-        .unwrap_err()
-        .to_string();
+        let err = emit(&loaded, &EmitOptions::default().engine(engine))
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "predicate `wide` has 12 parameters, and compiled engines support at most 11 \

@@ -264,11 +264,7 @@ fn main() {
         // The runtime (and ascent) built once, by a small crate.
         let loaded = load_text(&dir, "warm_up", &package("law", 9), &ReadLimits::default());
         for &engine in &engines {
-            let opts = EmitOptions {
-                module_name: Some("warm_up".into()),
-                engine,
-                ..Default::default()
-            };
+            let opts = EmitOptions::default().module_name("warm_up").engine(engine);
             let m = generate(&loaded, &opts).expect("emits");
             let krate = write_crate(&root, &dir, "warm_up", &m.source);
             let b = cargo_build(&krate, &target, false);
@@ -302,10 +298,7 @@ fn main() {
     for shape in &shapes {
         for &size in &sizes {
             let text = package(shape, size);
-            let limits = ReadLimits {
-                max_rule_body: 2000,
-                ..Default::default()
-            };
+            let limits = ReadLimits::default().max_rule_body(2000);
             let loaded = load_text(&dir, &format!("{shape}{size}"), &text, &limits);
             let rules = loaded.model().rules.len();
             let bound = program_size_bound(loaded.model());
@@ -316,11 +309,7 @@ fn main() {
                     _ => "ascent",
                 };
                 let module = format!("large_{shape}{size}_{label}");
-                let opts = EmitOptions {
-                    module_name: Some(module.clone()),
-                    engine,
-                    ..Default::default()
-                };
+                let opts = EmitOptions::default().module_name(&module).engine(engine);
                 let t = Instant::now();
                 let m = generate(&loaded, &opts).unwrap_or_else(|e| panic!("emit: {e}"));
                 let emit_s = t.elapsed().as_secs_f64();

@@ -94,10 +94,7 @@ fn package(shape: &str, k: usize) -> Vec<u8> {
 
 /// Seconds of load, lower, eval and emit for one package.
 fn stages(bytes: &[u8]) -> [Duration; 4] {
-    let limits = ReadLimits {
-        max_rule_body: 2000,
-        ..Default::default()
-    };
+    let limits = ReadLimits::default().max_rule_body(2000);
     let t = Instant::now();
     let loaded = load_bytes(bytes, &limits).unwrap_or_else(|d| panic!("{}", d.render()));
     let load = t.elapsed();

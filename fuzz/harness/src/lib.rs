@@ -102,10 +102,7 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
 /// `EmitError::Unsupported` is a refusal with its reason (a predicate wider
 /// than a compiled engine takes), which is no bug: `None`.
 pub fn emit_and_parse(loaded: &Loaded, engine: Engine) -> Option<String> {
-    let opts = EmitOptions {
-        engine,
-        ..Default::default()
-    };
+    let opts = EmitOptions::default().engine(engine);
     let emitted = match lawgen::generate(loaded, &opts) {
         Ok(e) => e,
         Err(EmitError::Unsupported(_)) => return None,
@@ -301,10 +298,7 @@ fn emit_checked(bytes: &[u8], seed: u64) {
     // make it differ (the iteration order of a hash map, seeded anew for
     // each map) differs on most runs when it differs at all.
     if (seed >> 1) % 8 == 0 {
-        let opts = EmitOptions {
-            engine,
-            ..Default::default()
-        };
+        let opts = EmitOptions::default().engine(engine);
         if let Ok(again) = lawgen::generate(&loaded, &opts) {
             assert!(first == again.source, "emit is not deterministic");
         }

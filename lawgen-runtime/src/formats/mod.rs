@@ -1,5 +1,6 @@
-//! The formats at the edges of evaluation: facts files in ([`facts`]), the
-//! canonical output out ([`output`]). Both are defined in `docs/reference.md`
+//! The formats at the edges of evaluation: facts files in ([`facts`], with
+//! the facts of deprecated inputs found by [`deprecated`]), the canonical
+//! output out ([`output`]). Both are defined in `docs/reference.md`
 //! of the lawgen repository ("Facts files", "Canonical output").
 
 #[cfg(feature = "serde")]

@@ -1,4 +1,4 @@
-//! Pass 5: closures are over empirical predicates, with a domain of the same column types.
+//! Pass 6: closures are over empirical predicates, with a domain of the same column types.
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};

@@ -1,4 +1,4 @@
-//! Pass 2: editions and their dates (docs/reference.md#as-of-evaluation).
+//! Pass 1, after `names`: editions and their dates (docs/reference.md#as-of-evaluation).
 //!
 //! Every lifecycle entry has a known status and a calendar date; two
 //! editions of one work do not enter into force on the same day; a work with

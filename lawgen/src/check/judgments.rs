@@ -1,4 +1,4 @@
-//! Pass 6: every judgment predicate has exactly one `external_decl` naming who decides it.
+//! Pass 7: every judgment predicate has exactly one `external_decl` naming who decides it.
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};

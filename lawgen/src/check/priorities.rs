@@ -1,4 +1,4 @@
-//! Pass 4: priorities relate conflicting rules, and `>` has no cycle.
+//! Pass 5: priorities relate conflicting rules, and `>` has no cycle.
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};

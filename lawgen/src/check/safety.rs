@@ -1,4 +1,4 @@
-//! Pass 3: range restriction, and rule heads are institutional.
+//! Pass 4: range restriction, and rule heads are institutional.
 //!
 //! A variable is bound when it occurs in a status item (of either polarity:
 //! `~p(X)` is an explicit-negation literal, a positive occurrence for

@@ -1,4 +1,4 @@
-//! Pass 8, run once the model is complete: would lowering this package
+//! Pass 10, run by the driver once the model is complete: would lowering this package
 //! explode? Reported with the rule or literal responsible, before `lower`
 //! spends the time and memory.
 //!

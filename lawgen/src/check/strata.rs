@@ -1,4 +1,4 @@
-//! Pass 7: the predicate dependency graph and its stratification (docs/reference.md#stratification).
+//! Pass 9: the predicate dependency graph and its stratification (docs/reference.md#stratification).
 //!
 //! Edges run from a body predicate to the head predicate (and from a closure
 //! domain to the closed predicate). An edge is *non-monotonic* when the rule's

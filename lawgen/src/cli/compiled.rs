@@ -109,10 +109,7 @@ pub fn ensure_built_with(
     progress: &mut dyn FnMut(&str),
     bench: bool,
 ) -> Result<Built, CompiledError> {
-    let opts = EmitOptions {
-        engine,
-        ..EmitOptions::default()
-    };
+    let opts = EmitOptions::default().engine(engine);
     let emitted = crate::generate(loaded, &opts).map_err(CompiledError::Emit)?;
     let hooks = BenchHooks::for_package(loaded, &emitted);
     // The key covers everything written: the module, the main.rs template

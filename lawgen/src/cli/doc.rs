@@ -29,17 +29,17 @@ pub struct Args {
 /// Prints the document, or writes it to `--out`.
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let usage = |message: String| Failure::new(2, format!("error: {message}"));
-    let mut b = crate::doc::Builder::new();
-    b.package(&args.package)
+    let mut b = crate::doc::Builder::new()
+        .package(&args.package)
         .lang(args.lang.parse().map_err(usage)?)
         .format(args.format.parse().map_err(usage)?)
         .policy(args.policy.into())
         .limits(inputs.limits);
     for d in &inputs.import_path {
-        b.import_path(d);
+        b = b.import_path(d);
     }
     if let Some(dir) = &args.scenarios {
-        b.scenarios(dir);
+        b = b.scenarios(dir);
     }
     match &args.out {
         Some(file) => b.write(file)?,

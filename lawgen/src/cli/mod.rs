@@ -183,16 +183,15 @@ mod common {
 
     impl LimitArgs {
         pub fn limits(&self) -> ReadLimits {
-            ReadLimits {
-                max_bytes: self.max_package_bytes,
-                max_nodes: self.max_nodes,
-                max_depth: self.max_depth,
-                max_string_bytes: self.max_string_bytes,
-                max_arity: self.max_arity,
-                max_rule_body: self.max_rule_body,
-                max_program_size: self.max_program_size,
-                max_facts_bytes: self.max_facts_bytes,
-            }
+            ReadLimits::default()
+                .max_bytes(self.max_package_bytes)
+                .max_nodes(self.max_nodes)
+                .max_depth(self.max_depth)
+                .max_string_bytes(self.max_string_bytes)
+                .max_arity(self.max_arity)
+                .max_rule_body(self.max_rule_body)
+                .max_program_size(self.max_program_size)
+                .max_facts_bytes(self.max_facts_bytes)
         }
     }
 

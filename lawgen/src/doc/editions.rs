@@ -3,7 +3,7 @@
 //! (matched by the fragments' `locator`), then "Изменения редакций" /
 //! "Changes between editions": per article, the rules, priorities and
 //! derogations anchored to it that enter and leave force on each date of the
-//! work (SPEC §8: an edition is in force from its `in_force` date until the
+//! work (docs/reference.md#as-of-evaluation: an edition is in force from its `in_force` date until the
 //! next edition of its work enters into force or it is repealed; a node is in
 //! force when one of its anchors belongs to an edition in force, and timeless
 //! when none belongs to a dated edition).

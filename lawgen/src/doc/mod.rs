@@ -254,6 +254,8 @@ fn total(loaded: &Loaded, doc: &tree::Document) -> Result<(), DocError> {
 
 /// Renders a package file's document: reads and checks it with its imports
 /// (and the suite, when given), then [`render`]s. What `lawgen doc` runs.
+/// Set up by value and chained, as [`crate::Builder`] is; one document
+/// per builder, so every setting is the document's.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     package: Option<PathBuf>,
@@ -273,47 +275,47 @@ impl Builder {
     }
 
     /// The package file (`.json` or `.law`).
-    pub fn package(&mut self, path: impl AsRef<Path>) -> &mut Builder {
+    pub fn package(mut self, path: impl AsRef<Path>) -> Builder {
         self.package = Some(path.as_ref().to_owned());
         self
     }
 
     /// A directory to look for imported packages in, after the package's
     /// own (repeatable).
-    pub fn import_path(&mut self, dir: impl AsRef<Path>) -> &mut Builder {
+    pub fn import_path(mut self, dir: impl AsRef<Path>) -> Builder {
         self.import_path.push(dir.as_ref().to_owned());
         self
     }
 
     /// The language of the document (default [`Lang::Ru`]).
-    pub fn lang(&mut self, lang: Lang) -> &mut Builder {
+    pub fn lang(mut self, lang: Lang) -> Builder {
         self.lang = lang;
         self
     }
 
     /// How the document is written out (default [`Format::Text`]).
-    pub fn format(&mut self, format: Format) -> &mut Builder {
+    pub fn format(mut self, format: Format) -> Builder {
         self.format = format;
         self
     }
 
     /// A scenario suite, as `lawgen test` reads it, whose outcomes the page
     /// shows for each rule.
-    pub fn scenarios(&mut self, dir: impl AsRef<Path>) -> &mut Builder {
+    pub fn scenarios(mut self, dir: impl AsRef<Path>) -> Builder {
         self.scenarios = Some(dir.as_ref().to_owned());
         self
     }
 
     /// The conflict policy of the scenarios whose expectation names none
     /// (default blocking).
-    pub fn policy(&mut self, policy: Policy) -> &mut Builder {
+    pub fn policy(mut self, policy: Policy) -> Builder {
         self.policy = policy;
         self
     }
 
     /// Limits on the size of the package and its imports (default: the
     /// CLI's, [`ReadLimits::default`]).
-    pub fn limits(&mut self, limits: ReadLimits) -> &mut Builder {
+    pub fn limits(mut self, limits: ReadLimits) -> Builder {
         self.limits = limits;
         self
     }

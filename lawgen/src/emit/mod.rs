@@ -1,4 +1,6 @@
-//! The ascent backend: a checked package → one Rust module (source text).
+//! Code generation: a lowered [`Program`] → one Rust module (source text),
+//! its rules run by either engine ([`Engine`]: Ascent or Direct) behind the
+//! same typed API.
 //!
 //! The module holds (docs/reference.md#generated-code):
 //! - one typed id per entity type (`Game(u32)`), package constants as
@@ -6,8 +8,9 @@
 //! - `Facts`: interns entity names, one method per input literal (`p`, `not_p`)
 //!   and a `decide_j` per judgment;
 //! - `Facts::evaluate(policy)`: runs the lowered program (the same
-//!   [`Program`] the reference interpreter runs) as an `ascent!` program,
-//!   once [`unfold`] has folded away its intermediate relations, [`cse`]
+//!   [`Program`] the reference interpreter runs) with the module's engine
+//!   (one `ascent!` program per batch, or the Direct engine's per-case
+//!   loops), once [`unfold`] has folded away its intermediate relations, [`cse`]
 //!   has merged the relations with the same definition and [`preload`]
 //!   has taken out the rules that only project what a batch loads
 //!   (applied while loading);
@@ -92,8 +95,18 @@ impl std::str::FromStr for Engine {
 /// make the 12 fields Rust's tuple traits go up to.
 pub const MAX_COMPILED_ARITY: usize = 11;
 
-/// Options of code generation ([`crate::generate`]).
+/// Options of code generation ([`crate::generate`]). `#[non_exhaustive]`:
+/// outside lawgen, start from `EmitOptions::default()` and chain the
+/// setters of the same names as the fields:
+///
+/// ```
+/// let opts = lawgen::EmitOptions::default()
+///     .engine(lawgen::Engine::Direct)
+///     .module_name("chess_direct");
+/// assert_eq!(opts.engine, lawgen::Engine::Direct);
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct EmitOptions {
     /// The module name; by default the package name in snake case
     /// (`fide.laws.chess` → `fide_laws_chess`).
@@ -107,6 +120,26 @@ pub struct EmitOptions {
     /// The SHA-256 of the package file (or closure bundle) the program was
     /// lowered from, for the module's header; `None` leaves the line out.
     pub source_sha256: Option<String>,
+}
+
+impl EmitOptions {
+    /// Sets the field `module_name`: names the module.
+    pub fn module_name(mut self, name: impl Into<String>) -> EmitOptions {
+        self.module_name = Some(name.into());
+        self
+    }
+
+    /// Sets the field `engine`.
+    pub fn engine(mut self, engine: Engine) -> EmitOptions {
+        self.engine = engine;
+        self
+    }
+
+    /// Sets the field `doc_language`: the language of the rustdoc.
+    pub fn doc_language(mut self, lang: impl Into<String>) -> EmitOptions {
+        self.doc_language = Some(lang.into());
+        self
+    }
 }
 
 /// A generated module.
@@ -130,6 +163,7 @@ pub struct Emitted {
 
 /// Why no Rust could be generated for a checked package.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum EmitError {
     /// Lowering violated one of its invariants (a lawgen bug).
     Lower(crate::lower::InternalError),

@@ -2,8 +2,8 @@
 //! out once.
 //!
 //! [`emit`](super::emit) builds one [`Plan`] from the lowered program after
-//! [`unfold`](super::unfold) and [`preload`](super::preload) have rewritten
-//! its rules for the engine. Both backends ([`Backend`](super::Backend):
+//! [`unfold`](super::unfold), [`cse`](super::cse) and
+//! [`preload`](super::preload) have rewritten its rules for the engine. Both backends ([`Backend`](super::Backend):
 //! `ascent.rs`, `direct/`) and the typed API read it, so that each fact of
 //! the program is decided in one place:
 //!

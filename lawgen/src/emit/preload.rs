@@ -1,5 +1,5 @@
 //! Rules the generated code applies while it loads a batch, outside the
-//! `ascent!` program.
+//! engine's rules (the `ascent!` program, or the Direct engine's loops).
 //!
 //! Some rules of the (unfolded) engine read nothing but what the batch loads:
 //!

@@ -75,6 +75,7 @@ pub use crate::program::{Level, World};
 /// A lowering bug: the checked model promised something the program does not
 /// satisfy. Never caused by user input; reported instead of panicking.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct InternalError(pub String);
 
 impl std::fmt::Display for InternalError {

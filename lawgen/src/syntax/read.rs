@@ -12,8 +12,16 @@ use lawgen_runtime::formats::json_error;
 use serde_json::{Map, Value};
 
 /// Size limits applied while reading, so hostile input fails with a message
-/// instead of exhausting memory.
+/// instead of exhausting memory. `#[non_exhaustive]`: outside lawgen, start
+/// from `ReadLimits::default()` and chain the setters of the same names as
+/// the fields:
+///
+/// ```
+/// let limits = lawgen::driver::ReadLimits::default().max_nodes(10).max_depth(5);
+/// assert_eq!((limits.max_nodes, limits.max_depth), (10, 5));
+/// ```
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct ReadLimits {
     /// Largest accepted package file, in bytes.
     pub max_bytes: usize,
@@ -41,6 +49,56 @@ pub struct ReadLimits {
     /// bytes. Facts files are read as a stream, so this bounds the memory a
     /// facts file can make lawgen use, not the size it is read with.
     pub max_facts_bytes: usize,
+}
+
+impl ReadLimits {
+    /// Sets the field `max_bytes`.
+    pub fn max_bytes(mut self, max_bytes: usize) -> ReadLimits {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// Sets the field `max_nodes`.
+    pub fn max_nodes(mut self, max_nodes: usize) -> ReadLimits {
+        self.max_nodes = max_nodes;
+        self
+    }
+
+    /// Sets the field `max_depth`.
+    pub fn max_depth(mut self, max_depth: usize) -> ReadLimits {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// Sets the field `max_string_bytes`.
+    pub fn max_string_bytes(mut self, max_string_bytes: usize) -> ReadLimits {
+        self.max_string_bytes = max_string_bytes;
+        self
+    }
+
+    /// Sets the field `max_arity`.
+    pub fn max_arity(mut self, max_arity: usize) -> ReadLimits {
+        self.max_arity = max_arity;
+        self
+    }
+
+    /// Sets the field `max_rule_body`.
+    pub fn max_rule_body(mut self, max_rule_body: usize) -> ReadLimits {
+        self.max_rule_body = max_rule_body;
+        self
+    }
+
+    /// Sets the field `max_program_size`.
+    pub fn max_program_size(mut self, max_program_size: usize) -> ReadLimits {
+        self.max_program_size = max_program_size;
+        self
+    }
+
+    /// Sets the field `max_facts_bytes`.
+    pub fn max_facts_bytes(mut self, max_facts_bytes: usize) -> ReadLimits {
+        self.max_facts_bytes = max_facts_bytes;
+        self
+    }
 }
 
 impl Default for ReadLimits {

@@ -32,6 +32,7 @@ pub const EXTENSION: &str = "law";
 
 /// A syntax error: where (a byte range of the source), what, and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TextError {
     /// The part of the source the error is about, as a byte range into
     /// [`SyntaxErrors::source`] ([`SyntaxErrors::positions`] gives its line
@@ -59,6 +60,7 @@ impl TextError {
 
 /// Every syntax error of one file, with the source to render them against.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct SyntaxErrors {
     /// Every error found.
     pub errors: Vec<TextError>,
