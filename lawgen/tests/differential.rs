@@ -466,6 +466,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let mut failures: Vec<Failure> = Vec::new();
     let mut sections: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut derogated = 0usize;
+    let mut dated_derogated = 0usize;
     let mut dated = 0usize;
     while cases.len() < wanted {
         assert!(
@@ -540,6 +541,7 @@ fn compiled_packages_agree_with_the_interpreter() {
                 case.facts = case.facts.iter().map(|f| d.renames.facts(f)).collect();
                 case.package = derogate::bundle(&d.layers);
                 derogated += 1;
+                dated_derogated += 1;
                 closure
             }
             Some(d) => {
@@ -772,7 +774,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     }
     report(&format!(
         "differential: seed {base:#x}; generated {tried} packages, {rejected} refused by the checker \
-         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations, {dated} dated), {compared_outputs} outputs compared; \
+         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations, {dated_derogated} of them dated ones; {dated} dated), {compared_outputs} outputs compared; \
          {} failures\n  timings: generate+interpret+emit {}, cargo build {} ({builds} build(s), {} binaries, \
          {batch} modules each, opt-level {opt}), run {}\n  institutional literals per section \
          (outputs with some): {sections:?}",
@@ -805,6 +807,10 @@ fn compiled_packages_agree_with_the_interpreter() {
         assert!(
             derogated * 8 >= wanted,
             "only {derogated} of {wanted} packages had rules set aside"
+        );
+        assert!(
+            dated_derogated * 16 >= wanted,
+            "only {dated_derogated} of {wanted} packages had dated derogations"
         );
         for s in [
             "definitely",

@@ -360,9 +360,10 @@ fn dating(nodes: &[J]) -> (BTreeMap<String, Ed>, BTreeMap<String, String>) {
 /// `tests/editions/dated-derogation/`: article 9 of the 2024 edition of
 /// MORE sets article 1 of the imported RULES aside; the 2020 edition does
 /// not. On 2023-12-31 what is seen is known, on 2024-01-01 it is not, and
-/// the why-not names the derogation in force and its edition; `lawgen
-/// check` lists the derogation with its edition and the editions with
-/// their dates.
+/// the why-not names the derogation in force and its edition; `analyze
+/// --compare-dates` names the rule leaving force and the derogation
+/// entering it; `lawgen check` lists the derogation with its edition and
+/// the editions with their dates.
 #[test]
 fn a_dated_derogation_sets_its_rule_aside_from_the_day_its_edition_enters_into_force() {
     let dir = "tests/editions/dated-derogation";
@@ -440,6 +441,21 @@ fn a_dated_derogation_sets_its_rule_aside_from_the_day_its_edition_enters_into_f
     assert!(
         check.contains("  NotSeen [ui.top 1.0.0] (article/9) sets aside, while edition MORE_1 is in force, SeenIsKnown [ui.base 1.0.0]\n"),
         "{check}"
+    );
+    let compare = lawgen(&[
+        "analyze",
+        &root,
+        "--compare-dates",
+        "2023-12-31",
+        "2024-01-01",
+    ]);
+    assert!(
+        compare.contains("rules that leave force after 2023-12-31: 1\n  SeenIsKnown [ui.base 1.0.0] (edition RULES_1)\nderogations that enter force on 2024-01-01: 1\n  NotSeen [ui.top 1.0.0] (edition MORE_1)\n"),
+        "{compare}"
+    );
+    assert!(
+        compare.contains("| `known` | `known(thing1)` | definitely | not concluded | SeenIsKnown (leaves force after 2023-12-31) |"),
+        "{compare}"
     );
     assert!(
         check.contains("editions (3):\n  MORE: MORE_0 in force from 2020-01-01 to 2023-12-31\n  MORE: MORE_1 in force from 2024-01-01\n  RULES: RULES_1 undated (what is anchored to it is timeless)\n"),
