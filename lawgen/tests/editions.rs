@@ -442,6 +442,26 @@ fn a_dated_derogation_sets_its_rule_aside_from_the_day_its_edition_enters_into_f
         check.contains("  NotSeen [ui.top 1.0.0] (article/9) sets aside, while edition MORE_1 is in force, SeenIsKnown [ui.base 1.0.0]\n"),
         "{check}"
     );
+    let doc =
+        std::env::temp_dir().join(format!("lawgen-dated-derogation-{}.md", std::process::id()));
+    lawgen(&[
+        "doc",
+        &root,
+        "--format",
+        "markdown",
+        "--out",
+        doc.to_str().unwrap(),
+    ]);
+    let doc_text = std::fs::read_to_string(&doc).unwrap();
+    let _ = std::fs::remove_file(&doc);
+    assert!(
+        doc_text.contains("rule “SeenIsKnown” of package “ui.base” does not apply, nor do the priorities that name it. It is in force only while edition MORE_1 is in force.\n"),
+        "{doc_text}"
+    );
+    assert!(
+        doc_text.contains("2024-01-01: edition enters into force: “MORE_1”.\n\nEnters into force: derogation “NotSeen”"),
+        "{doc_text}"
+    );
     let compare = lawgen(&[
         "analyze",
         &root,
