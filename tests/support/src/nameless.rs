@@ -230,10 +230,12 @@ pub fn nameless(
                 format!("{module}::{ty_ident}::from_index({i})"),
             )
         };
-        let mut renamed = Facts::default();
         // The file's date: the case's, through `Case::as_of` (and
         // `Columns::as_of`).
-        renamed.as_of = f.as_of;
+        let mut renamed = Facts {
+            as_of: f.as_of,
+            ..Facts::default()
+        };
         dates.push(f.as_of);
         let mut calls = Vec::new();
         for (lit, rows) in &f.rows {
