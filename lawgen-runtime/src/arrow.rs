@@ -1,7 +1,9 @@
 //! Facts from an Arrow record batch in the columnar layout of docs/python.md
 //! (`evaluate_arrow` of the Python modules): one row per fact, a `case`
 //! column, a `predicate` column, and a pair of value columns `e<j>` (entity
-//! names, any string encoding) and `n<j>` (int64) per argument position.
+//! names, any string encoding) and `n<j>` (int64) per argument position;
+//! optionally an `asOf` column (strings `YYYY-MM-DD`), the date of the
+//! row's case (docs/reference.md#as-of-evaluation).
 //!
 //! This is the package-independent reading of a batch, compiled here rather
 //! than in each module's glue so that it is built, linted and fuzzed with
@@ -256,6 +258,9 @@ impl FactKeys {
             }
         }
         let mut file = serde_json::Map::new();
+        if let Some(d) = cols.case_date(rows)? {
+            file.insert("asOf".into(), d.into());
+        }
         if !entities.is_empty() {
             file.insert("entities".into(), entities.into());
         }
@@ -347,6 +352,9 @@ pub struct FactsColumns<'a> {
     pub entities: Vec<Option<Strings<'a>>>,
     /// `n<j>`: the j-th argument where it is an integer.
     pub ints: Vec<Option<&'a Int64Array>>,
+    /// `asOf`: the date of the row's case, if the batch has the column
+    /// (null: the row says nothing of it).
+    pub as_of: Option<Strings<'a>>,
 }
 
 impl<'a> FactsColumns<'a> {
@@ -355,7 +363,7 @@ impl<'a> FactsColumns<'a> {
         let schema = batch.schema();
         let mut entities: Vec<Option<Strings<'a>>> = (0..arity).map(|_| None).collect();
         let mut ints: Vec<Option<&'a Int64Array>> = vec![None; arity];
-        let (mut case, mut predicate) = (None, None);
+        let (mut case, mut predicate, mut as_of) = (None, None, None);
         for (f, col) in schema.fields().iter().zip(batch.columns()) {
             let name = f.name().as_str();
             let pos = |prefix: char| {
@@ -367,13 +375,15 @@ impl<'a> FactsColumns<'a> {
                 case = Some(int_column(name, col)?);
             } else if name == "predicate" {
                 predicate = Some(Strings::new(name, col)?);
+            } else if name == "asOf" {
+                as_of = Some(Strings::new(name, col)?);
             } else if let Some(j) = pos('e') {
                 entities[j] = Some(Strings::new(name, col)?);
             } else if let Some(j) = pos('n') {
                 ints[j] = Some(int_column(name, col)?);
             } else {
                 return Err(BatchError::Value(format!(
-                    "unexpected column `{name}`: a facts batch has the columns case, predicate{}",
+                    "unexpected column `{name}`: a facts batch has the columns case, predicate{}, and optionally asOf",
                     (0..arity)
                         .map(|j| format!(", e{j}, n{j}"))
                         .collect::<String>()
@@ -386,7 +396,34 @@ impl<'a> FactsColumns<'a> {
             predicate: predicate.ok_or_else(|| missing("predicate"))?,
             entities,
             ints,
+            as_of,
         })
+    }
+
+    /// The date the rows of one case give in `asOf` (`None`: the batch has
+    /// no such column, or every row of the case leaves it null), or why
+    /// they give none: two rows of the case with different dates. Whether
+    /// it is a date is for the facts reader to say.
+    pub fn case_date(&self, rows: &[u32]) -> Result<Option<&'a str>, String> {
+        let Some(col) = &self.as_of else {
+            return Ok(None);
+        };
+        let mut first: Option<(u32, &'a str)> = None;
+        for &r in rows {
+            let Some(d) = col.get(r as usize) else {
+                continue;
+            };
+            match first {
+                None => first = Some((r, d)),
+                Some((_, f)) if f == d => {}
+                Some((fr, f)) => {
+                    return Err(format!(
+                        "invalid facts: rows {fr} and {r} of the batch are of the same case and give it two dates in `asOf`, `{f}` and `{d}`; give a case one date (on any of its rows, the others null)"
+                    ))
+                }
+            }
+        }
+        Ok(first.map(|(_, d)| d))
     }
 
     /// Row `r`'s j-th entity argument, if it has one.

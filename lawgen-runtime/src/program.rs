@@ -527,6 +527,15 @@ pub struct DerogationInfo {
     pub priorities: Vec<String>,
     /// Index into [`Catalog::packages`].
     pub package: u32,
+    /// Anchored to a dated edition, it is in force on some dates only: the
+    /// rules of the program (indices into [`Catalog::rules`]) it leaves out
+    /// on those dates (docs/reference.md#as-of-evaluation). `rules` is then
+    /// empty.
+    #[cfg_attr(
+        feature = "data",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub gated: Vec<u32>,
 }
 
 /// An input predicate a package of the closure deprecates

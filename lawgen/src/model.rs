@@ -208,11 +208,20 @@ pub struct Derogation {
     pub label: Option<String>,
     /// Every label, in every language.
     pub labels: Vec<Label>,
-    /// Indices into [`Model::set_aside`] of the rules it lists, in its order.
+    /// Indices into [`Model::set_aside`] of the rules it lists, in its order
+    /// (a timeless derogation; a dated one sets nothing aside on every date).
     pub rules: Vec<usize>,
     /// Ids of the priority rules that went with them (they name a rule it
     /// sets aside), in package order.
     pub priorities: Vec<String>,
+    /// Anchored to a fragment of a dated edition: it is in force on some
+    /// dates only (docs/reference.md#as-of-evaluation).
+    pub dated: bool,
+    /// A dated derogation's rules: they stay in [`Model::rules`], and
+    /// lowering leaves each out on the dates the derogation is in force. A
+    /// rule a timeless derogation also lists is in [`Model::set_aside`]
+    /// instead, and not here.
+    pub gated: Vec<RuleId>,
 }
 
 /// An `input_deprecation` node: facts of an input predicate the package
@@ -237,7 +246,8 @@ pub struct InputDeprecation {
 #[derive(Clone, Debug)]
 pub struct SetAside {
     pub rule: Rule,
-    /// Indices into [`Model::derogations`] of every derogation that lists it.
+    /// Indices into [`Model::derogations`] of every timeless derogation
+    /// that lists it (a dated one is in force on some dates only).
     pub by: Vec<usize>,
 }
 

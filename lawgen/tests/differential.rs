@@ -60,7 +60,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use support::derogate::{self, derogate};
+use support::derogate::{self, derogate, derogate_dated};
 use support::gen::{generate, package_seed, GenConfig, Rng};
 use support::harness::{
     blame, cargo_generated, env_num, generated_profile_toml, generated_target, remove_stale,
@@ -464,6 +464,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     let mut failures: Vec<Failure> = Vec::new();
     let mut sections: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut derogated = 0usize;
+    let mut dated_derogated = 0usize;
     let mut dated = 0usize;
     while cases.len() < wanted {
         assert!(
@@ -505,11 +506,42 @@ fn compiled_packages_agree_with_the_interpreter() {
         // imported rules aside (docs/reference.md#derogations): the engines
         // compile the closure, and the interpreter's output of the package
         // with those rules deleted by hand is what they must print.
+        // Every eighth package, a dated one, is cut into layers whose
+        // derogations are mostly anchored to its dated editions, in force
+        // on some dates only: the engines must agree with the interpreter
+        // on every date (tests/editions.rs compares the interpreter with
+        // the rules deleted by hand, date by date).
         let mut deleted: Option<(Loaded, Vec<Vec<u8>>)> = None;
+        let dated_derogations = index % 8 == 5;
         let loaded = match (index % 4 == 3)
             .then(|| derogate(&case.package, 2 + index % 2, &mut Rng::new(seed ^ 0xde70)))
+            .or_else(|| {
+                dated_derogations.then(|| {
+                    derogate_dated(&case.package, 2 + index % 2, &mut Rng::new(seed ^ 0xde71))
+                })
+            })
             .flatten()
         {
+            Some(d) if dated_derogations => {
+                let closure = driver::load_bytes(&derogate::bundle(&d.layers), &Default::default())
+                    .unwrap_or_else(|e| {
+                        panic!(
+                            "seed {seed:#x}: dated derogating layers refused:\n{}",
+                            e.render()
+                        )
+                    });
+                let _ = write!(
+                    case.description,
+                    ", in layers, {} derogation(s), {} dated",
+                    d.lists.len(),
+                    d.lists.iter().filter(|(_, a)| !a.is_empty()).count()
+                );
+                case.facts = case.facts.iter().map(|f| d.renames.facts(f)).collect();
+                case.package = derogate::bundle(&d.layers);
+                derogated += 1;
+                dated_derogated += 1;
+                closure
+            }
             Some(d) => {
                 let bundle = derogate::bundle(&d.layers);
                 let closure =
@@ -740,7 +772,7 @@ fn compiled_packages_agree_with_the_interpreter() {
     }
     report(&format!(
         "differential: seed {base:#x}; generated {tried} packages, {rejected} refused by the checker \
-         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations, {dated} dated), {compared_outputs} outputs compared; \
+         ({:.0}% accepted); {compared_packages} packages ({derogated} with derogations, {dated_derogated} of them dated ones; {dated} dated), {compared_outputs} outputs compared; \
          {} failures\n  timings: generate+interpret+emit {}, cargo build {} ({builds} build(s), {} binaries, \
          {batch} modules each, opt-level {opt}), run {}\n  institutional literals per section \
          (outputs with some): {sections:?}",
@@ -773,6 +805,10 @@ fn compiled_packages_agree_with_the_interpreter() {
         assert!(
             derogated * 8 >= wanted,
             "only {derogated} of {wanted} packages had rules set aside"
+        );
+        assert!(
+            dated_derogated * 16 >= wanted,
+            "only {dated_derogated} of {wanted} packages had dated derogations"
         );
         for s in [
             "definitely",

@@ -569,26 +569,44 @@ impl<'a> Prover<'a> {
     }
 
     /// Why rule `r` is not in force: the dated editions it is anchored to,
-    /// each with the period in force nearest the case's date.
+    /// each with the period in force nearest the case's date, when none of
+    /// them is in force; and the dated derogations in force that set it
+    /// aside (docs/reference.md#as-of-evaluation).
     fn not_in_force(&self, r: u32) -> Node {
         let rule = self.cat.rule(r);
-        let law = &self.cat.law;
-        let date = self.store.in_force.as_ref().and_then(|f| f.date);
-        let mut eds: Vec<u32> = rule.anchors.iter().filter_map(|a| a.dated).collect();
-        eds.sort();
-        eds.dedup();
-        let editions = eds
-            .into_iter()
-            .map(|e| {
-                let p = law.period_of(e, date);
-                super::tree::EditionSpan {
-                    name: self.edition_name(e),
-                    from: p.as_ref().map(|p| p.from.to_string()),
-                    to: p
-                        .and_then(|p| p.until)
-                        .and_then(crate::law::Date::pred)
-                        .map(|d| d.to_string()),
-                }
+        let f = self.store.in_force.as_ref();
+        let date = f.and_then(|f| f.date);
+        let on = |e: u32| f.is_some_and(|f| f.edition(e));
+        let dated = |anchors: &[crate::program::AnchorInfo]| -> Vec<u32> {
+            let mut eds: Vec<u32> = anchors.iter().filter_map(|a| a.dated).collect();
+            eds.sort();
+            eds.dedup();
+            eds
+        };
+        let own = dated(&rule.anchors);
+        let editions = if own.iter().any(|&e| on(e)) {
+            Vec::new()
+        } else {
+            own.into_iter()
+                .map(|e| self.edition_span(e, date))
+                .collect()
+        };
+        let by = self
+            .cat
+            .derogations
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.gated.contains(&r))
+            .filter_map(|(i, d)| {
+                let eds: Vec<u32> = dated(&d.anchors).into_iter().filter(|&e| on(e)).collect();
+                (!eds.is_empty()).then(|| {
+                    (
+                        self.derogation_ref(i as u32),
+                        eds.into_iter()
+                            .map(|e| self.edition_span(e, date))
+                            .collect(),
+                    )
+                })
             })
             .collect();
         Node::leaf(
@@ -597,8 +615,22 @@ impl<'a> Prover<'a> {
                 rule: self.rule_ref(r),
                 date: date.map(|d| d.to_string()),
                 editions,
+                by,
             },
         )
+    }
+
+    /// Dated edition `e` with its period in force nearest `date`.
+    fn edition_span(&self, e: u32, date: Option<crate::law::Date>) -> super::tree::EditionSpan {
+        let p = self.cat.law.period_of(e, date);
+        super::tree::EditionSpan {
+            name: self.edition_name(e),
+            from: p.as_ref().map(|p| p.from.to_string()),
+            to: p
+                .and_then(|p| p.until)
+                .and_then(crate::law::Date::pred)
+                .map(|d| d.to_string()),
+        }
     }
 
     /// Derogation `d` as an explanation names it.

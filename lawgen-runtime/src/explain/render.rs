@@ -273,6 +273,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             rule,
             date,
             editions,
+            by,
         } => {
             let mut v = vec![format!(
                 "{} {}: {} {}{}",
@@ -283,6 +284,15 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                 spans(lang, editions)
             )];
             v.extend(anchor_lines(lang, rule));
+            for (d, eds) in by {
+                let mut s = format!("{} {}{}", w("by derogation"), layer(&d.package), d.name);
+                if let Some(l) = &d.label {
+                    s.push_str(&format!(" — {l}"));
+                }
+                s.push_str(&spans(lang, eds));
+                v.push(s);
+                v.extend(anchor_list(lang, &d.anchors));
+            }
             v
         }
         NodeKind::Note { phrase } => vec![lit(words::phrase(lang, phrase))],
@@ -463,10 +473,18 @@ fn json_node(lang: Lang, n: &Node) -> J {
             rule,
             date,
             editions,
+            by,
         } => json!({
             "kind": "not_in_force", "rule": json_rule(rule), "asOf": date,
             "editions": editions.iter().map(|e| json!({
                 "edition": e.name, "from": e.from, "to": e.to,
+            })).collect::<Vec<_>>(),
+            "derogations": by.iter().map(|(d, eds)| json!({
+                "id": d.id, "package": d.package, "name": d.name, "label": d.label,
+                "anchors": json_anchors(&d.anchors),
+                "editions": eds.iter().map(|e| json!({
+                    "edition": e.name, "from": e.from, "to": e.to,
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),

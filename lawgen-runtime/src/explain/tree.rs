@@ -302,8 +302,12 @@ pub enum NodeKind {
         rule: RuleRef,
         /// The case's date.
         date: Option<String>,
-        /// The dated editions it is anchored to, with when each is in force.
+        /// The dated editions it is anchored to, with when each is in
+        /// force (empty when they are in force and a derogation is not).
         editions: Vec<EditionSpan>,
+        /// The dated derogations in force on the date that set it aside,
+        /// each with its dated editions in force.
+        by: Vec<(DerogationRef, Vec<EditionSpan>)>,
     },
     /// A plain statement.
     Note {

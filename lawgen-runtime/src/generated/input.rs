@@ -408,6 +408,9 @@ pub struct Gather<R: 'static> {
     placed: usize,
     /// Rows every case has ([`Gather::each`]).
     each: Vec<R>,
+    /// Rows per case instead ([`Gather::each_of`]): per case of the range,
+    /// which set; the sets.
+    each_of: Option<(Vec<u32>, Vec<Vec<R>>)>,
     out: CaseRows<R>,
 }
 
@@ -427,6 +430,7 @@ impl<R: Copy + Default + 'static> Gather<R> {
             spans: Vec::new(),
             placed: 0,
             each: Vec::new(),
+            each_of: None,
             out: CaseRows::new(),
         }
     }
@@ -454,6 +458,16 @@ impl<R: Copy + Default + 'static> Gather<R> {
         self.each = rows.to_vec();
     }
 
+    /// Rows each case of the range has besides its columns' (the in-force
+    /// inputs of its own date): case `i` of the range has `sets[of[i]]`.
+    /// Counted now, placed first; instead of [`Gather::each`].
+    pub fn each_of(&mut self, of: &[u32], sets: &[Vec<R>]) {
+        for (n, &k) in self.next.iter_mut().zip(of) {
+            *n += sets[k as usize].len() as u32;
+        }
+        self.each_of = Some((of.to_vec(), sets.to_vec()));
+    }
+
     /// After every relation is counted: room for the rows, case by case.
     pub fn start_placing(&mut self) {
         let mut end = 0u32;
@@ -466,8 +480,12 @@ impl<R: Copy + Default + 'static> Gather<R> {
         }
         self.out.rows.clear();
         self.out.rows.resize(end as usize, R::default());
-        for n in &mut self.next {
-            for &r in &self.each {
+        for (c, n) in self.next.iter_mut().enumerate() {
+            let rows = match &self.each_of {
+                Some((of, sets)) => &sets[of[c] as usize],
+                None => &self.each,
+            };
+            for &r in rows {
                 self.out.rows[*n as usize] = r;
                 *n += 1;
             }

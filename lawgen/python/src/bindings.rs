@@ -112,7 +112,21 @@ impl<P: Package> Bindings<P> {
         let cases = cols.cases(input.num_rows())?;
         let keys = &cases.keys;
         let unread: Vec<OnceLock<String>> = (0..keys.len()).map(|_| OnceLock::new()).collect();
-        let mut v = Verdicts::new(s.facts.arity);
+        let mut v = Verdicts::new(s.facts.arity, cols.as_of.is_some());
+        // The date each case is judged as of: its `asOf`, else the
+        // package's current date; `None` for a case whose dates conflict.
+        let current = s.program.catalog.law.current().map(|d| d.to_string());
+        let dated = cols.as_of.is_some();
+        let date_of = |i: usize| -> Option<String> {
+            if !dated {
+                return None;
+            }
+            match cols.case_date(cases.rows(i)) {
+                Ok(Some(d)) => Some(d.to_owned()),
+                Ok(None) => current.clone(),
+                Err(_) => None,
+            }
+        };
         // Results come a batch at a time, in any order of batches: each is
         // appended as soon as every case before it is.
         let mut early: BTreeMap<usize, CaseOut> = BTreeMap::new();
@@ -145,10 +159,10 @@ impl<P: Package> Bindings<P> {
                     early.insert(i, o);
                     return;
                 }
-                v.add(s, keys[i], &o);
+                v.add(s, keys[i], &o, date_of(i).as_deref());
                 next += 1;
                 while let Some(o) = early.remove(&next) {
-                    v.add(s, keys[next], &o);
+                    v.add(s, keys[next], &o, date_of(next).as_deref());
                     next += 1;
                 }
             },

@@ -81,6 +81,8 @@ pub trait Package: 'static {
     fn intern(facts: &mut Self::Facts, name: &str) -> u32;
     /// `Facts::__push`: a row of an input relation (entities as ids).
     fn push(facts: &mut Self::Facts, rel: usize, row: &[i64]);
+    /// `Facts::as_of`: the case's date.
+    fn as_of(facts: &mut Self::Facts, date: lawgen_runtime::__private::Date) -> Result<(), Error>;
     /// `Facts::evaluate`.
     fn evaluate(facts: &Self::Facts, policy: Policy) -> Result<Self::Conclusions, Error>;
     /// The generated `evaluate_indexed`.
@@ -140,6 +142,12 @@ macro_rules! python_module {
             }
             fn push(facts: &mut Self::Facts, rel: usize, row: &[i64]) {
                 facts.__push(rel, row)
+            }
+            fn as_of(
+                facts: &mut Self::Facts,
+                date: ::lawgen_runtime::__private::Date,
+            ) -> Result<(), ::lawgen_runtime::Error> {
+                facts.as_of(date).map(|_| ())
             }
             fn evaluate(
                 facts: &Self::Facts,

@@ -164,6 +164,12 @@ pub(crate) fn case_facts<P: Package>(
 ) -> Option<P::Facts> {
     let mut facts = FactsSink::<P>(P::new_facts(), PhantomData);
     s.facts.case_rows(cols, rows, &mut facts)?;
+    // The case's date (`asOf`): one that is no date, has no law in force,
+    // or two dates for one case get their message from `case_error`.
+    if let Some(d) = cols.case_date(rows).ok()? {
+        let d = lawgen_runtime::__private::Date::parse(d)?;
+        P::as_of(&mut facts.0, d).ok()?;
+    }
     Some(facts.0)
 }
 
@@ -319,11 +325,16 @@ pub(crate) struct Verdicts {
     authority: StringBuilder,
     capability: StringBuilder,
     message: StringBuilder,
+    /// `asOf`, when the facts batch has the column: the date each row's
+    /// case was judged as of.
+    as_of: Option<StringBuilder>,
 }
 
 impl Verdicts {
-    pub(crate) fn new(arity: usize) -> Verdicts {
+    /// `dated`: the facts batch has an `asOf` column, and so does this.
+    pub(crate) fn new(arity: usize, dated: bool) -> Verdicts {
         Verdicts {
+            as_of: dated.then(StringBuilder::new),
             case: Int64Builder::new(),
             section: StringBuilder::new(),
             literal: StringBuilder::new(),
@@ -335,8 +346,18 @@ impl Verdicts {
         }
     }
 
-    /// The rows of one case.
-    pub(crate) fn add(&mut self, s: &Shared, case: i64, out: &CaseOut) {
+    /// The rows of one case, judged as of `date` (`YYYY-MM-DD`; `None`
+    /// for a case whose date could not be read).
+    pub(crate) fn add(&mut self, s: &Shared, case: i64, out: &CaseOut, date: Option<&str>) {
+        if let Some(b) = &mut self.as_of {
+            let rows = match out {
+                CaseOut::Failed(_) => 1,
+                CaseOut::Rows(c) => c.rows.len(),
+            };
+            for _ in 0..rows {
+                b.append_option(date);
+            }
+        }
         match out {
             CaseOut::Failed(message) => {
                 self.case.append_value(case);
@@ -420,9 +441,13 @@ impl Verdicts {
             fields.push(Field::new(name, DataType::Utf8, true));
             columns.push(Arc::new(b.finish()));
         }
-        // An Arrow batch's cases are judged as of the package's current date
-        // (docs/python.md): the canonical output's `asOf` and `editions`, the
-        // same for every case, go with the batch.
+        if let Some(b) = &mut self.as_of {
+            fields.push(Field::new("asOf", DataType::Utf8, true));
+            columns.push(Arc::new(b.finish()));
+        }
+        // An Arrow batch's cases without a date (`asOf`) are judged as of
+        // the package's current date (docs/python.md): that date's `asOf`
+        // and `editions` of the canonical output go with the batch.
         let law = &s.program.catalog.law;
         let as_of = law.current();
         let editions = law.on(as_of).map(|f| law.rows(&f)).unwrap_or_default();

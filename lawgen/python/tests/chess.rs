@@ -124,14 +124,24 @@ fn explain_answers_and_refuses_as_the_module_does() {
 }
 
 /// Facts files as one facts batch of the columnar layout (docs/python.md),
-/// case `i` the `i`-th file (as tests/python/layout.py writes it).
+/// case `i` the `i`-th file (as tests/python/layout.py writes it). When a
+/// file has an `asOf`, the batch has an `asOf` column holding it on every
+/// row of the case (`asOfFirstRow`, if given, on its first row instead).
 fn facts_batch(cases: &[Value], arity: usize) -> RecordBatch {
     let (mut case, mut pred) = (Vec::new(), Vec::new());
+    let mut dates: Vec<Option<String>> = Vec::new();
     let mut ents: Vec<Vec<Option<String>>> = vec![Vec::new(); arity];
     let mut ints: Vec<Vec<Option<i64>>> = vec![Vec::new(); arity];
     for (k, f) in cases.iter().enumerate() {
+        let mut first = true;
         let mut row = |p: String, values: &[Value]| {
             case.push(k as i64);
+            let date = match (first, f["asOfFirstRow"].as_str()) {
+                (true, Some(d)) => Some(d),
+                _ => f["asOf"].as_str(),
+            };
+            dates.push(date.map(str::to_owned));
+            first = false;
             pred.push(p);
             for j in 0..arity {
                 ents[j].push(values.get(j).and_then(Value::as_str).map(str::to_owned));
@@ -161,6 +171,9 @@ fn facts_batch(cases: &[Value], arity: usize) -> RecordBatch {
     for (j, n) in ints.into_iter().enumerate() {
         columns.push((format!("n{j}"), Arc::new(Int64Array::from(n))));
     }
+    if dates.iter().any(Option::is_some) {
+        columns.push(("asOf".into(), Arc::new(StringArray::from(dates))));
+    }
     RecordBatch::try_from_iter(columns).unwrap()
 }
 
@@ -180,16 +193,22 @@ fn outputs(batch: &RecordBatch) -> Vec<(i64, Value)> {
     let case = case.as_any().downcast_ref::<Int64Array>().unwrap();
     let (section, literal, message) = (col("section"), col("literal"), col("message"));
     let (authority, capability) = (col("authority"), col("capability"));
+    // A batch with an `asOf` column gives each case's date on its rows.
+    let as_of = batch.column_by_name("asOf").cloned();
     let mut out: Vec<(i64, Value)> = Vec::new();
     for i in 0..batch.num_rows() {
         let k = case.value(i);
         if out.last().is_none_or(|(c, _)| *c != k) {
+            let date = match &as_of {
+                Some(a) => json!(text(a, i)),
+                None => serde_json::from_str::<Value>(&meta["lawgen.asOf"]).unwrap(),
+            };
             out.push((
                 k,
                 json!({
                     "package": meta["lawgen.package"], "version": meta["lawgen.version"],
                     "policy": meta["lawgen.policy"],
-                    "asOf": serde_json::from_str::<Value>(&meta["lawgen.asOf"]).unwrap(),
+                    "asOf": date,
                     "editions": serde_json::from_str::<Value>(&meta["lawgen.editions"]).unwrap(),
                     "definitely": {}, "defeasibly": {},
                     "supported": {}, "pending": {}, "requests": [],
@@ -314,4 +333,63 @@ fn a_batch_without_the_layouts_columns_is_refused() {
             other.map(|b| b.num_rows())
         ),
     }
+}
+
+/// An `asOf` column dates each case: a case is judged as of its date as
+/// its facts file with that `asOf` is; a date that is no date, one with no
+/// law in force, or two dates for one case get the facts reader's message
+/// (or the batch reader's), and spare the other cases; a case with no date
+/// is judged as of the package's current date. The verdicts batch gives
+/// each row's date in its own `asOf` column.
+#[test]
+fn an_as_of_column_dates_each_case() {
+    let b = Bindings::<ascent::Package>::new().unwrap();
+    let facts = json!({"draw_agreed": [["g1"]], "both_players_have_moved": [["g1"]]});
+    let cases = [
+        json!({"asOf": "2024-05-01", "facts": facts}),
+        json!({"asOf": "2019-05-01", "facts": facts}),
+        json!({"asOf": "2023-02-30", "facts": facts}),
+        json!({"facts": facts}),
+        json!({"asOf": "2024-05-01", "asOfFirstRow": "2025-01-01", "facts": facts}),
+    ];
+    let batch = facts_batch(&cases, b.arity());
+    let out = b
+        .evaluate_arrow(&batch, Policy::Blocking, &Batching::default(), true)
+        .unwrap();
+    let got = outputs(&out);
+    let file = |k: usize| b.evaluate_json(cases[k].to_string().as_bytes(), Policy::Blocking);
+    // As of its date, as the facts file with that `asOf`.
+    let want: Value = serde_json::from_str(&file(0).unwrap()).unwrap();
+    assert_eq!(want["asOf"], json!("2024-05-01"));
+    assert_eq!(got[0], (0, want));
+    // No law in force, not a date: the facts reader's messages.
+    for k in [1, 2] {
+        let e = file(k).unwrap_err().to_string();
+        assert_eq!(got[k], (k as i64, json!({ "error": e })), "case {k}");
+    }
+    assert!(
+        got[1].1["error"]
+            .as_str()
+            .unwrap()
+            .contains("no edition of the work `FIDE_LAWS_OF_CHESS` is in force on 2019-05-01"),
+        "{}",
+        got[1].1
+    );
+    assert!(
+        got[2].1["error"].as_str().unwrap().contains("E087"),
+        "{}",
+        got[2].1
+    );
+    // No date: the current one.
+    let want: Value = serde_json::from_str(&file(3).unwrap()).unwrap();
+    assert_eq!(want["asOf"], json!("2023-01-01"));
+    assert_eq!(got[3], (3, want));
+    // Two dates for one case.
+    assert_eq!(
+        got[4],
+        (
+            4,
+            json!({ "error": "invalid facts: rows 8 and 9 of the batch are of the same case and give it two dates in `asOf`, `2025-01-01` and `2024-05-01`; give a case one date (on any of its rows, the others null)" })
+        )
+    );
 }

@@ -8,6 +8,9 @@
 //! files (`E08x`): `lawgen_runtime::diagnostics::Code`.
 //!
 //! A code is stable once released: tests/ui pins the rendered text of each.
+//! A code that is no longer reported keeps its number unused: `E124` (a
+//! derogation anchored to a dated edition, which is now evaluated as in
+//! force on some dates only).
 
 use lawgen_runtime::diagnostics::CodeId;
 use std::fmt;
@@ -115,8 +118,6 @@ pub enum Code {
     EditionsSameDay,
     /// An undated edition of a work that also has dated editions.
     UndatedEdition,
-    /// A derogation anchored to a dated edition (not supported).
-    DatedDerogation,
     /// An input deprecation names a predicate that is not an input.
     DeprecationNotAnInput,
     /// An input deprecation's `validity` or `perType` is not one this version knows, or they do not fit.
@@ -157,7 +158,7 @@ pub enum Code {
 
 impl Code {
     /// Every code of the catalogue, in declaration (and numeric) order.
-    pub const ALL: [Code; 69] = [
+    pub const ALL: [Code; 68] = [
         Code::SchemaVersion,
         Code::BadField,
         Code::UnknownNodeKind,
@@ -208,7 +209,6 @@ impl Code {
         Code::LifecycleStatus,
         Code::EditionsSameDay,
         Code::UndatedEdition,
-        Code::DatedDerogation,
         Code::DeprecationNotAnInput,
         Code::DeprecationValidity,
         Code::DeprecationReplacement,
@@ -283,7 +283,6 @@ impl Code {
             LifecycleStatus => "E121",
             EditionsSameDay => "E122",
             UndatedEdition => "E123",
-            DatedDerogation => "E124",
             DeprecationNotAnInput => "E130",
             DeprecationValidity => "E131",
             DeprecationReplacement => "E132",

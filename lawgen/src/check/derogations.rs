@@ -9,6 +9,15 @@
 //! produces for the closure with those rules deleted by hand; the tests hold
 //! it to that, byte for byte.
 //!
+//! A derogation anchored to a fragment of a dated edition is in force on
+//! some dates only (docs/reference.md#as-of-evaluation): it takes out no
+//! rule here. The rules it lists stay, recorded in
+//! [`model::Derogation::gated`], and lowering reads "no such derogation is
+//! in force" into each one's in-force input, so on a date the derogation
+//! is in force they are left out exactly as if deleted, and on the others
+//! they apply. A rule a timeless derogation lists is set aside on every
+//! date, whatever a dated one says.
+//!
 //! Each listed id must be a rule of another package of the closure. Within
 //! an import closure every package is checked with its own closure first
 //! (imports before importers, `imports::check_closure`), so a rule a package
@@ -39,9 +48,21 @@ pub(super) fn check(
         }
         m
     };
-    // Rule ids set aside, in the order first listed, with their derogations.
-    let mut aside: Vec<(String, Vec<usize>)> = Vec::new();
+    // Rule ids listed, in the order first listed, with their derogations
+    // (timeless, dated).
+    let mut aside: Vec<(String, Vec<usize>, Vec<usize>)> = Vec::new();
     let mut aside_at: HashMap<String, usize> = HashMap::new();
+    // A fragment of a dated edition (editions were read by pass 2).
+    let frag_dated: HashMap<&str, bool> = model
+        .fragments
+        .iter()
+        .map(|f| {
+            let dated = f
+                .edition
+                .is_some_and(|e| model.editions[e].is_dated() && model.editions[e].work.is_some());
+            (f.id.as_str(), dated)
+        })
+        .collect();
     for (ni, n) in pkg.nodes.iter().enumerate() {
         let NodeKind::Derogation(d) = &n.kind else {
             continue;
@@ -67,6 +88,10 @@ pub(super) fn check(
             );
         }
         let me = model.derogations.len();
+        let dated = d
+            .anchors
+            .iter()
+            .any(|a| frag_dated.get(a.id.as_str()).copied().unwrap_or(false));
         let mut listed = Vec::new();
         for r in &d.rules {
             // Unknown ids and ids of other node kinds are worded as every
@@ -98,11 +123,16 @@ pub(super) fn check(
                 continue;
             }
             let k = *aside_at.entry(r.id.clone()).or_insert_with(|| {
-                aside.push((r.id.clone(), Vec::new()));
+                aside.push((r.id.clone(), Vec::new(), Vec::new()));
                 aside.len() - 1
             });
-            if !aside[k].1.contains(&me) {
-                aside[k].1.push(me);
+            let by = if dated {
+                &mut aside[k].2
+            } else {
+                &mut aside[k].1
+            };
+            if !by.contains(&me) {
+                by.push(me);
             }
             if !listed.contains(&k) {
                 listed.push(k);
@@ -114,42 +144,67 @@ pub(super) fn check(
             anchors: model.fragment_ids(d.anchors.iter().map(|a| a.id.as_str())),
             label: pick_label(&n.labels).map(str::to_owned),
             labels: n.labels.clone(),
+            // Indices into `aside` for now, into `set_aside` below.
             rules: listed,
             priorities: Vec::new(),
+            dated,
+            gated: Vec::new(),
         });
     }
     if aside.is_empty() {
         return;
     }
-    // Take the rules out, keeping the others in order, and renumber.
+    // Take out the rules a timeless derogation lists, keeping the others in
+    // order, and renumber.
     let mut by: HashMap<&str, &[usize]> = HashMap::new();
-    for (id, ds) in &aside {
-        by.insert(id.as_str(), ds);
+    for (id, timeless, _) in &aside {
+        if !timeless.is_empty() {
+            by.insert(id.as_str(), timeless);
+        }
     }
     let rules = std::mem::take(&mut model.rules);
     let mut kept = Vec::with_capacity(rules.len());
     let mut set_aside: Vec<Option<model::SetAside>> = vec![None; aside.len()];
     for r in rules {
-        match aside_at.get(&r.id) {
-            Some(&k) => {
+        match (aside_at.get(&r.id), by.get(r.id.as_str())) {
+            (Some(&k), Some(ds)) => {
                 set_aside[k] = Some(model::SetAside {
-                    by: by[r.id.as_str()].to_vec(),
+                    by: ds.to_vec(),
                     rule: r,
                 });
             }
-            None => kept.push(r),
+            _ => kept.push(r),
         }
     }
     model.rules = kept;
+    // Every listed rule was in the model (`scope.rule` found it there):
+    // index of `aside` → index of `set_aside`, for those set aside.
+    let mut at = vec![None; aside.len()];
+    let mut next = 0;
+    for (k, s) in set_aside.iter().enumerate() {
+        if s.is_some() {
+            at[k] = Some(next);
+            next += 1;
+        }
+    }
     model.set_aside = set_aside.into_iter().flatten().collect();
-    // Every listed rule was in the model (`scope.rule` found it there), so
-    // the indices of `aside` are those of `set_aside`.
     scope.rules = model
         .rules
         .iter()
         .enumerate()
         .map(|(i, r)| (r.id.clone(), RuleId(i as u32)))
         .collect();
+    for d in &mut model.derogations {
+        let listed = std::mem::take(&mut d.rules);
+        if d.dated {
+            d.gated = listed
+                .iter()
+                .filter_map(|&k| scope.rules.get(&aside[k].0).copied())
+                .collect();
+        } else {
+            d.rules = listed.iter().filter_map(|&k| at[k]).collect();
+        }
+    }
     scope.set_aside = model
         .set_aside
         .iter()

@@ -4,8 +4,8 @@
 //! editions of one work do not enter into force on the same day; a work with
 //! dated editions has no undated one (its rules would apply beside every
 //! other edition's). The works and editions go into the model, and each
-//! fragment learns its edition, for lowering to decide which rules depend on
-//! the date. An edition whose work does not resolve was reported by `names`.
+//! fragment learns its edition, for `derogations` to tell a dated
+//! derogation and lowering to decide which rules depend on the date. An edition whose work does not resolve was reported by `names`.
 
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
 use crate::model::{self, local_name, Model};
@@ -158,41 +158,7 @@ pub(super) fn check(pkg: &Package, model: &mut Model, diags: &mut Diagnostics) {
             }
         }
     }
-    let frag_at: HashMap<String, usize> = frag_at
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect();
     for (fi, e) in of {
         model.fragments[fi].edition = Some(e);
-    }
-    // A derogation in force only on some dates would have to set its rules
-    // aside on those dates only; lawgen sets them aside on every date, so
-    // it refuses one anchored to a dated edition rather than apply it
-    // where it is not in force.
-    for n in &pkg.nodes {
-        let NodeKind::Derogation(d) = &n.kind else {
-            continue;
-        };
-        for (i, a) in d.anchors.iter().enumerate() {
-            let dated = frag_at
-                .get(a.id.as_str())
-                .and_then(|&f| model.fragments[f].edition)
-                .filter(|&e| model.editions[e].is_dated());
-            if let Some(e) = dated {
-                diags.error(
-                    Code::DatedDerogation,
-                    Location::new(
-                        Some(&n.id),
-                        pointer_push(&pointer_push(&n.ptr, "anchors"), i),
-                    ),
-                    format!(
-                        "derogation `{}` is anchored to edition `{}`, which has an `in_force` date: a derogation in force only on some dates is not supported",
-                        local_name(&n.id),
-                        model.editions[e].local
-                    ),
-                    "anchor the derogation to a fragment of an undated edition (it then applies on every date), or replace it by rules anchored to the dated edition",
-                );
-            }
-        }
     }
 }

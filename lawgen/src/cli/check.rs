@@ -180,20 +180,42 @@ fn derogations(out: &mut String, m: &Model, lang: Lang) {
             .iter()
             .map(|f| e(&m.fragments[f.0 as usize].locator))
             .collect();
-        let rules: Vec<String> = d
-            .rules
+        let rules: Vec<String> = if d.dated {
+            d.gated.iter().map(|&r| layered(&m.rule(r).id)).collect()
+        } else {
+            d.rules
+                .iter()
+                .map(|&k| layered(&m.set_aside[k].rule.id))
+                .collect()
+        };
+        // A dated derogation sets its rules aside while one of its
+        // editions is in force.
+        let mut eds: Vec<String> = d
+            .anchors
             .iter()
-            .map(|&k| layered(&m.set_aside[k].rule.id))
+            .filter_map(|f| m.fragments[f.0 as usize].edition)
+            .filter(|&x| m.editions[x].is_dated())
+            .map(|x| e(&m.editions[x].local))
             .collect();
+        eds.sort();
+        eds.dedup();
+        let verb = match (lang, d.dated) {
+            (Lang::En, false) => "sets aside".to_owned(),
+            (Lang::Ru, false) => "исключает".to_owned(),
+            (Lang::En, true) => format!(
+                "sets aside, while edition {} is in force,",
+                eds.join(" or ")
+            ),
+            (Lang::Ru, true) => {
+                format!("исключает, пока действует редакция {},", eds.join(" или "))
+            }
+        };
         let _ = write!(
             out,
             "  {} ({}) {} {}",
             layered(&d.id),
             anchors.join(", "),
-            match lang {
-                Lang::En => "sets aside",
-                Lang::Ru => "исключает",
-            },
+            verb,
             if rules.is_empty() {
                 lang.w("none").to_owned()
             } else {
@@ -213,6 +235,64 @@ fn derogations(out: &mut String, m: &Model, lang: Lang) {
             );
         }
         out.push('\n');
+    }
+}
+
+/// The editions of the closure, one a line by work, then by the day each
+/// enters into force (docs/reference.md#as-of-evaluation): when each is in
+/// force, or that it is undated (what is anchored to it is timeless). A
+/// single edition goes on the heading's line.
+fn editions(out: &mut String, m: &Model, lang: Lang) {
+    let e = escape_for_display;
+    let law = crate::lower::law(m);
+    let mut rows: Vec<(String, Option<lawgen_runtime::law::Date>, String)> = Vec::new();
+    for ed in &m.editions {
+        let work = ed
+            .work
+            .map_or_else(|| "?".to_owned(), |w| e(&m.works[w].local));
+        let periods: Vec<String> = law
+            .editions
+            .iter()
+            .position(|x| x.id == ed.id)
+            .map(|k| {
+                law.periods(law.editions[k].work)
+                    .into_iter()
+                    .filter(|p| p.edition == k as u32)
+                    .map(|p| match (lang, p.until.and_then(|u| u.pred())) {
+                        (Lang::En, Some(last)) => format!("from {} to {last}", p.from),
+                        (Lang::En, None) => format!("from {}", p.from),
+                        (Lang::Ru, Some(last)) => format!("с {} по {last}", p.from),
+                        (Lang::Ru, None) => format!("с {}", p.from),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let when = match (lang, ed.is_dated(), periods.is_empty()) {
+            (Lang::En, false, _) => "undated (what is anchored to it is timeless)".to_owned(),
+            (Lang::Ru, false, _) => "без даты (привязанное к ней действует всегда)".to_owned(),
+            (Lang::En, true, true) => "in force on no day".to_owned(),
+            (Lang::Ru, true, true) => "не действует ни в какой день".to_owned(),
+            (Lang::En, true, false) => format!("in force {}", periods.join(" and ")),
+            (Lang::Ru, true, false) => format!("действует {}", periods.join(" и ")),
+        };
+        rows.push((
+            work.clone(),
+            ed.in_force.first().copied(),
+            format!("{work}: {} {when}", e(&ed.local)),
+        ));
+    }
+    rows.sort();
+    let heading = match lang {
+        Lang::En => format!("editions ({})", rows.len()),
+        Lang::Ru => format!("редакции ({})", rows.len()),
+    };
+    if let [(_, _, only)] = &rows[..] {
+        let _ = writeln!(out, "{heading}: {only}");
+        return;
+    }
+    let _ = writeln!(out, "{heading}:");
+    for (_, _, row) in rows {
+        let _ = writeln!(out, "  {row}");
     }
 }
 
@@ -333,6 +413,10 @@ pub fn render_in(loaded: &Loaded, lang: &str) -> String {
 
     if !m.derogations.is_empty() {
         derogations(&mut out, m, lang);
+    }
+
+    if m.editions.iter().any(|x| x.is_dated()) {
+        editions(&mut out, m, lang);
     }
 
     // The completeness date is usually one for the whole package: say it once.
@@ -664,6 +748,7 @@ mod tests {
             "rules (47): 45 strict, 2 defeasible, 0 defeaters",
             "priorities (1):",
             "  CheckmateTakesPrecedenceOverSeventyFive > SeventyFiveAutomaticDraw (lex_specialis)",
+            "editions (1): FIDE_LAWS_OF_CHESS: FIDE_LAWS_2023 in force from 2023-01-01",
             "closures (6), all complete as of 2023-01-01T00:00:00Z:",
             "  castling_path_attacked over checked_castling_side (snapshot urn:fide:snapshot:castling-attack:2023-01-01)",
             "judgments (2):",

@@ -217,11 +217,19 @@ pub struct RunOutput {
     pub stderr: String,
 }
 
-/// Runs a built package on a facts file under a policy (`blocking` or `propagating`).
-pub fn run(built: &Built, facts: &Path, policy: &str) -> Result<RunOutput, CompiledError> {
+/// Runs a built package on a facts file under a policy (`blocking` or
+/// `propagating`), as of `as_of` (`YYYY-MM-DD`) if given, else as of the
+/// facts file's own date.
+pub fn run(
+    built: &Built,
+    facts: &Path,
+    policy: &str,
+    as_of: Option<&str>,
+) -> Result<RunOutput, CompiledError> {
     let out = Command::new(&built.binary)
         .arg(facts)
         .arg(policy)
+        .args(as_of)
         .output()
         .map_err(CompiledError::Run)?;
     Ok(RunOutput {
@@ -254,14 +262,15 @@ impl BenchHooks {
     }
 }
 
-/// The `main.rs` of a package crate: `BIN FACTS.json [POLICY]` prints the
-/// canonical output (`lawgen eval --backend compiled`); with `bench`,
+/// The `main.rs` of a package crate: `BIN FACTS.json [POLICY [AS_OF]]`
+/// prints the canonical output (`lawgen eval --backend compiled`), as of
+/// `AS_OF` when given (it overrides the facts file's `asOf`); with `bench`,
 /// `BIN --bench key=value…` runs `lawgen bench`'s compiled backend through
 /// `lawgen::cli::bench::child_main`.
 pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> String {
     let c = crate_ident;
     let mut s =
-        format!("//! `{name} FACTS.json [blocking|propagating]`: prints the docs/reference.md#the-canonical-output output.\n");
+        format!("//! `{name} FACTS.json [blocking|propagating [YYYY-MM-DD]]`: prints the docs/reference.md#the-canonical-output output, as of the date if given.\n");
     if bench.is_some() {
         s.push_str(&format!(
             "//! `{name} --bench key=value…`: `lawgen bench --backend compiled`, cases drawn in this process.\n"
@@ -277,13 +286,17 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
     }
     s.push_str(&format!(
         "\x20   let (Some(path), policy) = (args.get(1), args.get(2).map(String::as_str).unwrap_or(\"blocking\")) else {{\n\
-         \x20       eprintln!(\"usage: {name} FACTS.json [blocking|propagating]\");\n\
+         \x20       eprintln!(\"usage: {name} FACTS.json [blocking|propagating [YYYY-MM-DD]]\");\n\
          \x20       std::process::exit(2);\n\
          \x20   }};\n\
          \x20   let policy: lawgen_runtime::Policy = policy.parse().unwrap_or_else(|e| {{ eprintln!(\"{{e}}\"); std::process::exit(2) }});\n\
+         \x20   let as_of = args.get(3).map(|d| lawgen_runtime::__private::Date::parse(d).unwrap_or_else(|| {{ eprintln!(\"error: the date `{{d}}` is not a date YYYY-MM-DD\"); std::process::exit(2) }}));\n\
          \x20   let bytes = std::fs::read(path).unwrap_or_else(|e| {{ eprintln!(\"error: cannot read {{path}}: {{e}}\"); std::process::exit(2) }});\n\
          \x20   let run = || -> Result<String, lawgen_runtime::Error> {{\n\
-         \x20       let facts = {c}::Facts::from_json(&bytes)?;\n\
+         \x20       let mut facts = {c}::Facts::from_json(&bytes)?;\n\
+         \x20       if let Some(d) = as_of {{\n\
+         \x20           facts.as_of(d)?;\n\
+         \x20       }}\n\
          \x20       facts.evaluate(policy)?.to_json()\n\
          \x20   }};\n\
          \x20   match run() {{\n\

@@ -57,12 +57,12 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
             let mut facts =
                 read_facts_file_with(&args.facts, &loaded, &inputs.limits, args.deny_deprecated)?;
             date_facts(&mut facts, args.as_of.as_deref(), &loaded)?;
-            if args.as_of.is_some() && loaded.catalog.law.is_dated() {
-                return Err(Failure::new(
-                    2,
-                    "error: `--as-of` with `--backend compiled` is not supported: write the date as the facts file's `asOf`".to_owned(),
-                ));
-            }
+            // Checked by `date_facts`; the compiled binary takes it as an
+            // argument, which overrides the file's `asOf` as the flag does.
+            let as_of = args
+                .as_of
+                .as_deref()
+                .filter(|_| loaded.catalog.law.is_dated());
             let cache = args.cache_dir.unwrap_or_else(compiled::default_cache_dir);
             let fail = |e: CompiledError| Failure::new(3, format!("error: {e}"));
             let built = compiled::ensure_built_with(
@@ -73,8 +73,13 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
                 false,
             )
             .map_err(fail)?;
-            let out = compiled::run(&built, &args.facts, Policy::from(args.policy).as_str())
-                .map_err(fail)?;
+            let out = compiled::run(
+                &built,
+                &args.facts,
+                Policy::from(args.policy).as_str(),
+                as_of,
+            )
+            .map_err(fail)?;
             if out.code != 0 {
                 return Err(Failure::new(out.code.clamp(1, 3) as u8, out.stderr));
             }

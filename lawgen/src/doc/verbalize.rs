@@ -154,6 +154,30 @@ impl<'a> Index<'a> {
         self.node(id).map(|(p, _)| p)
     }
 
+    /// The dated editions (local names, sorted) of `anchors`: a derogation
+    /// anchored to one is in force only while one of them is
+    /// (docs/reference.md#as-of-evaluation).
+    fn dated_editions(&self, anchors: &[syntax::Ref]) -> Vec<String> {
+        let mut out: Vec<String> = anchors
+            .iter()
+            .filter_map(|a| match self.node(&a.id).map(|(_, n)| &n.kind) {
+                Some(NodeKind::Fragment(f)) => f.edition.as_ref(),
+                _ => None,
+            })
+            .filter(|e| {
+                matches!(
+                    self.node(&e.id).map(|(_, n)| &n.kind),
+                    Some(NodeKind::SourceEdition { edition, .. })
+                        if edition.lifecycle.iter().any(|st| st.status == "in_force")
+                )
+            })
+            .map(|e| clean(local_name(&e.id)))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     fn rule(&self, id: &str) -> Option<&'a syntax::Rule> {
         match self.node(id).map(|(_, n)| &n.kind) {
             Some(NodeKind::Rule(r)) => Some(r),
@@ -529,7 +553,8 @@ impl<'a> Verbalizer<'a, '_> {
                     .iter()
                     .map(|r| self.rule_ref(&r.id, p, &mut k))
                     .collect();
-                paras.push(Para::Prose(k.spans(&l.derogation(&rules))));
+                let eds = self.ix.dated_editions(&d.anchors);
+                paras.push(Para::Prose(k.spans(&l.derogation(&rules, &eds))));
                 anchors = d.anchors.iter().map(|a| a.id.clone()).collect();
                 (SectionKind::Derogations, 0)
             }
@@ -739,7 +764,8 @@ impl<'a> Verbalizer<'a, '_> {
                             .iter()
                             .map(|r| self.rule_ref(&r.id, from, &mut k))
                             .collect();
-                        k.spans(&self.lang.derogation(&rules))
+                        let eds = self.ix.dated_editions(&d.anchors);
+                        k.spans(&self.lang.derogation(&rules, &eds))
                     }
                     _ => continue,
                 };

@@ -571,8 +571,29 @@ impl Lang {
         }
     }
 
-    /// Not in the seed: a derogation; `rules` are already named.
-    pub(crate) fn derogation(self, rules: &[String]) -> String {
+    /// Not in the seed: a derogation; `rules` are already named. One
+    /// anchored to dated `editions` is in force only while one of them is.
+    pub(crate) fn derogation(self, rules: &[String], editions: &[String]) -> String {
+        let mut s = self.derogation_always(rules);
+        if !editions.is_empty() {
+            let list = editions.join(", ");
+            s.push_str(&match (self, editions.len()) {
+                (Lang::Ru, 1) => {
+                    format!(" Отступление действует только в период действия редакции {list}.")
+                }
+                (Lang::Ru, _) => format!(
+                    " Отступление действует только в период действия одной из редакций {list}."
+                ),
+                (Lang::En, 1) => format!(" It is in force only while edition {list} is in force."),
+                (Lang::En, _) => {
+                    format!(" It is in force only while one of the editions {list} is in force.")
+                }
+            });
+        }
+        s
+    }
+
+    fn derogation_always(self, rules: &[String]) -> String {
         let list = rules.join(", ");
         match (self, rules.len()) {
             (Lang::Ru, 1) => format!("Отступление: там, где применяется этот пакет (сам или импортированный), не применяется правило {list}, а также приоритеты, в которых оно названо."),

@@ -1160,6 +1160,7 @@ impl<'a> Api<'a> {
             });
         }
         let nrel = checks.len();
+        let width = self.row_width();
         quote! {
             /// The facts of many nameless cases at once, column-wise: per
             /// input method of [`Case`], one slice per column, the first
@@ -1169,13 +1170,60 @@ impl<'a> Api<'a> {
             /// Evaluated by [`evaluate_columns`].
             #[derive(Clone, Copy, Debug)]
             pub struct Columns<'a> {
+                /// The date of each case (`as_of[i]` of case `i`): each is
+                /// judged by the law in force on its date
+                /// (docs/reference.md#as-of-evaluation). Empty: every case
+                /// as of the package's current date.
+                pub as_of: &'a [__rt::Date],
                 #(#fields,)*
             }
 
             impl Default for Columns<'_> {
                 fn default() -> Self {
-                    Columns { #(#empties,)* }
+                    Columns { as_of: &[], #(#empties,)* }
                 }
+            }
+
+            /// The dates of `columns`, checked (one per case, each a
+            /// calendar day on which the law is in force): per case, which
+            /// of the sets of in-force rows it starts with, one set per
+            /// distinct date. `None`: no dates.
+            fn columns_dates(columns: &Columns<'_>, n: usize) -> Result<Option<(Vec<u32>, Vec<Vec<Row>>)>, __rt::Error> {
+                if columns.as_of.is_empty() {
+                    return Ok(None);
+                }
+                if columns.as_of.len() != n {
+                    return Err(__rt::Error::Facts(format!(
+                        "`Columns::as_of` holds {} dates and the batch {n} cases: give one date per case, or none",
+                        columns.as_of.len()
+                    )));
+                }
+                let mut at: ::std::collections::HashMap<__rt::Date, u32> = ::std::collections::HashMap::new();
+                let mut sets: Vec<Vec<Row>> = Vec::new();
+                let mut of = Vec::with_capacity(n);
+                for (i, &d) in columns.as_of.iter().enumerate() {
+                    if let Some(&k) = at.get(&d) {
+                        of.push(k);
+                        continue;
+                    }
+                    if __rt::Date::parse(&d.to_string()) != Some(d) {
+                        return Err(__rt::Error::Facts(format!(
+                            "`Columns::as_of`, case {i}: `{d}` is not a date: give a real calendar day (`Date::parse(\"2024-05-01\")`)"
+                        )));
+                    }
+                    let f = law().on(Some(d)).map_err(|e| __rt::Error::Facts(format!("`Columns::as_of`, case {i}: {e}")))?;
+                    let mut rows: Vec<Row> = f.gates.iter().zip(IN_FORCE_RELS).filter(|(on, _)| **on).map(|(_, &r)| (r, [0; #width])).collect();
+                    if let (Some(r), Some(d)) = (AS_OF_REL, f.date) {
+                        let mut v = [0i64; #width];
+                        v[0] = i64::from(d.0);
+                        rows.push((r, v));
+                    }
+                    let k = sets.len() as u32;
+                    sets.push(rows);
+                    at.insert(d, k);
+                    of.push(k);
+                }
+                Ok(Some((of, sets)))
             }
 
             /// Checks every column of `columns` for `n` cases; returns, per
@@ -1187,12 +1235,17 @@ impl<'a> Api<'a> {
                 Ok(order)
             }
 
-            /// The nameless cases `range` of checked `columns`, grouped by case.
+            /// The nameless cases `range` of checked `columns`, grouped by
+            /// case, each with the in-force rows of its date (`dates`, from
+            /// [`columns_dates`]).
             #[allow(unused_variables, unused_mut)]
-            fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], range: ::std::ops::Range<usize>) -> Input {
-                let mut g = __rt::Gather::new(range);
+            fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], dates: Option<&(Vec<u32>, Vec<Vec<Row>>)>, range: ::std::ops::Range<usize>) -> Input {
+                let mut g = __rt::Gather::new(range.clone());
                 #(#counts)*
-                #each_in_force
+                match dates {
+                    Some((of, sets)) => g.each_of(&of[range], sets),
+                    None => { #each_in_force }
+                }
                 g.start_placing();
                 #(#places)*
                 Input::Nameless(g.finish())
@@ -1320,9 +1373,10 @@ impl<'a> Api<'a> {
             /// `sink` receives each case's index and `map`'s value.
             ///
             /// Every column is checked first: a field whose columns differ in
-            /// length, a case index not below `cases`, or an id out of range
-            /// is an error naming the field and the row, and then no case is
-            /// evaluated. Cost: the rows are grouped by case once per batch
+            /// length, a case index not below `cases`, an id out of range,
+            /// or a date (`as_of`) that is no calendar day or has no law in
+            /// force is an error naming the field and the row (or case), and
+            /// then no case is evaluated. Cost: the rows are grouped by case once per batch
             /// (a counting pass; a field not in case order is sorted by case
             /// once), nothing is interned, and no case allocates.
             pub fn evaluate_columns<T: Send>(
@@ -1334,7 +1388,8 @@ impl<'a> Api<'a> {
                 mut sink: impl FnMut(usize, T),
             ) -> Result<(), __rt::Error> {
                 let order = columns_order(columns, cases)?;
-                __rt::run_ranges(cases, batching, CASES_PER_RUN, &|range| evaluate_batch(gather_columns(columns, &order, range), policy), &map, &mut sink);
+                let dates = columns_dates(columns, cases)?;
+                __rt::run_ranges(cases, batching, CASES_PER_RUN, &|range| evaluate_batch(gather_columns(columns, &order, dates.as_ref(), range), policy), &map, &mut sink);
                 Ok(())
             }
         }

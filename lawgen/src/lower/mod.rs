@@ -165,6 +165,10 @@ struct Dated {
     /// Per edition of the model, its index in `law.editions` if dated.
     index: Vec<Option<u32>>,
     gates: HashMap<Gate, RelId>,
+    /// Per rule a dated derogation lists, the dated editions of each such
+    /// derogation's anchors (sorted, the list sorted): the rule is left out
+    /// on a date one of those sets has an edition in force.
+    derogated: HashMap<RuleId, Vec<Vec<u32>>>,
 }
 
 impl Dated {
@@ -220,23 +224,42 @@ impl Dated {
                 law.works[w].required = true;
             }
         }
+        let mut derogated: HashMap<RuleId, Vec<Vec<u32>>> = HashMap::new();
+        for d in m.derogations.iter().filter(|d| d.dated) {
+            let eds = anchor_editions(m, &index, &d.anchors);
+            for &r in &d.gated {
+                derogated.entry(r).or_default().push(eds.clone());
+            }
+        }
+        for sets in derogated.values_mut() {
+            sets.sort();
+            sets.dedup();
+        }
         Dated {
             law,
             index,
             gates: HashMap::new(),
+            derogated,
         }
     }
 
-    /// The condition of a node anchored to `anchors`, or `None` when it
-    /// holds on every date a case can have: the node is timeless, or every
-    /// edition of a required work is among its anchors' (a case's date
-    /// always has one of them in force, else it is refused).
-    fn gate(&self, m: &Model, anchors: &[model::FragId]) -> Option<Gate> {
-        let any = anchor_editions(m, &self.index, anchors);
-        if any.is_empty() {
-            return None;
+    /// The condition of a node anchored to `anchors` and set aside on the
+    /// dates some edition of a set of `none` is in force (the dated
+    /// derogations that list it), or `None` when it holds on every date a
+    /// case can have: the node is timeless and no dated derogation lists
+    /// it, or every edition of a required work is among its anchors' (a
+    /// case's date always has one of them in force, else it is refused).
+    fn gate(&self, m: &Model, anchors: &[model::FragId], none: Vec<Vec<u32>>) -> Option<Gate> {
+        let mut any = anchor_editions(m, &self.index, anchors);
+        if !any.is_empty() && self.always(&any) {
+            any.clear();
         }
-        let always = self.law.works.iter().enumerate().any(|(w, work)| {
+        (!any.is_empty() || !none.is_empty()).then_some(Gate { any, none })
+    }
+
+    /// Is some edition of `any` in force on every date a case can have?
+    fn always(&self, any: &[u32]) -> bool {
+        self.law.works.iter().enumerate().any(|(w, work)| {
             work.required
                 && self
                     .law
@@ -245,12 +268,14 @@ impl Dated {
                     .enumerate()
                     .filter(|(_, e)| e.work == w as u32)
                     .all(|(i, _)| any.contains(&(i as u32)))
-        });
-        (!always).then_some(Gate {
-            any,
-            none: Vec::new(),
         })
     }
+}
+
+/// The dated law of a checked closure (its works and dated editions, no
+/// in-force inputs): what is in force on a date.
+pub fn law(m: &Model) -> lawgen_runtime::law::Law {
+    Dated::new(m).law
 }
 
 /// The dated editions (indices into the law's) of a node's anchors, sorted.
@@ -433,18 +458,37 @@ impl<'m> Lowerer<'m> {
     /// The in-force input of a node anchored to `anchors`, as a body item
     /// (`None`: the node is in force on every date a case can have).
     fn in_force(&mut self, anchors: &[model::FragId]) -> Option<Item> {
-        let g = self.law.gate(self.m, anchors)?;
+        let g = self.law.gate(self.m, anchors, Vec::new())?;
+        Some(self.gate_item(g))
+    }
+
+    /// The in-force input of rule `rid`: its anchors, and no dated
+    /// derogation that lists it in force (docs/reference.md#as-of-evaluation).
+    fn rule_in_force(&mut self, rid: RuleId) -> Option<Item> {
+        let none = self.law.derogated.get(&rid).cloned().unwrap_or_default();
+        let g = self.law.gate(self.m, &self.m.rule(rid).anchors, none)?;
+        Some(self.gate_item(g))
+    }
+
+    /// The nullary input relation of `g`, made on first use.
+    fn gate_item(&mut self, g: Gate) -> Item {
         let rel = match self.law.gates.get(&g) {
             Some(&r) => r,
             None => {
                 let k = self.law.law.gates.len() as u32;
-                let names: Vec<&str> = g
-                    .any
-                    .iter()
-                    .map(|&e| self.law.law.editions[e as usize].local.as_str())
-                    .collect();
+                let names = |set: &[u32]| -> String {
+                    set.iter()
+                        .map(|&e| self.law.law.editions[e as usize].local.as_str())
+                        .collect::<Vec<_>>()
+                        .join("|")
+                };
+                let mut parts: Vec<String> = Vec::new();
+                if !g.any.is_empty() {
+                    parts.push(names(&g.any));
+                }
+                parts.extend(g.none.iter().map(|set| format!("!{}", names(set))));
                 let r = self.new_relation(
-                    format!("in_force[{}]", names.join("|")),
+                    format!("in_force[{}]", parts.join(";")),
                     Vec::new(),
                     Role::InForce(k),
                 );
@@ -453,10 +497,10 @@ impl<'m> Lowerer<'m> {
                 r
             }
         };
-        Some(Item::Pos(Atom {
+        Item::Pos(Atom {
             rel,
             args: Vec::new(),
-        }))
+        })
     }
 
     fn lit_name(&self, l: Lit) -> String {
@@ -916,7 +960,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
-        body.extend(self.in_force(&r.anchors));
+        body.extend(self.rule_in_force(rid));
         let vars = self.rule_vars(rid);
         let origin = format!(
             "{}: the judgment atom {} could be read",
@@ -1074,7 +1118,7 @@ impl<'m> Lowerer<'m> {
         // Last, after the items `reads` numbers: whether the rule is in
         // force on the case's date.
         if let Src::Rule(rid) = src {
-            out.extend(self.in_force(&self.m.rule(rid).anchors));
+            out.extend(self.rule_in_force(rid));
         }
         (out, reads)
     }
@@ -1648,6 +1692,7 @@ pub fn catalog(m: &Model) -> Catalog {
             rules: d.rules.iter().map(|&k| k as u32).collect(),
             priorities: d.priorities.clone(),
             package: m.package_index_of(&d.id) as u32,
+            gated: d.gated.iter().map(|r| r.0).collect(),
         })
         .collect();
     c.set_aside = m
@@ -1682,7 +1727,7 @@ pub fn catalog(m: &Model) -> Catalog {
     c.ambiguous_consts = m.ambiguous_consts.clone();
     // The dated law without the program's in-force inputs (lowering adds
     // them): enough to date a case and refuse one no law governs.
-    c.law = Dated::new(m).law;
+    c.law = law(m);
     c
 }
 

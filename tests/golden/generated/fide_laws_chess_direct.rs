@@ -11624,6 +11624,11 @@ fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt:
 /// Evaluated by [`evaluate_columns`].
 #[derive(Clone, Copy, Debug)]
 pub struct Columns<'a> {
+    /// The date of each case (`as_of[i]` of case `i`): each is
+    /// judged by the law in force on its date
+    /// (docs/reference.md#as-of-evaluation). Empty: every case
+    /// as of the package's current date.
+    pub as_of: &'a [__rt::Date],
     /// `arbiter`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
     pub arbiter: (&'a [u32], &'a [Arbiter]),
     /// `castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
@@ -11793,6 +11798,7 @@ pub struct Columns<'a> {
 impl Default for Columns<'_> {
     fn default() -> Self {
         Columns {
+            as_of: &[],
             arbiter: (&[], &[]),
             castling_side: (&[], &[]),
             game: (&[], &[]),
@@ -11869,6 +11875,68 @@ impl Default for Columns<'_> {
             not_stalemate_arisen: (&[], &[]),
         }
     }
+}
+/// The dates of `columns`, checked (one per case, each a
+/// calendar day on which the law is in force): per case, which
+/// of the sets of in-force rows it starts with, one set per
+/// distinct date. `None`: no dates.
+fn columns_dates(
+    columns: &Columns<'_>,
+    n: usize,
+) -> Result<Option<(Vec<u32>, Vec<Vec<Row>>)>, __rt::Error> {
+    if columns.as_of.is_empty() {
+        return Ok(None);
+    }
+    if columns.as_of.len() != n {
+        return Err(
+            __rt::Error::Facts(
+                format!(
+                    "`Columns::as_of` holds {} dates and the batch {n} cases: give one date per case, or none",
+                    columns.as_of.len()
+                ),
+            ),
+        );
+    }
+    let mut at: ::std::collections::HashMap<__rt::Date, u32> = ::std::collections::HashMap::new();
+    let mut sets: Vec<Vec<Row>> = Vec::new();
+    let mut of = Vec::with_capacity(n);
+    for (i, &d) in columns.as_of.iter().enumerate() {
+        if let Some(&k) = at.get(&d) {
+            of.push(k);
+            continue;
+        }
+        if __rt::Date::parse(&d.to_string()) != Some(d) {
+            return Err(
+                __rt::Error::Facts(
+                    format!(
+                        "`Columns::as_of`, case {i}: `{d}` is not a date: give a real calendar day (`Date::parse(\"2024-05-01\")`)"
+                    ),
+                ),
+            );
+        }
+        let f = law()
+            .on(Some(d))
+            .map_err(|e| __rt::Error::Facts(
+                format!("`Columns::as_of`, case {i}: {e}"),
+            ))?;
+        let mut rows: Vec<Row> = f
+            .gates
+            .iter()
+            .zip(IN_FORCE_RELS)
+            .filter(|(on, _)| **on)
+            .map(|(_, &r)| (r, [0; 4usize]))
+            .collect();
+        if let (Some(r), Some(d)) = (AS_OF_REL, f.date) {
+            let mut v = [0i64; 4usize];
+            v[0] = i64::from(d.0);
+            rows.push((r, v));
+        }
+        let k = sets.len() as u32;
+        sets.push(rows);
+        at.insert(d, k);
+        of.push(k);
+    }
+    Ok(Some((of, sets)))
 }
 /// Checks every column of `columns` for `n` cases; returns, per
 /// field, the order of its rows by case when they are not in it.
@@ -12972,14 +13040,17 @@ fn columns_order(
     }
     Ok(order)
 }
-/// The nameless cases `range` of checked `columns`, grouped by case.
+/// The nameless cases `range` of checked `columns`, grouped by
+/// case, each with the in-force rows of its date (`dates`, from
+/// [`columns_dates`]).
 #[allow(unused_variables, unused_mut)]
 fn gather_columns(
     columns: &Columns<'_>,
     order: &[Option<Vec<u32>>],
+    dates: Option<&(Vec<u32>, Vec<Vec<Row>>)>,
     range: ::std::ops::Range<usize>,
 ) -> Input {
-    let mut g = __rt::Gather::new(range);
+    let mut g = __rt::Gather::new(range.clone());
     g.count(columns.situation.0, order[7usize].as_deref());
     g.count(columns.arbiter_of.0, order[8usize].as_deref());
     g.count(columns.not_arbiter_of.0, order[9usize].as_deref());
@@ -13050,6 +13121,10 @@ fn gather_columns(
     g.count(columns.not_rook_of.0, order[71usize].as_deref());
     g.count(columns.stalemate_arisen.0, order[72usize].as_deref());
     g.count(columns.not_stalemate_arisen.0, order[73usize].as_deref());
+    match dates {
+        Some((of, sets)) => g.each_of(&of[range], sets),
+        None => {}
+    }
     g.start_placing();
     {
         let (cases, c0) = columns.situation;
@@ -14403,9 +14478,10 @@ fn fill_cases(
 /// `sink` receives each case's index and `map`'s value.
 ///
 /// Every column is checked first: a field whose columns differ in
-/// length, a case index not below `cases`, or an id out of range
-/// is an error naming the field and the row, and then no case is
-/// evaluated. Cost: the rows are grouped by case once per batch
+/// length, a case index not below `cases`, an id out of range,
+/// or a date (`as_of`) that is no calendar day or has no law in
+/// force is an error naming the field and the row (or case), and
+/// then no case is evaluated. Cost: the rows are grouped by case once per batch
 /// (a counting pass; a field not in case order is sorted by case
 /// once), nothing is interned, and no case allocates.
 pub fn evaluate_columns<T: Send>(
@@ -14417,11 +14493,15 @@ pub fn evaluate_columns<T: Send>(
     mut sink: impl FnMut(usize, T),
 ) -> Result<(), __rt::Error> {
     let order = columns_order(columns, cases)?;
+    let dates = columns_dates(columns, cases)?;
     __rt::run_ranges(
         cases,
         batching,
         CASES_PER_RUN,
-        &|range| evaluate_batch(gather_columns(columns, &order, range), policy),
+        &|range| evaluate_batch(
+            gather_columns(columns, &order, dates.as_ref(), range),
+            policy,
+        ),
         &map,
         &mut sink,
     );

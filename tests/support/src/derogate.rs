@@ -27,10 +27,27 @@ pub struct Derogated {
     /// Derogation nodes written (one or two; a rule may be listed by both,
     /// or twice by one).
     pub derogations: usize,
+    /// Per derogation, the original ids of the rules it lists and of the
+    /// fragments of dated editions it is anchored to (none: it is timeless).
+    pub lists: Vec<(Vec<String>, Vec<String>)>,
 }
 
 /// `None` when no layer below the top holds a rule.
 pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogated> {
+    derogate_in(package, layers, rng, false)
+}
+
+/// [`derogate`] on a dated package (`GenConfig::dated`): most derogations
+/// are anchored to one or two fragments of its dated editions, besides
+/// their own undated article, so they are in force on some dates only
+/// (docs/reference.md#as-of-evaluation); some stay timeless. `deleted` and
+/// `set_aside` are then what a timeless reading would delete: the meaning
+/// on a date is for the caller to compute from `lists`.
+pub fn derogate_dated(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogated> {
+    derogate_in(package, layers, rng, true)
+}
+
+fn derogate_in(package: &[u8], layers: usize, rng: &mut Rng, dated: bool) -> Option<Derogated> {
     let (mut files, renames) = split(package, layers, rng);
     let top = files.len() - 1;
     // Every layer imports the one below it, so everything below a layer is
@@ -92,15 +109,59 @@ pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogate
                    "contentHash": format!("sha256:{}", sha256_hex(text.as_bytes()))}],
     });
     let mut added = vec![hashed(&mut fragment)];
+    // The fragments of dated editions a derogation of layer `at` can name
+    // (in it or below): (id in the layers, original id).
+    let mut dated_fragments: Vec<(String, String)> = Vec::new();
+    if dated {
+        for l in &files[..=at] {
+            for n in l.json["nodes"].as_array().expect("nodes") {
+                if n["kind"] == "fragment" && n.get("edition").is_some_and(|e| e.is_string()) {
+                    let new = n["id"].as_str().expect("id").to_owned();
+                    let old = renames
+                        .ids
+                        .iter()
+                        .find(|(_, v)| **v == new)
+                        .map_or_else(|| new.clone(), |(k, _)| k.clone());
+                    dated_fragments.push((new, old));
+                }
+            }
+        }
+    }
+    let mut anchored: Vec<Vec<String>> = Vec::new();
     for (d, list) in lists.iter().enumerate() {
+        let mut anchors = vec![format!("{ns}#DerogatingArticle")];
+        let mut originals = Vec::new();
+        if !dated_fragments.is_empty() && rng.chance(80) {
+            for _ in 0..1 + usize::from(rng.chance(30)) {
+                let (new, old) = &dated_fragments[rng.below(dated_fragments.len())];
+                if !originals.contains(old) {
+                    anchors.push(new.clone());
+                    originals.push(old.clone());
+                }
+            }
+        }
+        anchored.push(originals);
         let mut node = json!({
             "id": format!("{ns}#Derogation{d}"), "kind": "derogation", "package": ns,
             "rules": list.iter().map(|id| json!({"kind": "rule_ref", "id": id})).collect::<Vec<_>>(),
-            "anchors": [format!("{ns}#DerogatingArticle")],
+            "anchors": anchors,
             "labels": [{"language": "en", "text": format!("derogation {d}")}],
         });
         added.push(hashed(&mut node));
     }
+    // The lists by original id.
+    let original = |id: &String| {
+        renames
+            .ids
+            .iter()
+            .find(|(_, v)| *v == id)
+            .map_or_else(|| id.clone(), |(k, _)| k.clone())
+    };
+    let lists_by_original: Vec<(Vec<String>, Vec<String>)> = lists
+        .iter()
+        .zip(anchored)
+        .map(|(l, a)| (l.iter().map(original).collect(), a))
+        .collect();
     let derogations = lists.len();
     files[at].json["nodes"]
         .as_array_mut()
@@ -132,6 +193,7 @@ pub fn derogate(package: &[u8], layers: usize, rng: &mut Rng) -> Option<Derogate
         deleted: serde_json::to_vec(&pkg).expect("JSON"),
         set_aside,
         derogations,
+        lists: lists_by_original,
     })
 }
 

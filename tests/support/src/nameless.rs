@@ -206,6 +206,7 @@ pub fn nameless(
     };
 
     let mut files: Vec<Vec<Call>> = Vec::new();
+    let mut dates = Vec::new();
     let mut expected = Vec::new();
     for (k, bytes) in facts.iter().enumerate() {
         let f = read_facts(bytes, cat).map_err(|d| format!("facts{k}: {}", d.render()))?;
@@ -229,7 +230,13 @@ pub fn nameless(
                 format!("{module}::{ty_ident}::from_index({i})"),
             )
         };
-        let mut renamed = Facts::default();
+        // The file's date: the case's, through `Case::as_of` (and
+        // `Columns::as_of`).
+        let mut renamed = Facts {
+            as_of: f.as_of,
+            ..Facts::default()
+        };
+        dates.push(f.as_of);
         let mut calls = Vec::new();
         for (lit, rows) in &f.rows {
             let Some(&rel) = lit_rel.get(lit) else {
@@ -304,6 +311,13 @@ pub fn nameless(
             code,
             "#[allow(unused_variables)]\nfn fill_{module}_{k}(k: &{module}::Facts, c: &mut {module}::Case) {{"
         );
+        if let Some(d) = dates[k] {
+            let _ = writeln!(
+                code,
+                "    c.as_of(lawgen_runtime::__private::Date({})).unwrap();",
+                d.0
+            );
+        }
         for call in calls {
             let _ = writeln!(code, "    c.{}({});", call.method, call.args.join(", "));
         }
@@ -354,6 +368,18 @@ pub fn nameless(
             .map(|j| format!("&f{f}.{j}[..]"))
             .collect();
         fields.push(format!("{method}: ({},)", refs.join(", ")));
+    }
+    // One date per case when some file has one (the others as of the
+    // package's current date, which is what they mean).
+    if dates.iter().any(Option::is_some) {
+        let each: Vec<String> = dates
+            .iter()
+            .map(|d| {
+                let d = d.or(cat.law.current()).map_or(0, |d| d.0);
+                format!("lawgen_runtime::__private::Date({d})")
+            })
+            .collect();
+        fields.push(format!("as_of: &[{}]", each.join(", ")));
     }
     let _ = writeln!(
         code,

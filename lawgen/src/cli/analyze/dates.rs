@@ -88,21 +88,25 @@ pub fn law_on(prog: &Program, flag: &str, d: Date) -> Result<(), Error> {
     })
 }
 
-/// Is rule `r` in force on `d`? `None`: it is timeless (no anchor of a
-/// dated edition).
+/// Is rule `r` in force on `d`? `None`: its in-force input holds on every
+/// date (it is timeless, and no dated derogation lists it). What it reads
+/// is the rule's in-force input in the program, so a rule a dated
+/// derogation leaves out is out on the dates that derogation is in force.
 fn rule_on(prog: &Program, r: u32, d: Date) -> Option<bool> {
-    let dated: Vec<u32> = prog
-        .catalog
-        .rule(r)
-        .anchors
-        .iter()
-        .filter_map(|a| a.dated)
-        .collect();
-    if dated.is_empty() {
-        return None;
-    }
+    let gate = prog.rules.iter().find_map(|pr| match pr.meaning {
+        Meaning::Applicable { rule, .. } | Meaning::Strict { rule, .. } if rule == r => {
+            pr.body.iter().find_map(|it| match it {
+                crate::program::Item::Pos(a) => match prog.relation(a.rel).role {
+                    crate::program::Role::InForce(k) => Some(k),
+                    _ => None,
+                },
+                _ => None,
+            })
+        }
+        _ => None,
+    })?;
     let on = prog.catalog.law.on(Some(d)).ok()?;
-    Some(dated.iter().any(|&e| on.edition(e)))
+    on.gates.get(gate as usize).copied()
 }
 
 /// The rules in force on one date and not the other: (rule, enters), where
@@ -165,6 +169,23 @@ pub fn report(an: &mut Analysis, d1: Date, d2: Date) -> Result<(String, J), Erro
             text.push_str(&format!("  {}\n", rule_name(prog, *r)));
         }
     }
+    // Dated derogations entering or leaving force (their rules are among
+    // the rules above, leaving or entering force with them).
+    let derogations = derogation_changes(prog, d1, d2);
+    for (word, enters) in [("enter force on", true), ("leave force after", false)] {
+        let list: Vec<&String> = derogations
+            .iter()
+            .filter(|(_, e)| *e == enters)
+            .map(|(n, _)| n)
+            .collect();
+        if !list.is_empty() {
+            let when = if enters { d2 } else { d1 };
+            text.push_str(&format!("derogations that {word} {when}: {}\n", list.len()));
+            for n in list {
+                text.push_str(&format!("  {n}\n"));
+            }
+        }
+    }
     let rows = rows(an, d1, d2, &changed)?;
     let names = [
         format!("the case as of {d1}"),
@@ -219,14 +240,67 @@ pub fn report(an: &mut Analysis, d1: Date, d2: Date) -> Result<(String, J), Erro
             .map(|(r, _)| J::from(cat.rule(*r).local.as_str()))
             .collect()
     };
-    let j = json!({
+    let mut j = json!({
         "query": "compare-dates",
         "dates": [d1.to_string(), d2.to_string()],
         "entering": list(&entering),
         "leaving": list(&leaving),
         "literals": js,
     });
+    if !derogations.is_empty() {
+        let names = |enters: bool| -> Vec<J> {
+            derogations
+                .iter()
+                .filter(|(_, e)| *e == enters)
+                .map(|(n, _)| J::from(n.as_str()))
+                .collect()
+        };
+        j["derogationsEntering"] = J::from(names(true));
+        j["derogationsLeaving"] = J::from(names(false));
+    }
     Ok((text, j))
+}
+
+/// The dated derogations in force on one date and not the other, named
+/// with their package and editions: (name, enters on `d2`).
+fn derogation_changes(prog: &Program, d1: Date, d2: Date) -> Vec<(String, bool)> {
+    let cat = &prog.catalog;
+    let on = |d: Date| cat.law.on(Some(d)).ok();
+    let (Some(a), Some(b)) = (on(d1), on(d2)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for d in &cat.derogations {
+        let eds: Vec<u32> = d.anchors.iter().filter_map(|x| x.dated).collect();
+        if eds.is_empty() {
+            continue;
+        }
+        let (was, is) = (
+            eds.iter().any(|&e| a.edition(e)),
+            eds.iter().any(|&e| b.edition(e)),
+        );
+        if was != is {
+            let mut names: Vec<&str> = d
+                .anchors
+                .iter()
+                .filter_map(|x| x.edition.as_deref())
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            out.push((
+                format!(
+                    "{} [{}] (edition {})",
+                    d.local,
+                    cat.packages
+                        .get(d.package as usize)
+                        .map_or("", String::as_str),
+                    names.join(", ")
+                ),
+                is,
+            ));
+        }
+    }
+    out
 }
 
 fn rows(an: &mut Analysis, d1: Date, d2: Date, changed: &[(u32, bool)]) -> Result<Vec<Row>, Error> {

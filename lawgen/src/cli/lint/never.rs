@@ -64,10 +64,17 @@ pub(super) fn derogation_without_effect(cx: &Cx, out: &mut Diagnostics) {
             );
         }
         for r in &d.rules {
-            let Some(a) = cx.m.set_aside.iter().find(|a| a.rule.id == r.id) else {
+            // Set aside on every date, or (a dated derogation's) left in
+            // the program and out on the dates the derogation is in force.
+            let Some(rule) =
+                cx.m.set_aside
+                    .iter()
+                    .map(|a| &a.rule)
+                    .chain(&cx.m.rules)
+                    .find(|x| x.id == r.id)
+            else {
                 continue;
             };
-            let rule = &a.rule;
             let why = comparisons(rule)
                 .or_else(|| self_contradiction(rule))
                 .or_else(|| unconcludable(cx, rule))

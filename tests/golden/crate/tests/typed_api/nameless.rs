@@ -527,3 +527,96 @@ fn bad_columns_are_errors_naming_the_field_and_row() {
     // No case: nothing to do, and no error.
     assert_eq!(run(0, &Columns::default()), (Ok(()), 0));
 }
+
+/// `Columns::as_of`: each case is judged as of its own date, as a `Case`
+/// with that date is; a date with no law in force, one that is no calendar
+/// day, or a count of dates other than the cases' is refused, naming the
+/// case, before any case runs.
+#[test]
+fn columns_take_a_date_per_case() {
+    use lawgen_runtime::__private::Date;
+    let n = 7;
+    let day = |i: usize| Date::parse(["2023-01-01", "2024-05-01", "2031-12-31"][i % 3]).unwrap();
+    let dates: Vec<Date> = (0..n).map(day).collect();
+    let expected: Vec<Result<String, Error>> = (0..n)
+        .map(|i| {
+            let mut c = Case::new();
+            nameless_case(i, &mut c);
+            c.as_of(day(i)).unwrap();
+            c.evaluate(Policy::Blocking).map(|c| c.to_json().unwrap())
+        })
+        .collect();
+    let mut dated = 0;
+    for (i, e) in expected.iter().enumerate() {
+        if let Ok(e) = e {
+            assert!(
+                e.contains(&format!("\"asOf\": \"{}\"", day(i))),
+                "case {i}: {e}"
+            );
+            dated += 1;
+        }
+    }
+    assert!(dated >= 3, "only {dated} cases evaluated");
+    let cols = Cols::new(n, true);
+    for batching in batchings() {
+        let mut got: Vec<Option<Result<String, Error>>> = vec![None; n];
+        chess::evaluate_columns(
+            n,
+            &Columns {
+                as_of: &dates,
+                ..cols.columns()
+            },
+            Policy::Blocking,
+            &batching,
+            |_, c| c.map(|c| c.to_json().unwrap()),
+            |i, v| got[i] = Some(v),
+        )
+        .unwrap();
+        let got: Vec<Result<String, Error>> = got.into_iter().map(Option::unwrap).collect();
+        assert_eq!(got, expected, "{batching:?}");
+    }
+    let run = |n: usize, as_of: &[Date]| {
+        let mut ran = 0;
+        let r = chess::evaluate_columns(
+            n,
+            &Columns {
+                as_of,
+                ..Columns::default()
+            },
+            Policy::Blocking,
+            &lawgen_runtime::Batching::default(),
+            |_, _| (),
+            |_, ()| ran += 1,
+        );
+        (r.map_err(|e| e.to_string()), ran)
+    };
+    let d = |s: &str| Date::parse(s).unwrap();
+    assert_eq!(
+        run(2, &[d("2024-05-01"), d("2019-05-01")]),
+        (
+            Err("invalid facts:\n`Columns::as_of`, case 1: no edition of the work \
+                 `FIDE_LAWS_OF_CHESS` is in force on 2019-05-01: it has an edition in force \
+                 from 2023-01-01"
+                .into()),
+            0
+        )
+    );
+    assert_eq!(
+        run(2, &[d("2024-05-01")]),
+        (
+            Err("invalid facts:\n`Columns::as_of` holds 1 dates and the batch 2 cases: give \
+                 one date per case, or none"
+                .into()),
+            0
+        )
+    );
+    assert_eq!(
+        run(1, &[Date(20231301)]),
+        (
+            Err("invalid facts:\n`Columns::as_of`, case 0: `2023-13-01` is not a date: give a \
+                 real calendar day (`Date::parse(\"2024-05-01\")`)"
+                .into()),
+            0
+        )
+    );
+}
