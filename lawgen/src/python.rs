@@ -86,7 +86,7 @@ fn rust_string(s: &str) -> String {
 /// One line of documentation from a package string, shown through
 /// `lawgen_runtime::text` (control characters as `\n` or `\u{1b}`, format
 /// characters as `<U+202E>`) like every other rendering of the package.
-pub(crate) fn clean(text: &str) -> String {
+pub fn clean(text: &str) -> String {
     lawgen_runtime::text::escape_for_display(text)
 }
 
