@@ -8,9 +8,10 @@ use crate::diagnostics::Diagnostics;
 use crate::imports;
 use crate::model::Model;
 use crate::syntax::{self, Package};
-use lawgen_runtime::formats::facts::Facts;
-use lawgen_runtime::interp::{Conclusions, Policy, Store};
+use lawgen_runtime::interp::Facts;
+use lawgen_runtime::interp::{Conclusions, Store};
 use lawgen_runtime::program::{Catalog, Program};
+use lawgen_runtime::Policy;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

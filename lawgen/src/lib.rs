@@ -93,7 +93,7 @@ mod syntax;
 // The runtime's modules the stages name as `crate::…`.
 #[cfg(feature = "emit")]
 use lawgen_runtime::explain;
-use lawgen_runtime::{interp, program, scc};
+use lawgen_runtime::{program, scc};
 
 // The door to the stages is public in the Rust sense only (ARCHITECTURE.md,
 // "API boundaries"): hidden, and not documented as an API.

@@ -15,8 +15,9 @@
 
 use crate::builder::BuildError;
 use crate::emit::Emitted;
-use crate::model::{Model, Ty};
-use crate::syntax::RelationKind;
+use crate::model::Model;
+use crate::program::RelationKind;
+use crate::program::Ty;
 
 /// The PyO3 version `lawgen-python` is written for (its API changes between
 /// minor versions: `Python::detach`, `Bound::cast`), which the crate that

@@ -21,7 +21,7 @@ use crate::mutate::{rehash, seeds};
 use arbitrary::{Result, Unstructured};
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::model::Model;
-use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::interp::Facts;
 use lawgen_runtime::Policy;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

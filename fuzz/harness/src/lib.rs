@@ -15,7 +15,7 @@ pub mod mutate;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::emit::{EmitError, EmitOptions, Engine};
-use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::interp::Facts;
 use lawgen_runtime::Policy;
 use proc_macro2::{Group, Literal, TokenStream, TokenTree};
 use std::sync::OnceLock;

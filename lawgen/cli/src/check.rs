@@ -9,8 +9,9 @@
 use lawgen::diagnostics::escape_for_display;
 use lawgen::driver::Loaded;
 use lawgen::internals::check::strata::{dependency_edges, Edge, EdgeKind};
-use lawgen::internals::model::{local_name, Model, PredId};
-use lawgen::internals::syntax::{RelationKind, Strength};
+use lawgen::internals::model::Model;
+use lawgen_runtime::program::{local_name, PredId};
+use lawgen_runtime::program::{RelationKind, Strength};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 

@@ -21,8 +21,9 @@
 
 use clap::ValueEnum;
 use lawgen::internals::check::strata::{dependency_edges, EdgeKind};
-use lawgen::internals::model::{Model, PredId};
-use lawgen::internals::syntax::RelationKind;
+use lawgen::internals::model::Model;
+use lawgen_runtime::program::PredId;
+use lawgen_runtime::program::RelationKind;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

@@ -56,7 +56,7 @@ mod common {
     use lawgen::driver::ReadLimits;
     use lawgen::driver::{self, LoadError, Loaded};
     use lawgen::internals::syntax::files::{self, read_limited, FactsFileError};
-    use lawgen_runtime::formats::facts::Facts;
+    use lawgen_runtime::interp::Facts;
     use lawgen_runtime::Policy;
     use std::path::{Path, PathBuf};
 

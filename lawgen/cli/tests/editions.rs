@@ -10,7 +10,7 @@ use lawgen_test_support as support;
 
 use lawgen::driver;
 use lawgen_runtime::formats::facts::read_facts;
-use lawgen_runtime::interp::Policy;
+use lawgen_runtime::Policy;
 use serde_json::Value as J;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -80,7 +80,11 @@ pub fn facts_for(an: &Analysis, p: usize, inputs: &[InputKey]) -> Facts {
 }
 
 /// Writes `facts`, reads the file back and evaluates it.
-pub fn evaluate(prog: &Program, facts: &Facts, policy: interp::Policy) -> Result<Eval, Error> {
+pub fn evaluate(
+    prog: &Program,
+    facts: &Facts,
+    policy: lawgen_runtime::Policy,
+) -> Result<Eval, Error> {
     let text = write_facts(facts, &prog.catalog);
     let read = read_facts(text.as_bytes(), &prog.catalog).map_err(|d| {
         Error::internal(format!(

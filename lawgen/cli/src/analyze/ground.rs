@@ -12,8 +12,8 @@
 
 use super::domain::{Domain, Vid};
 use super::Error;
-use lawgen_runtime::interp::Policy;
 use lawgen_runtime::program::{join_order, CmpOp, Item, Program, RelId, Role, Term, Value};
+use lawgen_runtime::Policy;
 use std::collections::HashMap;
 
 /// Index of a ground atom of one program.

@@ -3,8 +3,9 @@
 
 use super::config::{BenchConfig, BenchError};
 use super::synth::Synth;
-use lawgen::internals::model::{Lit, Model, PredId};
-use lawgen::internals::syntax::RelationKind;
+use lawgen::internals::model::Model;
+use lawgen_runtime::program::RelationKind;
+use lawgen_runtime::program::{Lit, PredId};
 
 /// Time spent in one program stratum (interp only, estimated).
 #[derive(Clone, Debug, PartialEq)]

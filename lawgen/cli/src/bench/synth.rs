@@ -34,9 +34,11 @@
 //! evaluator's input and which a compiled package's bench mode pushes
 //! straight into its generated `Facts`.
 
-use lawgen::internals::model::{Item, Lit, Model, PredId, Term, Ty, TypeId, Value};
-use lawgen::internals::syntax::{CmpOp, RelationKind, Strength};
-use lawgen_runtime::formats::facts::Facts;
+use lawgen::internals::model::{Item, Model, Term};
+
+use lawgen_runtime::interp::Facts;
+use lawgen_runtime::program::{CmpOp, RelationKind, Strength};
+use lawgen_runtime::program::{Lit, PredId, Ty, TypeId, Value};
 use std::collections::HashMap;
 
 /// How cases are drawn.
@@ -990,7 +992,7 @@ mod tests {
         let m = l.model();
         let s = Synth::new(m, SynthOptions::default()).unwrap();
         let prog = lawgen::internals::lower::lower(m).unwrap();
-        let pol = lawgen_runtime::interp::Policy::Blocking;
+        let pol = lawgen_runtime::Policy::Blocking;
         let mut concluded = std::collections::BTreeSet::new();
         let mut pending = 0;
         for i in 0..200 {

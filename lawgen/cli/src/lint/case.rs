@@ -11,7 +11,8 @@
 
 use super::Cx;
 use lawgen::diagnostics::{Code, Diagnostics};
-use lawgen::internals::model::{Atom, Item, Model, Rule, Term, Ty, TypeId, Value, Var};
+use lawgen::internals::model::{Atom, Item, Model, Rule, Term, Var};
+use lawgen_runtime::program::{Ty, TypeId, Value};
 use std::collections::BTreeSet;
 
 pub(super) fn case_types(m: &Model) -> Vec<TypeId> {

@@ -3,8 +3,9 @@
 
 use super::Cx;
 use lawgen::diagnostics::{Code, Diagnostics};
-use lawgen::internals::model::{local_name, Model, Rule};
+use lawgen::internals::model::{Model, Rule};
 use lawgen_runtime::law::{Date, Law};
+use lawgen_runtime::program::local_name;
 use std::collections::BTreeSet;
 
 /// The works of the editions a rule is anchored to (dated or not).

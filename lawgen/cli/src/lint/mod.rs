@@ -148,7 +148,7 @@ impl<'a> Cx<'a> {
 fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
     for p in &cx.m.priorities {
         let lo = cx.m.rule(p.lower);
-        if lo.strength != syntax::Strength::Strict {
+        if lo.strength != lawgen_runtime::program::Strength::Strict {
             continue;
         }
         let hi = cx.m.rule(p.higher);
@@ -157,7 +157,7 @@ fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
             cx.node(&p.id),
             format!(
                 "`{}` ranks `{}` over the strict rule `{}`, which still concludes `{}` definitely whenever its body holds definitely: priorities do not affect definite conclusions",
-                lawgen::internals::model::local_name(&p.id),
+                lawgen_runtime::program::local_name(&p.id),
                 hi.local,
                 lo.local,
                 cx.m.lit_name(lo.head.lit()),
@@ -180,16 +180,16 @@ fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
 fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {
     for c in &cx.m.closures {
         let d = cx.m.pred(c.domain);
-        if d.kind != syntax::RelationKind::Institutional {
+        if d.kind != lawgen_runtime::program::RelationKind::Institutional {
             continue;
         }
-        let lit = lawgen::internals::model::Lit {
+        let lit = lawgen_runtime::program::Lit {
             pred: c.domain,
             negative: false,
         };
         let strict =
             cx.m.rules_for(lit)
-                .any(|r| cx.m.rule(r).strength == syntax::Strength::Strict);
+                .any(|r| cx.m.rule(r).strength == lawgen_runtime::program::Strength::Strict);
         if strict {
             continue;
         }
@@ -198,7 +198,7 @@ fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {
             cx.node(&c.id),
             format!(
                 "the closure `{}` closes `{}` over `{}`, which no fact or strict rule can establish definitely, so it never derives `~{}`",
-                lawgen::internals::model::local_name(&c.id),
+                lawgen_runtime::program::local_name(&c.id),
                 cx.m.pred(c.pred).local,
                 d.local,
                 cx.m.pred(c.pred).local,

@@ -2,8 +2,10 @@
 
 use super::Cx;
 use lawgen::diagnostics::{Code, Diagnostics, Location};
-use lawgen::internals::model::{local_name, Item, Rule, Term, Ty, Value};
-use lawgen::internals::syntax::{CmpOp, NodeKind, RelationKind, Status, Strength};
+use lawgen::internals::model::{Item, Rule, Term};
+use lawgen::internals::syntax::NodeKind;
+use lawgen_runtime::program::{local_name, Ty, Value};
+use lawgen_runtime::program::{CmpOp, RelationKind, Status, Strength};
 
 /// Condition, any of:
 ///

@@ -3,7 +3,8 @@
 use super::Cx;
 use lawgen::diagnostics::{Code, Diagnostics};
 use lawgen::internals::model::Item;
-use lawgen::internals::syntax::{NodeKind, RelationKind};
+use lawgen::internals::syntax::NodeKind;
+use lawgen_runtime::program::RelationKind;
 use std::collections::HashSet;
 
 /// Predicates some rule body reads (status or `not` items, either polarity).
