@@ -40,7 +40,7 @@ const WALLS: &[Wall] = &[
         arrow: "emit → check/syntax",
         from: &["lawgen/src/emit/"],
         root: "crate",
-        to: &["check", "syntax", "imports", "driver"],
+        to: &["check", "syntax", "model", "imports", "driver"],
         why: "code generation reads the lowered `Program` only; name run-time types by their \
               one path, `crate::program::…` (lawgen_runtime::program)",
     },
