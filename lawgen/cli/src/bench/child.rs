@@ -77,7 +77,7 @@ fn child<P: CompiledPackage>(pkg: &P, args: &[String]) -> Result<BenchResult, Be
             rel_of[lit_slot(l)] = Some(i);
         }
     }
-    let synth = make_synth(m, &cfg)?;
+    let synth = make_synth(&loaded, &cfg)?;
     let lits = count_literals(m);
     let index: HashMap<&str, usize> = lits
         .iter()

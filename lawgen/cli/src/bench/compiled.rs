@@ -33,7 +33,7 @@ pub fn run_compiled_with(
     use std::process::{Command, Stdio};
     cfg.validate()?;
     // The same errors as the interp backend, before any build.
-    make_synth(loaded.model(), cfg)?;
+    make_synth(loaded, cfg)?;
     let load_before = load_average();
     let built = crate::compiled::ensure_built_with(loaded, engine, cache, progress, true)
         .map_err(BenchError::internal)?;

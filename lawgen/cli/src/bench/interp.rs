@@ -18,7 +18,7 @@ pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, Ben
     cfg.validate()?;
     let m = loaded.model();
     let load_before = load_average();
-    let synth = make_synth(m, cfg)?;
+    let synth = make_synth(loaded, cfg)?;
     let prog = lawgen::driver::lower(loaded).map_err(BenchError::internal)?;
     let lits = count_literals(m);
     let index: HashMap<&str, usize> = lits

@@ -3,6 +3,7 @@
 
 use super::config::{BenchConfig, BenchError};
 use super::synth::Synth;
+use lawgen::driver::Loaded;
 use lawgen::internals::model::Model;
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::{Lit, PredId};
@@ -83,14 +84,14 @@ pub fn count_literals(m: &Model) -> Vec<String> {
 
 /// The generator for `cfg`: synthetic, or the template (read and checked
 /// against the package like `lawgen eval --facts`).
-pub fn make_synth<'m>(model: &'m Model, cfg: &BenchConfig) -> Result<Synth<'m>, BenchError> {
+pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>, BenchError> {
+    let model = loaded.model();
     let synth = match &cfg.template {
         None => Synth::new(model, cfg.synth.clone()),
         Some(path) => {
             use lawgen::internals::syntax::files::{read_facts_file, FactsFileError};
             let limits = lawgen::driver::ReadLimits::default();
-            let facts = read_facts_file(path, &lawgen::internals::lower::catalog(model), &limits)
-                .map_err(|e| match e {
+            let facts = read_facts_file(path, &loaded.catalog, &limits).map_err(|e| match e {
                 FactsFileError::Io(e) => BenchError {
                     code: 2,
                     message: format!("error: cannot read {}: {e}", path.display()),
