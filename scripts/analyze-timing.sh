@@ -8,7 +8,7 @@
 #   bash scripts/analyze-timing.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release -p lawgen
+cargo build -q --release -p lawgen-cli
 LAWGEN="${CARGO_TARGET_DIR:-target}/release/lawgen"
 FIDE=packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json
 # The newest version of the Russian layer.

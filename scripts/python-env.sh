@@ -26,7 +26,7 @@ if ! cmp -s "$REQ" "$VENV/.requirements"; then
   "$PY" -m pip install -q -r "$REQ"
   cp "$REQ" "$VENV/.requirements"
 fi
-cargo build -q -p lawgen
+cargo build -q -p lawgen-cli
 LAWGEN="$ROOT/target/debug/lawgen"
 "$LAWGEN" build "$ROOT/packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json" --python \
   --out "$ROOT/target/python/fide_laws_chess" 2>/dev/null
@@ -39,7 +39,7 @@ if [ "${LAWGEN_PYTHON_DEV:-0}" = 1 ]; then
 fi
 # maturin is in the venv: no isolated build environment to set up each time.
 # One cargo target directory for every Python module built here (this one and
-# lawgen/tests/python_module.rs's, which builds with the same profile), so
+# lawgen/cli/tests/python_module.rs's, which builds with the same profile), so
 # pyo3, arrow, lawgen and ascent compile once; set for this command only, not
 # for the workspace's own builds.
 env "${build_env[@]}" "$PY" -m pip install -q --no-build-isolation --force-reinstall --no-deps "${profile[@]}" \

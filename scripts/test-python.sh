@@ -20,7 +20,7 @@ echo "python module of the chess package built and installed in $((SECONDS - t))
 # The bench generator's games, to check the example's port of it.
 cargo build -q -p lawgen-benches --bin cases
 (cd tests/python && LAWGEN="$LAWGEN" CASES="$PWD/../../target/debug/cases" "$PY" -m pytest -q -p no:cacheprovider)
-cargo test -q -p lawgen --test python_module
+cargo test -q -p lawgen-cli --test python_module
 # Each random package's project as a module: what maturin does for a
 # pure-Rust abi3 module is a cdylib, renamed. Built with the profile the chess
 # module was (above), in the same target directory, so its dependencies are

@@ -145,7 +145,7 @@ impl Interpreter {
     }
 
     /// The case as the interpreter's input (read from a facts file, docs/reference.md#facts-files).
-    pub fn facts(&self, c: &ChessCase) -> lawgen_runtime::formats::facts::Facts {
+    pub fn facts(&self, c: &ChessCase) -> lawgen_runtime::interp::Facts {
         let json = cases::to_json(c);
         lawgen_runtime::formats::facts::read_facts(json.as_bytes(), &self.loaded.catalog)
             .unwrap_or_else(|d| panic!("facts of a generated case:\n{}\n{json}", d.render()))
@@ -154,7 +154,7 @@ impl Interpreter {
     /// The canonical conclusions (docs/reference.md#the-canonical-output) of one case's facts.
     pub fn conclusions(
         &self,
-        facts: &lawgen_runtime::formats::facts::Facts,
+        facts: &lawgen_runtime::interp::Facts,
         policy: Policy,
     ) -> lawgen_runtime::interp::Conclusions {
         let store = lawgen_runtime::interp::evaluate(&self.program, facts, policy);
@@ -179,7 +179,7 @@ impl Interpreter {
     }
 
     /// Every case evaluated in turn on this thread.
-    pub fn run(&self, facts: &[lawgen_runtime::formats::facts::Facts], policy: Policy) -> Totals {
+    pub fn run(&self, facts: &[lawgen_runtime::interp::Facts], policy: Policy) -> Totals {
         let mut totals = [0u64; 40];
         for f in facts {
             plain::add(&mut totals, &self.counts(&self.conclusions(f, policy)));

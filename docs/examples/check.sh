@@ -11,7 +11,7 @@
 # After blessing, read the diff: it is what the reference quotes.
 set -u
 cd "$(dirname "$0")/../.."
-cargo build -q -p lawgen || exit 1
+cargo build -q -p lawgen-cli || exit 1
 LAWGEN="${CARGO_TARGET_DIR:-target}/debug/lawgen"
 E=docs/examples
 failed=0

@@ -8,9 +8,10 @@ use crate::diagnostics::Diagnostics;
 use crate::imports;
 use crate::model::Model;
 use crate::syntax::{self, Package};
-use lawgen_runtime::formats::facts::Facts;
-use lawgen_runtime::interp::{Conclusions, Policy, Store};
+use lawgen_runtime::interp::Facts;
+use lawgen_runtime::interp::{Conclusions, Store};
 use lawgen_runtime::program::{Catalog, Program};
+use lawgen_runtime::Policy;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -385,6 +386,13 @@ pub fn package_json(
 /// [`crate::generate`] compiles. An error is a lawgen bug.
 pub fn lower(loaded: &Loaded) -> Result<Program, InternalError> {
     crate::lower::lower(&loaded.model)
+}
+
+/// The editions of a checked package's closure and the days each is in
+/// force (docs/reference.md#as-of-evaluation), as lowering reads them: what
+/// `lawgen check` lists and what decides the law in force on a date.
+pub fn law(loaded: &Loaded) -> lawgen_runtime::law::Law {
+    crate::lower::law(&loaded.model)
 }
 
 /// A package evaluated on one facts file.

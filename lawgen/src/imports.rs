@@ -800,33 +800,6 @@ pub fn canonical_digest(layer: &Layer) -> String {
     }
 }
 
-/// The lock file of a resolved closure: the root's name and version, and
-/// the name, version and [`canonical_digest`] of every package it imports,
-/// transitively, in closure order.
-pub fn write_lock(closure: &Closure) -> String {
-    let Some(root) = closure.root() else {
-        return String::new();
-    };
-    let imports: Vec<serde_json::Value> = closure.layers[..closure.layers.len() - 1]
-        .iter()
-        .map(|l| {
-            serde_json::json!({
-                "name": l.package.name,
-                "version": l.package.version,
-                "sha256": canonical_digest(l),
-            })
-        })
-        .collect();
-    let lock = serde_json::json!({
-        "schemaVersion": LOCK_SCHEMA,
-        "package": {"name": root.package.name, "version": root.package.version},
-        "imports": imports,
-    });
-    let mut text = serde_json::to_string_pretty(&lock).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
 /// Checks a closure against the lock file at `lock`, when there is one:
 /// every imported package recorded, with the same version and digest, and
 /// nothing else recorded.

@@ -37,11 +37,11 @@
 //!
 //! Nothing else is public. The compiler's stages — `syntax` (read, verify
 //! hashes, the text form) → `check` → `lower` (the defeasible overlay) →
-//! `emit` — are private modules behind these entry points, and the tools of
-//! the `lawgen` command live in a module of their own that the library never
-//! uses (`cli`, feature `cli`). lawgen's own cross-stack tests, fuzz harness
-//! and benches reach the stages through `internals` (feature `internals`),
-//! which is hidden and not a stable API. ARCHITECTURE.md in the repository
+//! `emit` — are private modules behind these entry points, and the `lawgen`
+//! command is a crate of its own (`lawgen-cli`) that the library never
+//! names. lawgen's own cross-stack tests, fuzz harness and benches, and the
+//! command's tools built on a checked package, reach the stages through
+//! `internals` (feature `internals`), which is hidden and not a stable API. ARCHITECTURE.md in the repository
 //! says where these boundaries are. What compiled packages need at run time
 //! (the lowered program, the reference evaluator, facts and output formats,
 //! explanations) is `lawgen_runtime`'s.
@@ -53,12 +53,13 @@ pub mod diagnostics;
 pub mod doc;
 pub mod driver;
 
-// Some of what the stages offer serves only the tools of the `cli` feature
-// (the text form's printer and canonical JSON for `lawgen fmt`, the
-// dependency edges `lawgen graph` draws, the words of `lawgen check`, …):
-// without `cli` that is dead code by design, and not reported. The default
-// build, which clippy checks with `-D warnings`, has every tool, so dead code
-// is still found there.
+// Some of what the stages offer serves only the tools of the `lawgen`
+// command (the text form's printer and canonical JSON for `lawgen fmt`, the
+// dependency edges `lawgen graph` draws, the words of `lawgen check`, …),
+// which reach it through `internals`: without `internals` that is dead code
+// by design, and not reported. The workspace build, which clippy checks with
+// `-D warnings`, has `internals` (lawgen-cli asks for it), so dead code is
+// still found there.
 //
 // `internals` re-exports these stages whole, which makes every `pub` item in
 // them reachable; they are not an API and are not documented as one, so
@@ -66,10 +67,10 @@ pub mod driver;
 // re-export from a stage is still held to it by every build without
 // `internals` (what a user compiles).
 #[cfg(feature = "emit")]
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod builder;
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod check;
 #[cfg(feature = "emit")]
@@ -79,29 +80,24 @@ mod emit;
 mod imports;
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod lower;
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod model;
 #[cfg(feature = "emit")]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod python;
 mod suite;
-#[cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod syntax;
 
 // The runtime's modules the stages name as `crate::…`.
-#[cfg(any(feature = "emit", feature = "cli"))]
+#[cfg(feature = "emit")]
 use lawgen_runtime::explain;
-use lawgen_runtime::{interp, program, scc};
+use lawgen_runtime::{program, scc};
 
-// The binary's library and the door to the stages are public in the Rust
-// sense only (ARCHITECTURE.md, "API boundaries"): hidden, and not
-// documented as an API.
-#[cfg(any(feature = "cli", feature = "bench"))]
-#[doc(hidden)]
-#[allow(missing_docs)]
-pub mod cli;
+// The door to the stages is public in the Rust sense only (ARCHITECTURE.md,
+// "API boundaries"): hidden, and not documented as an API.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs)]

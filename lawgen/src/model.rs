@@ -8,10 +8,11 @@
 //! not the model. Its fields are public for reading; only
 //! `check` builds one.
 
-use crate::syntax::{CmpOp, Label, RelationKind, Status, Strength};
+use crate::program::{CmpOp, Label, RelationKind, Status, Strength};
 
-/// Types shared with the lowered program (and so with run time).
-pub use lawgen_runtime::program::{local_name, Lit, PredId, Ty, TypeId, Value};
+// Types shared with the lowered program (and so with run time), named by
+// their one path, `crate::program::…`.
+use crate::program::{Lit, PredId, Ty, TypeId, Value};
 /// Index into [`Model::rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RuleId(pub u32);

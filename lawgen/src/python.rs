@@ -15,8 +15,9 @@
 
 use crate::builder::BuildError;
 use crate::emit::Emitted;
-use crate::model::{Model, Ty};
-use crate::syntax::RelationKind;
+use crate::model::Model;
+use crate::program::RelationKind;
+use crate::program::Ty;
 
 /// The PyO3 version `lawgen-python` is written for (its API changes between
 /// minor versions: `Python::detach`, `Bound::cast`), which the crate that
@@ -86,7 +87,7 @@ fn rust_string(s: &str) -> String {
 /// One line of documentation from a package string, shown through
 /// `lawgen_runtime::text` (control characters as `\n` or `\u{1b}`, format
 /// characters as `<U+202E>`) like every other rendering of the package.
-pub(crate) fn clean(text: &str) -> String {
+pub fn clean(text: &str) -> String {
     lawgen_runtime::text::escape_for_display(text)
 }
 

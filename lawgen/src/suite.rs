@@ -53,7 +53,8 @@ impl std::fmt::Display for SuiteError {
     }
 }
 
-pub(crate) fn bad(path: &Path, what: impl std::fmt::Display, help: &str) -> SuiteError {
+/// A suite file that cannot be used (exit code 1): `path: what; help`.
+pub fn bad(path: &Path, what: impl std::fmt::Display, help: &str) -> SuiteError {
     SuiteError {
         code: 1,
         message: format!("error: {}: {what}\n  = help: {help}", path.display()),
@@ -82,7 +83,7 @@ pub struct Expected {
 /// optional (an absent section expects nothing), nothing else allowed.
 // `lawgen test` reads the files through `read_expected_file`; this is for
 // callers holding the bytes (the fuzz target).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn read_expected(path: &Path, bytes: &[u8]) -> Result<Expected, SuiteError> {
     let v: J = serde_json::from_slice(bytes).map_err(|e| not_json(path, e))?;
     expected_from(path, v)
@@ -236,7 +237,7 @@ pub struct Scenario {
 /// A suite directory, read.
 // What the review document does not show (the package, the allow-list) only
 // `lawgen test` reads.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct Suite {
     /// The suite directory, as given.
@@ -491,6 +492,7 @@ pub struct AllowEntry {
     pub line: usize,
     /// The rule as written: a local name or a full id.
     pub rule: String,
+    /// Why the rule needs no scenario, as written after the rule.
     pub reason: String,
 }
 
@@ -506,21 +508,22 @@ pub struct Difference {
 }
 
 /// One scenario, run.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    pub(crate) name: String,
+    /// The scenario's name.
+    pub name: String,
     /// The policy it ran under: its expectation's, or the suite's default.
-    pub(crate) policy: Policy,
+    pub policy: Policy,
     /// Empty: it passed.
-    pub(crate) differences: Vec<Difference>,
+    pub differences: Vec<Difference>,
     /// The facts file or the evaluation failed.
-    pub(crate) error: Option<String>,
+    pub error: Option<String>,
     /// What happened to each rule, when coverage was asked for.
-    pub(crate) coverage: Option<CaseCoverage>,
+    pub coverage: Option<CaseCoverage>,
     /// Facts of inputs the package deprecates, rendered
     /// (docs/reference.md#deprecated-inputs); empty when there are none.
-    pub(crate) deprecated: String,
+    pub deprecated: String,
 }
 
 impl Outcome {

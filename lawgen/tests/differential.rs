@@ -53,9 +53,10 @@ use lawgen::EmitOptions;
 use lawgen::Engine;
 use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::formats::output::canonical_json;
-use lawgen_runtime::interp::{Conclusions, Policy};
+use lawgen_runtime::interp::Conclusions;
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::Section;
+use lawgen_runtime::Policy;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -174,7 +175,7 @@ fn save_failure(krate: &Crate, c: &Case, what: &str, files: &[(String, String)])
          GenConfig {{ seed: {:#x}, facts_files: {FACTS_PER_PACKAGE}, ..GenConfig::new(seed) }}\n\
          {}\n\n{what}\n\n\
          reproduce the interpreter side with\n\
-         cargo run -p lawgen -- eval {}/package.json --facts {}/facts0.json [--policy propagating]\n",
+         cargo run -p lawgen-cli -- eval {}/package.json --facts {}/facts0.json [--policy propagating]\n",
         c.index,
         c.seed,
         c.description,

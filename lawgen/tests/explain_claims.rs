@@ -76,11 +76,7 @@ struct Semantics {
 }
 
 impl Semantics {
-    fn of(
-        loaded: &Loaded,
-        facts: &lawgen_runtime::formats::facts::Facts,
-        policy: Policy,
-    ) -> Semantics {
+    fn of(loaded: &Loaded, facts: &lawgen_runtime::interp::Facts, policy: Policy) -> Semantics {
         let opts = lawgen::internals::lower::Options {
             judgments: lawgen::internals::lower::Judgments::WholeDomain,
         };

@@ -14,10 +14,11 @@ use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::lower::{lower_with, Judgments, Options};
-use lawgen_runtime::formats::facts::{read_facts, Facts};
+use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::formats::output::canonical_json;
-use lawgen_runtime::interp::{self, Policy};
+use lawgen_runtime::interp::{self, Facts};
 use lawgen_runtime::program::{Meaning, Program};
+use lawgen_runtime::Policy;
 use std::path::PathBuf;
 use support::gen::{generate, package_seed, GenConfig};
 

@@ -12,10 +12,11 @@ use lawgen_test_support as support;
 
 use lawgen::driver::{self, Loaded};
 use lawgen_runtime::formats::facts::read_facts;
-use lawgen_runtime::interp::{Conclusions, Policy};
+use lawgen_runtime::interp::Conclusions;
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::Section;
 use lawgen_runtime::program::Value;
+use lawgen_runtime::Policy;
 use serde_json::Value as J;
 use std::collections::BTreeSet;
 use support::gen::{generate, package_seed, GenConfig};

@@ -1,5 +1,5 @@
 //! docs/testing.md against the repository: every test file of `lawgen/tests`
-//! has its row in the page (what it checks, and how long it takes alone),
+//! and `lawgen/cli/tests` has its row in the page (what it checks, and how long it takes alone),
 //! every `--test NAME` the page names exists, the counts the page states
 //! (scenarios, golden modules, fuzz targets, fuzz regressions) are the
 //! number of files, and the page's table of environment variables lists
@@ -50,20 +50,31 @@ fn number_before(page: &str, suffix: &str) -> usize {
         .unwrap_or_else(|| panic!("no number before `{suffix}` (found `{word}`)"))
 }
 
+/// The integration-test folders and the package whose `cargo test -p` runs
+/// each: the compiler's own, and the command's (the tests that run the
+/// `lawgen` binary live beside it).
+const TEST_DIRS: [(&str, &str); 2] = [
+    ("lawgen/tests", "lawgen"),
+    ("lawgen/cli/tests", "lawgen-cli"),
+];
+
 #[test]
 fn every_integration_test_has_its_rows_and_every_named_test_exists() {
     let page = page();
-    let tests: BTreeSet<String> = files("lawgen/tests", ".rs")
-        .into_iter()
-        .map(|f| f.trim_end_matches(".rs").to_owned())
-        .collect();
+    let mut all = BTreeSet::new();
     let mut missing = Vec::new();
-    for t in &tests {
-        if !page.contains(&format!("\n| `{t}` | ")) {
-            missing.push(format!("`{t}`: no row saying what it checks"));
-        }
-        if !page.contains(&format!("\n| `cargo test -p lawgen --test {t}` | ")) {
-            missing.push(format!("`{t}`: no row saying how long it takes"));
+    for (dir, package) in TEST_DIRS {
+        for f in files(dir, ".rs") {
+            let t = f.trim_end_matches(".rs").to_owned();
+            if !page.contains(&format!("\n| `{t}` | ")) {
+                missing.push(format!("`{t}` ({dir}): no row saying what it checks"));
+            }
+            if !page.contains(&format!("\n| `cargo test -p {package} --test {t}` | ")) {
+                missing.push(format!(
+                    "`{t}` ({dir}): no row saying how long `cargo test -p {package} --test {t}` takes"
+                ));
+            }
+            all.insert(t);
         }
     }
     for (i, _) in page.match_indices("--test ") {
@@ -73,13 +84,15 @@ fn every_integration_test_has_its_rows_and_every_named_test_exists() {
             .collect();
         // `--test NAME` (upper case) is the page's placeholder.
         let placeholder = name.chars().all(|c| c.is_ascii_uppercase());
-        if !name.is_empty() && !placeholder && !tests.contains(&name) {
-            missing.push(format!("`--test {name}`: no such file in lawgen/tests"));
+        if !name.is_empty() && !placeholder && !all.contains(&name) {
+            missing.push(format!(
+                "`--test {name}`: no such file in lawgen/tests or lawgen/cli/tests"
+            ));
         }
     }
     assert!(
         missing.is_empty(),
-        "docs/testing.md and lawgen/tests disagree:\n{}",
+        "docs/testing.md and the test folders disagree:\n{}",
         missing.join("\n")
     );
 }

@@ -29,7 +29,7 @@ if [[ -z "$py" ]]; then
 fi
 
 if [[ -z "${LAWGEN_BIN:-}" ]]; then
-  (cd "$root" && cargo build -q -p lawgen)
+  (cd "$root" && cargo build -q -p lawgen-cli)
   export LAWGEN_BIN="$root/target/debug/lawgen"
 fi
 out="${CONFORMANCE_OUT:-$root/target/conformance}"

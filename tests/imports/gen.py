@@ -4,13 +4,13 @@
 `tests/imports/example/` — `example.laws` (a base law) and `example.club`
 (club rules that import it: a rule that extends an imported institutional
 predicate, a defeater that sets an imported rule aside, a priority between
-an imported rule and a club rule), with facts files. `lawgen/tests/imports.rs`
+an imported rule and a club rule), with facts files. `lawgen/cli/tests/imports.rs`
 evaluates them.
 
 `tests/ui/imports/<case>/` — one broken closure per resolution error, each
 with `root.json` (the package `lawgen check` is run on) and the files it
 imports; the expected diagnostics are `<case>.stderr` beside the directory,
-written by `LAWGEN_BLESS=1 cargo test -p lawgen --test imports`.
+written by `LAWGEN_BLESS=1 cargo test -p lawgen-cli --test imports`.
 
     python3 tests/imports/gen.py
 

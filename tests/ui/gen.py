@@ -7,12 +7,12 @@ a closure, a judgment with its authority, provenance), applies one mutation,
 re-hashes every node (docs/reference.md#integrity: sha256 of the node without
 `contentHash`, compact JSON, sorted keys, ensure_ascii=False) and writes
 `tests/ui/<code>_<what>.json`. The file name's code is the code the case's
-FIRST diagnostic must have (checked by lawgen/tests/ui.rs).
+FIRST diagnostic must have (checked by lawgen/cli/tests/ui.rs).
 
 Valid packages the harness must accept go to `tests/ui/valid/`.
 
     python3 tests/ui/gen.py                          # rewrite the .json files
-    LAWGEN_BLESS=1 cargo test -p lawgen --test ui    # then rewrite the .stderr files
+    LAWGEN_BLESS=1 cargo test -p lawgen-cli --test ui    # then rewrite the .stderr files
 
 Review the .stderr diff before committing it: it is the error wording users see.
 """

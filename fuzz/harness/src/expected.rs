@@ -1,13 +1,13 @@
 //! The `expected` target: arbitrary bytes as a `lawgen test` expectation
 //! file (`NAME.expected.json`, docs/testing.md) for a chess scenario, read by
-//! `lawgen::cli::test::read_expected`; one that reads is run against the
+//! `lawgen_cli::test::read_expected`; one that reads is run against the
 //! scenario's facts like `lawgen test` runs a suite (with coverage on one
 //! input in four), and its results rendered as text, JSON and JUnit XML.
 //!
 //! What must hold: no panic; a refusal says how to fix it; the rendered
 //! JSON is JSON.
 
-use lawgen::cli::test::{self, Scenario, Suite};
+use lawgen_cli::test::{self, Scenario, Suite};
 use lawgen_runtime::Policy;
 use std::path::{Path, PathBuf};
 

@@ -21,7 +21,7 @@ use crate::mutate::{rehash, seeds};
 use arbitrary::{Result, Unstructured};
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::model::Model;
-use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::interp::Facts;
 use lawgen_runtime::Policy;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -543,7 +543,7 @@ pub fn imports(data: &[u8]) {
             return;
         }
     };
-    let _ = lawgen::cli::check::render(&loaded);
+    let _ = lawgen_cli::check::render(&loaded);
     crate::evaluate_all(&loaded, &Facts::default(), 0);
     if !l.intact {
         return;
@@ -579,11 +579,11 @@ pub fn imports(data: &[u8]) {
         };
         &deleted
     };
-    let opts = lawgen::cli::bench::synth::SynthOptions {
+    let opts = lawgen_cli::bench::synth::SynthOptions {
         seed: data.len() as u64,
         ..Default::default()
     };
-    let Ok(synth) = lawgen::cli::bench::synth::Synth::new(whole.model(), opts) else {
+    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(whole.model(), opts) else {
         return;
     };
     let facts = synth.case(0);

@@ -15,7 +15,7 @@ pub mod mutate;
 
 use lawgen::driver::{self, Loaded};
 use lawgen::internals::emit::{EmitError, EmitOptions, Engine};
-use lawgen_runtime::formats::facts::Facts;
+use lawgen_runtime::interp::Facts;
 use lawgen_runtime::Policy;
 use proc_macro2::{Group, Literal, TokenStream, TokenTree};
 use std::sync::OnceLock;
@@ -160,14 +160,14 @@ pub fn dump(bytes: &[u8]) {
 }
 
 /// Evaluates `cases` synthetic fact sets drawn for the package's input
-/// predicates (`lawgen::cli::bench::synth`, as `lawgen bench` draws them), under both
+/// predicates (`lawgen_cli::bench::synth`, as `lawgen bench` draws them), under both
 /// policies, explaining a few conclusions of each.
 pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
-    let opts = lawgen::cli::bench::synth::SynthOptions {
+    let opts = lawgen_cli::bench::synth::SynthOptions {
         seed,
         ..Default::default()
     };
-    let Ok(synth) = lawgen::cli::bench::synth::Synth::new(loaded.model(), opts) else {
+    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(loaded.model(), opts) else {
         return;
     };
     for i in 0..cases {
@@ -205,8 +205,8 @@ pub fn package(data: &[u8]) {
     let Ok(loaded) = driver::load_bytes(data, &Default::default()) else {
         return;
     };
-    let _ = lawgen::cli::check::render(&loaded);
-    let _ = lawgen::cli::graph::dot(loaded.model());
+    let _ = lawgen_cli::check::render(&loaded);
+    let _ = lawgen_cli::graph::dot(loaded.model());
     evaluate_all(&loaded, &Default::default(), 0);
 }
 
@@ -365,7 +365,7 @@ pub fn text(data: &[u8]) {
     assert_eq!(reprinted, printed, "printing is not idempotent");
     let json = lawgen::internals::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = driver::load_bytes(json.as_bytes(), &Default::default()) {
-        let _ = lawgen::cli::check::render(&loaded);
+        let _ = lawgen_cli::check::render(&loaded);
     }
 }
 
@@ -378,7 +378,7 @@ pub fn text(data: &[u8]) {
 /// against the reference evaluator. A refused file is an error value; an
 /// internal error (exit code 3) is a finding, like a panic.
 pub fn analyze(data: &[u8]) {
-    use lawgen::cli::analyze::{self, domain::Bound};
+    use lawgen_cli::analyze::{self, domain::Bound};
     use std::cell::{Cell, RefCell};
     let Some((&mode, rest)) = data.split_first() else {
         return;
@@ -422,11 +422,11 @@ pub fn analyze(data: &[u8]) {
 
 fn run_analyze(
     prog: &'static lawgen_runtime::program::Program,
-    ans: &mut [lawgen::cli::analyze::Analysis<'static>],
+    ans: &mut [lawgen_cli::analyze::Analysis<'static>],
     mode: u8,
     rest: &[u8],
 ) {
-    use lawgen::cli::analyze::{self, encode::InputKey, properties};
+    use lawgen_cli::analyze::{self, encode::InputKey, properties};
     let internal = |e: &analyze::Error| assert_ne!(e.code, 3, "{e}");
     if mode & 1 == 0 {
         let Ok(specs) = properties::read(rest, mode & 2 == 0, "fuzz") else {

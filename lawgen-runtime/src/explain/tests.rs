@@ -5,12 +5,13 @@
 //! what `a` and `b` mention.
 
 use super::{explain, parse_query};
-use crate::interp::{evaluate, Policy};
+use crate::interp::evaluate;
 use crate::program::{
     Attack, Beat, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
     RuleInfo, Section, SourceAtom, SourceItem, Status, Strength, Term, View, World,
 };
 use crate::test_support::{facts, program};
+use crate::Policy;
 
 const DECLS: &str = "
     type Thing

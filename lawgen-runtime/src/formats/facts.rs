@@ -5,7 +5,7 @@ use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
 use crate::program::{local_name, Catalog as Model, Lit, RelationKind, Ty, TypeId, Value};
 use serde_json::Value as J;
 
-pub use crate::interp::Facts;
+use crate::interp::Facts;
 
 /// At most this many diagnostics are collected from one facts file; a
 /// hostile file cannot make the error list itself exhaust memory.

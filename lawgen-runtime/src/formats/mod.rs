@@ -82,9 +82,10 @@ pub fn json_error(e: &serde_json::Error) -> crate::diagnostics::Diagnostic {
 mod tests {
     use super::facts::{read_facts, read_facts_from, write_facts};
     use super::output::canonical_json;
-    use crate::interp::{conclusions_from, Policy};
+    use crate::interp::conclusions_from;
     use crate::program::{Catalog, Lit, Output, PredId, Program, RelId, Section, Value};
     use crate::test_support::program;
+    use crate::Policy;
     use std::collections::BTreeSet;
 
     fn package() -> Program {

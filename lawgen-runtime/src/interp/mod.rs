@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub(crate) use body::Observer;
 
-pub use crate::{Policy, Request};
+use crate::{Policy, Request};
 pub use layout::{Entry, Layout};
 
 /// Input facts of one case, validated against a package (what a facts file
@@ -36,7 +36,7 @@ pub struct Facts {
 /// Entity names ↔ dense ids: the interner of generated modules, without
 /// constants, so that the reference evaluator and the engines number a case's
 /// entities alike (an id is widened to `i64` in a tuple, beside integers).
-pub use crate::generated::interner::Interner;
+pub(crate) use crate::generated::interner::Interner;
 
 type Tuple = Box<[i64]>;
 

@@ -3,7 +3,8 @@
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
 use crate::model::{Closure, Model};
-use crate::syntax::{pick_label, NodeKind, Package, RelationKind};
+use crate::program::RelationKind;
+use crate::syntax::{pick_label, NodeKind, Package};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
     for n in &pkg.nodes {
@@ -31,7 +32,7 @@ pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut
             continue;
         }
         if pd.params != dd.params {
-            let show = |ps: &[crate::model::Ty]| {
+            let show = |ps: &[crate::program::Ty]| {
                 ps.iter()
                     .map(|t| model.type_name(*t))
                     .collect::<Vec<_>>()

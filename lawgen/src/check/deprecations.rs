@@ -6,8 +6,10 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{local_name, InputDeprecation, Model, Ty};
-use crate::syntax::{NodeKind, Package, RelationKind};
+use crate::model::{InputDeprecation, Model};
+use crate::program::RelationKind;
+use crate::program::{local_name, Ty};
+use crate::syntax::{NodeKind, Package};
 use std::collections::HashMap;
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {

@@ -26,7 +26,8 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{self, local_name, Model, RuleId};
+use crate::model::{self, Model, RuleId};
+use crate::program::local_name;
 use crate::syntax::{pick_label, NodeKind, Package};
 use std::collections::HashMap;
 

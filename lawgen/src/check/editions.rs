@@ -8,7 +8,8 @@
 //! derogation and lowering to decide which rules depend on the date. An edition whose work does not resolve was reported by `names`.
 
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
-use crate::model::{self, local_name, Model};
+use crate::model::{self, Model};
+use crate::program::local_name;
 use crate::syntax::{NodeKind, Package};
 use lawgen_runtime::law::Date;
 use std::collections::HashMap;

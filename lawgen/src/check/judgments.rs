@@ -2,8 +2,10 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{local_name, External, Model};
-use crate::syntax::{NodeKind, Package, RelationKind};
+use crate::model::{External, Model};
+use crate::program::local_name;
+use crate::program::RelationKind;
+use crate::syntax::{NodeKind, Package};
 
 pub(super) fn check(pkg: &Package, scope: &Scope, model: &mut Model, diags: &mut Diagnostics) {
     for n in &pkg.nodes {

@@ -23,7 +23,7 @@
 //! characters visibly (`lawgen_runtime::text`).
 
 use crate::diagnostics::{pointer_push, Code, Diagnostics, Location};
-use crate::model::local_name;
+use crate::program::local_name;
 use crate::syntax::{NodeKind, Package};
 use lawgen_runtime::text::Shown;
 use std::collections::HashMap;

@@ -6,7 +6,8 @@
 //! works. References inside rules are resolved by `types` through [`Scope`].
 
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{self, local_name, FragId, Model, PredId, RuleId, Ty, TypeId};
+use crate::model::{self, FragId, Model, RuleId};
+use crate::program::{local_name, PredId, Ty, TypeId};
 use crate::syntax::{pick_label, NodeKind, Package, Ref, INTEGER_TYPE};
 use std::collections::HashMap;
 

@@ -8,7 +8,8 @@
 
 use crate::diagnostics::{Code, Diagnostics, Location};
 use crate::model::{Item, Model, Term, Var};
-use crate::syntax::{self, NodeKind, Package, RelationKind};
+use crate::program::RelationKind;
+use crate::syntax::{self, NodeKind, Package};
 use std::collections::HashSet;
 
 pub(super) fn check(pkg: &Package, model: &Model, diags: &mut Diagnostics) {

@@ -23,8 +23,10 @@
 //! with the three largest contributors named.
 
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{Item, Lit, Model, Pred, PredId, RuleId};
-use crate::syntax::{ReadLimits, RelationKind, Strength};
+use crate::model::{Item, Model, Pred, RuleId};
+use crate::program::{Lit, PredId};
+use crate::program::{RelationKind, Strength};
+use crate::syntax::ReadLimits;
 
 /// Checks the model against the lowering limits.
 pub fn check(model: &Model, limits: &ReadLimits) -> Result<(), Diagnostics> {

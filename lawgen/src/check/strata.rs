@@ -11,7 +11,8 @@
 //! them share stratum 0.
 
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{Item, Model, PredId, RuleId};
+use crate::model::{Item, Model, RuleId};
+use crate::program::PredId;
 use std::collections::VecDeque;
 
 /// How a body predicate feeds a head predicate.

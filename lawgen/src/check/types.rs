@@ -8,7 +8,8 @@
 
 use super::names::Scope;
 use crate::diagnostics::{Code, Diagnostics, Location};
-use crate::model::{self, local_name, Atom, Model, RuleId, Term, Ty, Value, Var};
+use crate::model::{self, Atom, Model, RuleId, Term, Var};
+use crate::program::{local_name, Ty, Value};
 use crate::syntax::{self, pick_label, NodeKind, Package, Scalar, TermKind};
 use std::collections::HashMap;
 
@@ -215,7 +216,7 @@ impl RuleCx<'_> {
         })
     }
 
-    fn signature(&self, p: model::PredId) -> String {
+    fn signature(&self, p: crate::program::PredId) -> String {
         let d = self.model.pred(p);
         d.params
             .iter()

@@ -38,8 +38,8 @@ mod words;
 pub use scenarios::Scenarios;
 
 use crate::driver::{self, LoadError, Loaded};
-use crate::interp::Policy;
 use crate::syntax::ReadLimits;
+use lawgen_runtime::Policy;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -48,7 +48,7 @@ impl Scenarios {
     pub fn collect(
         loaded: &crate::driver::Loaded,
         dir: &std::path::Path,
-        policy: crate::interp::Policy,
+        policy: lawgen_runtime::Policy,
         limits: &crate::syntax::ReadLimits,
     ) -> Result<Scenarios, super::DocError> {
         use super::DocError;

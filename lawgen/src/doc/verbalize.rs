@@ -5,9 +5,9 @@
 use super::tree::*;
 use super::{Lang, Scenarios};
 use crate::driver::Loaded;
+use crate::program::{Status, Strength};
 use crate::syntax::{
-    self, Item, Literal, Node, NodeKind, Package, Scalar, Status, Strength, Term, TermKind,
-    INTEGER_TYPE,
+    self, Item, Literal, Node, NodeKind, Package, Scalar, Term, TermKind, INTEGER_TYPE,
 };
 use lawgen_runtime::program::{label_in, local_name};
 use std::collections::{BTreeMap, HashMap};
@@ -458,9 +458,11 @@ impl<'a> Verbalizer<'a, '_> {
                 }
                 extra.kind = Some(
                     l.ui(match r.relation_kind {
-                        syntax::RelationKind::Empirical => super::words::Ui::Empirical,
-                        syntax::RelationKind::Institutional => super::words::Ui::Institutional,
-                        syntax::RelationKind::Judgment => super::words::Ui::Judgment,
+                        crate::program::RelationKind::Empirical => super::words::Ui::Empirical,
+                        crate::program::RelationKind::Institutional => {
+                            super::words::Ui::Institutional
+                        }
+                        crate::program::RelationKind::Judgment => super::words::Ui::Judgment,
                     })
                     .to_owned(),
                 );

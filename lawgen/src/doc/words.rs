@@ -9,7 +9,7 @@
 //! returns the sentence around them; none looks at the package itself.
 
 use super::Lang;
-use crate::syntax::CmpOp;
+use crate::program::CmpOp;
 
 /// What lawgen calls itself on the lines that name the verbalizer.
 pub(crate) fn verbalizer() -> String {

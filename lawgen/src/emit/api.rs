@@ -5,9 +5,9 @@
 use super::names::ApiNames;
 use super::plan::{column_type, out_ident, Plan};
 use super::{code, doc_attrs, names, EmitOptions};
-use crate::model::{Lit, PredId, Ty, TypeId};
 use crate::program::{default_label, Catalog, Program, RelId, Role, Section};
-use crate::syntax::{RelationKind, Strength};
+use crate::program::{Lit, PredId, Ty, TypeId};
+use crate::program::{RelationKind, Strength};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -154,7 +154,7 @@ impl<'a> Api<'a> {
     /// for and the node has one, else `default` (English, else the first).
     fn doc_label<'l>(
         &self,
-        labels: &'l [crate::syntax::Label],
+        labels: &'l [crate::program::Label],
         default: Option<&'l str>,
     ) -> Option<&'l str> {
         match self.doc_language {

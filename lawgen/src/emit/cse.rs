@@ -522,7 +522,7 @@ fn term_form(s: &mut String, t: &Term, names: &HashMap<u32, usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Ty;
+    use crate::program::Ty;
     use crate::program::{Atom, Relation, RequestView};
 
     fn atom(rel: u32, args: &[u32]) -> Atom {
@@ -590,8 +590,8 @@ mod tests {
 
     fn kept(p: &mut Program, r: u32) {
         p.requests.push(RequestView {
-            lit: crate::model::Lit {
-                pred: crate::model::PredId(0),
+            lit: crate::program::Lit {
+                pred: crate::program::PredId(0),
                 negative: false,
             },
             rel: RelId(r),

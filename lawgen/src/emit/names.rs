@@ -11,9 +11,9 @@
 //! takes one. [`ApiNames`] claims every identifier of a module's typed API
 //! from the program's catalog.
 
-use crate::model::{local_name, Lit, PredId};
 use crate::program::Catalog;
-use crate::syntax::RelationKind;
+use crate::program::RelationKind;
+use crate::program::{local_name, Lit, PredId};
 use proc_macro2::{Ident, Span};
 use std::collections::{HashMap, HashSet};
 

@@ -22,9 +22,9 @@
 
 use super::preload::{LoadArg, LoadRule};
 use super::{names, EmitError};
-use crate::model::{Lit, PredId, Ty, TypeId, Value};
+use crate::program::CmpOp;
 use crate::program::{Item, Program, RelId, Role, Term};
-use crate::syntax::CmpOp;
+use crate::program::{Lit, PredId, Ty, TypeId, Value};
 use proc_macro2::{Ident, Literal, Punct, Spacing, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

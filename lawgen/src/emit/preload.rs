@@ -22,7 +22,7 @@
 //! relations are read row by row. The differential tests compare the result
 //! with the interpreter byte for byte.
 
-use crate::model::Value;
+use crate::program::Value;
 use crate::program::{Item, Program, RelId, Role, Rule, Term};
 
 /// One argument of a preloaded row.
@@ -114,7 +114,7 @@ fn load_rule(prog: &Program, rule: &Rule, loaded: &impl Fn(RelId) -> bool) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Ty;
+    use crate::program::Ty;
     use crate::program::{Atom, Relation};
 
     fn rel(name: &str, arity: usize, role: Role) -> Relation {

@@ -59,14 +59,16 @@
 
 mod stratify;
 
-use crate::model::{self, Item as MItem, Lit, Model, PredId, RuleId, Ty, Value};
+use crate::model::{self, Item as MItem, Model, RuleId};
+
 use crate::program::{
     AnchorInfo, Atom, Attack, Beat, Catalog, ClosureInfo, ConstInfo, DeprecationInfo,
     DerogationInfo, External, Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read, RelId,
     Relation, RequestView, Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem,
     Term, TypeInfo, View,
 };
-use crate::syntax::{RelationKind, Status, Strength};
+use crate::program::{Lit, PredId, Ty, Value};
+use crate::program::{RelationKind, Status, Strength};
 use lawgen_runtime::law::Gate;
 use std::collections::{BTreeMap, HashMap};
 
@@ -771,7 +773,7 @@ impl<'m> Lowerer<'m> {
                         head,
                         arity,
                         vec![(true, dom), (false, pos)],
-                        format!("closure {}", model::local_name(&c.id)),
+                        format!("closure {}", crate::program::local_name(&c.id)),
                         Meaning::Closure { closure: *ci },
                     );
                 }
@@ -897,7 +899,10 @@ impl<'m> Lowerer<'m> {
                 },
                 body,
                 (0..arity).map(|i| format!("x{i}")).collect(),
-                format!("closure {} reads every atom", model::local_name(&c.id)),
+                format!(
+                    "closure {} reads every atom",
+                    crate::program::local_name(&c.id)
+                ),
                 Meaning::DemandOfClosure { closure: ci as u32 },
             );
         }
@@ -1658,7 +1663,7 @@ pub fn catalog(m: &Model) -> Catalog {
             .iter()
             .map(|p| PriorityInfo {
                 id: p.id.clone(),
-                local: model::local_name(&p.id).to_owned(),
+                local: crate::program::local_name(&p.id).to_owned(),
                 higher: p.higher.0,
                 lower: p.lower.0,
                 reason: p.reason.clone(),
@@ -1670,7 +1675,7 @@ pub fn catalog(m: &Model) -> Catalog {
             .iter()
             .map(|c| ClosureInfo {
                 id: c.id.clone(),
-                local: model::local_name(&c.id).to_owned(),
+                local: crate::program::local_name(&c.id).to_owned(),
                 pred: c.pred,
                 domain: c.domain,
                 derive_negative: c.derive_negative,

@@ -12,7 +12,7 @@ pub mod hash;
 mod read;
 pub mod text;
 
-pub use lawgen_runtime::program::{CmpOp, Label, RelationKind, Status, Strength};
+use lawgen_runtime::program::{CmpOp, Label, RelationKind, Status, Strength};
 
 pub use read::{read_package, ReadLimits};
 

@@ -1296,7 +1296,7 @@ impl Gen {
 
     /// A hostile name the checker accepts on its own: no invisible
     /// character, one script (`check::lookalikes`; names that break those
-    /// rules are in tests/ui and `lawgen/tests/hostile_text.rs`).
+    /// rules are in tests/ui and `lawgen/cli/tests/hostile_text.rs`).
     fn hostile_name(&mut self) -> String {
         loop {
             let name = self.any_hostile_name();

@@ -12,8 +12,9 @@
 use lawgen::driver::{self, Loaded};
 use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::formats::output::canonical_json;
-use lawgen_runtime::interp::{Facts, Policy};
+use lawgen_runtime::interp::Facts;
 use lawgen_runtime::program::{Lit, RelationKind, Role, Ty, TypeId, Value};
+use lawgen_runtime::Policy;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 

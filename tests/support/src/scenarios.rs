@@ -4,8 +4,8 @@
 //! runs through `lawgen test`'s own runner, so the test and the command
 //! judge a scenario the same way.
 
-use lawgen::cli::test;
 use lawgen::driver::Loaded;
+use lawgen_cli::test;
 use lawgen_runtime::Policy;
 use std::path::Path;
 

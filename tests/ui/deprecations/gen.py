@@ -3,10 +3,10 @@
 
 * `tests/ui/deprecations/`: a valid two-layer closure whose top layer
   deprecates inputs, and facts files that state them (the warnings W012 and
-  W013 and their refusal E134 are pinned by `lawgen/tests/deprecated_inputs.rs`);
+  W013 and their refusal E134 are pinned by `lawgen/cli/tests/deprecated_inputs.rs`);
 * `tests/ui/imports/e13x_*/`: top layers whose deprecations do not check
   (E130-E133), and a facts file refused under `--deny-deprecated` (E134),
-  pinned by `lawgen/tests/imports.rs` like the other closure errors.
+  pinned by `lawgen/cli/tests/imports.rs` like the other closure errors.
 
 The packages are written in the text form and converted by `lawgen convert`,
 which computes every hash. Run from the workspace root after `cargo build -p lawgen`:

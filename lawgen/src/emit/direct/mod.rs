@@ -43,7 +43,7 @@
 
 use super::plan::{out_ident, rel_ident, Component, Plan};
 use super::{code, doc_attrs, names, Backend, EmitError, EngineCode};
-use crate::model::Ty;
+use crate::program::Ty;
 use crate::program::{join_order, Item, RelId, Rule, Term};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
