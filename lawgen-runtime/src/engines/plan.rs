@@ -211,3 +211,46 @@ from_columns!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
 pub fn push_columns<T: FromColumns>(out: &mut ByCase<T>, c: u32, rows: &[Vec<i64>]) {
     out.push_case(c, rows.iter().map(|t| T::from_columns(c, t)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Widened columns come back in the row type, the case first, after
+    /// the rows of the cases pushed before.
+    #[test]
+    fn rows_are_narrowed_to_the_row_type_with_the_case_first() {
+        let mut out: ByCase<(u32, u32, i64)> = ByCase::with_cases(3);
+        push_columns(&mut out, 0, &[vec![4, 1]]);
+        push_columns(&mut out, 2, &[vec![2, -5], vec![3, i64::MAX]]);
+        assert_eq!(out.case(0), &[(0, 4, 1)]);
+        assert!(out.case(1).is_empty());
+        assert_eq!(out.case(2), &[(2, 2, -5), (2, 3, i64::MAX)]);
+        let mut flags: ByCase<(u32,)> = ByCase::with_cases(1);
+        push_columns(&mut flags, 0, &[vec![]]);
+        assert_eq!(flags.case(0), &[(0,)]);
+    }
+
+    /// A module whose embedded program cannot be read fails each case with
+    /// the reason, never a panic.
+    #[cfg(feature = "data")]
+    #[test]
+    fn a_program_that_does_not_decode_fails_the_case() {
+        static BAD: Embedded = Embedded::new("p", "1", "", env!("CARGO_PKG_VERSION"), "{");
+        static NAMELESS: crate::generated::input::Nameless =
+            crate::generated::input::Nameless::new(&[], |_| None, "#");
+        let rows: [(u32, [i64; 1]); 1] = [(0, [0])];
+        match evaluate_case(
+            &BAD,
+            Policy::Blocking,
+            CaseNames::Nameless(&NAMELESS),
+            &rows,
+            &[0],
+        ) {
+            Err(Error::Internal(m)) => {
+                assert!(m.starts_with("the embedded program does not decode"), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
