@@ -367,6 +367,7 @@ pub mod __private {
     #[cfg(feature = "ascent")]
     pub use crate::engines::ascent as ds;
     pub use crate::engines::direct::{Cursor, Sets, Table};
+    pub use crate::engines::plan::{evaluate_case, push_columns};
     pub use crate::generated::batch::{
         case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, ByCase, Column,
         OutputSizes, WithCase,

@@ -106,7 +106,7 @@ pub mod internals;
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder, Package};
 #[cfg(feature = "emit")]
-pub use emit::{EmitError, EmitOptions, Emitted, Engine};
+pub use emit::{EmitError, EmitOptions, Emitted, Engine, STRAIGHT_LINE_RULES};
 
 /// The whole back of the pipeline for a checked package, without IO:
 /// lower → emit (unfold, preload, the engine, the typed API). What

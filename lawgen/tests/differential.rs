@@ -38,6 +38,11 @@
 //!   profile of every generated crate: `support::harness::GENERATED_PROFILE`);
 //! - `LAWGEN_DIFF_ENGINES` — `ascent`, `direct` or `ascent,direct` (the
 //!   default): the engines whose modules are built and compared;
+//! - `LAWGEN_DIFF_FROM_PROGRAM` — every how manyth package's Direct module
+//!   evaluates its rules from the embedded program, as a package above the
+//!   straight-line limit does (`EmitOptions::straight_line_rules` of 0;
+//!   default 3: packages 2, 5, 8, …, whose nameless paths then read that
+//!   module; 1: every package; 0: none);
 //! - `LAWGEN_DIFF_REPEAT_VARS=0` — no variable twice in one literal
 //!   (`p(X, X)`), to look past a failure that needs one.
 //!
@@ -378,9 +383,12 @@ fn interpret_and_emit(
         .zip(on)
         .filter(|(_, on)| *on)
     {
-        let opts = EmitOptions::default()
+        let mut opts = EmitOptions::default()
             .module_name(&case.module)
             .engine(engine);
+        if engine == Engine::Direct && from_program(case.index) {
+            opts = opts.straight_line_rules(0);
+        }
         match emit(loaded, &opts) {
             Ok(e) => {
                 let again = emit(loaded, &opts).expect("emitting twice");
@@ -393,6 +401,12 @@ fn interpret_and_emit(
                     e.module_name, case.module,
                     "the module name option was not kept"
                 );
+                assert_eq!(
+                    e.from_program,
+                    opts.straight_line_rules == Some(0) && e.rules > 0,
+                    "package {}: the straight-line limit was not kept",
+                    case.index
+                );
                 *slot = e.source;
             }
             Err(e) => failures.push(Failure {
@@ -402,8 +416,19 @@ fn interpret_and_emit(
             }),
         }
     }
-    // The nameless paths read the API from a module (the same in both).
-    if let Some(source) = case.sources.iter().find(|s| !s.is_empty()) {
+    // The nameless paths read the API from a module (the same in both),
+    // and evaluate with its engine: the one from the program where the
+    // package has it.
+    let from = if from_program(case.index) && on[1] {
+        1
+    } else {
+        0
+    };
+    if let Some(source) = case.sources[from..]
+        .iter()
+        .chain(&case.sources)
+        .find(|s| !s.is_empty())
+    {
         match nameless(
             loaded,
             &case.module,
@@ -421,6 +446,13 @@ fn interpret_and_emit(
         }
     }
     case
+}
+
+/// Whether package `index`'s Direct module evaluates its rules from the
+/// embedded program (`LAWGEN_DIFF_FROM_PROGRAM`).
+fn from_program(index: usize) -> bool {
+    let every = env_num("LAWGEN_DIFF_FROM_PROGRAM").map_or(3, |n| n as usize);
+    every > 0 && index % every == every - 1
 }
 
 #[test]

@@ -338,11 +338,14 @@ fn quadratic_pending_requests_are_refused_with_the_largest_rule_named() {
 
 #[test]
 fn a_package_too_large_for_native_code_is_refused_before_emitting_and_pointed_to_the_interpreter() {
-    // 30 rules of 100 judgment atoms: about 10,700 program items each, over
-    // the native limit, while every reading limit accepts the package.
+    // Rules of 100 judgment atoms, about 10,700 program items each: enough
+    // of them to pass the native limit, while every reading limit accepts
+    // the package.
+    let max = lawgen::internals::check::size::MAX_NATIVE_PROGRAM_SIZE;
+    let n = (max / 10_000 + 1) as usize;
     let mut body = vec!["j"; 100];
     body.push("e");
-    let rules: Vec<_> = (0..30)
+    let rules: Vec<_> = (0..n)
         .map(|i| (format!("wide{i}"), "strict", "positive", body.clone()))
         .collect();
     let bytes = package(&rules, &[]);
@@ -361,8 +364,8 @@ fn a_package_too_large_for_native_code_is_refused_before_emitting_and_pointed_to
         assert_eq!(
             e,
             format!(
-                "the package is too large to compile to native code: its 30 rules lower to a \
-                 program of up to {bound} body items, more than the limit of 50000 for generated \
+                "the package is too large to compile to native code: its {n} rules lower to a \
+                 program of up to {bound} body items, more than the limit of {max} for generated \
                  Rust (`check::size::MAX_NATIVE_PROGRAM_SIZE`); evaluate it with the interpreter, \
                  which needs no build (`lawgen eval PACKAGE --facts FILE --backend interp`), or \
                  split the package"
@@ -371,11 +374,49 @@ fn a_package_too_large_for_native_code_is_refused_before_emitting_and_pointed_to
     }
     // The interpreter takes it.
     lawgen::driver::lower(&loaded).expect("lowers");
-    // Four of them are within the limit.
-    let rules: Vec<_> = rules.into_iter().take(4).collect();
+    // A fifth of them are within the limit.
+    let rules: Vec<_> = rules.into_iter().take(n / 5).collect();
     let loaded = load_bytes(&package(&rules, &[]), &ReadLimits::default()).expect("loads");
     assert_eq!(
         lawgen::internals::check::size::native(loaded.model()),
         Ok(())
     );
+}
+
+#[test]
+fn a_program_above_the_straight_line_limit_is_evaluated_from_the_embedded_program() {
+    let loaded = load_bytes(&support::read(support::CHESS), &ReadLimits::default()).expect("loads");
+    let mut sources = Vec::new();
+    for engine in [lawgen::Engine::Ascent, lawgen::Engine::Direct] {
+        let at = |limit| {
+            let opts = lawgen::EmitOptions::default()
+                .engine(engine)
+                .straight_line_rules(limit);
+            lawgen::generate(&loaded, &opts).expect("emits")
+        };
+        // At the limit, generated engine code; one rule over it, none.
+        let code = at(usize::MAX);
+        let rules = code.rules;
+        assert!(!code.from_program);
+        assert!(!at(rules).from_program);
+        let e = at(rules - 1);
+        assert!(e.from_program, "{engine}");
+        let line = format!(
+            "// engine: the embedded program, evaluated by the runtime ({rules} rules, more than \
+             the straight-line limit of {})\n",
+            rules - 1
+        );
+        assert!(e.source.contains(&line), "{engine}: no header line {line}");
+        assert!(e.source.contains("mod __engine {}"), "{engine}: an engine");
+        assert!(e.source.contains("__rt::evaluate_case("), "{engine}");
+        assert!(
+            e.source.len() < code.source.len(),
+            "{engine}: {} bytes from the program, {} as code",
+            e.source.len(),
+            code.source.len()
+        );
+        sources.push(e.source);
+    }
+    // Whichever the engine asked for, the module is the same.
+    assert_eq!(sources[0], sources[1]);
 }

@@ -10,11 +10,22 @@
 //!   --shape S         law (default), chain, conflict, recursive; repeatable
 //!   --engine E        direct, ascent (default: both); repeatable
 //!   --no-build        emit only (no rustc)
+//!   --straight-line N the most lowered rules generated as engine code
+//!                     (`EmitOptions::straight_line_rules`; default:
+//!                     lawgen's); above it a module evaluates its rules
+//!                     from the embedded program, whichever the engine,
+//!                     and the row's engine reads `program`
 //!   --time-passes     also print rustc's -Z time-passes of each build
 //!                     (RUSTC_BOOTSTRAP on the stable compiler)
 //!   --dir DIR         where the crates and their target dir go
 //!                     (default: target/large)
 //!   --json FILE       also write the rows as JSON
+//!   --plot-only       build nothing: only write `--svg` from the `--with` files
+//!   --svg FILE        also plot rustc's CPU seconds and peak memory per
+//!                     rules, one line per engine, as an SVG, with the rows
+//!                     of this run and those of every `--with FILE` (a
+//!                     `--json` file of an earlier run, e.g. with another
+//!                     `--straight-line`)
 //!   --root DIR        the lawgen source tree whose lawgen-runtime and
 //!                     Cargo.lock the crates use (default: this one)
 //! ```
@@ -37,7 +48,7 @@
 //! resident memory of the largest process.
 
 use lawgen::driver::{load_file, Loaded, ReadLimits};
-use lawgen::internals::check::size::program_size_bound;
+use lawgen::internals::check::size::{program_size_bound, MAX_NATIVE_PROGRAM_SIZE};
 use lawgen::{generate, EmitOptions, Engine};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -220,8 +231,12 @@ fn main() {
     let mut shapes = Vec::new();
     let mut engines = Vec::new();
     let (mut build, mut time_passes) = (true, false);
+    let mut straight_line_rules = None;
     let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/large"));
     let mut json_out = None;
+    let mut svg_out = None;
+    let mut with = Vec::new();
+    let mut plot_only = false;
     let mut root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("benches sits in the workspace")
@@ -239,17 +254,30 @@ fn main() {
                 }
             }),
             "--no-build" => build = false,
+            "--straight-line" => {
+                straight_line_rules = Some(
+                    args.next()
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .expect("--straight-line N"),
+                )
+            }
             "--time-passes" => time_passes = true,
             "--root" => root = PathBuf::from(args.next().expect("--root DIR")),
             "--dir" => dir = PathBuf::from(args.next().expect("--dir DIR")),
             "--json" => json_out = Some(PathBuf::from(args.next().expect("--json FILE"))),
+            "--svg" => svg_out = Some(PathBuf::from(args.next().expect("--svg FILE"))),
+            "--with" => with.push(PathBuf::from(args.next().expect("--with FILE"))),
+            "--plot-only" => plot_only = true,
             n => sizes.push(n.parse::<usize>().unwrap_or_else(|_| {
                 eprintln!("usage: large [--shape S] [--engine E] [--no-build] [--time-passes] [--dir DIR] [--json FILE] [SIZE...]");
                 std::process::exit(2)
             })),
         }
     }
-    if sizes.is_empty() {
+    if plot_only {
+        sizes.clear();
+        build = false;
+    } else if sizes.is_empty() {
         sizes = vec![500, 2000];
     }
     if shapes.is_empty() {
@@ -309,10 +337,31 @@ fn main() {
                     _ => "ascent",
                 };
                 let module = format!("large_{shape}{size}_{label}");
-                let opts = EmitOptions::default().module_name(&module).engine(engine);
+                let mut opts = EmitOptions::default().module_name(&module).engine(engine);
+                if let Some(n) = straight_line_rules {
+                    opts = opts.straight_line_rules(n);
+                }
                 let t = Instant::now();
-                let m = generate(&loaded, &opts).unwrap_or_else(|e| panic!("emit: {e}"));
+                // Past `check::size::MAX_NATIVE_PROGRAM_SIZE` too, which
+                // these figures set: lowered and emitted without the check
+                // `generate` makes first.
+                let m = if bound > MAX_NATIVE_PROGRAM_SIZE {
+                    let program = lawgen::driver::lower(&loaded).expect("lowers");
+                    lawgen::internals::emit::emit(&program, &opts)
+                } else {
+                    generate(&loaded, &opts)
+                }
+                .unwrap_or_else(|e| panic!("emit: {e}"));
                 let emit_s = t.elapsed().as_secs_f64();
+                // Above the straight-line limit both engines give the same
+                // module: measured once.
+                let label = if m.from_program { "program" } else { label };
+                if rows
+                    .iter()
+                    .any(|r: &Row| r.shape == *shape && r.rules == rules && r.engine == label)
+                {
+                    continue;
+                }
                 let bytes = m.source.len();
                 let b = build.then(|| {
                     let krate = write_crate(&root, &dir, &module, &m.source);
@@ -353,20 +402,166 @@ fn main() {
         }
     }
     load("end");
-    if let Some(path) = json_out {
-        let rows: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "shape": r.shape, "rules": r.rules, "engine": r.engine,
-                    "emit_seconds": r.emit_s, "bytes": r.bytes,
-                    "rustc_cpu_seconds": r.build.as_ref().map(|b| b.cpu_s),
-                    "rustc_wall_seconds": r.build.as_ref().map(|b| b.wall_s),
-                    "rustc_peak_mib": r.build.as_ref().map(|b| b.peak_mib),
-                    "built": r.build.as_ref().map(|b| b.ok),
-                })
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "shape": r.shape, "rules": r.rules, "engine": r.engine,
+                "emit_seconds": r.emit_s, "bytes": r.bytes,
+                "rustc_cpu_seconds": r.build.as_ref().map(|b| b.cpu_s),
+                "rustc_wall_seconds": r.build.as_ref().map(|b| b.wall_s),
+                "rustc_peak_mib": r.build.as_ref().map(|b| b.peak_mib),
+                "built": r.build.as_ref().map(|b| b.ok),
             })
-            .collect();
-        std::fs::write(&path, serde_json::to_vec_pretty(&rows).expect("json")).expect("write json");
+        })
+        .collect();
+    if let Some(path) = json_out {
+        std::fs::write(&path, serde_json::to_vec_pretty(&json).expect("json")).expect("write json");
     }
+    if let Some(path) = svg_out {
+        let mut all = json;
+        for f in &with {
+            let text =
+                std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let more: Vec<serde_json::Value> =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            all.extend(more);
+        }
+        std::fs::write(&path, plot(&all)).expect("write svg");
+    }
+}
+
+/// Two panels, rustc CPU seconds and peak MiB against rules (both axes
+/// logarithmic), one line per shape and engine, from rows as `--json`
+/// writes them (those without a finished build left out).
+fn plot(rows: &[serde_json::Value]) -> String {
+    let mut lines: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>> = Default::default();
+    for r in rows {
+        let (Some(rules), Some(cpu), Some(mib), Some(true)) = (
+            r["rules"].as_f64(),
+            r["rustc_cpu_seconds"].as_f64(),
+            r["rustc_peak_mib"].as_f64(),
+            r["built"].as_bool(),
+        ) else {
+            continue;
+        };
+        let key = format!(
+            "{} {}",
+            r["engine"].as_str().unwrap_or("?"),
+            r["shape"].as_str().unwrap_or("?")
+        );
+        lines.entry(key).or_default().push((rules, cpu, mib));
+    }
+    for l in lines.values_mut() {
+        l.sort_by(|a, b| a.0.total_cmp(&b.0));
+        l.dedup_by(|a, b| a.0 == b.0);
+    }
+    let colours = [
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+    ];
+    let (w, h, m) = (420.0, 300.0, 55.0);
+    let x_range = (50.0f64, 20_000.0f64);
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" \
+         font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+        2.0 * w + 20.0,
+        h + 40.0 + 16.0 * lines.len() as f64
+    );
+    /// A panel: its title, the range of its y axis, and its value of a point.
+    type Panel = (&'static str, (f64, f64), fn(&(f64, f64, f64)) -> f64);
+    let panels: [Panel; 2] = [
+        ("rustc CPU seconds", (1.0, 10_000.0), |p| p.1),
+        ("rustc peak MiB", (10.0, 10_000.0), |p| p.2),
+    ];
+    for (k, (title, y_range, get)) in panels.iter().enumerate() {
+        let x0 = k as f64 * (w + 20.0);
+        let sx = |x: f64| {
+            x0 + m + (x.ln() - x_range.0.ln()) / (x_range.1.ln() - x_range.0.ln()) * (w - m - 10.0)
+        };
+        let sy = |y: f64| {
+            let y = y.max(y_range.0);
+            h - m + 20.0
+                - (y.ln() - y_range.0.ln()) / (y_range.1.ln() - y_range.0.ln()) * (h - m - 10.0)
+        };
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"14\" font-weight=\"bold\">{title}</text>",
+            x0 + m
+        );
+        let mut t = x_range.0;
+        while t <= x_range.1 {
+            for f in [1.0, 2.0, 5.0] {
+                let x = t * f;
+                if x > x_range.1 {
+                    break;
+                }
+                let _ = writeln!(
+                    svg,
+                    "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#ddd\"/>\
+                     <text x=\"{0:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">{x}</text>",
+                    sx(x),
+                    sy(y_range.0),
+                    sy(y_range.1),
+                    sy(y_range.0) + 14.0
+                );
+            }
+            t *= 10.0;
+        }
+        let mut t = y_range.0;
+        while t <= y_range.1 {
+            let _ = writeln!(
+                svg,
+                "<line x1=\"{0:.1}\" x2=\"{1:.1}\" y1=\"{2:.1}\" y2=\"{2:.1}\" stroke=\"#ddd\"/>\
+                 <text x=\"{3:.1}\" y=\"{4:.1}\" text-anchor=\"end\">{t}</text>",
+                sx(x_range.0),
+                sx(x_range.1),
+                sy(t),
+                sx(x_range.0) - 4.0,
+                sy(t) + 4.0
+            );
+            t *= 10.0;
+        }
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">source rules</text>",
+            (sx(x_range.0) + sx(x_range.1)) / 2.0,
+            sy(y_range.0) + 28.0
+        );
+        for (i, (_, pts)) in lines.iter().enumerate() {
+            let c = colours[i % colours.len()];
+            let path: Vec<String> = pts
+                .iter()
+                .map(|p| format!("{:.1},{:.1}", sx(p.0), sy(get(p))))
+                .collect();
+            let _ = writeln!(
+                svg,
+                "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"2\" points=\"{}\"/>",
+                path.join(" ")
+            );
+            for p in pts {
+                let _ = writeln!(
+                    svg,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"/>",
+                    sx(p.0),
+                    sy(get(p))
+                );
+            }
+        }
+    }
+    for (i, key) in lines.keys().enumerate() {
+        let y = h + 36.0 + 16.0 * i as f64;
+        let c = colours[i % colours.len()];
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{m}\" y=\"{:.1}\" width=\"14\" height=\"4\" fill=\"{c}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{key}</text>",
+            y - 4.0,
+            m + 20.0,
+            y
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
 }

@@ -7,3 +7,4 @@
 #[cfg(feature = "ascent")]
 pub mod ascent;
 pub mod direct;
+pub mod plan;

@@ -74,6 +74,10 @@ pub struct Built {
     /// Seconds spent in cargo (0 when the cache was fresh).
     pub build_secs: f64,
     pub cached: bool,
+    /// The module evaluates its rules from the program it embeds (the
+    /// lowered program is above the straight-line limit), whatever the
+    /// engine asked for: its throughput is the reference evaluator's.
+    pub from_program: bool,
 }
 
 /// Emits and builds `loaded` in `cache`, unless a build of the same
@@ -140,6 +144,7 @@ pub fn ensure_built_with(
             crate_dir,
             build_secs: 0.0,
             cached: true,
+            from_program: emitted.from_program,
         });
     }
     let runtime = RuntimeDep::default_for_this_build();
@@ -155,9 +160,14 @@ pub fn ensure_built_with(
     seed_lock_file(&crate_dir, &runtime);
     if !fresh {
         progress(&format!(
-            "compiling {} {} with the {engine} engine ({} relations, {} rules) into {} — once per package version",
+            "compiling {} {} {} ({} relations, {} rules) into {} — once per package version",
             loaded.model().name,
             loaded.model().version,
+            if emitted.from_program {
+                "evaluated from its embedded program (more lowered rules than the straight-line limit)".to_owned()
+            } else {
+                format!("with the {engine} engine")
+            },
             emitted.relations,
             emitted.rules,
             crate_dir.display()
@@ -189,6 +199,7 @@ pub fn ensure_built_with(
         crate_dir,
         build_secs,
         cached: fresh,
+        from_program: emitted.from_program,
     })
 }
 

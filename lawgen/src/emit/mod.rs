@@ -120,6 +120,15 @@ pub struct EmitOptions {
     /// The SHA-256 of the package file (or closure bundle) the program was
     /// lowered from, for the module's header; `None` leaves the line out.
     pub source_sha256: Option<String>,
+    /// The most rules a lowered program may have for its engine to be
+    /// generated as code (`None`: the environment's
+    /// `LAWGEN_STRAIGHT_LINE_RULES`, else [`STRAIGHT_LINE_RULES`]). A larger one,
+    /// whichever the engine, keeps the same typed API but evaluates each
+    /// case from the program the module embeds, by the runtime's reference
+    /// evaluator: no code per rule, so rustc's time and memory follow the
+    /// package's predicates, at the cost of throughput per case
+    /// ([`Emitted::from_program`]; docs/performance.md, "Large packages").
+    pub straight_line_rules: Option<usize>,
 }
 
 impl EmitOptions {
@@ -140,7 +149,25 @@ impl EmitOptions {
         self.doc_language = Some(lang.into());
         self
     }
+
+    /// Sets the field `straight_line_rules`: above this many lowered rules
+    /// the module evaluates its rules from the program it embeds.
+    pub fn straight_line_rules(mut self, rules: usize) -> EmitOptions {
+        self.straight_line_rules = Some(rules);
+        self
+    }
 }
+
+/// The default of [`EmitOptions::straight_line_rules`]: above this many
+/// lowered rules (about 1,400 rules of the law shape docs/performance.md
+/// measures, at about 8.7 lowered rules each; the chess package has 596,
+/// the Russian competition rules with their import 645), straight-line code
+/// would take rustc past 3 GiB on its way to the 4 GiB the native limit
+/// allows, and a package's rules are evaluated from the embedded program
+/// instead. Below it, straight-line code is kept whatever it costs to build:
+/// the embedded program runs a case 100 to 250 times slower, a price a
+/// package pays only when asked (a lower limit) or when it must.
+pub const STRAIGHT_LINE_RULES: usize = 12_000;
 
 /// A generated module.
 #[derive(Clone, Debug)]
@@ -156,6 +183,11 @@ pub struct Emitted {
     pub relations: usize,
     /// How many rules the lowered program has, counted the same way.
     pub rules: usize,
+    /// Whether the module evaluates its rules from the program it embeds
+    /// (the lowered program has more rules than
+    /// [`EmitOptions::straight_line_rules`]) instead of generated engine
+    /// code; its header says so too.
+    pub from_program: bool,
     /// Per entity type of the package, in order: the `Facts` method that
     /// interns an entity of that type (`game` for `Game`).
     pub entity_methods: Vec<String>,
@@ -206,7 +238,10 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     // What both engines store, load and evaluate.
     let plan = Plan::new(program, rules, preloaded);
     // The engine: `mod __engine`, and `evaluate_batch`, which runs it.
+    let limit = straight_line_rules(opts)?;
+    let from_program = program.rules.len() > limit;
     let backend: &dyn Backend = match opts.engine {
+        _ if from_program => &direct::FromProgram,
         Engine::Ascent => &ascent::Ascent,
         Engine::Direct => &direct::Direct,
     };
@@ -226,14 +261,38 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     let names = ApiNames::new(&program.catalog, |l| plan.facts_rel.contains_key(&l));
     let api = api::Api::new(&plan, &names, opts).items(evaluate_batch);
     // The module: the header, the API with the engine inside, formatted.
-    let source = module(header(program, opts), api, engine)?;
+    let source = module(
+        header(program, opts, from_program.then_some(limit)),
+        api,
+        engine,
+    )?;
     Ok(Emitted {
         module_name: snake(opts.module_name.as_deref().unwrap_or(&program.package)),
         source,
         relations: program.relations.len(),
         rules: program.rules.len(),
+        from_program,
         entity_methods: names.entity_methods.iter().map(|m| m.to_string()).collect(),
     })
+}
+
+/// The straight-line limit `opts` asks for: its own, else the environment's
+/// `LAWGEN_STRAIGHT_LINE_RULES` (how `lawgen bench` and `lawgen build` are
+/// measured on either side of it; docs/performance.md), else
+/// [`STRAIGHT_LINE_RULES`].
+fn straight_line_rules(opts: &EmitOptions) -> Result<usize, EmitError> {
+    if let Some(n) = opts.straight_line_rules {
+        return Ok(n);
+    }
+    match std::env::var("LAWGEN_STRAIGHT_LINE_RULES") {
+        Ok(v) => v.trim().parse().map_err(|_| {
+            EmitError::Unsupported(format!(
+                "LAWGEN_STRAIGHT_LINE_RULES is `{v}`, not a number of rules: set it to one \
+                 (e.g. 2500), or unset it for the default of {STRAIGHT_LINE_RULES}"
+            ))
+        }),
+        Err(_) => Ok(STRAIGHT_LINE_RULES),
+    }
 }
 
 /// An engine behind the generated API. The API is the same for every
@@ -348,7 +407,7 @@ fn doc_attrs(text: &str) -> TokenStream {
 
 /// The comment lines the module starts with: generator, package, hashes,
 /// the size of the lowered program and, for a non-default engine, which.
-fn header(program: &Program, opts: &EmitOptions) -> String {
+fn header(program: &Program, opts: &EmitOptions, from_program: Option<usize>) -> String {
     let cat = &program.catalog;
     let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
     // A package with imports: the module covers each of them (docs/reference.md#imports).
@@ -379,9 +438,14 @@ fn header(program: &Program, opts: &EmitOptions) -> String {
         program.rules.len(),
         program.strata.len(),
         // The default engine's modules keep the header they always had.
-        match opts.engine {
-            Engine::Ascent => String::new(),
-            other => format!("// engine: {other}\n"),
+        match (from_program, opts.engine) {
+            (Some(limit), _) => format!(
+                "// engine: the embedded program, evaluated by the runtime ({} rules, more than \
+                 the straight-line limit of {limit})\n",
+                program.rules.len(),
+            ),
+            (None, Engine::Ascent) => String::new(),
+            (None, other) => format!("// engine: {other}\n"),
         },
     );
     head + &imports

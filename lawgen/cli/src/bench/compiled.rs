@@ -81,7 +81,14 @@ pub fn run_compiled_with(
     r.load_before = load_before;
     r.load_after = load_average();
     r.coverage(loaded.model());
-    r.notes.push(format!("engine: {engine}"));
+    r.notes.push(if built.from_program {
+        format!(
+            "engine: the embedded program, evaluated by the runtime (more lowered rules than the \
+             straight-line limit; {engine} was asked for)"
+        )
+    } else {
+        format!("engine: {engine}")
+    });
     if !built.cached && built.build_secs > 0.0 {
         r.notes.push(format!(
             "the package was compiled first ({:.1} s, not included)",

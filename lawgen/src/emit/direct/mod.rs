@@ -41,10 +41,13 @@
 //! components name theirs in code spans. No package string reaches this code
 //! except through [`names::comment`].
 
+mod from_program;
+
 use super::plan::{out_ident, rel_ident, Component, Plan};
 use super::{code, doc_attrs, names, Backend, EmitError, EngineCode};
 use crate::program::Ty;
 use crate::program::{join_order, Item, RelId, Rule, Term};
+pub(super) use from_program::FromProgram;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

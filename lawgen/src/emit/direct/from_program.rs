@@ -1,0 +1,115 @@
+//! The engine of a package above the straight-line limit
+//! ([`super::super::EmitOptions::straight_line_rules`]): no code per rule.
+//! Every case is evaluated from the lowered program the module embeds
+//! (`PROGRAM`, which explanations and facts files read already) by the
+//! runtime's reference evaluator (`__rt::evaluate_case`), compiled once
+//! with the runtime; the module keeps its whole typed API, whose size
+//! follows the package's predicates, and stores the rows of the kept
+//! relations in the same `Outputs` as the other engines.
+//!
+//! Why: generated straight-line code costs rustc more than linear time and
+//! memory in the rules (docs/performance.md, "Large packages"), while the
+//! reference evaluator is linear in the program and needs no build of its
+//! own. What is lost is throughput per case, which the same section
+//! measures.
+
+use super::super::plan::{out_ident, Plan};
+use super::super::{Backend, EmitError, EngineCode};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The engine that evaluates the embedded program.
+pub(in crate::emit) struct FromProgram;
+
+impl Backend for FromProgram {
+    /// Nothing: the rules run in the runtime.
+    fn engine(&self, _plan: &Plan) -> Result<EngineCode, EmitError> {
+        Ok(EngineCode::Tokens(TokenStream::new()))
+    }
+
+    /// Each case checked (ids it can name, no fact given with its explicit
+    /// negation) as the Direct engine checks it, evaluated by the runtime,
+    /// and the rows of its kept relations appended to the batch's outputs.
+    fn evaluate_batch(&self, plan: &Plan) -> TokenStream {
+        let kept = &plan.kept;
+        let k = kept.len();
+        let rels = kept.iter().map(|r| r.0);
+        let init = kept.iter().map(|&r| {
+            let o = out_ident(r);
+            quote!(#o: __rt::ByCase::with_cases(n))
+        });
+        // One arm per kept relation: its rows narrowed to the row type,
+        // the case first, by a call compiled once per row type.
+        let arms = kept.iter().enumerate().map(|(i, &r)| {
+            let o = out_ident(r);
+            quote!(#i => __rt::push_columns(&mut out.#o, c, rows),)
+        });
+        let (case, out, take) = if kept.is_empty() {
+            (quote!(_), quote!(out), quote!(let _ = rows;))
+        } else {
+            (
+                quote!(c),
+                quote!(mut out),
+                quote! {
+                    for (k, rows) in rows.iter().enumerate() {
+                        if rows.is_empty() {
+                            continue;
+                        }
+                        match k {
+                            #(#arms)*
+                            _ => {}
+                        }
+                    }
+                },
+            )
+        };
+        quote! {
+            /// The relations a case's conclusions keep, in the order of
+            /// `Outputs`' fields.
+            static KEPT_RELS: [u32; #k] = [#(#rels),*];
+
+            /// Evaluates independent cases one after the other, each from
+            /// the program this module embeds, by the runtime's reference
+            /// evaluator: the package is above lawgen's straight-line limit.
+            fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
+                let n = input.len();
+                let mut errors = Vec::with_capacity(n);
+                let #out = Outputs { #(#init,)* };
+                for (#case, i) in (0u32..).zip(0..n) {
+                    // A case with an id it cannot name, or with a fact and
+                    // its explicit negation, is not run.
+                    let failed = match input.check(i) {
+                        Ok(()) => input.contradiction(i),
+                        Err(e) => Some(e),
+                    };
+                    if let Some(e) = failed {
+                        // Its outputs get no rows.
+                        errors.push(Some(e));
+                        continue;
+                    }
+                    match __rt::evaluate_case(&PACKAGE, policy, input.names(i), input.rows(i), &KEPT_RELS) {
+                        Ok(rows) => {
+                            #take
+                            errors.push(None);
+                        }
+                        Err(e) => errors.push(Some(e)),
+                    }
+                }
+                let batch = ::std::sync::Arc::new(Batch { input, out });
+                errors
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, e)| match e {
+                        Some(e) => Err(e),
+                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Cases are evaluated one at a time, as the Direct engine's.
+    fn cases_per_run(&self) -> Option<usize> {
+        Some(super::CASES_PER_RUN)
+    }
+}
