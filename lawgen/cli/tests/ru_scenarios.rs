@@ -557,7 +557,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
         "{ru}"
     );
     assert!(
-        ru.contains("правила (139): строгих 135, оспоримых 2, опровергающих 2"),
+        ru.contains("правила (141): строгих 137, оспоримых 2, опровергающих 2"),
         "{ru}"
     );
     assert!(ru.contains("изъятия (6), исключено правил: 36:"), "{ru}");
@@ -567,7 +567,7 @@ fn the_check_summary_speaks_russian_and_lists_the_derogations() {
     );
     let en = lawgen_cli::check::render(&layered);
     assert!(
-        en.contains("rules (139): 135 strict, 2 defeasible, 2 defeaters"),
+        en.contains("rules (141): 137 strict, 2 defeasible, 2 defeaters"),
         "{en}"
     );
     assert_eq!(en, lawgen_cli::check::render_in(&layered, "en"));
