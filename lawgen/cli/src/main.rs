@@ -67,6 +67,9 @@ enum Command {
     /// Pin the packages a package imports: write PACKAGE.lock with the
     /// SHA-256 of each, which every later load verifies.
     Lock(cli::lock::Args),
+    /// Answer evaluations and explanations over HTTP, each decision with a
+    /// receipt (docs/service.md).
+    Serve(cli::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Graph(a) => cli::graph::command(a, i),
         Command::Doc(a) => cli::doc::command(a, i),
         Command::Lock(a) => cli::lock::command(a, i),
+        Command::Serve(a) => cli::serve::command(a, i),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
