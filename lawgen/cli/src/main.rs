@@ -70,6 +70,10 @@ enum Command {
     /// Answer evaluations and explanations over HTTP, each decision with a
     /// receipt (docs/service.md).
     Serve(cli::serve::Args),
+    /// Evaluate every receipt of a decision log again and check that it
+    /// reproduces: the packages' hashes, the facts' hash, the output byte
+    /// for byte (docs/service.md#replay).
+    Replay(cli::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -96,6 +100,7 @@ fn main() -> ExitCode {
         Command::Doc(a) => cli::doc::command(a, i),
         Command::Lock(a) => cli::lock::command(a, i),
         Command::Serve(a) => cli::serve::command(a, i),
+        Command::Replay(a) => cli::replay::command(a, i),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

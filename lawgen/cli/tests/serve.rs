@@ -361,6 +361,67 @@ fn evaluate_and_explain_answer_what_the_command_prints() {
         assert_eq!(r["format"], "lawgen.receipt/0.1");
     }
 
+    // The log replays: every receipt reproduces on the packages given.
+    let replay = |log: &Path| {
+        Command::new(LAWGEN)
+            .arg("--import-path")
+            .arg(support::path(CHESS_DIR))
+            .arg("replay")
+            .arg(log)
+            .arg("--package")
+            .arg(support::path(CHESS))
+            .arg("--package")
+            .arg(support::path(RU))
+            .output()
+            .unwrap()
+    };
+    let out = replay(&log);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout,
+        format!("replayed {answered} receipt(s): {answered} reproduce, 0 do not\n")
+    );
+    // A receipt whose output, facts or package was changed does not, and
+    // the replay says which and why.
+    let mut tampered: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let output = tampered[0]["output"]
+        .as_str()
+        .unwrap()
+        .replacen("g1", "g2", 1);
+    tampered[0]["output"] = output.into();
+    let facts = tampered[1]["facts"]
+        .as_str()
+        .unwrap()
+        .replacen("g1", "g2", 1);
+    tampered[1]["facts"] = facts.into();
+    tampered[2]["closure"][0]["version"] = "0.0.9".into();
+    let bad = dir.join("tampered.jsonl");
+    let text: String = tampered.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&bad, text).unwrap();
+    let out = replay(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let problems: Vec<&str> = stdout.lines().collect();
+    assert_eq!(problems.len(), 4, "{stdout}");
+    let at = |n: usize, why: &str| {
+        let prefix = format!("{}:{n}: does not reproduce: {why}", bad.display());
+        assert!(problems[n - 1].starts_with(&prefix), "{}", problems[n - 1]);
+    };
+    at(1, "the output differs from the receipt's, from its line ");
+    at(2, "the receipt's facts do not hash to its `factsSha256`");
+    at(3, "the receipt's closure ");
+    assert_eq!(
+        problems[3],
+        format!(
+            "replayed {answered} receipt(s): {} reproduce, 3 do not",
+            answered - 3
+        )
+    );
+
     let (status, metrics) = server.get("/metrics");
     assert_eq!(status, 200);
     assert!(

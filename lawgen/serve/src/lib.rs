@@ -13,6 +13,7 @@
 
 mod metrics;
 pub mod receipt;
+pub mod replay;
 
 use axum::body::Bytes;
 use axum::extract::{MatchedPath, Path as UrlPath, Query, Request, State};
