@@ -663,3 +663,47 @@ fn sigterm_finishes_the_requests_in_flight() {
     // A new connection is no longer accepted.
     assert!(TcpStream::connect(server.addr()).is_err());
 }
+
+/// 10,000 connections opened at once and dropped without a request (as
+/// many as the open-file limit allows, when it allows fewer): the service
+/// keeps answering, and logs nothing for them.
+#[test]
+fn ten_thousand_connections_opened_and_dropped() {
+    let dir = scratch("connections");
+    let log = dir.join("decisions.jsonl");
+    let server = Server::start(&["--decision-log", log.to_str().unwrap()]);
+    let addr: std::net::SocketAddr = server.addr().parse().unwrap();
+    // Opened from 8 threads, 1,250 each, stopping at the first refusal.
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let mut open = Vec::new();
+                while open.len() < 1_250 {
+                    match TcpStream::connect_timeout(&addr, Duration::from_secs(5)) {
+                        Ok(s) => open.push(s),
+                        // The test's own open-file limit, or the listen
+                        // backlog full.
+                        Err(_) => break,
+                    }
+                }
+                open
+            })
+        })
+        .collect();
+    let mut open: Vec<TcpStream> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
+    assert!(open.len() >= 500, "only {} connections opened", open.len());
+    // Half of them send half a request first.
+    for s in open.iter_mut().step_by(2) {
+        let _ = s.write_all(b"POST /v1/packages/fide.laws.chess/evaluate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"fa");
+    }
+    drop(open);
+    let good = support::read("tests/scenarios/chess/agreed_draw.facts.json");
+    let (status, text) = server.post("/v1/packages/fide.laws.chess/evaluate", &good);
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(log_lines(&log), vec![text.trim_end().to_owned()]);
+    let (status, _) = server.get("/healthz");
+    assert_eq!(status, 200);
+}
