@@ -74,6 +74,8 @@ enum Command {
     /// reproduces: the packages' hashes, the facts' hash, the output byte
     /// for byte (docs/service.md#replay).
     Replay(cli::replay::Args),
+    /// Write an Ed25519 key pair for signed receipts: NAME.key and NAME.pub.
+    Keygen(cli::serve::KeygenArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Lock(a) => cli::lock::command(a, i),
         Command::Serve(a) => cli::serve::command(a, i),
         Command::Replay(a) => cli::replay::command(a, i),
+        Command::Keygen(a) => cli::serve::keygen(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

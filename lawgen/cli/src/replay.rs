@@ -4,7 +4,7 @@
 use super::{read_other_input, Failure, Inputs};
 use std::path::PathBuf;
 
-/// `lawgen replay LOG --package FILE…`.
+/// `lawgen replay LOG --package FILE… [--verify-key FILE]`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The decision log: receipts, one JSON line each (`lawgen serve
@@ -13,6 +13,10 @@ pub struct Args {
     /// A package the receipts name, with its import closure (repeatable).
     #[arg(long = "package", value_name = "FILE", required = true)]
     packages: Vec<PathBuf>,
+    /// A public key file of `lawgen keygen`: every receipt must carry a
+    /// signature by it that verifies.
+    #[arg(long, value_name = "FILE")]
+    verify_key: Option<PathBuf>,
 }
 
 /// Prints each receipt that does not reproduce, with the reason, and a
@@ -36,7 +40,13 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
             format!("error: {} is not UTF-8: {e}", args.log.display()),
         )
     })?;
-    let results = lawgen_serve::replay::replay(&app, &log);
+    let key = match &args.verify_key {
+        Some(p) => {
+            Some(lawgen_serve::signing::read_verifying_key(p).map_err(|e| Failure::new(1, e))?)
+        }
+        None => None,
+    };
+    let results = lawgen_serve::replay::replay(&app, &log, key.as_ref());
     let mut failed = 0;
     for r in &results {
         if let Some(p) = &r.problem {

@@ -33,6 +33,9 @@ pub struct Args {
     /// The most `/v1/` requests answered at once; more get `overloaded`.
     #[arg(long, value_name = "N", default_value_t = 64)]
     max_concurrent: usize,
+    /// Sign every receipt with this secret key (a file of `lawgen keygen`).
+    #[arg(long, value_name = "FILE")]
+    signing_key: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -63,8 +66,55 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     config.max_body_bytes = args.max_body_bytes;
     config.timeout = timeout;
     config.max_concurrent = args.max_concurrent;
+    config.signing_key = args.signing_key;
     config.engine = match args.engine {
         ServeEngine::Interp => lawgen_serve::Engine::Interp,
     };
     lawgen_serve::run(config).map_err(|e| Failure::new(1, e.0))
+}
+
+/// `lawgen keygen --out NAME`.
+#[derive(clap::Args)]
+pub struct KeygenArgs {
+    /// Write the secret key to NAME.key (readable by its owner only) and
+    /// the public key to NAME.pub.
+    #[arg(long, value_name = "NAME")]
+    out: PathBuf,
+}
+
+/// Writes a new Ed25519 key pair for signed receipts; refuses to replace
+/// an existing key.
+pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
+    let (secret, public) = lawgen_serve::signing::keygen().map_err(|e| Failure::new(3, e))?;
+    let secret_path = args.out.with_extension("key");
+    let public_path = args.out.with_extension("pub");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let write = |path: &std::path::Path, text: &str, options: &std::fs::OpenOptions| {
+        use std::io::Write;
+        options
+            .open(path)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .map_err(|e| {
+                Failure::new(
+                    2,
+                    format!(
+                        "error: cannot write {}: {e}\n  = help: keygen never replaces a key; choose another `--out`",
+                        path.display()
+                    ),
+                )
+            })
+    };
+    write(&secret_path, &secret, &options)?;
+    let mut public_options = std::fs::OpenOptions::new();
+    public_options.write(true).create_new(true);
+    write(&public_path, &public, &public_options)?;
+    println!(
+        "wrote {} (secret: keep it to the service) and {} (public: give it to whoever replays)",
+        secret_path.display(),
+        public_path.display()
+    );
+    Ok(())
 }

@@ -707,3 +707,100 @@ fn ten_thousand_connections_opened_and_dropped() {
     let (status, _) = server.get("/healthz");
     assert_eq!(status, 200);
 }
+
+/// With `--signing-key`, every receipt is signed; `lawgen replay
+/// --verify-key` verifies each signature before it evaluates the receipt
+/// again, and names a changed receipt, another key and a missing signature.
+#[test]
+fn signed_receipts_verify_on_replay() {
+    let dir = scratch("signed");
+    let key = dir.join("service");
+    let other = dir.join("other");
+    for k in [&key, &other] {
+        lawgen(&["keygen".as_ref(), "--out".as_ref(), k.as_os_str()]);
+    }
+    // keygen never replaces a key.
+    let again = Command::new(LAWGEN)
+        .args(["keygen".as_ref(), "--out".as_ref(), key.as_os_str()])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    assert_eq!(public.trim().len(), 64);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(key.with_extension("key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    let log = dir.join("decisions.jsonl");
+    let server = Server::start(&[
+        "--decision-log",
+        log.to_str().unwrap(),
+        "--signing-key",
+        key.with_extension("key").to_str().unwrap(),
+    ]);
+    for facts in facts_files("tests/scenarios/chess").iter().take(3) {
+        let (status, text) = server.post(
+            "/v1/packages/fide.laws.chess/evaluate",
+            &std::fs::read(facts).unwrap(),
+        );
+        assert_eq!(status, 200, "{text}");
+        let r: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(r["signature"]["algorithm"], "ed25519");
+        assert_eq!(r["signature"]["publicKey"], public.trim());
+    }
+    let replay = |log: &Path, key: &Path| {
+        let out = Command::new(LAWGEN)
+            .arg("replay")
+            .arg(log)
+            .arg("--package")
+            .arg(support::path(CHESS))
+            .arg("--verify-key")
+            .arg(key)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(
+        replay(&log, &key.with_extension("pub")),
+        (
+            Some(0),
+            "replayed 3 receipt(s): 3 reproduce, 0 do not\n".into()
+        )
+    );
+    let (code, out) = replay(&log, &other.with_extension("pub"));
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        out.matches("does not reproduce: the receipt is signed by another key\n")
+            .count(),
+        3,
+        "{out}"
+    );
+
+    let mut lines: Vec<Value> = log_lines(&log)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let changed = lines[0]["madeAt"].as_str().unwrap().replacen('2', "1", 1);
+    lines[0]["madeAt"] = changed.into();
+    lines[1].as_object_mut().unwrap().remove("signature");
+    let bad = dir.join("tampered.jsonl");
+    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&bad, text).unwrap();
+    let (code, out) = replay(&bad, &key.with_extension("pub"));
+    assert_eq!(code, Some(1));
+    let bad = bad.display();
+    assert_eq!(
+        out,
+        format!(
+            "{bad}:1: does not reproduce: the signature does not verify: the receipt was changed after it was signed\n\
+             {bad}:2: does not reproduce: the receipt is not signed\n\
+             replayed 3 receipt(s): 1 reproduce, 2 do not\n"
+        )
+    );
+}

@@ -14,6 +14,7 @@
 mod metrics;
 pub mod receipt;
 pub mod replay;
+pub mod signing;
 
 use axum::body::Bytes;
 use axum::extract::{MatchedPath, Path as UrlPath, Query, Request, State};
@@ -34,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub use ed25519_dalek::VerifyingKey;
 pub use receipt::Receipt;
 
 /// How decisions are evaluated.
@@ -76,6 +78,8 @@ pub struct Config {
     pub max_concurrent: usize,
     /// The evaluator.
     pub engine: Engine,
+    /// A secret key file of `lawgen keygen`: every receipt is signed with it.
+    pub signing_key: Option<PathBuf>,
 }
 
 impl Config {
@@ -91,6 +95,7 @@ impl Config {
             timeout: Duration::from_secs(30),
             max_concurrent: 64,
             engine: Engine::Interp,
+            signing_key: None,
         }
     }
 }
@@ -181,6 +186,7 @@ struct Inner {
     log: Option<Mutex<BufWriter<File>>>,
     metrics: metrics::Metrics,
     permits: Arc<tokio::sync::Semaphore>,
+    signer: Option<ed25519_dalek::SigningKey>,
 }
 
 impl App {
@@ -233,8 +239,13 @@ impl App {
             }
             None => None,
         };
+        let signer = match &config.signing_key {
+            Some(p) => Some(signing::read_signing_key(p).map_err(ServeError)?),
+            None => None,
+        };
         Ok(App {
             inner: Arc::new(Inner {
+                signer,
                 packages,
                 limits: config.limits,
                 engine: config.engine,
@@ -618,7 +629,11 @@ async fn evaluate(
     })
     .await
     .map_err(internal)??;
-    let line = receipt.to_json_line();
+    let mut json = receipt.to_json();
+    if let Some(key) = &app.inner.signer {
+        json["signature"] = signing::sign(key, &json);
+    }
+    let line = format!("{json}\n");
     // Logged with no await between the write and the answer: a request the
     // timeout abandons is neither answered nor logged, and a logged one is
     // answered.

@@ -1,11 +1,12 @@
 //! Replay (docs/service.md, "Replay"): every receipt of a decision log
 //! evaluated again on the packages given, with the same calls the service
-//! made, and checked: the closure's names, versions and semantic hashes are
+//! made, and checked: its signature, when a key is given; the closure's names, versions and semantic hashes are
 //! the packages', the facts hash to the receipt's `factsSha256`, and the
 //! output is byte for byte the receipt's.
 
 use crate::receipt::{self, PackageId, Receipt};
 use crate::App;
+use ed25519_dalek::VerifyingKey;
 use lawgen_runtime::Policy;
 use serde_json::Value;
 
@@ -18,20 +19,24 @@ pub struct Replayed {
     pub problem: Option<String>,
 }
 
-/// Replays every non-empty line of `log` against the packages of `app`.
-pub fn replay(app: &App, log: &str) -> Vec<Replayed> {
+/// Replays every non-empty line of `log` against the packages of `app`;
+/// with `key`, each receipt's signature is verified first.
+pub fn replay(app: &App, log: &str, key: Option<&VerifyingKey>) -> Vec<Replayed> {
     log.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| Replayed {
             line: i + 1,
-            problem: replay_one(app, l).err(),
+            problem: replay_one(app, l, key).err(),
         })
         .collect()
 }
 
-fn replay_one(app: &App, line: &str) -> Result<(), String> {
+fn replay_one(app: &App, line: &str, key: Option<&VerifyingKey>) -> Result<(), String> {
     let r: Value = serde_json::from_str(line).map_err(|e| format!("the line is not JSON: {e}"))?;
+    if let Some(key) = key {
+        crate::signing::verify(key, &r)?;
+    }
     if r["format"] != receipt::FORMAT {
         return Err(format!(
             "not a receipt of format `{}` (its `format` is {})",
