@@ -506,6 +506,16 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             Value::Null,
         ),
         (
+            "a date on which no edition is in force",
+            server.post(
+                eval,
+                br#"{"asOf": "1900-01-01", "facts": {"draw_agreed": [["g1"]]}}"#,
+            ),
+            422,
+            "no_law_in_force",
+            "/asOf".into(),
+        ),
+        (
             "an unknown policy",
             server.post(&format!("{eval}?policy=lenient"), &good),
             400,

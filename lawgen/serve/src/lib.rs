@@ -380,9 +380,15 @@ async fn json_errors(r: Response) -> Response {
 
 /// Refuses a `/v1/` request with `overloaded` when the most requests
 /// allowed at once are being answered.
-async fn limit_concurrency(State(app): State<App>, req: Request, next: Next) -> Response {
+async fn limit_concurrency(State(app): State<App>, mut req: Request, next: Next) -> Response {
     match app.inner.permits.clone().try_acquire_owned() {
-        Ok(_permit) => next.run(req).await,
+        Ok(permit) => {
+            // The handler's evaluation holds it too: an evaluation the
+            // timeout abandons runs to its end on the blocking pool, and
+            // keeps its place until then.
+            req.extensions_mut().insert(Held(Arc::new(permit)));
+            next.run(req).await
+        }
         Err(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "overloaded",
@@ -391,6 +397,10 @@ async fn limit_concurrency(State(app): State<App>, req: Request, next: Next) -> 
         .into_response(),
     }
 }
+
+/// A place among the requests answered at once (`--max-concurrent`).
+#[derive(Clone)]
+struct Held(#[allow(dead_code)] Arc<tokio::sync::OwnedSemaphorePermit>);
 
 /// Counts every request by route and status, its latency, and its error code.
 async fn measure(State(app): State<App>, req: Request, next: Next) -> Response {
@@ -604,6 +614,7 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 /// `output` is the canonical output `lawgen eval` prints.
 async fn evaluate(
     State(app): State<App>,
+    held: Option<axum::Extension<Held>>,
     UrlPath(name): UrlPath<String>,
     query: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
@@ -614,6 +625,7 @@ async fn evaluate(
     let body = body_of(body)?;
     let app2 = app.clone();
     let receipt = tokio::task::spawn_blocking(move || -> Result<Receipt, ApiError> {
+        let _held = held;
         let s = served(&app2, &name)?;
         let facts = read_facts(&app2, s, &headers, &body)?;
         let (_, conclusions) = evaluate_case(s, &facts, policy);
@@ -651,6 +663,7 @@ async fn evaluate(
 /// JSON `lawgen explain --format json` prints.
 async fn explain(
     State(app): State<App>,
+    held: Option<axum::Extension<Held>>,
     UrlPath(name): UrlPath<String>,
     query: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
@@ -671,6 +684,7 @@ async fn explain(
     let body = body_of(body)?;
     let app2 = app.clone();
     let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
+        let _held = held;
         let s = served(&app2, &name)?;
         let facts = read_facts(&app2, s, &headers, &body)?;
         let query =
