@@ -33,6 +33,9 @@ pub struct Args {
     /// The most `/v1/` requests answered at once; more get `overloaded`.
     #[arg(long, value_name = "N", default_value_t = 64)]
     max_concurrent: usize,
+    /// The most cases in one batch (`evaluate-batch`).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_cases: usize,
     /// Sign every receipt with this secret key (a file of `lawgen keygen`).
     #[arg(long, value_name = "FILE")]
     signing_key: Option<PathBuf>,
@@ -67,6 +70,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     config.timeout = timeout;
     config.max_concurrent = args.max_concurrent;
     config.signing_key = args.signing_key;
+    config.max_cases = args.max_cases;
     config.engine = match args.engine {
         ServeEngine::Interp => lawgen_serve::Engine::Interp,
     };

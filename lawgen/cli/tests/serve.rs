@@ -814,3 +814,86 @@ fn signed_receipts_verify_on_replay() {
         )
     );
 }
+
+/// A batch, one facts file a line: each receipt is the one a request of its
+/// own gets (but for the time it was made), in the order of the cases, and
+/// each is logged; a batch with one bad case is refused whole, naming the
+/// line, and logs nothing.
+#[test]
+fn a_batch_answers_what_its_cases_answer_one_by_one() {
+    let dir = scratch("batch");
+    let log = dir.join("decisions.jsonl");
+    let server = Server::start(&[
+        "--decision-log",
+        log.to_str().unwrap(),
+        "--max-cases",
+        "100",
+    ]);
+    let files = facts_files("tests/scenarios/chess");
+    let lines: Vec<String> = files
+        .iter()
+        .map(|f| {
+            let v: Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+            v.to_string()
+        })
+        .collect();
+    let batch = "/v1/packages/fide.laws.chess/evaluate-batch";
+    let (status, text) = server.post_as(batch, "application/jsonl", lines.join("\n").as_bytes());
+    assert_eq!(status, 200, "{text}");
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), files.len());
+    assert_eq!(log_lines(&log).len(), files.len());
+    for (facts, mut answer) in files.iter().zip(answers) {
+        let (status, one) = server.post(
+            "/v1/packages/fide.laws.chess/evaluate",
+            &std::fs::read(facts).unwrap(),
+        );
+        assert_eq!(status, 200, "{one}");
+        let mut one: Value = serde_json::from_str(&one).unwrap();
+        one.as_object_mut().unwrap().remove("madeAt");
+        answer.as_object_mut().unwrap().remove("madeAt");
+        assert_eq!(answer, one, "{}", facts.display());
+    }
+    let logged = log_lines(&log).len();
+
+    let mut bad = lines[..5].to_vec();
+    bad[2] = r#"{"facts": {"no_such_predicate": [["g1"]]}}"#.into();
+    let refusals = [
+        (
+            server.post(batch, lines[0].as_bytes()),
+            (415, "unsupported_media_type", Value::from("content-type")),
+        ),
+        (
+            server.post_as(batch, "application/jsonl", bad.join("\n").as_bytes()),
+            (
+                422,
+                "invalid_facts",
+                "line 3 /facts/no_such_predicate".into(),
+            ),
+        ),
+        (
+            server.post_as(
+                batch,
+                "application/jsonl",
+                [lines[0].as_str(); 101].join("\n").as_bytes(),
+            ),
+            (413, "too_many_cases", Value::Null),
+        ),
+        (
+            server.post_as(batch, "application/jsonl", b"\n \n"),
+            (400, "empty_batch", Value::Null),
+        ),
+    ];
+    for ((status, body), (want_status, want_code, want_field)) in refusals {
+        let (status, code, field) = error_of(status, &body);
+        assert_eq!(
+            (status, code.as_str(), field),
+            (want_status, want_code, want_field),
+            "{body}"
+        );
+    }
+    assert_eq!(log_lines(&log).len(), logged, "a refused batch was logged");
+}

@@ -5,7 +5,7 @@
 //! `lawgen eval` prints, inside a receipt ([`receipt`]).
 //!
 //! Routes: `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`,
-//! `POST /v1/packages/{name}/explain`, `GET /healthz`, `GET /readyz`,
+//! `POST /v1/packages/{name}/evaluate-batch`, `POST /v1/packages/{name}/explain`, `GET /healthz`, `GET /readyz`,
 //! `GET /metrics`. Every refusal is a JSON error
 //! `{"error": {"code", "message", "field"}}` ([`ApiError`]).
 
@@ -76,6 +76,8 @@ pub struct Config {
     /// The most requests to `/v1/` answered at once; more are refused with
     /// `overloaded`.
     pub max_concurrent: usize,
+    /// The most cases in one batch.
+    pub max_cases: usize,
     /// The evaluator.
     pub engine: Engine,
     /// A secret key file of `lawgen keygen`: every receipt is signed with it.
@@ -94,6 +96,7 @@ impl Config {
             max_body_bytes: 16 * 1024 * 1024,
             timeout: Duration::from_secs(30),
             max_concurrent: 64,
+            max_cases: 10_000,
             engine: Engine::Interp,
             signing_key: None,
         }
@@ -187,6 +190,7 @@ struct Inner {
     metrics: metrics::Metrics,
     permits: Arc<tokio::sync::Semaphore>,
     signer: Option<ed25519_dalek::SigningKey>,
+    max_cases: usize,
 }
 
 impl App {
@@ -246,6 +250,7 @@ impl App {
         Ok(App {
             inner: Arc::new(Inner {
                 signer,
+                max_cases: config.max_cases,
                 packages,
                 limits: config.limits,
                 engine: config.engine,
@@ -264,6 +269,7 @@ impl App {
             .route("/v1/packages", get(list_packages))
             .route("/v1/packages/{name}/evaluate", post(evaluate))
             .route("/v1/packages/{name}/explain", post(explain))
+            .route("/v1/packages/{name}/evaluate-batch", post(evaluate_batch))
             .route_layer(middleware::from_fn_with_state(
                 self.clone(),
                 limit_concurrency,
@@ -422,7 +428,7 @@ async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         "not_found",
-        "no such path: the service answers `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`, `POST /v1/packages/{name}/explain`, `/healthz`, `/readyz` and `/metrics`",
+        "no such path: the service answers `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`, `POST /v1/packages/{name}/evaluate-batch`, `POST /v1/packages/{name}/explain`, `/healthz`, `/readyz` and `/metrics`",
     )
 }
 
@@ -501,19 +507,32 @@ fn read_facts(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Facts, ApiError> {
+    content_type(headers, "application/json", "a facts file")?;
+    parse_case(app, served, body)
+}
+
+/// Refuses a body not sent as `want`.
+fn content_type(headers: &HeaderMap, want: &str, what: &str) -> Result<(), ApiError> {
     let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim();
-    if !essence.eq_ignore_ascii_case("application/json") {
+    if !essence.eq_ignore_ascii_case(want) {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
-            format!("the body must be a facts file sent as `application/json`, not `{ct}`; set the header `Content-Type: application/json`"),
+            format!("the body must be {what} sent as `{want}`, not `{ct}`; set the header `Content-Type: {want}`"),
         )
         .at("content-type"));
     }
+    Ok(())
+}
+
+/// One facts file: within the facts limit, JSON, valid for the package
+/// (checked as `lawgen eval` checks a facts file), dated on a day the
+/// package's law is in force.
+fn parse_case(app: &App, served: &Served, body: &[u8]) -> Result<Facts, ApiError> {
     if body.len() > app.inner.limits.max_facts_bytes {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -641,22 +660,147 @@ async fn evaluate(
     })
     .await
     .map_err(internal)??;
+    let line = signed_line(&app, &receipt);
+    // Logged with no await between the write and the answer: a request the
+    // timeout abandons is neither answered nor logged, and a logged one is
+    // answered.
+    log_decisions(&app, &line)?;
+    app.inner.metrics.cases(&receipt.package.name, 1);
+    Ok((StatusCode::OK, json_headers(), line).into_response())
+}
+
+/// A receipt's line, signed when the service has a key.
+fn signed_line(app: &App, receipt: &Receipt) -> String {
     let mut json = receipt.to_json();
     if let Some(key) = &app.inner.signer {
         json["signature"] = signing::sign(key, &json);
     }
-    let line = format!("{json}\n");
-    // Logged with no await between the write and the answer: a request the
-    // timeout abandons is neither answered nor logged, and a logged one is
-    // answered.
+    format!("{json}\n")
+}
+
+/// Appends the lines of answered decisions to the log, at once, and
+/// flushes: lines of concurrent requests never interleave.
+fn log_decisions(app: &App, lines: &str) -> Result<(), ApiError> {
     if let Some(log) = &app.inner.log {
         let mut w = log.lock().unwrap_or_else(|p| p.into_inner());
-        w.write_all(line.as_bytes())
+        w.write_all(lines.as_bytes())
             .and_then(|()| w.flush())
             .map_err(|e| internal(format!("cannot write the decision log: {e}")))?;
     }
-    app.inner.metrics.cases(&receipt.package.name, 1);
-    Ok((StatusCode::OK, json_headers(), line).into_response())
+    Ok(())
+}
+
+/// `POST /v1/packages/{name}/evaluate-batch`: many cases, one facts file a
+/// line (`application/jsonl`), evaluated on every core; the answer is
+/// their receipts, a line each, in the order of the cases. A batch with
+/// one case the service refuses is refused whole, naming the line.
+async fn evaluate_batch(
+    State(app): State<App>,
+    held: Option<axum::Extension<Held>>,
+    UrlPath(name): UrlPath<String>,
+    query: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    let policy = policy_of(&query_of(query)?)?;
+    let package = served(&app, &name)?.identity.name.clone();
+    let body = body_of(body)?;
+    content_type(&headers, "application/jsonl", "facts files, one a line,")?;
+    let app2 = app.clone();
+    let lines = tokio::task::spawn_blocking(move || -> Result<(String, usize), ApiError> {
+        let _held = held;
+        let s = served(&app2, &name)?;
+        let cases: Vec<(usize, &[u8])> = body
+            .split(|b| *b == b'\n')
+            .enumerate()
+            .filter(|(_, l)| l.iter().any(|b| !b.is_ascii_whitespace()))
+            .map(|(i, l)| (i + 1, l))
+            .collect();
+        if cases.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "empty_batch",
+                "the batch holds no case: send one facts file a line",
+            ));
+        }
+        if cases.len() > app2.inner.max_cases {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_many_cases",
+                format!(
+                    "the batch holds {} cases, over the limit of {} (`--max-cases`); split it",
+                    cases.len(),
+                    app2.inner.max_cases
+                ),
+            ));
+        }
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(cases.len());
+        let chunk = cases.len().div_ceil(threads);
+        let answers: Vec<Result<String, ApiError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = cases
+                .chunks(chunk)
+                .map(|part| {
+                    let app = &app2;
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|(n, line)| {
+                                let facts = parse_case(app, s, line).map_err(|mut e| {
+                                    e.message = format!("line {n}: {}", e.message);
+                                    e.field = Some(format!(
+                                        "line {n}{}",
+                                        e.field
+                                            .as_deref()
+                                            .map_or(String::new(), |f| format!(" {f}"))
+                                    ));
+                                    e
+                                })?;
+                                let (_, conclusions) = evaluate_case(s, &facts, policy);
+                                let receipt = Receipt::new(
+                                    s.identity.clone(),
+                                    s.closure.clone(),
+                                    &facts,
+                                    &s.loaded.catalog,
+                                    &conclusions,
+                                    app.inner.engine.as_str(),
+                                    std::time::SystemTime::now(),
+                                );
+                                Ok(signed_line(app, &receipt))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![Err(internal("an evaluation of the batch panicked"))]
+                    })
+                })
+                .collect()
+        });
+        let mut out = String::new();
+        for a in answers {
+            out.push_str(&a?);
+        }
+        Ok((out, cases.len()))
+    })
+    .await
+    .map_err(internal)??;
+    let (lines, n) = lines;
+    log_decisions(&app, &lines)?;
+    app.inner.metrics.cases(&package, n as u64);
+    Ok((
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/jsonl"),
+        )],
+        lines,
+    )
+        .into_response())
 }
 
 /// `POST /v1/packages/{name}/explain?literal=L[&lang=en]`: the explanation
