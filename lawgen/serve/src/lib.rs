@@ -377,7 +377,7 @@ async fn json_errors(r: Response) -> Response {
         StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",
-            "this path does not take that method: `GET /v1/packages`, `POST /v1/packages/{name}/evaluate` or `/explain`",
+            "this path does not take that method: `GET /v1/packages`; `POST /v1/packages/{name}/evaluate`, `/evaluate-batch` or `/explain`",
         ),
         s => ApiError::new(s, "http_error", format!("the request was refused: {s}")),
     };
