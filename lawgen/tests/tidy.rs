@@ -67,6 +67,14 @@ const WALLS: &[Wall] = &[
               `generate`); make what it needs a small documented public function, or move it \
               into the CLI",
     },
+    Wall {
+        arrow: "service → library internals",
+        from: &["lawgen/serve/src/"],
+        root: "internals",
+        to: &[],
+        why: "the service is a thin shell over lawgen's public API (`driver`) and \
+              lawgen-runtime; make what it needs a small documented public function",
+    },
 ];
 
 /// What the CLI still reaches through `lawgen::internals`: (file under

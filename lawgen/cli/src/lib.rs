@@ -41,6 +41,10 @@ pub mod lock;
 #[cfg(feature = "cli")]
 pub mod lower;
 #[cfg(feature = "cli")]
+pub mod replay;
+#[cfg(feature = "cli")]
+pub mod serve;
+#[cfg(feature = "cli")]
 pub mod test;
 #[cfg(feature = "cli")]
 pub mod verdicts;

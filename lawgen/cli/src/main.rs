@@ -67,6 +67,15 @@ enum Command {
     /// Pin the packages a package imports: write PACKAGE.lock with the
     /// SHA-256 of each, which every later load verifies.
     Lock(cli::lock::Args),
+    /// Answer evaluations and explanations over HTTP, each decision with a
+    /// receipt (docs/service.md).
+    Serve(cli::serve::Args),
+    /// Evaluate every receipt of a decision log again and check that it
+    /// reproduces: the packages' hashes, the facts' hash, the output byte
+    /// for byte (docs/service.md#replay).
+    Replay(cli::replay::Args),
+    /// Write an Ed25519 key pair for signed receipts: NAME.key and NAME.pub.
+    Keygen(cli::serve::KeygenArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +101,9 @@ fn main() -> ExitCode {
         Command::Graph(a) => cli::graph::command(a, i),
         Command::Doc(a) => cli::doc::command(a, i),
         Command::Lock(a) => cli::lock::command(a, i),
+        Command::Serve(a) => cli::serve::command(a, i),
+        Command::Replay(a) => cli::replay::command(a, i),
+        Command::Keygen(a) => cli::serve::keygen(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
