@@ -80,10 +80,13 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "the walls: the library without any tool, and the bench child without the command (ARCHITECTURE.md#walls)"
 # What a build script compiles (no `internals`, so no tool reaches the
 # stages): it builds, and none of the stages' code is dead without the
-# command. Then lawgen-cli as the crates `lawgen bench` compiles link it.
+# command. Then lawgen-cli as the crates `lawgen bench` compiles link it,
+# and the decision service on its own: in the workspace build a feature
+# another member enables could hide that it needs `internals`.
 # The walls between modules are lawgen/tests/tidy.rs, run by cargo test.
 cargo clippy -p lawgen --no-default-features --features emit -- -D warnings
 cargo clippy -p lawgen-cli --no-default-features --features bench -- -D warnings
+cargo clippy -p lawgen-serve -- -D warnings
 
 step "cargo test --no-run (build every test binary of the workspace)"
 cargo test --workspace --no-run
