@@ -107,6 +107,9 @@ pub mod internals;
 pub use builder::{BuildError, Builder, Package};
 #[cfg(feature = "emit")]
 pub use emit::{EmitError, EmitOptions, Emitted, Engine, STRAIGHT_LINE_RULES};
+/// Hex SHA-256 of bytes, lower case: the digest packages' hashes, lock files
+/// and the service's receipts are written with (docs/reference.md#integrity).
+pub use syntax::hash::sha256_hex;
 
 /// The whole back of the pipeline for a checked package, without IO:
 /// lower → emit (unfold, preload, the engine, the typed API). What

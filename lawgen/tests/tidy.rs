@@ -91,7 +91,6 @@ const CLI_INTERNALS: &[(&str, &str)] = &[
     ("build/python.rs", "python"),
     ("check.rs", "check"),
     ("check.rs", "model"),
-    ("compiled.rs", "syntax"),
     ("fmt.rs", "syntax"),
     ("graph.rs", "check"),
     ("graph.rs", "model"),

@@ -11,7 +11,7 @@
 
 use super::build::{write_crate_with, RuntimeDep};
 use lawgen::driver::Loaded;
-use lawgen::internals::syntax::hash::sha256_hex;
+use lawgen::sha256_hex;
 use lawgen::BuildError;
 use lawgen::{EmitError, EmitOptions, Emitted, Engine};
 use std::path::{Path, PathBuf};

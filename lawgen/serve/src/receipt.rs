@@ -11,8 +11,6 @@ use lawgen_runtime::formats::output::canonical_json;
 use lawgen_runtime::interp::{Conclusions, Facts};
 use lawgen_runtime::program::Catalog;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 use std::time::SystemTime;
 
 /// The format name every receipt carries, and its version.
@@ -100,7 +98,7 @@ impl Receipt {
         Receipt {
             package,
             closure,
-            facts_sha256: sha256_hex(facts.as_bytes()),
+            facts_sha256: lawgen::sha256_hex(facts.as_bytes()),
             facts,
             output: canonical_json(conclusions),
             as_of: conclusions.as_of.map(|d| d.to_string()),
@@ -137,22 +135,4 @@ impl Receipt {
             "madeAt": self.made_at,
         })
     }
-
-    /// The receipt as one line of JSON, ending with a newline: the body of
-    /// an `evaluate` answer and the decision log's line.
-    pub fn to_json_line(&self) -> String {
-        let mut s = self.to_json().to_string();
-        s.push('\n');
-        s
-    }
-}
-
-/// SHA-256 of `bytes`, lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest.iter() {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
 }

@@ -64,7 +64,7 @@ fn replay_one(app: &App, line: &str, key: Option<&VerifyingKey>) -> Result<(), S
         ));
     }
     let facts = text("facts")?;
-    if receipt::sha256_hex(facts.as_bytes()) != text("factsSha256")? {
+    if lawgen::sha256_hex(facts.as_bytes()) != text("factsSha256")? {
         return Err("the receipt's facts do not hash to its `factsSha256`".into());
     }
     let policy = match text("policy")? {
