@@ -97,6 +97,7 @@ impl Backend for Ascent {
             let o = out_ident(r);
             quote!(#o: __rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
         });
+        let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// Evaluates independent cases in one engine run: every tuple
             /// carries its case's index, so cases never meet.
@@ -131,15 +132,7 @@ impl Backend for Ascent {
                 drop(engine);
                 (errors, out)
                 });
-                let batch = ::std::sync::Arc::new(Batch { input, out });
-                errors
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, e)| match e {
-                        Some(e) => Err(e),
-                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
-                    })
-                    .collect()
+                #conclusions
             }
         }
     }

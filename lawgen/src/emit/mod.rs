@@ -276,6 +276,23 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     })
 }
 
+/// The end of every engine's `evaluate_batch`: the batch's input and
+/// outputs shared by its `Conclusions`, one per case, or the case's error
+/// (`errors` and `out` bound by the engine's code before it).
+fn batch_conclusions() -> TokenStream {
+    quote! {
+        let batch = ::std::sync::Arc::new(Batch { input, out });
+        errors
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| match e {
+                Some(e) => Err(e),
+                None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
+            })
+            .collect()
+    }
+}
+
 /// The straight-line limit `opts` asks for: its own, else the environment's
 /// `LAWGEN_STRAIGHT_LINE_RULES` (how `lawgen bench` and `lawgen build` are
 /// measured on either side of it; docs/performance.md), else

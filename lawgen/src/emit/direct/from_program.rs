@@ -63,6 +63,7 @@ impl Backend for FromProgram {
                 },
             )
         };
+        let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// The relations a case's conclusions keep, in the order of
             /// `Outputs`' fields.
@@ -95,15 +96,7 @@ impl Backend for FromProgram {
                         Err(e) => errors.push(Some(e)),
                     }
                 }
-                let batch = ::std::sync::Arc::new(Batch { input, out });
-                errors
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, e)| match e {
-                        Some(e) => Err(e),
-                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
-                    })
-                    .collect()
+                #conclusions
             }
         }
     }

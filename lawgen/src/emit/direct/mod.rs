@@ -209,6 +209,7 @@ impl Backend for Direct {
                 }
             }
         });
+        let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// Evaluates independent cases one after the other on this
             /// thread's tables (no allocation per case once they have grown).
@@ -251,15 +252,7 @@ impl Backend for Direct {
                     s.sizes.record(n, [#(#sizes),*]);
                     out
                 });
-                let batch = ::std::sync::Arc::new(Batch { input, out });
-                errors
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, e)| match e {
-                        Some(e) => Err(e),
-                        None => Ok(Conclusions::new(::std::sync::Arc::clone(&batch), i as u32, policy)),
-                    })
-                    .collect()
+                #conclusions
             }
         }
     }
