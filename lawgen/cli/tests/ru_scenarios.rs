@@ -455,22 +455,23 @@ fn the_previous_version_drew_and_lost_a_game_at_once() {
     assert_eq!(result(RU), (g1, J::Null));
 }
 
+/// The Russian explanation of `query` on scenario `name` of the Russian
+/// rules, evaluated under the blocking policy.
+fn explain_in_russian(name: &str, query: &str) -> String {
+    let loaded = layered(RU);
+    let bytes = std::fs::read(support::path(SCENARIOS).join(format!("{name}.facts.json"))).unwrap();
+    let facts = read_facts(&bytes, &loaded.catalog).unwrap();
+    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
+    let q = lawgen_runtime::explain::parse_query(&loaded.catalog, query).unwrap();
+    lawgen_runtime::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text()
+}
+
 /// Why a game is not drawn, in Russian: the FIDE rule that would have drawn
 /// it, the derogation that sets it aside and the Russian article that governs
 /// instead, each marked with its package.
 #[test]
 fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
-    let loaded = layered(RU);
-    let facts = read_facts(
-        &std::fs::read(support::path(SCENARIOS).join("fivefold_repetition_set_aside.facts.json"))
-            .unwrap(),
-        &loaded.catalog,
-    )
-    .unwrap();
-    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
-    let q = lawgen_runtime::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
-    let text =
-        lawgen_runtime::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    let text = explain_in_russian("fivefold_repetition_set_aside", "game_drawn(g1)");
     assert!(text.starts_with("game_drawn(g1): НЕ УСТАНОВЛЕНО"), "{text}");
     assert!(
         text.contains("правило [fide.laws.chess 0.1.0] FivefoldAutomaticDraw (строгое)"),
@@ -492,17 +493,7 @@ fn the_why_not_of_a_fide_draw_names_the_derogation_in_russian() {
 /// draw does not apply, and no English word is left in the Russian text.
 #[test]
 fn a_failing_negated_condition_is_worded_in_russian() {
-    let loaded = layered(RU);
-    let facts = read_facts(
-        &std::fs::read(support::path(SCENARIOS).join("ruling_rejected_no_flag.facts.json"))
-            .unwrap(),
-        &loaded.catalog,
-    )
-    .unwrap();
-    let ev = driver::evaluate(&loaded, &facts, Policy::Blocking).unwrap();
-    let q = lawgen_runtime::explain::parse_query(&loaded.catalog, "game_drawn(g1)").unwrap();
-    let text =
-        lawgen_runtime::explain::explain(&ev.program, &ev.store, Policy::Blocking, &q, "ru").text();
+    let text = explain_in_russian("ruling_rejected_no_flag", "game_drawn(g1)");
     assert!(
         text.contains(
             "не применяется — не установлено claim_ruling_on_record(g1, c1) не выполнено: оно установлено"
