@@ -209,7 +209,7 @@ fn literals(output: &Value) -> Vec<String> {
     out
 }
 
-fn error_of(status: u16, body: &str) -> (u16, String, Value) {
+fn error_of(status: u16, body: &str) -> (u16, String, Value, String) {
     let v: Value = serde_json::from_str(body)
         .unwrap_or_else(|e| panic!("error body is not JSON ({e}): {body}"));
     let err = &v["error"];
@@ -221,6 +221,7 @@ fn error_of(status: u16, body: &str) -> (u16, String, Value) {
         status,
         err["code"].as_str().unwrap().to_owned(),
         err["field"].clone(),
+        err["message"].as_str().unwrap().to_owned(),
     )
 }
 
@@ -464,8 +465,8 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
     let eval = "/v1/packages/fide.laws.chess/evaluate";
     let explain = "/v1/packages/fide.laws.chess/explain";
 
-    // (what, the answer, the status, code and field it must have)
-    type Refusal<'a> = (&'a str, (u16, String), u16, &'a str, Value);
+    // (what, the answer, the status, code, field and message it must have)
+    type Refusal<'a> = (&'a str, (u16, String), u16, &'a str, Value, &'a str);
     let cases: Vec<Refusal> = vec![
         (
             "malformed JSON",
@@ -473,6 +474,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             400,
             "malformed_json",
             Value::Null,
+            "the body is not JSON: EOF while parsing an object at line 1 column 11",
         ),
         (
             "a wrong content type",
@@ -480,6 +482,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             415,
             "unsupported_media_type",
             "content-type".into(),
+            "the body must be a facts file sent as `application/json`, not `text/plain`; set the header `Content-Type: application/json`",
         ),
         (
             "an unknown package",
@@ -487,6 +490,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             404,
             "unknown_package",
             "name".into(),
+            "no package `no.such.package` is served; the service serves fide.laws.chess, ru.chess.competition",
         ),
         (
             "a facts file the checker refuses",
@@ -494,6 +498,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             422,
             "invalid_facts",
             "/facts/no_such_predicate".into(),
+            "error[E081]: unknown predicate `no_such_predicate`\n  --> node `no_such_predicate` at /facts/no_such_predicate\n  = help: use a predicate's local name (the part of its id after `#`) or its full id; `~` before it states the explicit negation\n\nerror: 1 error found\nerror: the request body is not a valid facts file for fide.laws.chess",
         ),
         (
             "a body over the limit",
@@ -504,6 +509,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             413,
             "body_too_large",
             Value::Null,
+            "the request body is over the service's limit; send fewer facts per request, or raise `--max-body-bytes`",
         ),
         (
             "a date on which no edition is in force",
@@ -514,6 +520,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             422,
             "no_law_in_force",
             "/asOf".into(),
+            "no edition of the work `FIDE_LAWS_OF_CHESS` is in force on 1900-01-01: it has an edition in force from 2023-01-01; evaluate the case as of a date on which the work has an edition in force (the facts file's `asOf`)",
         ),
         (
             "an unknown policy",
@@ -521,6 +528,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             400,
             "invalid_parameter",
             "policy".into(),
+            "unknown policy `lenient`: write `blocking` (the default) or `propagating`",
         ),
         (
             "an explanation without a literal",
@@ -528,6 +536,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             400,
             "missing_parameter",
             "literal".into(),
+            "name the literal to explain: `?literal=game_drawn(g1)` (percent-encoded)",
         ),
         (
             "a literal the package does not declare",
@@ -535,6 +544,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             400,
             "invalid_literal",
             "literal".into(),
+            "unknown predicate `no_such`; `lawgen check PACKAGE` lists the predicates",
         ),
         (
             "a path the service does not answer",
@@ -542,6 +552,7 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             404,
             "not_found",
             Value::Null,
+            "no such path: the service answers `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`, `POST /v1/packages/{name}/evaluate-batch`, `POST /v1/packages/{name}/explain`, `/healthz`, `/readyz` and `/metrics`",
         ),
         (
             "a method the path does not take",
@@ -549,13 +560,14 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
             405,
             "method_not_allowed",
             Value::Null,
+            "this path does not take that method: `GET /v1/packages`; `POST /v1/packages/{name}/evaluate`, `/evaluate-batch` or `/explain`",
         ),
     ];
-    for (what, (status, body), want_status, want_code, want_field) in cases {
-        let (status, code, field) = error_of(status, &body);
+    for (what, (status, body), want_status, want_code, want_field, want_message) in cases {
+        let (status, code, field, message) = error_of(status, &body);
         assert_eq!(
-            (status, code.as_str(), &field),
-            (want_status, want_code, &want_field),
+            (status, code.as_str(), &field, message.as_str()),
+            (want_status, want_code, &want_field, want_message),
             "{what}: {body}"
         );
     }
@@ -629,7 +641,7 @@ fn requests_over_the_concurrency_limit_are_refused() {
     held.write_all(&good[..10]).unwrap();
     std::thread::sleep(Duration::from_millis(500));
     let (status, body) = server.post(eval, &good);
-    let (status, code, _) = error_of(status, &body);
+    let (status, code, _, _) = error_of(status, &body);
     assert_eq!((status, code.as_str()), (503, "overloaded"), "{body}");
     held.write_all(&good[10..]).unwrap();
     let mut answer = String::new();
@@ -864,7 +876,12 @@ fn a_batch_answers_what_its_cases_answer_one_by_one() {
     let refusals = [
         (
             server.post(batch, lines[0].as_bytes()),
-            (415, "unsupported_media_type", Value::from("content-type")),
+            (
+                415,
+                "unsupported_media_type",
+                Value::from("content-type"),
+                "the body must be facts files, one a line, sent as `application/jsonl`, not `application/json`; set the header `Content-Type: application/jsonl`",
+            ),
         ),
         (
             server.post_as(batch, "application/jsonl", bad.join("\n").as_bytes()),
@@ -872,6 +889,7 @@ fn a_batch_answers_what_its_cases_answer_one_by_one() {
                 422,
                 "invalid_facts",
                 "line 3 /facts/no_such_predicate".into(),
+                "line 3: error[E081]: unknown predicate `no_such_predicate`\n  --> node `no_such_predicate` at /facts/no_such_predicate\n  = help: use a predicate's local name (the part of its id after `#`) or its full id; `~` before it states the explicit negation\n\nerror: 1 error found\nerror: the request body is not a valid facts file for fide.laws.chess",
             ),
         ),
         (
@@ -880,18 +898,28 @@ fn a_batch_answers_what_its_cases_answer_one_by_one() {
                 "application/jsonl",
                 [lines[0].as_str(); 101].join("\n").as_bytes(),
             ),
-            (413, "too_many_cases", Value::Null),
+            (
+                413,
+                "too_many_cases",
+                Value::Null,
+                "the batch holds 101 cases, over the limit of 100 (`--max-cases`); split it",
+            ),
         ),
         (
             server.post_as(batch, "application/jsonl", b"\n \n"),
-            (400, "empty_batch", Value::Null),
+            (
+                400,
+                "empty_batch",
+                Value::Null,
+                "the batch holds no case: send one facts file a line",
+            ),
         ),
     ];
-    for ((status, body), (want_status, want_code, want_field)) in refusals {
-        let (status, code, field) = error_of(status, &body);
+    for ((status, body), (want_status, want_code, want_field, want_message)) in refusals {
+        let (status, code, field, message) = error_of(status, &body);
         assert_eq!(
-            (status, code.as_str(), field),
-            (want_status, want_code, want_field),
+            (status, code.as_str(), field, message.as_str()),
+            (want_status, want_code, want_field, want_message),
             "{body}"
         );
     }
