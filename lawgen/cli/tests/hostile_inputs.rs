@@ -294,3 +294,36 @@ fn a_package_named_like_a_python_keyword_is_a_user_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A straight-line limit in the environment that is not a number is an
+/// error naming the variable and what to write, and nothing is built.
+#[test]
+fn a_straight_line_limit_that_is_not_a_number_is_refused() {
+    let dir = scratch("straight-line");
+    let out = dir.join("out");
+    let run = Command::new(env!("CARGO_BIN_EXE_lawgen"))
+        .current_dir(support::workspace())
+        .env("LAWGEN_STRAIGHT_LINE_RULES", "many")
+        .args([
+            "build",
+            "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json",
+            "--out",
+            &out.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            run.status.code(),
+            String::from_utf8(run.stderr).unwrap().as_str()
+        ),
+        (
+            Some(1),
+            "lawgen: generating code for packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json: \
+             LAWGEN_STRAIGHT_LINE_RULES is `many`, not a number of rules: set it to one (e.g. \
+             2500), or unset it for the default of 12000\n"
+        )
+    );
+    assert!(!out.exists(), "a crate was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
