@@ -1202,76 +1202,48 @@ impl Program {
 
 #[cfg(feature = "data")]
 impl Program {
-    /// The program as data, for generated modules to embed.
+    /// The program as JSON (what [`Program::embed`] deflates).
     pub fn encode(&self) -> String {
         serde_json::to_string(self).expect("a program always serializes")
     }
 
-    /// [`Program::encode`] laid out one entry per line down to the
-    /// catalog's lists (a relation, a rule, a predicate per line), so that a
-    /// change to lowering shows as a readable diff of the generated code
-    /// that embeds it. [`Program::decode`] reads either form.
-    pub fn encode_lines(&self) -> String {
-        let v = serde_json::to_value(self).expect("a program always serializes");
-        let mut text = String::new();
-        write_lines(&v, 0, &mut text);
-        // rustc refuses a literal holding a codepoint that changes the
-        // visible direction of text (they can make code read other than it
-        // compiles), and generated code embeds this text in a raw string:
-        // such codepoints (only ever inside JSON strings) are written as
-        // JSON escapes, which decode to the same program.
-        let mut out = String::with_capacity(text.len());
-        for c in text.chars() {
-            if matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            } else {
-                out.push(c);
+    /// The program as generated modules embed it: its JSON deflated and in
+    /// base64, in lines of [`EMBED_LINE`] characters. A lowered program's
+    /// JSON repeats itself (every rule spells the same keys): deflated it is
+    /// ten to twenty times smaller, and at thousands of rules it was more
+    /// than half of a module's bytes. Its readable form is the lowering
+    /// snapshot of `Display`, not the module. The text is ASCII, so it can
+    /// hold no character that rustc refuses in a literal.
+    pub fn embed(&self) -> String {
+        use base64::Engine as _;
+        let deflated = miniz_oxide::deflate::compress_to_vec(self.encode().as_bytes(), 9);
+        let text = base64::engine::general_purpose::STANDARD.encode(deflated);
+        let mut out = String::with_capacity(text.len() + text.len() / EMBED_LINE + 1);
+        for (i, chunk) in text.as_bytes().chunks(EMBED_LINE).enumerate() {
+            if i > 0 {
+                out.push('\n');
             }
+            out.push_str(std::str::from_utf8(chunk).expect("base64 is ASCII"));
         }
         out
     }
 
-    /// The inverse of [`Program::encode`] (by the same runtime version).
+    /// The inverse of [`Program::embed`] (by the same runtime version).
     pub fn decode(text: &str) -> Result<Program, String> {
-        serde_json::from_str(text).map_err(|e| format!("the embedded program does not decode: {e}"))
+        use base64::Engine as _;
+        let fail = |e: &dyn fmt::Display| format!("the embedded program does not decode: {e}");
+        let packed: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        let deflated = base64::engine::general_purpose::STANDARD
+            .decode(packed)
+            .map_err(|e| fail(&e))?;
+        let json = miniz_oxide::inflate::decompress_to_vec(&deflated).map_err(|e| fail(&e))?;
+        serde_json::from_slice(&json).map_err(|e| fail(&e))
     }
 }
 
-/// Objects and arrays nested less than this deep get a line per entry.
+/// The width of the lines of an embedded program.
 #[cfg(feature = "data")]
-const LINE_DEPTH: usize = 3;
-
-#[cfg(feature = "data")]
-fn write_lines(v: &serde_json::Value, depth: usize, out: &mut String) {
-    use serde_json::Value;
-    let indent = |out: &mut String, d: usize| out.extend(std::iter::repeat_n(' ', d));
-    match v {
-        Value::Array(a) if depth < LINE_DEPTH && !a.is_empty() => {
-            out.push_str("[\n");
-            for (i, x) in a.iter().enumerate() {
-                indent(out, depth + 1);
-                write_lines(x, depth + 1, out);
-                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
-            }
-            indent(out, depth);
-            out.push(']');
-        }
-        Value::Object(m) if depth < LINE_DEPTH && !m.is_empty() => {
-            out.push_str("{\n");
-            for (i, (k, x)) in m.iter().enumerate() {
-                indent(out, depth + 1);
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push_str(": ");
-                write_lines(x, depth + 1, out);
-                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
-            }
-            indent(out, depth);
-            out.push('}');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
+pub const EMBED_LINE: usize = 100;
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1660,15 +1632,18 @@ small(X) :- fa(X, N), !big(X), X ≠ \"o k\".  % small(X) :- fa(X, N), !big(X), 
             text: "\u{202E}abc".into(),
         });
         let compact = p.encode();
-        let lines = p.encode_lines();
-        assert!(lines.contains("\\u202e") && !lines.contains('\u{202E}'));
-        assert!(lines.lines().count() > 10);
-        for text in [&compact, &lines] {
-            let back = Program::decode(text).unwrap();
-            assert_eq!(back.encode(), compact);
-            assert_eq!(back.rules[0].meaning, p.rules[0].meaning);
-            assert_eq!(back.catalog.preds[0].labels[0].text, "\u{202E}abc");
-        }
+        let embedded = p.embed();
+        assert!(embedded.is_ascii());
+        assert!(embedded.lines().all(|l| l.len() <= EMBED_LINE));
+        let back = Program::decode(&embedded).unwrap();
+        assert_eq!(back.encode(), compact);
+        assert_eq!(back.rules[0].meaning, p.rules[0].meaning);
+        assert_eq!(back.catalog.preds[0].labels[0].text, "\u{202E}abc");
+        let cut = Program::decode(&embedded[..embedded.len() / 2]).unwrap_err();
+        assert!(
+            cut.starts_with("the embedded program does not decode: "),
+            "{cut}"
+        );
         let err = Program::decode("{\"package\": 1}").unwrap_err();
         assert!(
             err.starts_with("the embedded program does not decode: "),

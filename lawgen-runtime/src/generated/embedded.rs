@@ -20,7 +20,7 @@ pub struct Embedded {
     /// The version of lawgen that generated the module; the program's
     /// encoding is this runtime's, so the two must agree.
     pub generator: &'static str,
-    /// The lowered program, encoded by [`crate::program::Program::encode`].
+    /// The lowered program, encoded by [`crate::program::Program::embed`].
     pub program: &'static str,
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub(crate) cell: std::sync::OnceLock<Result<crate::program::Program, String>>,

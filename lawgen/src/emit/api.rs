@@ -271,8 +271,8 @@ impl<'a> Api<'a> {
         let hash = Literal::string(m.semantic_hash.as_deref().unwrap_or(""));
         // The lowered program the engine was generated from, as data: what
         // facts files, the canonical output and explanations read at run
-        // time (no package text, no compiler).
-        let program = raw_string(&self.prog.encode_lines());
+        // time (no package text, no compiler), deflated.
+        let program = raw_string(&self.prog.embed());
         let generator = Literal::string(env!("CARGO_PKG_VERSION"));
         let doc = doc_attrs(&format!(
             "The package this module was generated from: {} {}.",
@@ -301,7 +301,8 @@ impl<'a> Api<'a> {
             pub static PACKAGE: __rt::Embedded = __rt::Embedded::new(#name, #version, #hash, #generator, PROGRAM);
 
             /// The lowered program this module runs, encoded by `lawgen-runtime`
-            /// (read by `Facts::from_json`, `Conclusions::to_json` and `explain*`).
+            /// (its JSON deflated, in base64; read by `Facts::from_json`,
+            /// `Conclusions::to_json` and `explain*`).
             const PROGRAM: &str = #program;
 
             /// The package's name.
