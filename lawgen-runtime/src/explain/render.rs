@@ -3,7 +3,7 @@
 
 use super::proof::fmt_value;
 use super::tree::*;
-use super::words::{self, Lang};
+use super::words::{self, Lang, Word};
 use crate::text::Shown;
 use serde_json::{json, Value as J};
 
@@ -12,23 +12,17 @@ use serde_json::{json, Value as J};
 /// send a terminal sequence or a bidi control.
 pub fn text(e: &Explanation) -> String {
     let lang = Lang::of(&e.lang);
-    // An undecided atom no rule instance reads is not requested: its
-    // headline must not say that a decision is.
-    let headline = match e.verdict() {
-        "undecided" if e.requests.is_empty() => "undecided, not requested",
-        v => v,
-    };
     let mut out = format!(
         "{}: {}\n",
         Shown(&e.literal),
-        words::headline(lang, headline)
+        words::headline(lang, words::Headline::of(e))
     );
     let n = e.tree.len();
     for (i, node) in e.tree.iter().enumerate() {
         text_node(lang, &mut out, node, "", i + 1 == n);
     }
     if !e.requests.is_empty() {
-        out.push_str(words::word(lang, "requests"));
+        out.push_str(words::word(lang, Word::Requests));
         out.push('\n');
         let n = e.requests.len();
         for (i, r) in e.requests.iter().enumerate() {
@@ -37,7 +31,7 @@ pub fn text(e: &Explanation) -> String {
                 "{}({}) — {} {} ({})",
                 r.predicate,
                 r.args.iter().map(fmt_value).collect::<Vec<_>>().join(", "),
-                words::word(lang, "to be decided by"),
+                words::word(lang, Word::ToBeDecidedBy),
                 r.authority,
                 r.capability
             );
@@ -67,8 +61,8 @@ fn anchor_lines(lang: Lang, r: &RuleRef) -> Vec<String> {
 }
 
 fn anchor_list(lang: Lang, anchors: &[Anchor]) -> Vec<String> {
-    let word = words::word(lang, "anchor");
-    let ed = words::word(lang, "edition");
+    let word = words::word(lang, Word::Anchor);
+    let ed = words::word(lang, Word::Edition);
     anchors
         .iter()
         .map(|a| {
@@ -93,7 +87,7 @@ fn anchor_list(lang: Lang, anchors: &[Anchor]) -> Vec<String> {
 fn priority_text(lang: Lang, p: &PriorityRef) -> String {
     let mut s = format!(
         "{} {}{}",
-        words::word(lang, "priority"),
+        words::word(lang, Word::Priority),
         layer(&p.package),
         p.name
     );
@@ -113,7 +107,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
     };
     let w = |k| words::word(lang, k);
     match &n.kind {
-        NodeKind::Fact => vec![lit(w("fact").into())],
+        NodeKind::Fact => vec![lit(w(Word::Fact).into())],
         NodeKind::Closure {
             name,
             package,
@@ -123,7 +117,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             absent,
             ..
         } => {
-            let mut s = format!("{} {}{name}", w("by closure"), layer(package));
+            let mut s = format!("{} {}{name}", w(Word::ByClosure), layer(package));
             if let Some(l) = label {
                 s.push_str(&format!(" — \"{l}\""));
             }
@@ -131,11 +125,11 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                 lit(s),
                 format!(
                     "{} {}, {} {}; {absent} {}",
-                    w("snapshot"),
-                    snapshot.as_deref().unwrap_or(w("none")),
-                    w("complete as of"),
-                    complete_as_of.as_deref().unwrap_or(w("not stated")),
-                    w("not among facts"),
+                    w(Word::Snapshot),
+                    snapshot.as_deref().unwrap_or(w(Word::NoneGiven)),
+                    w(Word::CompleteAsOf),
+                    complete_as_of.as_deref().unwrap_or(w(Word::NotStated)),
+                    w(Word::NotAmongFacts),
                 ),
             ]
         }
@@ -144,10 +138,10 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                 Some(_) => lit(format!(
                     "{} {} {}",
                     words::level(lang, *level, *world),
-                    w("by rule"),
+                    w(Word::ByRule),
                     rule_title(lang, rule)
                 )),
-                None => format!("{} {}", w("rule"), rule_title(lang, rule)),
+                None => format!("{} {}", w(Word::Rule), rule_title(lang, rule)),
             }];
             v.extend(anchor_lines(lang, rule));
             v
@@ -156,7 +150,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             if *holds {
                 vec![text.clone()]
             } else {
-                vec![format!("{text} {}", w("is false"))]
+                vec![format!("{text} {}", w(Word::IsFalse))]
             }
         }
         NodeKind::Absent { atom, status } => vec![match lang {
@@ -176,7 +170,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             requested: true,
         } => vec![lit(format!(
             "{} {authority} ({capability})",
-            w("requested from")
+            w(Word::RequestedFrom)
         ))],
         NodeKind::Judgment {
             authority,
@@ -184,8 +178,8 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             requested: false,
         } => vec![lit(format!(
             "{} {authority} ({capability}): {}",
-            w("not requested from"),
-            w("no instance reads it")
+            w(Word::NotRequestedFrom),
+            w(Word::NoInstanceReadsIt)
         ))],
         NodeKind::Group { title } => vec![words::title(lang, title)],
         NodeKind::Attacker { rule, outcome } => {
@@ -198,19 +192,19 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             let mut v = vec![match outcome {
                 Outcome::Discarded { item, reason } => format!(
                     "{head}: {} — {item} {}",
-                    w("discarded"),
+                    w(Word::Discarded),
                     words::reason(lang, reason)
                 ),
                 Outcome::Defeated { by, priority } => format!(
                     "{head}: {} {} {} {}",
-                    w("defeated by"),
+                    w(Word::DefeatedBy),
                     by.name,
-                    w("under"),
+                    w(Word::Under),
                     priority_text(lang, priority)
                 ),
-                Outcome::Prevails { blocks: true, .. } => format!("{head}: {}", w("blocks")),
+                Outcome::Prevails { blocks: true, .. } => format!("{head}: {}", w(Word::Blocks)),
                 Outcome::Prevails { defeats, .. } if defeats.is_empty() => {
-                    format!("{head}: {}", w("ambiguous"))
+                    format!("{head}: {}", w(Word::Ambiguous))
                 }
                 Outcome::Prevails { defeats, .. } => {
                     let parts: Vec<String> = defeats
@@ -218,18 +212,18 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                         .map(|(r, p)| {
                             format!(
                                 "{r} {} {} {} {}",
-                                w("is defeated by"),
+                                w(Word::IsDefeatedBy),
                                 rule.name,
-                                w("under"),
+                                w(Word::Under),
                                 priority_text(lang, p)
                             )
                         })
                         .collect();
-                    format!("{head}: {}; {}", w("applies"), parts.join("; "))
+                    format!("{head}: {}; {}", w(Word::Applies), parts.join("; "))
                 }
             }];
             if let Some(l) = &rule.label {
-                v.push(format!("{}: {l}", w("label")));
+                v.push(format!("{}: {l}", w(Word::Label)));
             }
             if !matches!(outcome, Outcome::Discarded { .. }) {
                 v.extend(anchor_lines(lang, rule));
@@ -239,9 +233,9 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         NodeKind::Unsatisfied { rule, item, reason } => {
             let mut v = vec![format!(
                 "{} {}: {} — {item} {}",
-                w("rule"),
+                w(Word::Rule),
                 rule_title(lang, rule),
-                w("does not apply"),
+                w(Word::DoesNotApply),
                 words::reason(lang, reason)
             )];
             v.extend(anchor_lines(lang, rule));
@@ -250,17 +244,17 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         NodeKind::SetAside { rule, by, applies } => {
             let mut v = vec![format!(
                 "{} {}: {}",
-                w("rule"),
+                w(Word::Rule),
                 rule_title(lang, rule),
                 w(if *applies {
-                    "set aside, would apply"
+                    Word::SetAsideWouldApply
                 } else {
-                    "set aside, would not apply"
+                    Word::SetAsideWouldNotApply
                 })
             )];
             v.extend(anchor_lines(lang, rule));
             for d in by {
-                let mut s = format!("{} {}{}", w("by derogation"), layer(&d.package), d.name);
+                let mut s = format!("{} {}{}", w(Word::ByDerogation), layer(&d.package), d.name);
                 if let Some(l) = &d.label {
                     s.push_str(&format!(" — {l}"));
                 }
@@ -277,15 +271,15 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         } => {
             let mut v = vec![format!(
                 "{} {}: {} {}{}",
-                w("rule"),
+                w(Word::Rule),
                 rule_title(lang, rule),
-                w("not in force on"),
+                w(Word::NotInForceOn),
                 date.as_deref().unwrap_or("?"),
                 spans(lang, editions)
             )];
             v.extend(anchor_lines(lang, rule));
             for (d, eds) in by {
-                let mut s = format!("{} {}{}", w("by derogation"), layer(&d.package), d.name);
+                let mut s = format!("{} {}{}", w(Word::ByDerogation), layer(&d.package), d.name);
                 if let Some(l) = &d.label {
                     s.push_str(&format!(" — {l}"));
                 }
@@ -296,7 +290,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             v
         }
         NodeKind::Note { phrase } => vec![lit(words::phrase(lang, phrase))],
-        NodeKind::Elided => vec![lit(w("too deep").into())],
+        NodeKind::Elided => vec![lit(w(Word::TooDeep).into())],
     }
 }
 
@@ -311,13 +305,18 @@ fn spans(lang: Lang, editions: &[super::tree::EditionSpan]) -> String {
         .map(|e| match (&e.from, &e.to) {
             (Some(f), Some(t)) => format!(
                 "{} {}, {} {f} {} {t}",
-                w("edition"),
+                w(Word::Edition),
                 e.name,
-                w("in force from"),
-                w("to")
+                w(Word::InForceFrom),
+                w(Word::To)
             ),
-            (Some(f), None) => format!("{} {}, {} {f}", w("edition"), e.name, w("in force from")),
-            (None, _) => format!("{} {}, {}", w("edition"), e.name, w("never in force")),
+            (Some(f), None) => format!(
+                "{} {}, {} {f}",
+                w(Word::Edition),
+                e.name,
+                w(Word::InForceFrom)
+            ),
+            (None, _) => format!("{} {}, {}", w(Word::Edition), e.name, w(Word::NeverInForce)),
         })
         .collect();
     format!(" ({})", parts.join("; "))
@@ -489,7 +488,7 @@ fn json_node(lang: Lang, n: &Node) -> J {
             "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),
         NodeKind::Note { phrase } => json!({ "kind": "note", "text": words::phrase(lang, phrase) }),
-        NodeKind::Elided => json!({ "kind": "elided", "reason": words::word(lang, "too deep") }),
+        NodeKind::Elided => json!({ "kind": "elided", "reason": words::word(lang, Word::TooDeep) }),
     };
     if let Some(m) = o.as_object_mut() {
         if let Some(l) = &n.literal {

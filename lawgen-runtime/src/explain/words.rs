@@ -2,8 +2,9 @@
 //! Any other language gets English (labels and article texts still come in
 //! the requested language when the package has them).
 
-use super::tree::{Phrase, Reason, Title};
+use super::tree::{Explanation, Phrase, Reason, Title};
 use crate::program::{Level, Status, Strength, World};
+use crate::Verdict;
 
 /// The languages lawgen words explanations in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,30 +25,69 @@ impl Lang {
     }
 }
 
-pub fn headline(lang: Lang, verdict: &str) -> &'static str {
-    match (lang, verdict) {
-        (Lang::En, "definitely") => "DEFINITELY holds",
-        (Lang::En, "defeasibly") => "DEFEASIBLY holds (not definitely)",
-        (Lang::En, "supported") => {
-            "only SUPPORTED (there are grounds, but it is not established)"
+/// What the first line of an explanation says of its literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Headline {
+    Definitely,
+    Defeasibly,
+    Supported,
+    Pending,
+    /// A judgment atom nobody decided; `requested` when a rule instance
+    /// reads it, so that a decision is asked for.
+    Undecided {
+        requested: bool,
+    },
+    NotConcluded,
+}
+
+impl Headline {
+    /// The headline of an explanation, from its typed verdict.
+    pub fn of(e: &Explanation) -> Headline {
+        if e.undecided {
+            return Headline::Undecided {
+                requested: !e.requests.is_empty(),
+            };
         }
-        (Lang::En, "pending") => "PENDING (holds only if pending judgments are decided for it)",
-        (Lang::En, "undecided") => "UNDECIDED judgment (a decision is requested)",
-        (Lang::En, "undecided, not requested") => {
-            "UNDECIDED judgment (no decision is requested: no rule needs it here)"
+        match e.verdict {
+            Verdict::Definitely => Headline::Definitely,
+            Verdict::Defeasibly => Headline::Defeasibly,
+            Verdict::SupportedOnly => Headline::Supported,
+            Verdict::Pending(_) => Headline::Pending,
+            Verdict::NotConcluded => Headline::NotConcluded,
         }
-        (Lang::En, _) => "NOT CONCLUDED",
-        (Lang::Ru, "definitely") => "установлено ОПРЕДЕЛЁННО",
-        (Lang::Ru, "defeasibly") => "установлено ОСПОРИМО (не определённо)",
-        (Lang::Ru, "supported") => "только ОБОСНОВАНО (основания есть, но вывод не установлен)",
-        (Lang::Ru, "pending") => {
-            "ОЖИДАЕТ РЕШЕНИЯ (выполняется, только если ожидаемые решения будут приняты в его пользу)"
-        }
-        (Lang::Ru, "undecided") => "НЕ РЕШЕНО (требуется решение)",
-        (Lang::Ru, "undecided, not requested") => {
-            "НЕ РЕШЕНО (решение не запрашивается: здесь оно не нужно ни одному правилу)"
-        }
-        (Lang::Ru, _) => "НЕ УСТАНОВЛЕНО",
+    }
+}
+
+pub fn headline(lang: Lang, h: Headline) -> &'static str {
+    let (en, ru) = match h {
+        Headline::Definitely => ("DEFINITELY holds", "установлено ОПРЕДЕЛЁННО"),
+        Headline::Defeasibly => (
+            "DEFEASIBLY holds (not definitely)",
+            "установлено ОСПОРИМО (не определённо)",
+        ),
+        Headline::Supported => (
+            "only SUPPORTED (there are grounds, but it is not established)",
+            "только ОБОСНОВАНО (основания есть, но вывод не установлен)",
+        ),
+        Headline::Pending => (
+            "PENDING (holds only if pending judgments are decided for it)",
+            "ОЖИДАЕТ РЕШЕНИЯ (выполняется, только если ожидаемые решения будут приняты в его пользу)",
+        ),
+        Headline::Undecided { requested: true } => (
+            "UNDECIDED judgment (a decision is requested)",
+            "НЕ РЕШЕНО (требуется решение)",
+        ),
+        // An undecided atom no rule instance reads is not requested: its
+        // headline must not say that a decision is.
+        Headline::Undecided { requested: false } => (
+            "UNDECIDED judgment (no decision is requested: no rule needs it here)",
+            "НЕ РЕШЕНО (решение не запрашивается: здесь оно не нужно ни одному правилу)",
+        ),
+        Headline::NotConcluded => ("NOT CONCLUDED", "НЕ УСТАНОВЛЕНО"),
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Ru => ru,
     }
 }
 
@@ -92,105 +132,125 @@ pub fn world_key(w: World) -> &'static str {
     }
 }
 
-/// "by rule", "given as a fact", … (short fixed words).
-pub fn word(lang: Lang, key: &str) -> &'static str {
-    match (lang, key) {
-        (Lang::En, "by rule") => "by rule",
-        (Lang::En, "rule") => "rule",
-        (Lang::En, "fact") => "given as a fact",
-        (Lang::En, "anchor") => "anchor",
-        (Lang::En, "by closure") => "by closure policy",
-        (Lang::En, "snapshot") => "snapshot",
-        (Lang::En, "none") => "(none)",
-        (Lang::En, "complete as of") => "complete as of",
-        (Lang::En, "not stated") => "(not stated)",
-        (Lang::En, "not among facts") => "is not among the facts",
-        (Lang::En, "is false") => "is false",
-        (Lang::En, "is not") => "is not",
-        (Lang::En, "requested from") => "undecided judgment — requested from",
-        (Lang::En, "not requested from") => "undecided judgment — not requested from",
-        (Lang::En, "no instance reads it") => {
-            "no rule instance whose other items may hold reads it"
-        }
-        (Lang::En, "discarded") => "discarded",
-        (Lang::En, "defeated by") => "defeated by",
-        (Lang::En, "under") => "under",
-        (Lang::En, "priority") => "priority",
-        (Lang::En, "ambiguous") => {
-            "applies and is not defeated (neither side has priority: the conflict is ambiguous)"
-        }
-        (Lang::En, "applies") => "applies and is not defeated",
-        (Lang::En, "blocks") => {
-            "applies and is not defeated (a defeater: it blocks the conclusion without concluding the opposite)"
-        }
-        (Lang::En, "is defeated by") => "is defeated by",
-        (Lang::En, "label") => "label",
-        (Lang::En, "does not apply") => "does not apply",
-        (Lang::En, "too deep") => "… (explanation too deep)",
-        (Lang::En, "requests") => "judgment requests:",
-        (Lang::En, "to be decided by") => "to be decided by",
-        (Lang::En, "set aside, would apply") => {
-            "set aside — its conditions hold here, so it would conclude this, but a derogation took it out of the law applied"
-        }
-        (Lang::En, "set aside, would not apply") => {
-            "set aside by a derogation (its conditions do not hold here either)"
-        }
-        (Lang::En, "by derogation") => "set aside by derogation",
-        (Lang::En, "edition") => "edition",
-        (Lang::En, "not in force on") => "not in force on",
-        (Lang::En, "in force from") => "in force from",
-        (Lang::En, "to") => "to",
-        (Lang::En, "never in force") => "never in force",
-        (Lang::Ru, "by rule") => "по правилу",
-        (Lang::Ru, "rule") => "правило",
-        (Lang::Ru, "fact") => "дано как факт",
-        (Lang::Ru, "anchor") => "источник",
-        (Lang::Ru, "by closure") => "по правилу полноты",
-        (Lang::Ru, "snapshot") => "срез",
-        (Lang::Ru, "none") => "(нет)",
-        (Lang::Ru, "complete as of") => "полон на",
-        (Lang::Ru, "not stated") => "(не указано)",
-        (Lang::Ru, "not among facts") => "нет среди фактов",
-        (Lang::Ru, "is false") => "ложно",
-        (Lang::Ru, "is not") => "не",
-        (Lang::Ru, "requested from") => "решение не принято — запрошено у",
-        (Lang::Ru, "not requested from") => "решение не принято — не запрошено у",
-        (Lang::Ru, "no instance reads it") => {
-            "его не читает ни одно применение правила, остальные условия которого могут выполниться"
-        }
-        (Lang::Ru, "discarded") => "отброшено",
-        (Lang::Ru, "defeated by") => "побеждено правилом",
-        (Lang::Ru, "under") => "в силу",
-        (Lang::Ru, "priority") => "приоритета",
-        (Lang::Ru, "ambiguous") => {
-            "применимо и не побеждено (ни у одной стороны нет приоритета: конфликт неоднозначен)"
-        }
-        (Lang::Ru, "applies") => "применимо и не побеждено",
-        (Lang::Ru, "blocks") => {
-            "применимо и не побеждено (опровергающее правило: оно блокирует вывод, не утверждая противоположного)"
-        }
-        (Lang::Ru, "is defeated by") => "побеждено правилом",
-        (Lang::Ru, "label") => "описание",
-        (Lang::Ru, "does not apply") => "не применяется",
-        (Lang::Ru, "too deep") => "… (объяснение слишком глубокое)",
-        (Lang::Ru, "requests") => "запросы решений:",
-        (Lang::Ru, "to be decided by") => "решает",
-        (Lang::Ru, "set aside, would apply") => {
-            "исключено — его условия здесь выполнены, и оно заключило бы это, но изъятие вывело его из применяемых норм"
-        }
-        (Lang::Ru, "set aside, would not apply") => {
-            "исключено изъятием (его условия здесь и так не выполнены)"
-        }
-        (Lang::Ru, "by derogation") => "исключено изъятием",
-        (Lang::Ru, "edition") => "редакция",
-        (Lang::Ru, "not in force on") => "не действует на",
-        (Lang::Ru, "in force from") => "действует с",
-        (Lang::Ru, "to") => "по",
-        (Lang::Ru, "never in force") => "не действует ни в какой день",
-        (_, other) => {
-            debug_assert!(false, "no word for {other}");
-            ""
-        }
+/// The short fixed words lawgen adds to explanations ("by rule", "given as
+/// a fact", …). A word is a variant, not a key: one missing a translation
+/// is a compile error, never an empty string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// "by rule"
+    ByRule,
+    /// "rule"
+    Rule,
+    /// "given as a fact"
+    Fact,
+    /// "anchor"
+    Anchor,
+    /// "by closure policy"
+    ByClosure,
+    /// "snapshot"
+    Snapshot,
+    /// "(none)"
+    NoneGiven,
+    /// "complete as of"
+    CompleteAsOf,
+    /// "(not stated)"
+    NotStated,
+    /// "is not among the facts"
+    NotAmongFacts,
+    /// "is false"
+    IsFalse,
+    /// "undecided judgment — requested from"
+    RequestedFrom,
+    /// "undecided judgment — not requested from"
+    NotRequestedFrom,
+    /// "no rule instance whose other items may hold reads it"
+    NoInstanceReadsIt,
+    /// "discarded"
+    Discarded,
+    /// "defeated by"
+    DefeatedBy,
+    /// "under"
+    Under,
+    /// "priority"
+    Priority,
+    /// "applies and is not defeated (neither side has priority: the …"
+    Ambiguous,
+    /// "applies and is not defeated"
+    Applies,
+    /// "applies and is not defeated (a defeater: it blocks the concl…"
+    Blocks,
+    /// "is defeated by"
+    IsDefeatedBy,
+    /// "label"
+    Label,
+    /// "does not apply"
+    DoesNotApply,
+    /// "… (explanation too deep)"
+    TooDeep,
+    /// "judgment requests:"
+    Requests,
+    /// "to be decided by"
+    ToBeDecidedBy,
+    /// "set aside — its conditions hold here, so it would conclude t…"
+    SetAsideWouldApply,
+    /// "set aside by a derogation (its conditions do not hold here either)"
+    SetAsideWouldNotApply,
+    /// "set aside by derogation"
+    ByDerogation,
+    /// "edition"
+    Edition,
+    /// "not in force on"
+    NotInForceOn,
+    /// "in force from"
+    InForceFrom,
+    /// "to"
+    To,
+    /// "never in force"
+    NeverInForce,
+}
+
+/// A word in the reader's language.
+pub fn word(lang: Lang, w: Word) -> &'static str {
+    let (en, ru) = match w {
+        Word::ByRule => ("by rule", "по правилу"),
+        Word::Rule => ("rule", "правило"),
+        Word::Fact => ("given as a fact", "дано как факт"),
+        Word::Anchor => ("anchor", "источник"),
+        Word::ByClosure => ("by closure policy", "по правилу полноты"),
+        Word::Snapshot => ("snapshot", "срез"),
+        Word::NoneGiven => ("(none)", "(нет)"),
+        Word::CompleteAsOf => ("complete as of", "полон на"),
+        Word::NotStated => ("(not stated)", "(не указано)"),
+        Word::NotAmongFacts => ("is not among the facts", "нет среди фактов"),
+        Word::IsFalse => ("is false", "ложно"),
+        Word::RequestedFrom => ("undecided judgment — requested from", "решение не принято — запрошено у"),
+        Word::NotRequestedFrom => ("undecided judgment — not requested from", "решение не принято — не запрошено у"),
+        Word::NoInstanceReadsIt => ("no rule instance whose other items may hold reads it", "его не читает ни одно применение правила, остальные условия которого могут выполниться"),
+        Word::Discarded => ("discarded", "отброшено"),
+        Word::DefeatedBy => ("defeated by", "побеждено правилом"),
+        Word::Under => ("under", "в силу"),
+        Word::Priority => ("priority", "приоритета"),
+        Word::Ambiguous => ("applies and is not defeated (neither side has priority: the conflict is ambiguous)", "применимо и не побеждено (ни у одной стороны нет приоритета: конфликт неоднозначен)"),
+        Word::Applies => ("applies and is not defeated", "применимо и не побеждено"),
+        Word::Blocks => ("applies and is not defeated (a defeater: it blocks the conclusion without concluding the opposite)", "применимо и не побеждено (опровергающее правило: оно блокирует вывод, не утверждая противоположного)"),
+        Word::IsDefeatedBy => ("is defeated by", "побеждено правилом"),
+        Word::Label => ("label", "описание"),
+        Word::DoesNotApply => ("does not apply", "не применяется"),
+        Word::TooDeep => ("… (explanation too deep)", "… (объяснение слишком глубокое)"),
+        Word::Requests => ("judgment requests:", "запросы решений:"),
+        Word::ToBeDecidedBy => ("to be decided by", "решает"),
+        Word::SetAsideWouldApply => ("set aside — its conditions hold here, so it would conclude this, but a derogation took it out of the law applied", "исключено — его условия здесь выполнены, и оно заключило бы это, но изъятие вывело его из применяемых норм"),
+        Word::SetAsideWouldNotApply => ("set aside by a derogation (its conditions do not hold here either)", "исключено изъятием (его условия здесь и так не выполнены)"),
+        Word::ByDerogation => ("set aside by derogation", "исключено изъятием"),
+        Word::Edition => ("edition", "редакция"),
+        Word::NotInForceOn => ("not in force on", "не действует на"),
+        Word::InForceFrom => ("in force from", "действует с"),
+        Word::To => ("to", "по"),
+        Word::NeverInForce => ("never in force", "не действует ни в какой день"),
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Ru => ru,
     }
 }
 
