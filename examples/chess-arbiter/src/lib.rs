@@ -158,20 +158,11 @@ impl Finding {
     /// The labels (article and summary) of the rules at the top of the
     /// explanation: the rules that conclude, or support, the literal.
     pub fn articles(&self) -> Vec<String> {
-        let Ok(tree) = serde_json::from_str::<serde_json::Value>(&self.explanation.to_json())
-        else {
-            return Vec::new();
-        };
-        let mut labels = Vec::new();
-        for node in tree["tree"].as_array().into_iter().flatten() {
-            if node["kind"] != "rule" {
-                continue;
-            }
-            let rule = &node["rule"];
-            if let Some(l) = rule["label"].as_str().or_else(|| rule["name"].as_str()) {
-                if !labels.iter().any(|x| x == l) {
-                    labels.push(l.to_owned());
-                }
+        let mut labels: Vec<String> = Vec::new();
+        for rule in self.explanation.deciding_rules() {
+            let l = rule.label.as_deref().unwrap_or(&rule.name);
+            if !labels.iter().any(|x| x == l) {
+                labels.push(l.to_owned());
             }
         }
         labels

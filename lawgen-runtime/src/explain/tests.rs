@@ -417,3 +417,31 @@ fn explanations_index_a_finished_store_once() {
     assert_eq!(late(), built, "an index was built twice");
     assert_eq!(first, again);
 }
+
+/// The typed accessor names the rule at the top of the tree, concluding or
+/// supporting, and nothing for a literal no rule concludes: what a caller reads without parsing the
+/// JSON.
+#[test]
+fn deciding_rules_are_the_rules_at_the_top_of_the_tree() {
+    let p = overlay();
+    let policy = Policy::Blocking;
+    let store = evaluate(&p, &facts(&p, "a(x). c(x)."), policy);
+    let explained = |query: &str| {
+        explain(
+            &p,
+            &store,
+            policy,
+            &parse_query(&p.catalog, query).unwrap(),
+            "en",
+        )
+    };
+    let q = explained("q(x)");
+    let names: Vec<&str> = q.deciding_rules().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["r0"], "{}", q.text());
+    // Only supported: the rule that supports it.
+    let not_q = explained("~q(x)");
+    let names: Vec<&str> = not_q.deciding_rules().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["r2"], "{}", not_q.text());
+    let other = explained("q(y)");
+    assert_eq!(other.deciding_rules().count(), 0, "{}", other.text());
+}

@@ -389,6 +389,17 @@ impl Explanation {
         }
     }
 
+    /// The rules at the top of the tree: those that conclude the literal,
+    /// or support it, in the order the explanation gives them (empty when
+    /// nothing concludes it). Typed, so that no caller reads them back
+    /// from [`Explanation::to_json`].
+    pub fn deciding_rules(&self) -> impl Iterator<Item = &RuleRef> {
+        self.tree.iter().filter_map(|n| match &n.kind {
+            NodeKind::Rule { rule, .. } => Some(rule),
+            _ => None,
+        })
+    }
+
     /// Every node of the tree, depth first.
     pub fn nodes(&self) -> Vec<&Node> {
         self.tree.iter().flat_map(Node::walk).collect()
