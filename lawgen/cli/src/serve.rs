@@ -89,6 +89,7 @@ impl lawgen_serve::Compile for CacheCompiler {
             source_sha256: built.source_sha256,
             cached: built.cached,
             build_secs: built.build_secs,
+            from_program: built.from_program,
         })
     }
 }

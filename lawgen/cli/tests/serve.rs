@@ -1181,3 +1181,63 @@ fn a_killed_worker_is_replaced_and_the_next_request_answers() {
     );
     assert_eq!(log_lines(&log).len(), 5);
 }
+
+/// Without a Rust toolchain, the default engine cannot start: the service
+/// says so before reading a package, names `--engine interp`, and exits 1.
+#[test]
+fn the_direct_engine_without_a_toolchain_is_a_start_up_error() {
+    let out = Command::new(LAWGEN)
+        .arg("serve")
+        .arg("--package")
+        .arg(support::path(CHESS))
+        .args(["--listen", "127.0.0.1:0"])
+        .env("CARGO", "/nonexistent/cargo")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot run cargo (`/nonexistent/cargo`: No such file or directory (os error 2)); \
+         `--engine direct`, the default, compiles each package at start and needs a Rust toolchain\n  \
+         = help: install one, or set CARGO to its cargo; or serve with `--engine interp`, the \
+         reference interpreter, which needs no compiler\n"
+    );
+}
+
+/// A crate that does not build stops the service: it listened, said it was
+/// starting, then exits 1 with cargo's message.
+#[cfg(unix)]
+#[test]
+fn a_crate_that_does_not_build_stops_the_service() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("no-build");
+    // A cargo that runs, and fails every build.
+    let cargo = dir.join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\necho 'error: no room left to build' >&2\nexit 101\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(LAWGEN)
+        .arg("serve")
+        .arg("--package")
+        .arg(support::path(CHESS))
+        .args(["--listen", "127.0.0.1:0", "--cache-dir"])
+        .arg(dir.join("cache"))
+        .env("CARGO", &cargo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("lawgen serve: listening on http://"),
+        "{out:?}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "lawgen serve: building fide.laws.chess 0.1.0 with the Direct engine…\n\
+         error: cannot build the Direct engine of fide.laws.chess: internal error: the generated \
+         crate does not build (please report it with the package):\nerror: no room left to build\n\n"
+    );
+}

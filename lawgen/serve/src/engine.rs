@@ -37,6 +37,10 @@ pub struct Compiled {
     pub cached: bool,
     /// Seconds spent building (0 when cached).
     pub build_secs: f64,
+    /// The module evaluates from the program it embeds (the package is
+    /// above the straight-line limit), as it would in a `build.rs` user's
+    /// crate: said at start, since its speed is the interpreter's.
+    pub from_program: bool,
 }
 
 /// Why a worker did not answer.
