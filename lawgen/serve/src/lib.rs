@@ -1,8 +1,10 @@
 //! The lawgen decision service (docs/service.md): loaded packages answered
 //! over HTTP. A thin shell over the library: the HTTP layer parses, bounds
 //! and logs; evaluation is the call `lawgen eval` makes
-//! (`lawgen::driver::evaluate`), and its answer is the canonical output
-//! `lawgen eval` prints, inside a receipt ([`receipt`]).
+//! (`lawgen::driver::evaluate`) with [`Engine::Interp`], or worker
+//! processes of each package's compiled crate with [`Engine::Direct`]
+//! ([`engine`]), and its answer is the canonical output `lawgen eval`
+//! prints, inside a receipt ([`receipt`]).
 //!
 //! Routes: `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`,
 //! `POST /v1/packages/{name}/evaluate-batch`, `POST /v1/packages/{name}/explain`, `GET /healthz`, `GET /readyz`,
