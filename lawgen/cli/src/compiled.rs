@@ -78,6 +78,9 @@ pub struct Built {
     /// lowered program is above the straight-line limit), whatever the
     /// engine asked for: its throughput is the reference evaluator's.
     pub from_program: bool,
+    /// The SHA-256 of the generated module's source (lower-case hex): what
+    /// the service's receipts name.
+    pub source_sha256: String,
 }
 
 /// Emits and builds `loaded` in `cache`, unless a build of the same
@@ -116,6 +119,7 @@ pub fn ensure_built_with(
     let opts = EmitOptions::default().engine(engine);
     let emitted = lawgen::generate(loaded, &opts).map_err(CompiledError::Emit)?;
     let hooks = BenchHooks::for_package(loaded, &emitted);
+    let source_sha256 = sha256_hex(emitted.source.as_bytes());
     // The key covers everything written: the module, the main.rs template
     // and the package copy the bench child reads.
     let key = sha256_hex(
@@ -145,6 +149,7 @@ pub fn ensure_built_with(
             build_secs: 0.0,
             cached: true,
             from_program: emitted.from_program,
+            source_sha256,
         });
     }
     let runtime = RuntimeDep::default_for_this_build();
@@ -200,6 +205,7 @@ pub fn ensure_built_with(
         build_secs,
         cached: fresh,
         from_program: emitted.from_program,
+        source_sha256,
     })
 }
 
@@ -250,6 +256,50 @@ pub fn run(
     })
 }
 
+/// The `--serve` mode of a package crate's `main.rs` (`CRATE`: the crate's
+/// identifier): the worker `lawgen serve --engine direct` starts. Each
+/// request is a line `evaluate POLICY LENGTH` and LENGTH bytes of a facts
+/// file; each answer a line `ok LENGTH` and the canonical output, or
+/// `error LENGTH` and the message. The framing needs no JSON parser in the
+/// crate, and a facts file or an output of many lines passes as it is.
+const SERVE_LOOP: &str = r#"    if args.get(1).map(String::as_str) == Some("--serve") {
+        use std::io::{BufRead as _, Read as _, Write as _};
+        let mut input = std::io::stdin().lock();
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut head = String::new();
+        loop {
+            head.clear();
+            match input.read_line(&mut head) {
+                Ok(0) => std::process::exit(0),
+                Ok(_) => {}
+                Err(_) => std::process::exit(2),
+            }
+            let mut words = head.split_whitespace();
+            let (Some("evaluate"), Some(policy), Some(len), None) = (words.next(), words.next(), words.next().and_then(|n| n.parse::<usize>().ok()), words.next()) else {
+                eprintln!("error: a request is a line `evaluate POLICY LENGTH` and LENGTH bytes of facts, not {head:?}");
+                std::process::exit(2);
+            };
+            let mut bytes = vec![0; len];
+            if input.read_exact(&mut bytes).is_err() {
+                std::process::exit(2);
+            }
+            let answer = policy.parse::<lawgen_runtime::Policy>().and_then(|policy| {
+                CRATE::Facts::from_json(&bytes)
+                    .and_then(|facts| facts.evaluate(policy)?.to_json())
+                    .map_err(|e| e.to_string())
+            });
+            let (tag, body) = match &answer {
+                Ok(json) => ("ok", json.as_str()),
+                Err(e) => ("error", e.as_str()),
+            };
+            if write!(out, "{tag} {}
+{body}", body.len()).and_then(|()| out.flush()).is_err() {
+                std::process::exit(0);
+            }
+        }
+    }
+"#;
+
 /// What the `main.rs` of a package crate needs for `--bench` (`lawgen
 /// bench --backend compiled`) beyond the generated module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,7 +337,11 @@ pub fn main_rs(name: &str, crate_ident: &str, bench: Option<&BenchHooks>) -> Str
             "//! `{name} --bench key=value…`: `lawgen bench --backend compiled`, cases drawn in this process.\n"
         ));
     }
+    s.push_str(&format!(
+        "//! `{name} --serve`: a worker of `lawgen serve --engine direct`, answering requests on standard input until it closes (docs/service.md#the-worker-protocol).\n"
+    ));
     s.push_str("fn main() {\n    let args: Vec<String> = std::env::args().collect();\n");
+    s.push_str(&SERVE_LOOP.replace("CRATE", c));
     if bench.is_some() {
         s.push_str(
             "    if args.get(1).map(String::as_str) == Some(\"--bench\") {\n\

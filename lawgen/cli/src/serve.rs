@@ -1,6 +1,7 @@
 //! `lawgen serve`: the decision service (`lawgen_serve`, docs/service.md)
 //! on the packages given, until SIGTERM or ctrl-c.
 
+use super::compiled::{self, CompiledError};
 use super::{Failure, Inputs};
 use clap::ValueEnum;
 use std::net::SocketAddr;
@@ -17,9 +18,19 @@ pub struct Args {
     /// printed on standard output).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// The evaluator: `interp`, the reference interpreter.
-    #[arg(long, value_enum, default_value_t = ServeEngine::Interp)]
+    /// The evaluator: `direct`, each package compiled at start (needs a
+    /// Rust toolchain), or `interp`, the reference interpreter.
+    #[arg(long, value_enum, default_value_t = ServeEngine::Direct)]
     engine: ServeEngine,
+    /// With `--engine direct`: the worker processes per package (default:
+    /// one per core).
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// With `--engine direct`: the compiled-package cache (as for `lawgen
+    /// eval --backend compiled`; default `$LAWGEN_CACHE_DIR`, else the
+    /// user's cache directory).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
     /// Append each answered decision's receipt to FILE, one JSON line,
     /// flushed per request.
     #[arg(long, value_name = "FILE")]
@@ -43,8 +54,66 @@ pub struct Args {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ServeEngine {
+    /// Each package compiled with the Direct engine, evaluated by worker
+    /// processes of its crate.
+    Direct,
     /// The reference interpreter: no compiler or cargo at run time.
     Interp,
+}
+
+/// The service's compiler: `lawgen eval --backend compiled`'s cache, the
+/// Direct engine.
+#[derive(Debug)]
+struct CacheCompiler {
+    cache: PathBuf,
+}
+
+impl lawgen_serve::Compile for CacheCompiler {
+    fn compile(&self, loaded: &lawgen::driver::Loaded) -> Result<lawgen_serve::Compiled, String> {
+        let built = compiled::ensure_built_with(
+            loaded,
+            lawgen::Engine::Direct,
+            &self.cache,
+            &mut |_| {},
+            false,
+        )
+        .map_err(|e| match e {
+            CompiledError::Cargo(e) => no_toolchain(&e.to_string()),
+            e => format!(
+                "error: cannot build the Direct engine of {}: {e}",
+                loaded.model().name
+            ),
+        })?;
+        Ok(lawgen_serve::Compiled {
+            binary: built.binary,
+            source_sha256: built.source_sha256,
+            cached: built.cached,
+            build_secs: built.build_secs,
+            from_program: built.from_program,
+        })
+    }
+}
+
+fn no_toolchain(why: &str) -> String {
+    format!(
+        "error: cannot run cargo ({why}); `--engine direct`, the default, compiles each package at start and needs a Rust toolchain\n  = help: install one, or set CARGO to its cargo; or serve with `--engine interp`, the reference interpreter, which needs no compiler"
+    )
+}
+
+/// Fails at once, before any package is read, when cargo cannot be run.
+fn check_toolchain() -> Result<(), Failure> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let why = match std::process::Command::new(&cargo)
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+    {
+        Ok(s) if s.success() => return Ok(()),
+        Ok(s) => format!("`{} --version` failed: {s}", cargo.to_string_lossy()),
+        Err(e) => format!("`{}`: {e}", cargo.to_string_lossy()),
+    };
+    Err(Failure::new(1, no_toolchain(&why)))
 }
 
 /// Serves until stopped.
@@ -73,6 +142,16 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     config.max_cases = args.max_cases;
     config.engine = match args.engine {
         ServeEngine::Interp => lawgen_serve::Engine::Interp,
+        ServeEngine::Direct => {
+            check_toolchain()?;
+            config.compile = Some(std::sync::Arc::new(CacheCompiler {
+                cache: args.cache_dir.unwrap_or_else(compiled::default_cache_dir),
+            }));
+            if let Some(n) = args.workers {
+                config.workers = n;
+            }
+            lawgen_serve::Engine::Direct
+        }
     };
     lawgen_serve::run(config).map_err(|e| Failure::new(1, e.0))
 }

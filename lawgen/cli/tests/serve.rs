@@ -30,11 +30,18 @@ struct Server {
 
 impl Server {
     /// Starts `lawgen serve` on the chess and Russian packages on a free
-    /// loopback port, with `extra` arguments, and waits for the address it
-    /// prints.
+    /// loopback port, with `extra` arguments (the interpreter unless they
+    /// name an `--engine`), and waits for the address it prints.
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(LAWGEN)
+        let engine: &[&str] = if extra.contains(&"--engine") {
+            &[]
+        } else {
+            &["--engine", "interp"]
+        };
+        // Generated crates build as every test builds them (`lawgen_command`).
+        let mut child = support::harness::lawgen_command(LAWGEN)
             .arg("serve")
+            .args(engine)
             .arg("--package")
             .arg(support::path(CHESS))
             .arg("--package")
@@ -924,4 +931,313 @@ fn a_batch_answers_what_its_cases_answer_one_by_one() {
         );
     }
     assert_eq!(log_lines(&log).len(), logged, "a refused batch was logged");
+}
+
+/// `lawgen serve --engine direct` on the tests' compiled-package cache (the
+/// one `lawgen eval --backend compiled` and `lawgen bench` build in), with
+/// `workers` workers per package, once `/readyz` says every package's
+/// engine is up.
+fn start_direct(workers: &str, extra: &[&str]) -> Server {
+    let cache = support::harness::generated_dir();
+    let mut args = vec![
+        "--engine",
+        "direct",
+        "--workers",
+        workers,
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let server = Server::start(&args);
+    // The first start builds the crates: minutes on a cold cache.
+    let deadline = std::time::Instant::now() + Duration::from_secs(40 * 60);
+    loop {
+        let (status, body) = server.get("/readyz");
+        if status == 200 {
+            assert_eq!(body, "{\"packages\":2,\"status\":\"ready\"}\n");
+            return server;
+        }
+        assert_eq!(status, 503, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["status"], "starting", "{body}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the Direct engines did not start"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The worker processes of a server: its children, from /proc.
+#[cfg(target_os = "linux")]
+fn children(server: &Server) -> Vec<u32> {
+    let mut out = Vec::new();
+    let tasks = format!("/proc/{}/task", server.child.id());
+    for t in std::fs::read_dir(tasks).unwrap() {
+        let list = std::fs::read_to_string(t.unwrap().path().join("children")).unwrap_or_default();
+        out.extend(list.split_whitespace().map(|p| p.parse::<u32>().unwrap()));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// With `--engine direct` the service answers what `lawgen eval` prints,
+/// byte for byte, for every chess scenario and a third of the Russian
+/// ones, one by one and in a batch; its receipts name the engine and the
+/// generated source, and replay on the interpreter; the crates are the
+/// cache entries `lawgen eval --backend compiled --engine direct` uses.
+#[test]
+fn the_direct_engine_answers_what_the_command_prints() {
+    let dir = scratch("direct");
+    let log = dir.join("decisions.jsonl");
+    let server = start_direct("2", &["--decision-log", log.to_str().unwrap()]);
+
+    let (status, listing) = server.get("/v1/packages");
+    assert_eq!(status, 200, "{listing}");
+    let listing: Value = serde_json::from_str(&listing).unwrap();
+    let mut generated = std::collections::BTreeMap::new();
+    for p in listing["packages"].as_array().unwrap() {
+        assert_eq!(p["engine"], "direct", "{p}");
+        let hash = p["generatedSha256"].as_str().unwrap();
+        assert!(
+            hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{p}"
+        );
+        generated.insert(p["name"].as_str().unwrap().to_owned(), hash.to_owned());
+    }
+    assert_eq!(generated.len(), 2);
+
+    let mut answered = 0;
+    for (package, name, scenarios, every) in [
+        (CHESS, "fide.laws.chess", "tests/scenarios/chess", 1),
+        (RU, "ru.chess.competition", "tests/scenarios/ru", 3),
+    ] {
+        let files = facts_files(scenarios);
+        assert!(files.len() > 10, "{scenarios}");
+        for facts in files.iter().step_by(every) {
+            let (status, text) = server.post(
+                &format!("/v1/packages/{name}/evaluate"),
+                &std::fs::read(facts).unwrap(),
+            );
+            assert_eq!(status, 200, "{}: {text}", facts.display());
+            answered += 1;
+            let receipt: Value = serde_json::from_str(&text).unwrap();
+            let output = receipt["output"].as_str().unwrap();
+            assert_eq!(
+                output,
+                eval_cli(package, facts),
+                "{}: the Direct engine's output differs from `lawgen eval`",
+                facts.display()
+            );
+            assert_eq!(receipt["engine"], "direct");
+            assert_eq!(receipt["generatedSha256"], generated[name]);
+            let out: Value = serde_json::from_str(output).unwrap();
+            assert_eq!(receipt["asOf"], out["asOf"], "{}", facts.display());
+            assert_eq!(receipt["editions"], out["editions"], "{}", facts.display());
+        }
+    }
+
+    // A batch, evaluated by the workers, answers what its cases answer.
+    let files = facts_files("tests/scenarios/ru");
+    let lines: Vec<String> = files
+        .iter()
+        .map(|f| {
+            serde_json::from_slice::<Value>(&std::fs::read(f).unwrap())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let (status, text) = server.post_as(
+        "/v1/packages/ru.chess.competition/evaluate-batch",
+        "application/jsonl",
+        lines.join("\n").as_bytes(),
+    );
+    assert_eq!(status, 200, "{text}");
+    let batch: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(batch.len(), files.len());
+    answered += files.len();
+    for (i, (facts, r)) in files.iter().zip(&batch).enumerate() {
+        assert_eq!(r["engine"], "direct");
+        if i % 3 == 1 {
+            assert_eq!(
+                r["output"].as_str().unwrap(),
+                eval_cli(RU, facts),
+                "{}: the batch's output differs from `lawgen eval`",
+                facts.display()
+            );
+        }
+    }
+    assert_eq!(log_lines(&log).len(), answered);
+
+    // The log replays on the interpreter: the canonical output does not
+    // depend on the engine.
+    let out = Command::new(LAWGEN)
+        .arg("--import-path")
+        .arg(support::path(CHESS_DIR))
+        .arg("replay")
+        .arg(&log)
+        .arg("--package")
+        .arg(support::path(CHESS))
+        .arg("--package")
+        .arg(support::path(RU))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout,
+        format!("replayed {answered} receipt(s): {answered} reproduce, 0 do not\n")
+    );
+
+    // The service's crate is `lawgen eval --backend compiled`'s cache
+    // entry: evaluating with it builds nothing.
+    let facts = support::path("tests/scenarios/chess/agreed_draw.facts.json");
+    let cache = support::harness::generated_dir();
+    let out = support::harness::lawgen_command(LAWGEN)
+        .arg("eval")
+        .arg(support::path(CHESS))
+        .arg("--facts")
+        .arg(&facts)
+        .args(["--backend", "compiled", "--engine", "direct", "--cache-dir"])
+        .arg(&cache)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr, "", "the cache entry was not the service's");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        eval_cli(CHESS, &facts)
+    );
+}
+
+/// A worker killed while the service runs: the request it was to answer
+/// gets a JSON error, a new worker takes its place, the next request is
+/// answered, and the decision log holds the answered decisions only.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_worker_is_replaced_and_the_next_request_answers() {
+    let dir = scratch("killed-worker");
+    let log = dir.join("decisions.jsonl");
+    let server = start_direct("1", &["--decision-log", log.to_str().unwrap()]);
+    let facts = support::path("tests/scenarios/chess/agreed_draw.facts.json");
+    let body = std::fs::read(&facts).unwrap();
+    let want = eval_cli(CHESS, &facts);
+    let eval = "/v1/packages/fide.laws.chess/evaluate";
+    let output = |text: &str| {
+        let r: Value = serde_json::from_str(text).unwrap();
+        r["output"].as_str().unwrap().to_owned()
+    };
+    let (status, text) = server.post(eval, &body);
+    assert_eq!((status, output(&text)), (200, want.clone()), "{text}");
+
+    // One worker per package: kill both.
+    let workers = children(&server);
+    assert_eq!(workers.len(), 2, "{workers:?}");
+    for pid in &workers {
+        let kill = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+    }
+    std::thread::sleep(Duration::from_millis(200));
+
+    let (status, text) = server.post(eval, &body);
+    let (status, code, field, message) = error_of(status, &text);
+    assert_eq!(
+        (status, code.as_str(), field),
+        (503, "engine_failed", Value::Null)
+    );
+    assert!(
+        message.starts_with(
+            "the compiled engine of fide.laws.chess stopped while evaluating the case ("
+        ) && message.ends_with("); it was started again: send the request again"),
+        "{message}"
+    );
+    for _ in 0..3 {
+        let (status, text) = server.post(eval, &body);
+        assert_eq!((status, output(&text)), (200, want.clone()), "{text}");
+    }
+    let ru_facts = facts_files("tests/scenarios/ru").remove(0);
+    let ru_body = std::fs::read(&ru_facts).unwrap();
+    let ru_eval = "/v1/packages/ru.chess.competition/evaluate";
+    let (status, text) = server.post(ru_eval, &ru_body);
+    assert_eq!(error_of(status, &text).1, "engine_failed", "{text}");
+    let (status, text) = server.post(ru_eval, &ru_body);
+    assert_eq!(
+        (status, output(&text)),
+        (200, eval_cli(RU, &ru_facts)),
+        "{text}"
+    );
+    let now = children(&server);
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(
+        now.iter().all(|p| !workers.contains(p)),
+        "{workers:?} {now:?}"
+    );
+    assert_eq!(log_lines(&log).len(), 5);
+}
+
+/// Without a Rust toolchain, the default engine cannot start: the service
+/// says so before reading a package, names `--engine interp`, and exits 1.
+#[test]
+fn the_direct_engine_without_a_toolchain_is_a_start_up_error() {
+    let out = Command::new(LAWGEN)
+        .arg("serve")
+        .arg("--package")
+        .arg(support::path(CHESS))
+        .args(["--listen", "127.0.0.1:0"])
+        .env("CARGO", "/nonexistent/cargo")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot run cargo (`/nonexistent/cargo`: No such file or directory (os error 2)); \
+         `--engine direct`, the default, compiles each package at start and needs a Rust toolchain\n  \
+         = help: install one, or set CARGO to its cargo; or serve with `--engine interp`, the \
+         reference interpreter, which needs no compiler\n"
+    );
+}
+
+/// A crate that does not build stops the service: it listened, said it was
+/// starting, then exits 1 with cargo's message.
+#[cfg(unix)]
+#[test]
+fn a_crate_that_does_not_build_stops_the_service() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("no-build");
+    // A cargo that runs, and fails every build.
+    let cargo = dir.join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\necho 'error: no room left to build' >&2\nexit 101\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(LAWGEN)
+        .arg("serve")
+        .arg("--package")
+        .arg(support::path(CHESS))
+        .args(["--listen", "127.0.0.1:0", "--cache-dir"])
+        .arg(dir.join("cache"))
+        .env("CARGO", &cargo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("lawgen serve: listening on http://"),
+        "{out:?}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "lawgen serve: building fide.laws.chess 0.1.0 with the Direct engine…\n\
+         error: cannot build the Direct engine of fide.laws.chess: internal error: the generated \
+         crate does not build (please report it with the package):\nerror: no room left to build\n\n"
+    );
 }

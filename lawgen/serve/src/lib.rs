@@ -1,8 +1,10 @@
 //! The lawgen decision service (docs/service.md): loaded packages answered
 //! over HTTP. A thin shell over the library: the HTTP layer parses, bounds
 //! and logs; evaluation is the call `lawgen eval` makes
-//! (`lawgen::driver::evaluate`), and its answer is the canonical output
-//! `lawgen eval` prints, inside a receipt ([`receipt`]).
+//! (`lawgen::driver::evaluate`) with [`Engine::Interp`], or worker
+//! processes of each package's compiled crate with [`Engine::Direct`]
+//! ([`engine`]), and its answer is the canonical output `lawgen eval`
+//! prints, inside a receipt ([`receipt`]).
 //!
 //! Routes: `GET /v1/packages`, `POST /v1/packages/{name}/evaluate`,
 //! `POST /v1/packages/{name}/evaluate-batch`, `POST /v1/packages/{name}/explain`, `GET /healthz`, `GET /readyz`,
@@ -11,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod engine;
 mod metrics;
 pub mod receipt;
 pub mod replay;
@@ -32,10 +35,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 pub use ed25519_dalek::VerifyingKey;
+pub use engine::{Compile, Compiled};
 pub use receipt::Receipt;
 
 /// How decisions are evaluated.
@@ -45,6 +49,9 @@ pub enum Engine {
     /// The reference interpreter (`lawgen eval --backend interp`): no
     /// compiler or cargo at run time.
     Interp,
+    /// Each package compiled with the Direct engine ([`Config::compile`]),
+    /// evaluated by worker processes of its crate ([`engine`]).
+    Direct,
 }
 
 impl Engine {
@@ -52,7 +59,15 @@ impl Engine {
     pub fn as_str(self) -> &'static str {
         match self {
             Engine::Interp => "interp",
+            Engine::Direct => "direct",
         }
+    }
+
+    /// The engine a receipt names, if it is one of these.
+    pub fn from_name(name: &str) -> Option<Engine> {
+        [Engine::Interp, Engine::Direct]
+            .into_iter()
+            .find(|e| e.as_str() == name)
     }
 }
 
@@ -80,6 +95,10 @@ pub struct Config {
     pub max_cases: usize,
     /// The evaluator.
     pub engine: Engine,
+    /// With [`Engine::Direct`]: what builds each package's compiled crate.
+    pub compile: Option<Arc<dyn Compile>>,
+    /// With [`Engine::Direct`]: the worker processes per package.
+    pub workers: usize,
     /// A secret key file of `lawgen keygen`: every receipt is signed with it.
     pub signing_key: Option<PathBuf>,
 }
@@ -98,6 +117,8 @@ impl Config {
             max_concurrent: 64,
             max_cases: 10_000,
             engine: Engine::Interp,
+            compile: None,
+            workers: std::thread::available_parallelism().map_or(1, usize::from),
             signing_key: None,
         }
     }
@@ -120,10 +141,23 @@ impl std::error::Error for ServeError {}
 /// until SIGTERM or ctrl-c, then finishes the requests in flight.
 pub fn run(config: Config) -> Result<(), ServeError> {
     let app = App::load(&config)?;
+    let compile = match (config.engine, &config.compile) {
+        (Engine::Direct, None) => {
+            return Err(ServeError(
+                "error: the Direct engine needs a compiler, and none was given to the service\n  = help: serve with `--engine interp`".into(),
+            ))
+        }
+        (Engine::Direct, Some(c)) => Some(c.clone()),
+        (Engine::Interp, _) => None,
+    };
+    // Set when the compiled engines cannot start: the service then stops.
+    let failed: Arc<Mutex<Option<String>>> = Arc::default();
+    let (fail_tx, fail_rx) = tokio::sync::oneshot::channel::<()>();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| ServeError(format!("error: cannot start the runtime: {e}")))?;
+    let failed_in = failed.clone();
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
@@ -132,11 +166,33 @@ pub fn run(config: Config) -> Result<(), ServeError> {
             .local_addr()
             .map_err(|e| ServeError(format!("error: cannot listen on {}: {e}", config.listen)))?;
         println!("lawgen serve: listening on http://{addr}");
+        if let Some(compile) = compile {
+            let (app, failed, workers) = (app.clone(), failed_in, config.workers);
+            std::thread::spawn(move || {
+                if let Err(e) = app.start_engines(&*compile, workers) {
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    let _ = fail_tx.send(());
+                }
+            });
+        }
+        let failure = async {
+            if fail_rx.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
         axum::serve(listener, app.router(&config))
-            .with_graceful_shutdown(shutdown_signal())
+            .with_graceful_shutdown(async {
+                tokio::select! {
+                    () = shutdown_signal() => {},
+                    () = failure => {},
+                }
+            })
             .await
             .map_err(|e| ServeError(format!("error: the service stopped: {e}")))
     })?;
+    if let Some(e) = failed.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(ServeError(e));
+    }
     eprintln!("lawgen serve: stopped");
     Ok(())
 }
@@ -174,6 +230,8 @@ struct Served {
     program: Program,
     identity: receipt::PackageId,
     closure: Vec<receipt::PackageId>,
+    /// With the Direct engine: its workers, once its crate is built.
+    direct: OnceLock<engine::Pool>,
 }
 
 /// The loaded packages and the service's shared state.
@@ -224,6 +282,7 @@ impl App {
                     program,
                     identity,
                     closure,
+                    direct: OnceLock::new(),
                 },
             );
         }
@@ -259,6 +318,52 @@ impl App {
                 permits: Arc::new(tokio::sync::Semaphore::new(config.max_concurrent.max(1))),
             }),
         })
+    }
+
+    /// Builds every package's compiled crate with `compile` and starts
+    /// `workers` workers of each, printing progress and timing on standard
+    /// error; `/readyz` answers ready once all are up.
+    fn start_engines(&self, compile: &dyn Compile, workers: usize) -> Result<(), String> {
+        for s in self.inner.packages.values() {
+            let id = &s.identity;
+            eprintln!(
+                "lawgen serve: building {} {} with the Direct engine…",
+                id.name, id.version
+            );
+            let built = compile.compile(&s.loaded)?;
+            if built.cached {
+                eprintln!("lawgen serve: {}: cached", id.name);
+            } else {
+                eprintln!(
+                    "lawgen serve: {}: built in {:.1} s",
+                    id.name, built.build_secs
+                );
+            }
+            let pool = engine::Pool::start(&built, workers).map_err(|e| {
+                format!("error: cannot start the Direct engine of {}: {e}", id.name)
+            })?;
+            let _ = s.direct.set(pool);
+        }
+        eprintln!(
+            "lawgen serve: ready: {} package(s) on the Direct engine, {} worker(s) each",
+            self.inner.packages.len(),
+            workers.max(1)
+        );
+        Ok(())
+    }
+
+    /// The packages whose engine is not up yet.
+    fn starting(&self) -> Vec<&str> {
+        match self.inner.engine {
+            Engine::Interp => Vec::new(),
+            Engine::Direct => self
+                .inner
+                .packages
+                .iter()
+                .filter(|(_, s)| s.direct.get().is_none())
+                .map(|(n, _)| n.as_str())
+                .collect(),
+        }
     }
 
     /// The routes with their limits: the body size and time per request
@@ -437,6 +542,23 @@ async fn healthz() -> Response {
 }
 
 async fn readyz(State(app): State<App>) -> Response {
+    let starting = app.starting();
+    if !starting.is_empty() {
+        let body = serde_json::json!({
+            "status": "starting",
+            "packages": app.inner.packages.len(),
+            "starting": starting,
+        });
+        let mut r = (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json_headers(),
+            format!("{body}\n"),
+        )
+            .into_response();
+        // Its own body, not an error's: kept as it is by `json_errors`.
+        r.extensions_mut().insert(ErrorCode("not_ready"));
+        return r;
+    }
     let body = serde_json::json!({
         "status": "ready",
         "packages": app.inner.packages.len(),
@@ -465,6 +587,9 @@ async fn list_packages(State(app): State<App>) -> Response {
             let mut v = s.identity.to_json();
             v["closure"] = s.closure.iter().map(|p| p.to_json()).collect();
             v["engine"] = app.inner.engine.as_str().into();
+            if let Some(pool) = s.direct.get() {
+                v["generatedSha256"] = pool.source_sha256.as_str().into();
+            }
             v
         })
         .collect();
@@ -585,6 +710,54 @@ fn evaluate_case(s: &Served, facts: &Facts, policy: Policy) -> (Store, Conclusio
     (store, conclusions)
 }
 
+/// The receipt of the case, evaluated by the service's engine.
+fn decide(app: &App, s: &Served, facts: &Facts, policy: Policy) -> Result<Receipt, ApiError> {
+    let now = std::time::SystemTime::now();
+    let Engine::Direct = app.inner.engine else {
+        let (_, conclusions) = evaluate_case(s, facts, policy);
+        return Ok(Receipt::new(
+            s.identity.clone(),
+            s.closure.clone(),
+            facts,
+            &s.loaded.catalog,
+            &conclusions,
+            app.inner.engine.as_str(),
+            now,
+        ));
+    };
+    let name = &s.identity.name;
+    let pool = s.direct.get().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not_ready",
+            format!("the compiled engine of {name} is still starting; retry when `/readyz` answers ready"),
+        )
+    })?;
+    let text = lawgen_runtime::formats::facts::write_facts(facts, &s.loaded.catalog);
+    let output = pool.evaluate(&text, policy).map_err(|f| match f {
+        engine::Failure::Died(e) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "engine_failed",
+            format!("the compiled engine of {name} stopped while evaluating the case ({e}); it was started again: send the request again"),
+        ),
+        engine::Failure::Refused(e) => internal(format!(
+            "the compiled engine of {name} refused a case the checker accepted: {e}"
+        )),
+    })?;
+    let decided = receipt::Decided::compiled(&s.program, facts, policy, output);
+    let mut r = Receipt::of(
+        s.identity.clone(),
+        s.closure.clone(),
+        facts,
+        &s.loaded.catalog,
+        decided,
+        app.inner.engine.as_str(),
+        now,
+    );
+    r.generated_sha256 = Some(pool.source_sha256.clone());
+    Ok(r)
+}
+
 fn served<'a>(app: &'a App, name: &str) -> Result<&'a Served, ApiError> {
     app.inner.packages.get(name).ok_or_else(|| {
         let known: Vec<&str> = app.inner.packages.keys().map(String::as_str).collect();
@@ -647,16 +820,7 @@ async fn evaluate(
         let _held = held;
         let s = served(&app2, &name)?;
         let facts = read_facts(&app2, s, &headers, &body)?;
-        let (_, conclusions) = evaluate_case(s, &facts, policy);
-        Ok(Receipt::new(
-            s.identity.clone(),
-            s.closure.clone(),
-            &facts,
-            &s.loaded.catalog,
-            &conclusions,
-            app2.inner.engine.as_str(),
-            std::time::SystemTime::now(),
-        ))
+        decide(&app2, s, &facts, policy)
     })
     .await
     .map_err(internal)??;
@@ -756,16 +920,7 @@ async fn evaluate_batch(
                                     ));
                                     e
                                 })?;
-                                let (_, conclusions) = evaluate_case(s, &facts, policy);
-                                let receipt = Receipt::new(
-                                    s.identity.clone(),
-                                    s.closure.clone(),
-                                    &facts,
-                                    &s.loaded.catalog,
-                                    &conclusions,
-                                    app.inner.engine.as_str(),
-                                    std::time::SystemTime::now(),
-                                );
+                                let receipt = decide(app, s, &facts, policy)?;
                                 Ok(signed_line(app, &receipt))
                             })
                             .collect::<Vec<_>>()

@@ -9,7 +9,8 @@
 use lawgen_runtime::formats::facts::write_facts;
 use lawgen_runtime::formats::output::canonical_json;
 use lawgen_runtime::interp::{Conclusions, Facts};
-use lawgen_runtime::program::Catalog;
+use lawgen_runtime::program::{Catalog, Program};
+use lawgen_runtime::Policy;
 use serde_json::{json, Value};
 use std::time::SystemTime;
 
@@ -77,6 +78,9 @@ pub struct Receipt {
     pub editions: Vec<(String, String, String)>,
     pub policy: String,
     pub engine: String,
+    /// With a compiled engine: the SHA-256 of the generated module's
+    /// source that evaluated it (`generatedSha256`, absent otherwise).
+    pub generated_sha256: Option<String>,
     /// The version of lawgen that evaluated it.
     pub lawgen: String,
     /// When it was made, RFC 3339 in UTC to the second.
@@ -94,21 +98,39 @@ impl Receipt {
         engine: &str,
         now: SystemTime,
     ) -> Receipt {
+        Receipt::of(
+            package,
+            closure,
+            facts,
+            catalog,
+            Decided::of(conclusions),
+            engine,
+            now,
+        )
+    }
+
+    /// The receipt of a decision on `facts`, however it was evaluated.
+    pub fn of(
+        package: PackageId,
+        closure: Vec<PackageId>,
+        facts: &Facts,
+        catalog: &Catalog,
+        decided: Decided,
+        engine: &str,
+        now: SystemTime,
+    ) -> Receipt {
         let facts = write_facts(facts, catalog);
         Receipt {
             package,
             closure,
             facts_sha256: lawgen::sha256_hex(facts.as_bytes()),
             facts,
-            output: canonical_json(conclusions),
-            as_of: conclusions.as_of.map(|d| d.to_string()),
-            editions: conclusions
-                .editions
-                .iter()
-                .map(|e| (e.work.clone(), e.edition.clone(), e.in_force.clone()))
-                .collect(),
-            policy: conclusions.policy.as_str().to_owned(),
+            output: decided.output,
+            as_of: decided.as_of,
+            editions: decided.editions,
+            policy: decided.policy.as_str().to_owned(),
             engine: engine.to_owned(),
+            generated_sha256: None,
             lawgen: env!("CARGO_PKG_VERSION").to_owned(),
             made_at: humantime::format_rfc3339_seconds(now).to_string(),
         }
@@ -116,7 +138,7 @@ impl Receipt {
 
     /// The receipt as JSON, keys sorted.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "format": FORMAT,
             "package": self.package.to_json(),
             "closure": self.closure.iter().map(PackageId::to_json).collect::<Vec<_>>(),
@@ -133,6 +155,58 @@ impl Receipt {
             "engine": self.engine,
             "lawgen": self.lawgen,
             "madeAt": self.made_at,
-        })
+        });
+        if let Some(h) = &self.generated_sha256 {
+            v["generatedSha256"] = h.as_str().into();
+        }
+        v
+    }
+}
+
+/// What a receipt records of an evaluation: the canonical output, the date
+/// and editions it was evaluated as of, the policy.
+#[derive(Clone, Debug)]
+pub struct Decided {
+    pub output: String,
+    pub as_of: Option<String>,
+    /// (work, edition, in force), as the output's `editions`.
+    pub editions: Vec<(String, String, String)>,
+    pub policy: Policy,
+}
+
+impl Decided {
+    /// The reference interpreter's conclusions.
+    pub fn of(conclusions: &Conclusions) -> Decided {
+        Decided {
+            output: canonical_json(conclusions),
+            as_of: conclusions.as_of.map(|d| d.to_string()),
+            editions: conclusions
+                .editions
+                .iter()
+                .map(|e| (e.work.clone(), e.edition.clone(), e.in_force.clone()))
+                .collect(),
+            policy: conclusions.policy,
+        }
+    }
+
+    /// `output`, the canonical output of `facts` under `policy` that a
+    /// compiled engine printed; dated as the interpreter dates the case
+    /// (the date and editions of the law in force on the facts' `asOf`).
+    pub fn compiled(program: &Program, facts: &Facts, policy: Policy, output: String) -> Decided {
+        let in_force = lawgen_runtime::interp::in_force(program, facts).ok();
+        Decided {
+            output,
+            as_of: in_force
+                .as_ref()
+                .and_then(|f| f.date)
+                .map(|d| d.to_string()),
+            editions: in_force
+                .as_ref()
+                .map_or_else(Vec::new, |f| program.catalog.law.rows(f))
+                .into_iter()
+                .map(|e| (e.work, e.edition, e.in_force))
+                .collect(),
+            policy,
+        }
     }
 }

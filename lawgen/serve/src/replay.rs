@@ -73,10 +73,9 @@ fn replay_one(app: &App, line: &str, key: Option<&VerifyingKey>) -> Result<(), S
         p => return Err(format!("unknown policy `{p}`")),
     };
     let engine = text("engine")?;
-    if engine != app.inner.engine.as_str() {
+    if crate::Engine::from_name(engine).is_none() {
         return Err(format!(
-            "made by the engine `{engine}`, replayed by `{}`",
-            app.inner.engine.as_str()
+            "made by the engine `{engine}`, which this lawgen does not evaluate with"
         ));
     }
     let facts =
