@@ -186,9 +186,9 @@ fn compare(before: &App, after: &App, line: &str, lang: &str) -> Result<CaseChan
             lawgen_runtime::formats::facts::read_facts(facts_text.as_bytes(), &s.loaded.catalog)
                 .map_err(|d| {
                     format!(
-                        "{}the candidate {} refuses the receipt's facts",
-                        d.render(),
-                        label(s)
+                        "the candidate {} refuses the receipt's facts:\n{}",
+                        label(s),
+                        d.render().trim_end()
                     )
                 })?;
         lawgen_runtime::interp::in_force(&s.program, &facts)
@@ -310,9 +310,16 @@ fn explained(
         };
     };
     let e = explain::explain(&s.program, store, c.policy, &q, lang);
+    // A law in one package names no package in its explanation; the
+    // report names it always.
+    let mut decided_by = deciders(&e);
+    let own = label(s);
+    for d in &mut decided_by {
+        d.name_package(&own);
+    }
     Side {
         verdict,
-        decided_by: deciders(&e),
+        decided_by,
         explanation: Some(e),
     }
 }
@@ -522,6 +529,54 @@ fn level_text(level: Level, world: World) -> String {
 }
 
 impl Decider {
+    /// Names `package` as the package of every rule, priority and
+    /// derogation the explanation left unnamed (a law in one package).
+    fn name_package(&mut self, package: &str) {
+        let fill = |p: &mut Option<String>| {
+            if p.is_none() {
+                *p = Some(package.to_owned());
+            }
+        };
+        match self {
+            Decider::Concludes { rule, .. } | Decider::DoesNotApply { rule, .. } => {
+                fill(&mut rule.package)
+            }
+            Decider::Beats {
+                attacker,
+                by,
+                priority,
+            } => {
+                fill(&mut attacker.package);
+                fill(&mut by.package);
+                fill(&mut priority.package);
+            }
+            Decider::Prevails {
+                attacker, defeats, ..
+            } => {
+                fill(&mut attacker.package);
+                for (_, p) in defeats {
+                    fill(&mut p.package);
+                }
+            }
+            Decider::SetAside { rule, by } => {
+                fill(&mut rule.package);
+                for d in by {
+                    fill(&mut d.package);
+                }
+            }
+            Decider::NotInForce { rule, by, .. } => {
+                fill(&mut rule.package);
+                for (d, _) in by {
+                    fill(&mut d.package);
+                }
+            }
+            Decider::Complement { .. }
+            | Decider::Judgment { .. }
+            | Decider::NoRule
+            | Decider::Undeclared { .. } => {}
+        }
+    }
+
     /// One line of English, restating the explanation's node.
     pub fn text(&self) -> String {
         match self {
@@ -639,7 +694,11 @@ impl Decider {
                 world,
             } => json!({
                 "kind": "concludes", "rule": rule(r),
-                "level": level_text(*level, World::Certain),
+                "level": match level {
+                    Level::Definite => "definitely",
+                    Level::Defeasible => "defeasibly",
+                    Level::Supported => "supported",
+                },
                 "possibleModel": *world == World::Possible,
             }),
             Decider::Beats {
