@@ -111,6 +111,9 @@ pub enum Decider {
         rule: RuleRef,
         item: String,
         reason: Reason,
+        /// Said of a pending verdict: the rule does not apply while the
+        /// judgments it waits on are undecided.
+        until_decided: bool,
     },
     /// An imported rule for the literal that a derogation sets aside, and
     /// whose conditions hold here: it would have concluded the literal.
@@ -329,11 +332,13 @@ fn explained(
 /// derivation of its body items.
 pub fn deciders(e: &Explanation) -> Vec<Decider> {
     let mut out = Vec::new();
+    let pending = matches!(e.verdict, Verdict::Pending(_));
     for n in &e.tree {
-        top(n, &mut out);
+        top(n, pending, &mut out);
     }
     for r in &e.requests {
-        let literal = r.to_string();
+        let args: Vec<String> = r.args.iter().map(ToString::to_string).collect();
+        let literal = format!("{}({})", r.predicate, args.join(", "));
         if !out
             .iter()
             .any(|d| matches!(d, Decider::Judgment { literal: l, .. } if *l == literal))
@@ -347,7 +352,9 @@ pub fn deciders(e: &Explanation) -> Vec<Decider> {
     out
 }
 
-fn top(n: &explain::Node, out: &mut Vec<Decider>) {
+/// `pending`: the verdict is pending, so what the heading "why it is not
+/// established" lists holds only until the judgments are decided.
+fn top(n: &explain::Node, pending: bool, out: &mut Vec<Decider>) {
     match &n.kind {
         NodeKind::Rule { rule, level, world } => {
             out.push(Decider::Concludes {
@@ -373,8 +380,19 @@ fn top(n: &explain::Node, out: &mut Vec<Decider>) {
                     world: *world,
                 });
             }
+            let until = pending && matches!(title, Title::WhyNotEstablished);
             for c in &n.children {
-                top(c, out);
+                match &c.kind {
+                    NodeKind::Unsatisfied { rule, item, reason } if until => {
+                        out.push(Decider::DoesNotApply {
+                            rule: rule.clone(),
+                            item: item.clone(),
+                            reason: *reason,
+                            until_decided: true,
+                        })
+                    }
+                    _ => top(c, pending, out),
+                }
             }
         }
         NodeKind::Attacker { .. } => attacker(n, out),
@@ -382,6 +400,7 @@ fn top(n: &explain::Node, out: &mut Vec<Decider>) {
             rule: rule.clone(),
             item: item.clone(),
             reason: *reason,
+            until_decided: false,
         }),
         // A rule set aside that would not apply here anyway decides
         // nothing; the explanation still lists it.
@@ -612,8 +631,18 @@ impl Decider {
                 }
                 s
             }
-            Decider::DoesNotApply { rule, item, reason } => format!(
-                "{} does not apply: {item} {}",
+            Decider::DoesNotApply {
+                rule,
+                item,
+                reason,
+                until_decided,
+            } => format!(
+                "{}{} does not apply: {item} {}",
+                if *until_decided {
+                    "until the pending judgments are decided, "
+                } else {
+                    ""
+                },
                 rule_text(rule),
                 reason_text(reason)
             ),
@@ -718,8 +747,10 @@ impl Decider {
                 rule: r,
                 item,
                 reason,
+                until_decided,
             } => json!({
-                "kind": "does_not_apply", "rule": rule(r), "item": item, "reason": reason_text(reason)}),
+                "kind": "does_not_apply", "rule": rule(r), "item": item, "reason": reason_text(reason),
+                "untilDecided": until_decided}),
             Decider::SetAside { rule: r, by } => json!({
                 "kind": "set_aside", "rule": rule(r),
                 "by": by.iter().map(derogation).collect::<Vec<_>>()}),
