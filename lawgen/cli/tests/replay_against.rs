@@ -52,11 +52,32 @@ impl Drop for Server {
 /// Serves 1.0.0 with a decision log in `dir`, posts every case, and
 /// returns the log's lines: one receipt per case, in their order.
 fn decision_log(dir: &Path) -> Vec<String> {
+    let cases: Vec<PathBuf> = CASES
+        .iter()
+        .map(|c| support::path(&format!("{DIR}/cases/{c}.facts.json")))
+        .collect();
+    let (lines, refused) = serve_and_post(dir, &v1(), &[], "club.rules", &cases);
+    assert_eq!((lines.len(), refused), (CASES.len(), 0));
+    lines
+}
+
+/// Serves `package` with a decision log `dir/decisions.jsonl`, posts each
+/// facts file in turn, and returns the log's lines and how many posts the
+/// service refused with `invalid_facts`.
+fn serve_and_post(
+    dir: &Path,
+    package: &Path,
+    import_path: &[PathBuf],
+    name: &str,
+    facts: &[PathBuf],
+) -> (Vec<String>, usize) {
     let log = dir.join("decisions.jsonl");
-    let mut child = Command::new(LAWGEN)
-        .arg("serve")
-        .arg("--package")
-        .arg(v1())
+    let mut cmd = Command::new(LAWGEN);
+    cmd.arg("serve").arg("--package").arg(package);
+    for d in import_path {
+        cmd.arg("--import-path").arg(d);
+    }
+    let mut child = cmd
         .args(["--listen", "127.0.0.1:0", "--decision-log"])
         .arg(&log)
         .stdout(Stdio::piped())
@@ -78,14 +99,22 @@ fn decision_log(dir: &Path) -> Vec<String> {
         .timeout_global(Some(Duration::from_secs(60)))
         .build()
         .into();
-    for case in CASES {
-        let body = support::read(&format!("{DIR}/cases/{case}.facts.json"));
-        let r = agent
-            .post(&format!("{base}/v1/packages/club.rules/evaluate"))
+    let mut refused = 0;
+    for f in facts {
+        let mut r = agent
+            .post(&format!("{base}/v1/packages/{name}/evaluate"))
             .header("Content-Type", "application/json")
-            .send(&body[..])
+            .send(&std::fs::read(f).unwrap()[..])
             .unwrap();
-        assert_eq!(r.status().as_u16(), 200, "{case}");
+        match r.status().as_u16() {
+            200 => {}
+            422 => {
+                let body = r.body_mut().read_to_string().unwrap();
+                assert!(body.contains(r#""code":"invalid_facts""#), "{body}");
+                refused += 1;
+            }
+            s => panic!("{}: {s}", f.display()),
+        }
     }
     drop(server);
     let lines: Vec<String> = std::fs::read_to_string(&log)
@@ -93,8 +122,7 @@ fn decision_log(dir: &Path) -> Vec<String> {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(lines.len(), CASES.len());
-    lines
+    (lines, refused)
 }
 
 /// `lawgen replay decisions.jsonl --package 1.0.0 ARGS…` run in `dir` (so
@@ -337,4 +365,84 @@ fn bad_candidates_are_refused_with_the_reason() {
     let (code, _, err) = replay(&dir, &["--format".as_ref(), "json".as_ref()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--against <FILE>"), "{err}");
+}
+
+/// The Russian package's README quotes a replay of the Russian scenarios
+/// decided by 0.1.0 against 0.2.0 (`scripts/ru-replay-against.sh`): the
+/// log made the same way, by the real service, its summary compared with
+/// the README's block (`LAWGEN_BLESS=1` rewrites it), and every line of the
+/// README's explained changes found in the report.
+#[test]
+fn the_russian_readme_quotes_the_replay_of_0_1_0_against_0_2_0() {
+    const README: &str = "packages/ru.chess.competition/README.md";
+    const BEGIN: &str = "<!-- replay summary: begin -->\n";
+    const END: &str = "<!-- replay summary: end -->";
+    let dir = scratch("ru");
+    let mut facts: Vec<PathBuf> = std::fs::read_dir(support::path(support::RU_SCENARIOS))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
+        .collect();
+    facts.sort();
+    let old = support::path(support::RU_0_1_0);
+    let imports = [support::path(support::CHESS_DIR)];
+    let (lines, refused) = serve_and_post(&dir, &old, &imports, "ru.chess.competition", &facts);
+    assert_eq!(
+        (facts.len(), lines.len(), refused),
+        (116, 48, 68),
+        "scenarios, answered, refused: {README} states these numbers; update its replay section"
+    );
+    let (code, text, err) = {
+        let out = Command::new(LAWGEN)
+            .current_dir(&dir)
+            .args(["replay", "decisions.jsonl", "--package"])
+            .arg(&old)
+            .arg("--import-path")
+            .arg(&imports[0])
+            .arg("--against")
+            .arg(support::path(support::RU_0_2_0))
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    assert_eq!((code, err.as_str()), (Some(0), ""), "{text}");
+    let summary = &text[text.find("read 48 receipt(s)").expect("the summary")..];
+    let block = format!("```text\n{summary}```\n");
+    let readme = String::from_utf8(support::read(README)).unwrap();
+    let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
+        panic!("{README} has no `{BEGIN}` … `{END}` block");
+    };
+    let quoted = &readme[b + BEGIN.len()..e];
+    if support::bless() {
+        let mut new = readme.clone();
+        new.replace_range(b + BEGIN.len()..e, &block);
+        std::fs::write(support::path(README), new).unwrap();
+    } else {
+        assert!(
+            quoted == block,
+            "the replay summary in {README} differs from the command's (LAWGEN_BLESS=1 rewrites it):\n{block}"
+        );
+    }
+    let examples = readme
+        .split("<!-- replay examples: begin -->")
+        .nth(1)
+        .and_then(|r| r.split("<!-- replay examples: end -->").next())
+        .expect("the README's replay examples");
+    let report: std::collections::HashSet<&str> = text.lines().collect();
+    let mut quoted = 0;
+    for l in examples
+        .lines()
+        .filter(|l| !l.starts_with("```") && !l.is_empty())
+    {
+        assert!(
+            report.contains(l),
+            "{README} quotes a line the report does not print: {l}"
+        );
+        quoted += 1;
+    }
+    assert!(quoted >= 10, "{quoted}");
 }
