@@ -252,6 +252,21 @@ fn replay_against_lists_the_changes_the_text_makes() {
         "{text}"
     );
     pinned(&format!("{DIR}/impact.txt"), &text);
+    // docs/service.md quotes part of this report: every line it quotes is in it.
+    let page = String::from_utf8(support::read("docs/service.md")).unwrap();
+    let example = page
+        .split("### Replay against a candidate")
+        .nth(1)
+        .and_then(|p| p.split("```text\n").nth(1))
+        .and_then(|p| p.split("```").next())
+        .expect("docs/service.md's example of replay --against");
+    let report: std::collections::HashSet<&str> = text.lines().collect();
+    for l in example.lines().filter(|l| !l.trim_start().starts_with('…')) {
+        assert!(
+            report.contains(l),
+            "docs/service.md quotes a line the report does not print: {l}"
+        );
+    }
 
     let (code, json, _) = replay(
         &dir,
