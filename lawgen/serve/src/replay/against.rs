@@ -136,6 +136,9 @@ pub enum Decider {
     NoRule,
     /// The package does not declare the literal's predicate.
     Undeclared { package: String },
+    /// The literal could not be put to the explainer (a lawgen bug: every
+    /// literal of an output reads back).
+    Unexplained { reason: String },
 }
 
 /// Replays every non-empty line of `log` on the packages of `before` (as
@@ -305,12 +308,23 @@ fn explained(
     verdict: &'static str,
     lang: &str,
 ) -> Side {
-    let Ok(q) = explain::parse_query(&s.loaded.catalog, literal) else {
+    let predicate = literal.split('(').next().unwrap_or_default();
+    if s.loaded.catalog.lit_of(predicate).is_none() {
         return Side {
             verdict,
             decided_by: vec![Decider::Undeclared { package: label(s) }],
             explanation: None,
         };
+    }
+    let q = match explain::parse_query(&s.loaded.catalog, literal) {
+        Ok(q) => q,
+        Err(reason) => {
+            return Side {
+                verdict,
+                decided_by: vec![Decider::Unexplained { reason }],
+                explanation: None,
+            }
+        }
     };
     let e = explain::explain(&s.program, store, c.policy, &q, lang);
     // A law in one package names no package in its explanation; the
@@ -592,7 +606,8 @@ impl Decider {
             Decider::Complement { .. }
             | Decider::Judgment { .. }
             | Decider::NoRule
-            | Decider::Undeclared { .. } => {}
+            | Decider::Undeclared { .. }
+            | Decider::Unexplained { .. } => {}
         }
     }
 
@@ -691,6 +706,9 @@ impl Decider {
             Decider::Undeclared { package } => {
                 format!("{package} does not declare the predicate")
             }
+            Decider::Unexplained { reason } => {
+                format!("lawgen cannot explain it (a lawgen bug): {reason}")
+            }
         }
     }
 
@@ -769,6 +787,7 @@ impl Decider {
             }
             Decider::NoRule => json!({"kind": "no_rule"}),
             Decider::Undeclared { package } => json!({"kind": "undeclared", "package": package}),
+            Decider::Unexplained { reason } => json!({"kind": "unexplained", "reason": reason}),
         };
         v["text"] = Value::from(self.text());
         v
