@@ -16,12 +16,13 @@ use std::time::Duration;
 
 const LAWGEN: &str = env!("CARGO_BIN_EXE_lawgen");
 const DIR: &str = "tests/fixtures/replay";
-const CASES: [&str; 5] = [
+const CASES: [&str; 6] = [
     "a_flag_falls",
     "b_flag_falls_mate_impossible",
     "c_agreed_draw",
     "d_nothing_concluded",
     "e_absent_at_start",
+    "f_dated_2025",
 ];
 
 fn v1() -> PathBuf {
@@ -174,7 +175,7 @@ fn replay_against_lists_the_changes_the_text_makes() {
     let mut lines = decision_log(&dir);
     let a: Value = serde_json::from_str(&lines[0]).unwrap();
     let c: Value = serde_json::from_str(&lines[2]).unwrap();
-    // Lines 6 to 9: not JSON, not a receipt, a receipt of another package,
+    // Lines 7 to 10: not JSON, not a receipt, a receipt of another package,
     // a receipt whose facts were changed after it was made.
     lines.push("this is not a receipt".into());
     lines.push(r#"{"format": "other/1"}"#.into());
@@ -194,10 +195,11 @@ fn replay_against_lists_the_changes_the_text_makes() {
     );
     // Case a: the loss on time is now defeasible, and the game over.
     for expected in [
-        "decisions.jsonl:1: club.rules 1.0.0 → club.rules 2.0.0: 2 verdict(s) change\n",
+        "decisions.jsonl:1: club.rules 1.0.0 → club.rules 2.0.0: 2 verdict(s) change\n\
+         \x20 editions in force: before none; now ClubRules: Club2026\n",
         "  lost(g1, p1): definitely → defeasibly\n",
         "    before: rule [club.rules 1.0.0] FlagLoses (strict; article/1, edition Club2025) concludes it definitely\n",
-        "    now: rule [club.rules 2.0.0] FlagLoses (defeasible; article/1, edition Club2026) concludes it defeasibly\n",
+        "    now: rule [club.rules 2.0.0] FlagLoses (defeasible; article/1, edition Club2025; article/1, edition Club2026) concludes it defeasibly\n",
         "  game_over(g1): not concluded → defeasibly\n",
         "    before: club.rules 1.0.0 does not declare the predicate\n",
     ] {
@@ -211,15 +213,20 @@ fn replay_against_lists_the_changes_the_text_makes() {
         "  lost(g1, p1): definitely → supported\n",
         "    now: the attacker rule [club.rules 2.0.0] MateImpossibleNoLoss (defeasible; article/1, edition Club2026) prevails, over FlagLoses by priority [club.rules 2.0.0] ExceptionOverFlag (lex_specialis)\n",
         "  ~lost(g1, p1): not concluded → defeasibly\n",
-        "    now: priority [club.rules 2.0.0] ExceptionOverFlag (lex_specialis) puts [club.rules 2.0.0] MateImpossibleNoLoss above the attacker rule [club.rules 2.0.0] FlagLoses (defeasible; article/1, edition Club2026)\n",
+        "    now: priority [club.rules 2.0.0] ExceptionOverFlag (lex_specialis) puts [club.rules 2.0.0] MateImpossibleNoLoss above the attacker rule [club.rules 2.0.0] FlagLoses (defeasible; article/1, edition Club2025; article/1, edition Club2026)\n",
     ] {
         assert!(text.contains(expected), "no {expected:?} in\n{text}");
     }
-    // Case c: article 2 repealed; case d unchanged; case e refused.
+    // Case c: article 2 repealed; case d unchanged; case e refused; case
+    // f decided by the 2025 edition.
     for expected in [
         "decisions.jsonl:3: club.rules 1.0.0 → club.rules 2.0.0: 1 verdict(s) change\n",
         "  drawn(g1): definitely → not concluded\n",
         "    before: rule [club.rules 1.0.0] AgreementDraws (strict; article/2, edition Club2025) concludes it definitely\n",
+        "    now: rule [club.rules 2.0.0] AgreementDraws (strict; article/2, edition Club2025) is not in force on 2026-01-01 (edition Club2025 in force 2025-01-01 to 2025-12-31)\n",
+        "decisions.jsonl:6: club.rules 1.0.0 → club.rules 2.0.0: 1 verdict(s) change\n\
+         \x20 editions in force: before none; now ClubRules: Club2025\n\
+         \x20 lost(g1, p1): definitely → defeasibly\n",
     ] {
         assert!(text.contains(expected), "no {expected:?} in\n{text}");
     }
@@ -231,22 +238,22 @@ fn replay_against_lists_the_changes_the_text_makes() {
          \x20 --> node `absent_at_start` at /facts/absent_at_start\n\
          \x20 = help: use a predicate's local name (the part of its id after `#`) or its full id; `~` before it states the explicit negation\n\
          \n\
-         error: 1 error found\n\
-         decisions.jsonl:6: not compared: the line is not JSON: expected ident at line 1 column 2\n",
-        "decisions.jsonl:7: not compared: not a receipt of format `lawgen.receipt/0.1` (its `format` is \"other/1\")\n",
-        "decisions.jsonl:8: not compared: the receipt's package `other.rules` is not among the packages given\n",
-        "decisions.jsonl:9: not compared: the receipt's facts do not hash to its `factsSha256`\n",
+         error: 1 error found\n",
+        "decisions.jsonl:7: not compared: the line is not JSON: expected ident at line 1 column 2\n",
+        "decisions.jsonl:8: not compared: not a receipt of format `lawgen.receipt/0.1` (its `format` is \"other/1\")\n",
+        "decisions.jsonl:9: not compared: the receipt's package `other.rules` is not among the packages given\n",
+        "decisions.jsonl:10: not compared: the receipt's facts do not hash to its `factsSha256`\n",
     ] {
         assert!(text.contains(expected), "no {expected:?} in\n{text}");
     }
     assert!(
         text.ends_with(
-            "read 9 receipt(s): 3 with a verdict that changes (3 of a literal both versions declare), 1 unchanged, 5 not compared\n\
+            "read 10 receipt(s): 4 with a verdict that changes (4 of a literal both versions declare), 1 unchanged, 5 not compared\n\
              | literal | verdicts changed | before → after (verdicts) |\n\
              |---|---|---|\n\
              | `drawn` | 2 | definitely → not concluded: 1; not concluded → definitely: 1 |\n\
              | `game_over` (new in the candidate) | 2 | not concluded → defeasibly: 1; not concluded → definitely: 1 |\n\
-             | `lost` | 2 | definitely → defeasibly: 1; definitely → supported: 1 |\n\
+             | `lost` | 3 | definitely → defeasibly: 2; definitely → supported: 1 |\n\
              | `~lost` | 1 | not concluded → defeasibly: 1 |\n"
         ),
         "{text}"
@@ -280,8 +287,8 @@ fn replay_against_lists_the_changes_the_text_makes() {
     assert_eq!(code, Some(1));
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["format"], "lawgen.impact/0.1");
-    assert_eq!(v["summary"]["casesRead"], 9);
-    assert_eq!(v["summary"]["casesChanged"], 3);
+    assert_eq!(v["summary"]["casesRead"], 10);
+    assert_eq!(v["summary"]["casesChanged"], 4);
     assert_eq!(v["summary"]["casesNotCompared"], 5);
     let b = &v["cases"][1];
     assert_eq!(b["line"], 2);
@@ -314,20 +321,28 @@ fn replay_against_lists_the_changes_the_text_makes() {
     );
     assert_eq!(
         v["cases"][3],
-        serde_json::json!({"line": 4, "package": "club.rules 1.0.0", "candidate": "club.rules 2.0.0", "editions": null, "changes": []})
+        serde_json::json!({"line": 4, "package": "club.rules 1.0.0", "candidate": "club.rules 2.0.0",
+            "editions": {"before": [], "after": ["ClubRules: Club2026"]}, "changes": []})
+    );
+    let repealed = &v["cases"][2]["changes"][0]["after"]["decidedBy"][0];
+    assert_eq!(repealed["kind"], "not_in_force");
+    assert_eq!(
+        repealed["editions"],
+        serde_json::json!([{"edition": "Club2025", "from": "2025-01-01", "to": "2025-12-31"}])
     );
     assert_eq!(
-        v["cases"][5],
-        serde_json::json!({"line": 6, "error": "the line is not JSON: expected ident at line 1 column 2"})
+        v["cases"][6],
+        serde_json::json!({"line": 7, "error": "the line is not JSON: expected ident at line 1 column 2"})
     );
     pinned(&format!("{DIR}/impact.json"), &json);
 
     // The good receipts alone: every one compared, exit 0.
-    write_log(&dir, &lines[..4]);
+    lines.remove(4);
+    write_log(&dir, &lines[..5]);
     let (code, text, err) = replay(&dir, &["--against".as_ref(), v2().as_os_str()]);
     assert_eq!((code, err.as_str()), (Some(0), ""), "{text}");
     assert!(text.contains(
-        "read 4 receipt(s): 3 with a verdict that changes (3 of a literal both versions declare), 1 unchanged, 0 not compared\n"
+        "read 5 receipt(s): 4 with a verdict that changes (4 of a literal both versions declare), 1 unchanged, 0 not compared\n"
     ));
 }
 
@@ -354,7 +369,7 @@ fn bad_candidates_are_refused_with_the_reason() {
         err,
         format!(
             "error[E006]: unknown rule strength `sometimes`\n\
-             \x20 --> node `urn:example:club#OverWhenLost` at /nodes/13/strength (line 49, column 1)\n\
+             \x20 --> node `urn:example:club#OverWhenLost` at /nodes/14/strength (line 56, column 1)\n\
              \x20 = help: use `strict`, `defeasible` or `defeater`\n\
              \n\
              error: 1 error found\n\

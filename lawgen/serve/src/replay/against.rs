@@ -945,7 +945,8 @@ pub fn text(log_name: &str, cases: &[CaseImpact]) -> String {
             Err(reason) => {
                 out.push_str(&format!("{log_name}:{}: not compared: {reason}\n", c.line))
             }
-            Ok(ch) if ch.changes.is_empty() && ch.editions.is_none() => {}
+            // The editions alone are no change of verdict.
+            Ok(ch) if ch.changes.is_empty() => {}
             Ok(ch) => {
                 out.push_str(&format!(
                     "{log_name}:{}: {} → {}: {} verdict(s) change\n",
