@@ -72,7 +72,8 @@ enum Command {
     Serve(cli::serve::Args),
     /// Evaluate every receipt of a decision log again and check that it
     /// reproduces: the packages' hashes, the facts' hash, the output byte
-    /// for byte (docs/service.md#replay).
+    /// for byte (docs/service.md#replay); with `--against`, list the
+    /// verdicts a candidate version would change, and what decides each.
     Replay(cli::replay::Args),
     /// Write an Ed25519 key pair for signed receipts: NAME.key and NAME.pub.
     Keygen(cli::serve::KeygenArgs),

@@ -4,6 +4,8 @@
 //! the packages', the facts hash to the receipt's `factsSha256`, and the
 //! output is byte for byte the receipt's.
 
+pub mod against;
+
 use crate::receipt::{self, PackageId, Receipt};
 use crate::App;
 use ed25519_dalek::VerifyingKey;
