@@ -16,7 +16,8 @@ use lawgen_runtime::Policy;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 /// Builds the compiled crate of a checked package, with the Direct engine.
 pub trait Compile: Send + Sync + std::fmt::Debug {
@@ -52,9 +53,11 @@ pub(crate) enum Failure {
     Refused(String),
 }
 
-/// One running worker.
+/// One running worker. Its process is shared with the pool's watchdog,
+/// which stops it when it outlives the limit per request (the asking
+/// thread then reads the end of its output and replaces it).
 struct Worker {
-    child: Child,
+    child: Arc<Mutex<Child>>,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
@@ -74,7 +77,7 @@ impl Worker {
             return Err(format!("cannot talk to {}", binary.display()));
         };
         Ok(Worker {
-            child,
+            child: Arc::new(Mutex::new(child)),
             stdin,
             stdout: BufReader::new(stdout),
         })
@@ -115,9 +118,35 @@ impl Worker {
         }
     }
 
-    fn stop(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    fn stop(self) {
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// The workers answering now, each with when it was asked, by request.
+type Busy = Mutex<Vec<(u64, Arc<Mutex<Child>>, Instant)>>;
+
+/// Stops every worker of `busy` asked more than `limit` ago, until the pool
+/// is gone. A worker that never answers would otherwise hold its place for
+/// ever: the service's timeout answers the client, not the worker. Killed,
+/// it ends its output, and the request that asked it fails as a worker that
+/// died does (and is neither answered with an output nor logged).
+fn watch(busy: Weak<Busy>, limit: Duration) {
+    let tick = (limit / 10).clamp(Duration::from_millis(10), Duration::from_millis(250));
+    while let Some(busy) = busy.upgrade() {
+        {
+            let now = Instant::now();
+            let busy = busy.lock().unwrap_or_else(|p| p.into_inner());
+            for (_, child, since) in busy.iter() {
+                if now.duration_since(*since) > limit {
+                    let _ = child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+                }
+            }
+        }
+        drop(busy);
+        std::thread::sleep(tick);
     }
 }
 
@@ -132,21 +161,64 @@ pub(crate) struct Pool {
     pub(crate) source_sha256: String,
     places: Mutex<Vec<Option<Worker>>>,
     freed: Condvar,
+    /// The workers answering now, for the watchdog.
+    busy: Arc<Busy>,
+    /// The longest a worker may take to answer.
+    limit: Duration,
+    /// Numbers the requests, to find one's entry in `busy`.
+    next: std::sync::atomic::AtomicU64,
 }
 
 impl Pool {
-    /// Starts `size` workers (at least one) of `compiled`.
-    pub(crate) fn start(compiled: &Compiled, size: usize) -> Result<Pool, String> {
+    /// Starts `size` workers (at least one) of `compiled`, each stopped
+    /// and replaced when it takes longer than `limit` to answer.
+    pub(crate) fn start(compiled: &Compiled, size: usize, limit: Duration) -> Result<Pool, String> {
         let mut places = Vec::new();
         for _ in 0..size.max(1) {
             places.push(Some(Worker::start(&compiled.binary)?));
         }
+        let busy: Arc<Busy> = Arc::default();
+        let watched = Arc::downgrade(&busy);
+        std::thread::Builder::new()
+            .name("lawgen-serve-watchdog".into())
+            .spawn(move || watch(watched, limit))
+            .map_err(|e| format!("cannot start the workers' watchdog: {e}"))?;
         Ok(Pool {
             binary: compiled.binary.clone(),
             source_sha256: compiled.source_sha256.clone(),
             places: Mutex::new(places),
             freed: Condvar::new(),
+            busy,
+            limit,
+            next: Default::default(),
         })
+    }
+
+    /// `w.ask`, under the watchdog's eye.
+    fn ask_watched(
+        &self,
+        w: &mut Worker,
+        facts: &str,
+        policy: Policy,
+    ) -> Result<Result<String, String>, String> {
+        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let lock = || self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        lock().push((id, Arc::clone(&w.child), Instant::now()));
+        let answer = w.ask(facts, policy);
+        let mut busy = lock();
+        let overdue = busy
+            .iter()
+            .position(|(i, ..)| *i == id)
+            .map(|k| busy.swap_remove(k).2.elapsed() > self.limit)
+            .unwrap_or(false);
+        drop(busy);
+        match answer {
+            Err(e) if overdue => Err(format!(
+                "it took longer than {} to answer and was stopped ({e})",
+                humantime::format_duration(self.limit)
+            )),
+            other => other,
+        }
     }
 
     /// The canonical output of `facts` (a facts file) under `policy`, from
@@ -163,7 +235,7 @@ impl Pool {
         };
         let (back, answer) = match place.map_or_else(|| Worker::start(&self.binary), Ok) {
             Err(e) => (None, Err(Failure::Died(e))),
-            Ok(mut w) => match w.ask(facts, policy) {
+            Ok(mut w) => match self.ask_watched(&mut w, facts, policy) {
                 Ok(answer) => (Some(w), answer.map_err(Failure::Refused)),
                 Err(e) => {
                     w.stop();
@@ -189,5 +261,74 @@ impl Drop for Pool {
         for w in places.into_iter().flatten() {
             w.stop();
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A worker binary written as a shell script into the test's own
+    /// directory.
+    fn fake(name: &str, script: &str) -> Compiled {
+        let dir = std::env::temp_dir().join(format!("lawgen-serve-engine-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let binary = dir.join(name);
+        std::fs::write(&binary, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Compiled {
+            binary,
+            source_sha256: String::new(),
+            cached: true,
+            build_secs: 0.0,
+            from_program: false,
+        }
+    }
+
+    /// A worker that never answers is stopped after the limit, its request
+    /// fails saying so, and its place is started again: the next request
+    /// does not wait behind it (it meets the same fate, no sooner).
+    #[test]
+    fn a_worker_that_never_answers_is_stopped_after_the_limit() {
+        let limit = Duration::from_millis(300);
+        let pool = Pool::start(&fake("hangs", "exec sleep 600"), 1, limit).unwrap();
+        for _ in 0..2 {
+            let asked = Instant::now();
+            match pool.evaluate("{}", Policy::Blocking) {
+                Err(Failure::Died(e)) => {
+                    assert!(
+                        e.starts_with("it took longer than 300ms to answer and was stopped"),
+                        "{e}"
+                    )
+                }
+                other => panic!("{other:?}"),
+            }
+            let took = asked.elapsed();
+            assert!(took >= limit && took < Duration::from_secs(10), "{took:?}");
+        }
+    }
+
+    /// A worker that answers within the limit is left running, however
+    /// many requests it answers.
+    #[test]
+    fn a_worker_that_answers_in_time_is_kept() {
+        let answers = r#"while read -r verb policy len; do head -c "$len" >/dev/null; printf 'ok 2\n{}'; done"#;
+        let pool = Pool::start(&fake("answers", answers), 1, Duration::from_millis(300)).unwrap();
+        let pid = |p: &Pool| {
+            let places = p.places.lock().unwrap();
+            let w = places[0].as_ref().expect("a worker is up");
+            let id = w.child.lock().unwrap().id();
+            id
+        };
+        let first = pid(&pool);
+        for _ in 0..5 {
+            assert_eq!(
+                pool.evaluate("{\"facts\": []}", Policy::Blocking).unwrap(),
+                "{}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(pid(&pool), first, "the worker was replaced");
     }
 }

@@ -168,8 +168,9 @@ pub fn run(config: Config) -> Result<(), ServeError> {
         println!("lawgen serve: listening on http://{addr}");
         if let Some(compile) = compile {
             let (app, failed, workers) = (app.clone(), failed_in, config.workers);
+            let timeout = config.timeout;
             std::thread::spawn(move || {
-                if let Err(e) = app.start_engines(&*compile, workers) {
+                if let Err(e) = app.start_engines(&*compile, workers, timeout) {
                     *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                     let _ = fail_tx.send(());
                 }
@@ -321,9 +322,15 @@ impl App {
     }
 
     /// Builds every package's compiled crate with `compile` and starts
-    /// `workers` workers of each, printing progress and timing on standard
-    /// error; `/readyz` answers ready once all are up.
-    fn start_engines(&self, compile: &dyn Compile, workers: usize) -> Result<(), String> {
+    /// `workers` workers of each (each stopped when it takes longer than
+    /// `timeout`, the limit per request, to answer), printing progress and
+    /// timing on standard error; `/readyz` answers ready once all are up.
+    fn start_engines(
+        &self,
+        compile: &dyn Compile,
+        workers: usize,
+        timeout: Duration,
+    ) -> Result<(), String> {
         for s in self.inner.packages.values() {
             let id = &s.identity;
             eprintln!(
@@ -339,7 +346,7 @@ impl App {
                     id.name, built.build_secs
                 );
             }
-            let pool = engine::Pool::start(&built, workers).map_err(|e| {
+            let pool = engine::Pool::start(&built, workers, timeout).map_err(|e| {
                 format!("error: cannot start the Direct engine of {}: {e}", id.name)
             })?;
             let _ = s.direct.set(pool);
