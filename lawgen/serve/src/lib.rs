@@ -73,6 +73,10 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// The longest a request may take, body read and evaluation included.
     pub timeout: Duration,
+    /// The longest a request's head (its request line and headers) may
+    /// take to arrive, and a kept-alive connection may wait for its next
+    /// request; the connection is closed after it.
+    pub header_timeout: Duration,
     /// The most requests to `/v1/` answered at once; more are refused with
     /// `overloaded`.
     pub max_concurrent: usize,
@@ -95,6 +99,7 @@ impl Config {
             decision_log: None,
             max_body_bytes: 16 * 1024 * 1024,
             timeout: Duration::from_secs(30),
+            header_timeout: Duration::from_secs(10),
             max_concurrent: 64,
             max_cases: 10_000,
             engine: Engine::Interp,
@@ -132,13 +137,62 @@ pub fn run(config: Config) -> Result<(), ServeError> {
             .local_addr()
             .map_err(|e| ServeError(format!("error: cannot listen on {}: {e}", config.listen)))?;
         println!("lawgen serve: listening on http://{addr}");
-        axum::serve(listener, app.router(&config))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .map_err(|e| ServeError(format!("error: the service stopped: {e}")))
+        serve(listener, app.router(&config), config.header_timeout).await;
+        Ok::<(), ServeError>(())
     })?;
     eprintln!("lawgen serve: stopped");
     Ok(())
+}
+
+/// Accepts connections until SIGTERM or ctrl-c, each served by hyper's
+/// HTTP/1 with a time limit on its request head (`header_timeout`, which
+/// tower-http's per-request timeout cannot cover: it starts once the head
+/// is read), then waits for the requests in flight. What `axum::serve`
+/// does, but for the head's time limit, which it does not set.
+async fn serve(listener: tokio::net::TcpListener, router: Router, header_timeout: Duration) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let shutdown = shutdown_signal();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    // Answers are written whole: no reason to wait for an
+                    // acknowledgement before sending the next one.
+                    let _ = stream.set_nodelay(true);
+                    let service = hyper_util::service::TowerToHyperService::new(router.clone());
+                    let conn = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                    let conn = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        // A connection's error (a client gone, a head too
+                        // slow) ends that connection only.
+                        let _ = conn.await;
+                    });
+                }
+                Err(e) => accept_error(e).await,
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+/// An error accepting a connection: one about that connection is skipped;
+/// any other (out of file descriptors) waits a second before accepting
+/// again, as `axum::serve` does, instead of spinning or stopping.
+async fn accept_error(e: std::io::Error) {
+    use std::io::ErrorKind;
+    if !matches!(
+        e.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        eprintln!("lawgen serve: cannot accept a connection: {e}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }
 
 async fn shutdown_signal() {
