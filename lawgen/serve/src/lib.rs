@@ -598,15 +598,18 @@ fn parse_case(app: &App, served: &Served, body: &[u8]) -> Result<Facts, ApiError
             ),
         ));
     }
-    if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            format!("the body is not JSON: {e}"),
-        ));
-    }
     let catalog = &served.loaded.catalog;
+    // Read once: a body the facts reader refuses is then parsed as JSON
+    // alone, to tell malformed JSON from a facts file the checker refuses
+    // (the reader's JSON parse is as strict: what it reads is JSON).
     let facts = lawgen_runtime::formats::facts::read_facts(body, catalog).map_err(|d| {
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+                format!("the body is not JSON: {e}"),
+            );
+        }
         let field = d.iter().next().map(|d| d.location.pointer.clone());
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -788,56 +791,69 @@ async fn evaluate_batch(
                 ),
             ));
         }
+        // Each thread takes the next case not yet taken: the cases differ
+        // in cost, and a thread that drew cheap ones is not left idle while
+        // another works through dear ones.
         let threads = std::thread::available_parallelism()
             .map_or(1, usize::from)
             .min(cases.len());
-        let chunk = cases.len().div_ceil(threads);
-        let answers: Vec<Result<String, ApiError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = cases
-                .chunks(chunk)
-                .map(|part| {
-                    let app = &app2;
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let answer = |(n, line): &(usize, &[u8])| -> Result<String, ApiError> {
+            let facts = parse_case(&app2, s, line).map_err(|mut e| {
+                e.message = format!("line {n}: {}", e.message);
+                e.field = Some(format!(
+                    "line {n}{}",
+                    e.field
+                        .as_deref()
+                        .map_or(String::new(), |f| format!(" {f}"))
+                ));
+                e
+            })?;
+            let (_, conclusions) = evaluate_case(s, &facts, policy);
+            let receipt = Receipt::new(
+                s.identity.clone(),
+                s.closure.clone(),
+                &facts,
+                &s.loaded.catalog,
+                &conclusions,
+                app2.inner.engine.as_str(),
+                std::time::SystemTime::now(),
+            );
+            Ok(signed_line(&app2, &receipt))
+        };
+        let mut answers: Vec<Option<Result<String, ApiError>>> =
+            std::iter::repeat_with(|| None).take(cases.len()).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (next, cases, answer) = (&next, &cases, &answer);
                     scope.spawn(move || {
-                        part.iter()
-                            .map(|(n, line)| {
-                                let facts = parse_case(app, s, line).map_err(|mut e| {
-                                    e.message = format!("line {n}: {}", e.message);
-                                    e.field = Some(format!(
-                                        "line {n}{}",
-                                        e.field
-                                            .as_deref()
-                                            .map_or(String::new(), |f| format!(" {f}"))
-                                    ));
-                                    e
-                                })?;
-                                let (_, conclusions) = evaluate_case(s, &facts, policy);
-                                let receipt = Receipt::new(
-                                    s.identity.clone(),
-                                    s.closure.clone(),
-                                    &facts,
-                                    &s.loaded.catalog,
-                                    &conclusions,
-                                    app.inner.engine.as_str(),
-                                    std::time::SystemTime::now(),
-                                );
-                                Ok(signed_line(app, &receipt))
-                            })
-                            .collect::<Vec<_>>()
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(case) = cases.get(i) else { break };
+                            mine.push((i, answer(case)));
+                        }
+                        mine
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err(internal("an evaluation of the batch panicked"))]
-                    })
-                })
-                .collect()
+            for h in handles {
+                match h.join() {
+                    Ok(mine) => {
+                        for (i, a) in mine {
+                            answers[i] = Some(a);
+                        }
+                    }
+                    Err(_) => {
+                        answers[0] = Some(Err(internal("an evaluation of the batch panicked")))
+                    }
+                }
+            }
         });
         let mut out = String::new();
         for a in answers {
-            out.push_str(&a?);
+            out.push_str(&a.ok_or_else(|| internal("a case of the batch was not evaluated"))??);
         }
         Ok((out, cases.len()))
     })
