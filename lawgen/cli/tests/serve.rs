@@ -667,6 +667,39 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
     }
 }
 
+/// A time limit that is not a positive duration stops the service before
+/// it listens, naming the option and how to fix it.
+#[test]
+fn a_time_limit_that_is_not_a_duration_is_refused() {
+    for (option, value, help) in [
+        (
+            "--timeout",
+            "0",
+            "give the seconds a request may take, more than 0 (e.g. --timeout 30)",
+        ),
+        (
+            "--header-timeout",
+            "-1",
+            "give the seconds a request's head may take to arrive, more than 0 (e.g. --header-timeout 10)",
+        ),
+    ] {
+        let out = Command::new(LAWGEN)
+            .arg("serve")
+            .arg("--package")
+            .arg(support::path(CHESS))
+            .args(["--listen", "127.0.0.1:0"])
+            .arg(format!("{option}={value}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{option}");
+        assert!(out.stdout.is_empty(), "{option}: it listened");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            format!("error: `{option} {value}` is not a duration\n  = help: {help}"),
+        );
+    }
+}
+
 /// A request that would pass the most allowed at once is refused with
 /// `overloaded`, and answered once the one in flight is done.
 #[test]
