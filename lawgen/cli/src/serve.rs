@@ -41,6 +41,11 @@ pub struct Args {
     /// The longest a request may take, in seconds (body and evaluation).
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     timeout: f64,
+    /// The longest a request's head (request line and headers) may take to
+    /// arrive, in seconds; also how long a kept-alive connection waits for
+    /// its next request. The connection is closed after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    header_timeout: f64,
     /// The most `/v1/` requests answered at once; more get `overloaded`.
     #[arg(long, value_name = "N", default_value_t = 64)]
     max_concurrent: usize,
@@ -130,6 +135,18 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
                 ),
             )
         })?;
+    let header_timeout = Duration::try_from_secs_f64(args.header_timeout)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Failure::new(
+                1,
+                format!(
+                    "error: `--header-timeout {}` is not a duration\n  = help: give the seconds a request's head may take to arrive, more than 0 (e.g. --header-timeout 10)",
+                    args.header_timeout
+                ),
+            )
+        })?;
     let mut config = lawgen_serve::Config::new(args.packages);
     config.import_path = inputs.import_path.clone();
     config.limits = inputs.limits;
@@ -137,6 +154,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     config.decision_log = args.decision_log;
     config.max_body_bytes = args.max_body_bytes;
     config.timeout = timeout;
+    config.header_timeout = header_timeout;
     config.max_concurrent = args.max_concurrent;
     config.signing_key = args.signing_key;
     config.max_cases = args.max_cases;

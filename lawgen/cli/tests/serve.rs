@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const LAWGEN: &str = env!("CARGO_BIN_EXE_lawgen");
 const CHESS: &str = "packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json";
@@ -467,6 +467,8 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
         "4096",
         "--timeout",
         "2",
+        "--header-timeout",
+        "1",
     ]);
     let good = support::read("tests/scenarios/chess/agreed_draw.facts.json");
     let eval = "/v1/packages/fide.laws.chess/evaluate";
@@ -580,8 +582,8 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
     }
     assert!(log_lines(&log).is_empty(), "a refusal was logged");
 
-    // A client that trickles its body is cut at the time limit, with an
-    // answer.
+    // A client that trickles its body, a byte every 100 ms, is cut at the
+    // time limit (2 s) with an answer, though it is still sending.
     let mut slow = TcpStream::connect(server.addr()).unwrap();
     write!(
         slow,
@@ -589,13 +591,54 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
         good.len()
     )
     .unwrap();
-    slow.write_all(&good[..10]).unwrap();
+    let mut trickle = slow.try_clone().unwrap();
+    let body = good.clone();
+    let sent = Instant::now();
+    let writer = std::thread::spawn(move || {
+        for b in body {
+            if trickle.write_all(&[b]).is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
     let mut answer = String::new();
     slow.set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     let _ = slow.read_to_string(&mut answer);
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "the trickled body was not cut: {answer}"
+    );
+    drop(slow);
+    let _ = writer.join();
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
-    assert!(answer.contains(r#""code":"timeout""#), "{answer}");
+    let (_, answer_body) = answer.split_once("\r\n\r\n").unwrap();
+    assert_eq!(
+        error_of(503, answer_body),
+        (
+            503,
+            "timeout".to_owned(),
+            Value::Null,
+            "the request took longer than the service's limit per request (`--timeout`); send the body at once, or fewer facts".to_owned()
+        )
+    );
+
+    // A client that sends part of a request head and waits: the connection
+    // is closed at the head's time limit (1 s), with no answer (there is no
+    // request yet to answer).
+    let mut head = TcpStream::connect(server.addr()).unwrap();
+    write!(head, "POST {eval} HTTP/1.1\r\nHost: x\r\nContent-Ty").unwrap();
+    head.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let opened = Instant::now();
+    let mut nothing = Vec::new();
+    let read = head.read_to_end(&mut nothing);
+    assert!(
+        opened.elapsed() < Duration::from_secs(10),
+        "a trickled head kept its connection open: {read:?}"
+    );
+    assert!(nothing.is_empty(), "{}", String::from_utf8_lossy(&nothing));
 
     // A client that disconnects mid-request.
     for _ in 0..20 {
@@ -627,6 +670,39 @@ fn bad_input_gets_a_json_error_and_the_service_keeps_answering() {
         assert!(
             metrics.contains(&format!("lawgen_errors_total{{code=\"{code}\"}} 1\n")),
             "{code}: {metrics}"
+        );
+    }
+}
+
+/// A time limit that is not a positive duration stops the service before
+/// it listens, naming the option and how to fix it.
+#[test]
+fn a_time_limit_that_is_not_a_duration_is_refused() {
+    for (option, value, help) in [
+        (
+            "--timeout",
+            "0",
+            "give the seconds a request may take, more than 0 (e.g. --timeout 30)",
+        ),
+        (
+            "--header-timeout",
+            "-1",
+            "give the seconds a request's head may take to arrive, more than 0 (e.g. --header-timeout 10)",
+        ),
+    ] {
+        let out = Command::new(LAWGEN)
+            .arg("serve")
+            .arg("--package")
+            .arg(support::path(CHESS))
+            .args(["--listen", "127.0.0.1:0"])
+            .arg(format!("{option}={value}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{option}");
+        assert!(out.stdout.is_empty(), "{option}: it listened");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            format!("error: `{option} {value}` is not a duration\n  = help: {help}"),
         );
     }
 }

@@ -88,6 +88,10 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// The longest a request may take, body read and evaluation included.
     pub timeout: Duration,
+    /// The longest a request's head (its request line and headers) may
+    /// take to arrive, and a kept-alive connection may wait for its next
+    /// request; the connection is closed after it.
+    pub header_timeout: Duration,
     /// The most requests to `/v1/` answered at once; more are refused with
     /// `overloaded`.
     pub max_concurrent: usize,
@@ -114,6 +118,7 @@ impl Config {
             decision_log: None,
             max_body_bytes: 16 * 1024 * 1024,
             timeout: Duration::from_secs(30),
+            header_timeout: Duration::from_secs(10),
             max_concurrent: 64,
             max_cases: 10_000,
             engine: Engine::Interp,
@@ -181,21 +186,76 @@ pub fn run(config: Config) -> Result<(), ServeError> {
                 std::future::pending::<()>().await;
             }
         };
-        axum::serve(listener, app.router(&config))
-            .with_graceful_shutdown(async {
-                tokio::select! {
-                    () = shutdown_signal() => {},
-                    () = failure => {},
-                }
-            })
-            .await
-            .map_err(|e| ServeError(format!("error: the service stopped: {e}")))
+        let stop = async {
+            tokio::select! {
+                () = shutdown_signal() => {},
+                () = failure => {},
+            }
+        };
+        serve(listener, app.router(&config), config.header_timeout, stop).await;
+        Ok::<(), ServeError>(())
     })?;
     if let Some(e) = failed.lock().unwrap_or_else(|p| p.into_inner()).take() {
         return Err(ServeError(e));
     }
     eprintln!("lawgen serve: stopped");
     Ok(())
+}
+
+/// Accepts connections until `stop` (SIGTERM, ctrl-c, or engines that
+/// cannot start), each served by hyper's
+/// HTTP/1 with a time limit on its request head (`header_timeout`, which
+/// tower-http's per-request timeout cannot cover: it starts once the head
+/// is read), then waits for the requests in flight. What `axum::serve`
+/// does, but for the head's time limit, which it does not set.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    header_timeout: Duration,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let mut shutdown = std::pin::pin!(stop);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    // Answers are written whole: no reason to wait for an
+                    // acknowledgement before sending the next one.
+                    let _ = stream.set_nodelay(true);
+                    let service = hyper_util::service::TowerToHyperService::new(router.clone());
+                    let conn = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                    let conn = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        // A connection's error (a client gone, a head too
+                        // slow) ends that connection only.
+                        let _ = conn.await;
+                    });
+                }
+                Err(e) => accept_error(e).await,
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+/// An error accepting a connection: one about that connection is skipped;
+/// any other (out of file descriptors) waits a second before accepting
+/// again, as `axum::serve` does, instead of spinning or stopping.
+async fn accept_error(e: std::io::Error) {
+    use std::io::ErrorKind;
+    if !matches!(
+        e.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        eprintln!("lawgen serve: cannot accept a connection: {e}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }
 
 async fn shutdown_signal() {
@@ -676,15 +736,18 @@ fn parse_case(app: &App, served: &Served, body: &[u8]) -> Result<Facts, ApiError
             ),
         ));
     }
-    if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            format!("the body is not JSON: {e}"),
-        ));
-    }
     let catalog = &served.loaded.catalog;
+    // Read once: a body the facts reader refuses is then parsed as JSON
+    // alone, to tell malformed JSON from a facts file the checker refuses
+    // (the reader's JSON parse is as strict: what it reads is JSON).
     let facts = lawgen_runtime::formats::facts::read_facts(body, catalog).map_err(|d| {
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+                format!("the body is not JSON: {e}"),
+            );
+        }
         let field = d.iter().next().map(|d| d.location.pointer.clone());
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -905,47 +968,60 @@ async fn evaluate_batch(
                 ),
             ));
         }
+        // Each thread takes the next case not yet taken: the cases differ
+        // in cost, and a thread that drew cheap ones is not left idle while
+        // another works through dear ones.
         let threads = std::thread::available_parallelism()
             .map_or(1, usize::from)
             .min(cases.len());
-        let chunk = cases.len().div_ceil(threads);
-        let answers: Vec<Result<String, ApiError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = cases
-                .chunks(chunk)
-                .map(|part| {
-                    let app = &app2;
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let answer = |(n, line): &(usize, &[u8])| -> Result<String, ApiError> {
+            let facts = parse_case(&app2, s, line).map_err(|mut e| {
+                e.message = format!("line {n}: {}", e.message);
+                e.field = Some(format!(
+                    "line {n}{}",
+                    e.field
+                        .as_deref()
+                        .map_or(String::new(), |f| format!(" {f}"))
+                ));
+                e
+            })?;
+            let receipt = decide(&app2, s, &facts, policy)?;
+            Ok(signed_line(&app2, &receipt))
+        };
+        let mut answers: Vec<Option<Result<String, ApiError>>> =
+            std::iter::repeat_with(|| None).take(cases.len()).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (next, cases, answer) = (&next, &cases, &answer);
                     scope.spawn(move || {
-                        part.iter()
-                            .map(|(n, line)| {
-                                let facts = parse_case(app, s, line).map_err(|mut e| {
-                                    e.message = format!("line {n}: {}", e.message);
-                                    e.field = Some(format!(
-                                        "line {n}{}",
-                                        e.field
-                                            .as_deref()
-                                            .map_or(String::new(), |f| format!(" {f}"))
-                                    ));
-                                    e
-                                })?;
-                                let receipt = decide(app, s, &facts, policy)?;
-                                Ok(signed_line(app, &receipt))
-                            })
-                            .collect::<Vec<_>>()
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(case) = cases.get(i) else { break };
+                            mine.push((i, answer(case)));
+                        }
+                        mine
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err(internal("an evaluation of the batch panicked"))]
-                    })
-                })
-                .collect()
+            for h in handles {
+                match h.join() {
+                    Ok(mine) => {
+                        for (i, a) in mine {
+                            answers[i] = Some(a);
+                        }
+                    }
+                    Err(_) => {
+                        answers[0] = Some(Err(internal("an evaluation of the batch panicked")))
+                    }
+                }
+            }
         });
         let mut out = String::new();
         for a in answers {
-            out.push_str(&a?);
+            out.push_str(&a.ok_or_else(|| internal("a case of the batch was not evaluated"))??);
         }
         Ok((out, cases.len()))
     })
