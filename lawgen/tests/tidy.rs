@@ -83,7 +83,6 @@ const CLI_INTERNALS: &[(&str, &str)] = &[
     ("bench/result.rs", "model"),
     ("bench/result.rs", "syntax"),
     ("bench/strata.rs", "model"),
-    ("bench/synth.rs", "lower"),
     ("bench/synth.rs", "model"),
     ("build/mod.rs", "builder"),
     ("build/python.rs", "builder"),

@@ -912,7 +912,8 @@ mod tests {
 
     /// Facts only for input predicates, values of the declared types,
     /// entity values of the right type, no `p` and `~p` for one tuple.
-    fn assert_valid(s: &Synth, m: &Model, f: &Facts) {
+    fn assert_valid(s: &Synth, l: &Loaded, f: &Facts) {
+        let m = l.model();
         for (lit, rows) in &f.rows {
             let p = m.pred(lit.pred);
             assert_ne!(p.kind, RelationKind::Institutional, "{}", p.local);
@@ -934,11 +935,8 @@ mod tests {
             }
         }
         // And the facts reader agrees.
-        let back = lawgen_runtime::formats::facts::read_facts(
-            &to_json(m, f),
-            &lawgen::internals::lower::catalog(m),
-        )
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+        let back = lawgen_runtime::formats::facts::read_facts(&to_json(m, f), &l.catalog)
+            .unwrap_or_else(|d| panic!("{}", d.render()));
         assert_eq!(back.rows, f.rows);
     }
 
@@ -971,7 +969,7 @@ mod tests {
         let (mut neg, mut judged, mut facts) = (0, 0, 0);
         for i in 0..300 {
             let f = s.case(i);
-            assert_valid(&s, m, &f);
+            assert_valid(&s, &l, &f);
             for (lit, rows) in &f.rows {
                 facts += rows.len();
                 if lit.negative {
@@ -991,7 +989,7 @@ mod tests {
         let l = chess();
         let m = l.model();
         let s = Synth::new(m, SynthOptions::default()).unwrap();
-        let prog = lawgen::internals::lower::lower(m).unwrap();
+        let prog = lawgen::driver::lower(&l).unwrap();
         let pol = lawgen_runtime::Policy::Blocking;
         let mut concluded = std::collections::BTreeSet::new();
         let mut pending = 0;
@@ -1037,7 +1035,7 @@ mod tests {
         )
         .unwrap();
         for i in 0..200 {
-            assert_valid(&s, l.model(), &s.case(i));
+            assert_valid(&s, &l, &s.case(i));
         }
     }
 
@@ -1048,9 +1046,7 @@ mod tests {
         let json = br#"{"entities": {"Situation": ["s1"]},
             "facts": {"player_of": [["g1", "white"]], "~piece_has_moved": [["rook"]],
                       "moves_by_each_without_pawn_or_capture": [["g1", 80]]}}"#;
-        let t =
-            lawgen_runtime::formats::facts::read_facts(json, &lawgen::internals::lower::catalog(m))
-                .unwrap();
+        let t = lawgen_runtime::formats::facts::read_facts(json, &l.catalog).unwrap();
         let s = Synth::with_template(m, SynthOptions::default(), &t).unwrap();
         for i in [0, 5, 999] {
             let f = s.case(i);
