@@ -812,17 +812,16 @@ impl<'a> Prover<'a> {
     }
 
     /// Why attacker atom `k` (an `ok[L, s]`) of the `+∂` instance holds. Of
-    /// the rules that derive it, the one a reader expects: discarded at the
-    /// policy's level (blocking: not established; propagating: not
-    /// supported), then discarded at the other, then defeated.
+    /// the rules that derive it, the one a reader expects: discarded by the
+    /// rule lowering made for the evaluation's policy alone (blocking: not
+    /// established), then discarded under either (not supported), then
+    /// defeated. The ranking is the explanation's choice of which true
+    /// reason to show first; which rules hold under which policy is
+    /// lowering's, read off [`Meaning::Discarded`].
     fn ok_reason(&self, ri: usize, b: &Binding, k: usize) -> Option<(usize, Binding)> {
         let (rel, t) = self.body_tuple(ri, k, b)?;
-        let policy_level = match self.policy {
-            Policy::Blocking => Level::Defeasible,
-            Policy::Propagating => Level::Supported,
-        };
         let rank = |m: &Meaning| match m {
-            Meaning::Discarded { level, .. } if *level == policy_level => 0,
+            Meaning::Discarded { under: Some(p), .. } if *p == self.policy => 0,
             Meaning::Discarded { .. } => 1,
             _ => 2,
         };

@@ -58,8 +58,13 @@ fn app(rule: u32, level: Level) -> Meaning {
     }
 }
 
+/// Not established discards only under blocking, not supported under both.
 fn discarded(attacker: u32, level: Level) -> Meaning {
-    Meaning::Discarded { attacker, level }
+    Meaning::Discarded {
+        attacker,
+        level,
+        under: (level == Level::Defeasible).then_some(Policy::Blocking),
+    }
 }
 
 fn overlay() -> Program {

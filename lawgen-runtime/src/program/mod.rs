@@ -13,6 +13,7 @@
 //! `Display` prints a stable text dump (`lawgen lower`) that snapshot tests hold.
 
 use crate::text::Shown;
+use crate::Policy;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -366,6 +367,10 @@ pub enum Meaning {
         attacker: u32,
         /// The level at which it fails to apply: `Supported` or `Defeasible`.
         level: Level,
+        /// The one policy this rule discards under (it reads the policy
+        /// input), or `None` for both: not established discards only under
+        /// blocking, not supported under either.
+        under: Option<Policy>,
     },
     /// An attacker is beaten by a rule for the literal, which applies at ∂,
     /// under a priority.

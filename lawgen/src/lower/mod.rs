@@ -73,6 +73,7 @@ use crate::program::{
 use crate::program::{Lit, PredId, Ty, Value};
 use crate::program::{RelationKind, Status, Strength};
 use lawgen_runtime::law::Gate;
+use lawgen_runtime::Policy;
 use std::collections::{BTreeMap, HashMap};
 
 pub use crate::program::{Level, World};
@@ -1389,6 +1390,7 @@ impl<'m> Lowerer<'m> {
                     Meaning::Discarded {
                         attacker: sid.0,
                         level: Level::Supported,
+                        under: None,
                     },
                 );
                 let est = self.app(sid, Level::Defeasible, w.other());
@@ -1401,6 +1403,7 @@ impl<'m> Lowerer<'m> {
                     Meaning::Discarded {
                         attacker: sid.0,
                         level: Level::Defeasible,
+                        under: Some(Policy::Blocking),
                     },
                 );
                 // The rules for L that beat s, in package order (as a scan of
