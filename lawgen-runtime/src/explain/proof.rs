@@ -16,9 +16,9 @@
 use super::tree::*;
 use crate::interp::{Observer, Rel, Store};
 use crate::program::{
-    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Item, Level, Lit, Meaning,
-    PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength,
-    Term, Ty, Value, World,
+    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Domain, Item, Level, Lit,
+    Meaning, PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem,
+    Strength, Term, Ty, Value, World,
 };
 use crate::{Policy, Request, Verdict};
 use std::collections::{BTreeSet, HashMap};
@@ -99,8 +99,8 @@ pub(super) struct Prover<'a> {
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
-    /// The values undecided judgment atoms range over, by type.
-    domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
+    /// The values undecided judgment atoms range over, per judgment and argument.
+    domain: std::sync::OnceLock<HashMap<PredId, Vec<std::collections::HashSet<i64>>>>,
     /// The possible-model relations of judgment literals, where an undecided
     /// atom holds only if some rule instance needs it.
     possible_judgments: std::collections::HashSet<RelId>,
@@ -233,56 +233,61 @@ impl<'a> Prover<'a> {
     /// materialised, but it is undecided all the same.
     pub(super) fn is_undecided_atom(&self, p: PredId, t: &[i64]) -> bool {
         let params = &self.cat.pred(p).params;
-        let in_domain = params.len() == t.len()
-            && params.iter().zip(t).all(|(ty, v)| {
-                self.domain().get(ty).is_some_and(|d| d.contains(v))
-                    || self.constant_of_type(*ty, *v)
-            });
+        let in_domain = self.domain().get(&p).is_some_and(|d| {
+            d.len() == t.len()
+                && d.iter()
+                    .zip(params)
+                    .zip(t)
+                    .all(|((d, ty), v)| d.contains(v) || self.constant_of_type(*ty, *v))
+        });
         let lit = |negative| Lit { pred: p, negative };
         in_domain && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
     }
 
-    /// The values undecided judgment atoms range over, by type: lowering's
-    /// `dom[T]` relations as the evaluation filled them (the values of `T`
-    /// the input mentions and the package's constants of `T`), read once.
-    ///
-    /// Lowering makes `dom[T]` only for a type some judgment argument needs
-    /// it for (an argument no input column binds, or a closure's domain).
-    /// Every judgment argument of another type is bound by an input column
-    /// wherever a rule reads it, so its domain is what `dom[T]` would hold:
-    /// the values of that type in the input relations, and the constants.
-    fn domain(&self) -> &HashMap<Ty, std::collections::HashSet<i64>> {
+    /// Per judgment, per argument, the values its undecided atoms range
+    /// over, as lowering recorded them in the judgment's `undecided` rule
+    /// ([`Domain`]) and the evaluation filled them, read once.
+    fn domain(&self) -> &HashMap<PredId, Vec<std::collections::HashSet<i64>>> {
         self.domain.get_or_init(|| {
-            let mut d: HashMap<Ty, std::collections::HashSet<i64>> = HashMap::new();
+            let mut d = HashMap::new();
             for r in &self.prog.rules {
-                let rel = r.head.rel;
-                let ty = self.prog.relation(rel).columns.first();
-                if let (Meaning::Domain, Some(ty)) = (&r.meaning, ty) {
-                    d.entry(*ty)
-                        .or_insert_with(|| self.store.tuples(rel).map(|t| t[0]).collect());
-                }
-            }
-            let lowered: std::collections::HashSet<Ty> = d.keys().copied().collect();
-            for (i, rel) in self.prog.relations.iter().enumerate() {
-                if let Role::Facts(_) = rel.role {
-                    for t in self.store.tuples(RelId(i as u32)) {
-                        for (ty, v) in rel.columns.iter().zip(t) {
-                            if !lowered.contains(ty) {
-                                d.entry(*ty).or_default().insert(*v);
-                            }
-                        }
-                    }
-                }
-            }
-            for c in &self.cat.constants {
-                let ty = Ty::Entity(c.ty);
-                if let (false, Some(v)) = (lowered.contains(&ty), self.store.interner.get(&c.local))
-                {
-                    d.entry(ty).or_default().insert(i64::from(v));
-                }
+                let Meaning::Undecided { pred, domain } = &r.meaning else {
+                    continue;
+                };
+                let params = &self.cat.pred(*pred).params;
+                let sets = domain
+                    .iter()
+                    .zip(params)
+                    .map(|(dom, ty)| self.domain_values(dom, *ty))
+                    .collect();
+                d.insert(*pred, sets);
             }
             d
         })
+    }
+
+    /// The values [`Domain`] `dom` of an argument of type `ty` holds here.
+    fn domain_values(&self, dom: &Domain, ty: Ty) -> std::collections::HashSet<i64> {
+        match dom {
+            Domain::Relation(rel) => self.store.tuples(*rel).map(|t| t[0]).collect(),
+            Domain::Inputs(columns) => {
+                let mut values: std::collections::HashSet<i64> = columns
+                    .iter()
+                    .flat_map(|&(rel, c)| self.store.tuples(rel).map(move |t| t[c as usize]))
+                    .collect();
+                if let Ty::Entity(tid) = ty {
+                    values.extend(
+                        self.cat
+                            .constants
+                            .iter()
+                            .filter(|c| c.ty == tid)
+                            .filter_map(|c| self.store.interner.get(&c.local))
+                            .map(i64::from),
+                    );
+                }
+                values
+            }
+        }
     }
 
     /// A query may name a constant the evaluation never interned: it is in

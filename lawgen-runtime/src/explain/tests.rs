@@ -7,7 +7,7 @@
 use super::{explain, parse_query};
 use crate::interp::evaluate;
 use crate::program::{
-    Attack, Beat, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
+    Attack, Beat, Domain, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
     RuleInfo, Section, SourceAtom, SourceItem, Status, Strength, Term, View, World,
 };
 use crate::test_support::{facts, program};
@@ -44,6 +44,7 @@ const DECLS: &str = "
     rel cand_nq(Thing)
     rel ok_nq_r0(Thing)
     rel dom_Thing(Thing)
+    rel undecided_j(Thing)
 ";
 
 fn app(rule: u32, level: Level) -> Meaning {
@@ -144,6 +145,13 @@ fn overlay() -> Program {
             ),
             ("dom_Thing(X) :- fa(X).", Meaning::Domain),
             ("dom_Thing(X) :- fb(X).", Meaning::Domain),
+            (
+                "undecided_j(X) :- dom_Thing(X), !fj(X), !fnj(X).",
+                Meaning::Undecided {
+                    pred: PredId(4),
+                    domain: Vec::new(),
+                },
+            ),
         ],
     );
     let rel = |name: &str| {
@@ -158,6 +166,12 @@ fn overlay() -> Program {
         pred: PredId(pred),
         negative,
     };
+    let dom = rel("dom_Thing");
+    for r in &mut p.rules {
+        if let Meaning::Undecided { domain, .. } = &mut r.meaning {
+            *domain = vec![Domain::Relation(dom)];
+        }
+    }
     // Which relation holds each literal at each level in each world (one
     // world: no judgment is in `q`'s past); facts serve every level.
     let mut views = Vec::new();
