@@ -658,6 +658,9 @@ impl<'a> Prover<'a> {
         let mut out = Vec::new();
         for (k, sa) in self.cat.set_aside.iter().enumerate() {
             let r = &sa.rule;
+            // Unlike the rules of the program (`concluding_rules`), nothing
+            // that concludes is lowered from a rule set aside: the rule as
+            // written is the only record, and a defeater concludes nothing.
             if r.head.lit != l || r.strength == Strength::Defeater {
                 continue;
             }
@@ -1162,15 +1165,32 @@ impl<'a> Prover<'a> {
         group(Title::WhyNotEstablished, children)
     }
 
-    /// The package rules that can conclude `l` (strict or defeasible), in order.
+    /// The package rules that can conclude `l` (strict or defeasible), in
+    /// package order: those lowering made support `l` in the certain model
+    /// (`S[L] :- appΣ[r]`, or the strict rule itself where the tags
+    /// coincide). A defeater concludes nothing, so lowering made none.
     fn concluding_rules(&self, l: Lit) -> Vec<u32> {
-        self.cat
-            .rules
+        let Some(s) = self.view(l, Level::Supported, World::Certain) else {
+            return Vec::new();
+        };
+        let mut rules: Vec<u32> = self
+            .heads
+            .get(&s)
+            .map_or(&[][..], Vec::as_slice)
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.head.lit == l && r.strength != Strength::Defeater)
-            .map(|(i, _)| i as u32)
-            .collect()
+            .filter_map(|&ri| match *self.meaning(ri) {
+                Meaning::Supports { rule }
+                | Meaning::Strict {
+                    rule,
+                    world: World::Certain,
+                    ..
+                } => Some(rule),
+                _ => None,
+            })
+            .collect();
+        rules.sort_unstable();
+        rules.dedup();
+        rules
     }
 
     /// A binding of program rule `ri` with only its head bound to `t`.
