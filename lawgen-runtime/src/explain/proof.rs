@@ -5,7 +5,10 @@
 //! [`Meaning`], which package rule applied, which attacker was discarded or
 //! defeated, which world and level), and, for a tuple that is absent, where
 //! the body of the rule that would derive it stops matching. Nothing here
-//! decides a policy, a defeat or a world: lowering did, in the relations.
+//! decides a policy, a defeat, a world, which rules conclude a literal or
+//! what an undecided judgment ranges over: lowering did, in the relations
+//! and the meanings. What is left here is choosing which true derivation to
+//! show.
 //!
 //! A derivation is chosen well-founded: every positive premise was derived in
 //! an earlier round than its conclusion (the evaluator commits a round's
@@ -707,6 +710,11 @@ impl<'a> Prover<'a> {
             return Node::leaf(literal, NodeKind::Elided);
         }
         // The certain world when it suffices, the strongest level that holds.
+        // Which of the views that hold to show is the explanation's choice,
+        // not a meaning: every node claims only what its own view holds,
+        // and that it implies the item as read is lowering's (+Δ ⇒ +∂, +Σ
+        // are its `FromDefinite` rules; a positive item read in P holds
+        // there when it holds in C).
         let w = if w == World::Possible && self.holds(l, t, need, World::Certain) {
             World::Certain
         } else {
@@ -1392,16 +1400,21 @@ impl<'a> Prover<'a> {
                 let judgment = self.cat.pred(l.pred).kind == RelationKind::Judgment;
                 // An undecided atom is undecided whether or not a rule needs
                 // it here (and so whether or not it is materialised).
+                // Otherwise the literal's verdict, over the output sections
+                // lowering defined. The item failed where lowering read it,
+                // at Σ (or at the one level of a literal whose tags
+                // coincide), and +Δ and +∂ imply +Σ: of the verdicts that
+                // hold a tuple, only "supported only" can occur here.
                 let phrase = if judgment && self.is_undecided_atom(l.pred, &t) {
                     Phrase::UndecidedJudgment
-                } else if self.holds(l, &t, Level::Defeasible, World::Possible)
-                    && !self.holds(l, &t, Level::Defeasible, World::Certain)
-                {
-                    Phrase::Pending
-                } else if self.holds(l, &t, Level::Supported, World::Certain) {
-                    Phrase::OnlySupported
                 } else {
-                    Phrase::NotConcluded
+                    match self.verdict(l, &t) {
+                        Verdict::Pending(_) => Phrase::Pending,
+                        Verdict::Definitely | Verdict::Defeasibly | Verdict::SupportedOnly => {
+                            Phrase::OnlySupported
+                        }
+                        Verdict::NotConcluded => Phrase::NotConcluded,
+                    }
                 };
                 let mut n = Node::note(Some(self.fmt_lit(l, &t)), phrase);
                 n.children = self.why_not(l, &t, budget);
