@@ -409,6 +409,31 @@ fn the_judgment_domain_is_lowerings_dom_relation() {
     );
 }
 
+/// Where lowering made no `dom[T]`, the domain is the input columns it
+/// recorded (and the constants): here only what `b` mentions, so a value
+/// `a` alone mentions is not in it, though `dom_Thing` holds it.
+#[test]
+fn the_judgment_domain_is_the_input_columns_lowering_recorded() {
+    let mut p = overlay();
+    let fb = RelId(p.relations.iter().position(|r| r.name == "fb").unwrap() as u32);
+    for r in &mut p.rules {
+        if let Meaning::Undecided { domain, .. } = &mut r.meaning {
+            *domain = vec![Domain::Inputs(vec![(fb, 0)])];
+        }
+    }
+    let store = evaluate(&p, &facts(&p, "a(x). b(y)."), Policy::Blocking);
+    let text = |query: &str| {
+        let q = parse_query(&p.catalog, query).unwrap();
+        explain(&p, &store, Policy::Blocking, &q, "en").text()
+    };
+    assert_eq!(
+        text("j(y)"),
+        "j(y): UNDECIDED judgment (no decision is requested: no rule needs it here)\n\
+         └─ undecided judgment — not requested from Arbiter (decide): no rule instance whose other items may hold reads it\n"
+    );
+    assert_eq!(text("j(x)"), "j(x): NOT CONCLUDED\n└─ not decided\n");
+}
+
 /// Explaining reads rule bodies from their given head, by columns
 /// evaluation did not index: the finished store indexes them once, so the
 /// next explanation looks them up instead of scanning each relation (what
