@@ -92,6 +92,7 @@ pub trait Entity: Copy {
 
 /// The conflict policy, chosen per evaluation (never by the package).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "data", derive(serde::Serialize, serde::Deserialize))]
 pub enum Policy {
     /// Ambiguity blocking: a literal both sides can support is not concluded,
     /// and the ambiguity does not propagate.

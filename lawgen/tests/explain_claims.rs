@@ -105,7 +105,7 @@ impl Semantics {
     fn undecided(&self, l: Lit, args: &[Value]) -> bool {
         let t: Option<Vec<i64>> = args.iter().map(|v| self.store.encode(v)).collect();
         let rel = self.program.rules.iter().find_map(|r| match r.meaning {
-            Meaning::Undecided { pred } if pred == l.pred => Some(r.head.rel),
+            Meaning::Undecided { pred, .. } if pred == l.pred => Some(r.head.rel),
             _ => None,
         });
         t.zip(rel).is_some_and(|(t, r)| self.store.contains(r, &t))

@@ -5,7 +5,10 @@
 //! [`Meaning`], which package rule applied, which attacker was discarded or
 //! defeated, which world and level), and, for a tuple that is absent, where
 //! the body of the rule that would derive it stops matching. Nothing here
-//! decides a policy, a defeat or a world: lowering did, in the relations.
+//! decides a policy, a defeat, a world, which rules conclude a literal or
+//! what an undecided judgment ranges over: lowering did, in the relations
+//! and the meanings. What is left here is choosing which true derivation to
+//! show.
 //!
 //! A derivation is chosen well-founded: every positive premise was derived in
 //! an earlier round than its conclusion (the evaluator commits a round's
@@ -16,9 +19,9 @@
 use super::tree::*;
 use crate::interp::{Observer, Rel, Store};
 use crate::program::{
-    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Item, Level, Lit, Meaning,
-    PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem, Strength,
-    Term, Ty, Value, World,
+    join_order_from, label_in, local_name, AnchorInfo, Attack, Catalog, Domain, Item, Level, Lit,
+    Meaning, PredId, Program, Read, RelId, RelationKind, Role, RuleInfo, SourceAtom, SourceItem,
+    Strength, Term, Ty, Value, World,
 };
 use crate::{Policy, Request, Verdict};
 use std::collections::{BTreeSet, HashMap};
@@ -99,8 +102,8 @@ pub(super) struct Prover<'a> {
     /// the end of the store's ids on): nothing holds of them, but an
     /// explanation still says why, rule by rule.
     unknown: std::cell::RefCell<Vec<String>>,
-    /// The values undecided judgment atoms range over, by type.
-    domain: std::sync::OnceLock<HashMap<Ty, std::collections::HashSet<i64>>>,
+    /// The values undecided judgment atoms range over, per judgment and argument.
+    domain: std::sync::OnceLock<HashMap<PredId, Vec<std::collections::HashSet<i64>>>>,
     /// The possible-model relations of judgment literals, where an undecided
     /// atom holds only if some rule instance needs it.
     possible_judgments: std::collections::HashSet<RelId>,
@@ -233,56 +236,61 @@ impl<'a> Prover<'a> {
     /// materialised, but it is undecided all the same.
     pub(super) fn is_undecided_atom(&self, p: PredId, t: &[i64]) -> bool {
         let params = &self.cat.pred(p).params;
-        let in_domain = params.len() == t.len()
-            && params.iter().zip(t).all(|(ty, v)| {
-                self.domain().get(ty).is_some_and(|d| d.contains(v))
-                    || self.constant_of_type(*ty, *v)
-            });
+        let in_domain = self.domain().get(&p).is_some_and(|d| {
+            d.len() == t.len()
+                && d.iter()
+                    .zip(params)
+                    .zip(t)
+                    .all(|((d, ty), v)| d.contains(v) || self.constant_of_type(*ty, *v))
+        });
         let lit = |negative| Lit { pred: p, negative };
         in_domain && !self.is_fact(lit(false), t) && !self.is_fact(lit(true), t)
     }
 
-    /// The values undecided judgment atoms range over, by type: lowering's
-    /// `dom[T]` relations as the evaluation filled them (the values of `T`
-    /// the input mentions and the package's constants of `T`), read once.
-    ///
-    /// Lowering makes `dom[T]` only for a type some judgment argument needs
-    /// it for (an argument no input column binds, or a closure's domain).
-    /// Every judgment argument of another type is bound by an input column
-    /// wherever a rule reads it, so its domain is what `dom[T]` would hold:
-    /// the values of that type in the input relations, and the constants.
-    fn domain(&self) -> &HashMap<Ty, std::collections::HashSet<i64>> {
+    /// Per judgment, per argument, the values its undecided atoms range
+    /// over, as lowering recorded them in the judgment's `undecided` rule
+    /// ([`Domain`]) and the evaluation filled them, read once.
+    fn domain(&self) -> &HashMap<PredId, Vec<std::collections::HashSet<i64>>> {
         self.domain.get_or_init(|| {
-            let mut d: HashMap<Ty, std::collections::HashSet<i64>> = HashMap::new();
+            let mut d = HashMap::new();
             for r in &self.prog.rules {
-                let rel = r.head.rel;
-                let ty = self.prog.relation(rel).columns.first();
-                if let (Meaning::Domain, Some(ty)) = (&r.meaning, ty) {
-                    d.entry(*ty)
-                        .or_insert_with(|| self.store.tuples(rel).map(|t| t[0]).collect());
-                }
-            }
-            let lowered: std::collections::HashSet<Ty> = d.keys().copied().collect();
-            for (i, rel) in self.prog.relations.iter().enumerate() {
-                if let Role::Facts(_) = rel.role {
-                    for t in self.store.tuples(RelId(i as u32)) {
-                        for (ty, v) in rel.columns.iter().zip(t) {
-                            if !lowered.contains(ty) {
-                                d.entry(*ty).or_default().insert(*v);
-                            }
-                        }
-                    }
-                }
-            }
-            for c in &self.cat.constants {
-                let ty = Ty::Entity(c.ty);
-                if let (false, Some(v)) = (lowered.contains(&ty), self.store.interner.get(&c.local))
-                {
-                    d.entry(ty).or_default().insert(i64::from(v));
-                }
+                let Meaning::Undecided { pred, domain } = &r.meaning else {
+                    continue;
+                };
+                let params = &self.cat.pred(*pred).params;
+                let sets = domain
+                    .iter()
+                    .zip(params)
+                    .map(|(dom, ty)| self.domain_values(dom, *ty))
+                    .collect();
+                d.insert(*pred, sets);
             }
             d
         })
+    }
+
+    /// The values [`Domain`] `dom` of an argument of type `ty` holds here.
+    fn domain_values(&self, dom: &Domain, ty: Ty) -> std::collections::HashSet<i64> {
+        match dom {
+            Domain::Relation(rel) => self.store.tuples(*rel).map(|t| t[0]).collect(),
+            Domain::Inputs(columns) => {
+                let mut values: std::collections::HashSet<i64> = columns
+                    .iter()
+                    .flat_map(|&(rel, c)| self.store.tuples(rel).map(move |t| t[c as usize]))
+                    .collect();
+                if let Ty::Entity(tid) = ty {
+                    values.extend(
+                        self.cat
+                            .constants
+                            .iter()
+                            .filter(|c| c.ty == tid)
+                            .filter_map(|c| self.store.interner.get(&c.local))
+                            .map(i64::from),
+                    );
+                }
+                values
+            }
+        }
     }
 
     /// A query may name a constant the evaluation never interned: it is in
@@ -653,6 +661,9 @@ impl<'a> Prover<'a> {
         let mut out = Vec::new();
         for (k, sa) in self.cat.set_aside.iter().enumerate() {
             let r = &sa.rule;
+            // Unlike the rules of the program (`concluding_rules`), nothing
+            // that concludes is lowered from a rule set aside: the rule as
+            // written is the only record, and a defeater concludes nothing.
             if r.head.lit != l || r.strength == Strength::Defeater {
                 continue;
             }
@@ -699,6 +710,11 @@ impl<'a> Prover<'a> {
             return Node::leaf(literal, NodeKind::Elided);
         }
         // The certain world when it suffices, the strongest level that holds.
+        // Which of the views that hold to show is the explanation's choice,
+        // not a meaning: every node claims only what its own view holds,
+        // and that it implies the item as read is lowering's (+Δ ⇒ +∂, +Σ
+        // are its `FromDefinite` rules; a positive item read in P holds
+        // there when it holds in C).
         let w = if w == World::Possible && self.holds(l, t, need, World::Certain) {
             World::Certain
         } else {
@@ -812,17 +828,16 @@ impl<'a> Prover<'a> {
     }
 
     /// Why attacker atom `k` (an `ok[L, s]`) of the `+∂` instance holds. Of
-    /// the rules that derive it, the one a reader expects: discarded at the
-    /// policy's level (blocking: not established; propagating: not
-    /// supported), then discarded at the other, then defeated.
+    /// the rules that derive it, the one a reader expects: discarded by the
+    /// rule lowering made for the evaluation's policy alone (blocking: not
+    /// established), then discarded under either (not supported), then
+    /// defeated. The ranking is the explanation's choice of which true
+    /// reason to show first; which rules hold under which policy is
+    /// lowering's, read off [`Meaning::Discarded`].
     fn ok_reason(&self, ri: usize, b: &Binding, k: usize) -> Option<(usize, Binding)> {
         let (rel, t) = self.body_tuple(ri, k, b)?;
-        let policy_level = match self.policy {
-            Policy::Blocking => Level::Defeasible,
-            Policy::Propagating => Level::Supported,
-        };
         let rank = |m: &Meaning| match m {
-            Meaning::Discarded { level, .. } if *level == policy_level => 0,
+            Meaning::Discarded { under: Some(p), .. } if *p == self.policy => 0,
             Meaning::Discarded { .. } => 1,
             _ => 2,
         };
@@ -1158,15 +1173,32 @@ impl<'a> Prover<'a> {
         group(Title::WhyNotEstablished, children)
     }
 
-    /// The package rules that can conclude `l` (strict or defeasible), in order.
+    /// The package rules that can conclude `l` (strict or defeasible), in
+    /// package order: those lowering made support `l` in the certain model
+    /// (`S[L] :- appΣ[r]`, or the strict rule itself where the tags
+    /// coincide). A defeater concludes nothing, so lowering made none.
     fn concluding_rules(&self, l: Lit) -> Vec<u32> {
-        self.cat
-            .rules
+        let Some(s) = self.view(l, Level::Supported, World::Certain) else {
+            return Vec::new();
+        };
+        let mut rules: Vec<u32> = self
+            .heads
+            .get(&s)
+            .map_or(&[][..], Vec::as_slice)
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.head.lit == l && r.strength != Strength::Defeater)
-            .map(|(i, _)| i as u32)
-            .collect()
+            .filter_map(|&ri| match *self.meaning(ri) {
+                Meaning::Supports { rule }
+                | Meaning::Strict {
+                    rule,
+                    world: World::Certain,
+                    ..
+                } => Some(rule),
+                _ => None,
+            })
+            .collect();
+        rules.sort_unstable();
+        rules.dedup();
+        rules
     }
 
     /// A binding of program rule `ri` with only its head bound to `t`.
@@ -1368,16 +1400,21 @@ impl<'a> Prover<'a> {
                 let judgment = self.cat.pred(l.pred).kind == RelationKind::Judgment;
                 // An undecided atom is undecided whether or not a rule needs
                 // it here (and so whether or not it is materialised).
+                // Otherwise the literal's verdict, over the output sections
+                // lowering defined. The item failed where lowering read it,
+                // at Σ (or at the one level of a literal whose tags
+                // coincide), and +Δ and +∂ imply +Σ: of the verdicts that
+                // hold a tuple, only "supported only" can occur here.
                 let phrase = if judgment && self.is_undecided_atom(l.pred, &t) {
                     Phrase::UndecidedJudgment
-                } else if self.holds(l, &t, Level::Defeasible, World::Possible)
-                    && !self.holds(l, &t, Level::Defeasible, World::Certain)
-                {
-                    Phrase::Pending
-                } else if self.holds(l, &t, Level::Supported, World::Certain) {
-                    Phrase::OnlySupported
                 } else {
-                    Phrase::NotConcluded
+                    match self.verdict(l, &t) {
+                        Verdict::Pending(_) => Phrase::Pending,
+                        Verdict::Definitely | Verdict::Defeasibly | Verdict::SupportedOnly => {
+                            Phrase::OnlySupported
+                        }
+                        Verdict::NotConcluded => Phrase::NotConcluded,
+                    }
                 };
                 let mut n = Node::note(Some(self.fmt_lit(l, &t)), phrase);
                 n.children = self.why_not(l, &t, budget);

@@ -7,7 +7,7 @@
 use super::{explain, parse_query};
 use crate::interp::evaluate;
 use crate::program::{
-    Attack, Beat, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
+    Attack, Beat, Domain, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
     RuleInfo, Section, SourceAtom, SourceItem, Status, Strength, Term, View, World,
 };
 use crate::test_support::{facts, program};
@@ -44,6 +44,7 @@ const DECLS: &str = "
     rel cand_nq(Thing)
     rel ok_nq_r0(Thing)
     rel dom_Thing(Thing)
+    rel undecided_j(Thing)
 ";
 
 fn app(rule: u32, level: Level) -> Meaning {
@@ -58,8 +59,13 @@ fn app(rule: u32, level: Level) -> Meaning {
     }
 }
 
+/// Not established discards only under blocking, not supported under both.
 fn discarded(attacker: u32, level: Level) -> Meaning {
-    Meaning::Discarded { attacker, level }
+    Meaning::Discarded {
+        attacker,
+        level,
+        under: (level == Level::Defeasible).then_some(Policy::Blocking),
+    }
 }
 
 fn overlay() -> Program {
@@ -139,6 +145,13 @@ fn overlay() -> Program {
             ),
             ("dom_Thing(X) :- fa(X).", Meaning::Domain),
             ("dom_Thing(X) :- fb(X).", Meaning::Domain),
+            (
+                "undecided_j(X) :- dom_Thing(X), !fj(X), !fnj(X).",
+                Meaning::Undecided {
+                    pred: PredId(4),
+                    domain: Vec::new(),
+                },
+            ),
         ],
     );
     let rel = |name: &str| {
@@ -153,6 +166,12 @@ fn overlay() -> Program {
         pred: PredId(pred),
         negative,
     };
+    let dom = rel("dom_Thing");
+    for r in &mut p.rules {
+        if let Meaning::Undecided { domain, .. } = &mut r.meaning {
+            *domain = vec![Domain::Relation(dom)];
+        }
+    }
     // Which relation holds each literal at each level in each world (one
     // world: no judgment is in `q`'s past); facts serve every level.
     let mut views = Vec::new();
@@ -388,6 +407,31 @@ fn the_judgment_domain_is_lowerings_dom_relation() {
         └─ decided the other way: ~j(x) is given
         ",
     );
+}
+
+/// Where lowering made no `dom[T]`, the domain is the input columns it
+/// recorded (and the constants): here only what `b` mentions, so a value
+/// `a` alone mentions is not in it, though `dom_Thing` holds it.
+#[test]
+fn the_judgment_domain_is_the_input_columns_lowering_recorded() {
+    let mut p = overlay();
+    let fb = RelId(p.relations.iter().position(|r| r.name == "fb").unwrap() as u32);
+    for r in &mut p.rules {
+        if let Meaning::Undecided { domain, .. } = &mut r.meaning {
+            *domain = vec![Domain::Inputs(vec![(fb, 0)])];
+        }
+    }
+    let store = evaluate(&p, &facts(&p, "a(x). b(y)."), Policy::Blocking);
+    let text = |query: &str| {
+        let q = parse_query(&p.catalog, query).unwrap();
+        explain(&p, &store, Policy::Blocking, &q, "en").text()
+    };
+    assert_eq!(
+        text("j(y)"),
+        "j(y): UNDECIDED judgment (no decision is requested: no rule needs it here)\n\
+         └─ undecided judgment — not requested from Arbiter (decide): no rule instance whose other items may hold reads it\n"
+    );
+    assert_eq!(text("j(x)"), "j(x): NOT CONCLUDED\n└─ not decided\n");
 }
 
 /// Explaining reads rule bodies from their given head, by columns

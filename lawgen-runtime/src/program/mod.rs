@@ -13,6 +13,7 @@
 //! `Display` prints a stable text dump (`lawgen lower`) that snapshot tests hold.
 
 use crate::text::Shown;
+use crate::Policy;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -307,6 +308,10 @@ pub enum Meaning {
     Undecided {
         /// The judgment predicate.
         pred: PredId,
+        /// Per argument, the values an undecided atom ranges over
+        /// (docs/reference.md#undecided-judgments), whether or not some
+        /// rule instance reads it.
+        domain: Vec<Domain>,
     },
     /// `demand[j]`: the atoms of a judgment that one body item could read
     /// (the instances whose other items may hold).
@@ -366,6 +371,10 @@ pub enum Meaning {
         attacker: u32,
         /// The level at which it fails to apply: `Supported` or `Defeasible`.
         level: Level,
+        /// The one policy this rule discards under (it reads the policy
+        /// input), or `None` for both: not established discards only under
+        /// blocking, not supported under either.
+        under: Option<Policy>,
     },
     /// An attacker is beaten by a rule for the literal, which applies at ∂,
     /// under a priority.
@@ -462,6 +471,20 @@ pub struct Attack {
     /// The rules for `L` that `s` beats: `s` concludes `~L` and a priority
     /// puts it above them (a defeater beats none).
     pub beats: Vec<Beat>,
+}
+
+/// Where the values one argument of an undecided judgment atom range over
+/// come from, as lowering formed them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "data", derive(Serialize, Deserialize))]
+pub enum Domain {
+    /// The rows of `dom[T]`, which lowering made for the argument's type.
+    Relation(RelId),
+    /// No `dom[T]`: every rule that reads the judgment binds the argument
+    /// from an input column, so its values are what `dom[T]` would hold:
+    /// those these input columns (relation, column) mention, and the
+    /// package's constants of the argument's type.
+    Inputs(Vec<(RelId, u32)>),
 }
 
 /// A rule beaten under a priority.

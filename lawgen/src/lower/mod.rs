@@ -66,13 +66,14 @@ use crate::model::{self, Item as MItem, Model, RuleId};
 
 use crate::program::{
     AnchorInfo, Atom, Attack, Beat, Catalog, ClosureInfo, ConstInfo, DeprecationInfo,
-    DerogationInfo, External, Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read, RelId,
-    Relation, RequestView, Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom, SourceItem,
-    Term, TypeInfo, View,
+    DerogationInfo, Domain, External, Item, Meaning, Output, PredInfo, PriorityInfo, Program, Read,
+    RelId, Relation, RequestView, Role, Rule, RuleInfo, Section, SetAsideInfo, SourceAtom,
+    SourceItem, Term, TypeInfo, View,
 };
 use crate::program::{Lit, PredId, Ty, Value};
 use crate::program::{RelationKind, Status, Strength};
 use lawgen_runtime::law::Gate;
+use lawgen_runtime::Policy;
 use std::collections::{BTreeMap, HashMap};
 
 pub use crate::program::{Level, World};
@@ -120,6 +121,7 @@ pub fn lower(model: &Model) -> Result<Program, InternalError> {
 pub fn lower_with(model: &Model, opts: Options) -> Result<Program, InternalError> {
     let mut l = Lowerer::new(model, opts);
     l.define_all();
+    l.record_domains();
     l.record_views();
     // Last, so that a dated package's other relations are numbered as
     // they would be without it.
@@ -852,7 +854,11 @@ impl<'m> Lowerer<'m> {
             body,
             vars,
             format!("{} is undecided", self.m.pred(p).local),
-            Meaning::Undecided { pred: p },
+            Meaning::Undecided {
+                pred: p,
+                // Filled in by `record_domains`, once every `dom[T]` is made.
+                domain: Vec::new(),
+            },
         );
         rel
     }
@@ -988,6 +994,39 @@ impl<'m> Lowerer<'m> {
                 item: at as u32,
             },
         );
+    }
+
+    /// Records in each `undecided[j]` rule the values every argument of `j`
+    /// ranges over: `dom[T]` where some judgment needed it made, otherwise
+    /// the input columns of type `T` (what `dom[T]` would read, the
+    /// constants aside), so that an explanation can say an atom no rule
+    /// instance reads is undecided.
+    fn record_domains(&mut self) {
+        let mut columns: HashMap<Ty, Vec<(RelId, u32)>> = HashMap::new();
+        for (i, r) in self.prog.relations.iter().enumerate() {
+            if let Role::Facts(_) = r.role {
+                for (c, ty) in r.columns.iter().enumerate() {
+                    columns
+                        .entry(*ty)
+                        .or_default()
+                        .push((RelId(i as u32), c as u32));
+                }
+            }
+        }
+        for r in &mut self.prog.rules {
+            if let Meaning::Undecided { pred, domain } = &mut r.meaning {
+                *domain = self
+                    .m
+                    .pred(*pred)
+                    .params
+                    .iter()
+                    .map(|t| match self.domains.get(t) {
+                        Some(rel) => Domain::Relation(*rel),
+                        None => Domain::Inputs(columns.get(t).cloned().unwrap_or_default()),
+                    })
+                    .collect();
+            }
+        }
     }
 
     /// Values of type `t` the input mentions, plus the package's constants of that type.
@@ -1389,6 +1428,7 @@ impl<'m> Lowerer<'m> {
                     Meaning::Discarded {
                         attacker: sid.0,
                         level: Level::Supported,
+                        under: None,
                     },
                 );
                 let est = self.app(sid, Level::Defeasible, w.other());
@@ -1401,6 +1441,7 @@ impl<'m> Lowerer<'m> {
                     Meaning::Discarded {
                         attacker: sid.0,
                         level: Level::Defeasible,
+                        under: Some(Policy::Blocking),
                     },
                 );
                 // The rules for L that beat s, in package order (as a scan of
