@@ -1516,7 +1516,7 @@ impl<'a> Api<'a> {
                 .zip(args)
                 .map(|(t, a)| match t {
                     Ty::Int => quote!(__rt::Arg::Int(#a)),
-                    Ty::Entity(_) => quote!(__rt::known_entity(#names, #a)?),
+                    Ty::Entity(_) => quote!(self.__entity(#a)?),
                 })
                 .collect();
             let judgments: Vec<Literal> = self.judgments_before[i]
@@ -1611,15 +1611,42 @@ impl<'a> Api<'a> {
                         }
                         #ex_in_doc
                         pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                            let __verdict = self.#vn(#(#args),*);
-                            __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(&__verdict), lang)
+                            self.__explain(#full_id, #negative, vec![#(#arg_values),*], &self.#vn(#(#args),*), lang)
                         }
                     }
                 });
             }
         }
         let ncounts = counts.len();
+        // Above the split threshold, written into the array in functions
+        // of their own.
+        let counts = if split::splits(self.plan.split_above, ncounts) {
+            let stmts = counts
+                .iter()
+                .enumerate()
+                .map(|(j, c)| quote!(a[#j] = #c;))
+                .collect();
+            let split = split::split_seq(
+                self.plan.split_above,
+                stmts,
+                "__concluded_counts",
+                &|f| quote!(fn #f(&self, a: &mut [(&'static str, usize); #ncounts])),
+                &|f| quote!(self.#f(&mut a);),
+                &TokenStream::new(),
+            );
+            let (body, fns) = (split.body, split.fns);
+            (
+                quote! {
+                    let mut a = [("", 0); #ncounts];
+                    #body
+                    a
+                },
+                fns,
+            )
+        } else {
+            (quote!([#(#counts),*]), TokenStream::new())
+        };
+        let (counts, count_fns) = counts;
 
         // Rows of every relation the reference bridge asks for.
         let mut row_rels: BTreeSet<RelId> = self.plan.inputs.iter().copied().collect();
@@ -1727,8 +1754,10 @@ impl<'a> Api<'a> {
                 /// For each institutional literal (`p`, `~p`), how many tuples
                 /// are concluded (definitely or defeasibly).
                 pub fn concluded_counts(&self) -> [(&'static str, usize); #ncounts] {
-                    [#(#counts),*]
+                    #counts
                 }
+
+                #count_fns
 
                 #(#verdicts)*
 
@@ -1761,6 +1790,21 @@ impl<'a> Api<'a> {
                     /// words in language `lang` (`en`, `ru`; others get English words).
                     pub fn explain_in(&self, query: &str, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                         __rt::explain(&PACKAGE, self.policy, #names, &|r| self.__rows(r), query, lang)
+                    }
+
+                    /// The explanation of one literal, with the verdict this
+                    /// module computed for it: what every `explain_*_in`
+                    /// calls, compiled once.
+                    #[allow(dead_code)]
+                    fn __explain(&self, predicate: &str, negative: bool, args: Vec<__rt::Arg>, verdict: &__rt::Verdict, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r), predicate, negative, args, Some(verdict), lang)
+                    }
+
+                    /// An entity argument of an explanation, by its name in
+                    /// these conclusions (an error for an id they cannot hold).
+                    #[allow(dead_code)]
+                    fn __entity<E: ::lawgen_runtime::Entity>(&self, e: E) -> Result<__rt::Arg, __rt::Error> {
+                        __rt::known_entity(#names, e)
                     }
                 }
             }
