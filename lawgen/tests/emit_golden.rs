@@ -146,3 +146,35 @@ fn hostile_names_stay_in_literals_and_escaped_comments() {
         "keyword predicates get a trailing _"
     );
 }
+
+/// A large module's `concluded_counts`, written into its array by split
+/// functions, counts the same literals from the same relations, in the same
+/// order, as the one array expression of a small module: the chess package
+/// emitted whole and split into functions of two arms.
+#[test]
+fn split_concluded_counts_keep_every_literal_in_order() {
+    let bytes = support::read(CHESS);
+    let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
+    let source = |opts: EmitOptions| emit(&loaded, &opts.module_name("chess")).unwrap().source;
+    let whole = source(EmitOptions::default());
+    let split = source(EmitOptions::default().split_above(2));
+    // Every `("name", self.batch.out.oN.count(self.case))` of the module,
+    // in order, whitespace removed (prettyplease breaks lines differently
+    // in the two forms).
+    let counts = |src: &str| -> Vec<String> {
+        let flat: String = src.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut out = Vec::new();
+        let mut rest = flat.as_str();
+        while let Some(i) = rest.find(".count(self.case)") {
+            let start = rest[..i].rfind("(\"").expect("a counted literal's name");
+            out.push(rest[start..i].to_owned());
+            rest = &rest[i + 1..];
+        }
+        out
+    };
+    let (w, s) = (counts(&whole), counts(&split));
+    assert!(w.len() > 10, "the chess package counts its literals: {w:?}");
+    assert_eq!(w, s);
+    assert!(split.contains("fn __concluded_counts_0("));
+    assert!(!whole.contains("fn __concluded_counts_0("));
+}

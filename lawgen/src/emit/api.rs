@@ -4,6 +4,7 @@
 
 use super::names::ApiNames;
 use super::plan::{column_type, out_ident, Plan};
+use super::split;
 use super::{code, doc_attrs, names, EmitOptions};
 use crate::program::{default_label, Catalog, Program, RelId, Role, Section};
 use crate::program::{Lit, PredId, Ty, TypeId};
@@ -725,10 +726,24 @@ impl<'a> Api<'a> {
                     quote!(__rt::entity(names, #n, v[#k] as u32))
                 }
             });
-            describe_arms.push(quote! {
-                #pr => __rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] },
-            });
+            describe_arms.push((
+                u64::from(pr),
+                quote!(#pr),
+                quote!(__rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] }),
+            ));
         }
+        let describe = split::split_match(
+            self.plan.split_above,
+            &quote!(*rel),
+            describe_arms,
+            &quote!(__rt::Error::Internal(format!(
+                "no negation for relation {rel}"
+            ))),
+            "__describe_contradiction",
+            &|f| quote!(fn #f(rel: &u32, v: &[i64; #width], names: __rt::CaseNames<'_>) -> __rt::Error),
+            &|f| quote!(#f(rel, v, names)),
+        );
+        let (describe, describe_fns) = (describe.body, describe.fns);
         let negation_len = negations.keys().next_back().map_or(0, |&p| p as usize + 1);
         let negation_table = (0..negation_len).map(|r| match negations.get(&(r as u32)) {
             Some(&n) => {
@@ -1056,14 +1071,13 @@ impl<'a> Api<'a> {
                         _ => continue,
                     };
                     if rows.binary_search(&(negation, *v)).is_ok() {
-                        return Some(match *rel {
-                            #(#describe_arms)*
-                            _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-                        });
+                        return Some(#describe);
                     }
                 }
                 None
             }
+
+            #describe_fns
 
             #columns
         }
@@ -1080,6 +1094,13 @@ impl<'a> Api<'a> {
         let mut checks = Vec::new();
         let mut counts = Vec::new();
         let mut places = Vec::new();
+        // A large package's closures go through one `&dyn Fn` copy of
+        // `Gather::place`, not one copy each.
+        let placing = methods
+            .iter()
+            .filter(|im| im.kind != InputKind::Nothing)
+            .count();
+        let dyn_row = split::splits(self.plan.split_above, placing);
         for (k, im) in methods.iter().enumerate() {
             let name = &im.name;
             let name_lit = Literal::string(&name.to_string());
@@ -1153,15 +1174,50 @@ impl<'a> Api<'a> {
                 }
                 InputKind::Nothing => unreachable!("skipped above"),
             };
+            let place = if dyn_row {
+                quote! {
+                    let row: &dyn Fn(usize) -> (Row, u32) = &|i| (#row, #hi);
+                    g.place(cases, order[#k].as_deref(), row);
+                }
+            } else {
+                quote!(g.place(cases, order[#k].as_deref(), |i| (#row, #hi));)
+            };
             places.push(quote! {
                 {
                     let (#(#vars,)*) = columns.#name;
-                    g.place(cases, order[#k].as_deref(), |i| (#row, #hi));
+                    #place
                 }
             });
         }
         let nrel = checks.len();
         let width = self.row_width();
+        let checks = split::split_seq(
+            self.plan.split_above,
+            checks,
+            "__columns_order",
+            &|f| quote!(fn #f(columns: &Columns<'_>, n: usize, order: &mut Vec<Option<Vec<u32>>>) -> Result<(), __rt::Error>),
+            &|f| quote!(#f(columns, n, &mut order)?;),
+            &quote!(Ok(())),
+        );
+        let (checks, check_fns) = (checks.body, checks.fns);
+        let counts = split::split_seq(
+            self.plan.split_above,
+            counts,
+            "__gather_counts",
+            &|f| quote!(fn #f(g: &mut __rt::Gather<Row>, columns: &Columns<'_>, order: &[Option<Vec<u32>>])),
+            &|f| quote!(#f(&mut g, columns, order);),
+            &TokenStream::new(),
+        );
+        let (counts, count_fns) = (counts.body, counts.fns);
+        let places = split::split_seq(
+            self.plan.split_above,
+            places,
+            "__gather_places",
+            &|f| quote!(fn #f(g: &mut __rt::Gather<Row>, columns: &Columns<'_>, order: &[Option<Vec<u32>>])),
+            &|f| quote!(#f(&mut g, columns, order);),
+            &TokenStream::new(),
+        );
+        let (places, place_fns) = (places.body, places.fns);
         quote! {
             /// The facts of many nameless cases at once, column-wise: per
             /// input method of [`Case`], one slice per column, the first
@@ -1232,9 +1288,11 @@ impl<'a> Api<'a> {
             #[allow(unused_variables, clippy::let_unit_value)]
             fn columns_order(columns: &Columns<'_>, n: usize) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
                 let mut order = Vec::with_capacity(#nrel);
-                #(#checks)*
+                #checks
                 Ok(order)
             }
+
+            #check_fns
 
             /// The nameless cases `range` of checked `columns`, grouped by
             /// case, each with the in-force rows of its date (`dates`, from
@@ -1242,15 +1300,18 @@ impl<'a> Api<'a> {
             #[allow(unused_variables, unused_mut)]
             fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], dates: Option<&(Vec<u32>, Vec<Vec<Row>>)>, range: ::std::ops::Range<usize>) -> Input {
                 let mut g = __rt::Gather::new(range.clone());
-                #(#counts)*
+                #counts
                 match dates {
                     Some((of, sets)) => g.each_of(&of[range], sets),
                     None => { #each_in_force }
                 }
                 g.start_placing();
-                #(#places)*
+                #places
                 Input::Nameless(g.finish())
             }
+
+            #count_fns
+            #place_fns
         }
     }
 
@@ -1456,7 +1517,7 @@ impl<'a> Api<'a> {
                 .zip(args)
                 .map(|(t, a)| match t {
                     Ty::Int => quote!(__rt::Arg::Int(#a)),
-                    Ty::Entity(_) => quote!(__rt::known_entity(#names, #a)?),
+                    Ty::Entity(_) => quote!(self.__entity(#a)?),
                 })
                 .collect();
             let judgments: Vec<Literal> = self.judgments_before[i]
@@ -1551,15 +1612,42 @@ impl<'a> Api<'a> {
                         }
                         #ex_in_doc
                         pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                            let __verdict = self.#vn(#(#args),*);
-                            __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r),
-                                #full_id, #negative, vec![#(#arg_values),*], Some(&__verdict), lang)
+                            self.__explain(#full_id, #negative, vec![#(#arg_values),*], &self.#vn(#(#args),*), lang)
                         }
                     }
                 });
             }
         }
         let ncounts = counts.len();
+        // Above the split threshold, written into the array in functions
+        // of their own.
+        let counts = if split::splits(self.plan.split_above, ncounts) {
+            let stmts = counts
+                .iter()
+                .enumerate()
+                .map(|(j, c)| quote!(a[#j] = #c;))
+                .collect();
+            let split = split::split_seq(
+                self.plan.split_above,
+                stmts,
+                "__concluded_counts",
+                &|f| quote!(fn #f(&self, a: &mut [(&'static str, usize); #ncounts])),
+                &|f| quote!(self.#f(&mut a);),
+                &TokenStream::new(),
+            );
+            let (body, fns) = (split.body, split.fns);
+            (
+                quote! {
+                    let mut a = [("", 0); #ncounts];
+                    #body
+                    a
+                },
+                fns,
+            )
+        } else {
+            (quote!([#(#counts),*]), TokenStream::new())
+        };
+        let (counts, count_fns) = counts;
 
         // Rows of every relation the reference bridge asks for.
         let mut row_rels: BTreeSet<RelId> = self.plan.inputs.iter().copied().collect();
@@ -1568,15 +1656,26 @@ impl<'a> Api<'a> {
         // these arms were four tenths of the module's LLVM IR.
         let row_arms = row_rels.iter().map(|&r| {
             let i = r.0 as usize;
-            if self.plan.is_input(r) {
+            let rows = if self.plan.is_input(r) {
                 let rel = r.0;
                 let arity = self.prog.relation(r).columns.len();
-                quote!(#i => __rt::input_rows(self.batch.input.rows(self.case as usize), #rel, #arity),)
+                quote!(__rt::input_rows(self.batch.input.rows(self.case as usize), #rel, #arity))
             } else {
                 let o = out_ident(r);
-                quote!(#i => __rt::case_rows(self.batch.out.#o.case(self.case)),)
-            }
+                quote!(__rt::case_rows(self.batch.out.#o.case(self.case)))
+            };
+            (u64::from(r.0), quote!(#i), rows)
         });
+        let rows = split::split_match(
+            self.plan.split_above,
+            &quote!(rel),
+            row_arms.collect(),
+            &quote!(Vec::new()),
+            "__rows",
+            &|f| quote!(fn #f(&self, rel: usize) -> Vec<Vec<i64>>),
+            &|f| quote!(self.#f(rel)),
+        );
+        let (rows, row_fns) = (rows.body, rows.fns);
 
         quote! {
             /// The result of evaluating one case: a verdict per ground literal.
@@ -1656,18 +1755,19 @@ impl<'a> Api<'a> {
                 /// For each institutional literal (`p`, `~p`), how many tuples
                 /// are concluded (definitely or defeasibly).
                 pub fn concluded_counts(&self) -> [(&'static str, usize); #ncounts] {
-                    [#(#counts),*]
+                    #counts
                 }
+
+                #count_fns
 
                 #(#verdicts)*
 
                 #[doc(hidden)]
                 pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
-                    match rel {
-                        #(#row_arms)*
-                        _ => Vec::new(),
-                    }
+                    #rows
                 }
+
+                #row_fns
             }
 
             ::lawgen_runtime::__if_serde! {
@@ -1691,6 +1791,21 @@ impl<'a> Api<'a> {
                     /// words in language `lang` (`en`, `ru`; others get English words).
                     pub fn explain_in(&self, query: &str, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                         __rt::explain(&PACKAGE, self.policy, #names, &|r| self.__rows(r), query, lang)
+                    }
+
+                    /// The explanation of one literal, with the verdict this
+                    /// module computed for it: what every `explain_*_in`
+                    /// calls, compiled once.
+                    #[allow(dead_code)]
+                    fn __explain(&self, predicate: &str, negative: bool, args: Vec<__rt::Arg>, verdict: &__rt::Verdict, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r), predicate, negative, args, Some(verdict), lang)
+                    }
+
+                    /// An entity argument of an explanation, by its name in
+                    /// these conclusions (an error for an id they cannot hold).
+                    #[allow(dead_code)]
+                    fn __entity<E: ::lawgen_runtime::Entity>(&self, e: E) -> Result<__rt::Arg, __rt::Error> {
+                        __rt::known_entity(#names, e)
                     }
                 }
             }

@@ -32,6 +32,7 @@ mod direct;
 mod names;
 mod plan;
 pub mod preload;
+mod split;
 pub mod unfold;
 
 use crate::program::Program;
@@ -129,6 +130,12 @@ pub struct EmitOptions {
     /// package's predicates, at the cost of throughput per case
     /// ([`Emitted::from_program`]; docs/performance.md, "Large packages").
     pub straight_line_rules: Option<usize>,
+    /// Above how many arms or statements a function of the typed API with
+    /// one per relation is split into functions of at most 64 (or of this
+    /// many, if fewer; `None`: 128). Only lawgen's tests set it, so that
+    /// small random packages take the split path too.
+    #[doc(hidden)]
+    pub split_above: Option<usize>,
 }
 
 impl EmitOptions {
@@ -154,6 +161,13 @@ impl EmitOptions {
     /// the module evaluates its rules from the program it embeds.
     pub fn straight_line_rules(mut self, rules: usize) -> EmitOptions {
         self.straight_line_rules = Some(rules);
+        self
+    }
+
+    /// Sets the field `split_above` (lawgen's tests).
+    #[doc(hidden)]
+    pub fn split_above(mut self, arms: usize) -> EmitOptions {
+        self.split_above = Some(arms);
         self
     }
 }
@@ -236,7 +250,8 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     let (rules, preloaded) =
         preload::split(merged, |r| plan::is_loaded_role(&program.relation(r).role));
     // What both engines store, load and evaluate.
-    let plan = Plan::new(program, rules, preloaded);
+    let mut plan = Plan::new(program, rules, preloaded);
+    plan.split_above = opts.split_above.unwrap_or(split::SPLIT_ABOVE);
     // The engine: `mod __engine`, and `evaluate_batch`, which runs it.
     let limit = straight_line_rules(opts)?;
     let from_program = program.rules.len() > limit;

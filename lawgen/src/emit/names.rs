@@ -303,6 +303,8 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "collect_requests",
             "requests_on",
             "__rows",
+            "__explain",
+            "__entity",
         ],
     ),
     (

@@ -62,6 +62,9 @@ pub(super) struct Plan<'p> {
     pub negations: Vec<(PredId, RelId, RelId)>,
     /// The fixed ids of entity constants.
     pub constants: Constants,
+    /// Above how many arms a function of the typed API with one per
+    /// relation is split (`super::split`).
+    pub split_above: usize,
 }
 
 /// Entity constants and their fixed interned ids: the package's constants,
@@ -194,6 +197,7 @@ impl<'p> Plan<'p> {
             policy,
             kept,
             negations,
+            split_above: super::split::SPLIT_ABOVE,
         }
     }
 

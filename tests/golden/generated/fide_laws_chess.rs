@@ -6184,12 +6184,9 @@ impl Conclusions {
         .explain_agreed_draw_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `agreed_draw_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_agreed_draw_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
+        vec![self.__entity(game) ?], & self.agreed_draw_has_ended_the_game(game), lang) }
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -6215,12 +6212,10 @@ impl Conclusions {
         .explain_not_agreed_draw_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `~agreed_draw_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_agreed_draw_has_ended_the_game_in(& self, game : Game, lang :
-        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_agreed_draw_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
+        vec![self.__entity(game) ?], & self.not_agreed_draw_has_ended_the_game(game),
+        lang) }
     }
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
@@ -6300,12 +6295,10 @@ impl Conclusions {
         .explain_arbiter_competent_to_decide_in(situation, "en") } #[doc =
         " Explains the verdict on `arbiter_competent_to_decide` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_arbiter_competent_to_decide_in(& self, situation : Situation, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
-        = self.arbiter_competent_to_decide(situation); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), situation)
-        ?], Some(& __verdict), lang) }
+        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
+        vec![self.__entity(situation) ?], & self.arbiter_competent_to_decide(situation),
+        lang) }
     }
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
@@ -6334,13 +6327,10 @@ impl Conclusions {
         .explain_not_arbiter_competent_to_decide_in(situation, "en") } #[doc =
         " Explains the verdict on `~arbiter_competent_to_decide` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_arbiter_competent_to_decide_in(& self, situation : Situation,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.not_arbiter_competent_to_decide(situation);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), situation)
-        ?], Some(& __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
+        vec![self.__entity(situation) ?], & self
+        .not_arbiter_competent_to_decide(situation), lang) }
     }
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
@@ -6405,13 +6395,9 @@ impl Conclusions {
         " Explains the verdict on `arbiter_shall_see_laws_observed` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game :
         Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let __verdict = self.arbiter_shall_see_laws_observed(arb, game);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), arb) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), game) ?], Some(&
-        __verdict), lang) }
+        self.__explain("urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
+        vec![self.__entity(arb) ?, self.__entity(game) ?], & self
+        .arbiter_shall_see_laws_observed(arb, game), lang) }
     }
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
@@ -6442,13 +6428,9 @@ impl Conclusions {
         " Explains the verdict on `~arbiter_shall_see_laws_observed` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game
         : Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let __verdict = self.not_arbiter_shall_see_laws_observed(arb, game);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), arb) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), game) ?], Some(&
-        __verdict), lang) }
+        self.__explain("urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
+        vec![self.__entity(arb) ?, self.__entity(game) ?], & self
+        .not_arbiter_shall_see_laws_observed(arb, game), lang) }
     }
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
@@ -6514,13 +6496,9 @@ impl Conclusions {
         " Explains the verdict on `castling_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_castling_legal_in(& self, game : Game, who : Player, side :
         CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { let __verdict = self.castling_legal(game, who, side);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), side) ?], Some(&
-        __verdict), lang) }
+        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#castling_legal", false,
+        vec![self.__entity(game) ?, self.__entity(who) ?, self.__entity(side) ?], & self
+        .castling_legal(game, who, side), lang) }
     }
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
@@ -6552,13 +6530,9 @@ impl Conclusions {
         " Explains the verdict on `~castling_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_castling_legal_in(& self, game : Game, who : Player, side :
         CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { let __verdict = self.not_castling_legal(game, who, side);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#castling_legal", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), side) ?], Some(&
-        __verdict), lang) }
+        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#castling_legal", true,
+        vec![self.__entity(game) ?, self.__entity(who) ?, self.__entity(side) ?], & self
+        .not_castling_legal(game, who, side), lang) }
     }
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
@@ -6612,12 +6586,9 @@ impl Conclusions {
         .explain_checkmate_has_been_delivered_in(game, "en") } #[doc =
         " Explains the verdict on `checkmate_has_been_delivered` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_checkmate_has_been_delivered_in(& self, game : Game, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
+        vec![self.__entity(game) ?], & self.checkmate_has_been_delivered(game), lang) }
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
@@ -6643,12 +6614,10 @@ impl Conclusions {
         .explain_not_checkmate_has_been_delivered_in(game, "en") } #[doc =
         " Explains the verdict on `~checkmate_has_been_delivered` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_checkmate_has_been_delivered_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_checkmate_has_been_delivered(game); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
+        vec![self.__entity(game) ?], & self.not_checkmate_has_been_delivered(game), lang)
+        }
     }
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
@@ -6702,12 +6671,10 @@ impl Conclusions {
         .explain_dead_position_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `dead_position_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_dead_position_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.dead_position_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
+        vec![self.__entity(game) ?], & self.dead_position_has_ended_the_game(game), lang)
+        }
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -6733,12 +6700,10 @@ impl Conclusions {
         .explain_not_dead_position_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `~dead_position_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_dead_position_has_ended_the_game_in(& self, game : Game, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
-        = self.not_dead_position_has_ended_the_game(game); __rt::explain_literal(&
-        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
+        vec![self.__entity(game) ?], & self.not_dead_position_has_ended_the_game(game),
+        lang) }
     }
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
@@ -6798,13 +6763,10 @@ impl Conclusions {
         .explain_en_passant_capture_legal_in(game, pawn, "en") } #[doc =
         " Explains the verdict on `en_passant_capture_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.en_passant_capture_legal(game, pawn); __rt::explain_literal(&
-        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#en_passant_capture_legal", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), pawn) ?], Some(&
-        __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#en_passant_capture_legal", false, vec![self
+        .__entity(game) ?, self.__entity(pawn) ?], & self.en_passant_capture_legal(game,
+        pawn), lang) }
     }
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
@@ -6834,14 +6796,10 @@ impl Conclusions {
         .explain_not_en_passant_capture_legal_in(game, pawn, "en") } #[doc =
         " Explains the verdict on `~en_passant_capture_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.not_en_passant_capture_legal(game, pawn);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#en_passant_capture_legal", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), pawn) ?], Some(&
-        __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#en_passant_capture_legal", true, vec![self
+        .__entity(game) ?, self.__entity(pawn) ?], & self
+        .not_en_passant_capture_legal(game, pawn), lang) }
     }
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
@@ -6915,12 +6873,10 @@ impl Conclusions {
         .explain_entered_state_in(instance, state, "en") } #[doc =
         " Explains the verdict on `entered_state` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_entered_state_in(& self, instance : Game, state : GamePlayState,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.entered_state(instance, state); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#entered_state", false, vec![__rt::known_entity(self
-        .batch.input.names(self.case as usize), instance) ?, __rt::known_entity(self
-        .batch.input.names(self.case as usize), state) ?], Some(& __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#entered_state", false, vec![self
+        .__entity(instance) ?, self.__entity(state) ?], & self.entered_state(instance,
+        state), lang) }
     }
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
@@ -6951,12 +6907,9 @@ impl Conclusions {
         " Explains the verdict on `~entered_state` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_entered_state_in(& self, instance : Game, state :
         GamePlayState, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { let __verdict = self.not_entered_state(instance, state);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#entered_state", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), instance) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), state) ?], Some(&
-        __verdict), lang) }
+        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#entered_state", true,
+        vec![self.__entity(instance) ?, self.__entity(state) ?], & self
+        .not_entered_state(instance, state), lang) }
     }
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
@@ -7016,13 +6969,10 @@ impl Conclusions {
         .explain_fifty_move_claim_correct_in(game, who, "en") } #[doc =
         " Explains the verdict on `fifty_move_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_fifty_move_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.fifty_move_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#fifty_move_claim_correct", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
-        __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#fifty_move_claim_correct", false, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self.fifty_move_claim_correct(game,
+        who), lang) }
     }
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
@@ -7052,13 +7002,10 @@ impl Conclusions {
         .explain_not_fifty_move_claim_correct_in(game, who, "en") } #[doc =
         " Explains the verdict on `~fifty_move_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_fifty_move_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.not_fifty_move_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#fifty_move_claim_correct", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
-        __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#fifty_move_claim_correct", true, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self
+        .not_fifty_move_claim_correct(game, who), lang) }
     }
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -7142,11 +7089,9 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
-        .names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_drawn", false, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_drawn", false, vec![self.__entity(game)
+        ?], & self.game_drawn(game), lang) }
     }
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
@@ -7198,11 +7143,9 @@ impl Conclusions {
         .explain_not_game_drawn_in(game, "en") } #[doc =
         " Explains the verdict on `~game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_game_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_drawn", true, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_drawn", true, vec![self.__entity(game)
+        ?], & self.not_game_drawn(game), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
@@ -7264,12 +7207,9 @@ impl Conclusions {
         who, "en") } #[doc =
         " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_lost_by_in(& self, game : Game, who : Player, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, self
-        .batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_lost_by", false, vec![__rt::known_entity(self
-        .batch.input.names(self.case as usize), game) ?, __rt::known_entity(self.batch
-        .input.names(self.case as usize), who) ?], Some(& __verdict), lang) }
+        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_lost_by", false, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self.game_lost_by(game, who), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -7293,12 +7233,10 @@ impl Conclusions {
         .explain_not_game_lost_by_in(game, who, "en") } #[doc =
         " Explains the verdict on `~game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_lost_by_in(& self, game : Game, who : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_game_lost_by(game, who); __rt::explain_literal(& PACKAGE, self.policy,
-        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_lost_by", true, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
-        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_lost_by", true, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self.not_game_lost_by(game, who),
+        lang) }
     }
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
@@ -7356,12 +7294,9 @@ impl Conclusions {
         who, "en") } #[doc =
         " Explains the verdict on `game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_won_by_in(& self, game : Game, who : Player, lang : & str) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_won_by", false, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
-        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
+        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_won_by", false, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self.game_won_by(game, who), lang) }
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -7385,12 +7320,9 @@ impl Conclusions {
         .explain_not_game_won_by_in(game, who, "en") } #[doc =
         " Explains the verdict on `~game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_won_by_in(& self, game : Game, who : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_game_won_by(game, who); __rt::explain_literal(& PACKAGE, self.policy,
-        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#game_won_by", true, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?, __rt::known_entity(self.batch.input
-        .names(self.case as usize), who) ?], Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#game_won_by", true, vec![self.__entity(game)
+        ?, self.__entity(who) ?], & self.not_game_won_by(game, who), lang) }
     }
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
@@ -7442,11 +7374,9 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_illegal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#illegal_move", false, vec![__rt::known_entity(self
-        .batch.input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#illegal_move", false, vec![self
+        .__entity(game) ?], & self.illegal_move(game), lang) }
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
@@ -7470,11 +7400,9 @@ impl Conclusions {
         .explain_not_illegal_move_in(game, "en") } #[doc =
         " Explains the verdict on `~illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_illegal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_illegal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#illegal_move", true, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#illegal_move", true, vec![self
+        .__entity(game) ?], & self.not_illegal_move(game), lang) }
     }
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
@@ -7526,11 +7454,9 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_legal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
-        .names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#legal_move", false, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#legal_move", false, vec![self.__entity(game)
+        ?], & self.legal_move(game), lang) }
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
@@ -7554,11 +7480,9 @@ impl Conclusions {
         .explain_not_legal_move_in(game, "en") } #[doc =
         " Explains the verdict on `~legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_legal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_legal_move(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#legal_move", true, vec![__rt::known_entity(self.batch
-        .input.names(self.case as usize), game) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#legal_move", true, vec![self.__entity(game)
+        ?], & self.not_legal_move(game), lang) }
     }
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
@@ -7643,13 +7567,9 @@ impl Conclusions {
         " Explains the verdict on `must_move_first_touched_piece` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_must_move_first_touched_piece_in(& self, who : Player, piece :
         Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let __verdict = self.must_move_first_touched_piece(who, piece);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), piece) ?], Some(&
-        __verdict), lang) }
+        self.__explain("urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
+        vec![self.__entity(who) ?, self.__entity(piece) ?], & self
+        .must_move_first_touched_piece(who, piece), lang) }
     }
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
@@ -7680,13 +7600,9 @@ impl Conclusions {
         " Explains the verdict on `~must_move_first_touched_piece` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_must_move_first_touched_piece_in(& self, who : Player, piece :
         Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        let __verdict = self.not_must_move_first_touched_piece(who, piece);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), who) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), piece) ?], Some(&
-        __verdict), lang) }
+        self.__explain("urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
+        vec![self.__entity(who) ?, self.__entity(piece) ?], & self
+        .not_must_move_first_touched_piece(who, piece), lang) }
     }
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
@@ -7740,12 +7656,9 @@ impl Conclusions {
         .explain_resignation_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `resignation_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_resignation_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
+        vec![self.__entity(game) ?], & self.resignation_has_ended_the_game(game), lang) }
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -7771,12 +7684,10 @@ impl Conclusions {
         .explain_not_resignation_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `~resignation_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_resignation_has_ended_the_game_in(& self, game : Game, lang :
-        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_resignation_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
+        vec![self.__entity(game) ?], & self.not_resignation_has_ended_the_game(game),
+        lang) }
     }
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
@@ -7830,13 +7741,10 @@ impl Conclusions {
         .explain_second_illegal_move_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `second_illegal_move_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_second_illegal_move_has_ended_the_game_in(& self, game : Game,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.second_illegal_move_has_ended_the_game(game);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game",
+        false, vec![self.__entity(game) ?], & self
+        .second_illegal_move_has_ended_the_game(game), lang) }
     }
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
@@ -7865,13 +7773,10 @@ impl Conclusions {
         .explain_not_second_illegal_move_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `~second_illegal_move_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_second_illegal_move_has_ended_the_game_in(& self, game : Game,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.not_second_illegal_move_has_ended_the_game(game);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game",
+        true, vec![self.__entity(game) ?], & self
+        .not_second_illegal_move_has_ended_the_game(game), lang) }
     }
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
@@ -7925,12 +7830,9 @@ impl Conclusions {
         .explain_stalemate_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `stalemate_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_stalemate_has_ended_the_game_in(& self, game : Game, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
+        vec![self.__entity(game) ?], & self.stalemate_has_ended_the_game(game), lang) }
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
@@ -7956,12 +7858,10 @@ impl Conclusions {
         .explain_not_stalemate_has_ended_the_game_in(game, "en") } #[doc =
         " Explains the verdict on `~stalemate_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_stalemate_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_stalemate_has_ended_the_game(game); __rt::explain_literal(& PACKAGE,
-        self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
+        vec![self.__entity(game) ?], & self.not_stalemate_has_ended_the_game(game), lang)
+        }
     }
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
@@ -8021,13 +7921,10 @@ impl Conclusions {
         .explain_threefold_claim_correct_in(game, who, "en") } #[doc =
         " Explains the verdict on `threefold_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_threefold_claim_correct_in(& self, game : Game, who : Player, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict
-        = self.threefold_claim_correct(game, who); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:fide:laws:clir:chess#threefold_claim_correct", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
-        __verdict), lang) }
+        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#threefold_claim_correct", false, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self.threefold_claim_correct(game,
+        who), lang) }
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
@@ -8053,13 +7950,10 @@ impl Conclusions {
         .explain_not_threefold_claim_correct_in(game, who, "en") } #[doc =
         " Explains the verdict on `~threefold_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_threefold_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let
-        __verdict = self.not_threefold_claim_correct(game, who); __rt::explain_literal(&
-        PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-        .__rows(r), "urn:fide:laws:clir:chess#threefold_claim_correct", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?,
-        __rt::known_entity(self.batch.input.names(self.case as usize), who) ?], Some(&
-        __verdict), lang) }
+        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:fide:laws:clir:chess#threefold_claim_correct", true, vec![self
+        .__entity(game) ?, self.__entity(who) ?], & self
+        .not_threefold_claim_correct(game, who), lang) }
     }
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
@@ -8138,12 +8032,9 @@ impl Conclusions {
         " Explains the verdict on `valid_transition` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_valid_transition_in(& self, instance : Game, transition :
         GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { let __verdict = self.valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#valid_transition",
-        false, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
-        instance) ?, __rt::known_entity(self.batch.input.names(self.case as usize),
-        transition) ?], Some(& __verdict), lang) }
+        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#valid_transition",
+        false, vec![self.__entity(instance) ?, self.__entity(transition) ?], & self
+        .valid_transition(instance, transition), lang) }
     }
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
@@ -8174,12 +8065,9 @@ impl Conclusions {
         " Explains the verdict on `~valid_transition` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_valid_transition_in(& self, instance : Game, transition :
         GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { let __verdict = self.not_valid_transition(instance, transition);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:fide:laws:clir:chess#valid_transition",
-        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
-        instance) ?, __rt::known_entity(self.batch.input.names(self.case as usize),
-        transition) ?], Some(& __verdict), lang) }
+        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#valid_transition", true,
+        vec![self.__entity(instance) ?, self.__entity(transition) ?], & self
+        .not_valid_transition(instance, transition), lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
@@ -8713,5 +8601,16 @@ impl Conclusions {
     r" words in language `lang` (`en`, `ru`; others get English words)."] pub fn
     explain_in(& self, query : & str, lang : & str) -> Result <
     ::lawgen_runtime::Explanation, __rt::Error > { __rt::explain(& PACKAGE, self.policy,
-    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) } }
+    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) }
+    #[doc = r" The explanation of one literal, with the verdict this"] #[doc =
+    r" module computed for it: what every `explain_*_in`"] #[doc =
+    r" calls, compiled once."] #[allow(dead_code)] fn __explain(& self, predicate : &
+    str, negative : bool, args : Vec < __rt::Arg >, verdict : & __rt::Verdict, lang : &
+    str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
+    __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) }
+    #[doc = r" An entity argument of an explanation, by its name in"] #[doc =
+    r" these conclusions (an error for an id they cannot hold)."] #[allow(dead_code)] fn
+    __entity < E : ::lawgen_runtime::Entity > (& self, e : E) -> Result < __rt::Arg,
+    __rt::Error > { __rt::known_entity(self.batch.input.names(self.case as usize), e) } }
 }

@@ -1775,11 +1775,8 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_over_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .game_over(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
-        .names(self.case as usize), & | r | self.__rows(r), "urn:t#game_over", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#game_over",
+        false, vec![self.__entity(game) ?], & self.game_over(game), lang) }
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
@@ -1803,11 +1800,8 @@ impl Conclusions {
         .explain_not_game_over_in(game, "en") } #[doc =
         " Explains the verdict on `~game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_over_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_game_over(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#game_over",
-        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize), game)
-        ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#game_over",
+        true, vec![self.__entity(game) ?], & self.not_game_over(game), lang) }
     }
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
@@ -1865,12 +1859,9 @@ impl Conclusions {
         player, "en") } #[doc =
         " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_game_lost_by_in(& self, game : Game, player : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self.policy,
-        self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:t#game_lost_by", false, vec![__rt::known_entity(self.batch.input.names(self
-        .case as usize), game) ?, __rt::known_entity(self.batch.input.names(self.case as
-        usize), player) ?], Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:t#game_lost_by", false, vec![self.__entity(game) ?, self
+        .__entity(player) ?], & self.game_lost_by(game, player), lang) }
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
@@ -1894,12 +1885,9 @@ impl Conclusions {
         .explain_not_game_lost_by_in(game, player, "en") } #[doc =
         " Explains the verdict on `~game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_game_lost_by_in(& self, game : Game, player : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict =
-        self.not_game_lost_by(game, player); __rt::explain_literal(& PACKAGE, self
-        .policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r),
-        "urn:t#game_lost_by", true, vec![__rt::known_entity(self.batch.input.names(self
-        .case as usize), game) ?, __rt::known_entity(self.batch.input.names(self.case as
-        usize), player) ?], Some(& __verdict), lang) }
+        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:t#game_lost_by", true, vec![self.__entity(game) ?, self
+        .__entity(player) ?], & self.not_game_lost_by(game, player), lang) }
     }
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
@@ -1951,11 +1939,8 @@ impl Conclusions {
         } #[doc =
         " Explains the verdict on `drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self.drawn(game);
-        __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-        usize), & | r | self.__rows(r), "urn:t#drawn", false,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#drawn",
+        false, vec![self.__entity(game) ?], & self.drawn(game), lang) }
     }
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
@@ -2007,11 +1992,8 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `~drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_drawn(game); __rt::explain_literal(& PACKAGE, self.policy, self.batch.input
-        .names(self.case as usize), & | r | self.__rows(r), "urn:t#drawn", true,
-        vec![__rt::known_entity(self.batch.input.names(self.case as usize), game) ?],
-        Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#drawn",
+        true, vec![self.__entity(game) ?], & self.not_drawn(game), lang) }
     }
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
@@ -2083,11 +2065,8 @@ impl Conclusions {
         "en") } #[doc =
         " Explains the verdict on `must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_must_move_in(& self, player : Player, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .must_move(player); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#must_move",
-        false, vec![__rt::known_entity(self.batch.input.names(self.case as usize),
-        player) ?], Some(& __verdict), lang) }
+        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#must_move",
+        false, vec![self.__entity(player) ?], & self.must_move(player), lang) }
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
@@ -2111,11 +2090,9 @@ impl Conclusions {
         .explain_not_must_move_in(player, "en") } #[doc =
         " Explains the verdict on `~must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
         pub fn explain_not_must_move_in(& self, player : Player, lang : & str) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { let __verdict = self
-        .not_must_move(player); __rt::explain_literal(& PACKAGE, self.policy, self.batch
-        .input.names(self.case as usize), & | r | self.__rows(r), "urn:t#must_move",
-        true, vec![__rt::known_entity(self.batch.input.names(self.case as usize), player)
-        ?], Some(& __verdict), lang) }
+        < ::lawgen_runtime::Explanation, __rt::Error > { self
+        .__explain("urn:t#must_move", true, vec![self.__entity(player) ?], & self
+        .not_must_move(player), lang) }
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
@@ -2207,5 +2184,16 @@ impl Conclusions {
     r" words in language `lang` (`en`, `ru`; others get English words)."] pub fn
     explain_in(& self, query : & str, lang : & str) -> Result <
     ::lawgen_runtime::Explanation, __rt::Error > { __rt::explain(& PACKAGE, self.policy,
-    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) } }
+    self.batch.input.names(self.case as usize), & | r | self.__rows(r), query, lang) }
+    #[doc = r" The explanation of one literal, with the verdict this"] #[doc =
+    r" module computed for it: what every `explain_*_in`"] #[doc =
+    r" calls, compiled once."] #[allow(dead_code)] fn __explain(& self, predicate : &
+    str, negative : bool, args : Vec < __rt::Arg >, verdict : & __rt::Verdict, lang : &
+    str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
+    __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
+    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) }
+    #[doc = r" An entity argument of an explanation, by its name in"] #[doc =
+    r" these conclusions (an error for an id they cannot hold)."] #[allow(dead_code)] fn
+    __entity < E : ::lawgen_runtime::Entity > (& self, e : E) -> Result < __rt::Arg,
+    __rt::Error > { __rt::known_entity(self.batch.input.names(self.case as usize), e) } }
 }

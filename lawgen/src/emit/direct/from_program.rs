@@ -14,7 +14,7 @@
 //! measures.
 
 use super::super::plan::{out_ident, Plan};
-use super::super::{Backend, EmitError, EngineCode};
+use super::super::{split, Backend, EmitError, EngineCode};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -34,16 +34,26 @@ impl Backend for FromProgram {
         let kept = &plan.kept;
         let k = kept.len();
         let rels = kept.iter().map(|r| r.0);
-        let init = kept.iter().map(|&r| {
-            let o = out_ident(r);
-            quote!(#o: __rt::ByCase::with_cases(n))
-        });
         // One arm per kept relation: its rows narrowed to the row type,
         // the case first, by a call compiled once per row type.
         let arms = kept.iter().enumerate().map(|(i, &r)| {
             let o = out_ident(r);
-            quote!(#i => __rt::push_columns(&mut out.#o, c, rows),)
+            (
+                i as u64,
+                quote!(#i),
+                quote!(__rt::push_columns(&mut out.#o, c, rows)),
+            )
         });
+        let take = split::split_match(
+            plan.split_above,
+            &quote!(k),
+            arms.collect(),
+            &quote!({}),
+            "__take_rows",
+            &|f| quote!(fn #f(out: &mut Outputs, c: u32, k: usize, rows: &[Vec<i64>])),
+            &|f| quote!(#f(&mut out, c, k, rows)),
+        );
+        let (take_match, take_fns) = (take.body, take.fns);
         let (case, out, take) = if kept.is_empty() {
             (quote!(_), quote!(out), quote!(let _ = rows;))
         } else {
@@ -55,13 +65,38 @@ impl Backend for FromProgram {
                         if rows.is_empty() {
                             continue;
                         }
-                        match k {
-                            #(#arms)*
-                            _ => {}
-                        }
+                        #take_match
                     }
                 },
             )
+        };
+        // Many kept relations: the outputs start empty (`Default`) and get
+        // their cases in functions of their own.
+        let init = split::split_seq(
+            plan.split_above,
+            kept.iter()
+                .map(|&r| {
+                    let o = out_ident(r);
+                    quote!(out.#o = __rt::ByCase::with_cases(n);)
+                })
+                .collect(),
+            "__outputs_with_cases",
+            &|f| quote!(fn #f(out: &mut Outputs, n: usize)),
+            &|f| quote!(#f(&mut out, n);),
+            &TokenStream::new(),
+        );
+        let (init, init_fns) = if init.fns.is_empty() {
+            let fields = kept.iter().map(|&r| {
+                let o = out_ident(r);
+                quote!(#o: __rt::ByCase::with_cases(n))
+            });
+            (
+                quote!(let #out = Outputs { #(#fields,)* };),
+                TokenStream::new(),
+            )
+        } else {
+            let body = init.body;
+            (quote!(let mut out = Outputs::default(); #body), init.fns)
         };
         let conclusions = crate::emit::batch_conclusions();
         quote! {
@@ -75,7 +110,7 @@ impl Backend for FromProgram {
             fn evaluate_batch(mut input: Input, policy: __rt::Policy) -> Vec<Result<Conclusions, __rt::Error>> {
                 let n = input.len();
                 let mut errors = Vec::with_capacity(n);
-                let #out = Outputs { #(#init,)* };
+                #init
                 for (#case, i) in (0u32..).zip(0..n) {
                     // A case with an id it cannot name, or with a fact and
                     // its explicit negation, is not run.
@@ -98,6 +133,9 @@ impl Backend for FromProgram {
                 }
                 #conclusions
             }
+
+            #take_fns
+            #init_fns
         }
     }
 
