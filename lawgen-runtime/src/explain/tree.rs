@@ -100,6 +100,14 @@ pub enum Reason {
     },
 }
 
+impl Reason {
+    /// How an explanation words it after the item, in language `lang`
+    /// (`en`, `ru`): "is not established", "is false", …
+    pub fn text(&self, lang: &str) -> String {
+        super::words::reason(super::words::Lang::of(lang), self)
+    }
+}
+
 /// How an attacking rule (a rule for the complement) fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -531,24 +531,6 @@ fn span_text(e: &EditionSpan) -> String {
     }
 }
 
-fn reason_text(r: &Reason) -> String {
-    match r {
-        Reason::NotAt { level, world } => {
-            let base = match level {
-                Level::Definite => "is not definitely concluded",
-                Level::Defeasible => "is not established",
-                Level::Supported => "is not supported",
-            };
-            match world {
-                World::Certain => base.to_owned(),
-                World::Possible => format!("{base}, whatever the pending judgments decide"),
-            }
-        }
-        Reason::False => "is false".to_owned(),
-        Reason::InnerHolds { status } => format!("fails: it is {status}"),
-    }
-}
-
 fn level_text(level: Level, world: World) -> String {
     let l = match level {
         Level::Definite => "definitely",
@@ -659,7 +641,7 @@ impl Decider {
                     ""
                 },
                 rule_text(rule),
-                reason_text(reason)
+                reason.text("en")
             ),
             Decider::SetAside { rule, by } => {
                 let by: Vec<String> = by.iter().map(derogation_text).collect();
@@ -767,7 +749,7 @@ impl Decider {
                 reason,
                 until_decided,
             } => json!({
-                "kind": "does_not_apply", "rule": rule(r), "item": item, "reason": reason_text(reason),
+                "kind": "does_not_apply", "rule": rule(r), "item": item, "reason": reason.text("en"),
                 "untilDecided": until_decided}),
             Decider::SetAside { rule: r, by } => json!({
                 "kind": "set_aside", "rule": rule(r),
