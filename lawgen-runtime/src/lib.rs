@@ -376,7 +376,7 @@ pub mod __private {
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::bridge::Rows;
     #[cfg(feature = "serde")]
-    pub use crate::generated::bridge::{canonical_json, read_facts_json};
+    pub use crate::generated::bridge::{canonical, canonical_json, read_facts_json};
     #[cfg(feature = "explain")]
     pub use crate::generated::bridge::{explain, explain_literal};
     #[cfg(any(feature = "serde", feature = "explain"))]

@@ -13,6 +13,7 @@ use fide_laws_chess::{
     Arbiter, CastlingSide, Conclusions, Facts, Game, GamePlayState, GamePlayTransition, Piece,
     Player, Situation,
 };
+use lawgen_runtime::program::{Section, Value};
 use lawgen_runtime::{Error, Explanation, Policy, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -78,8 +79,7 @@ pub fn render_competition(
 ) -> Result<String, Error> {
     let c = ru_chess_competition::Facts::from_json(facts_json)?.evaluate(policy)?;
     let institutional: BTreeSet<&str> = c.concluded_counts().iter().map(|(l, _)| *l).collect();
-    let out_json: serde_json::Value = serde_json::from_str(&c.to_json()?)
-        .map_err(|e| Error::Internal(format!("the canonical output is not JSON: {e}")))?;
+    let canonical = c.to_canonical()?;
     let mut out = format!(
         "{} ({} {}, imports fide.laws.chess 0.1.0), policy: {}\n{title}\n",
         if lang == "ru" {
@@ -92,22 +92,20 @@ pub fn render_competition(
         policy.as_str()
     );
     let mut seen = BTreeSet::new();
-    for section in ["defeasibly", "pending", "supported"] {
-        let Some(lits) = out_json[section].as_object() else {
+    for section in [Section::Defeasibly, Section::Pending, Section::Supported] {
+        let Some(lits) = canonical.sections.get(&section) else {
             continue;
         };
         for (lit, rows) in lits {
             if !institutional.contains(lit.as_str()) {
                 continue;
             }
-            for row in rows.as_array().into_iter().flatten() {
+            for row in rows {
                 let args: Vec<String> = row
-                    .as_array()
-                    .into_iter()
-                    .flatten()
+                    .iter()
                     .map(|v| match v {
-                        serde_json::Value::String(s) => format!("{s:?}"),
-                        other => other.to_string(),
+                        Value::Entity(s) => format!("{s:?}"),
+                        Value::Int(i) => i.to_string(),
                     })
                     .collect();
                 let query = format!("{lit}({})", args.join(", "));
@@ -179,18 +177,17 @@ fn entity_name<E: lawgen_runtime::Entity>(c: &Conclusions, e: E) -> String {
 type Index = BTreeMap<String, BTreeSet<Vec<String>>>;
 
 fn index(c: &Conclusions) -> Result<Index, Error> {
-    let json = c.to_json()?;
-    let out: serde_json::Value = serde_json::from_str(&json)
-        .map_err(|e| Error::Internal(format!("the canonical output is not JSON: {e}")))?;
+    let canonical = c.to_canonical()?;
     let mut index = Index::new();
-    for section in ["pending", "supported"] {
-        for (literal, rows) in out[section].as_object().into_iter().flatten() {
-            for row in rows.as_array().into_iter().flatten() {
+    for section in [Section::Pending, Section::Supported] {
+        for (literal, rows) in canonical.sections.get(&section).into_iter().flatten() {
+            for row in rows {
                 let args = row
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                    .iter()
+                    .map(|v| match v {
+                        Value::Entity(s) => s.clone(),
+                        Value::Int(i) => i.to_string(),
+                    })
                     .collect();
                 index.entry(literal.clone()).or_default().insert(args);
             }

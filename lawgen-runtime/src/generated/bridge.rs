@@ -89,6 +89,30 @@ fn as_of(prog: &Program, rows: Rows<'_>) -> Option<crate::law::Date> {
         .map(crate::law::Date)
 }
 
+/// The canonical conclusions of a compiled evaluation, typed: what the
+/// canonical output prints, read off the same relations.
+#[cfg(feature = "serde")]
+pub fn canonical(
+    pkg: &'static Embedded,
+    p: Policy,
+    names: CaseNames<'_>,
+    rows: Rows<'_>,
+) -> Result<interp::Conclusions, Error> {
+    let prog = embedded_program(pkg)?;
+    let in_force = prog.catalog.law.on(as_of(prog, rows)).ok();
+    Ok(interp::conclusions_from(
+        prog,
+        p,
+        in_force.as_ref(),
+        &mut |rel| {
+            rows(rel.0 as usize)
+                .iter()
+                .map(|t| decode(prog, rel, names, t))
+                .collect::<BTreeSet<_>>()
+        },
+    ))
+}
+
 /// The canonical output of compiled conclusions, written by the same code
 /// as `lawgen eval`.
 #[cfg(feature = "serde")]
@@ -98,15 +122,9 @@ pub fn canonical_json(
     names: CaseNames<'_>,
     rows: Rows<'_>,
 ) -> Result<String, Error> {
-    let prog = embedded_program(pkg)?;
-    let in_force = prog.catalog.law.on(as_of(prog, rows)).ok();
-    let c = interp::conclusions_from(prog, p, in_force.as_ref(), &mut |rel| {
-        rows(rel.0 as usize)
-            .iter()
-            .map(|t| decode(prog, rel, names, t))
-            .collect::<BTreeSet<_>>()
-    });
-    Ok(crate::formats::output::canonical_json(&c))
+    Ok(crate::formats::output::canonical_json(&canonical(
+        pkg, p, names, rows,
+    )?))
 }
 
 /// The facts the compiled engine ran on, read back from its input relations.

@@ -1776,6 +1776,14 @@ impl<'a> Api<'a> {
                     pub fn to_json(&self) -> Result<String, __rt::Error> {
                         __rt::canonical_json(&PACKAGE, self.policy, #names, &|r| self.__rows(r))
                     }
+
+                    /// The canonical output, typed: per section, per literal
+                    /// (`game_drawn`, `~game_drawn`), its rows of values, with the
+                    /// open requests, the date and the editions in force; what
+                    /// `to_json` prints, without a JSON reader.
+                    pub fn to_canonical(&self) -> Result<::lawgen_runtime::interp::Conclusions, __rt::Error> {
+                        __rt::canonical(&PACKAGE, self.policy, #names, &|r| self.__rows(r))
+                    }
                 }
             }
 

@@ -292,6 +292,7 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "explain",
             "explain_in",
             "to_json",
+            "to_canonical",
             "clone",
             "fmt",
             "facts",

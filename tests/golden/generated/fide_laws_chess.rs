@@ -8590,7 +8590,12 @@ impl Conclusions {
     r" The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints)."]
     pub fn to_json(& self) -> Result < String, __rt::Error > { __rt::canonical_json(&
     PACKAGE, self.policy, self.batch.input.names(self.case as usize), & | r | self
-    .__rows(r)) } }
+    .__rows(r)) } #[doc = r" The canonical output, typed: per section, per literal"]
+    #[doc = r" (`game_drawn`, `~game_drawn`), its rows of values, with the"] #[doc =
+    r" open requests, the date and the editions in force; what"] #[doc =
+    r" `to_json` prints, without a JSON reader."] pub fn to_canonical(& self) -> Result <
+    ::lawgen_runtime::interp::Conclusions, __rt::Error > { __rt::canonical(& PACKAGE,
+    self.policy, self.batch.input.names(self.case as usize), & | r | self.__rows(r)) } }
 }
 ::lawgen_runtime::__if_explain! {
     impl Conclusions { #[doc = r" Explains a literal given as text: `game_drawn(g1)`,"]

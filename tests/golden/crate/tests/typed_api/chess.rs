@@ -166,6 +166,29 @@ fn json_round_trip_matches_the_facts_file_format() {
     );
 }
 
+/// The typed canonical output is what `to_json` prints: the same sections,
+/// literals and rows, read without a JSON reader.
+#[test]
+fn the_typed_canonical_output_is_what_to_json_prints() {
+    use lawgen_runtime::program::{Section, Value};
+    let facts = br#"{"facts": {"player_of": [["g1","white"],["g1","black"]],
+        "checkmate_delivered": [["g1","white"]], "moves_by_each_without_pawn_or_capture": [["g1", 75]]}}"#;
+    let c = Facts::from_json(facts)
+        .unwrap()
+        .evaluate(Policy::Blocking)
+        .unwrap();
+    let typed = c.to_canonical().unwrap();
+    assert_eq!(
+        lawgen_runtime::formats::output::canonical_json(&typed),
+        c.to_json().unwrap()
+    );
+    let won = &typed.sections[&Section::Definitely]["game_won_by"];
+    let row = vec![Value::Entity("g1".into()), Value::Entity("white".into())];
+    assert!(won.contains(&row), "{won:?}");
+    assert!(typed.sections[&Section::Supported].contains_key("game_drawn"));
+    assert_eq!(typed.policy, Policy::Blocking);
+}
+
 /// Batches must compute exactly what separate evaluations compute: the
 /// case column keeps cases apart even when they share entity names and
 /// constants; a contradictory case fails alone.
