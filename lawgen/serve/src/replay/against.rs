@@ -283,21 +283,11 @@ fn verdicts(s: &Served, c: &Conclusions) -> BTreeMap<(String, Row), &'static str
                     },
                     Vec::new,
                 );
-                out.insert(key, verdict_name(&v));
+                out.insert(key, v.as_str());
             }
         }
     }
     out
-}
-
-fn verdict_name(v: &Verdict) -> &'static str {
-    match v {
-        Verdict::Definitely => "definitely",
-        Verdict::Defeasibly => "defeasibly",
-        Verdict::Pending(_) => "pending",
-        Verdict::SupportedOnly => "supported",
-        Verdict::NotConcluded => "not_concluded",
-    }
 }
 
 fn explained(
