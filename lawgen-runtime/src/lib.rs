@@ -370,8 +370,8 @@ pub mod __private {
     pub use crate::engines::direct::{Cursor, Sets, Table};
     pub use crate::engines::plan::{evaluate_case, push_columns};
     pub use crate::generated::batch::{
-        case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, ByCase, Column,
-        OutputSizes, WithCase,
+        case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, verdict, ByCase,
+        Column, OutputSizes, SectionRel, WithCase,
     };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::bridge::Rows;

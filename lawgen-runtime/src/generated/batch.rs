@@ -187,6 +187,11 @@ impl<T: Ord + Copy> ByCase<T> {
             _ => &[],
         }
     }
+
+    /// Does case `c` have the row `row` (whose first column is `c`)?
+    pub fn contains(&self, c: u32, row: &T) -> bool {
+        self.case(c).binary_search(row).is_ok()
+    }
 }
 
 /// How many rows each of a module's `K` kept relations had in the previous
@@ -481,9 +486,46 @@ pub fn run_batched<F: Send, C: Send>(
     });
 }
 
+/// A relation of a verdict's section, less the rows of its `minus` when it
+/// has one (`program::Output`): what a generated verdict function tests a
+/// tuple in.
+pub type SectionRel<'a, T> = (&'a ByCase<T>, Option<&'a ByCase<T>>);
+
+/// The verdict on row `row` of case `c`, given each section's relations in
+/// the order definitely, defeasibly, pending, supported (none: the section
+/// never holds). `Verdict::decide` over `section_member`, the definitions
+/// `lawgen explain` decides with; `requests` is asked only for a pending
+/// verdict. Compiled once per row type, so that a generated verdict function
+/// is one call and not a closure with a search per section.
+pub fn verdict<T: Ord + Copy>(
+    c: u32,
+    row: &T,
+    sections: [&[SectionRel<'_, T>]; 4],
+    requests: impl FnOnce() -> Vec<crate::Request>,
+) -> crate::Verdict {
+    use crate::program::{section_member, Section};
+    crate::Verdict::decide(
+        |s| {
+            let rels = match s {
+                Section::Definitely => sections[0],
+                Section::Defeasibly => sections[1],
+                Section::Pending => sections[2],
+                Section::Supported => sections[3],
+            };
+            rels.iter().any(|(rel, minus)| {
+                section_member(rel.contains(c, row), || {
+                    minus.is_some_and(|m| m.contains(c, row))
+                })
+            })
+        },
+        requests,
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{dedup_tail, run_indexed, run_ranges, Batching, ByCase, OutputSizes};
+    use super::{dedup_tail, run_indexed, run_ranges, verdict, Batching, ByCase, OutputSizes};
+    use crate::{Request, Verdict};
 
     #[test]
     fn by_case_groups_and_sorts_each_case() {
@@ -494,6 +536,47 @@ mod tests {
         assert_eq!(b.case(2), &[(2, 1), (2, 1), (2, 5)]);
         assert_eq!(b.case(3), &[(3, 0)]);
         assert_eq!(b.case(4), &[] as &[(u32, i64)]);
+    }
+
+    #[test]
+    fn verdict_ranks_sections_and_subtracts_minus() {
+        // Case 0: (0, 1) definitely and defeasibly; (0, 2) defeasibly but in
+        // the minus relation; (0, 3) pending; (0, 4) supported only.
+        let def = ByCase::new(vec![(0u32, 1i64)], 1, |t| t.0);
+        let dfs = ByCase::new(vec![(0u32, 1i64), (0, 2)], 1, |t| t.0);
+        let minus = ByCase::new(vec![(0u32, 2i64)], 1, |t| t.0);
+        let pend = ByCase::new(vec![(0u32, 3i64)], 1, |t| t.0);
+        let sup = ByCase::new(vec![(0u32, 2i64), (0, 4)], 1, |t| t.0);
+        let asked = std::cell::Cell::new(0);
+        let requests = || {
+            asked.set(asked.get() + 1);
+            Vec::<Request>::new()
+        };
+        let v = |row: i64| {
+            verdict(
+                0,
+                &(0, row),
+                [
+                    &[(&def, None)],
+                    &[(&dfs, Some(&minus))],
+                    &[(&pend, None)],
+                    &[(&sup, None)],
+                ],
+                requests,
+            )
+        };
+        assert_eq!(v(1), Verdict::Definitely);
+        assert_eq!(v(2), Verdict::SupportedOnly);
+        assert_eq!(v(3), Verdict::Pending(Vec::new()));
+        assert_eq!(v(4), Verdict::SupportedOnly);
+        assert_eq!(v(5), Verdict::NotConcluded);
+        // Requests are decoded for the pending verdict only.
+        assert_eq!(asked.get(), 1);
+        // A section with no relations never holds.
+        assert_eq!(
+            verdict(0, &(0u32, 1i64), [&[], &[], &[], &[]], Vec::new),
+            Verdict::NotConcluded
+        );
     }
 
     #[test]

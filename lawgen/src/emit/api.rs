@@ -246,12 +246,6 @@ impl<'a> Api<'a> {
         quote!(self.batch.out.#o.count(self.case))
     }
 
-    /// Does `self` have the row `cols` in kept relation `r`?
-    fn case_member(&self, r: RelId, cols: &[TokenStream]) -> TokenStream {
-        let o = out_ident(r);
-        quote!(self.batch.out.#o.case(self.case).binary_search(&(self.case, #(#cols,)*)).is_ok())
-    }
-
     fn outputs_by_lit(&self) -> BTreeMap<(Lit, Section), Vec<OutputRel>> {
         let mut outputs: BTreeMap<(Lit, Section), Vec<OutputRel>> = BTreeMap::new();
         for o in &self.prog.outputs {
@@ -1496,21 +1490,26 @@ impl<'a> Api<'a> {
                 .zip(args)
                 .map(|(t, a)| Self::to_col(*t, a))
                 .collect();
-            let wrap: Vec<TokenStream> = p
-                .params
-                .iter()
-                .enumerate()
-                .map(|(k, t)| {
-                    let idx = index(k);
-                    match t {
-                        Ty::Int => quote!(t.#idx),
-                        Ty::Entity(id) => {
-                            let ti = &self.names.types[id.0 as usize];
-                            quote!(#ti(t.#idx))
+            // A tuple's columns from `first` on, typed: the typed tuple of
+            // a row without its case column (an output row's column 0 is
+            // the case; `case_rows` drops it from an input row).
+            let wrap = |first: usize| -> Vec<TokenStream> {
+                p.params
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| {
+                        let idx = index(first + k);
+                        match t {
+                            Ty::Int => quote!(t.#idx),
+                            Ty::Entity(id) => {
+                                let ti = &self.names.types[id.0 as usize];
+                                quote!(#ti(t.#idx))
+                            }
                         }
-                    }
-                })
-                .collect();
+                    })
+                    .collect()
+            };
+            let (wrap, wrap_row) = (wrap(0), wrap(1));
             let arg_values: Vec<TokenStream> = p
                 .params
                 .iter()
@@ -1530,36 +1529,56 @@ impl<'a> Api<'a> {
                     negative,
                 };
                 let (vn, alln, exn, exn_in) = &self.names.verdict_methods[&l];
-                let member = |s: Section| -> Option<TokenStream> {
-                    let v = outputs.get(&(l, s))?;
-                    let parts = v.iter().map(|(r, minus)| {
-                        let has = self.case_member(*r, &cols);
-                        match minus {
-                            // `rel \ minus`, as the runtime defines a section.
-                            Some(mr) => {
-                                let not = self.case_member(*mr, &cols);
-                                quote!(__rt::section_member(#has, || #not))
-                            }
-                            None => has,
-                        }
-                    });
-                    Some(quote!(#(#parts)||*))
-                };
-                // Each section's membership; the runtime's `Verdict::decide`
-                // ranks them, as it does for `lawgen explain`.
-                let arms: Vec<TokenStream> = [
-                    (Section::Definitely, quote!(Definitely)),
-                    (Section::Defeasibly, quote!(Defeasibly)),
-                    (Section::Pending, quote!(Pending)),
-                    (Section::Supported, quote!(Supported)),
+                // Each section's relations (`rel \ minus`), in the order
+                // the runtime's `verdict` ranks them, as `lawgen explain`
+                // does: one call compiled once per row type.
+                let sections: Vec<TokenStream> = [
+                    Section::Definitely,
+                    Section::Defeasibly,
+                    Section::Pending,
+                    Section::Supported,
                 ]
                 .into_iter()
-                .filter_map(|(s, name)| member(s).map(|c| quote!(__rt::Section::#name => #c,)))
+                .map(|s| {
+                    let rels = outputs
+                        .get(&(l, s))
+                        .into_iter()
+                        .flatten()
+                        .map(|(r, minus)| {
+                            let o = out_ident(*r);
+                            let minus = match minus {
+                                Some(mr) => {
+                                    let mo = out_ident(*mr);
+                                    quote!(Some(&self.batch.out.#mo))
+                                }
+                                None => quote!(None),
+                            };
+                            quote!((&self.batch.out.#o, #minus))
+                        });
+                    quote!(&[#(#rels),*])
+                })
                 .collect();
-                let requests = if outputs.contains_key(&(l, Section::Pending)) {
-                    quote!(|| self.requests_on(&[#(#judgments),*]))
+                let concluded_ever = [
+                    Section::Definitely,
+                    Section::Defeasibly,
+                    Section::Pending,
+                    Section::Supported,
+                ]
+                .iter()
+                .any(|s| outputs.contains_key(&(l, *s)));
+                let judgments: &[Literal] = if outputs.contains_key(&(l, Section::Pending)) {
+                    &judgments
                 } else {
-                    quote!(::std::vec::Vec::new)
+                    &[]
+                };
+                let verdict_body = if concluded_ever {
+                    quote!(self.__verdict(&(self.case, #(#cols,)*), [#(#sections),*], &[#(#judgments),*]))
+                } else {
+                    // No section of this literal is kept: never concluded.
+                    quote! {
+                        let _ = (#(#args,)*);
+                        __rt::Verdict::NotConcluded
+                    }
                 };
                 let lit_text = m.lit_name(l);
                 let lit_name = code(&lit_text);
@@ -1582,6 +1601,15 @@ impl<'a> Api<'a> {
                     .and_then(|v| v.first())
                     .map(|(r, _)| *r);
                 let (all_body, count) = match dfs {
+                    Some(r) if !self.plan.is_input(r) => {
+                        // The row without its case column, typed, in one map.
+                        let o = out_ident(r);
+                        let count = self.case_count(r);
+                        (
+                            quote!(self.batch.out.#o.case(self.case).iter().map(|t| (#(#wrap_row,)*))),
+                            count,
+                        )
+                    }
                     Some(r) => {
                         let rows = self.case_rows(r);
                         let count = self.case_count(r);
@@ -1595,11 +1623,7 @@ impl<'a> Api<'a> {
                 verdicts.push(quote! {
                     #doc
                     pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
-                        __rt::Verdict::decide(|__s| match __s {
-                            #(#arms)*
-                            #[allow(unreachable_patterns)]
-                            _ => false,
-                        }, #requests)
+                        #verdict_body
                     }
                     #all_doc
                     pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
@@ -1704,6 +1728,13 @@ impl<'a> Api<'a> {
 
                 fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
                     self.requests().iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
+                }
+
+                /// The verdict on one row: what every verdict method calls,
+                /// compiled once per row type.
+                #[allow(dead_code)]
+                fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel<'_, T>]; 4], judgments: &[&str]) -> __rt::Verdict {
+                    __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
                 }
 
                 /// The conflict policy this evaluation used.

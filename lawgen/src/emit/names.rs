@@ -306,6 +306,7 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "__rows",
             "__explain",
             "__entity",
+            "__verdict",
         ],
     ),
     (

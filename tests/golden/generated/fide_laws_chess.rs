@@ -6034,6 +6034,17 @@ impl Conclusions {
             .cloned()
             .collect()
     }
+    /// The verdict on one row: what every verdict method calls,
+    /// compiled once per row type.
+    #[allow(dead_code)]
+    fn __verdict<T: Ord + Copy>(
+        &self,
+        row: &T,
+        sections: [&[__rt::SectionRel<'_, T>]; 4],
+        judgments: &[&str],
+    ) -> __rt::Verdict {
+        __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+    }
     /// The conflict policy this evaluation used.
     pub fn policy(&self) -> __rt::Policy {
         self.policy
@@ -6138,43 +6149,22 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.3 The game is drawn upon agreement between the two players during the game, provided both players have made at least one move. This immediately ends the game.”
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o0
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o0
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o0
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o0, None)],
+                &[(&self.batch.out.o0, None)],
+                &[],
+                &[(&self.batch.out.o0, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn agreed_draw_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o0.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o0.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6190,13 +6180,8 @@ impl Conclusions {
     }
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~agreed_draw_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_agreed_draw_has_ended_the_game_all(
@@ -6223,69 +6208,22 @@ impl Conclusions {
     ///
     ///   anchor preface\/0.2: “0.2 Preface”
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o3
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o3
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                }
-                __rt::Section::Pending => {
-                    __rt::section_member(
-                        self
-                            .batch
-                            .out
-                            .o5
-                            .case(self.case)
-                            .binary_search(&(self.case, situation.0))
-                            .is_ok(),
-                        || {
-                            self
-                                .batch
-                                .out
-                                .o3
-                                .case(self.case)
-                                .binary_search(&(self.case, situation.0))
-                                .is_ok()
-                        },
-                    )
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o3
-                        .case(self.case)
-                        .binary_search(&(self.case, situation.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            || self.requests_on(&["case_not_precisely_regulated"]),
+        self.__verdict(
+            &(self.case, situation.0),
+            [
+                &[(&self.batch.out.o3, None)],
+                &[(&self.batch.out.o3, None)],
+                &[(&self.batch.out.o5, Some(&self.batch.out.o3))],
+                &[(&self.batch.out.o3, None)],
+            ],
+            &["case_not_precisely_regulated"],
         )
     }
     /// Every tuple for which `arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_competent_to_decide_all(
         &self,
     ) -> impl Iterator<Item = (Situation,)> + '_ {
-        self.batch
-            .out
-            .o3
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1,))
-            .map(|t| (Situation(t.0),))
+        self.batch.out.o3.case(self.case).iter().map(|t| (Situation(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6305,13 +6243,8 @@ impl Conclusions {
         &self,
         situation: Situation,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (situation,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_competent_to_decide_all(
@@ -6342,49 +6275,22 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o9
-                        .case(self.case)
-                        .binary_search(&(self.case, arb.0, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o9
-                        .case(self.case)
-                        .binary_search(&(self.case, arb.0, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o9
-                        .case(self.case)
-                        .binary_search(&(self.case, arb.0, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, arb.0, game.0),
+            [
+                &[(&self.batch.out.o9, None)],
+                &[(&self.batch.out.o9, None)],
+                &[],
+                &[(&self.batch.out.o9, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn arbiter_shall_see_laws_observed_all(
         &self,
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
-        self.batch
-            .out
-            .o9
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Arbiter(t.0), Game(t.1)))
+        self.batch.out.o9.case(self.case).iter().map(|t| (Arbiter(t.1), Game(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6405,13 +6311,8 @@ impl Conclusions {
         arb: Arbiter,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (arb, game);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~arbiter_shall_see_laws_observed` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_arbiter_shall_see_laws_observed_all(
@@ -6443,36 +6344,15 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o22
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0, side.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o22
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0, side.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o22
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0, side.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, who.0, side.0),
+            [
+                &[(&self.batch.out.o22, None)],
+                &[(&self.batch.out.o22, None)],
+                &[],
+                &[(&self.batch.out.o22, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `castling_legal` is concluded (definitely or defeasibly), sorted by id.
@@ -6484,8 +6364,7 @@ impl Conclusions {
             .o22
             .case(self.case)
             .iter()
-            .map(|t| (t.1, t.2, t.3))
-            .map(|t| (Game(t.0), Player(t.1), CastlingSide(t.2)))
+            .map(|t| (Game(t.1), Player(t.2), CastlingSide(t.3)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6507,13 +6386,8 @@ impl Conclusions {
         who: Player,
         side: CastlingSide,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, who, side);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~castling_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_castling_legal_all(
@@ -6540,43 +6414,22 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o45
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o45
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o45
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o45, None)],
+                &[(&self.batch.out.o45, None)],
+                &[],
+                &[(&self.batch.out.o45, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn checkmate_has_been_delivered_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o45.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o45.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6592,13 +6445,8 @@ impl Conclusions {
     }
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~checkmate_has_been_delivered` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_checkmate_has_been_delivered_all(
@@ -6625,43 +6473,22 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.2 The game is drawn when a position has arisen in which neither player can checkmate the opponent’s king with any series of legal moves. The game is said to end in a ‘dead position’. This immediately ends the game, provided that the …”
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o50
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o50
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o50
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o50, None)],
+                &[(&self.batch.out.o50, None)],
+                &[],
+                &[(&self.batch.out.o50, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn dead_position_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o50.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o50.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6678,13 +6505,8 @@ impl Conclusions {
     }
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~dead_position_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_dead_position_has_ended_the_game_all(
@@ -6711,49 +6533,22 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.7.3.1 A pawn occupying a square on the same rank as and on an adjacent file to an opponent’s pawn which has just advanced two squares in one move from its original square may capture this opponent’s pawn as though the latter had been …”
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o54
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, pawn.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o54
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, pawn.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o54
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, pawn.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, pawn.0),
+            [
+                &[(&self.batch.out.o54, None)],
+                &[(&self.batch.out.o54, None)],
+                &[],
+                &[(&self.batch.out.o54, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn en_passant_capture_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
-        self.batch
-            .out
-            .o54
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Piece(t.1)))
+        self.batch.out.o54.case(self.case).iter().map(|t| (Game(t.1), Piece(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6774,13 +6569,8 @@ impl Conclusions {
         game: Game,
         pawn: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, pawn);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~en_passant_capture_legal` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_en_passant_capture_legal_all(
@@ -6823,36 +6613,15 @@ impl Conclusions {
     ///
     /// - rule `GamePlay/initial` (strict): the game has not started
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o58
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, state.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o59
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, state.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o60
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, state.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, instance.0, state.0),
+            [
+                &[(&self.batch.out.o58, None)],
+                &[(&self.batch.out.o59, None)],
+                &[],
+                &[(&self.batch.out.o60, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `entered_state` is concluded (definitely or defeasibly), sorted by id.
@@ -6862,8 +6631,7 @@ impl Conclusions {
             .o59
             .case(self.case)
             .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), GamePlayState(t.1)))
+            .map(|t| (Game(t.1), GamePlayState(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6884,13 +6652,8 @@ impl Conclusions {
         instance: Game,
         state: GamePlayState,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (instance, state);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~entered_state` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_entered_state_all(
@@ -6917,49 +6680,22 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.3 The game is drawn, upon a correct claim by a player having the move, if:”
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o84
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o84
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o84
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, who.0),
+            [
+                &[(&self.batch.out.o84, None)],
+                &[(&self.batch.out.o84, None)],
+                &[],
+                &[(&self.batch.out.o84, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn fifty_move_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch
-            .out
-            .o84
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Player(t.1)))
+        self.batch.out.o84.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -6980,13 +6716,8 @@ impl Conclusions {
         game: Game,
         who: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, who);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~fifty_move_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fifty_move_claim_correct_all(
@@ -7045,41 +6776,20 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.5.2 If the claim is found to be correct, the game is immediately drawn.”
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o86
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o87
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o88
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o86, None)],
+                &[(&self.batch.out.o87, None)],
+                &[],
+                &[(&self.batch.out.o88, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o87.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o87.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7099,41 +6809,20 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.6.2 any series of at least 75 moves have been made by each player without the movement of any pawn and without any capture. If the last move resulted in checkmate, that shall take precedence.”
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o118
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o119
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o120
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o118, None)],
+                &[(&self.batch.out.o119, None)],
+                &[],
+                &[(&self.batch.out.o120, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o119.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o119.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7157,47 +6846,20 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o131
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o131
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o131
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, who.0),
+            [
+                &[(&self.batch.out.o131, None)],
+                &[(&self.batch.out.o131, None)],
+                &[],
+                &[(&self.batch.out.o131, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch
-            .out
-            .o131
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Player(t.1)))
+        self.batch.out.o131.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7213,13 +6875,8 @@ impl Conclusions {
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, who);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -7244,47 +6901,20 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.1 The game is won by the player who has checkmated his\/her opponent’s king. This immediately ends the game, provided that the move producing the checkmate position was in accordance with Article 3 and Articles 4.2 – 4.7.”
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o133
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o133
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o133
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, who.0),
+            [
+                &[(&self.batch.out.o133, None)],
+                &[(&self.batch.out.o133, None)],
+                &[],
+                &[(&self.batch.out.o133, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch
-            .out
-            .o133
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Player(t.1)))
+        self.batch.out.o133.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7300,13 +6930,8 @@ impl Conclusions {
     }
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, who);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -7330,41 +6955,20 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.2 A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9.”
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o134
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o134
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o134
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o134, None)],
+                &[(&self.batch.out.o134, None)],
+                &[],
+                &[(&self.batch.out.o134, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o134.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o134.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7380,13 +6984,8 @@ impl Conclusions {
     }
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -7410,41 +7009,20 @@ impl Conclusions {
     ///
     ///   anchor article\/3: “3.10.1 A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled.”
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o138
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o138
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o138
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o138, None)],
+                &[(&self.batch.out.o138, None)],
+                &[],
+                &[(&self.batch.out.o138, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o138.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o138.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7460,13 +7038,8 @@ impl Conclusions {
     }
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -7494,69 +7067,22 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o142
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o142
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                }
-                __rt::Section::Pending => {
-                    __rt::section_member(
-                        self
-                            .batch
-                            .out
-                            .o146
-                            .case(self.case)
-                            .binary_search(&(self.case, who.0, piece.0))
-                            .is_ok(),
-                        || {
-                            self
-                                .batch
-                                .out
-                                .o142
-                                .case(self.case)
-                                .binary_search(&(self.case, who.0, piece.0))
-                                .is_ok()
-                        },
-                    )
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o142
-                        .case(self.case)
-                        .binary_search(&(self.case, who.0, piece.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            || self.requests_on(&["piece_touched_intentionally"]),
+        self.__verdict(
+            &(self.case, who.0, piece.0),
+            [
+                &[(&self.batch.out.o142, None)],
+                &[(&self.batch.out.o142, None)],
+                &[(&self.batch.out.o146, Some(&self.batch.out.o142))],
+                &[(&self.batch.out.o142, None)],
+            ],
+            &["piece_touched_intentionally"],
         )
     }
     /// Every tuple for which `must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_first_touched_piece_all(
         &self,
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
-        self.batch
-            .out
-            .o142
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Player(t.0), Piece(t.1)))
+        self.batch.out.o142.case(self.case).iter().map(|t| (Player(t.1), Piece(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7577,13 +7103,8 @@ impl Conclusions {
         who: Player,
         piece: Piece,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (who, piece);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_first_touched_piece_all(
@@ -7610,43 +7131,22 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.1.2 The game is lost by the player who declares he\/she resigns \(this immediately ends the game\), unless the position is such that the opponent cannot checkmate the player’s king by any possible series of legal moves. In this case the …”
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o162
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o162
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o162
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o162, None)],
+                &[(&self.batch.out.o162, None)],
+                &[],
+                &[(&self.batch.out.o162, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn resignation_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o162.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o162.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7662,13 +7162,8 @@ impl Conclusions {
     }
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~resignation_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_resignation_has_ended_the_game_all(
@@ -7695,43 +7190,22 @@ impl Conclusions {
     ///
     ///   anchor article\/7: “7.5.5 After the action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4 for the first completed illegal move by a player, the arbiter shall give two minutes extra time to his\/her opponent; for the second completed illegal move by the same …”
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o164
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o164
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o164
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o164, None)],
+                &[(&self.batch.out.o164, None)],
+                &[],
+                &[(&self.batch.out.o164, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn second_illegal_move_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o164.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o164.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7751,13 +7225,8 @@ impl Conclusions {
         &self,
         game: Game,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~second_illegal_move_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_second_illegal_move_has_ended_the_game_all(
@@ -7784,43 +7253,22 @@ impl Conclusions {
     ///
     ///   anchor article\/5: “5.2.1 The game is drawn when the player to move has no legal move and his\/her king is not in check. The game is said to end in ‘stalemate’. This immediately ends the game, provided that the move producing the stalemate position was in …”
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o166
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o166
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o166
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o166, None)],
+                &[(&self.batch.out.o166, None)],
+                &[],
+                &[(&self.batch.out.o166, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn stalemate_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o166.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o166.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7836,13 +7284,8 @@ impl Conclusions {
     }
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~stalemate_has_ended_the_game` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_stalemate_has_ended_the_game_all(
@@ -7869,49 +7312,22 @@ impl Conclusions {
     ///
     ///   anchor article\/9: “9.2 The game is drawn, upon a correct claim by a player having the move, when the same position for at least the third time \(not necessarily by a repetition of moves\):”
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o94
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o94
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o94
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, who.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, who.0),
+            [
+                &[(&self.batch.out.o94, None)],
+                &[(&self.batch.out.o94, None)],
+                &[],
+                &[(&self.batch.out.o94, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn threefold_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch
-            .out
-            .o94
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Player(t.1)))
+        self.batch.out.o94.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7928,13 +7344,8 @@ impl Conclusions {
     }
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, who);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~threefold_claim_correct` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_threefold_claim_correct_all(
@@ -7979,36 +7390,15 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o167
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, transition.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o168
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, transition.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o61
-                        .case(self.case)
-                        .binary_search(&(self.case, instance.0, transition.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, instance.0, transition.0),
+            [
+                &[(&self.batch.out.o167, None)],
+                &[(&self.batch.out.o168, None)],
+                &[],
+                &[(&self.batch.out.o61, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `valid_transition` is concluded (definitely or defeasibly), sorted by id.
@@ -8020,8 +7410,7 @@ impl Conclusions {
             .o168
             .case(self.case)
             .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), GamePlayTransition(t.1)))
+            .map(|t| (Game(t.1), GamePlayTransition(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8042,13 +7431,8 @@ impl Conclusions {
         instance: Game,
         transition: GamePlayTransition,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (instance, transition);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~valid_transition` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_valid_transition_all(

@@ -1678,6 +1678,17 @@ impl Conclusions {
             .cloned()
             .collect()
     }
+    /// The verdict on one row: what every verdict method calls,
+    /// compiled once per row type.
+    #[allow(dead_code)]
+    fn __verdict<T: Ord + Copy>(
+        &self,
+        row: &T,
+        sections: [&[__rt::SectionRel<'_, T>]; 4],
+        judgments: &[&str],
+    ) -> __rt::Verdict {
+        __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+    }
     /// The conflict policy this evaluation used.
     pub fn policy(&self) -> __rt::Policy {
         self.policy
@@ -1751,41 +1762,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o19
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o19
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o19
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o19, None)],
+                &[(&self.batch.out.o19, None)],
+                &[],
+                &[(&self.batch.out.o19, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o19.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o19.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1800,13 +1790,8 @@ impl Conclusions {
     }
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -1829,47 +1814,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o20
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o20
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o20
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0, player.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0, player.0),
+            [
+                &[(&self.batch.out.o20, None)],
+                &[(&self.batch.out.o20, None)],
+                &[],
+                &[(&self.batch.out.o20, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch
-            .out
-            .o20
-            .case(self.case)
-            .iter()
-            .map(|t| (t.1, t.2))
-            .map(|t| (Game(t.0), Player(t.1)))
+        self.batch.out.o20.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1885,13 +1843,8 @@ impl Conclusions {
     }
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game, player);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
@@ -1915,41 +1868,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o21
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o22
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o23
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o21, None)],
+                &[(&self.batch.out.o22, None)],
+                &[],
+                &[(&self.batch.out.o23, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o22.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o22.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1968,41 +1900,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o31
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o32
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o33
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o31, None)],
+                &[(&self.batch.out.o32, None)],
+                &[],
+                &[(&self.batch.out.o33, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o32.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o32.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2021,61 +1932,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o36
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o36
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Pending => {
-                    __rt::section_member(
-                        self
-                            .batch
-                            .out
-                            .o37
-                            .case(self.case)
-                            .binary_search(&(self.case, player.0))
-                            .is_ok(),
-                        || {
-                            self
-                                .batch
-                                .out
-                                .o36
-                                .case(self.case)
-                                .binary_search(&(self.case, player.0))
-                                .is_ok()
-                        },
-                    )
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o36
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            || self.requests_on(&["touched"]),
+        self.__verdict(
+            &(self.case, player.0),
+            [
+                &[(&self.batch.out.o36, None)],
+                &[(&self.batch.out.o36, None)],
+                &[(&self.batch.out.o37, Some(&self.batch.out.o36))],
+                &[(&self.batch.out.o36, None)],
+            ],
+            &["touched"],
         )
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        self.batch.out.o36.case(self.case).iter().map(|t| (t.1,)).map(|t| (Player(t.0),))
+        self.batch.out.o36.case(self.case).iter().map(|t| (Player(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2090,13 +1960,8 @@ impl Conclusions {
     }
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (player,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
@@ -2120,41 +1985,20 @@ impl Conclusions {
     ///
     ///   anchor article\/1: “Article 1. A player who resigns loses the game, unless the opponent cannot checkmate.”
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o38
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o38
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o38
-                        .case(self.case)
-                        .binary_search(&(self.case, game.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, game.0),
+            [
+                &[(&self.batch.out.o38, None)],
+                &[(&self.batch.out.o38, None)],
+                &[],
+                &[(&self.batch.out.o38, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o38.case(self.case).iter().map(|t| (t.1,)).map(|t| (Game(t.0),))
+        self.batch.out.o38.case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2169,13 +2013,8 @@ impl Conclusions {
     }
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (game,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~fn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
@@ -2201,43 +2040,22 @@ impl Conclusions {
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                __rt::Section::Definitely => {
-                    self.batch
-                        .out
-                        .o39
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Defeasibly => {
-                    self.batch
-                        .out
-                        .o39
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                __rt::Section::Supported => {
-                    self.batch
-                        .out
-                        .o39
-                        .case(self.case)
-                        .binary_search(&(self.case, player.0))
-                        .is_ok()
-                }
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
+        self.__verdict(
+            &(self.case, player.0),
+            [
+                &[(&self.batch.out.o39, None)],
+                &[(&self.batch.out.o39, None)],
+                &[],
+                &[(&self.batch.out.o39, None)],
+            ],
+            &[],
         )
     }
     /// Every tuple for which `"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
         &self,
     ) -> impl Iterator<Item = (Player,)> + '_ {
-        self.batch.out.o39.case(self.case).iter().map(|t| (t.1,)).map(|t| (Player(t.0),))
+        self.batch.out.o39.case(self.case).iter().map(|t| (Player(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -2257,13 +2075,8 @@ impl Conclusions {
         &self,
         player: Player,
     ) -> __rt::Verdict {
-        __rt::Verdict::decide(
-            |__s| match __s {
-                #[allow(unreachable_patterns)]
-                _ => false,
-            },
-            ::std::vec::Vec::new,
-        )
+        let _ = (player,);
+        __rt::Verdict::NotConcluded
     }
     /// Every tuple for which `~"); std::process::exit(1); //` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_all(
