@@ -70,34 +70,10 @@ impl Backend for FromProgram {
                 },
             )
         };
-        // Many kept relations: the outputs start empty (`Default`) and get
-        // their cases in functions of their own.
-        let init = split::split_seq(
-            plan.split_above,
-            kept.iter()
-                .map(|&r| {
-                    let o = out_ident(r);
-                    quote!(out.#o = __rt::ByCase::with_cases(n);)
-                })
-                .collect(),
-            "__outputs_with_cases",
-            &|f| quote!(fn #f(out: &mut Outputs, n: usize)),
-            &|f| quote!(#f(&mut out, n);),
-            &TokenStream::new(),
-        );
-        let (init, init_fns) = if init.fns.is_empty() {
-            let fields = kept.iter().map(|&r| {
-                let o = out_ident(r);
-                quote!(#o: __rt::ByCase::with_cases(n))
-            });
-            (
-                quote!(let #out = Outputs { #(#fields,)* };),
-                TokenStream::new(),
-            )
-        } else {
-            let body = init.body;
-            (quote!(let mut out = Outputs::default(); #body), init.fns)
-        };
+        // The outputs start empty: a `ByCase` takes its cases as they are
+        // pushed (the cases before one pushed have no rows), so no code per
+        // kept relation is needed before the loop.
+        let init = quote!(let #out = Outputs::default(););
         let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// The relations a case's conclusions keep, in the order of
@@ -135,7 +111,6 @@ impl Backend for FromProgram {
             }
 
             #take_fns
-            #init_fns
         }
     }
 
