@@ -1,5 +1,6 @@
-//! Strongly connected components, shared by the package-level stratification
-//! (`check::strata`) and the program-level one (`lower::stratify`).
+//! Strongly connected components: of a program's rule-dependency graph
+//! ([`crate::program::RuleComponents`]), of the checked package's predicate
+//! graph (`check::strata`) and of `lawgen analyze`'s ground atoms.
 
 /// Tarjan's algorithm, iterative (no recursion depth limit on hostile input).
 /// Returns each node's component; components are numbered in reverse

@@ -9,7 +9,9 @@
 mod body;
 mod layout;
 
-use crate::program::{join_order, Atom, Item, Lit, Program, RelId, Role, Rule, Section, Term};
+use crate::program::{
+    join_order, Atom, EdgeOrder, Item, Lit, Program, RelId, Role, Rule, Section, Term,
+};
 use crate::program::{Ty, TypeId, Value};
 use body::{Matcher, Range, Rows};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -271,9 +273,17 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
         interner,
         round: 0,
     };
+    // A stratum groups rules by negation depth only, so it may hold a long
+    // chain of rules that do not depend on each other cyclically; evaluated
+    // together, each round would revisit every rule of the chain
+    // (quadratic). Component by component, in dependency order, a rule
+    // outside a cycle fires in one round.
     for stratum in &prog.strata {
-        for group in recursive_groups(prog, stratum) {
-            ev.stratum(&group);
+        for group in prog
+            .rule_components_within(stratum, EdgeOrder::Rule)
+            .components()
+        {
+            ev.stratum(&group.rules);
         }
     }
     Store {
@@ -282,39 +292,6 @@ pub fn evaluate(prog: &Program, facts: &Facts, policy: Policy) -> Store {
         late: LateIndexes::default(),
         in_force,
     }
-}
-
-/// A stratum's rules split by the recursive component of their heads, in
-/// dependency order. A stratum groups rules by negation depth only, so it may
-/// hold a long chain of rules that do not depend on each other cyclically;
-/// evaluated together, each round would revisit every rule of the chain
-/// (quadratic). Group by group, a rule outside a cycle fires in one round.
-fn recursive_groups(prog: &Program, stratum: &[usize]) -> Vec<Vec<usize>> {
-    let mut local: HashMap<RelId, usize> = HashMap::new();
-    for &ri in stratum {
-        let n = local.len();
-        local.entry(prog.rules[ri].head.rel).or_insert(n);
-    }
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); local.len()];
-    for &ri in stratum {
-        let rule = &prog.rules[ri];
-        let h = local[&rule.head.rel];
-        for it in &rule.body {
-            if let Item::Pos(a) = it {
-                if let Some(&b) = local.get(&a.rel) {
-                    succ[b].push(h);
-                }
-            }
-        }
-    }
-    let comp = crate::scc::components(&succ);
-    let n = comp.iter().copied().max().map_or(0, |m| m + 1);
-    // Components come in reverse topological order: the last one first.
-    let mut groups = vec![Vec::new(); n];
-    for &ri in stratum {
-        groups[n - 1 - comp[local[&prog.rules[ri].head.rel]]].push(ri);
-    }
-    groups
 }
 
 fn encode(interner: &mut Interner, v: &Value) -> i64 {

@@ -21,7 +21,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 mod catalog;
+mod graph;
 pub use catalog::*;
+pub use graph::{Component, EdgeOrder, RuleComponents};
 
 /// Index into [`Catalog::types`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -41,7 +41,7 @@
 //! numbers, outputs or the program the module embeds, and the differential
 //! tests compare every engine with the interpreter.
 
-use crate::program::{Atom, Item, Program, RelId, Role, Rule, Term};
+use crate::program::{Atom, EdgeOrder, Item, Program, RelId, Role, Rule, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -68,23 +68,10 @@ pub fn merge(prog: &Program) -> Program {
     keep.extend(prog.requests.iter().map(|rv| rv.rel));
 
     let mut defs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (ri, rule) in prog.rules.iter().enumerate() {
-        let h = rule.head.rel.0 as usize;
-        defs[h].push(ri);
-        for it in &rule.body {
-            if let Item::Pos(a) | Item::Neg(a) = it {
-                succ[a.rel.0 as usize].push(h);
-            }
-        }
+        defs[rule.head.rel.0 as usize].push(ri);
     }
-    let comp = crate::scc::components(&succ);
-    // Components in dependency order: a component's dependencies have
-    // larger numbers.
-    let mut members: BTreeMap<std::cmp::Reverse<usize>, Vec<usize>> = BTreeMap::new();
-    for (r, &c) in comp.iter().enumerate() {
-        members.entry(std::cmp::Reverse(c)).or_default().push(r);
-    }
+    let components = prog.rule_components(EdgeOrder::Rule);
     let mergeable = |r: usize| prog.relations[r].role == Role::Derived && !defs[r].is_empty();
 
     // rep[r]: the relation `r` is read through (itself unless merged).
@@ -97,17 +84,14 @@ pub fn merge(prog: &Program) -> Program {
         let mut merged = false;
         let mut by_def: HashMap<String, RelId> = HashMap::new();
         let mut recursive_reps: HashSet<usize> = HashSet::new();
-        for rels in members.values() {
+        for component in components.components() {
+            let rels = &component.relations;
             let live: Vec<usize> = rels
                 .iter()
-                .copied()
+                .map(|r| r.0 as usize)
                 .filter(|&r| rep[r].0 as usize == r && mergeable(r))
                 .collect();
-            let recursive = rels.len() > 1
-                || defs[rels[0]]
-                    .iter()
-                    .any(|&ri| reads(&prog.rules[ri], RelId(rels[0] as u32)));
-            if recursive {
+            if component.recursive {
                 if live.len() > 1 && rels.len() <= MAX_REFINED_COMPONENT {
                     for class in refine(prog, &defs, &live, &rep) {
                         let best = representative(&class, &keep);
@@ -236,13 +220,6 @@ fn representative(group: &[usize], keep: &BTreeSet<RelId>) -> usize {
         .iter()
         .min_by_key(|&&r| (!keep.contains(&RelId(r as u32)), r))
         .expect("a group has a member")
-}
-
-/// Does `rule`'s body read `r`?
-fn reads(rule: &Rule, r: RelId) -> bool {
-    rule.body
-        .iter()
-        .any(|it| matches!(it, Item::Pos(a) | Item::Neg(a) if a.rel == r))
 }
 
 fn same_atom(a: &Atom, b: &Atom) -> bool {

@@ -23,7 +23,7 @@
 use super::preload::{LoadArg, LoadRule};
 use super::{names, EmitError};
 use crate::program::CmpOp;
-use crate::program::{Item, Program, RelId, Role, Term};
+use crate::program::{EdgeOrder, Item, Program, RelId, Role, Term};
 use crate::program::{Lit, PredId, Ty, TypeId, Value};
 use proc_macro2::{Ident, Literal, Punct, Spacing, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
@@ -314,58 +314,27 @@ impl<'p> Plan<'p> {
     // -- the engine's rules in dependency order --------------------------------
 
     /// The engine's rules grouped into strongly connected components of
-    /// their relations (over positive and negated dependencies), in the
-    /// order they run: every component after those it reads.
+    /// their relations (over positive and negated dependencies,
+    /// [`Program::rule_components`]), in the order they run: every component
+    /// after those it reads, and independent ones by [`EdgeOrder::Relation`],
+    /// whatever the order of the rules.
     pub fn components(&self) -> Result<Vec<Component>, EmitError> {
         let prog = &self.engine;
-        let n = prog.relations.len();
-        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for rule in &prog.rules {
-            for it in &rule.body {
-                if let Item::Pos(a) | Item::Neg(a) = it {
-                    succ[a.rel.0 as usize].push(rule.head.rel.0 as usize);
-                }
-            }
-        }
-        for s in &mut succ {
-            s.sort_unstable();
-            s.dedup();
-        }
-        let comp = crate::scc::components(&succ);
-        // Rules by the component of their head; components numbered in
-        // reverse topological order, so the largest number runs first.
-        let mut by_comp: BTreeMap<std::cmp::Reverse<usize>, Vec<usize>> = BTreeMap::new();
-        for (ri, rule) in prog.rules.iter().enumerate() {
-            by_comp
-                .entry(std::cmp::Reverse(comp[rule.head.rel.0 as usize]))
-                .or_default()
-                .push(ri);
-        }
         let mut out = Vec::new();
-        for (std::cmp::Reverse(c), rules) in by_comp {
-            let rels: BTreeSet<RelId> = (0..n)
-                .filter(|&r| comp[r] == c)
-                .map(|r| RelId(r as u32))
-                .collect();
-            let mut recursive = false;
-            for &ri in &rules {
-                for it in &prog.rules[ri].body {
-                    match it {
-                        Item::Pos(a) if rels.contains(&a.rel) => recursive = true,
-                        Item::Neg(a) if rels.contains(&a.rel) => {
-                            return Err(EmitError::Format(format!(
-                                "rule `{}` negates a relation of its own component (the lowered program is not stratified)",
-                                names::comment(&prog.rules[ri].origin)
-                            )))
-                        }
-                        _ => {}
-                    }
-                }
+        for c in prog.rule_components(EdgeOrder::Relation).components() {
+            if c.rules.is_empty() {
+                continue;
+            }
+            if let Some((ri, _)) = c.negated {
+                return Err(EmitError::Format(format!(
+                    "rule `{}` negates a relation of its own component (the lowered program is not stratified)",
+                    names::comment(&prog.rules[ri].origin)
+                )));
             }
             out.push(Component {
-                rels,
-                rules,
-                recursive,
+                rels: c.relations.iter().copied().collect(),
+                rules: c.rules.clone(),
+                recursive: c.recursive,
             });
         }
         Ok(out)

@@ -4,50 +4,34 @@
 //! violation into an [`InternalError`] instead of a wrong answer.
 
 use super::InternalError;
-use crate::program::{Item, Program};
+use crate::program::{EdgeOrder, Item, Program, RelId};
 
 pub(super) fn stratify(prog: &Program) -> Result<Vec<Vec<usize>>, InternalError> {
-    let n = prog.relations.len();
-    // Edges body relation → head relation, flagged when negated.
-    let mut out: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
-    for r in &prog.rules {
-        let h = r.head.rel.0 as usize;
-        for it in &r.body {
-            match it {
-                Item::Pos(a) => out[a.rel.0 as usize].push((h, false)),
-                Item::Neg(a) => out[a.rel.0 as usize].push((h, true)),
-                Item::Cmp(..) => {}
-            }
-        }
+    // The levels do not depend on how independent components are ordered.
+    let graph = prog.rule_components(EdgeOrder::Rule);
+    let components = graph.components();
+    if let Some((ri, negated)) = components.iter().find_map(|c| c.negated) {
+        return Err(InternalError(format!(
+            "relation `{}` is negated inside its own recursive component (through `{}`)",
+            prog.relations[negated.0 as usize].name,
+            prog.relations[prog.rules[ri].head.rel.0 as usize].name
+        )));
     }
-    let succ: Vec<Vec<usize>> = out
-        .iter()
-        .map(|e| e.iter().map(|&(to, _)| to).collect())
-        .collect();
-    let comp = crate::scc::components(&succ);
-    for (from, edges) in out.iter().enumerate() {
-        for &(to, neg) in edges {
-            if neg && comp[from] == comp[to] {
-                return Err(InternalError(format!(
-                    "relation `{}` is negated inside its own recursive component (through `{}`)",
-                    prog.relations[from].name, prog.relations[to].name
-                )));
-            }
-        }
-    }
-    let ncomp = comp.iter().copied().max().map_or(0, |m| m + 1);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
-    for (v, c) in comp.iter().enumerate() {
-        members[*c].push(v);
-    }
-    // Components are numbered in reverse topological order.
-    let mut level = vec![0usize; ncomp];
-    for c in (0..ncomp).rev() {
-        for &v in &members[c] {
-            for &(to, neg) in &out[v] {
-                let tc = comp[to];
-                if tc != c {
-                    level[tc] = level[tc].max(level[c] + usize::from(neg));
+    // A component's level: the most negations on a path into it. Components
+    // come in dependency order, so every level a component reads is final.
+    let of = |r: RelId| graph.component_of(r).expect("every relation is a node");
+    let mut level = vec![0usize; components.len()];
+    for (c, component) in components.iter().enumerate() {
+        for &ri in &component.rules {
+            for it in &prog.rules[ri].body {
+                let (a, neg) = match it {
+                    Item::Pos(a) => (a, false),
+                    Item::Neg(a) => (a, true),
+                    Item::Cmp(..) => continue,
+                };
+                let from = of(a.rel);
+                if from != c {
+                    level[c] = level[c].max(level[from] + usize::from(neg));
                 }
             }
         }
@@ -55,7 +39,7 @@ pub(super) fn stratify(prog: &Program) -> Result<Vec<Vec<usize>>, InternalError>
     let max = level.iter().copied().max().unwrap_or(0);
     let mut strata = vec![Vec::new(); max + 1];
     for (i, r) in prog.rules.iter().enumerate() {
-        strata[level[comp[r.head.rel.0 as usize]]].push(i);
+        strata[level[of(r.head.rel)]].push(i);
     }
     strata.retain(|s| !s.is_empty());
     Ok(strata)

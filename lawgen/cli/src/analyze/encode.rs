@@ -161,7 +161,11 @@ impl Encoding {
                 Origin::Derived => {}
             }
         }
-        // The ground dependency graph among derived atoms.
+        // The ground dependency graph among derived atoms. Its nodes are
+        // ground atoms, not relations, so it is not
+        // `Program::rule_components`: two atoms of one recursive relation
+        // may well not depend on each other, and each acyclic atom is
+        // defined outright.
         let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
         for inst in &g.insts {
             for &b in inst.pos.iter().chain(&inst.neg) {

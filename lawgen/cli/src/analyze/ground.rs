@@ -12,7 +12,9 @@
 
 use super::domain::{Domain, Vid};
 use super::Error;
-use lawgen_runtime::program::{join_order, CmpOp, Item, Program, RelId, Role, Term, Value};
+use lawgen_runtime::program::{
+    join_order, CmpOp, EdgeOrder, Item, Program, RelId, Role, Term, Value,
+};
 use lawgen_runtime::Policy;
 use std::collections::HashMap;
 
@@ -176,8 +178,12 @@ impl Ground {
             dom,
             g: &mut g,
         };
-        for comp in rule_components(prog) {
-            gr.component(&comp)?;
+        // Relation components in dependency order: every relation a
+        // component reads is complete before it, except its own.
+        for comp in prog.rule_components(EdgeOrder::Rule).components() {
+            if !comp.rules.is_empty() {
+                gr.component(&comp.rules)?;
+            }
         }
         g.by_head = vec![Vec::new(); g.atoms.len()];
         for (k, inst) in g.insts.iter().enumerate() {
@@ -211,30 +217,6 @@ fn product(cols: &[&[Vid]]) -> Vec<Box<[Vid]>> {
         out = next;
     }
     out.into_iter().map(Vec::into_boxed_slice).collect()
-}
-
-/// Program rules grouped by the strongly connected component of their head
-/// relations (edges from every body relation to the head), in dependency
-/// order: every relation a group reads is complete before it, except its own.
-pub fn rule_components(prog: &Program) -> Vec<Vec<usize>> {
-    let n = prog.relations.len();
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for r in &prog.rules {
-        for it in &r.body {
-            if let Item::Pos(a) | Item::Neg(a) = it {
-                succ[a.rel.0 as usize].push(r.head.rel.0 as usize);
-            }
-        }
-    }
-    let comp = lawgen_runtime::scc::components(&succ);
-    let count = comp.iter().copied().max().map_or(0, |m| m + 1);
-    let mut groups = vec![Vec::new(); count];
-    for (ri, r) in prog.rules.iter().enumerate() {
-        // Successors have smaller numbers: the highest number comes first.
-        groups[count - 1 - comp[r.head.rel.0 as usize]].push(ri);
-    }
-    groups.retain(|g| !g.is_empty());
-    groups
 }
 
 struct Grounder<'a> {
