@@ -15,6 +15,8 @@
 //! - [`doc`], the review document: every node of a package read back in
 //!   Russian or English, as text, Markdown or a self-contained HTML page
 //!   (`doc::Builder`, `doc::render`).
+//! - [`lint`], the second opinion on a package that checks:
+//!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
 //! ```no_run
 //! // build.rs
@@ -52,6 +54,7 @@
 pub mod diagnostics;
 pub mod doc;
 pub mod driver;
+pub mod lint;
 
 // Some of what the stages offer serves only the tools of the `lawgen`
 // command (the text form's printer and canonical JSON for `lawgen fmt`, the

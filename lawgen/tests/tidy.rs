@@ -94,14 +94,6 @@ const CLI_INTERNALS: &[(&str, &str)] = &[
     ("graph.rs", "check"),
     ("graph.rs", "model"),
     ("lib.rs", "syntax"),
-    ("lint/case.rs", "model"),
-    ("lint/editions.rs", "model"),
-    ("lint/mod.rs", "model"),
-    ("lint/mod.rs", "syntax"),
-    ("lint/never.rs", "model"),
-    ("lint/never.rs", "syntax"),
-    ("lint/unused.rs", "model"),
-    ("lint/unused.rs", "syntax"),
     ("lock.rs", "imports"),
     ("test.rs", "suite"),
 ];
@@ -454,7 +446,7 @@ fn a_wrong_import_fails_naming_the_file_the_line_and_the_arrow() {
             "use lawgen::driver::Loaded;\nuse lawgen::internals::model::Model;\n".to_owned(),
         ),
         (
-            "lawgen/cli/src/lint/mod.rs".to_owned(),
+            "lawgen/cli/src/graph.rs".to_owned(),
             "use lawgen::internals::model::Model;\n".to_owned(),
         ),
     ];
