@@ -161,6 +161,19 @@ impl Loaded {
     }
 }
 
+impl Loaded {
+    /// The root package's name (`fide.laws.chess`), as messages and
+    /// generated code name it.
+    pub fn name(&self) -> &str {
+        &self.model.name
+    }
+
+    /// The root package's version.
+    pub fn version(&self) -> &str {
+        &self.model.version
+    }
+}
+
 /// Reads and checks package bytes (no IO): a package without imports, or a
 /// closure bundle as generated code embeds it. Imports of a package read
 /// this way are searched for on no path (use [`load_file_with`]).
@@ -300,6 +313,20 @@ pub fn load_package_json(
             diagnostics: file.locate(diagnostics),
         }
     })
+}
+
+pub use crate::syntax::files::FactsFileError;
+
+/// Reads a facts file (docs/reference.md#facts-files) for a checked package
+/// as a stream, never whole in memory, refusing it with E090 as soon as it
+/// holds more than `limits.max_facts_bytes`: what `lawgen eval --facts` and
+/// every other command given a facts file read it with.
+pub fn read_facts_file(
+    path: &Path,
+    loaded: &Loaded,
+    limits: &ReadLimits,
+) -> Result<Facts, FactsFileError> {
+    syntax::files::read_facts_file(path, &loaded.catalog, limits)
 }
 
 /// Is `path` a text-form package (`.law`)? Every other file is package JSON.

@@ -27,11 +27,6 @@ pub mod check {
     pub use crate::check::*;
 }
 
-/// The scenario suites of `lawgen test` and the review document.
-pub mod suite {
-    pub use crate::suite::*;
-}
-
 /// The checked package.
 pub mod model {
     pub use crate::model::*;

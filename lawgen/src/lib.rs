@@ -15,6 +15,10 @@
 //! - [`doc`], the review document: every node of a package read back in
 //!   Russian or English, as text, Markdown or a self-contained HTML page
 //!   (`doc::Builder`, `doc::render`).
+//! - [`suite`], scenario suites (docs/testing.md#scenario-suites-lawgen-test):
+//!   [`suite::discover`] reads a directory of facts files and their expected
+//!   conclusions, [`suite::run`] evaluates each and compares; what `lawgen
+//!   test` reports and the review document's `--scenarios` shows.
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
@@ -55,6 +59,7 @@ pub mod diagnostics;
 pub mod doc;
 pub mod driver;
 pub mod lint;
+pub mod suite;
 
 // Some of what the stages offer serves only the tools of the `lawgen`
 // command (the text form's printer and canonical JSON for `lawgen fmt`, the
@@ -89,7 +94,6 @@ mod model;
 #[cfg(feature = "emit")]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod python;
-mod suite;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod syntax;

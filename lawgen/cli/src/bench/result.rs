@@ -89,9 +89,9 @@ pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>
     let synth = match &cfg.template {
         None => Synth::new(model, cfg.synth.clone()),
         Some(path) => {
-            use lawgen::internals::syntax::files::{read_facts_file, FactsFileError};
+            use lawgen::driver::{read_facts_file, FactsFileError};
             let limits = lawgen::driver::ReadLimits::default();
-            let facts = read_facts_file(path, &loaded.catalog, &limits).map_err(|e| match e {
+            let facts = read_facts_file(path, loaded, &limits).map_err(|e| match e {
                 FactsFileError::Io(e) => BenchError {
                     code: 2,
                     message: format!("error: cannot read {}: {e}", path.display()),
