@@ -19,6 +19,8 @@
 //!   [`suite::discover`] reads a directory of facts files and their expected
 //!   conclusions, [`suite::run`] evaluates each and compares; what `lawgen
 //!   test` reports and the review document's `--scenarios` shows.
+//! - [`format`], a package file in canonical form or converted to the
+//!   other form (`lawgen fmt`, `lawgen convert`).
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
@@ -58,6 +60,7 @@
 pub mod diagnostics;
 pub mod doc;
 pub mod driver;
+pub mod format;
 pub mod lint;
 pub mod suite;
 

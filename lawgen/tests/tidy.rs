@@ -89,7 +89,6 @@ const CLI_INTERNALS: &[(&str, &str)] = &[
     ("build/python.rs", "python"),
     ("check.rs", "check"),
     ("check.rs", "model"),
-    ("fmt.rs", "syntax"),
     ("graph.rs", "check"),
     ("graph.rs", "model"),
     ("lock.rs", "imports"),
