@@ -42,15 +42,3 @@ pub mod lower {
 pub mod emit {
     pub use crate::emit::*;
 }
-
-/// What `Builder` calls, one package at a time (feature `emit`).
-#[cfg(feature = "emit")]
-pub mod builder {
-    pub use crate::builder::*;
-}
-
-/// The Python bindings `Builder::python` writes (feature `emit`).
-#[cfg(feature = "emit")]
-pub mod python {
-    pub use crate::python::*;
-}

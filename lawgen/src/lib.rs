@@ -95,8 +95,7 @@ mod lower;
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod model;
 #[cfg(feature = "emit")]
-#[cfg_attr(feature = "internals", allow(missing_docs))]
-mod python;
+pub mod python;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod syntax;
@@ -114,7 +113,7 @@ use lawgen_runtime::{program, scc};
 pub mod internals;
 
 #[cfg(feature = "emit")]
-pub use builder::{BuildError, Builder, Package};
+pub use builder::{BuildError, Builder, Package, ASCENT_DEPENDENCY, ASCENT_VERSION};
 #[cfg(feature = "emit")]
 pub use emit::{EmitError, EmitOptions, Emitted, Engine, STRAIGHT_LINE_RULES};
 /// Hex SHA-256 of bytes, lower case: the digest packages' hashes, lock files
