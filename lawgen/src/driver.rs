@@ -329,6 +329,44 @@ pub fn read_facts_file(
     syntax::files::read_facts_file(path, &loaded.catalog, limits)
 }
 
+/// The lock file that pins a package's imports
+/// (docs/reference.md#lock-files), made by [`lock`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Lock {
+    /// Where it goes: beside the package, its name with `.lock` appended.
+    pub path: PathBuf,
+    /// Its contents.
+    pub text: String,
+    /// How many packages it pins (the root's imports, transitively).
+    pub imports: usize,
+}
+
+/// The lock file of the package file `path` (read as `file`): its import
+/// closure resolved on `path`'s directory, then `import_path`, and checked,
+/// without verifying the lock file being replaced, which may be stale. What
+/// `lawgen lock` writes; diagnostics of a `.law` file carry their lines.
+pub fn lock(
+    path: &Path,
+    file: &PackageJson,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Lock, LoadError> {
+    let invalid = |d: Diagnostics| LoadError::Invalid {
+        path: path.to_owned(),
+        diagnostics: file.locate(d),
+    };
+    let mut files = imports::Unlocked(imports::SearchPath::new(import_path));
+    let closure = imports::resolve(path, file.json.clone(), &mut files, limits).map_err(invalid)?;
+    // Only a closure that checks is worth pinning.
+    imports::check_closure(&closure).map_err(invalid)?;
+    Ok(Lock {
+        path: imports::lock_path(path),
+        text: imports::write_lock(&closure),
+        imports: closure.layers.len() - 1,
+    })
+}
+
 /// Is `path` a text-form package (`.law`)? Every other file is package JSON.
 pub fn is_text_form(path: &Path) -> bool {
     path.extension()

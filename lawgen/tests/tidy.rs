@@ -87,7 +87,6 @@ const CLI_INTERNALS: &[(&str, &str)] = &[
     ("check.rs", "model"),
     ("graph.rs", "check"),
     ("graph.rs", "model"),
-    ("lock.rs", "imports"),
 ];
 
 /// A path that crosses a wall.
