@@ -80,8 +80,6 @@ const WALLS: &[Wall] = &[
 /// What the CLI still reaches through `lawgen::internals`: (file under
 /// `lawgen/cli/src/`, stage). Only shrinks.
 const CLI_INTERNALS: &[(&str, &str)] = &[
-    ("bench/result.rs", "model"),
-    ("bench/strata.rs", "model"),
     ("bench/synth.rs", "model"),
     ("check.rs", "check"),
     ("check.rs", "model"),
