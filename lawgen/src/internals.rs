@@ -1,7 +1,8 @@
 //! The compiler's stages, for lawgen's own cross-stack tests, fuzz harness
 //! and benches (feature `internals`). **Not a stable API**: anything here
 //! may change in any release. A crate that uses lawgen needs only the crate
-//! root's `Builder`, `generate`, `driver`, `diagnostics` and `doc`.
+//! root's `Builder`, `generate`, `driver`, `diagnostics`, `doc`, `format`,
+//! `lint`, `suite` and `python`.
 //!
 //! Why a feature and not public modules: the stages are private so that
 //! they can change freely (ARCHITECTURE.md, "API boundaries"), but tests that

@@ -21,6 +21,8 @@
 //!   test` reports and the review document's `--scenarios` shows.
 //! - [`format`], a package file in canonical form or converted to the
 //!   other form (`lawgen fmt`, `lawgen convert`).
+//! - `python` (feature `emit`), a package's Python module: the bindings
+//!   file `Builder::python` writes and its docstring.
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
