@@ -13,8 +13,10 @@ use serde_json::Value;
 use std::fmt;
 use std::path::Path;
 
+// `SyntaxErrors` is named `driver::SyntaxErrors`, its one public path.
+use crate::driver::SyntaxErrors;
 pub use crate::syntax::canon::HashChange;
-pub use crate::syntax::text::{PrintError, SyntaxErrors};
+pub use crate::syntax::text::PrintError;
 
 /// A file rewritten.
 #[derive(Clone, Debug)]
