@@ -19,7 +19,7 @@
 //!   [`suite::discover`] reads a directory of facts files and their expected
 //!   conclusions, [`suite::run`] evaluates each and compares; what `lawgen
 //!   test` reports and the review document's `--scenarios` shows.
-//! - [`format`], a package file in canonical form or converted to the
+//! - [`format`](mod@format), a package file in canonical form or converted to the
 //!   other form (`lawgen fmt`, `lawgen convert`).
 //! - `python` (feature `emit`), a package's Python module: the bindings
 //!   file `Builder::python` writes and its docstring.
