@@ -23,6 +23,8 @@
 //!   other form (`lawgen fmt`, `lawgen convert`).
 //! - `python` (feature `emit`), a package's Python module: the bindings
 //!   file `Builder::python` writes and its docstring.
+//! - [`graph`], the predicate dependency graph of a package as Graphviz DOT
+//!   (`lawgen graph`).
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
@@ -63,6 +65,7 @@ pub mod diagnostics;
 pub mod doc;
 pub mod driver;
 pub mod format;
+pub mod graph;
 pub mod lint;
 pub mod suite;
 
