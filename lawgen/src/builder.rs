@@ -1,7 +1,7 @@
 //! Code generation for builds: the `build.rs` [`Builder`] (in the manner of
 //! `prost-build`), each [`Package`] it compiles with that module's own
-//! settings, and what the standalone crate of `lawgen build` is written with
-//! (loading and emitting one package, writing a file only when it changed).
+//! settings, and the `ascent` dependency of the crates lawgen writes
+//! ([`ASCENT_DEPENDENCY`], which `lawgen build` writes too).
 //!
 //! ```no_run
 //! // build.rs
@@ -375,37 +375,13 @@ impl Builder {
             written.push(file);
             if self.python {
                 let file = out_dir.join(format!("{}_python.rs", e.module_name));
-                let bindings = crate::python::bindings(&loaded.model, &e)?;
+                let bindings = crate::python::bindings(&loaded, &e)?;
                 write_if_changed(&file, bindings.as_bytes())?;
                 written.push(file);
             }
         }
         Ok(written)
     }
-}
-
-/// Loads, checks and emits one package for `engine`, with its import
-/// closure: imports searched for in its own directory, then in
-/// `import_path` (`lawgen build`).
-pub fn load_and_emit(
-    path: &Path,
-    module: Option<&str>,
-    engine: Engine,
-    limits: &ReadLimits,
-    import_path: &[PathBuf],
-) -> Result<(crate::driver::Loaded, Emitted), BuildError> {
-    let loaded = load_file_with(path, limits, import_path).map_err(BuildError::Package)?;
-    let emitted = emit_loaded(path, &loaded, module, engine)?;
-    Ok((loaded, emitted))
-}
-
-fn emit_loaded(
-    path: &Path,
-    loaded: &Loaded,
-    module: Option<&str>,
-    engine: Engine,
-) -> Result<Emitted, BuildError> {
-    emit_with(path, loaded, module, engine, None)
 }
 
 fn emit_with(
@@ -431,7 +407,7 @@ fn emit_with(
 }
 
 /// Writes `bytes` to `path` unless it already holds exactly them.
-pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
     // Read no more than the new bytes: a longer file differs anyway.
     if lawgen_runtime::bounded::read_file(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
         return Ok(false);

@@ -161,6 +161,19 @@ impl Loaded {
     }
 }
 
+impl Loaded {
+    /// The root package's name (`fide.laws.chess`), as messages and
+    /// generated code name it.
+    pub fn name(&self) -> &str {
+        &self.model.name
+    }
+
+    /// The root package's version.
+    pub fn version(&self) -> &str {
+        &self.model.version
+    }
+}
+
 /// Reads and checks package bytes (no IO): a package without imports, or a
 /// closure bundle as generated code embeds it. Imports of a package read
 /// this way are searched for on no path (use [`load_file_with`]).
@@ -299,6 +312,58 @@ pub fn load_package_json(
             path: path.to_owned(),
             diagnostics: file.locate(diagnostics),
         }
+    })
+}
+
+pub use crate::syntax::files::FactsFileError;
+
+/// Reads a facts file (docs/reference.md#facts-files) for a checked package
+/// as a stream, never whole in memory, refusing it with E090 as soon as it
+/// holds more than `limits.max_facts_bytes`: what `lawgen eval --facts` and
+/// every other command given a facts file read it with.
+pub fn read_facts_file(
+    path: &Path,
+    loaded: &Loaded,
+    limits: &ReadLimits,
+) -> Result<Facts, FactsFileError> {
+    syntax::files::read_facts_file(path, &loaded.catalog, limits)
+}
+
+/// The lock file that pins a package's imports
+/// (docs/reference.md#lock-files), made by [`lock`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Lock {
+    /// Where it goes: beside the package, its name with `.lock` appended.
+    pub path: PathBuf,
+    /// Its contents.
+    pub text: String,
+    /// How many packages it pins (the root's imports, transitively).
+    pub imports: usize,
+}
+
+/// The lock file of the package file `path` (read as `file`): its import
+/// closure resolved on `path`'s directory, then `import_path`, and checked,
+/// without verifying the lock file being replaced, which may be stale. What
+/// `lawgen lock` writes; diagnostics of a `.law` file carry their lines.
+pub fn lock(
+    path: &Path,
+    file: &PackageJson,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<Lock, LoadError> {
+    let invalid = |d: Diagnostics| LoadError::Invalid {
+        path: path.to_owned(),
+        diagnostics: file.locate(d),
+    };
+    let mut files = imports::Unlocked(imports::SearchPath::new(import_path));
+    let closure = imports::resolve(path, file.json.clone(), &mut files, limits).map_err(invalid)?;
+    // Only a closure that checks is worth pinning.
+    imports::check_closure(&closure).map_err(invalid)?;
+    Ok(Lock {
+        path: imports::lock_path(path),
+        text: imports::write_lock(&closure),
+        imports: closure.layers.len() - 1,
     })
 }
 

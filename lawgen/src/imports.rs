@@ -934,3 +934,44 @@ fn parse_lock(bytes: &[u8]) -> Option<Lock> {
         imports,
     })
 }
+
+/// The search path, without the lock file it would verify: what a lock
+/// file being (re)written resolves against, since it may be stale.
+pub struct Unlocked(pub SearchPath);
+
+impl Files for Unlocked {
+    fn search_path(&self, importer: &Path) -> Vec<String> {
+        self.0.search_path(importer)
+    }
+
+    fn find(&mut self, importer: &Path, name: &str, version: &str, limits: &ReadLimits) -> Found {
+        self.0.find(importer, name, version, limits)
+    }
+}
+
+/// The lock file of a resolved closure: the root's name and version, and
+/// the name, version and [`canonical_digest`] of every package it imports,
+/// transitively, in closure order.
+pub fn write_lock(closure: &Closure) -> String {
+    let Some(root) = closure.root() else {
+        return String::new();
+    };
+    let imports: Vec<serde_json::Value> = closure.layers[..closure.layers.len() - 1]
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "name": l.package.name,
+                "version": l.package.version,
+                "sha256": canonical_digest(l),
+            })
+        })
+        .collect();
+    let lock = serde_json::json!({
+        "schemaVersion": LOCK_SCHEMA,
+        "package": {"name": root.package.name, "version": root.package.version},
+        "imports": imports,
+    });
+    let mut text = serde_json::to_string_pretty(&lock).unwrap_or_default();
+    text.push('\n');
+    text
+}

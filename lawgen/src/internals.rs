@@ -1,7 +1,8 @@
 //! The compiler's stages, for lawgen's own cross-stack tests, fuzz harness
 //! and benches (feature `internals`). **Not a stable API**: anything here
 //! may change in any release. A crate that uses lawgen needs only the crate
-//! root's `Builder`, `generate`, `driver`, `diagnostics` and `doc`.
+//! root's `Builder`, `generate`, `driver`, `diagnostics`, `doc`, `format`,
+//! `graph`, `lint`, `suite` and `python`.
 //!
 //! Why a feature and not public modules: the stages are private so that
 //! they can change freely (ARCHITECTURE.md, "API boundaries"), but tests that
@@ -27,11 +28,6 @@ pub mod check {
     pub use crate::check::*;
 }
 
-/// The scenario suites of `lawgen test` and the review document.
-pub mod suite {
-    pub use crate::suite::*;
-}
-
 /// The checked package.
 pub mod model {
     pub use crate::model::*;
@@ -46,16 +42,4 @@ pub mod lower {
 #[cfg(feature = "emit")]
 pub mod emit {
     pub use crate::emit::*;
-}
-
-/// What `Builder` calls, one package at a time (feature `emit`).
-#[cfg(feature = "emit")]
-pub mod builder {
-    pub use crate::builder::*;
-}
-
-/// The Python bindings `Builder::python` writes (feature `emit`).
-#[cfg(feature = "emit")]
-pub mod python {
-    pub use crate::python::*;
 }

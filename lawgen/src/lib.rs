@@ -15,6 +15,18 @@
 //! - [`doc`], the review document: every node of a package read back in
 //!   Russian or English, as text, Markdown or a self-contained HTML page
 //!   (`doc::Builder`, `doc::render`).
+//! - [`suite`], scenario suites (docs/testing.md#scenario-suites-lawgen-test):
+//!   [`suite::discover`] reads a directory of facts files and their expected
+//!   conclusions, [`suite::run`] evaluates each and compares; what `lawgen
+//!   test` reports and the review document's `--scenarios` shows.
+//! - [`format`](mod@format), a package file in canonical form or converted to the
+//!   other form (`lawgen fmt`, `lawgen convert`).
+//! - `python` (feature `emit`), a package's Python module: the bindings
+//!   file `Builder::python` writes and its docstring.
+//! - [`graph`], the predicate dependency graph of a package as Graphviz DOT
+//!   (`lawgen graph`).
+//! - [`lint`], the second opinion on a package that checks:
+//!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //!
 //! ```no_run
 //! // build.rs
@@ -52,6 +64,10 @@
 pub mod diagnostics;
 pub mod doc;
 pub mod driver;
+pub mod format;
+pub mod graph;
+pub mod lint;
+pub mod suite;
 
 // Some of what the stages offer serves only the tools of the `lawgen`
 // command (the text form's printer and canonical JSON for `lawgen fmt`, the
@@ -84,9 +100,7 @@ mod lower;
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod model;
 #[cfg(feature = "emit")]
-#[cfg_attr(feature = "internals", allow(missing_docs))]
-mod python;
-mod suite;
+pub mod python;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod syntax;
@@ -104,7 +118,7 @@ use lawgen_runtime::{program, scc};
 pub mod internals;
 
 #[cfg(feature = "emit")]
-pub use builder::{BuildError, Builder, Package};
+pub use builder::{BuildError, Builder, Package, ASCENT_DEPENDENCY, ASCENT_VERSION};
 #[cfg(feature = "emit")]
 pub use emit::{EmitError, EmitOptions, Emitted, Engine, STRAIGHT_LINE_RULES};
 /// Hex SHA-256 of bytes, lower case: the digest packages' hashes, lock files

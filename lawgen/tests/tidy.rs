@@ -78,32 +78,18 @@ const WALLS: &[Wall] = &[
 ];
 
 /// What the CLI still reaches through `lawgen::internals`: (file under
-/// `lawgen/cli/src/`, stage). Only shrinks.
+/// `lawgen/cli/src/`, stage). Only shrinks. Each of these reads the checked
+/// package itself, which the public API does not expose (its `Catalog` has
+/// no variable types, strata, dependency edges or node origins).
 const CLI_INTERNALS: &[(&str, &str)] = &[
-    ("bench/result.rs", "model"),
-    ("bench/result.rs", "syntax"),
-    ("bench/strata.rs", "model"),
+    // The bench's case generator draws facts from the rules' bodies with
+    // their variables' types and the closures' domains.
     ("bench/synth.rs", "model"),
-    ("build/mod.rs", "builder"),
-    ("build/python.rs", "builder"),
-    ("build/python.rs", "model"),
-    ("build/python.rs", "python"),
+    // `lawgen check`'s summary: strata, fragments and editions, set-aside
+    // rules and each node's package, and the dependency edges
+    // (`check::strata`) of the stratification it explains.
     ("check.rs", "check"),
     ("check.rs", "model"),
-    ("fmt.rs", "syntax"),
-    ("graph.rs", "check"),
-    ("graph.rs", "model"),
-    ("lib.rs", "syntax"),
-    ("lint/case.rs", "model"),
-    ("lint/editions.rs", "model"),
-    ("lint/mod.rs", "model"),
-    ("lint/mod.rs", "syntax"),
-    ("lint/never.rs", "model"),
-    ("lint/never.rs", "syntax"),
-    ("lint/unused.rs", "model"),
-    ("lint/unused.rs", "syntax"),
-    ("lock.rs", "imports"),
-    ("test.rs", "suite"),
 ];
 
 /// A path that crosses a wall.
@@ -454,7 +440,7 @@ fn a_wrong_import_fails_naming_the_file_the_line_and_the_arrow() {
             "use lawgen::driver::Loaded;\nuse lawgen::internals::model::Model;\n".to_owned(),
         ),
         (
-            "lawgen/cli/src/lint/mod.rs".to_owned(),
+            "lawgen/cli/src/check.rs".to_owned(),
             "use lawgen::internals::model::Model;\n".to_owned(),
         ),
     ];

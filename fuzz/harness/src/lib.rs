@@ -206,7 +206,7 @@ pub fn package(data: &[u8]) {
         return;
     };
     let _ = lawgen_cli::check::render(&loaded);
-    let _ = lawgen_cli::graph::dot(loaded.model());
+    let _ = lawgen::graph::dot(&loaded);
     evaluate_all(&loaded, &Default::default(), 0);
 }
 

@@ -166,8 +166,8 @@ pub fn ensure_built_with(
     if !fresh {
         progress(&format!(
             "compiling {} {} {} ({} relations, {} rules) into {} — once per package version",
-            loaded.model().name,
-            loaded.model().version,
+            loaded.name(),
+            loaded.version(),
             if emitted.from_program {
                 "evaluated from its embedded program (more lowered rules than the straight-line limit)".to_owned()
             } else {

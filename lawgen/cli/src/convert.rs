@@ -1,5 +1,5 @@
 //! `lawgen convert`: a package between package JSON and the text form
-//! ([`super::fmt::convert`]).
+//! ([`lawgen::format::convert`]).
 
 use super::{read_input, Failure, Inputs};
 use std::path::PathBuf;
@@ -17,8 +17,8 @@ pub struct Args {
 pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let (input, output) = (&args.input, &args.output);
     let bytes = read_input(input, &inputs.limits)?;
-    let r =
-        super::fmt::convert(input, &bytes, output).map_err(|e| Failure::new(1, e.render(input)))?;
+    let r = lawgen::format::convert(input, &bytes, output)
+        .map_err(|e| Failure::new(1, e.render(input)))?;
     eprint!("{}", super::fmt::describe_changes(&r.changes));
     std::fs::write(output, r.output.as_bytes())
         .map_err(|e| Failure::new(2, format!("error: cannot write {}: {e}", output.display())))?;

@@ -57,9 +57,9 @@ pub use common::{Backend, EngineArg, Failure, Inputs, LimitArgs, PolicyArg};
 #[cfg(feature = "cli")]
 mod common {
     use clap::ValueEnum;
+    use lawgen::driver::FactsFileError;
     use lawgen::driver::ReadLimits;
     use lawgen::driver::{self, LoadError, Loaded};
-    use lawgen::internals::syntax::files::{self, read_limited, FactsFileError};
     use lawgen_runtime::interp::Facts;
     use lawgen_runtime::Policy;
     use std::path::{Path, PathBuf};
@@ -258,7 +258,7 @@ mod common {
         help: &str,
     ) -> Result<Vec<u8>, Failure> {
         use lawgen_runtime::bounded::ReadError;
-        read_limited(path, limit).map_err(|e| match e {
+        lawgen_runtime::bounded::read_file(path, limit as u64).map_err(|e| match e {
             ReadError::Io(e) => {
                 Failure::new(2, format!("error: cannot read {}: {e}", path.display()))
             }
@@ -300,7 +300,7 @@ mod common {
                     "{}error: {} states inputs {} deprecates",
                     found.render(),
                     path.display(),
-                    loaded.model().name
+                    loaded.name()
                 ),
             ));
         }
@@ -315,7 +315,7 @@ mod common {
         loaded: &Loaded,
         limits: &ReadLimits,
     ) -> Result<Facts, Failure> {
-        let facts = files::read_facts_file(path, &loaded.catalog, limits).map_err(|e| match e {
+        let facts = driver::read_facts_file(path, loaded, limits).map_err(|e| match e {
             FactsFileError::Io(e) => {
                 Failure::new(2, format!("error: cannot read {}: {e}", path.display()))
             }
@@ -325,7 +325,7 @@ mod common {
                     "{}error: {} is not a valid facts file for {}",
                     d.render(),
                     path.display(),
-                    loaded.model().name
+                    loaded.name()
                 ),
             ),
         })?;

@@ -86,7 +86,7 @@ impl lawgen_serve::Compile for CacheCompiler {
             CompiledError::Cargo(e) => no_toolchain(&e.to_string()),
             e => format!(
                 "error: cannot build the Direct engine of {}: {e}",
-                loaded.model().name
+                loaded.name()
             ),
         })?;
         Ok(lawgen_serve::Compiled {

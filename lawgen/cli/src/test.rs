@@ -1,7 +1,7 @@
 //! `lawgen test DIR`: a suite of hand-derived scenarios as a command, and
 //! what the suite covers.
 //!
-//! The suite is read and run by the library (`lawgen::internals::suite`, which the review
+//! The suite is read and run by the library (`lawgen::suite`, which the review
 //! document's `--scenarios` runs too); this module adds up the coverage and
 //! writes the reports (text, JSON, JUnit).
 //!
@@ -18,8 +18,8 @@ use super::{Failure, Inputs, PolicyArg};
 use clap::ValueEnum;
 use lawgen::diagnostics::escape_for_display;
 use lawgen::driver::Loaded;
-use lawgen::internals::suite::bad;
-pub use lawgen::internals::suite::{
+use lawgen::suite::bad;
+pub use lawgen::suite::{
     discover, read_expected, run, run_with, Difference, Expected, Outcome, Scenario, Suite,
     SuiteError, ALLOW_LIST, SUITE_FILE,
 };
@@ -81,7 +81,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let mut import_path = suite.import_path.clone();
     import_path.extend(inputs.import_path.iter().cloned());
     let loaded = lawgen::driver::load_file_with(&package, &inputs.limits, &import_path)?;
-    lawgen::internals::suite::check_expectations(&suite, &loaded).map_err(fail)?;
+    lawgen::suite::check_expectations(&suite, &loaded).map_err(fail)?;
     let min_coverage = args.min_coverage;
     let with_coverage = args.coverage || min_coverage.is_some();
     let outcomes = run_with(
@@ -99,7 +99,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     } else {
         None
     };
-    let name = format!("{} {}", loaded.model().name, loaded.model().version);
+    let name = format!("{} {}", loaded.name(), loaded.version());
     match args.format {
         TestFormat::Text => {
             print!("{}", render_results(&outcomes));
@@ -351,7 +351,7 @@ pub fn coverage(
                         "line {}: `{}` is no rule of {}",
                         entry.line,
                         escape_for_display(rule),
-                        loaded.model().name
+                        loaded.name()
                     ),
                     "name a rule of the package's closure by its local name or full id",
                 ))
@@ -374,7 +374,7 @@ pub fn coverage(
                         entry.line,
                         escape_for_display(rule),
                         matches.len(),
-                        loaded.model().name,
+                        loaded.name(),
                         ids.join(", ")
                     ),
                     &format!(

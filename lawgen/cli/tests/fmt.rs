@@ -50,7 +50,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
     );
     assert!(first.help.contains("lawgen fmt"), "{}", first.help);
 
-    let r = lawgen_cli::fmt::format(Path::new("chess.json"), edited.as_bytes()).unwrap();
+    let r = lawgen::format::canonical(Path::new("chess.json"), edited.as_bytes()).unwrap();
     assert_eq!(r.changes.len(), 1);
     assert_eq!(
         r.changes[0].id.as_deref(),
@@ -68,7 +68,7 @@ fn fmt_repairs_an_edited_package_that_check_refuses() {
         .count();
     assert_eq!(differing, 2, "the value and the hash after it");
     // Formatting is idempotent.
-    let again = lawgen_cli::fmt::format(Path::new("chess.json"), r.output.as_bytes()).unwrap();
+    let again = lawgen::format::canonical(Path::new("chess.json"), r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
     assert!(again.changes.is_empty());
 }
@@ -131,7 +131,7 @@ rule ResignationLoses strict game_lost_by(g,p):-player_of(g,p),
 // end
 "#;
     std::fs::write(&law, messy).unwrap();
-    let r = lawgen_cli::fmt::format(&law, messy.as_bytes()).unwrap();
+    let r = lawgen::format::canonical(&law, messy.as_bytes()).unwrap();
     let expected = r#"// A small package.
 schema "law.core.ir/0.2"
 package "demo" namespace "urn:demo" version "0.1.0"
@@ -157,7 +157,7 @@ rule ResignationLoses strict
 "#;
     assert_eq!(r.output, expected);
     // The layout is a fixed point, and means the same package.
-    let again = lawgen_cli::fmt::format(&law, r.output.as_bytes()).unwrap();
+    let again = lawgen::format::canonical(&law, r.output.as_bytes()).unwrap();
     assert_eq!(again.output, r.output);
     let a = lawgen::internals::syntax::text::parse(messy).unwrap().json;
     let b = lawgen::internals::syntax::text::parse(&r.output)

@@ -285,17 +285,19 @@ fn python_stubs_of_hostile_packages_are_python_and_say_what_lawgen_meant() {
         let module = format!("p{i}");
         let emitted = emit(loaded, &EmitOptions::default().module_name(&module))
             .unwrap_or_else(|e| panic!("{what}: {e}"));
-        let stub = lawgen_cli::build::python::stub(loaded.model(), &emitted);
+        let stub = lawgen_cli::build::python::stub(loaded, &emitted);
         let path = dir.join(format!("{module}.pyi"));
         std::fs::write(&path, &stub).unwrap();
         files.push(path);
-        let m = loaded.model();
         expected.push(serde_json::json!([
-            lawgen::internals::python::module_doc(m, &module),
-            format!("The package's name ({}).", escape_for_display(&m.name)),
+            lawgen::python::module_doc(loaded, &module),
+            format!(
+                "The package's name ({}).",
+                escape_for_display(loaded.name())
+            ),
             format!(
                 "The package's version ({}).",
-                escape_for_display(&m.version)
+                escape_for_display(loaded.version())
             ),
         ]));
     }

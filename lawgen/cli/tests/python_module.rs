@@ -87,7 +87,7 @@ fn python_projects_of_random_packages_compile_without_warnings() {
         let emitted = emit(&loaded, &EmitOptions::default().module_name(&module)).unwrap();
         lawgen_cli::build::python::write_project(
             &dir,
-            loaded.model(),
+            &loaded,
             &emitted,
             &RuntimeDep::default_for_this_build(),
         )
@@ -145,7 +145,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
     );
     // The same bindings as the `lawgen build --python` project holds.
     let project = tempdir("project");
-    let (loaded, emitted) = lawgen::internals::builder::load_and_emit(
+    let (loaded, emitted) = lawgen_cli::build::load_and_emit(
         &chess(),
         None,
         Default::default(),
@@ -155,7 +155,7 @@ fn builder_writes_the_bindings_next_to_the_module() {
     .unwrap();
     let dist = lawgen_cli::build::python::write_project(
         &project,
-        loaded.model(),
+        &loaded,
         &emitted,
         &RuntimeDep::default_for_this_build(),
     )

@@ -196,7 +196,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn chess_law(dir: &Path) -> PathBuf {
     let json = support::workspace().join(CHESS);
     let law = dir.join("fide.laws.chess-0.1.0.law");
-    let r = lawgen_cli::fmt::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
+    let r = lawgen::format::convert(&json, &std::fs::read(&json).unwrap(), &law).unwrap();
     assert!(r.changes.is_empty(), "the seed's hashes are right");
     std::fs::write(&law, r.output).unwrap();
     law
@@ -433,7 +433,7 @@ fn valid_text_files_check_and_are_canonical() {
         let loaded =
             lawgen::driver::load_file(&p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
         let src = std::fs::read(&p).unwrap();
-        let f = lawgen_cli::fmt::format(&p, &src).unwrap();
+        let f = lawgen::format::canonical(&p, &src).unwrap();
         assert_eq!(
             f.output.as_bytes(),
             src.as_slice(),

@@ -196,7 +196,7 @@ fn valid_packages_load() {
         };
         let summary = catch_unwind(AssertUnwindSafe(|| lawgen_cli::check::render(&loaded)))
             .unwrap_or_else(|p| panic!("{name}: summary panicked: {}", panic_message(p)));
-        let dot = catch_unwind(AssertUnwindSafe(|| lawgen_cli::graph::dot(loaded.model())))
+        let dot = catch_unwind(AssertUnwindSafe(|| lawgen::graph::dot(&loaded)))
             .unwrap_or_else(|p| panic!("{name}: graph panicked: {}", panic_message(p)));
         if name == "scripts_and_hidden_characters" {
             // Its name, version and labels hold ESC, OSC, bidi controls:

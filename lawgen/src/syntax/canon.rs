@@ -7,7 +7,8 @@ use super::text::rehash_node;
 use crate::diagnostics::Diagnostics;
 use serde_json::Value;
 
-/// A hash that [`rehash`] changed.
+/// A hash that `rehash` changed: what [`crate::format::canonical`] and
+/// [`crate::format::convert`] report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HashChange {
     /// Index of the node in `nodes`.

@@ -68,24 +68,23 @@ fn child<P: CompiledPackage>(pkg: &P, args: &[String]) -> Result<BenchResult, Be
                 d.render()
             ))
         })?;
-    let m = loaded.model();
     let prog = lawgen::driver::lower(&loaded).map_err(BenchError::internal)?;
     // The input relation of each literal (as `read_facts_json` maps them).
-    let mut rel_of: Vec<Option<usize>> = vec![None; 2 * m.preds.len()];
+    let mut rel_of: Vec<Option<usize>> = vec![None; 2 * loaded.catalog.preds.len()];
     for (i, rel) in prog.relations.iter().enumerate() {
         if let Role::Facts(l) = rel.role {
             rel_of[lit_slot(l)] = Some(i);
         }
     }
     let synth = make_synth(&loaded, &cfg)?;
-    let lits = count_literals(m);
+    let lits = count_literals(&loaded.catalog);
     let index: HashMap<&str, usize> = lits
         .iter()
         .enumerate()
         .map(|(i, l)| (l.as_str(), i))
         .collect();
     let make = |i: usize| -> P::Facts { push_case(pkg, &synth, &rel_of, &synth.draft(i as u64)) };
-    let mut out = result_shell(m, "compiled", &cfg);
+    let mut out = result_shell(&loaded, "compiled", &cfg);
     let mut first: Option<Vec<u64>> = None;
     for r in 0..cfg.repeat {
         let mut progress = Progress::new(

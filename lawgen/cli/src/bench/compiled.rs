@@ -71,7 +71,7 @@ pub fn run_compiled_with(
         ))
     })?;
     let mut r = BenchResult::from_json(&json).map_err(BenchError::internal)?;
-    let want = count_literals(loaded.model());
+    let want = count_literals(&loaded.catalog);
     let got: Vec<&String> = r.counts.iter().map(|(l, _)| l).collect();
     if got.len() != want.len() || got.iter().zip(&want).any(|(a, b)| *a != b) {
         return Err(BenchError::internal(
@@ -80,7 +80,7 @@ pub fn run_compiled_with(
     }
     r.load_before = load_before;
     r.load_after = load_average();
-    r.coverage(loaded.model());
+    r.coverage(&loaded.catalog);
     r.notes.push(if built.from_program {
         format!(
             "engine: the embedded program, evaluated by the runtime (more lowered rules than the \

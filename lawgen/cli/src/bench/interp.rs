@@ -16,17 +16,16 @@ use std::time::Instant;
 /// Runs the benchmark on the reference evaluator, in this process.
 pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, BenchError> {
     cfg.validate()?;
-    let m = loaded.model();
     let load_before = load_average();
     let synth = make_synth(loaded, cfg)?;
     let prog = lawgen::driver::lower(loaded).map_err(BenchError::internal)?;
-    let lits = count_literals(m);
+    let lits = count_literals(&loaded.catalog);
     let index: HashMap<&str, usize> = lits
         .iter()
         .enumerate()
         .map(|(i, l)| (l.as_str(), i))
         .collect();
-    let mut out = result_shell(m, "interp", cfg);
+    let mut out = result_shell(loaded, "interp", cfg);
     let mut first: Option<Vec<u64>> = None;
     for r in 0..cfg.repeat {
         let progress = Mutex::new(Progress::new(
@@ -78,7 +77,7 @@ pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, Ben
     progress.lock().map(|mut p| p.finish()).ok();
     out.facts = facts.into_iter().sum();
     if cfg.strata_sample > 0 {
-        out.strata = Some(strata_profile(&prog, m, &synth, cfg));
+        out.strata = Some(strata_profile(&prog, &synth, cfg));
         out.notes.push(format!(
             "per-stratum times: estimated on the first {} case(s), single-threaded, by \
              evaluating with the first k program strata for each k and taking differences",
@@ -94,7 +93,7 @@ pub fn run_interp(loaded: &Loaded, cfg: &BenchConfig) -> Result<BenchResult, Ben
     out.peak_rss_kib = peak_rss_kib();
     out.load_before = load_before;
     out.load_after = load_average();
-    out.coverage(m);
+    out.coverage(&loaded.catalog);
     add_template_note(&mut out);
     Ok(out)
 }

@@ -4,9 +4,8 @@
 use super::config::{BenchConfig, BenchError};
 use super::synth::Synth;
 use lawgen::driver::Loaded;
-use lawgen::internals::model::Model;
 use lawgen_runtime::program::RelationKind;
-use lawgen_runtime::program::{Lit, PredId};
+use lawgen_runtime::program::{Catalog, Lit, PredId};
 
 /// Time spent in one program stratum (interp only, estimated).
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +59,7 @@ pub struct BenchResult {
 }
 
 /// Institutional literals in table order: by predicate name, `p` before `~p`.
-pub fn count_literals(m: &Model) -> Vec<String> {
+pub fn count_literals(m: &Catalog) -> Vec<String> {
     let mut preds: Vec<(usize, &str)> = m
         .preds
         .iter()
@@ -85,13 +84,12 @@ pub fn count_literals(m: &Model) -> Vec<String> {
 /// The generator for `cfg`: synthetic, or the template (read and checked
 /// against the package like `lawgen eval --facts`).
 pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>, BenchError> {
-    let model = loaded.model();
     let synth = match &cfg.template {
-        None => Synth::new(model, cfg.synth.clone()),
+        None => Synth::of(loaded, cfg.synth.clone()),
         Some(path) => {
-            use lawgen::internals::syntax::files::{read_facts_file, FactsFileError};
+            use lawgen::driver::{read_facts_file, FactsFileError};
             let limits = lawgen::driver::ReadLimits::default();
-            let facts = read_facts_file(path, &loaded.catalog, &limits).map_err(|e| match e {
+            let facts = read_facts_file(path, loaded, &limits).map_err(|e| match e {
                 FactsFileError::Io(e) => BenchError {
                     code: 2,
                     message: format!("error: cannot read {}: {e}", path.display()),
@@ -102,21 +100,21 @@ pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>
                         "{}error: {} is not a valid facts file for {}",
                         d.render(),
                         path.display(),
-                        model.name
+                        loaded.name()
                     ),
                 },
             })?;
-            Synth::with_template(model, cfg.synth.clone(), &facts)
+            Synth::of_with_template(loaded, cfg.synth.clone(), &facts)
         }
     };
     synth.map_err(|e| BenchError::usage(&e.0))
 }
 
-pub(super) fn result_shell(m: &Model, backend: &str, cfg: &BenchConfig) -> BenchResult {
+pub(super) fn result_shell(loaded: &Loaded, backend: &str, cfg: &BenchConfig) -> BenchResult {
     BenchResult {
         backend: backend.to_owned(),
-        package: m.name.clone(),
-        version: m.version.clone(),
+        package: loaded.name().to_owned(),
+        version: loaded.version().to_owned(),
         policy: cfg.policy.as_str().to_owned(),
         cases: cfg.cases,
         threads: cfg.threads,
@@ -142,7 +140,7 @@ pub(super) fn result_shell(m: &Model, backend: &str, cfg: &BenchConfig) -> Bench
 impl BenchResult {
     /// Fills in which literals with a concluding rule were never concluded.
     #[cfg(feature = "cli")]
-    pub(super) fn coverage(&mut self, m: &Model) {
+    pub(super) fn coverage(&mut self, m: &Catalog) {
         let can: std::collections::HashSet<String> = (0..m.preds.len())
             .flat_map(|i| {
                 [false, true].map(|negative| Lit {
@@ -150,7 +148,11 @@ impl BenchResult {
                     negative,
                 })
             })
-            .filter(|l| m.has_concluding_rule(*l))
+            // A strict or defeasible rule concludes it.
+            .filter(|l| {
+                m.rules_for(*l)
+                    .any(|(_, r)| r.strength != lawgen_runtime::program::Strength::Defeater)
+            })
             .map(|l| m.lit_name(l))
             .collect();
         self.concludable = self.counts.iter().filter(|(l, _)| can.contains(l)).count();

@@ -5,18 +5,12 @@
 use super::config::BenchConfig;
 use super::result::StratumTime;
 use super::synth::Synth;
-use lawgen::internals::model::Model;
 use lawgen_runtime::interp;
 use lawgen_runtime::program::Program;
 use std::time::{Duration, Instant};
 
 /// Time per program stratum, by differences of prefix evaluations.
-pub(super) fn strata_profile(
-    prog: &Program,
-    _m: &Model,
-    synth: &Synth,
-    cfg: &BenchConfig,
-) -> Vec<StratumTime> {
+pub(super) fn strata_profile(prog: &Program, synth: &Synth, cfg: &BenchConfig) -> Vec<StratumTime> {
     let sample: Vec<_> = (0..cfg.strata_sample.min(cfg.cases))
         .map(|i| synth.case(i as u64))
         .collect();

@@ -174,6 +174,21 @@ pub struct Synth<'m> {
 const MAX_DEPTH: usize = 6;
 
 impl<'m> Synth<'m> {
+    /// A generator of synthetic cases for a checked package: its
+    /// declarations and rules, read off the checked model.
+    pub fn of(loaded: &'m lawgen::driver::Loaded, opts: SynthOptions) -> Result<Self, SynthError> {
+        Synth::new(loaded.model(), opts)
+    }
+
+    /// [`Synth::with_template`] for a checked package.
+    pub fn of_with_template(
+        loaded: &'m lawgen::driver::Loaded,
+        opts: SynthOptions,
+        template: &Facts,
+    ) -> Result<Self, SynthError> {
+        Synth::with_template(loaded.model(), opts, template)
+    }
+
     /// A generator of synthetic cases for `model`.
     pub fn new(model: &'m Model, opts: SynthOptions) -> Result<Self, SynthError> {
         if !(0.0..=1.0).contains(&opts.density) {

@@ -6,8 +6,8 @@
 pub mod python;
 
 use super::{EngineArg, Failure, Inputs};
-use lawgen::internals::builder::{write_if_changed, BuildError, ASCENT_DEPENDENCY, ASCENT_VERSION};
-use lawgen::Emitted;
+use lawgen::driver::{Loaded, ReadLimits};
+use lawgen::{BuildError, EmitOptions, Emitted, Engine, ASCENT_DEPENDENCY, ASCENT_VERSION};
 use std::path::{Path, PathBuf};
 
 /// `lawgen build PACKAGE --out DIR [--runtime R] [--python] [--engine E]`.
@@ -55,7 +55,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     let runtime = args
         .runtime
         .unwrap_or_else(RuntimeDep::default_for_this_build);
-    let (loaded, emitted) = lawgen::internals::builder::load_and_emit(
+    let (loaded, emitted) = load_and_emit(
         &args.package,
         args.module_name.as_deref(),
         args.engine.into(),
@@ -64,7 +64,7 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
     )
     .map_err(fail)?;
     if args.python {
-        let name = python::write_project(out, loaded.model(), &emitted, &runtime).map_err(fail)?;
+        let name = python::write_project(out, &loaded, &emitted, &runtime).map_err(fail)?;
         eprintln!(
             "wrote the Python project `{name}` (module `{}`) to {}; `pip install {}` builds it",
             emitted.module_name,
@@ -82,6 +82,49 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
         ASCENT_VERSION
     );
     Ok(())
+}
+
+/// Loads, checks and emits one package for `engine`, with its import
+/// closure: imports searched for in its own directory, then in
+/// `import_path`.
+pub fn load_and_emit(
+    path: &Path,
+    module: Option<&str>,
+    engine: Engine,
+    limits: &ReadLimits,
+    import_path: &[PathBuf],
+) -> Result<(Loaded, Emitted), BuildError> {
+    let loaded =
+        lawgen::driver::load_file_with(path, limits, import_path).map_err(BuildError::Package)?;
+    let mut opts = EmitOptions::default().engine(engine);
+    if let Some(m) = module {
+        opts = opts.module_name(m);
+    }
+    let emitted = lawgen::generate(&loaded, &opts).map_err(|error| BuildError::Emit {
+        package: path.to_owned(),
+        error,
+    })?;
+    Ok((loaded, emitted))
+}
+
+/// Writes `bytes` to `path` unless it already holds exactly them (as
+/// `lawgen::Builder` writes its modules), creating its directory.
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
+    // Read no more than the new bytes: a longer file differs anyway.
+    if lawgen_runtime::bounded::read_file(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|error| BuildError::Io {
+            path: dir.to_owned(),
+            error,
+        })?;
+    }
+    std::fs::write(path, bytes).map_err(|error| BuildError::Io {
+        path: path.to_owned(),
+        error,
+    })?;
+    Ok(true)
 }
 
 /// Where a standalone crate finds `lawgen-runtime` (`lawgen build

@@ -2,10 +2,10 @@
 //! what is anchored to them.
 
 use super::Cx;
-use lawgen::diagnostics::{Code, Diagnostics};
-use lawgen::internals::model::{Model, Rule};
+use crate::diagnostics::{Code, Diagnostics};
+use crate::model::{Model, Rule};
+use crate::program::local_name;
 use lawgen_runtime::law::{Date, Law};
-use lawgen_runtime::program::local_name;
 use std::collections::BTreeSet;
 
 /// The works of the editions a rule is anchored to (dated or not).

@@ -10,9 +10,9 @@
 //! member type as frequent as the case type.
 
 use super::Cx;
-use lawgen::diagnostics::{Code, Diagnostics};
-use lawgen::internals::model::{Atom, Item, Model, Rule, Term, Var};
-use lawgen_runtime::program::{Ty, TypeId, Value};
+use crate::diagnostics::{Code, Diagnostics};
+use crate::model::{Atom, Item, Model, Rule, Term, Var};
+use crate::program::{Ty, TypeId, Value};
 use std::collections::BTreeSet;
 
 pub(super) fn case_types(m: &Model) -> Vec<TypeId> {

@@ -1,10 +1,10 @@
 //! W004 (a declaration nothing uses) and W007 (a judgment no rule reads).
 
 use super::Cx;
-use lawgen::diagnostics::{Code, Diagnostics};
-use lawgen::internals::model::Item;
-use lawgen::internals::syntax::NodeKind;
-use lawgen_runtime::program::RelationKind;
+use crate::diagnostics::{Code, Diagnostics};
+use crate::model::Item;
+use crate::program::RelationKind;
+use crate::syntax::NodeKind;
 use std::collections::HashSet;
 
 /// Predicates some rule body reads (status or `not` items, either polarity).
@@ -28,11 +28,10 @@ fn read_by_rules(cx: &Cx) -> HashSet<u32> {
 /// mentions is left over from an edit. Institutional predicates are the
 /// package's outputs and are never reported; judgments are W007.
 pub(super) fn unused_declarations(cx: &Cx, out: &mut Diagnostics) {
-    let mentioned =
-        lawgen::internals::syntax::canon::mentioned_elsewhere(cx.loaded.source.as_bytes());
+    let mentioned = crate::syntax::canon::mentioned_elsewhere(cx.loaded.source.as_bytes());
     let read = read_by_rules(cx);
     let domains: HashSet<u32> = cx.m.closures.iter().map(|c| c.domain.0).collect();
-    for n in &cx.loaded.package().nodes {
+    for n in &cx.loaded.package.nodes {
         let (what, name) = match &n.kind {
             NodeKind::TypeDecl { name } => ("the type", name.clone()),
             NodeKind::Constant { name, .. } => ("the constant", name.clone()),

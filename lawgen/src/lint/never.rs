@@ -1,11 +1,11 @@
 //! W003: a rule that can never fire; W008: a derogation of such a rule.
 
 use super::Cx;
-use lawgen::diagnostics::{Code, Diagnostics, Location};
-use lawgen::internals::model::{Item, Rule, Term};
-use lawgen::internals::syntax::NodeKind;
-use lawgen_runtime::program::{local_name, Ty, Value};
-use lawgen_runtime::program::{CmpOp, RelationKind, Status, Strength};
+use crate::diagnostics::{Code, Diagnostics, Location};
+use crate::model::{Item, Rule, Term};
+use crate::program::{local_name, Ty, Value};
+use crate::program::{CmpOp, RelationKind, Status, Strength};
+use crate::syntax::NodeKind;
 
 /// Condition, any of:
 ///
@@ -50,7 +50,7 @@ pub(super) fn never_fires(cx: &Cx, out: &mut Diagnostics) {
 /// every conclusion as it was, so the derogation most likely names the
 /// wrong rule. Only the root package's derogations are linted.
 pub(super) fn derogation_without_effect(cx: &Cx, out: &mut Diagnostics) {
-    for n in &cx.loaded.package().nodes {
+    for n in &cx.loaded.package.nodes {
         let NodeKind::Derogation(d) = &n.kind else {
             continue;
         };

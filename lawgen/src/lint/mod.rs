@@ -1,4 +1,4 @@
-//! `lawgen lint`: the second opinion on a package that checks. Where `check`
+//! Lints: the second opinion on a package that checks (`lawgen lint`). Where `check`
 //! refuses what has no meaning, `lint` warns about what has a meaning that is
 //! probably not the law's: facts of one case deciding another, conclusions
 //! that forget their case, rules that can never fire, declarations and
@@ -8,74 +8,26 @@
 //! condition does not fire on correct packages; the reference with an
 //! example per lint is `docs/lints.md`.
 //!
-//! Lints run on a checked package (a [`Loaded`]) and only read it.
+//! Lints run on a checked package (a [`Loaded`]) and only read it:
+//! [`warnings`] gives every warning, which the `lawgen lint` command prints
+//! as text or as [`to_json`]. The codes are the diagnostic catalogue's
+//! (`W0xx`, [`crate::diagnostics::Code`]).
 
 mod case;
 mod editions;
 mod never;
 mod unused;
 
-use clap::ValueEnum;
-use lawgen::diagnostics::{Code, Diagnostics, Location};
-use lawgen::driver::Loaded;
-use lawgen::internals::model::{Model, Rule};
-use lawgen::internals::syntax::{self, NodeKind};
+use crate::diagnostics::{Code, Diagnostics, Location};
+use crate::driver::Loaded;
+use crate::model::{Model, Rule};
+use crate::syntax::{self, NodeKind};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-/// `lawgen lint PACKAGE [--deny warnings] [--format text|json]`.
-#[derive(clap::Args)]
-pub struct Args {
-    package: PathBuf,
-    /// `--deny warnings`: exit 1 when there is any warning.
-    #[arg(long, value_enum)]
-    deny: Option<Deny>,
-    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
-    format: LintFormat,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Deny {
-    Warnings,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum LintFormat {
-    Text,
-    Json,
-}
-
-/// Prints the warnings (with a `.law` file's lines); fails on any when
-/// they are denied.
-pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure> {
-    let package = &args.package;
-    let bytes = super::read_input(package, &inputs.limits)?;
-    let file = lawgen::driver::package_json(package, bytes, &inputs.limits)?;
-    let loaded =
-        lawgen::driver::load_package_json(package, &file, &inputs.limits, &inputs.import_path)?;
-    let warnings = file.locate(lint(&loaded));
-    match args.format {
-        LintFormat::Json => print!("{}", syntax::canon::diagnostics_json(&warnings)),
-        LintFormat::Text if warnings.is_empty() => {
-            println!("{}: no warnings", package.display())
-        }
-        LintFormat::Text => print!("{}", warnings.render()),
-    }
-    if args.deny.is_some() && !warnings.is_empty() {
-        return Err(super::Failure::new(
-            1,
-            format!(
-                "error: {} has {} warning(s) and warnings are denied",
-                package.display(),
-                warnings.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Every warning for a checked package, sorted by location.
-pub fn lint(loaded: &Loaded) -> Diagnostics {
+/// Every warning for a checked package, sorted by location: what `lawgen
+/// lint` prints. A `.law` file's lines are added by
+/// [`crate::driver::PackageJson::locate`].
+pub fn warnings(loaded: &Loaded) -> Diagnostics {
     let cx = Cx::new(loaded);
     let mut out = Diagnostics::new();
     case::cross_case_leak(&cx, &mut out);
@@ -95,8 +47,8 @@ pub fn lint(loaded: &Loaded) -> Diagnostics {
 
 /// What the lints share: the model, and where each node and body item is.
 pub(crate) struct Cx<'a> {
-    pub m: &'a Model,
-    pub loaded: &'a Loaded,
+    pub(crate) m: &'a Model,
+    pub(crate) loaded: &'a Loaded,
     /// Node id → JSON pointer of the node.
     node_ptr: HashMap<&'a str, &'a str>,
     /// Rule id → pointers of its body items, in order.
@@ -107,7 +59,7 @@ impl<'a> Cx<'a> {
     fn new(loaded: &'a Loaded) -> Self {
         let mut node_ptr = HashMap::new();
         let mut item_ptrs = HashMap::new();
-        for n in &loaded.package().nodes {
+        for n in &loaded.package.nodes {
             node_ptr.insert(n.id.as_str(), n.ptr.as_str());
             if let NodeKind::Rule(r) = &n.kind {
                 item_ptrs.insert(
@@ -117,19 +69,19 @@ impl<'a> Cx<'a> {
             }
         }
         Cx {
-            m: loaded.model(),
+            m: &loaded.model,
             loaded,
             node_ptr,
             item_ptrs,
         }
     }
 
-    pub fn node(&self, id: &str) -> Location {
+    pub(crate) fn node(&self, id: &str) -> Location {
         Location::new(Some(id), self.node_ptr.get(id).copied().unwrap_or(""))
     }
 
     /// The location of body item `k` of `rule` (the rule, if unknown).
-    pub fn item(&self, rule: &Rule, k: usize) -> Location {
+    pub(crate) fn item(&self, rule: &Rule, k: usize) -> Location {
         match self.item_ptrs.get(rule.id.as_str()).and_then(|v| v.get(k)) {
             Some(p) => Location::new(Some(&rule.id), *p),
             None => self.node(&rule.id),
@@ -148,7 +100,7 @@ impl<'a> Cx<'a> {
 fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
     for p in &cx.m.priorities {
         let lo = cx.m.rule(p.lower);
-        if lo.strength != lawgen_runtime::program::Strength::Strict {
+        if lo.strength != crate::program::Strength::Strict {
             continue;
         }
         let hi = cx.m.rule(p.higher);
@@ -157,7 +109,7 @@ fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
             cx.node(&p.id),
             format!(
                 "`{}` ranks `{}` over the strict rule `{}`, which still concludes `{}` definitely whenever its body holds definitely: priorities do not affect definite conclusions",
-                lawgen_runtime::program::local_name(&p.id),
+                crate::program::local_name(&p.id),
                 hi.local,
                 lo.local,
                 cx.m.lit_name(lo.head.lit()),
@@ -180,16 +132,16 @@ fn priority_over_strict(cx: &Cx, out: &mut Diagnostics) {
 fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {
     for c in &cx.m.closures {
         let d = cx.m.pred(c.domain);
-        if d.kind != lawgen_runtime::program::RelationKind::Institutional {
+        if d.kind != crate::program::RelationKind::Institutional {
             continue;
         }
-        let lit = lawgen_runtime::program::Lit {
+        let lit = crate::program::Lit {
             pred: c.domain,
             negative: false,
         };
         let strict =
             cx.m.rules_for(lit)
-                .any(|r| cx.m.rule(r).strength == lawgen_runtime::program::Strength::Strict);
+                .any(|r| cx.m.rule(r).strength == crate::program::Strength::Strict);
         if strict {
             continue;
         }
@@ -198,7 +150,7 @@ fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {
             cx.node(&c.id),
             format!(
                 "the closure `{}` closes `{}` over `{}`, which no fact or strict rule can establish definitely, so it never derives `~{}`",
-                lawgen_runtime::program::local_name(&c.id),
+                crate::program::local_name(&c.id),
                 cx.m.pred(c.pred).local,
                 d.local,
                 cx.m.pred(c.pred).local,
@@ -209,4 +161,11 @@ fn closure_domain_empty(cx: &Cx, out: &mut Diagnostics) {
             ),
         );
     }
+}
+
+/// Diagnostics as a JSON array (`lawgen lint --format json`): one object per
+/// diagnostic with `code`, `severity`, `message`, `node`, `pointer`, `line`,
+/// `column` (null when not read from a `.law` file) and `help`, keys sorted.
+pub fn to_json(d: &Diagnostics) -> String {
+    crate::syntax::canon::diagnostics_json(d)
 }
