@@ -1,0 +1,404 @@
+//! `Conclusions`: the result of evaluating one case, with per
+//! institutional literal its verdict method, `_all` iterator and
+//! explanations, the open requests, the counts and the canonical output.
+
+use super::super::plan::out_ident;
+use super::super::{code, doc_attrs, split};
+use super::model::{ApiModel, LitModel};
+use super::tokens::{index, to_col};
+use crate::program::Ty;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// How a case's entities are named, in a method of `Conclusions`.
+fn names() -> TokenStream {
+    quote!(self.batch.input.names(self.case as usize))
+}
+
+/// The `Conclusions` struct, its methods, its canonical output and its
+/// explanations.
+pub(super) fn items(m: &ApiModel) -> TokenStream {
+    let core = core(m);
+    let naming = naming();
+    let (counts, count_fns) = counts(m);
+    let ncounts = m.lits.len();
+    let verdicts = m.lits.iter().map(|l| lit_methods(m, l));
+    let (rows, row_fns) = rows(m);
+    let trailers = trailers();
+    quote! {
+        /// The result of evaluating one case: a verdict per ground literal.
+        /// (The cases of one engine run share their storage; see
+        /// `Batching::batch_size`.)
+        #[derive(Clone, Debug)]
+        pub struct Conclusions {
+            batch: ::std::sync::Arc<Batch>,
+            case: u32,
+            policy: __rt::Policy,
+            /// Decoded on first use: most callers read verdicts or
+            /// counts, and a request owns its names.
+            requests: ::std::sync::OnceLock<Vec<__rt::Request>>,
+        }
+
+        impl Conclusions {
+            #core
+            #naming
+
+            /// For each institutional literal (`p`, `~p`), how many tuples
+            /// are concluded (definitely or defeasibly).
+            pub fn concluded_counts(&self) -> [(&'static str, usize); #ncounts] {
+                #counts
+            }
+
+            #count_fns
+
+            #(#verdicts)*
+
+            #[doc(hidden)]
+            pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
+                #rows
+            }
+
+            #row_fns
+        }
+
+        #trailers
+    }
+}
+
+/// The statements decoding each judgment's open requests into `out`.
+fn request_decodes(m: &ApiModel) -> Vec<TokenStream> {
+    let names = names();
+    let decodes = m.requests.iter().map(|rv| {
+        let v = m.case_rows(rv.rel);
+        let local = Literal::string(&rv.local);
+        let auth = Literal::string(&rv.authority);
+        let cap = Literal::string(&rv.capability);
+        let cols = m.rel(rv.rel).columns.iter().enumerate();
+        let decode = cols.map(|(k, t)| m.col_arg(*t, k, &names));
+        quote! {
+            for t in #v {
+                out.push(__rt::Request { predicate: #local.to_owned(), args: vec![#(#decode),*], authority: #auth.to_owned(), capability: #cap.to_owned() });
+            }
+        }
+    });
+    decodes.collect()
+}
+
+/// `new`, the requests, the verdict every verdict method calls, the
+/// policy and the facts.
+fn core(m: &ApiModel) -> TokenStream {
+    let request_decodes = request_decodes(m);
+    quote! {
+        fn new(batch: ::std::sync::Arc<Batch>, case: u32, policy: __rt::Policy) -> Self {
+            Conclusions { batch, case, policy, requests: ::std::sync::OnceLock::new() }
+        }
+
+        fn collect_requests(&self) -> Vec<__rt::Request> {
+            let mut out = Vec::new();
+            #(#request_decodes)*
+            out
+        }
+
+        fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
+            self.requests().iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
+        }
+
+        /// The verdict on one row: what every verdict method calls,
+        /// compiled once per row type.
+        #[allow(dead_code)]
+        fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel<'_, T>]; 4], judgments: &[&str]) -> __rt::Verdict {
+            __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+        }
+
+        /// The conflict policy this evaluation used.
+        pub fn policy(&self) -> __rt::Policy {
+            self.policy
+        }
+
+        /// Every judgment the authorities are asked to decide, sorted.
+        pub fn requests(&self) -> &[__rt::Request] {
+            self.requests.get_or_init(|| {
+                let mut requests = self.collect_requests();
+                requests.sort();
+                requests.dedup();
+                requests
+            })
+        }
+
+        /// The facts this evaluation ran on (`None` for a nameless
+        /// case: a [`Case`] or [`Columns`]).
+        pub fn facts(&self) -> Option<&Facts> {
+            match &self.batch.input {
+                Input::Named(v) => v.get(self.case as usize),
+                Input::Nameless(_) => None,
+            }
+        }
+    }
+}
+
+/// `name`, `get` and `entity_name`.
+fn naming() -> TokenStream {
+    let names = names();
+    quote! {
+        /// The name an entity was given (`None` for an id from other
+        /// facts, and for a nameless case's own entities: see
+        /// [`Conclusions::entity_name`]).
+        pub fn name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<&str> {
+            #names.given(e.id())
+        }
+
+        /// The entity called `name` in these conclusions: by its name
+        /// in the facts or the package, or `Type#index` in a nameless
+        /// case.
+        pub fn get<E: ::lawgen_runtime::Entity>(&self, name: &str) -> Option<E> {
+            #names.id(E::TYPE_NAME, name).map(E::__from_id)
+        }
+
+        /// What `to_json`, explanations and requests call an entity:
+        /// its name, or `Type#index` for a nameless case's own
+        /// (`Game#0`; never a constant's name). `None` for an id
+        /// these conclusions cannot hold.
+        pub fn entity_name<E: ::lawgen_runtime::Entity>(&self, e: E) -> Option<String> {
+            #names.name(E::TYPE_NAME, e.id()).map(|n| n.into_owned())
+        }
+    }
+}
+
+/// `concluded_counts`'s body: per literal, its name and count; above the
+/// split threshold, written into the array in functions of their own.
+fn counts(m: &ApiModel) -> (TokenStream, TokenStream) {
+    let counts: Vec<TokenStream> = m
+        .lits
+        .iter()
+        .map(|l| {
+            let text = Literal::string(&l.text);
+            let count = match l.defeasibly() {
+                Some(r) => m.case_count(r),
+                None => quote!(0),
+            };
+            quote!((#text, #count))
+        })
+        .collect();
+    let ncounts = counts.len();
+    if !split::splits(m.split_above, ncounts) {
+        return (quote!([#(#counts),*]), TokenStream::new());
+    }
+    let stmts = counts
+        .iter()
+        .enumerate()
+        .map(|(j, c)| quote!(a[#j] = #c;))
+        .collect();
+    let split = split::split_seq(
+        m.split_above,
+        stmts,
+        "__concluded_counts",
+        &|f| quote!(fn #f(&self, a: &mut [(&'static str, usize); #ncounts])),
+        &|f| quote!(self.#f(&mut a);),
+        &TokenStream::new(),
+    );
+    let (body, fns) = (split.body, split.fns);
+    (
+        quote! {
+            let mut a = [("", 0); #ncounts];
+            #body
+            a
+        },
+        fns,
+    )
+}
+
+/// `__rows`'s body: the rows of every relation the reference bridge asks
+/// for, one runtime function per row type, not a closure per relation
+/// (these arms were four tenths of the module's LLVM IR).
+fn rows(m: &ApiModel) -> (TokenStream, TokenStream) {
+    let row_arms = m.row_rels.iter().map(|&r| {
+        let i = r.0 as usize;
+        let rows = if m.rel(r).input {
+            let rel = r.0;
+            let arity = m.rel(r).columns.len();
+            quote!(__rt::input_rows(self.batch.input.rows(self.case as usize), #rel, #arity))
+        } else {
+            let o = out_ident(r);
+            quote!(__rt::case_rows(self.batch.out.#o.case(self.case)))
+        };
+        (u64::from(r.0), quote!(#i), rows)
+    });
+    let rows = split::split_match(
+        m.split_above,
+        &quote!(rel),
+        row_arms.collect(),
+        &quote!(Vec::new()),
+        "__rows",
+        &|f| quote!(fn #f(&self, rel: usize) -> Vec<Vec<i64>>),
+        &|f| quote!(self.#f(rel)),
+    );
+    (rows.body, rows.fns)
+}
+
+/// The four methods of one institutional literal: its verdict, `_all`,
+/// `explain_*` and `explain_*_in`.
+fn lit_methods(m: &ApiModel, l: &LitModel) -> TokenStream {
+    let (vn, alln, exn, exn_in) = (&l.verdict, &l.all, &l.explain, &l.explain_in);
+    let args = &l.args;
+    let tys: Vec<TokenStream> = l.params.iter().map(|t| m.api_type(*t)).collect();
+    let verdict_body = verdict_body(l);
+    let all_body = all_body(m, l);
+    let arg_values = l.params.iter().zip(args).map(|(t, a)| match t {
+        Ty::Int => quote!(__rt::Arg::Int(#a)),
+        Ty::Entity(_) => quote!(self.__entity(#a)?),
+    });
+    let lit_name = code(&l.text);
+    let doc = doc_attrs(&l.doc);
+    let all_doc = doc_attrs(&format!(
+        "Every tuple for which `{lit_name}` is concluded (definitely or defeasibly), sorted by id."
+    ));
+    let ex_doc = doc_attrs(&format!(
+        "Explains the verdict on `{lit_name}` for these arguments (the same tree as `lawgen explain`)."
+    ));
+    let ex_in_doc = doc_attrs(&format!(
+        "Explains the verdict on `{lit_name}` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."
+    ));
+    let full_id = Literal::string(&l.full_id);
+    let negative = l.negative;
+    quote! {
+        #doc
+        pub fn #vn(&self, #(#args: #tys),*) -> __rt::Verdict {
+            #verdict_body
+        }
+        #all_doc
+        pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
+            #all_body
+        }
+        ::lawgen_runtime::__if_explain! {
+            #ex_doc
+            pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                self.#exn_in(#(#args,)* "en")
+            }
+            #ex_in_doc
+            pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                self.__explain(#full_id, #negative, vec![#(#arg_values),*], &self.#vn(#(#args),*), lang)
+            }
+        }
+    }
+}
+
+/// A verdict method's body: one call of `__verdict`, compiled once per row
+/// type, with each section's relations (`rel \ minus`) in the order the
+/// runtime's `verdict` ranks them, as `lawgen explain` does.
+fn verdict_body(l: &LitModel) -> TokenStream {
+    let args = &l.args;
+    if !l.concluded_ever() {
+        // No section of this literal is kept: never concluded.
+        return quote! {
+            let _ = (#(#args,)*);
+            __rt::Verdict::NotConcluded
+        };
+    }
+    let cols = l.params.iter().zip(args).map(|(t, a)| to_col(*t, a));
+    let sections = l.sections.iter().map(|rels| {
+        let rels = rels.iter().map(|(r, minus)| {
+            let o = out_ident(*r);
+            let minus = match minus {
+                Some(mr) => {
+                    let mo = out_ident(*mr);
+                    quote!(Some(&self.batch.out.#mo))
+                }
+                None => quote!(None),
+            };
+            quote!((&self.batch.out.#o, #minus))
+        });
+        quote!(&[#(#rels),*])
+    });
+    let judgments = l.judgments.iter().map(|j| Literal::string(j));
+    quote!(self.__verdict(&(self.case, #(#cols,)*), [#(#sections),*], &[#(#judgments),*]))
+}
+
+/// A tuple's columns from `first` on, typed: the typed tuple of a row
+/// without its case column (an output row's column 0 is the case;
+/// `case_rows` drops it from an input row).
+fn wrap(m: &ApiModel, l: &LitModel, first: usize) -> Vec<TokenStream> {
+    let cols = l.params.iter().enumerate();
+    cols.map(|(k, t)| {
+        let idx = index(first + k);
+        match t {
+            Ty::Int => quote!(t.#idx),
+            Ty::Entity(id) => {
+                let ti = m.type_ident(*id);
+                quote!(#ti(t.#idx))
+            }
+        }
+    })
+    .collect()
+}
+
+/// An `_all` iterator's body: the rows of the defeasible section, typed.
+fn all_body(m: &ApiModel, l: &LitModel) -> TokenStream {
+    match l.defeasibly() {
+        Some(r) if !m.rel(r).input => {
+            // The row without its case column, typed, in one map.
+            let o = out_ident(r);
+            let wrap_row = wrap(m, l, 1);
+            quote!(self.batch.out.#o.case(self.case).iter().map(|t| (#(#wrap_row,)*)))
+        }
+        Some(r) => {
+            let rows = m.case_rows(r);
+            let wrap = wrap(m, l, 0);
+            quote!(#rows.map(|t| (#(#wrap,)*)))
+        }
+        None => quote!(::std::iter::empty()),
+    }
+}
+
+/// The canonical output and the explanations by text.
+fn trailers() -> TokenStream {
+    let names = names();
+    quote! {
+        ::lawgen_runtime::__if_serde! {
+            impl Conclusions {
+                /// The canonical output of docs/reference.md#the-canonical-output (what `lawgen eval` prints).
+                pub fn to_json(&self) -> Result<String, __rt::Error> {
+                    __rt::canonical_json(&PACKAGE, self.policy, #names, &|r| self.__rows(r))
+                }
+
+                /// The canonical output, typed: per section, per literal
+                /// (`game_drawn`, `~game_drawn`), its rows of values, with the
+                /// open requests, the date and the editions in force; what
+                /// `to_json` prints, without a JSON reader.
+                pub fn to_canonical(&self) -> Result<::lawgen_runtime::interp::Conclusions, __rt::Error> {
+                    __rt::canonical(&PACKAGE, self.policy, #names, &|r| self.__rows(r))
+                }
+            }
+        }
+
+        ::lawgen_runtime::__if_explain! {
+            impl Conclusions {
+                /// Explains a literal given as text: `game_drawn(g1)`,
+                /// `~castling_legal(g1, white, "king side")`.
+                pub fn explain(&self, query: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                    self.explain_in(query, "en")
+                }
+
+                /// [`Conclusions::explain`] with labels, article texts and lawgen's own
+                /// words in language `lang` (`en`, `ru`; others get English words).
+                pub fn explain_in(&self, query: &str, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                    __rt::explain(&PACKAGE, self.policy, #names, &|r| self.__rows(r), query, lang)
+                }
+
+                /// The explanation of one literal, with the verdict this
+                /// module computed for it: what every `explain_*_in`
+                /// calls, compiled once.
+                #[allow(dead_code)]
+                fn __explain(&self, predicate: &str, negative: bool, args: Vec<__rt::Arg>, verdict: &__rt::Verdict, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                    __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r), predicate, negative, args, Some(verdict), lang)
+                }
+
+                /// An entity argument of an explanation, by its name in
+                /// these conclusions (an error for an id they cannot hold).
+                #[allow(dead_code)]
+                fn __entity<E: ::lawgen_runtime::Entity>(&self, e: E) -> Result<__rt::Arg, __rt::Error> {
+                    __rt::known_entity(#names, e)
+                }
+            }
+        }
+    }
+}
