@@ -498,6 +498,11 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// The program rules whose head is `rel`.
+    pub(super) fn rules_heading(&self, rel: RelId) -> &[usize] {
+        self.heads.get(&rel).map_or(&[], Vec::as_slice)
+    }
+
     fn meaning(&self, ri: usize) -> &Meaning {
         &self.prog.rules[ri].meaning
     }
