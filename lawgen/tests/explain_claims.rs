@@ -168,7 +168,8 @@ impl Check<'_> {
     }
 
     fn node(&mut self, e: &Explanation, n: &Node, about: Option<&str>, world: World) {
-        let literal = n.literal.as_deref().or(about);
+        let text = n.literal.as_ref().map(ToString::to_string);
+        let literal = text.as_deref().or(about);
         let where_ = || format!("{}\n{}", e.literal, e.text());
         match &n.kind {
             NodeKind::Rule { level, world, .. } => {
@@ -218,6 +219,7 @@ impl Check<'_> {
             NodeKind::Group {
                 title: Title::ComplementDefinite { lit, world },
             } => {
+                let lit = &lit.to_string();
                 if let Some(q) = self.query(lit) {
                     assert!(
                         self.holds(q.lit, &q.args, Level::Definite, *world),
@@ -248,7 +250,7 @@ impl Check<'_> {
                         reason: Reason::NotAt { level, world },
                     } = outcome
                     {
-                        self.not_at(item, *level, *world, &where_());
+                        self.not_at(&item.text("en"), *level, *world, &where_());
                     }
                     // The level the policy asks of an attacker (in the
                     // other world).
@@ -330,7 +332,7 @@ impl Check<'_> {
                 item,
                 reason: Reason::NotAt { level, world },
                 ..
-            } => self.not_at(item, *level, *world, &where_()),
+            } => self.not_at(&item.text("en"), *level, *world, &where_()),
             NodeKind::Note {
                 phrase: Phrase::NotConcluded,
             } => {
@@ -470,7 +472,7 @@ impl Check<'_> {
         }
     }
 
-    fn no_value(&mut self, pattern: &str, listed: &[String], where_: &str) {
+    fn no_value(&mut self, pattern: &str, listed: &[explain::Atom], where_: &str) {
         let Some((name, args)) = pattern.strip_suffix(')').and_then(|p| p.split_once('(')) else {
             return;
         };
@@ -501,7 +503,7 @@ impl Check<'_> {
                 pending.insert(format!("{name}({})", vals.join(", ")));
             }
         }
-        let listed: BTreeSet<String> = listed.iter().cloned().collect();
+        let listed: BTreeSet<String> = listed.iter().map(ToString::to_string).collect();
         self.no_values.0 += 1;
         if !listed.is_empty() {
             self.no_values.1 += 1;
@@ -592,7 +594,7 @@ fn check_all(
         };
         assert_eq!(e.verdict(), expect, "{text}");
         for n in &e.tree {
-            c.node(&e, n, Some(&e.literal), World::Certain);
+            c.node(&e, n, Some(&e.literal()), World::Certain);
         }
         if e.verdict() == "pending" {
             assert!(
@@ -763,7 +765,7 @@ fn no_value_of_an_argument_names_the_pending_matches() {
         attackers: Attackers::default(),
     };
     for n in &e.tree {
-        c.node(&e, n, Some(&e.literal), World::Certain);
+        c.node(&e, n, Some(&e.literal()), World::Certain);
     }
     assert_eq!(c.no_values, (1, 1), "{text}");
 }

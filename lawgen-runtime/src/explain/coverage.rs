@@ -32,6 +32,7 @@
 //! given.
 
 use super::proof::Prover;
+use super::tree::Atom;
 use crate::interp::Store;
 use crate::program::{
     Item, Level, Lit, Meaning, PredId, Program, RelId, RelationKind, Role, SourceItem, Strength,
@@ -54,9 +55,9 @@ pub struct RuleOutcome {
     pub blocked_by: BTreeSet<u32>,
     /// As a defeater: it kept some literal from being established.
     pub blocks: bool,
-    /// It applies in the possible model only: the open requests it waits on
-    /// (`j(args)`), sorted.
-    pub pending_on: BTreeSet<String>,
+    /// It applies in the possible model only: the open requests it waits on,
+    /// by judgment atom.
+    pub pending_on: BTreeSet<Atom>,
     /// Its body holds (at Σ, in either model) for some tuple.
     pub applicable: bool,
 }
@@ -139,8 +140,7 @@ pub fn observe(prog: &Program, store: &Store, policy: Policy) -> CaseCoverage {
             // discarded under the policy nor defeated by a rule for `L`.
             for a in r.attacks(l).iter().filter(|a| a.blocks) {
                 let blocked = est.iter().any(|t| {
-                    !r.holds(l, t, Level::Defeasible, World::Certain)
-                        && !r.store.contains(a.ok, t)
+                    !r.holds(l, t, Level::Defeasible, World::Certain) && !r.store.contains(a.ok, t)
                 });
                 if blocked {
                     out.rules[ri as usize].blocked_by.insert(a.rule);
@@ -353,12 +353,12 @@ impl<'a> Reader<'a> {
             .is_some_and(|rel| self.store.contains(rel, t))
     }
 
-    /// Every open request, as `(judgment, "j(args)")`.
-    fn requests(&self) -> Vec<(PredId, String)> {
+    /// Every open request, as `(judgment, atom)`.
+    fn requests(&self) -> Vec<(PredId, Atom)> {
         let mut out = Vec::new();
         for rv in &self.prog.requests {
             for t in self.store.tuples(rv.rel) {
-                out.push((rv.lit.pred, self.prover.fmt_lit(rv.lit, t)));
+                out.push((rv.lit.pred, self.prover.ground_atom(rv.lit, t)));
             }
         }
         out.sort();

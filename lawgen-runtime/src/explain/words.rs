@@ -2,7 +2,7 @@
 //! Any other language gets English (labels and article texts still come in
 //! the requested language when the package has them).
 
-use super::tree::{Explanation, Phrase, Reason, Title};
+use super::tree::{Atom, Condition, Explanation, Phrase, Reason, Title};
 use crate::program::{Level, Status, Strength, World};
 use crate::Verdict;
 
@@ -264,6 +264,22 @@ pub fn negated_condition(lang: Lang, status: Status, atom: &str) -> String {
     }
 }
 
+/// A body item as a why-not names it: `p(x)`, `50 > 30`, `not established p(x)`.
+pub fn condition(lang: Lang, c: &Condition) -> String {
+    match c {
+        Condition::Holds(atom) => atom.to_string(),
+        Condition::Compare(cmp) => cmp.to_string(),
+        Condition::Not { status, atom } => negated_condition(lang, *status, &atom.to_string()),
+        Condition::InForce => "in force on the case's date".to_owned(),
+    }
+}
+
+/// Atoms as a list names them: by their text, each once.
+fn atom_list(atoms: &[Atom]) -> String {
+    let texts: std::collections::BTreeSet<String> = atoms.iter().map(Atom::to_string).collect();
+    texts.into_iter().collect::<Vec<_>>().join(", ")
+}
+
 /// "is not established", "is false", … after an item.
 pub fn reason(lang: Lang, r: &Reason) -> String {
     match (lang, r) {
@@ -364,7 +380,7 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
                 if pending.is_empty() {
                     base.into()
                 } else {
-                    format!("{base}; pending for {}", pending.join(", "))
+                    format!("{base}; pending for {}", atom_list(pending))
                 }
             }
             Phrase::NoDerivation => "no derivation found (please report this)".into(),
@@ -397,7 +413,7 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
                 if pending.is_empty() {
                     base.into()
                 } else {
-                    format!("{base}; ожидает решения для {}", pending.join(", "))
+                    format!("{base}; ожидает решения для {}", atom_list(pending))
                 }
             }
             Phrase::NoDerivation => "вывод не найден (сообщите об этом, пожалуйста)".into(),
