@@ -297,7 +297,7 @@ impl Check<'_> {
                             // literal below it by that priority.
                             let mut listed = BTreeSet::new();
                             for (r, p) in defeats {
-                                let lower = self.rule_for(q.lit, r, &where_());
+                                let lower = self.rule_for(q.lit, &r.name, &where_());
                                 self.beats(s, lower, &p.id, &where_());
                                 listed.insert(lower);
                             }

@@ -632,7 +632,7 @@ impl<'a> Prover<'a> {
             None,
             NodeKind::NotInForce {
                 rule: self.rule_ref(r),
-                date: date.map(|d| d.to_string()),
+                date,
                 editions,
                 by,
             },
@@ -644,11 +644,8 @@ impl<'a> Prover<'a> {
         let p = self.cat.law.period_of(e, date);
         super::tree::EditionSpan {
             name: self.edition_name(e),
-            from: p.as_ref().map(|p| p.from.to_string()),
-            to: p
-                .and_then(|p| p.until)
-                .and_then(crate::law::Date::pred)
-                .map(|d| d.to_string()),
+            from: p.as_ref().map(|p| p.from),
+            to: p.and_then(|p| p.until).and_then(crate::law::Date::pred),
         }
     }
 
@@ -918,9 +915,7 @@ impl<'a> Prover<'a> {
                     status: *status,
                     atom: self.pattern(atom, &f.binding),
                 },
-                Reason::InnerHolds {
-                    status: status.as_str(),
-                },
+                Reason::InnerHolds { status: *status },
             ),
         }
     }
@@ -1261,12 +1256,7 @@ impl<'a> Prover<'a> {
                         .get(&b.priority)
                         .is_none_or(|&g| self.store.contains(g, &[]))
             })
-            .map(|b| {
-                (
-                    self.cat.rule(b.rule).local.clone(),
-                    self.priority_ref(b.priority),
-                )
-            })
+            .map(|b| (self.rule_ref(b.rule), self.priority_ref(b.priority)))
             .collect();
         Some(Node {
             literal: None,

@@ -213,7 +213,8 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                         .iter()
                         .map(|(r, p)| {
                             format!(
-                                "{r} {} {} {} {}",
+                                "{} {} {} {} {}",
+                                r.name,
                                 w(Word::IsDefeatedBy),
                                 rule.name,
                                 w(Word::Under),
@@ -277,7 +278,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                 w(Word::Rule),
                 rule_title(lang, rule),
                 w(Word::NotInForceOn),
-                date.as_deref().unwrap_or("?"),
+                date.map_or_else(|| "?".to_owned(), |d| d.to_string()),
                 spans(lang, editions)
             )];
             v.extend(anchor_lines(lang, rule));
@@ -401,6 +402,14 @@ fn json_anchors(anchors: &[Anchor]) -> Vec<J> {
         .collect()
 }
 
+fn json_span(e: &EditionSpan) -> J {
+    json!({
+        "edition": e.name,
+        "from": e.from.map(|d| d.to_string()),
+        "to": e.to.map(|d| d.to_string()),
+    })
+}
+
 fn json_priority(p: &PriorityRef) -> J {
     json!({ "id": p.id, "package": p.package, "name": p.name, "reason": p.reason, "label": p.label })
 }
@@ -454,7 +463,7 @@ fn json_node(lang: Lang, n: &Node) -> J {
                 Outcome::Prevails { defeats, .. } => json!({
                     "kind": "prevails",
                     "defeats": defeats.iter().map(|(r, p)| json!({
-                        "rule": r, "priority": json_priority(p),
+                        "rule": r.name, "priority": json_priority(p),
                     })).collect::<Vec<_>>(),
                 }),
             };
@@ -478,16 +487,12 @@ fn json_node(lang: Lang, n: &Node) -> J {
             editions,
             by,
         } => json!({
-            "kind": "not_in_force", "rule": json_rule(rule), "asOf": date,
-            "editions": editions.iter().map(|e| json!({
-                "edition": e.name, "from": e.from, "to": e.to,
-            })).collect::<Vec<_>>(),
+            "kind": "not_in_force", "rule": json_rule(rule), "asOf": date.map(|d| d.to_string()),
+            "editions": editions.iter().map(json_span).collect::<Vec<_>>(),
             "derogations": by.iter().map(|(d, eds)| json!({
                 "id": d.id, "package": d.package, "name": d.name, "label": d.label,
                 "anchors": json_anchors(&d.anchors),
-                "editions": eds.iter().map(|e| json!({
-                    "edition": e.name, "from": e.from, "to": e.to,
-                })).collect::<Vec<_>>(),
+                "editions": eds.iter().map(json_span).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),

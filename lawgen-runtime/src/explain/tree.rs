@@ -4,6 +4,7 @@
 //! `words`); everything the package says (labels, article texts) was picked
 //! in the explanation's language when the tree was built.
 
+use crate::law::Date;
 use crate::program::{CmpOp, Level, Lit, Status, Strength, Value, World};
 use crate::{Policy, Request, Verdict};
 use std::fmt;
@@ -130,9 +131,9 @@ pub struct EditionSpan {
     /// Its label in the explanation's language, else its local name.
     pub name: String,
     /// The first day it is in force (`None`: on no day).
-    pub from: Option<String>,
+    pub from: Option<Date>,
     /// The last day it is in force (`None`: still in force).
-    pub to: Option<String>,
+    pub to: Option<Date>,
 }
 
 /// A rule as an explanation names it.
@@ -196,8 +197,8 @@ pub enum Reason {
     False,
     /// A `not` item whose inner item holds.
     InnerHolds {
-        /// What the inner literal is: "established" or "supported".
-        status: &'static str,
+        /// What the inner literal is: established or supported.
+        status: Status,
     },
 }
 
@@ -234,9 +235,9 @@ pub enum Outcome {
     /// `blocks`: the attacker is a defeater, which keeps the literal from
     /// being established without concluding the complement.
     Prevails {
-        /// The explained literal's rules it beats (by local name), each
-        /// with the priority that says so.
-        defeats: Vec<(String, PriorityRef)>,
+        /// The explained literal's rules it beats, each with the priority
+        /// that says so.
+        defeats: Vec<(RuleRef, PriorityRef)>,
         /// It is a defeater.
         blocks: bool,
     },
@@ -410,7 +411,7 @@ pub enum NodeKind {
         /// The rule.
         rule: RuleRef,
         /// The case's date.
-        date: Option<String>,
+        date: Option<Date>,
         /// The dated editions it is anchored to, with when each is in
         /// force (empty when they are in force and a derogation is not).
         editions: Vec<EditionSpan>,

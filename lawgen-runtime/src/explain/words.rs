@@ -295,7 +295,7 @@ pub fn reason(lang: Lang, r: &Reason) -> String {
             }
         }
         (Lang::En, Reason::False) => "is false".into(),
-        (Lang::En, Reason::InnerHolds { status }) => format!("fails: it is {status}"),
+        (Lang::En, Reason::InnerHolds { status }) => format!("fails: it is {}", status.as_str()),
         (Lang::Ru, Reason::NotAt { level, world }) => {
             let base = match level {
                 Level::Definite => "не установлено определённо",
@@ -310,10 +310,9 @@ pub fn reason(lang: Lang, r: &Reason) -> String {
         (Lang::Ru, Reason::False) => "ложно".into(),
         (Lang::Ru, Reason::InnerHolds { status }) => format!(
             "не выполнено: оно {}",
-            if *status == "established" {
-                "установлено"
-            } else {
-                "обосновано"
+            match status {
+                Status::Established => "установлено",
+                Status::Supported => "обосновано",
             }
         ),
     }

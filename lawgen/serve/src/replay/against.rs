@@ -429,7 +429,7 @@ fn top<'e>(
             by,
         } => out.push(Decider::NotInForce {
             rule: rule.clone(),
-            date: date.clone(),
+            date: date.map(|d| d.to_string()),
             editions: editions.clone(),
             by: by.clone(),
         }),
@@ -461,7 +461,10 @@ fn attacker(n: &explain::Node, out: &mut Vec<Decider>) {
         }),
         Outcome::Prevails { defeats, blocks } => out.push(Decider::Prevails {
             attacker: rule.clone(),
-            defeats: defeats.clone(),
+            defeats: defeats
+                .iter()
+                .map(|(r, p)| (r.name.clone(), p.clone()))
+                .collect(),
             blocks: *blocks,
         }),
         Outcome::Discarded { .. } => {}
@@ -716,7 +719,10 @@ impl Decider {
             json!({"name": d.name, "id": d.id, "package": d.package,
                 "anchors": d.anchors.iter().map(|a| json!({"locator": a.locator, "edition": a.edition})).collect::<Vec<_>>()})
         };
-        let span = |e: &EditionSpan| json!({"edition": e.name, "from": e.from, "to": e.to});
+        let span = |e: &EditionSpan| {
+            json!({"edition": e.name, "from": e.from.map(|d| d.to_string()),
+                "to": e.to.map(|d| d.to_string())})
+        };
         let mut v = match self {
             Decider::Concludes {
                 rule: r,
