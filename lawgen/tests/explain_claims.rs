@@ -30,7 +30,9 @@
 use lawgen_test_support as support;
 
 use lawgen::driver::{self, Evaluated, Loaded};
-use lawgen_runtime::explain::{self, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title};
+use lawgen_runtime::explain::{
+    self, Atom, Condition, Explanation, Node, NodeKind, Outcome, Phrase, Reason, Title,
+};
 use lawgen_runtime::formats::facts::read_facts;
 use lawgen_runtime::program::{
     Catalog, Level, Lit, Meaning, Program, RelationKind, Strength, Value, World,
@@ -115,7 +117,8 @@ impl Semantics {
 impl Check<'_> {
     /// `item` (a ground literal) does not hold at `level` in `world`: in the
     /// relations read, and in the semantics.
-    fn not_at(&mut self, item: &str, level: Level, world: World, where_: &str) {
+    fn not_at(&mut self, item: &Condition, level: Level, world: World, where_: &str) {
+        let Condition::Holds(item) = item else { return };
         let Some(q) = self.query(item) else { return };
         assert!(
             !self.sem.holds(q.lit, &q.args, level, world),
@@ -138,10 +141,7 @@ impl Check<'_> {
             .is_some_and(|r| self.ev.store.contains(r, &t))
     }
 
-    fn in_section(&self, section: &str, text: &str) -> bool {
-        let Ok(q) = explain::parse_query(self.cat, text) else {
-            return false;
-        };
+    fn in_section(&self, section: &str, q: &explain::Query) -> bool {
         let s = match section {
             "definitely" => lawgen_runtime::program::Section::Definitely,
             _ => lawgen_runtime::program::Section::Defeasibly,
@@ -151,24 +151,16 @@ impl Check<'_> {
             .is_some_and(|rows| rows.contains(&q.args))
     }
 
-    /// The literal a node is about, parsed back (names with escapes that do
-    /// not round-trip through the query syntax are skipped).
-    fn query(&self, text: &str) -> Option<explain::Query> {
-        let q = explain::parse_query(self.cat, text).ok()?;
-        let back = format!(
-            "{}({})",
-            self.cat.lit_name(q.lit),
-            q.args
-                .iter()
-                .map(explain::fmt_value)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        (back == text).then_some(q)
+    /// The literal a node is about, when every argument is bound.
+    fn query(&self, a: &Atom) -> Option<explain::Query> {
+        Some(explain::Query {
+            lit: a.lit,
+            args: a.values()?,
+        })
     }
 
-    fn node(&mut self, e: &Explanation, n: &Node, about: Option<&str>, world: World) {
-        let literal = n.literal.as_deref().or(about);
+    fn node(&mut self, e: &Explanation, n: &Node, about: Option<&Atom>, world: World) {
+        let literal = n.literal.as_ref().or(about);
         let where_ = || format!("{}\n{}", e.literal, e.text());
         match &n.kind {
             NodeKind::Rule { level, world, .. } => {
@@ -177,14 +169,14 @@ impl Check<'_> {
                         self.holds(q.lit, &q.args, *level, *world)
                             && self.sem.holds(q.lit, &q.args, *level, *world),
                         "claimed {level:?} in {world:?}: {}\n{}",
-                        literal.unwrap_or_default(),
+                        literal.map(ToString::to_string).unwrap_or_default(),
                         where_()
                     );
                     if *level == Level::Definite && *world == World::Certain {
                         assert!(
-                            self.in_section("definitely", literal.unwrap_or_default()),
+                            self.in_section("definitely", &q),
                             "claimed definitely: {}\n{}",
-                            literal.unwrap_or_default(),
+                            literal.map(ToString::to_string).unwrap_or_default(),
                             where_()
                         );
                     }
@@ -209,7 +201,7 @@ impl Check<'_> {
                     assert!(
                         is_fact,
                         "claimed a fact: {}\n{}",
-                        literal.unwrap(),
+                        literal.map(ToString::to_string).unwrap_or_default(),
                         where_()
                     );
                     self.checked += 1;
@@ -232,7 +224,7 @@ impl Check<'_> {
                         );
                     } else {
                         assert!(
-                            self.in_section("definitely", lit),
+                            self.in_section("definitely", &q),
                             "complement claimed definitely: {lit}\n{}",
                             where_()
                         );
@@ -295,7 +287,7 @@ impl Check<'_> {
                             // literal below it by that priority.
                             let mut listed = BTreeSet::new();
                             for (r, p) in defeats {
-                                let lower = self.rule_for(q.lit, r, &where_());
+                                let lower = self.rule_for(q.lit, &r.name, &where_());
                                 self.beats(s, lower, &p.id, &where_());
                                 listed.insert(lower);
                             }
@@ -342,14 +334,14 @@ impl Check<'_> {
                             .sem
                             .holds(q.lit, &q.args, Level::Supported, World::Certain),
                         "called not concluded, but the semantics supports it: {}\n{}",
-                        literal.unwrap_or_default(),
+                        literal.map(ToString::to_string).unwrap_or_default(),
                         where_()
                     );
                     if self.cat.pred(q.lit.pred).kind == RelationKind::Judgment {
                         assert!(
                             !self.sem.undecided(q.lit, &q.args),
                             "an undecided judgment atom called not concluded: {}\n{}",
-                            literal.unwrap_or_default(),
+                            literal.map(ToString::to_string).unwrap_or_default(),
                             where_()
                         );
                     }
@@ -470,38 +462,35 @@ impl Check<'_> {
         }
     }
 
-    fn no_value(&mut self, pattern: &str, listed: &[String], where_: &str) {
-        let Some((name, args)) = pattern.strip_suffix(')').and_then(|p| p.split_once('(')) else {
-            return;
-        };
-        let Some(l) = self.cat.lit_of(name) else {
-            return;
-        };
-        let pat: Vec<&str> = if args.is_empty() {
-            vec![]
-        } else {
-            args.split(", ").collect()
-        };
+    fn no_value(&mut self, pattern: &Atom, listed: &[Atom], where_: &str) {
+        let l = pattern.lit;
         let Some(rel) = self.ev.program.view(l, Level::Defeasible, World::Possible) else {
             return;
         };
         let p = self.cat.pred(l.pred);
-        if pat.len() != p.params.len() {
+        if pattern.args.len() != p.params.len() {
             return;
         }
         let mut pending = BTreeSet::new();
         for t in self.ev.store.tuples(rel) {
-            let vals: Vec<String> = p
+            let vals: Vec<Value> = p
                 .params
                 .iter()
                 .zip(t)
-                .map(|(ty, v)| explain::fmt_value(&self.ev.store.decode(*ty, *v)))
+                .map(|(ty, v)| self.ev.store.decode(*ty, *v))
                 .collect();
-            if vals.iter().zip(&pat).all(|(v, p)| *p == "_" || v == p) {
-                pending.insert(format!("{name}({})", vals.join(", ")));
+            if vals
+                .iter()
+                .zip(&pattern.args)
+                .all(|(v, p)| p.as_ref().is_none_or(|p| p == v))
+            {
+                pending.insert((l, vals));
             }
         }
-        let listed: BTreeSet<String> = listed.iter().cloned().collect();
+        let listed: BTreeSet<(Lit, Vec<Value>)> = listed
+            .iter()
+            .filter_map(|a| Some((a.lit, a.values()?)))
+            .collect();
         self.no_values.0 += 1;
         if !listed.is_empty() {
             self.no_values.1 += 1;

@@ -9,14 +9,14 @@
 //!   when `appΣ[r](t)` holds (a literal whose tags coincide has only the
 //!   strict rule, which then gives all three);
 //! - *defeated* by `h` under priority `p` (`h > r`) when, for some `t`, `r`
-//!   applies at Σ and `h` (a rule for `~L`) applies at ∂;
-//! - *discarded* when a rule for `~L` applies at ∂ for some `t` and `r`,
-//!   read in the possible model as lowering reads an attacker, does not
-//!   apply at the level the policy asks (Σ under propagating, ∂ under
-//!   blocking);
-//! - *blocked* by defeater `d` when `r` applies at ∂, `L` is not +∂, `d`
-//!   applies at the policy's level and no rule for `L` that beats `d`
-//!   applies;
+//!   applies at Σ and the `ok[~L, r]` rule lowering made for `h` beating
+//!   `r` holds (`h`, a rule for `~L`, applies at ∂ and `p` is in force);
+//! - *discarded* when one of the `ok[~L, r]` rules lowering made for `r`
+//!   being discarded holds: a rule for `~L` applies at ∂ for some `t` and
+//!   `r`, read in the possible model, does not apply at the level the
+//!   policy asks (Σ under propagating, ∂ under blocking);
+//! - *blocked* by defeater `d` when `r` applies at ∂, `L` is not +∂ and
+//!   `ok[L, d]` fails: `d` is neither discarded nor beaten by a rule for `L`;
 //! - *pending* when it applies at ∂ in the possible model but not in the
 //!   certain one; the judgments it waits on are the open requests of
 //!   judgments in its past;
@@ -32,9 +32,11 @@
 //! given.
 
 use super::proof::Prover;
+use super::tree::Atom;
 use crate::interp::Store;
 use crate::program::{
-    Level, Lit, Meaning, PredId, Program, RelId, RelationKind, Role, SourceItem, Strength, World,
+    Item, Level, Lit, Meaning, PredId, Program, RelId, RelationKind, Role, SourceItem, Strength,
+    World,
 };
 use crate::Policy;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -53,9 +55,9 @@ pub struct RuleOutcome {
     pub blocked_by: BTreeSet<u32>,
     /// As a defeater: it kept some literal from being established.
     pub blocks: bool,
-    /// It applies in the possible model only: the open requests it waits on
-    /// (`j(args)`), sorted.
-    pub pending_on: BTreeSet<String>,
+    /// It applies in the possible model only: the open requests it waits on,
+    /// by judgment atom.
+    pub pending_on: BTreeSet<Atom>,
     /// Its body holds (at Σ, in either model) for some tuple.
     pub applicable: bool,
 }
@@ -97,12 +99,6 @@ pub fn observe(prog: &Program, store: &Store, policy: Policy) -> CaseCoverage {
         priorities: vec![false; cat.priorities.len()],
         judgments: BTreeMap::new(),
     };
-    let blocking = policy == Policy::Blocking;
-    let attack_level = if blocking {
-        Level::Defeasible
-    } else {
-        Level::Supported
-    };
     let requests = r.requests();
     let past = r.past();
     for ri in 0..n as u32 {
@@ -132,54 +128,52 @@ pub fn observe(prog: &Program, store: &Store, policy: Policy) -> CaseCoverage {
             }
             let est_p = r.app(ri, Level::Defeasible, World::Possible);
             if est_p.iter().any(|t| !est.contains(t)) {
-                for (pred, text) in &requests {
+                for (pred, atom) in &requests {
                     if past[ri as usize].contains(pred) {
-                        o.pending_on.insert(text.clone());
+                        o.pending_on.insert(atom.clone());
                     }
                 }
             }
-            // Blocked by a defeater for ~L.
-            for d in r.rules_for(l.complement()) {
-                if cat.rule(d).strength != Strength::Defeater {
-                    continue;
-                }
-                let d_applies = r.app(d, attack_level, World::Possible);
-                let beaten_by: Vec<u32> = r
-                    .rules_for(l)
-                    .filter(|&h| cat.priority(h, d).is_some())
-                    .collect();
+            // Blocked by a defeater for ~L: one of the attackers lowering
+            // made `L`'s `+∂` rule read that blocks, whose `ok[L, d]` fails
+            // where `r` applies at ∂ (so `cand[L]` holds): `d` is neither
+            // discarded under the policy nor defeated by a rule for `L`.
+            for a in r.attacks(l).iter().filter(|a| a.blocks) {
                 let blocked = est.iter().any(|t| {
-                    !r.holds(l, t, Level::Defeasible, World::Certain)
-                        && d_applies.contains(t)
-                        && !beaten_by
-                            .iter()
-                            .any(|&h| r.app(h, Level::Defeasible, World::Certain).contains(t))
+                    !r.holds(l, t, Level::Defeasible, World::Certain) && !r.store.contains(a.ok, t)
                 });
                 if blocked {
-                    out.rules[ri as usize].blocked_by.insert(d);
-                    out.rules[d as usize].blocks = true;
+                    out.rules[ri as usize].blocked_by.insert(a.rule);
+                    out.rules[a.rule as usize].blocks = true;
                 }
             }
         }
-        // As an attacker of ~L: defeated, or discarded.
+        // As an attacker of ~L, through the `ok[~L, r]` rules lowering made:
+        // defeated where one of its `Defeated` rules holds and `r` applies
+        // at Σ; discarded where one of its `Discarded` rules (for the
+        // evaluation's policy: the blocking one reads the policy input) holds.
         let o = &mut out.rules[ri as usize];
-        for (pi, pr) in cat.priorities.iter().enumerate() {
-            if pr.lower != ri {
-                continue;
-            }
-            let hi = r.app(pr.higher, Level::Defeasible, World::Certain);
-            if sigma_c.iter().any(|t| hi.contains(t)) {
-                o.defeated.insert((pr.higher, pi as u32));
+        for a in r.attacks(l.complement()).iter().filter(|a| a.rule == ri) {
+            for &oi in p.rules_heading(a.ok) {
+                match prog.rules[oi].meaning {
+                    Meaning::Defeated { by, priority, .. } => {
+                        let beaten = p.instance_heads(oi);
+                        if beaten.iter().any(|t| sigma_c.contains(t)) {
+                            o.defeated.insert((by, priority));
+                        }
+                    }
+                    Meaning::Discarded { .. } if !o.discarded => {
+                        o.discarded = p.has_instance(oi);
+                    }
+                    _ => {}
+                }
             }
         }
-        let contested: BTreeSet<Vec<i64>> = r
-            .rules_for(l.complement())
-            .filter(|&c| cat.rule(c).strength != Strength::Defeater)
-            .flat_map(|c| r.app(c, Level::Defeasible, World::Certain))
-            .collect();
-        let applies = r.app(ri, attack_level, World::Possible);
-        o.discarded = contested.iter().any(|t| !applies.contains(t));
     }
+    // Whether a priority is exercised is a question about its two rules in
+    // the package, in either model, not about the `ok` rules lowering made
+    // of it (those name the first priority of a pair only): read off the
+    // applicability relations.
     for (pi, pr) in cat.priorities.iter().enumerate() {
         out.priorities[pi] = [World::Certain, World::Possible].into_iter().any(|w| {
             let lo = r.app(pr.lower, Level::Supported, w);
@@ -221,7 +215,18 @@ struct Reader<'a> {
     strict: HashMap<(u32, World), Vec<usize>>,
     aside: HashMap<u32, RelId>,
     facts: HashMap<Lit, RelId>,
-    by_head: HashMap<Lit, Vec<u32>>,
+    attacks: HashMap<Lit, Vec<Attacked>>,
+}
+
+/// An attacker of a literal's `+∂` rule in the certain model, as lowering
+/// recorded it ([`crate::program::Attack`]).
+struct Attacked {
+    /// The attacking rule (for the complement).
+    rule: u32,
+    /// It is a defeater.
+    blocks: bool,
+    /// Its `ok[L, s]` relation: it is discarded or defeated.
+    ok: RelId,
 }
 
 impl<'a> Reader<'a> {
@@ -254,9 +259,28 @@ impl<'a> Reader<'a> {
                 _ => None,
             })
             .collect();
-        let mut by_head: HashMap<Lit, Vec<u32>> = HashMap::new();
-        for (i, r) in prog.catalog.rules.iter().enumerate() {
-            by_head.entry(r.head.lit).or_default().push(i as u32);
+        let established: HashMap<RelId, Lit> = prog
+            .views
+            .iter()
+            .filter(|v| v.level == Level::Defeasible && v.world == World::Certain)
+            .map(|v| (v.rel, v.lit))
+            .collect();
+        let mut attacks: HashMap<Lit, Vec<Attacked>> = HashMap::new();
+        for r in &prog.rules {
+            let (Meaning::Established { attackers }, Some(&l)) =
+                (&r.meaning, established.get(&r.head.rel))
+            else {
+                continue;
+            };
+            for a in attackers {
+                if let Some(Item::Pos(ok)) = r.body.get(a.item as usize) {
+                    attacks.entry(l).or_default().push(Attacked {
+                        rule: a.rule,
+                        blocks: a.blocks,
+                        ok: ok.rel,
+                    });
+                }
+            }
         }
         Reader {
             prog,
@@ -266,7 +290,7 @@ impl<'a> Reader<'a> {
             strict,
             aside,
             facts,
-            by_head,
+            attacks,
         }
     }
 
@@ -274,8 +298,10 @@ impl<'a> Reader<'a> {
         self.store.tuples(rel).next().is_some()
     }
 
-    fn rules_for(&self, l: Lit) -> impl Iterator<Item = u32> + '_ {
-        self.by_head.get(&l).into_iter().flatten().copied()
+    /// The attackers of `l`'s `+∂` rule in the certain model (none when
+    /// nothing attacks it, or nothing concludes it).
+    fn attacks(&self, l: Lit) -> &[Attacked] {
+        self.attacks.get(&l).map_or(&[], Vec::as_slice)
     }
 
     /// Has the head of rule `r` its own `app` relations, or only its strict
@@ -327,12 +353,12 @@ impl<'a> Reader<'a> {
             .is_some_and(|rel| self.store.contains(rel, t))
     }
 
-    /// Every open request, as `(judgment, "j(args)")`.
-    fn requests(&self) -> Vec<(PredId, String)> {
+    /// Every open request, as `(judgment, atom)`.
+    fn requests(&self) -> Vec<(PredId, Atom)> {
         let mut out = Vec::new();
         for rv in &self.prog.requests {
             for t in self.store.tuples(rv.rel) {
-                out.push((rv.lit.pred, self.prover.fmt_lit(rv.lit, t)));
+                out.push((rv.lit.pred, self.prover.ground_atom(rv.lit, t)));
             }
         }
         out.sort();

@@ -86,32 +86,27 @@ fn finish(
     tree: Vec<Node>,
     lang: &str,
 ) -> Explanation {
-    let literal = format!(
-        "{}({})",
-        prog.catalog.lit_name(q.lit),
-        q.args.iter().map(fmt_value).collect::<Vec<_>>().join(", ")
-    );
-    // The requests the tree cites: its undecided judgment atoms.
+    let literal = Atom {
+        lit: q.lit,
+        name: prog.catalog.lit_name(q.lit),
+        args: q.args.iter().cloned().map(Some).collect(),
+    };
+    // The requests the tree cites: its undecided judgment atoms, by
+    // judgment and values (either sign asks the same question).
     let mut atoms = BTreeSet::new();
     for n in tree.iter().flat_map(Node::walk) {
-        if let (NodeKind::Judgment { .. }, Some(l)) = (&n.kind, &n.literal) {
-            atoms.insert(l.trim_start_matches('~').to_owned());
+        if let (NodeKind::Judgment { .. }, Some(a)) = (&n.kind, &n.literal) {
+            atoms.insert((a.lit.pred, &a.args));
         }
     }
     if undecided {
-        atoms.insert(literal.trim_start_matches('~').to_owned());
+        atoms.insert((literal.lit.pred, &literal.args));
     }
     let requests: Vec<_> = p
         .requests()
         .into_iter()
-        .filter(|r| {
-            let text = format!(
-                "{}({})",
-                r.predicate,
-                r.args.iter().map(fmt_value).collect::<Vec<_>>().join(", ")
-            );
-            atoms.contains(&text)
-        })
+        .filter(|(_, a)| atoms.contains(&(a.lit.pred, &a.args)))
+        .map(|(r, _)| r)
         .collect();
     let verdict = match verdict {
         Verdict::Pending(_) => Verdict::Pending(requests.clone()),

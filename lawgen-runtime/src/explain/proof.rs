@@ -328,15 +328,19 @@ impl<'a> Prover<'a> {
         }
     }
 
-    pub(super) fn fmt_lit(&self, l: Lit, t: &[i64]) -> String {
+    /// Ground literal `l(t)`, decoded.
+    pub(super) fn ground_atom(&self, l: Lit, t: &[i64]) -> Atom {
         let p = self.cat.pred(l.pred);
-        let args: Vec<String> = p
-            .params
-            .iter()
-            .zip(t)
-            .map(|(ty, v)| fmt_value(&self.value(*ty, *v)))
-            .collect();
-        format!("{}({})", self.cat.lit_name(l), args.join(", "))
+        Atom {
+            lit: l,
+            name: self.cat.lit_name(l),
+            args: p
+                .params
+                .iter()
+                .zip(t)
+                .map(|(ty, v)| Some(self.value(*ty, *v)))
+                .collect(),
+        }
     }
 
     fn term(&self, t: &Term, b: &Binding) -> Option<i64> {
@@ -346,25 +350,27 @@ impl<'a> Prover<'a> {
         }
     }
 
-    fn show_term(&self, t: &Term, ty: Ty, b: &Binding) -> String {
+    /// The value of `t` under `b` (`None`: a variable not bound).
+    fn term_value(&self, t: &Term, ty: Ty, b: &Binding) -> Option<Value> {
         match t {
-            Term::Value(v) => fmt_value(v),
-            Term::Var(_) => match self.term(t, b) {
-                Some(v) => fmt_value(&self.value(ty, v)),
-                None => "_".to_owned(),
-            },
+            Term::Value(v) => Some(v.clone()),
+            Term::Var(_) => self.term(t, b).map(|v| self.value(ty, v)),
         }
     }
 
-    fn fmt_atom(&self, a: &SourceAtom, b: &Binding) -> String {
+    /// Body atom `a` on the values `b` binds.
+    fn pattern(&self, a: &SourceAtom, b: &Binding) -> Atom {
         let p = self.cat.pred(a.lit.pred);
-        let args: Vec<String> = a
-            .args
-            .iter()
-            .zip(&p.params)
-            .map(|(t, ty)| self.show_term(t, *ty, b))
-            .collect();
-        format!("{}({})", self.cat.lit_name(a.lit), args.join(", "))
+        Atom {
+            lit: a.lit,
+            name: self.cat.lit_name(a.lit),
+            args: a
+                .args
+                .iter()
+                .zip(&p.params)
+                .map(|(t, ty)| self.term_value(t, *ty, b))
+                .collect(),
+        }
     }
 
     fn ground(&self, a: &SourceAtom, b: &Binding) -> Option<Tuple> {
@@ -498,6 +504,11 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// The program rules whose head is `rel`.
+    pub(super) fn rules_heading(&self, rel: RelId) -> &[usize] {
+        self.heads.get(&rel).map_or(&[], Vec::as_slice)
+    }
+
     fn meaning(&self, ri: usize) -> &Meaning {
         &self.prog.rules[ri].meaning
     }
@@ -621,7 +632,7 @@ impl<'a> Prover<'a> {
             None,
             NodeKind::NotInForce {
                 rule: self.rule_ref(r),
-                date: date.map(|d| d.to_string()),
+                date,
                 editions,
                 by,
             },
@@ -633,11 +644,8 @@ impl<'a> Prover<'a> {
         let p = self.cat.law.period_of(e, date);
         super::tree::EditionSpan {
             name: self.edition_name(e),
-            from: p.as_ref().map(|p| p.from.to_string()),
-            to: p
-                .and_then(|p| p.until)
-                .and_then(crate::law::Date::pred)
-                .map(|d| d.to_string()),
+            from: p.as_ref().map(|p| p.from),
+            to: p.and_then(|p| p.until).and_then(crate::law::Date::pred),
         }
     }
 
@@ -705,7 +713,7 @@ impl<'a> Prover<'a> {
 
     /// Why `l(t)` holds at `need` (or stronger) in `w`. The caller knows it does.
     pub(super) fn derive(&self, l: Lit, t: &[i64], need: Level, w: World, depth: usize) -> Node {
-        let literal = (depth > 0).then(|| self.fmt_lit(l, t));
+        let literal = (depth > 0).then(|| self.ground_atom(l, t));
         if depth > MAX_DEPTH {
             return Node::leaf(literal, NodeKind::Elided);
         }
@@ -859,7 +867,7 @@ impl<'a> Prover<'a> {
     /// Where package rule `rule`'s body, as computed by the applicability
     /// relation `app`, stops matching for head `t`: the failing item worded
     /// at the level and world lowering read it at.
-    fn first_failure(&self, app: RelId, t: &[i64]) -> Option<(String, Reason)> {
+    fn first_failure(&self, app: RelId, t: &[i64]) -> Option<(Condition, Reason)> {
         let ai = *self.heads.get(&app)?.first()?;
         let rule = match self.meaning(ai) {
             Meaning::Applicable { rule, .. } | Meaning::Strict { rule, .. } => *rule,
@@ -874,11 +882,11 @@ impl<'a> Prover<'a> {
         s.fail.as_ref().map(|f| self.failure_text(rule, f, wording))
     }
 
-    fn failure_text(&self, rule: u32, f: &Failure, wording: Wording<'_>) -> (String, Reason) {
+    fn failure_text(&self, rule: u32, f: &Failure, wording: Wording<'_>) -> (Condition, Reason) {
         // Past the items as written: the rule's in-force input (explained
         // as a rule not in force wherever it can fail; this is a fallback).
         let Some(item) = self.cat.rule(rule).body.get(f.item) else {
-            return ("in force on the case's date".to_owned(), Reason::False);
+            return (Condition::InForce, Reason::False);
         };
         match item {
             SourceItem::Status { status, atom } => {
@@ -891,7 +899,7 @@ impl<'a> Prover<'a> {
                     world: World::Certain,
                 });
                 (
-                    self.fmt_atom(atom, &f.binding),
+                    Condition::Holds(self.pattern(atom, &f.binding)),
                     Reason::NotAt {
                         level: read.level,
                         world: read.world,
@@ -899,30 +907,27 @@ impl<'a> Prover<'a> {
                 )
             }
             SourceItem::Compare { left, op, right } => (
-                self.fmt_compare(rule, left, *op, right, &f.binding),
+                Condition::Compare(self.comparison(rule, left, *op, right, &f.binding)),
                 Reason::False,
             ),
             SourceItem::Not { status, atom } => (
-                super::words::negated_condition(
-                    super::words::Lang::of(self.lang),
-                    *status,
-                    &self.fmt_atom(atom, &f.binding),
-                ),
-                Reason::InnerHolds {
-                    status: status.as_str(),
+                Condition::Not {
+                    status: *status,
+                    atom: self.pattern(atom, &f.binding),
                 },
+                Reason::InnerHolds { status: *status },
             ),
         }
     }
 
-    fn fmt_compare(
+    fn comparison(
         &self,
         rule: u32,
         left: &Term,
         op: crate::program::CmpOp,
         right: &Term,
         b: &Binding,
-    ) -> String {
+    ) -> Comparison {
         // An entity-typed comparison: the type of the other side, or of the
         // rule variable (both sides are typed alike by the checker).
         let ty = |t: &Term| match t {
@@ -932,12 +937,11 @@ impl<'a> Prover<'a> {
                 .or(self.var_type(rule, right))
                 .unwrap_or(Ty::Int),
         };
-        format!(
-            "{} {} {}",
-            self.show_term(left, ty(left), b),
-            op.symbol(),
-            self.show_term(right, ty(right), b)
-        )
+        Comparison {
+            left: self.term_value(left, ty(left), b),
+            op,
+            right: self.term_value(right, ty(right), b),
+        }
     }
 
     /// The type of a variable, from where it occurs in the rule's atoms.
@@ -990,7 +994,7 @@ impl<'a> Prover<'a> {
                             depth + 1,
                         )),
                         None => children.push(Node::note(
-                            Some(self.fmt_atom(atom, b)),
+                            Some(self.pattern(atom, b)),
                             Phrase::NotConcluded,
                         )),
                     }
@@ -998,15 +1002,15 @@ impl<'a> Prover<'a> {
                 SourceItem::Compare { left, op, right } => children.push(Node::leaf(
                     None,
                     NodeKind::Compare {
-                        text: self.fmt_compare(rule, left, *op, right, b),
+                        comparison: self.comparison(rule, left, *op, right, b),
                         holds: true,
                     },
                 )),
                 SourceItem::Not { status, atom } => children.push(Node::leaf(
                     None,
                     NodeKind::Absent {
-                        atom: self.fmt_atom(atom, b),
-                        status: status.as_str(),
+                        atom: self.pattern(atom, b),
+                        status: *status,
                     },
                 )),
             }
@@ -1037,7 +1041,7 @@ impl<'a> Prover<'a> {
                 label: label_in(&cl.labels, self.lang).map(str::to_owned),
                 snapshot: cl.snapshot.clone(),
                 complete_as_of: cl.complete_as_of.clone(),
-                absent: self.fmt_lit(l.complement(), t),
+                absent: self.ground_atom(l.complement(), t),
             },
             children: vec![self.derive(dom, t, Level::Definite, w, depth + 1)],
         }
@@ -1144,7 +1148,7 @@ impl<'a> Prover<'a> {
                             let n = self.derive(comp, t, Level::Definite, world, 1);
                             return group(
                                 Title::ComplementDefinite {
-                                    lit: self.fmt_lit(comp, t),
+                                    lit: self.ground_atom(comp, t),
                                     world,
                                 },
                                 vec![n],
@@ -1252,12 +1256,7 @@ impl<'a> Prover<'a> {
                         .get(&b.priority)
                         .is_none_or(|&g| self.store.contains(g, &[]))
             })
-            .map(|b| {
-                (
-                    self.cat.rule(b.rule).local.clone(),
-                    self.priority_ref(b.priority),
-                )
-            })
+            .map(|b| (self.rule_ref(b.rule), self.priority_ref(b.priority)))
             .collect();
         Some(Node {
             literal: None,
@@ -1283,7 +1282,7 @@ impl<'a> Prover<'a> {
                     Node::note(
                         None,
                         Phrase::DecidedOtherWay {
-                            lit: self.fmt_lit(l.complement(), t),
+                            lit: self.ground_atom(l.complement(), t),
                         },
                     )
                 } else {
@@ -1353,7 +1352,7 @@ impl<'a> Prover<'a> {
             return vec![Node::note(
                 None,
                 Phrase::ComplementIsFact {
-                    lit: self.fmt_lit(l.complement(), t),
+                    lit: self.ground_atom(l.complement(), t),
                 },
             )];
         }
@@ -1382,7 +1381,7 @@ impl<'a> Prover<'a> {
                     None,
                     Phrase::ClosureCoversOnly {
                         closure: c.local.clone(),
-                        domain: self.fmt_lit(dom, t),
+                        domain: self.ground_atom(dom, t),
                     },
                 ));
             }
@@ -1416,14 +1415,14 @@ impl<'a> Prover<'a> {
                         Verdict::NotConcluded => Phrase::NotConcluded,
                     }
                 };
-                let mut n = Node::note(Some(self.fmt_lit(l, &t)), phrase);
+                let mut n = Node::note(Some(self.ground_atom(l, &t)), phrase);
                 n.children = self.why_not(l, &t, budget);
                 vec![n]
             }
             None => {
                 // Some argument is `_`: which values would have matched, if
                 // only a pending judgment were decided for them?
-                let pending: Vec<String> = self
+                let pending: Vec<Atom> = self
                     .view(l, Level::Defeasible, World::Possible)
                     .map(|rel| {
                         let mut b = f.binding.clone();
@@ -1435,14 +1434,14 @@ impl<'a> Prover<'a> {
                                 b = saved;
                                 ok
                             })
-                            .map(|t| self.fmt_lit(l, t))
+                            .map(|t| self.ground_atom(l, t))
                             .collect::<BTreeSet<_>>()
                             .into_iter()
                             .collect()
                     })
                     .unwrap_or_default();
                 vec![Node::note(
-                    Some(self.fmt_atom(atom, &f.binding)),
+                    Some(self.pattern(atom, &f.binding)),
                     Phrase::NoValue {
                         institutional: self.cat.pred(l.pred).kind == RelationKind::Institutional,
                         pending,
@@ -1454,13 +1453,14 @@ impl<'a> Prover<'a> {
 
     // -- requests ---------------------------------------------------------------
 
-    /// Every open request (decoded), sorted.
-    pub(super) fn requests(&self) -> Vec<Request> {
+    /// Every open request (decoded), sorted, each with the judgment atom
+    /// it asks to decide.
+    pub(super) fn requests(&self) -> Vec<(Request, Atom)> {
         let mut out = Vec::new();
         for rv in &self.prog.requests {
             let p = self.cat.pred(rv.lit.pred);
             for t in self.store.tuples(rv.rel) {
-                out.push(Request {
+                let request = Request {
                     predicate: p.local.clone(),
                     args: p
                         .params
@@ -1470,7 +1470,8 @@ impl<'a> Prover<'a> {
                         .collect(),
                     authority: rv.authority.clone(),
                     capability: rv.capability.clone(),
-                });
+                };
+                out.push((request, self.ground_atom(rv.lit, t)));
             }
         }
         out.sort();

@@ -4,6 +4,7 @@
 use super::proof::fmt_value;
 use super::tree::*;
 use super::words::{self, Lang, Word};
+use crate::program::Status;
 use crate::text::Shown;
 use serde_json::{json, Value as J};
 
@@ -14,7 +15,7 @@ pub fn text(e: &Explanation) -> String {
     let lang = Lang::of(&e.lang);
     let mut out = format!(
         "{}: {}\n",
-        Shown(&e.literal),
+        Shown(&e.literal.to_string()),
         words::headline(lang, words::Headline::of(e))
     );
     let n = e.tree.len();
@@ -146,18 +147,18 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             v.extend(anchor_lines(lang, rule));
             v
         }
-        NodeKind::Compare { text, holds } => {
+        NodeKind::Compare { comparison, holds } => {
             if *holds {
-                vec![text.clone()]
+                vec![comparison.to_string()]
             } else {
-                vec![format!("{text} {}", w(Word::IsFalse))]
+                vec![format!("{comparison} {}", w(Word::IsFalse))]
             }
         }
         NodeKind::Absent { atom, status } => vec![match lang {
-            Lang::En => format!("{atom} is not {status}"),
+            Lang::En => format!("{atom} is not {}", status.as_str()),
             Lang::Ru => format!(
                 "{atom} не {}",
-                if *status == "established" {
+                if *status == Status::Established {
                     "установлено"
                 } else {
                     "обосновано"
@@ -191,8 +192,9 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
             );
             let mut v = vec![match outcome {
                 Outcome::Discarded { item, reason } => format!(
-                    "{head}: {} — {item} {}",
+                    "{head}: {} — {} {}",
                     w(Word::Discarded),
+                    words::condition(lang, item),
                     words::reason(lang, reason)
                 ),
                 Outcome::Defeated { by, priority } => format!(
@@ -211,7 +213,8 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                         .iter()
                         .map(|(r, p)| {
                             format!(
-                                "{r} {} {} {} {}",
+                                "{} {} {} {} {}",
+                                r.name,
                                 w(Word::IsDefeatedBy),
                                 rule.name,
                                 w(Word::Under),
@@ -232,10 +235,11 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
         }
         NodeKind::Unsatisfied { rule, item, reason } => {
             let mut v = vec![format!(
-                "{} {}: {} — {item} {}",
+                "{} {}: {} — {} {}",
                 w(Word::Rule),
                 rule_title(lang, rule),
                 w(Word::DoesNotApply),
+                words::condition(lang, item),
                 words::reason(lang, reason)
             )];
             v.extend(anchor_lines(lang, rule));
@@ -274,7 +278,7 @@ fn node_lines(lang: Lang, n: &Node) -> Vec<String> {
                 w(Word::Rule),
                 rule_title(lang, rule),
                 w(Word::NotInForceOn),
-                date.as_deref().unwrap_or("?"),
+                date.map_or_else(|| "?".to_owned(), |d| d.to_string()),
                 spans(lang, editions)
             )];
             v.extend(anchor_lines(lang, rule));
@@ -348,7 +352,7 @@ fn text_node(lang: Lang, out: &mut String, n: &Node, prefix: &str, last: bool) {
 pub fn json(e: &Explanation) -> String {
     let lang = Lang::of(&e.lang);
     let v = json!({
-        "literal": e.literal,
+        "literal": e.literal.to_string(),
         "verdict": e.verdict(),
         "policy": e.policy.as_str(),
         "language": e.lang,
@@ -398,6 +402,14 @@ fn json_anchors(anchors: &[Anchor]) -> Vec<J> {
         .collect()
 }
 
+fn json_span(e: &EditionSpan) -> J {
+    json!({
+        "edition": e.name,
+        "from": e.from.map(|d| d.to_string()),
+        "to": e.to.map(|d| d.to_string()),
+    })
+}
+
 fn json_priority(p: &PriorityRef) -> J {
     json!({ "id": p.id, "package": p.package, "name": p.name, "reason": p.reason, "label": p.label })
 }
@@ -415,17 +427,17 @@ fn json_node(lang: Lang, n: &Node) -> J {
             absent,
         } => json!({
             "kind": "closure", "id": id, "package": package, "name": name, "label": label,
-            "snapshot": snapshot, "completeAsOf": complete_as_of, "absent": absent,
+            "snapshot": snapshot, "completeAsOf": complete_as_of, "absent": absent.to_string(),
         }),
         NodeKind::Rule { rule, level, world } => json!({
             "kind": "rule", "rule": json_rule(rule),
             "level": words::level_key(*level), "world": words::world_key(*world),
         }),
-        NodeKind::Compare { text, holds } => {
-            json!({ "kind": "comparison", "text": text, "holds": holds })
+        NodeKind::Compare { comparison, holds } => {
+            json!({ "kind": "comparison", "text": comparison.to_string(), "holds": holds })
         }
         NodeKind::Absent { atom, status } => json!({
-            "kind": "absent", "atom": atom, "status": status,
+            "kind": "absent", "atom": atom.to_string(), "status": status.as_str(),
             "text": node_lines(lang, n).join(" "),
         }),
         NodeKind::Judgment {
@@ -442,7 +454,8 @@ fn json_node(lang: Lang, n: &Node) -> J {
         NodeKind::Attacker { rule, outcome } => {
             let out = match outcome {
                 Outcome::Discarded { item, reason } => json!({
-                    "kind": "discarded", "item": item, "reason": words::reason(lang, reason),
+                    "kind": "discarded", "item": words::condition(lang, item),
+                    "reason": words::reason(lang, reason),
                 }),
                 Outcome::Defeated { by, priority } => json!({
                     "kind": "defeated", "by": json_rule(by), "priority": json_priority(priority),
@@ -450,14 +463,14 @@ fn json_node(lang: Lang, n: &Node) -> J {
                 Outcome::Prevails { defeats, .. } => json!({
                     "kind": "prevails",
                     "defeats": defeats.iter().map(|(r, p)| json!({
-                        "rule": r, "priority": json_priority(p),
+                        "rule": r.name, "priority": json_priority(p),
                     })).collect::<Vec<_>>(),
                 }),
             };
             json!({ "kind": "attacker", "rule": json_rule(rule), "outcome": out })
         }
         NodeKind::Unsatisfied { rule, item, reason } => json!({
-            "kind": "unsatisfied", "rule": json_rule(rule), "item": item,
+            "kind": "unsatisfied", "rule": json_rule(rule), "item": words::condition(lang, item),
             "reason": words::reason(lang, reason),
         }),
         NodeKind::SetAside { rule, by, applies } => json!({
@@ -474,16 +487,12 @@ fn json_node(lang: Lang, n: &Node) -> J {
             editions,
             by,
         } => json!({
-            "kind": "not_in_force", "rule": json_rule(rule), "asOf": date,
-            "editions": editions.iter().map(|e| json!({
-                "edition": e.name, "from": e.from, "to": e.to,
-            })).collect::<Vec<_>>(),
+            "kind": "not_in_force", "rule": json_rule(rule), "asOf": date.map(|d| d.to_string()),
+            "editions": editions.iter().map(json_span).collect::<Vec<_>>(),
             "derogations": by.iter().map(|(d, eds)| json!({
                 "id": d.id, "package": d.package, "name": d.name, "label": d.label,
                 "anchors": json_anchors(&d.anchors),
-                "editions": eds.iter().map(|e| json!({
-                    "edition": e.name, "from": e.from, "to": e.to,
-                })).collect::<Vec<_>>(),
+                "editions": eds.iter().map(json_span).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "text": node_lines(lang, n).first().cloned().unwrap_or_default(),
         }),
@@ -492,7 +501,7 @@ fn json_node(lang: Lang, n: &Node) -> J {
     };
     if let Some(m) = o.as_object_mut() {
         if let Some(l) = &n.literal {
-            m.insert("literal".into(), J::from(l.as_str()));
+            m.insert("literal".into(), J::from(l.to_string()));
         }
         if !n.children.is_empty() {
             m.insert(

@@ -4,11 +4,11 @@
 //! `c(X)`), with a priority `r0 > r2`; `j` is a judgment whose domain is
 //! what `a` and `b` mention.
 
-use super::{explain, parse_query};
+use super::{explain, parse_query, Condition, Node, NodeKind};
 use crate::interp::evaluate;
 use crate::program::{
     Attack, Beat, Domain, Level, Lit, Meaning, Output, PredId, PriorityInfo, Program, Read, RelId,
-    RuleInfo, Section, SourceAtom, SourceItem, Status, Strength, Term, View, World,
+    RuleInfo, Section, SourceAtom, SourceItem, Status, Strength, Term, Value, View, World,
 };
 use crate::test_support::{facts, program};
 use crate::Policy;
@@ -374,6 +374,35 @@ fn a_literal_not_concluded_names_the_failing_item() {
               └─ it is not given as a fact
         ",
     );
+}
+
+/// The same why-not, typed: the nodes carry the literal's id and values,
+/// and the text is made from them only when rendered.
+#[test]
+fn a_why_not_carries_ids_and_values() {
+    let p = overlay();
+    let store = evaluate(&p, &facts(&p, "b(y)."), Policy::Propagating);
+    let q = parse_query(&p.catalog, "q(y)").unwrap();
+    let e = explain(&p, &store, Policy::Propagating, &q, "en");
+    let y = || Some(Value::Entity("y".into()));
+    assert_eq!(e.literal.lit, q.lit);
+    assert_eq!(e.literal.args, vec![y()]);
+    let a = parse_query(&p.catalog, "a(y)").unwrap().lit;
+    let [Node {
+        kind: NodeKind::Unsatisfied { rule, item, .. },
+        children,
+        ..
+    }] = e.tree.as_slice()
+    else {
+        panic!("one rule that does not apply:\n{e}");
+    };
+    assert_eq!(rule.name, "r0");
+    let Condition::Holds(atom) = item else {
+        panic!("a status item: {item:?}");
+    };
+    assert_eq!((atom.lit, atom.args.clone()), (a, vec![y()]));
+    assert_eq!(children[0].literal.as_ref(), Some(atom));
+    assert_eq!(item.text("en"), "a(y)");
 }
 
 /// A judgment atom over the domain (what `a` and `b` mention) is

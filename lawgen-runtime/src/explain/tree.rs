@@ -4,8 +4,110 @@
 //! `words`); everything the package says (labels, article texts) was picked
 //! in the explanation's language when the tree was built.
 
-use crate::program::{Level, Strength, World};
+use crate::law::Date;
+use crate::program::{CmpOp, Level, Lit, Status, Strength, Value, World};
 use crate::{Policy, Request, Verdict};
+use std::fmt;
+
+/// A literal with its arguments, as an explanation names it: the literal's
+/// id and the values, worded only when rendered (its `Display`:
+/// `game_drawn(g1)`, `checkmate_delivered(g1, _)`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Atom {
+    /// The literal: predicate and sign.
+    pub lit: Lit,
+    /// Its name as the package spells it, `~` before a negative one.
+    pub name: String,
+    /// The arguments in the predicate's order; `None` where the rule binds
+    /// no value to the variable (shown `_`).
+    pub args: Vec<Option<Value>>,
+}
+
+impl Atom {
+    /// The arguments, when every one is bound.
+    pub fn values(&self) -> Option<Vec<Value>> {
+        self.args.iter().cloned().collect()
+    }
+
+    /// Is it the atom `request` asks to decide (the same judgment, by name
+    /// as a [`Request`] names it, and the same values; either sign)?
+    pub fn is_asked_by(&self, request: &Request) -> bool {
+        self.name.trim_start_matches('~') == request.predicate
+            && self.args.len() == request.args.len()
+            && self
+                .args
+                .iter()
+                .zip(&request.args)
+                .all(|(a, r)| a.as_ref() == Some(r))
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(", self.name)?;
+        for (i, a) in self.args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match a {
+                Some(v) => f.write_str(&super::fmt_value(v))?,
+                None => f.write_str("_")?,
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+/// A comparison of a rule body on the values bound (its `Display`: `50 > 30`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The left side; `None` where no value is bound (shown `_`).
+    pub left: Option<Value>,
+    /// The operator.
+    pub op: CmpOp,
+    /// The right side; `None` where no value is bound.
+    pub right: Option<Value>,
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |v: &Option<Value>| v.as_ref().map_or_else(|| "_".to_owned(), super::fmt_value);
+        write!(
+            f,
+            "{} {} {}",
+            side(&self.left),
+            self.op.symbol(),
+            side(&self.right)
+        )
+    }
+}
+
+/// A body item of a rule, on the values bound when it was tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// A status item: its literal must hold (established or supported).
+    Holds(Atom),
+    /// A comparison.
+    Compare(Comparison),
+    /// A `not` item: its literal must not hold at `status`.
+    Not {
+        /// What the literal must not be: established or supported.
+        status: Status,
+        /// The literal.
+        atom: Atom,
+    },
+    /// Past the items as written: the rule's in-force input (explained as
+    /// a rule not in force wherever it can fail).
+    InForce,
+}
+
+impl Condition {
+    /// How an explanation words it in language `lang` (`en`, `ru`):
+    /// `p(x)`, `50 > 30`, `not established p(x)`.
+    pub fn text(&self, lang: &str) -> String {
+        super::words::condition(super::words::Lang::of(lang), self)
+    }
+}
 
 /// The cited law text of a rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,9 +131,9 @@ pub struct EditionSpan {
     /// Its label in the explanation's language, else its local name.
     pub name: String,
     /// The first day it is in force (`None`: on no day).
-    pub from: Option<String>,
+    pub from: Option<Date>,
     /// The last day it is in force (`None`: still in force).
-    pub to: Option<String>,
+    pub to: Option<Date>,
 }
 
 /// A rule as an explanation names it.
@@ -95,8 +197,8 @@ pub enum Reason {
     False,
     /// A `not` item whose inner item holds.
     InnerHolds {
-        /// What the inner literal is: "established" or "supported".
-        status: &'static str,
+        /// What the inner literal is: established or supported.
+        status: Status,
     },
 }
 
@@ -115,7 +217,7 @@ pub enum Outcome {
     Discarded {
         /// The body item that fails, with the values bound so far (e.g.
         /// `checkmate_delivered(g1, _)`).
-        item: String,
+        item: Condition,
         /// Why it fails (e.g. not established).
         reason: Reason,
     },
@@ -133,9 +235,9 @@ pub enum Outcome {
     /// `blocks`: the attacker is a defeater, which keeps the literal from
     /// being established without concluding the complement.
     Prevails {
-        /// The explained literal's rules it beats (by local name), each
-        /// with the priority that says so.
-        defeats: Vec<(String, PriorityRef)>,
+        /// The explained literal's rules it beats, each with the priority
+        /// that says so.
+        defeats: Vec<(RuleRef, PriorityRef)>,
         /// It is a defeater.
         blocks: bool,
     },
@@ -149,7 +251,7 @@ pub enum Phrase {
     /// The complement of an empirical literal is a fact.
     ComplementIsFact {
         /// The complement, as given.
-        lit: String,
+        lit: Atom,
     },
     /// An empirical literal that is not among the facts.
     NotGiven,
@@ -165,12 +267,12 @@ pub enum Phrase {
         /// The policy.
         closure: String,
         /// The domain atom that does not hold.
-        domain: String,
+        domain: Atom,
     },
     /// A judgment decided the other way.
     DecidedOtherWay {
         /// The complement that is given.
-        lit: String,
+        lit: Atom,
     },
     /// A judgment nobody decided.
     NotDecided,
@@ -188,7 +290,7 @@ pub enum Phrase {
         /// The item's predicate is institutional (so it could be pending).
         institutional: bool,
         /// The tuples for which it is pending.
-        pending: Vec<String>,
+        pending: Vec<Atom>,
     },
     /// Lowering left no derivation to show (a lawgen bug).
     NoDerivation,
@@ -207,7 +309,7 @@ pub enum Title {
     /// Not established because the complement is definitely concluded.
     ComplementDefinite {
         /// The complement.
-        lit: String,
+        lit: Atom,
         /// Where it holds (possible: only once judgments are decided).
         world: World,
     },
@@ -234,7 +336,7 @@ pub enum NodeKind {
         /// The date the facts are complete as of, if the policy names one.
         complete_as_of: Option<String>,
         /// The positive atom that is not a fact.
-        absent: String,
+        absent: Atom,
     },
     /// The literal is concluded by a ground instance of a rule; children are
     /// the body items (then the attackers, if any).
@@ -249,16 +351,16 @@ pub enum NodeKind {
     /// A comparison of the rule body, evaluated.
     Compare {
         /// The comparison on the bound values (`50 > 30`).
-        text: String,
+        comparison: Comparison,
         /// Whether it holds.
         holds: bool,
     },
     /// A `not` item of the rule body that is satisfied.
     Absent {
         /// The literal that does not hold.
-        atom: String,
-        /// What it is not: "established" or "supported".
-        status: &'static str,
+        atom: Atom,
+        /// What it is not: established or supported.
+        status: Status,
     },
     /// An undecided judgment atom.
     Judgment {
@@ -287,7 +389,7 @@ pub enum NodeKind {
         /// The rule.
         rule: RuleRef,
         /// Its first body item that fails, with the values bound so far.
-        item: String,
+        item: Condition,
         /// Why the item fails.
         reason: Reason,
     },
@@ -309,7 +411,7 @@ pub enum NodeKind {
         /// The rule.
         rule: RuleRef,
         /// The case's date.
-        date: Option<String>,
+        date: Option<Date>,
         /// The dated editions it is anchored to, with when each is in
         /// force (empty when they are in force and a derogation is not).
         editions: Vec<EditionSpan>,
@@ -329,8 +431,8 @@ pub enum NodeKind {
 /// One node of the explanation tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// The ground literal this node is about, when it is about one.
-    pub literal: Option<String>,
+    /// The literal this node is about, when it is about one.
+    pub literal: Option<Atom>,
     /// What the node says.
     pub kind: NodeKind,
     /// What it rests on: body items, attackers, sub-conclusions.
@@ -338,7 +440,7 @@ pub struct Node {
 }
 
 impl Node {
-    pub(crate) fn leaf(literal: Option<String>, kind: NodeKind) -> Node {
+    pub(crate) fn leaf(literal: Option<Atom>, kind: NodeKind) -> Node {
         Node {
             literal,
             kind,
@@ -346,7 +448,7 @@ impl Node {
         }
     }
 
-    pub(crate) fn note(literal: Option<String>, phrase: Phrase) -> Node {
+    pub(crate) fn note(literal: Option<Atom>, phrase: Phrase) -> Node {
         Node::leaf(literal, NodeKind::Note { phrase })
     }
 
@@ -364,7 +466,7 @@ impl Node {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explanation {
     /// The literal, e.g. `game_drawn(g1)`.
-    pub literal: String,
+    pub literal: Atom,
     /// Its verdict, as the typed API gives it ([`Verdict::decide`] over the
     /// output sections). A judgment atom nobody decided is in no section:
     /// not concluded, with `undecided` set.
@@ -382,9 +484,10 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// The explained literal, e.g. `game_drawn(g1)`.
-    pub fn literal(&self) -> &str {
-        &self.literal
+    /// The explained literal as text, e.g. `game_drawn(g1)` (typed: the
+    /// [`Explanation::literal`] field).
+    pub fn literal(&self) -> String {
+        self.literal.to_string()
     }
 
     /// `definitely`, `defeasibly`, `pending`, `supported`, `undecided` or

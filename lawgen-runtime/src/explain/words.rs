@@ -2,7 +2,7 @@
 //! Any other language gets English (labels and article texts still come in
 //! the requested language when the package has them).
 
-use super::tree::{Explanation, Phrase, Reason, Title};
+use super::tree::{Atom, Condition, Explanation, Phrase, Reason, Title};
 use crate::program::{Level, Status, Strength, World};
 use crate::Verdict;
 
@@ -264,6 +264,22 @@ pub fn negated_condition(lang: Lang, status: Status, atom: &str) -> String {
     }
 }
 
+/// A body item as a why-not names it: `p(x)`, `50 > 30`, `not established p(x)`.
+pub fn condition(lang: Lang, c: &Condition) -> String {
+    match c {
+        Condition::Holds(atom) => atom.to_string(),
+        Condition::Compare(cmp) => cmp.to_string(),
+        Condition::Not { status, atom } => negated_condition(lang, *status, &atom.to_string()),
+        Condition::InForce => "in force on the case's date".to_owned(),
+    }
+}
+
+/// Atoms as a list names them: by their text, each once.
+fn atom_list(atoms: &[Atom]) -> String {
+    let texts: std::collections::BTreeSet<String> = atoms.iter().map(Atom::to_string).collect();
+    texts.into_iter().collect::<Vec<_>>().join(", ")
+}
+
 /// "is not established", "is false", … after an item.
 pub fn reason(lang: Lang, r: &Reason) -> String {
     match (lang, r) {
@@ -279,7 +295,7 @@ pub fn reason(lang: Lang, r: &Reason) -> String {
             }
         }
         (Lang::En, Reason::False) => "is false".into(),
-        (Lang::En, Reason::InnerHolds { status }) => format!("fails: it is {status}"),
+        (Lang::En, Reason::InnerHolds { status }) => format!("fails: it is {}", status.as_str()),
         (Lang::Ru, Reason::NotAt { level, world }) => {
             let base = match level {
                 Level::Definite => "не установлено определённо",
@@ -294,10 +310,9 @@ pub fn reason(lang: Lang, r: &Reason) -> String {
         (Lang::Ru, Reason::False) => "ложно".into(),
         (Lang::Ru, Reason::InnerHolds { status }) => format!(
             "не выполнено: оно {}",
-            if *status == "established" {
-                "установлено"
-            } else {
-                "обосновано"
+            match status {
+                Status::Established => "установлено",
+                Status::Supported => "обосновано",
             }
         ),
     }
@@ -364,7 +379,7 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
                 if pending.is_empty() {
                     base.into()
                 } else {
-                    format!("{base}; pending for {}", pending.join(", "))
+                    format!("{base}; pending for {}", atom_list(pending))
                 }
             }
             Phrase::NoDerivation => "no derivation found (please report this)".into(),
@@ -397,7 +412,7 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
                 if pending.is_empty() {
                     base.into()
                 } else {
-                    format!("{base}; ожидает решения для {}", pending.join(", "))
+                    format!("{base}; ожидает решения для {}", atom_list(pending))
                 }
             }
             Phrase::NoDerivation => "вывод не найден (сообщите об этом, пожалуйста)".into(),

@@ -301,7 +301,7 @@ pub fn coverage(
             }
             for j in &r.pending_on {
                 rec.pending
-                    .entry(j.clone())
+                    .entry(j.to_string())
                     .or_default()
                     .insert(name.clone());
             }

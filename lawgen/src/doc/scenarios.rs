@@ -10,7 +10,7 @@
 
 use super::Lang;
 use lawgen_runtime::program::Level;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The outcomes of a suite, by rule id.
 #[derive(Clone, Debug, Default)]
@@ -97,7 +97,10 @@ impl Scenarios {
                     events.push(Event::Blocks);
                 }
                 if !r.pending_on.is_empty() {
-                    events.push(Event::Pending(r.pending_on.iter().cloned().collect()));
+                    // Named as the reader finds them: by their text.
+                    let on: BTreeSet<String> =
+                        r.pending_on.iter().map(ToString::to_string).collect();
+                    events.push(Event::Pending(on.into_iter().collect()));
                 }
                 if events.is_empty() && r.applicable {
                     events.push(Event::Applicable);

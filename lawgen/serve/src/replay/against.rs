@@ -20,8 +20,8 @@ use crate::receipt::FORMAT;
 use crate::{App, Served};
 use ed25519_dalek::VerifyingKey;
 use lawgen_runtime::explain::{
-    self, Anchor, DerogationRef, EditionSpan, Explanation, NodeKind, Outcome, PriorityRef, Reason,
-    RuleRef, Title,
+    self, Anchor, Atom, DerogationRef, EditionSpan, Explanation, NodeKind, Outcome, PriorityRef,
+    Reason, RuleRef, Title,
 };
 use lawgen_runtime::interp::{Conclusions, Row};
 use lawgen_runtime::program::{Level, RelationKind, Section, World};
@@ -337,16 +337,20 @@ fn explained(
 pub fn deciders(e: &Explanation) -> Vec<Decider> {
     let mut out = Vec::new();
     let pending = matches!(e.verdict, Verdict::Pending(_));
+    let mut judgments = Vec::new();
     for n in &e.tree {
-        top(n, pending, &mut out);
+        top(n, pending, &mut out, &mut judgments);
     }
+    // A request the tree names already (as asked: the judgment itself, not
+    // its negation) is not named twice: matched by the atom it asks to
+    // decide, not by how either is worded.
     for r in &e.requests {
-        let args: Vec<String> = r.args.iter().map(ToString::to_string).collect();
-        let literal = format!("{}({})", r.predicate, args.join(", "));
-        if !out
+        if !judgments
             .iter()
-            .any(|d| matches!(d, Decider::Judgment { literal: l, .. } if *l == literal))
+            .any(|a| !a.lit.negative && a.is_asked_by(r))
         {
+            let args: Vec<String> = r.args.iter().map(ToString::to_string).collect();
+            let literal = format!("{}({})", r.predicate, args.join(", "));
             out.push(Decider::Judgment {
                 literal,
                 authority: r.authority.clone(),
@@ -357,8 +361,14 @@ pub fn deciders(e: &Explanation) -> Vec<Decider> {
 }
 
 /// `pending`: the verdict is pending, so what the heading "why it is not
-/// established" lists holds only until the judgments are decided.
-fn top(n: &explain::Node, pending: bool, out: &mut Vec<Decider>) {
+/// established" lists holds only until the judgments are decided. The
+/// judgment atoms named go to `judgments`.
+fn top<'e>(
+    n: &'e explain::Node,
+    pending: bool,
+    out: &mut Vec<Decider>,
+    judgments: &mut Vec<&'e Atom>,
+) {
     match &n.kind {
         NodeKind::Rule { rule, level, world } => {
             out.push(Decider::Concludes {
@@ -380,7 +390,7 @@ fn top(n: &explain::Node, pending: bool, out: &mut Vec<Decider>) {
         NodeKind::Group { title } => {
             if let Title::ComplementDefinite { lit, world } = title {
                 out.push(Decider::Complement {
-                    literal: lit.clone(),
+                    literal: lit.to_string(),
                     world: *world,
                 });
             }
@@ -390,19 +400,19 @@ fn top(n: &explain::Node, pending: bool, out: &mut Vec<Decider>) {
                     NodeKind::Unsatisfied { rule, item, reason } if until => {
                         out.push(Decider::DoesNotApply {
                             rule: rule.clone(),
-                            item: item.clone(),
+                            item: item.text("en"),
                             reason: *reason,
                             until_decided: true,
                         })
                     }
-                    _ => top(c, pending, out),
+                    _ => top(c, pending, out, judgments),
                 }
             }
         }
         NodeKind::Attacker { .. } => attacker(n, out),
         NodeKind::Unsatisfied { rule, item, reason } => out.push(Decider::DoesNotApply {
             rule: rule.clone(),
-            item: item.clone(),
+            item: item.text("en"),
             reason: *reason,
             until_decided: false,
         }),
@@ -419,14 +429,15 @@ fn top(n: &explain::Node, pending: bool, out: &mut Vec<Decider>) {
             by,
         } => out.push(Decider::NotInForce {
             rule: rule.clone(),
-            date: date.clone(),
+            date: date.map(|d| d.to_string()),
             editions: editions.clone(),
             by: by.clone(),
         }),
         NodeKind::Judgment { authority, .. } => {
             if let Some(l) = &n.literal {
+                judgments.push(l);
                 out.push(Decider::Judgment {
-                    literal: l.clone(),
+                    literal: l.to_string(),
                     authority: authority.clone(),
                 });
             }
@@ -450,7 +461,10 @@ fn attacker(n: &explain::Node, out: &mut Vec<Decider>) {
         }),
         Outcome::Prevails { defeats, blocks } => out.push(Decider::Prevails {
             attacker: rule.clone(),
-            defeats: defeats.clone(),
+            defeats: defeats
+                .iter()
+                .map(|(r, p)| (r.name.clone(), p.clone()))
+                .collect(),
             blocks: *blocks,
         }),
         Outcome::Discarded { .. } => {}
@@ -705,7 +719,10 @@ impl Decider {
             json!({"name": d.name, "id": d.id, "package": d.package,
                 "anchors": d.anchors.iter().map(|a| json!({"locator": a.locator, "edition": a.edition})).collect::<Vec<_>>()})
         };
-        let span = |e: &EditionSpan| json!({"edition": e.name, "from": e.from, "to": e.to});
+        let span = |e: &EditionSpan| {
+            json!({"edition": e.name, "from": e.from.map(|d| d.to_string()),
+                "to": e.to.map(|d| d.to_string())})
+        };
         let mut v = match self {
             Decider::Concludes {
                 rule: r,
