@@ -6000,39 +6000,47 @@ impl Conclusions {
             requests: ::std::sync::OnceLock::new(),
         }
     }
-    fn collect_requests(&self) -> Vec<__rt::Request> {
+    /// The open requests of the judgments `of` (by predicate id; all
+    /// of them for `None`), sorted.
+    #[allow(unused_variables)]
+    fn collect_requests(&self, of: Option<&[u32]>) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in self.batch.out.o188.case(self.case).iter().map(|t| (t.1, t.2)) {
-            out.push(__rt::Request {
-                predicate: "piece_touched_intentionally".to_owned(),
-                args: vec![
-                    __rt::entity(self.batch.input.names(self.case as usize), "Player", t
-                    .0), __rt::entity(self.batch.input.names(self.case as usize),
-                    "Piece", t.1)
-                ],
-                authority: "FIDEArbiter".to_owned(),
-                capability: "judgment:FIDEArbiter".to_owned(),
-            });
+        if of.is_none_or(|j| j.contains(&40u32)) {
+            for t in self.batch.out.o188.case(self.case).iter().map(|t| (t.1, t.2)) {
+                out.push(__rt::Request {
+                    predicate: "piece_touched_intentionally".to_owned(),
+                    args: vec![
+                        __rt::entity(self.batch.input.names(self.case as usize),
+                        "Player", t.0), __rt::entity(self.batch.input.names(self.case as
+                        usize), "Piece", t.1)
+                    ],
+                    authority: "FIDEArbiter".to_owned(),
+                    capability: "judgment:FIDEArbiter".to_owned(),
+                });
+            }
         }
-        for t in self.batch.out.o189.case(self.case).iter().map(|t| (t.1,)) {
-            out.push(__rt::Request {
-                predicate: "case_not_precisely_regulated".to_owned(),
-                args: vec![
-                    __rt::entity(self.batch.input.names(self.case as usize), "Situation",
-                    t.0)
-                ],
-                authority: "FIDEArbiter".to_owned(),
-                capability: "judgment:FIDEArbiter".to_owned(),
-            });
+        if of.is_none_or(|j| j.contains(&7u32)) {
+            for t in self.batch.out.o189.case(self.case).iter().map(|t| (t.1,)) {
+                out.push(__rt::Request {
+                    predicate: "case_not_precisely_regulated".to_owned(),
+                    args: vec![
+                        __rt::entity(self.batch.input.names(self.case as usize),
+                        "Situation", t.0)
+                    ],
+                    authority: "FIDEArbiter".to_owned(),
+                    capability: "judgment:FIDEArbiter".to_owned(),
+                });
+            }
         }
+        out.sort();
+        out.dedup();
         out
     }
-    fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-        self.requests()
-            .iter()
-            .filter(|r| judgments.contains(&r.predicate.as_str()))
-            .cloned()
-            .collect()
+    /// The open requests a pending verdict waits on: those of the
+    /// judgments in its dependency past, matched by predicate id, not
+    /// by name (two packages may each have a judgment of one name).
+    fn requests_on(&self, judgments: &[u32]) -> Vec<__rt::Request> {
+        self.collect_requests(Some(judgments))
     }
     /// The verdict on one row: what every verdict method calls,
     /// compiled once per row type.
@@ -6041,7 +6049,7 @@ impl Conclusions {
         &self,
         row: &T,
         sections: [&[__rt::SectionRel<'_, T>]; 4],
-        judgments: &[&str],
+        judgments: &[u32],
     ) -> __rt::Verdict {
         __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
     }
@@ -6051,13 +6059,7 @@ impl Conclusions {
     }
     /// Every judgment the authorities are asked to decide, sorted.
     pub fn requests(&self) -> &[__rt::Request] {
-        self.requests
-            .get_or_init(|| {
-                let mut requests = self.collect_requests();
-                requests.sort();
-                requests.dedup();
-                requests
-            })
+        self.requests.get_or_init(|| { self.collect_requests(None) })
     }
     /// The facts this evaluation ran on (`None` for a nameless
     /// case: a [`Case`] or [`Columns`]).
@@ -6216,7 +6218,7 @@ impl Conclusions {
                 &[(&self.batch.out.o5, Some(&self.batch.out.o3))],
                 &[(&self.batch.out.o3, None)],
             ],
-            &["case_not_precisely_regulated"],
+            &[7u32],
         )
     }
     /// Every tuple for which `arbiter_competent_to_decide` is concluded (definitely or defeasibly), sorted by id.
@@ -7075,7 +7077,7 @@ impl Conclusions {
                 &[(&self.batch.out.o146, Some(&self.batch.out.o142))],
                 &[(&self.batch.out.o142, None)],
             ],
-            &["piece_touched_intentionally"],
+            &[40u32],
         )
     }
     /// Every tuple for which `must_move_first_touched_piece` is concluded (definitely or defeasibly), sorted by id.

@@ -1656,27 +1656,33 @@ impl Conclusions {
             requests: ::std::sync::OnceLock::new(),
         }
     }
-    fn collect_requests(&self) -> Vec<__rt::Request> {
+    /// The open requests of the judgments `of` (by predicate id; all
+    /// of them for `None`), sorted.
+    #[allow(unused_variables)]
+    fn collect_requests(&self, of: Option<&[u32]>) -> Vec<__rt::Request> {
         let mut out = Vec::new();
-        for t in self.batch.out.o40.case(self.case).iter().map(|t| (t.1,)) {
-            out.push(__rt::Request {
-                predicate: "touched".to_owned(),
-                args: vec![
-                    __rt::entity(self.batch.input.names(self.case as usize), "Player", t
-                    .0)
-                ],
-                authority: "ArbiterAuthority".to_owned(),
-                capability: "judgment:Arbiter".to_owned(),
-            });
+        if of.is_none_or(|j| j.contains(&5u32)) {
+            for t in self.batch.out.o40.case(self.case).iter().map(|t| (t.1,)) {
+                out.push(__rt::Request {
+                    predicate: "touched".to_owned(),
+                    args: vec![
+                        __rt::entity(self.batch.input.names(self.case as usize),
+                        "Player", t.0)
+                    ],
+                    authority: "ArbiterAuthority".to_owned(),
+                    capability: "judgment:Arbiter".to_owned(),
+                });
+            }
         }
+        out.sort();
+        out.dedup();
         out
     }
-    fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-        self.requests()
-            .iter()
-            .filter(|r| judgments.contains(&r.predicate.as_str()))
-            .cloned()
-            .collect()
+    /// The open requests a pending verdict waits on: those of the
+    /// judgments in its dependency past, matched by predicate id, not
+    /// by name (two packages may each have a judgment of one name).
+    fn requests_on(&self, judgments: &[u32]) -> Vec<__rt::Request> {
+        self.collect_requests(Some(judgments))
     }
     /// The verdict on one row: what every verdict method calls,
     /// compiled once per row type.
@@ -1685,7 +1691,7 @@ impl Conclusions {
         &self,
         row: &T,
         sections: [&[__rt::SectionRel<'_, T>]; 4],
-        judgments: &[&str],
+        judgments: &[u32],
     ) -> __rt::Verdict {
         __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
     }
@@ -1695,13 +1701,7 @@ impl Conclusions {
     }
     /// Every judgment the authorities are asked to decide, sorted.
     pub fn requests(&self) -> &[__rt::Request] {
-        self.requests
-            .get_or_init(|| {
-                let mut requests = self.collect_requests();
-                requests.sort();
-                requests.dedup();
-                requests
-            })
+        self.requests.get_or_init(|| { self.collect_requests(None) })
     }
     /// The facts this evaluation ran on (`None` for a nameless
     /// case: a [`Case`] or [`Columns`]).
@@ -1940,7 +1940,7 @@ impl Conclusions {
                 &[(&self.batch.out.o37, Some(&self.batch.out.o36))],
                 &[(&self.batch.out.o36, None)],
             ],
-            &["touched"],
+            &[5u32],
         )
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.

@@ -71,13 +71,16 @@ fn request_decodes(m: &ApiModel) -> Vec<TokenStream> {
     let decodes = m.requests.iter().map(|rv| {
         let v = m.case_rows(rv.rel);
         let local = Literal::string(&rv.local);
+        let pred = rv.pred;
         let auth = Literal::string(&rv.authority);
         let cap = Literal::string(&rv.capability);
         let cols = m.rel(rv.rel).columns.iter().enumerate();
         let decode = cols.map(|(k, t)| m.col_arg(*t, k, &names));
         quote! {
-            for t in #v {
-                out.push(__rt::Request { predicate: #local.to_owned(), args: vec![#(#decode),*], authority: #auth.to_owned(), capability: #cap.to_owned() });
+            if of.is_none_or(|j| j.contains(&#pred)) {
+                for t in #v {
+                    out.push(__rt::Request { predicate: #local.to_owned(), args: vec![#(#decode),*], authority: #auth.to_owned(), capability: #cap.to_owned() });
+                }
             }
         }
     });
@@ -93,20 +96,28 @@ fn core(m: &ApiModel) -> TokenStream {
             Conclusions { batch, case, policy, requests: ::std::sync::OnceLock::new() }
         }
 
-        fn collect_requests(&self) -> Vec<__rt::Request> {
+        /// The open requests of the judgments `of` (by predicate id; all
+        /// of them for `None`), sorted.
+        #[allow(unused_variables)]
+        fn collect_requests(&self, of: Option<&[u32]>) -> Vec<__rt::Request> {
             let mut out = Vec::new();
             #(#request_decodes)*
+            out.sort();
+            out.dedup();
             out
         }
 
-        fn requests_on(&self, judgments: &[&str]) -> Vec<__rt::Request> {
-            self.requests().iter().filter(|r| judgments.contains(&r.predicate.as_str())).cloned().collect()
+        /// The open requests a pending verdict waits on: those of the
+        /// judgments in its dependency past, matched by predicate id, not
+        /// by name (two packages may each have a judgment of one name).
+        fn requests_on(&self, judgments: &[u32]) -> Vec<__rt::Request> {
+            self.collect_requests(Some(judgments))
         }
 
         /// The verdict on one row: what every verdict method calls,
         /// compiled once per row type.
         #[allow(dead_code)]
-        fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel<'_, T>]; 4], judgments: &[&str]) -> __rt::Verdict {
+        fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel<'_, T>]; 4], judgments: &[u32]) -> __rt::Verdict {
             __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
         }
 
@@ -118,10 +129,7 @@ fn core(m: &ApiModel) -> TokenStream {
         /// Every judgment the authorities are asked to decide, sorted.
         pub fn requests(&self) -> &[__rt::Request] {
             self.requests.get_or_init(|| {
-                let mut requests = self.collect_requests();
-                requests.sort();
-                requests.dedup();
-                requests
+                self.collect_requests(None)
             })
         }
 
@@ -309,7 +317,7 @@ fn verdict_body(l: &LitModel) -> TokenStream {
         });
         quote!(&[#(#rels),*])
     });
-    let judgments = l.judgments.iter().map(|j| Literal::string(j));
+    let judgments = l.judgments.iter();
     quote!(self.__verdict(&(self.case, #(#cols,)*), [#(#sections),*], &[#(#judgments),*]))
 }
 

@@ -141,6 +141,9 @@ pub(super) struct KeptRel {
 /// The open requests of one judgment.
 pub(super) struct RequestModel {
     pub rel: RelId,
+    /// The judgment's predicate id: what a pending verdict's requests are
+    /// matched by.
+    pub pred: u32,
     /// The judgment's local name.
     pub local: String,
     pub authority: String,
@@ -169,8 +172,9 @@ pub(super) struct LitModel {
     pub params: Vec<Ty>,
     /// Per section of [`SECTIONS`], its relations (`rel \ minus`).
     pub sections: [Vec<OutputRel>; 4],
-    /// The judgments a pending verdict names (empty without a pending section).
-    pub judgments: Vec<String>,
+    /// The judgments a pending verdict waits on, by predicate id (empty
+    /// without a pending section).
+    pub judgments: Vec<u32>,
     /// The docs of the verdict method.
     pub doc: String,
 }
@@ -377,6 +381,7 @@ impl<'a> Builder<'a> {
         requests
             .map(|rv| RequestModel {
                 rel: rv.rel,
+                pred: rv.lit.pred.0,
                 local: self.cat.pred(rv.lit.pred).local.clone(),
                 authority: rv.authority.clone(),
                 capability: rv.capability.clone(),
@@ -520,10 +525,7 @@ impl<'a> Builder<'a> {
             if p.kind != RelationKind::Institutional {
                 continue;
             }
-            let judgments: Vec<String> = before[i]
-                .iter()
-                .map(|j| self.cat.pred(*j).local.clone())
-                .collect();
+            let judgments: Vec<u32> = before[i].iter().map(|j| j.0).collect();
             for negative in [false, true] {
                 let l = Lit {
                     pred: PredId(i as u32),
@@ -539,7 +541,7 @@ impl<'a> Builder<'a> {
         &self,
         l: Lit,
         outputs: &BTreeMap<(Lit, Section), Vec<OutputRel>>,
-        judgments: &[String],
+        judgments: &[u32],
     ) -> LitModel {
         let p = self.cat.pred(l.pred);
         let (vn, alln, exn, exn_in) = &self.names.verdict_methods[&l];
