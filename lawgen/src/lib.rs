@@ -27,6 +27,8 @@
 //!   (`lawgen graph`).
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
+//! - [`summary`], the one-screen summary of a checked package that `lawgen
+//!   check` prints ([`summary::render`]).
 //!
 //! ```no_run
 //! // build.rs
@@ -68,6 +70,7 @@ pub mod format;
 pub mod graph;
 pub mod lint;
 pub mod suite;
+pub mod summary;
 
 // Some of what the stages offer serves only the tools of the `lawgen`
 // command (the text form's printer and canonical JSON for `lawgen fmt`, the

@@ -543,7 +543,7 @@ pub fn imports(data: &[u8]) {
             return;
         }
     };
-    let _ = lawgen_cli::check::render(&loaded);
+    let _ = lawgen::summary::render(&loaded, "en");
     crate::evaluate_all(&loaded, &Facts::default(), 0);
     if !l.intact {
         return;

@@ -205,7 +205,7 @@ pub fn package(data: &[u8]) {
     let Ok(loaded) = driver::load_bytes(data, &Default::default()) else {
         return;
     };
-    let _ = lawgen_cli::check::render(&loaded);
+    let _ = lawgen::summary::render(&loaded, "en");
     let _ = lawgen::graph::dot(&loaded);
     evaluate_all(&loaded, &Default::default(), 0);
 }
@@ -365,7 +365,7 @@ pub fn text(data: &[u8]) {
     assert_eq!(reprinted, printed, "printing is not idempotent");
     let json = lawgen::internals::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = driver::load_bytes(json.as_bytes(), &Default::default()) {
-        let _ = lawgen_cli::check::render(&loaded);
+        let _ = lawgen::summary::render(&loaded, "en");
     }
 }
 
