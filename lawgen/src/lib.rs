@@ -29,6 +29,8 @@
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
 //! - [`summary`], the one-screen summary of a checked package that `lawgen
 //!   check` prints ([`summary::render`]).
+//! - [`synth`], synthetic cases drawn from a package's rules, what `lawgen
+//!   bench` evaluates ([`synth::Synth`]).
 //!
 //! ```no_run
 //! // build.rs
@@ -53,8 +55,8 @@
 //! hashes, the text form) → `check` → `lower` (the defeasible overlay) →
 //! `emit` — are private modules behind these entry points, and the `lawgen`
 //! command is a crate of its own (`lawgen-cli`) that the library never
-//! names. lawgen's own cross-stack tests, fuzz harness and benches, and the
-//! command's tools built on a checked package, reach the stages through
+//! names, and which uses only what is listed here. lawgen's own
+//! cross-stack tests, fuzz harness and benches reach the stages through
 //! `internals` (feature `internals`), which is hidden and not a stable API. ARCHITECTURE.md in the repository
 //! says where these boundaries are. What compiled packages need at run time
 //! (the lowered program, the reference evaluator, facts and output formats,
@@ -71,6 +73,7 @@ pub mod graph;
 pub mod lint;
 pub mod suite;
 pub mod summary;
+pub mod synth;
 
 // Some of what the stages offer serves only the tools of the `lawgen`
 // command (the text form's printer and canonical JSON for `lawgen fmt`, the

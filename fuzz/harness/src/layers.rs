@@ -579,11 +579,11 @@ pub fn imports(data: &[u8]) {
         };
         &deleted
     };
-    let opts = lawgen_cli::bench::synth::SynthOptions {
+    let opts = lawgen::synth::SynthOptions {
         seed: data.len() as u64,
         ..Default::default()
     };
-    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(whole.model(), opts) else {
+    let Ok(synth) = lawgen::synth::Synth::new(whole, opts) else {
         return;
     };
     let facts = synth.case(0);

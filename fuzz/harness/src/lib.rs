@@ -160,14 +160,14 @@ pub fn dump(bytes: &[u8]) {
 }
 
 /// Evaluates `cases` synthetic fact sets drawn for the package's input
-/// predicates (`lawgen_cli::bench::synth`, as `lawgen bench` draws them), under both
+/// predicates (`lawgen::synth`, as `lawgen bench` draws them), under both
 /// policies, explaining a few conclusions of each.
 pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
-    let opts = lawgen_cli::bench::synth::SynthOptions {
+    let opts = lawgen::synth::SynthOptions {
         seed,
         ..Default::default()
     };
-    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(loaded.model(), opts) else {
+    let Ok(synth) = lawgen::synth::Synth::new(loaded, opts) else {
         return;
     };
     for i in 0..cases {
