@@ -81,11 +81,13 @@ step "the walls: the library without any tool, and the bench child without the c
 # What a build script compiles (no `internals`, so no tool reaches the
 # stages): it builds, and none of the stages' code is dead without the
 # command. Then lawgen-cli as the crates `lawgen bench` compiles link it,
-# and the decision service on its own: in the workspace build a feature
-# another member enables could hide that it needs `internals`.
+# the command without its tests (which alone enable `internals`), and the
+# decision service on its own: in the workspace build a feature another
+# member enables could hide that it needs `internals`.
 # The walls between modules are lawgen/tests/tidy.rs, run by cargo test.
 cargo clippy -p lawgen --no-default-features --features emit -- -D warnings
 cargo clippy -p lawgen-cli --no-default-features --features bench -- -D warnings
+cargo clippy -p lawgen-cli -- -D warnings
 cargo clippy -p lawgen-serve -- -D warnings
 
 step "cargo test --no-run (build every test binary of the workspace)"

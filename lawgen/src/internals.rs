@@ -2,7 +2,7 @@
 //! and benches (feature `internals`). **Not a stable API**: anything here
 //! may change in any release. A crate that uses lawgen needs only the crate
 //! root's `Builder`, `generate`, `driver`, `diagnostics`, `doc`, `format`,
-//! `graph`, `lint`, `suite` and `python`.
+//! `graph`, `lint`, `suite`, `summary`, `synth` and `python`.
 //!
 //! Why a feature and not public modules: the stages are private so that
 //! they can change freely (ARCHITECTURE.md, "API boundaries"), but tests that

@@ -27,6 +27,10 @@
 //!   (`lawgen graph`).
 //! - [`lint`], the second opinion on a package that checks:
 //!   [`lint::warnings`] gives the `W0xx` warnings `lawgen lint` prints.
+//! - [`summary`], the one-screen summary of a checked package that `lawgen
+//!   check` prints ([`summary::render`]).
+//! - [`synth`], synthetic cases drawn from a package's rules, what `lawgen
+//!   bench` evaluates ([`synth::Synth`]).
 //!
 //! ```no_run
 //! // build.rs
@@ -51,8 +55,8 @@
 //! hashes, the text form) → `check` → `lower` (the defeasible overlay) →
 //! `emit` — are private modules behind these entry points, and the `lawgen`
 //! command is a crate of its own (`lawgen-cli`) that the library never
-//! names. lawgen's own cross-stack tests, fuzz harness and benches, and the
-//! command's tools built on a checked package, reach the stages through
+//! names, and which uses only what is listed here. lawgen's own
+//! cross-stack tests, fuzz harness and benches reach the stages through
 //! `internals` (feature `internals`), which is hidden and not a stable API. ARCHITECTURE.md in the repository
 //! says where these boundaries are. What compiled packages need at run time
 //! (the lowered program, the reference evaluator, facts and output formats,
@@ -68,14 +72,17 @@ pub mod format;
 pub mod graph;
 pub mod lint;
 pub mod suite;
+pub mod summary;
+pub mod synth;
 
-// Some of what the stages offer serves only the tools of the `lawgen`
-// command (the text form's printer and canonical JSON for `lawgen fmt`, the
-// dependency edges `lawgen graph` draws, the words of `lawgen check`, …),
-// which reach it through `internals`: without `internals` that is dead code
-// by design, and not reported. The workspace build, which clippy checks with
-// `-D warnings`, has `internals` (lawgen-cli asks for it), so dead code is
-// still found there.
+// Every tool of the `lawgen` command is built on the public modules above,
+// so the stages have no code that only a tool uses. Some of the checked
+// model (`model`: nodes' labels and texts, a few lookups) serves only
+// lawgen's own tests, fuzz harness and benches, which reach it through
+// `internals`: without `internals` that is dead code by design, and not
+// reported. The workspace build, which clippy checks with `-D warnings`, has
+// `internals` (the fuzz harness and the test targets ask for it), so dead
+// code is still found there.
 //
 // `internals` re-exports these stages whole, which makes every `pub` item in
 // them reachable; they are not an API and are not documented as one, so
@@ -83,10 +90,8 @@ pub mod suite;
 // re-export from a stage is still held to it by every build without
 // `internals` (what a user compiles).
 #[cfg(feature = "emit")]
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod builder;
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod check;
 #[cfg(feature = "emit")]
@@ -101,7 +106,6 @@ mod lower;
 mod model;
 #[cfg(feature = "emit")]
 pub mod python;
-#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 #[cfg_attr(feature = "internals", allow(missing_docs))]
 mod syntax;
 

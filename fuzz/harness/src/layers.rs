@@ -543,7 +543,7 @@ pub fn imports(data: &[u8]) {
             return;
         }
     };
-    let _ = lawgen_cli::check::render(&loaded);
+    let _ = lawgen::summary::render(&loaded, "en");
     crate::evaluate_all(&loaded, &Facts::default(), 0);
     if !l.intact {
         return;
@@ -579,11 +579,11 @@ pub fn imports(data: &[u8]) {
         };
         &deleted
     };
-    let opts = lawgen_cli::bench::synth::SynthOptions {
+    let opts = lawgen::synth::SynthOptions {
         seed: data.len() as u64,
         ..Default::default()
     };
-    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(whole.model(), opts) else {
+    let Ok(synth) = lawgen::synth::Synth::new(whole, opts) else {
         return;
     };
     let facts = synth.case(0);

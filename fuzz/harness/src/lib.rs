@@ -160,14 +160,14 @@ pub fn dump(bytes: &[u8]) {
 }
 
 /// Evaluates `cases` synthetic fact sets drawn for the package's input
-/// predicates (`lawgen_cli::bench::synth`, as `lawgen bench` draws them), under both
+/// predicates (`lawgen::synth`, as `lawgen bench` draws them), under both
 /// policies, explaining a few conclusions of each.
 pub fn evaluate_synthetic(loaded: &Loaded, seed: u64, cases: u64) {
-    let opts = lawgen_cli::bench::synth::SynthOptions {
+    let opts = lawgen::synth::SynthOptions {
         seed,
         ..Default::default()
     };
-    let Ok(synth) = lawgen_cli::bench::synth::Synth::new(loaded.model(), opts) else {
+    let Ok(synth) = lawgen::synth::Synth::new(loaded, opts) else {
         return;
     };
     for i in 0..cases {
@@ -205,7 +205,7 @@ pub fn package(data: &[u8]) {
     let Ok(loaded) = driver::load_bytes(data, &Default::default()) else {
         return;
     };
-    let _ = lawgen_cli::check::render(&loaded);
+    let _ = lawgen::summary::render(&loaded, "en");
     let _ = lawgen::graph::dot(&loaded);
     evaluate_all(&loaded, &Default::default(), 0);
 }
@@ -365,7 +365,7 @@ pub fn text(data: &[u8]) {
     assert_eq!(reprinted, printed, "printing is not idempotent");
     let json = lawgen::internals::syntax::canon::serialize(&parsed.json);
     if let Ok(loaded) = driver::load_bytes(json.as_bytes(), &Default::default()) {
-        let _ = lawgen_cli::check::render(&loaded);
+        let _ = lawgen::summary::render(&loaded, "en");
     }
 }
 

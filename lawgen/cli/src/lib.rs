@@ -6,9 +6,10 @@
 //!
 //! Everything here uses the compiler (a checked package, its lowered
 //! program, the reference evaluator) and the compiler never uses anything
-//! here: `lawgen` does not depend on `lawgen-cli`. What it needs beyond
-//! lawgen's public API it reaches through `lawgen::internals`; the tidy test
-//! (`lawgen/tests/tidy.rs`) lists each such path, and the list only shrinks. Behind
+//! here: `lawgen` does not depend on `lawgen-cli`. It uses lawgen's public
+//! API and nothing else: lawgen without its `internals` feature, and the
+//! tidy test (`lawgen/tests/tidy.rs`) fails on a path through
+//! `lawgen::internals`. Behind
 //! the `cli` feature, except the child side of `lawgen bench` ([`bench`],
 //! feature `bench`), which the crates the benchmark compiles link. Not a
 //! stable API.

@@ -32,13 +32,12 @@ pub fn command(args: Args, inputs: &Inputs) -> Result<(), Failure> {
 
 /// Every institutional literal that is concluded, pending or only supported, explained.
 fn verdicts(loaded: &Loaded, ev: &Evaluated, facts: &Path, lang: &str) -> String {
-    let m = loaded.model();
     let c = &ev.conclusions;
     // Package strings are shown through `text` (explanations are already).
     let mut out = format!(
         "{} {} on {} (policy: {})\n",
-        Shown(&m.name),
-        Shown(&m.version),
+        Shown(loaded.name()),
+        Shown(loaded.version()),
         Shown(&facts.display().to_string()),
         c.policy.as_str()
     );
@@ -48,7 +47,7 @@ fn verdicts(loaded: &Loaded, ev: &Evaluated, facts: &Path, lang: &str) -> String
             let Some(l) = loaded.catalog.lit_of(lit) else {
                 continue;
             };
-            if m.pred(l.pred).kind != RelationKind::Institutional {
+            if loaded.catalog.pred(l.pred).kind != RelationKind::Institutional {
                 continue;
             }
             for row in rows {

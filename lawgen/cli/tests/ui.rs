@@ -194,7 +194,7 @@ fn valid_packages_load() {
             ),
             Ok(Ok(l)) => l,
         };
-        let summary = catch_unwind(AssertUnwindSafe(|| lawgen_cli::check::render(&loaded)))
+        let summary = catch_unwind(AssertUnwindSafe(|| lawgen::summary::render(&loaded, "en")))
             .unwrap_or_else(|p| panic!("{name}: summary panicked: {}", panic_message(p)));
         let dot = catch_unwind(AssertUnwindSafe(|| lawgen::graph::dot(&loaded)))
             .unwrap_or_else(|p| panic!("{name}: graph panicked: {}", panic_message(p)));

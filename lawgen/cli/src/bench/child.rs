@@ -6,8 +6,8 @@ use super::config::BenchError;
 use super::measure::{add_template_note, check_same_counts, parallel, peak_rss_kib, Progress};
 use super::protocol::parse_child_args;
 use super::result::{count_literals, make_synth, result_shell, BenchResult};
-use super::synth::{lit_slot, Draft, Synth, Val};
-use lawgen_runtime::program::Role;
+use lawgen::synth::{Draft, Synth, Val};
+use lawgen_runtime::program::{Lit, Role};
 use lawgen_runtime::Policy;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -249,4 +249,10 @@ fn push_case<P: CompiledPackage>(
         pkg.push(&mut f, rel, &row);
     }
     f
+}
+
+/// `p` and `~p` as an index into the input relation of each literal
+/// (`2 * pred + negative`).
+fn lit_slot(l: Lit) -> usize {
+    2 * l.pred.0 as usize + usize::from(l.negative)
 }

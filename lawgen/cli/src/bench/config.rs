@@ -1,6 +1,6 @@
 //! What a benchmark runs ([`BenchConfig`]) and why it did not ([`BenchError`]).
 
-use super::synth::SynthOptions;
+use lawgen::synth::SynthOptions;
 use lawgen_runtime::Policy;
 use std::path::PathBuf;
 

@@ -6,7 +6,7 @@
 //!     [--density D] [--template FACTS.json] [--repeat R] [--json]
 //! ```
 //!
-//! Cases come from [`synth`] (case `i` is a pure function of the seed,
+//! Cases come from [`lawgen::synth`] (case `i` is a pure function of the seed,
 //! `i` and the package), or are all the template. Each of `R` runs (default
 //! 3) evaluates all `N` cases and sums, per institutional literal (`p` and
 //! `~p`), the tuples concluded (+∂) — the same table for every backend and
@@ -38,8 +38,7 @@
 //! `lawgen` process), the load average before and after (the machine may be
 //! shared), and the count table.
 //!
-//! One file per job: `config` (what to run), `synth` (the cases),
-//! `result` (what a run measures, the count table), `interp` and `strata`
+//! One file per job: `config` (what to run), `result` (what a run measures, the count table), `interp` and `strata`
 //! (the reference evaluator and its per-stratum estimate), `child` and
 //! `compiled` (the compiled backend, in the package's process and in this
 //! one) and `protocol` (between the two), `measure` (worker threads, the
@@ -49,7 +48,6 @@ mod config;
 mod measure;
 mod protocol;
 mod result;
-pub mod synth;
 
 mod child;
 #[cfg(feature = "cli")]
@@ -77,10 +75,10 @@ pub use command::{command, Args};
 /// The command line of `lawgen bench`.
 #[cfg(feature = "cli")]
 mod command {
-    use super::synth::SynthOptions;
     use super::{run_compiled_with, run_interp, BenchConfig, BenchError};
     use crate::{Backend, Failure, Inputs, PolicyArg};
     use clap::ValueEnum;
+    use lawgen::synth::SynthOptions;
     use std::path::PathBuf;
 
     /// `lawgen bench PACKAGE [--cases N] [--backend B | --engine E] …`.
@@ -190,9 +188,9 @@ mod command {
 #[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::protocol::parse_child_args;
-    use super::synth::SynthOptions;
     use super::*;
     use lawgen::driver::Loaded;
+    use lawgen::synth::SynthOptions;
     use lawgen_runtime::Policy;
 
     fn chess() -> Loaded {

@@ -2,8 +2,8 @@
 //! backend must agree on, and the case generator a run draws from.
 
 use super::config::{BenchConfig, BenchError};
-use super::synth::Synth;
 use lawgen::driver::Loaded;
+use lawgen::synth::Synth;
 use lawgen_runtime::program::RelationKind;
 use lawgen_runtime::program::{Catalog, Lit, PredId};
 
@@ -85,7 +85,7 @@ pub fn count_literals(m: &Catalog) -> Vec<String> {
 /// against the package like `lawgen eval --facts`).
 pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>, BenchError> {
     let synth = match &cfg.template {
-        None => Synth::of(loaded, cfg.synth.clone()),
+        None => Synth::new(loaded, cfg.synth.clone()),
         Some(path) => {
             use lawgen::driver::{read_facts_file, FactsFileError};
             let limits = lawgen::driver::ReadLimits::default();
@@ -104,7 +104,7 @@ pub fn make_synth<'m>(loaded: &'m Loaded, cfg: &BenchConfig) -> Result<Synth<'m>
                     ),
                 },
             })?;
-            Synth::of_with_template(loaded, cfg.synth.clone(), &facts)
+            Synth::with_template(loaded, cfg.synth.clone(), &facts)
         }
     };
     synth.map_err(|e| BenchError::usage(&e.0))

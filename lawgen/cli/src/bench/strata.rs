@@ -4,7 +4,7 @@
 
 use super::config::BenchConfig;
 use super::result::StratumTime;
-use super::synth::Synth;
+use lawgen::synth::Synth;
 use lawgen_runtime::interp;
 use lawgen_runtime::program::Program;
 use std::time::{Duration, Instant};

@@ -278,7 +278,7 @@ pub fn write_crate(
 
 /// [`write_crate`], and with `bench`, a `main.rs` with a `--bench` mode
 /// (which needs `main`) and `lawgen-cli` as a dependency of the crate (the
-/// bench mode draws its cases with `lawgen_cli::bench::synth`).
+/// bench mode draws its cases with `lawgen::synth`).
 pub fn write_crate_with(
     dir: &Path,
     crate_name: Option<&str>,

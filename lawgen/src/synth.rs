@@ -1,5 +1,7 @@
-//! Synthetic cases for a package, drawn from its declarations and rules
-//! (`lawgen bench`).
+//! Synthetic cases for a checked package, drawn from its declarations and
+//! rules: what `lawgen bench` evaluates, and what the fuzz harness feeds
+//! the evaluators. [`Synth::new`] reads the package; [`Synth::case`] and
+//! [`Synth::draft`] draw case `i`.
 //!
 //! Case `i` of a run seeded with `s` is a pure function of `(s, i)` and the
 //! package: one self-contained [`Facts`] value — its own entities, facts only
@@ -34,7 +36,8 @@
 //! evaluator's input and which a compiled package's bench mode pushes
 //! straight into its generated `Facts`.
 
-use lawgen::internals::model::{Item, Model, Term};
+use crate::driver::Loaded;
+use crate::model::{Item, Model, Term};
 
 use lawgen_runtime::interp::Facts;
 use lawgen_runtime::program::{CmpOp, RelationKind, Strength};
@@ -68,13 +71,16 @@ impl Default for SynthOptions {
 /// [`Synth::names`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Val {
+    /// An integer.
     Int(i64),
+    /// An entity: its index in [`Synth::names`].
     Ent(u32),
 }
 
 /// One drawn row: the literal (`p` or `~p`) and its values in [`Draft::vals`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DraftRow {
+    /// The literal the row is a fact of.
     pub lit: Lit,
     start: u32,
     len: u32,
@@ -83,7 +89,9 @@ pub struct DraftRow {
 /// One case in compact form: distinct fact rows and declared entities.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Draft {
+    /// The rows, each with its values in `vals`.
     pub rows: Vec<DraftRow>,
+    /// The values of every row, one after the other.
     pub vals: Vec<Val>,
     /// Entities listed under `entities` (only a template has any): the type
     /// and the name's index in [`Synth::names`].
@@ -127,7 +135,8 @@ impl Draft {
     }
 }
 
-/// Why synthetic cases cannot be drawn for a package.
+/// Why synthetic cases cannot be drawn for a package: the options are out
+/// of range (the message says which and how).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SynthError(pub String);
 
@@ -175,22 +184,14 @@ const MAX_DEPTH: usize = 6;
 
 impl<'m> Synth<'m> {
     /// A generator of synthetic cases for a checked package: its
-    /// declarations and rules, read off the checked model.
-    pub fn of(loaded: &'m lawgen::driver::Loaded, opts: SynthOptions) -> Result<Self, SynthError> {
-        Synth::new(loaded.model(), opts)
-    }
-
-    /// [`Synth::with_template`] for a checked package.
-    pub fn of_with_template(
-        loaded: &'m lawgen::driver::Loaded,
-        opts: SynthOptions,
-        template: &Facts,
-    ) -> Result<Self, SynthError> {
-        Synth::with_template(loaded.model(), opts, template)
+    /// declarations and rules, read off the checked package. Fails when
+    /// `opts` is out of range.
+    pub fn new(loaded: &'m Loaded, opts: SynthOptions) -> Result<Self, SynthError> {
+        Synth::of_model(&loaded.model, opts)
     }
 
     /// A generator of synthetic cases for `model`.
-    pub fn new(model: &'m Model, opts: SynthOptions) -> Result<Self, SynthError> {
+    fn of_model(model: &'m Model, opts: SynthOptions) -> Result<Self, SynthError> {
         if !(0.0..=1.0).contains(&opts.density) {
             return Err(SynthError(format!(
                 "density must be between 0 and 1, not {}",
@@ -254,14 +255,17 @@ impl<'m> Synth<'m> {
         Ok(s)
     }
 
-    /// A generator whose every case is `template` (`--template`). The
-    /// template's entities keep their names: cases are evaluated independently.
+    /// A generator for a checked package whose every case is `template`
+    /// (`lawgen bench --template`), a facts value read for that package.
+    /// The template's entities keep their names: cases are evaluated
+    /// independently.
     pub fn with_template(
-        model: &'m Model,
+        loaded: &'m Loaded,
         opts: SynthOptions,
         template: &Facts,
     ) -> Result<Self, SynthError> {
-        let mut s = Synth::new(model, opts)?;
+        let model = &loaded.model;
+        let mut s = Synth::of_model(model, opts)?;
         let mut d = Draft::default();
         for (lit, rows) in &template.rows {
             let params = &model.pred(lit.pred).params;
@@ -300,6 +304,7 @@ impl<'m> Synth<'m> {
         &self.name_ty
     }
 
+    /// The options the generator draws with.
     pub fn options(&self) -> &SynthOptions {
         &self.opts
     }
@@ -498,7 +503,7 @@ impl<'m> Synth<'m> {
 }
 
 /// `p` and `~p` as an index (`2 * pred + negative`).
-pub fn lit_slot(l: Lit) -> usize {
+fn lit_slot(l: Lit) -> usize {
     2 * l.pred.0 as usize + usize::from(l.negative)
 }
 
@@ -885,8 +890,8 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lawgen::driver::ReadLimits;
-    use lawgen::driver::{load_file, Loaded};
+    use crate::driver::ReadLimits;
+    use crate::driver::{load_file, Loaded};
     use std::path::Path;
 
     fn load(rel: &str) -> Loaded {
@@ -895,7 +900,7 @@ mod tests {
     }
 
     fn chess() -> Loaded {
-        load("../../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")
+        load("../packages/fide.laws.chess/fide.laws.chess-0.1.0.ir.json")
     }
 
     /// Writes facts as a facts file (docs/reference.md#facts-files).
@@ -928,7 +933,7 @@ mod tests {
     /// Facts only for input predicates, values of the declared types,
     /// entity values of the right type, no `p` and `~p` for one tuple.
     fn assert_valid(s: &Synth, l: &Loaded, f: &Facts) {
-        let m = l.model();
+        let m = &l.model;
         for (lit, rows) in &f.rows {
             let p = m.pred(lit.pred);
             assert_ne!(p.kind, RelationKind::Institutional, "{}", p.local);
@@ -958,15 +963,15 @@ mod tests {
     #[test]
     fn cases_are_deterministic_and_differ() {
         let l = chess();
-        let s = Synth::new(l.model(), SynthOptions::default()).unwrap();
-        let again = Synth::new(l.model(), SynthOptions::default()).unwrap();
+        let s = Synth::new(&l, SynthOptions::default()).unwrap();
+        let again = Synth::new(&l, SynthOptions::default()).unwrap();
         for i in 0..50 {
             assert_eq!(s.draft(i), again.draft(i));
             assert_eq!(s.case(i).rows, again.case(i).rows);
         }
         assert_ne!(s.draft(0), s.draft(1));
         let other = Synth::new(
-            l.model(),
+            &l,
             SynthOptions {
                 seed: 7,
                 ..SynthOptions::default()
@@ -979,8 +984,8 @@ mod tests {
     #[test]
     fn chess_cases_are_valid_and_varied() {
         let l = chess();
-        let m = l.model();
-        let s = Synth::new(m, SynthOptions::default()).unwrap();
+        let m = &l.model;
+        let s = Synth::new(&l, SynthOptions::default()).unwrap();
         let (mut neg, mut judged, mut facts) = (0, 0, 0);
         for i in 0..300 {
             let f = s.case(i);
@@ -1002,9 +1007,9 @@ mod tests {
     #[test]
     fn most_chess_rules_fire() {
         let l = chess();
-        let m = l.model();
-        let s = Synth::new(m, SynthOptions::default()).unwrap();
-        let prog = lawgen::driver::lower(&l).unwrap();
+        let m = &l.model;
+        let s = Synth::new(&l, SynthOptions::default()).unwrap();
+        let prog = crate::driver::lower(&l).unwrap();
         let pol = lawgen_runtime::Policy::Blocking;
         let mut concluded = std::collections::BTreeSet::new();
         let mut pending = 0;
@@ -1039,9 +1044,9 @@ mod tests {
 
     #[test]
     fn minimal_package_cases_are_valid() {
-        let l = load("../../tests/ui/valid/minimal.json");
+        let l = load("../tests/ui/valid/minimal.json");
         let s = Synth::new(
-            l.model(),
+            &l,
             SynthOptions {
                 seed: 3,
                 entities_per_type: 1,
@@ -1057,12 +1062,11 @@ mod tests {
     #[test]
     fn template_cases_are_the_template() {
         let l = chess();
-        let m = l.model();
         let json = br#"{"entities": {"Situation": ["s1"]},
             "facts": {"player_of": [["g1", "white"]], "~piece_has_moved": [["rook"]],
                       "moves_by_each_without_pawn_or_capture": [["g1", 80]]}}"#;
         let t = lawgen_runtime::formats::facts::read_facts(json, &l.catalog).unwrap();
-        let s = Synth::with_template(m, SynthOptions::default(), &t).unwrap();
+        let s = Synth::with_template(&l, SynthOptions::default(), &t).unwrap();
         for i in [0, 5, 999] {
             let f = s.case(i);
             assert_eq!(f.rows, t.rows);
@@ -1083,7 +1087,7 @@ mod tests {
                 ..SynthOptions::default()
             },
         ] {
-            assert!(Synth::new(l.model(), opts).is_err());
+            assert!(Synth::new(&l, opts).is_err());
         }
     }
 }
