@@ -269,6 +269,17 @@ mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
+    /// Held by each test for its whole run. A script written while another
+    /// test's thread forks a worker is still open in that child until it
+    /// execs, and starting the script then fails with "Text file busy"
+    /// (ETXTBSY); the pools also fork again when they replace a worker, so
+    /// the tests run one at a time rather than only their writes.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+        ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// A worker binary written as a shell script into the test's own
     /// directory.
     fn fake(name: &str, script: &str) -> Compiled {
@@ -291,6 +302,7 @@ mod tests {
     /// does not wait behind it (it meets the same fate, no sooner).
     #[test]
     fn a_worker_that_never_answers_is_stopped_after_the_limit() {
+        let _serial = one_at_a_time();
         let limit = Duration::from_millis(300);
         let pool = Pool::start(&fake("hangs", "exec sleep 600"), 1, limit).unwrap();
         for _ in 0..2 {
@@ -313,6 +325,7 @@ mod tests {
     /// many requests it answers.
     #[test]
     fn a_worker_that_answers_in_time_is_kept() {
+        let _serial = one_at_a_time();
         let answers = r#"while read -r verb policy len; do head -c "$len" >/dev/null; printf 'ok 2\n{}'; done"#;
         let pool = Pool::start(&fake("answers", answers), 1, Duration::from_millis(300)).unwrap();
         let pid = |p: &Pool| {
