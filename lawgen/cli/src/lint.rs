@@ -5,8 +5,6 @@
 //! fails on any when they are denied.
 
 use clap::ValueEnum;
-use lawgen::diagnostics::Diagnostics;
-use lawgen::driver::Loaded;
 use std::path::PathBuf;
 
 /// `lawgen lint PACKAGE [--deny warnings] [--format text|json]`.
@@ -39,7 +37,7 @@ pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure>
     let file = lawgen::driver::package_json(package, bytes, &inputs.limits)?;
     let loaded =
         lawgen::driver::load_package_json(package, &file, &inputs.limits, &inputs.import_path)?;
-    let warnings = file.locate(lint(&loaded));
+    let warnings = file.locate(lawgen::lint::warnings(&loaded));
     match args.format {
         LintFormat::Json => print!("{}", lawgen::lint::to_json(&warnings)),
         LintFormat::Text if warnings.is_empty() => {
@@ -58,10 +56,4 @@ pub fn command(args: Args, inputs: &super::Inputs) -> Result<(), super::Failure>
         ));
     }
     Ok(())
-}
-
-/// Every warning for a checked package, sorted by location
-/// ([`lawgen::lint::warnings`]).
-pub fn lint(loaded: &Loaded) -> Diagnostics {
-    lawgen::lint::warnings(loaded)
 }

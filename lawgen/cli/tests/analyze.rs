@@ -934,7 +934,7 @@ fn every_rule_the_lint_finds_dead_never_applies() {
             continue;
         }
         let loaded = driver::load_file(&path, &Default::default()).unwrap();
-        let dead: Vec<String> = lawgen_cli::lint::lint(&loaded)
+        let dead: Vec<String> = lawgen::lint::warnings(&loaded)
             .iter()
             .filter(|d| d.code == lawgen::diagnostics::Code::NeverFires)
             .filter_map(|d| d.message.split('`').nth(1).map(str::to_owned))

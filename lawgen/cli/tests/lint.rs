@@ -22,7 +22,7 @@ fn lint(rel: &Path) -> Diagnostics {
     let loaded =
         driver::load_package_json(&support::workspace().join(rel), &file, &limits, &imports)
             .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
-    file.locate(lawgen_cli::lint::lint(&loaded))
+    file.locate(lawgen::lint::warnings(&loaded))
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn lint_runs_on_random_packages() {
     for i in 0..200 {
         let g = gen::generate(&gen::GenConfig::new(0x11a7 + i));
         if let Ok(loaded) = driver::load_bytes(&g.package, &ReadLimits::default()) {
-            for w in lawgen_cli::lint::lint(&loaded).iter() {
+            for w in lawgen::lint::warnings(&loaded).iter() {
                 assert!(w.code.is_warning());
                 assert!(!w.location.pointer.is_empty(), "{w}");
             }
@@ -186,7 +186,7 @@ rule R strict
             .unwrap_or_else(|e| panic!("{}", e.render("t.law")));
         let loaded = driver::load_bytes(json.as_bytes(), &ReadLimits::default())
             .unwrap_or_else(|d| panic!("{body}: {}", d.render()));
-        let w = lawgen_cli::lint::lint(&loaded);
+        let w = lawgen::lint::warnings(&loaded);
         let got = w.iter().any(|d| d.code == Code::NeverFires);
         assert_eq!(got, fires, "{body}: {}", w.render());
     };
