@@ -296,6 +296,16 @@ with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
 with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
 with_case!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
 
+/// Where a generated module finds one case's rows of a relation for the
+/// reference bridge (its `__rows` table, one entry per relation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowSource {
+    /// An input relation of this many columns: among the case's facts.
+    Input(usize),
+    /// Kept relation `k` of the batch's outputs.
+    Kept(usize),
+}
+
 /// One case's rows of a kept relation (the case first, then the
 /// columns), for the reference bridge: the columns widened, without the
 /// case.

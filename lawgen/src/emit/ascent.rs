@@ -8,7 +8,7 @@
 //! and a batch computes exactly what separate runs would, while the hash
 //! tables stay small (bounded batches) and the fixed cost of a run is shared.
 
-use super::plan::{self, out_ident, rel_ident, Plan};
+use super::plan::{self, out_type_ident, rel_ident, Plan};
 use super::{names, Backend, EmitError, EngineCode};
 use crate::program::{join_order, Atom, Item, Rule, Term};
 use proc_macro2::{Ident, TokenStream};
@@ -92,11 +92,20 @@ impl Backend for Ascent {
         let dedup = preload_heads
             .iter()
             .map(|(f, mark)| quote!(__rt::dedup_tail(&mut engine.#f, #mark);));
-        let take = plan.kept.iter().map(|&r| {
-            let f = rel_ident(r);
-            let o = out_ident(r);
-            quote!(#o: __rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
-        });
+        // Per row type of `Outputs`, its kept relations' rows in order.
+        let take = plan
+            .outputs
+            .types
+            .iter()
+            .enumerate()
+            .map(|(ty, (_, range))| {
+                let o = out_type_ident(ty);
+                let rels = plan.kept[range.clone()].iter().map(|&r| {
+                    let f = rel_ident(r);
+                    quote!(__rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
+                });
+                quote!(#o: vec![#(#rels),*])
+            });
         let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// Evaluates independent cases in one engine run: every tuple

@@ -55,8 +55,12 @@ pub(super) struct Plan<'p> {
     /// The policy flag: one row when the batch runs under `Propagating`.
     pub policy: Option<RelId>,
     /// The derived relations a case's conclusions keep: every output (and
-    /// the relation subtracted from it) and every request relation.
+    /// the relation subtracted from it) and every request relation, grouped
+    /// by row type ([`Plan::outputs`]); a kept relation's index here is its
+    /// index in every table of the batch's `Outputs`.
     pub kept: Vec<RelId>,
+    /// How a batch's `Outputs` hold the kept relations.
+    pub outputs: OutputLayout,
     /// Each predicate's facts relation and that of its explicit negation (a
     /// tuple in both is a contradiction: docs/reference.md#facts-files).
     pub negations: Vec<(PredId, RelId, RelId)>,
@@ -65,6 +69,73 @@ pub(super) struct Plan<'p> {
     /// Above how many arms a function of the typed API with one per
     /// relation is split (`super::split`).
     pub split_above: usize,
+}
+
+/// How a batch's `Outputs` hold the kept relations: one vector of `ByCase`
+/// per row type (`t0`, `t1`, …), not one field per relation, so that the
+/// struct and every function reading all of it have one item per row type
+/// (per relation they were a fifth of a large module: docs/performance.md,
+/// "Large packages").
+pub(super) struct OutputLayout {
+    /// Per row type, in order of first appearance by relation id: its
+    /// columns' Rust types (after the case column), and the range of
+    /// [`Plan::kept`] it holds.
+    pub types: Vec<(Vec<&'static str>, std::ops::Range<usize>)>,
+    /// Each kept relation's index in [`Plan::kept`], and its row type.
+    index: HashMap<RelId, (usize, usize)>,
+}
+
+impl OutputLayout {
+    /// Groups `kept` (in relation order) by row type: the kept relations in
+    /// their new order, and the layout.
+    fn new(program: &Program, kept: Vec<RelId>) -> (Vec<RelId>, Self) {
+        let mut groups: Vec<(Vec<&'static str>, Vec<RelId>)> = Vec::new();
+        for r in kept {
+            let cols: Vec<&'static str> = program
+                .relation(r)
+                .columns
+                .iter()
+                .map(|t| column_type(*t))
+                .collect();
+            match groups.iter_mut().find(|(c, _)| *c == cols) {
+                Some((_, rels)) => rels.push(r),
+                None => groups.push((cols, vec![r])),
+            }
+        }
+        let mut order = Vec::new();
+        let mut layout = OutputLayout {
+            types: Vec::new(),
+            index: HashMap::new(),
+        };
+        for (ty, (cols, rels)) in groups.into_iter().enumerate() {
+            let start = order.len();
+            for r in rels {
+                layout.index.insert(r, (order.len(), ty));
+                order.push(r);
+            }
+            layout.types.push((cols, start..order.len()));
+        }
+        (order, layout)
+    }
+
+    /// The index of kept relation `r` in [`Plan::kept`]: its `k` in the
+    /// functions of `Outputs`.
+    pub fn index(&self, r: RelId) -> usize {
+        self.index[&r].0
+    }
+
+    /// `t0[3]`: where `Outputs` holds kept relation `r`.
+    pub fn place(&self, r: RelId) -> TokenStream {
+        let (k, ty) = self.index[&r];
+        let field = out_type_ident(ty);
+        let slot = Literal::usize_unsuffixed(k - self.types[ty].1.start);
+        quote!(#field[#slot])
+    }
+}
+
+/// The field of `Outputs` holding the kept relations of row type `ty`.
+pub(super) fn out_type_ident(ty: usize) -> Ident {
+    format_ident!("t{ty}")
 }
 
 /// Entity constants and their fixed interned ids: the package's constants,
@@ -163,6 +234,7 @@ impl<'p> Plan<'p> {
             .into_iter()
             .filter(|&r| !is_input_role(&program.relation(r).role))
             .collect();
+        let (kept, outputs) = OutputLayout::new(program, kept);
         let negations = (0..program.catalog.preds.len() as u32)
             .map(PredId)
             .filter_map(|pred| {
@@ -196,6 +268,7 @@ impl<'p> Plan<'p> {
             entities_rel,
             policy,
             kept,
+            outputs,
             negations,
             split_above: super::split::SPLIT_ABOVE,
         }
@@ -434,11 +507,6 @@ pub(super) fn operator_tokens(op: CmpOp) -> TokenStream {
 /// The field of relation `r` in an engine's storage.
 pub(super) fn rel_ident(r: RelId) -> Ident {
     format_ident!("r{}", r.0)
-}
-
-/// The field of kept relation `r` in a batch's `Outputs`.
-pub(super) fn out_ident(r: RelId) -> Ident {
-    format_ident!("o{}", r.0)
 }
 
 #[cfg(test)]

@@ -6324,48 +6324,69 @@ fn gather_columns(
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
+/// One vector per row type, holding the kept relations of that
+/// type in their order.
 #[doc(hidden)]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Outputs {
-    o0: __rt::ByCase<(u32, u32)>,
-    o3: __rt::ByCase<(u32, u32)>,
-    o5: __rt::ByCase<(u32, u32)>,
-    o9: __rt::ByCase<(u32, u32, u32)>,
-    o22: __rt::ByCase<(u32, u32, u32, u32)>,
-    o25: __rt::ByCase<(u32, u32)>,
-    o26: __rt::ByCase<(u32, u32)>,
-    o28: __rt::ByCase<(u32, u32)>,
-    o45: __rt::ByCase<(u32, u32)>,
-    o50: __rt::ByCase<(u32, u32)>,
-    o54: __rt::ByCase<(u32, u32, u32)>,
-    o56: __rt::ByCase<(u32, u32)>,
-    o58: __rt::ByCase<(u32, u32, u32)>,
-    o59: __rt::ByCase<(u32, u32, u32)>,
-    o60: __rt::ByCase<(u32, u32, u32)>,
-    o61: __rt::ByCase<(u32, u32, u32)>,
-    o84: __rt::ByCase<(u32, u32, u32)>,
-    o86: __rt::ByCase<(u32, u32)>,
-    o87: __rt::ByCase<(u32, u32)>,
-    o88: __rt::ByCase<(u32, u32)>,
-    o94: __rt::ByCase<(u32, u32, u32)>,
-    o118: __rt::ByCase<(u32, u32)>,
-    o119: __rt::ByCase<(u32, u32)>,
-    o120: __rt::ByCase<(u32, u32)>,
-    o131: __rt::ByCase<(u32, u32, u32)>,
-    o132: __rt::ByCase<(u32, u32)>,
-    o133: __rt::ByCase<(u32, u32, u32)>,
-    o134: __rt::ByCase<(u32, u32)>,
-    o135: __rt::ByCase<(u32, u32)>,
-    o138: __rt::ByCase<(u32, u32)>,
-    o142: __rt::ByCase<(u32, u32, u32)>,
-    o146: __rt::ByCase<(u32, u32, u32)>,
-    o162: __rt::ByCase<(u32, u32)>,
-    o164: __rt::ByCase<(u32, u32)>,
-    o166: __rt::ByCase<(u32, u32)>,
-    o167: __rt::ByCase<(u32, u32, u32)>,
-    o168: __rt::ByCase<(u32, u32, u32)>,
-    o188: __rt::ByCase<(u32, u32, u32)>,
-    o189: __rt::ByCase<(u32, u32)>,
+    t0: Vec<__rt::ByCase<(u32, u32)>>,
+    t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
+    t2: Vec<__rt::ByCase<(u32, u32, u32, u32)>>,
+}
+impl Default for Outputs {
+    fn default() -> Self {
+        Outputs::with_capacity(0, |_| 0)
+    }
+}
+#[allow(dead_code, unused_variables)]
+impl Outputs {
+    /// Empty outputs for `cases` cases, with room for `rows(k)`
+    /// rows in kept relation `k`.
+    fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
+        Outputs {
+            t0: (0..23).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t1: (23..38).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t2: (38..39).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+        }
+    }
+    /// How many rows kept relation `k` holds, over all cases.
+    fn len(&self, k: usize) -> usize {
+        match k {
+            0..=22 => self.t0[k].len(),
+            23..=37 => self.t1[k - 23].len(),
+            38..=38 => self.t2[k - 38].len(),
+            _ => 0,
+        }
+    }
+    /// How many rows case `c` has in kept relation `k`.
+    fn count(&self, k: usize, c: u32) -> usize {
+        match k {
+            0..=22 => self.t0[k].count(c),
+            23..=37 => self.t1[k - 23].count(c),
+            38..=38 => self.t2[k - 38].count(c),
+            _ => 0,
+        }
+    }
+    /// Case `c`'s rows of kept relation `k`, widened, without the
+    /// case column.
+    fn rows(&self, k: usize, c: u32) -> Vec<Vec<i64>> {
+        match k {
+            0..=22 => __rt::case_rows(self.t0[k].case(c)),
+            23..=37 => __rt::case_rows(self.t1[k - 23].case(c)),
+            38..=38 => __rt::case_rows(self.t2[k - 38].case(c)),
+            _ => Vec::new(),
+        }
+    }
+    /// Appends case `c`'s `rows` (widened, without the case column)
+    /// to kept relation `k`.
+    fn push_columns(&mut self, k: usize, c: u32, rows: &[Vec<i64>]) {
+        match k {
+            0..=22 => __rt::push_columns(&mut self.t0[k], c, rows),
+            23..=37 => __rt::push_columns(&mut self.t1[k - 23], c, rows),
+            38..=38 => __rt::push_columns(&mut self.t2[k - 38], c, rows),
+            _ => {}
+        }
+    }
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -6672,183 +6693,143 @@ fn evaluate_batch(
     #[inline]
     fn take_0(s: &mut __engine::Tables, out: &mut Outputs, c: u32) {
         if !s.u.is_empty(__engine::U0) {
-            s.u.push_to(__engine::U0, c, &mut out.o0);
+            s.u.push_to(__engine::U0, c, &mut out.t0[0]);
         }
         if !s.u.is_empty(__engine::U3) {
-            s.u.push_to(__engine::U3, c, &mut out.o3);
+            s.u.push_to(__engine::U3, c, &mut out.t0[1]);
         }
         if !s.u.is_empty(__engine::U5) {
-            s.u.push_to(__engine::U5, c, &mut out.o5);
+            s.u.push_to(__engine::U5, c, &mut out.t0[2]);
+        }
+        if !s.u.is_empty(__engine::U25) {
+            s.u.push_to(__engine::U25, c, &mut out.t0[3]);
+        }
+        if !s.u.is_empty(__engine::U26) {
+            s.u.push_to(__engine::U26, c, &mut out.t0[4]);
+        }
+        if !s.u.is_empty(__engine::U28) {
+            s.u.push_to(__engine::U28, c, &mut out.t0[5]);
+        }
+        if !s.u.is_empty(__engine::U45) {
+            s.u.push_to(__engine::U45, c, &mut out.t0[6]);
+        }
+        if !s.u.is_empty(__engine::U50) {
+            s.u.push_to(__engine::U50, c, &mut out.t0[7]);
+        }
+        if !s.u.is_empty(__engine::U56) {
+            s.u.push_to(__engine::U56, c, &mut out.t0[8]);
+        }
+        if !s.u.is_empty(__engine::U86) {
+            s.u.push_to(__engine::U86, c, &mut out.t0[9]);
+        }
+        if !s.u.is_empty(__engine::U87) {
+            s.u.push_to(__engine::U87, c, &mut out.t0[10]);
+        }
+        if !s.u.is_empty(__engine::U88) {
+            s.u.push_to(__engine::U88, c, &mut out.t0[11]);
+        }
+        if !s.u.is_empty(__engine::U118) {
+            s.u.push_to(__engine::U118, c, &mut out.t0[12]);
+        }
+        if !s.u.is_empty(__engine::U119) {
+            s.u.push_to(__engine::U119, c, &mut out.t0[13]);
+        }
+        if !s.u.is_empty(__engine::U120) {
+            s.u.push_to(__engine::U120, c, &mut out.t0[14]);
+        }
+        if !s.u.is_empty(__engine::U132) {
+            s.u.push_to(__engine::U132, c, &mut out.t0[15]);
+        }
+        if !s.u.is_empty(__engine::U134) {
+            s.u.push_to(__engine::U134, c, &mut out.t0[16]);
+        }
+        if !s.u.is_empty(__engine::U135) {
+            s.u.push_to(__engine::U135, c, &mut out.t0[17]);
+        }
+        if !s.u.is_empty(__engine::U138) {
+            s.u.push_to(__engine::U138, c, &mut out.t0[18]);
+        }
+        if !s.u.is_empty(__engine::U162) {
+            s.u.push_to(__engine::U162, c, &mut out.t0[19]);
+        }
+        if !s.u.is_empty(__engine::U164) {
+            s.u.push_to(__engine::U164, c, &mut out.t0[20]);
+        }
+        if !s.u.is_empty(__engine::U166) {
+            s.u.push_to(__engine::U166, c, &mut out.t0[21]);
+        }
+        if !s.u.is_empty(__engine::U189) {
+            s.u.push_to(__engine::U189, c, &mut out.t0[22]);
         }
         if !s.r9.is_empty() {
             s.r9.sort();
-            out.o9.push_rows(c, s.r9.rows());
-        }
-        if !s.r22.is_empty() {
-            s.r22.sort();
-            out.o22.push_rows(c, s.r22.rows());
-        }
-        if !s.u.is_empty(__engine::U25) {
-            s.u.push_to(__engine::U25, c, &mut out.o25);
-        }
-        if !s.u.is_empty(__engine::U26) {
-            s.u.push_to(__engine::U26, c, &mut out.o26);
-        }
-        if !s.u.is_empty(__engine::U28) {
-            s.u.push_to(__engine::U28, c, &mut out.o28);
-        }
-        if !s.u.is_empty(__engine::U45) {
-            s.u.push_to(__engine::U45, c, &mut out.o45);
-        }
-        if !s.u.is_empty(__engine::U50) {
-            s.u.push_to(__engine::U50, c, &mut out.o50);
+            out.t1[0].push_rows(c, s.r9.rows());
         }
         if !s.r54.is_empty() {
             s.r54.sort();
-            out.o54.push_rows(c, s.r54.rows());
-        }
-        if !s.u.is_empty(__engine::U56) {
-            s.u.push_to(__engine::U56, c, &mut out.o56);
+            out.t1[1].push_rows(c, s.r54.rows());
         }
         if !s.r58.is_empty() {
             s.r58.sort();
-            out.o58.push_rows(c, s.r58.rows());
+            out.t1[2].push_rows(c, s.r58.rows());
         }
         if !s.r59.is_empty() {
             s.r59.sort();
-            out.o59.push_rows(c, s.r59.rows());
+            out.t1[3].push_rows(c, s.r59.rows());
         }
         if !s.r60.is_empty() {
             s.r60.sort();
-            out.o60.push_rows(c, s.r60.rows());
+            out.t1[4].push_rows(c, s.r60.rows());
         }
         if !s.r61.is_empty() {
             s.r61.sort();
-            out.o61.push_rows(c, s.r61.rows());
+            out.t1[5].push_rows(c, s.r61.rows());
         }
         if !s.r84.is_empty() {
             s.r84.sort();
-            out.o84.push_rows(c, s.r84.rows());
-        }
-        if !s.u.is_empty(__engine::U86) {
-            s.u.push_to(__engine::U86, c, &mut out.o86);
-        }
-        if !s.u.is_empty(__engine::U87) {
-            s.u.push_to(__engine::U87, c, &mut out.o87);
-        }
-        if !s.u.is_empty(__engine::U88) {
-            s.u.push_to(__engine::U88, c, &mut out.o88);
+            out.t1[6].push_rows(c, s.r84.rows());
         }
         if !s.r94.is_empty() {
             s.r94.sort();
-            out.o94.push_rows(c, s.r94.rows());
-        }
-        if !s.u.is_empty(__engine::U118) {
-            s.u.push_to(__engine::U118, c, &mut out.o118);
-        }
-        if !s.u.is_empty(__engine::U119) {
-            s.u.push_to(__engine::U119, c, &mut out.o119);
-        }
-        if !s.u.is_empty(__engine::U120) {
-            s.u.push_to(__engine::U120, c, &mut out.o120);
+            out.t1[7].push_rows(c, s.r94.rows());
         }
         if !s.r131.is_empty() {
             s.r131.sort();
-            out.o131.push_rows(c, s.r131.rows());
-        }
-        if !s.u.is_empty(__engine::U132) {
-            s.u.push_to(__engine::U132, c, &mut out.o132);
+            out.t1[8].push_rows(c, s.r131.rows());
         }
         if !s.r133.is_empty() {
             s.r133.sort();
-            out.o133.push_rows(c, s.r133.rows());
-        }
-        if !s.u.is_empty(__engine::U134) {
-            s.u.push_to(__engine::U134, c, &mut out.o134);
-        }
-        if !s.u.is_empty(__engine::U135) {
-            s.u.push_to(__engine::U135, c, &mut out.o135);
-        }
-        if !s.u.is_empty(__engine::U138) {
-            s.u.push_to(__engine::U138, c, &mut out.o138);
+            out.t1[9].push_rows(c, s.r133.rows());
         }
         if !s.r142.is_empty() {
             s.r142.sort();
-            out.o142.push_rows(c, s.r142.rows());
+            out.t1[10].push_rows(c, s.r142.rows());
         }
         if !s.r146.is_empty() {
             s.r146.sort();
-            out.o146.push_rows(c, s.r146.rows());
-        }
-        if !s.u.is_empty(__engine::U162) {
-            s.u.push_to(__engine::U162, c, &mut out.o162);
-        }
-        if !s.u.is_empty(__engine::U164) {
-            s.u.push_to(__engine::U164, c, &mut out.o164);
-        }
-        if !s.u.is_empty(__engine::U166) {
-            s.u.push_to(__engine::U166, c, &mut out.o166);
+            out.t1[11].push_rows(c, s.r146.rows());
         }
         if !s.r167.is_empty() {
             s.r167.sort();
-            out.o167.push_rows(c, s.r167.rows());
+            out.t1[12].push_rows(c, s.r167.rows());
         }
         if !s.r168.is_empty() {
             s.r168.sort();
-            out.o168.push_rows(c, s.r168.rows());
+            out.t1[13].push_rows(c, s.r168.rows());
         }
         if !s.r188.is_empty() {
             s.r188.sort();
-            out.o188.push_rows(c, s.r188.rows());
+            out.t1[14].push_rows(c, s.r188.rows());
         }
-        if !s.u.is_empty(__engine::U189) {
-            s.u.push_to(__engine::U189, c, &mut out.o189);
+        if !s.r22.is_empty() {
+            s.r22.sort();
+            out.t2[0].push_rows(c, s.r22.rows());
         }
     }
     let n = input.len();
     let mut errors = Vec::with_capacity(n);
     let out = __engine::with_tables(|s| {
-        let mut out = Outputs {
-            o0: __rt::ByCase::with_capacity(n, s.sizes.capacity(0usize, n)),
-            o3: __rt::ByCase::with_capacity(n, s.sizes.capacity(1usize, n)),
-            o5: __rt::ByCase::with_capacity(n, s.sizes.capacity(2usize, n)),
-            o9: __rt::ByCase::with_capacity(n, s.sizes.capacity(3usize, n)),
-            o22: __rt::ByCase::with_capacity(n, s.sizes.capacity(4usize, n)),
-            o25: __rt::ByCase::with_capacity(n, s.sizes.capacity(5usize, n)),
-            o26: __rt::ByCase::with_capacity(n, s.sizes.capacity(6usize, n)),
-            o28: __rt::ByCase::with_capacity(n, s.sizes.capacity(7usize, n)),
-            o45: __rt::ByCase::with_capacity(n, s.sizes.capacity(8usize, n)),
-            o50: __rt::ByCase::with_capacity(n, s.sizes.capacity(9usize, n)),
-            o54: __rt::ByCase::with_capacity(n, s.sizes.capacity(10usize, n)),
-            o56: __rt::ByCase::with_capacity(n, s.sizes.capacity(11usize, n)),
-            o58: __rt::ByCase::with_capacity(n, s.sizes.capacity(12usize, n)),
-            o59: __rt::ByCase::with_capacity(n, s.sizes.capacity(13usize, n)),
-            o60: __rt::ByCase::with_capacity(n, s.sizes.capacity(14usize, n)),
-            o61: __rt::ByCase::with_capacity(n, s.sizes.capacity(15usize, n)),
-            o84: __rt::ByCase::with_capacity(n, s.sizes.capacity(16usize, n)),
-            o86: __rt::ByCase::with_capacity(n, s.sizes.capacity(17usize, n)),
-            o87: __rt::ByCase::with_capacity(n, s.sizes.capacity(18usize, n)),
-            o88: __rt::ByCase::with_capacity(n, s.sizes.capacity(19usize, n)),
-            o94: __rt::ByCase::with_capacity(n, s.sizes.capacity(20usize, n)),
-            o118: __rt::ByCase::with_capacity(n, s.sizes.capacity(21usize, n)),
-            o119: __rt::ByCase::with_capacity(n, s.sizes.capacity(22usize, n)),
-            o120: __rt::ByCase::with_capacity(n, s.sizes.capacity(23usize, n)),
-            o131: __rt::ByCase::with_capacity(n, s.sizes.capacity(24usize, n)),
-            o132: __rt::ByCase::with_capacity(n, s.sizes.capacity(25usize, n)),
-            o133: __rt::ByCase::with_capacity(n, s.sizes.capacity(26usize, n)),
-            o134: __rt::ByCase::with_capacity(n, s.sizes.capacity(27usize, n)),
-            o135: __rt::ByCase::with_capacity(n, s.sizes.capacity(28usize, n)),
-            o138: __rt::ByCase::with_capacity(n, s.sizes.capacity(29usize, n)),
-            o142: __rt::ByCase::with_capacity(n, s.sizes.capacity(30usize, n)),
-            o146: __rt::ByCase::with_capacity(n, s.sizes.capacity(31usize, n)),
-            o162: __rt::ByCase::with_capacity(n, s.sizes.capacity(32usize, n)),
-            o164: __rt::ByCase::with_capacity(n, s.sizes.capacity(33usize, n)),
-            o166: __rt::ByCase::with_capacity(n, s.sizes.capacity(34usize, n)),
-            o167: __rt::ByCase::with_capacity(n, s.sizes.capacity(35usize, n)),
-            o168: __rt::ByCase::with_capacity(n, s.sizes.capacity(36usize, n)),
-            o188: __rt::ByCase::with_capacity(n, s.sizes.capacity(37usize, n)),
-            o189: __rt::ByCase::with_capacity(n, s.sizes.capacity(38usize, n)),
-        };
+        let mut out = Outputs::with_capacity(n, |k| s.sizes.capacity(k, n));
         for (c, i) in (0u32..).zip(0..n) {
             let mut failed = input.check(i).err();
             if failed.is_none() {
@@ -6869,51 +6850,7 @@ fn evaluate_batch(
                 Some(e) => errors.push(Some(e)),
             }
         }
-        s.sizes
-            .record(
-                n,
-                [
-                    out.o0.len(),
-                    out.o3.len(),
-                    out.o5.len(),
-                    out.o9.len(),
-                    out.o22.len(),
-                    out.o25.len(),
-                    out.o26.len(),
-                    out.o28.len(),
-                    out.o45.len(),
-                    out.o50.len(),
-                    out.o54.len(),
-                    out.o56.len(),
-                    out.o58.len(),
-                    out.o59.len(),
-                    out.o60.len(),
-                    out.o61.len(),
-                    out.o84.len(),
-                    out.o86.len(),
-                    out.o87.len(),
-                    out.o88.len(),
-                    out.o94.len(),
-                    out.o118.len(),
-                    out.o119.len(),
-                    out.o120.len(),
-                    out.o131.len(),
-                    out.o132.len(),
-                    out.o133.len(),
-                    out.o134.len(),
-                    out.o135.len(),
-                    out.o138.len(),
-                    out.o142.len(),
-                    out.o146.len(),
-                    out.o162.len(),
-                    out.o164.len(),
-                    out.o166.len(),
-                    out.o167.len(),
-                    out.o168.len(),
-                    out.o188.len(),
-                    out.o189.len(),
-                ],
-            );
+        s.sizes.record(n, ::std::array::from_fn(|k| out.len(k)));
         out
     });
     let batch = ::std::sync::Arc::new(Batch { input, out });
@@ -7096,7 +7033,7 @@ impl Conclusions {
     fn collect_requests(&self, of: Option<&[u32]>) -> Vec<__rt::Request> {
         let mut out = Vec::new();
         if of.is_none_or(|j| j.contains(&40u32)) {
-            for t in self.batch.out.o188.case(self.case).iter().map(|t| (t.1, t.2)) {
+            for t in self.batch.out.t1[14].case(self.case).iter().map(|t| (t.1, t.2)) {
                 out.push(__rt::Request {
                     predicate: "piece_touched_intentionally".to_owned(),
                     args: vec![
@@ -7110,7 +7047,7 @@ impl Conclusions {
             }
         }
         if of.is_none_or(|j| j.contains(&7u32)) {
-            for t in self.batch.out.o189.case(self.case).iter().map(|t| (t.1,)) {
+            for t in self.batch.out.t0[22].case(self.case).iter().map(|t| (t.1,)) {
                 out.push(__rt::Request {
                     predicate: "case_not_precisely_regulated".to_owned(),
                     args: vec![
@@ -7190,48 +7127,48 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 40usize] {
         [
-            ("agreed_draw_has_ended_the_game", self.batch.out.o0.count(self.case)),
+            ("agreed_draw_has_ended_the_game", self.batch.out.t0[0].count(self.case)),
             ("~agreed_draw_has_ended_the_game", 0),
-            ("arbiter_competent_to_decide", self.batch.out.o3.count(self.case)),
+            ("arbiter_competent_to_decide", self.batch.out.t0[1].count(self.case)),
             ("~arbiter_competent_to_decide", 0),
-            ("arbiter_shall_see_laws_observed", self.batch.out.o9.count(self.case)),
+            ("arbiter_shall_see_laws_observed", self.batch.out.t1[0].count(self.case)),
             ("~arbiter_shall_see_laws_observed", 0),
-            ("castling_legal", self.batch.out.o22.count(self.case)),
+            ("castling_legal", self.batch.out.t2[0].count(self.case)),
             ("~castling_legal", 0),
-            ("checkmate_has_been_delivered", self.batch.out.o45.count(self.case)),
+            ("checkmate_has_been_delivered", self.batch.out.t0[6].count(self.case)),
             ("~checkmate_has_been_delivered", 0),
-            ("dead_position_has_ended_the_game", self.batch.out.o50.count(self.case)),
+            ("dead_position_has_ended_the_game", self.batch.out.t0[7].count(self.case)),
             ("~dead_position_has_ended_the_game", 0),
-            ("en_passant_capture_legal", self.batch.out.o54.count(self.case)),
+            ("en_passant_capture_legal", self.batch.out.t1[1].count(self.case)),
             ("~en_passant_capture_legal", 0),
-            ("entered_state", self.batch.out.o59.count(self.case)),
+            ("entered_state", self.batch.out.t1[3].count(self.case)),
             ("~entered_state", 0),
-            ("fifty_move_claim_correct", self.batch.out.o84.count(self.case)),
+            ("fifty_move_claim_correct", self.batch.out.t1[6].count(self.case)),
             ("~fifty_move_claim_correct", 0),
-            ("game_drawn", self.batch.out.o87.count(self.case)),
-            ("~game_drawn", self.batch.out.o119.count(self.case)),
-            ("game_lost_by", self.batch.out.o131.count(self.case)),
+            ("game_drawn", self.batch.out.t0[10].count(self.case)),
+            ("~game_drawn", self.batch.out.t0[13].count(self.case)),
+            ("game_lost_by", self.batch.out.t1[8].count(self.case)),
             ("~game_lost_by", 0),
-            ("game_won_by", self.batch.out.o133.count(self.case)),
+            ("game_won_by", self.batch.out.t1[9].count(self.case)),
             ("~game_won_by", 0),
-            ("illegal_move", self.batch.out.o134.count(self.case)),
+            ("illegal_move", self.batch.out.t0[16].count(self.case)),
             ("~illegal_move", 0),
-            ("legal_move", self.batch.out.o138.count(self.case)),
+            ("legal_move", self.batch.out.t0[18].count(self.case)),
             ("~legal_move", 0),
-            ("must_move_first_touched_piece", self.batch.out.o142.count(self.case)),
+            ("must_move_first_touched_piece", self.batch.out.t1[10].count(self.case)),
             ("~must_move_first_touched_piece", 0),
-            ("resignation_has_ended_the_game", self.batch.out.o162.count(self.case)),
+            ("resignation_has_ended_the_game", self.batch.out.t0[19].count(self.case)),
             ("~resignation_has_ended_the_game", 0),
             (
                 "second_illegal_move_has_ended_the_game",
-                self.batch.out.o164.count(self.case),
+                self.batch.out.t0[20].count(self.case),
             ),
             ("~second_illegal_move_has_ended_the_game", 0),
-            ("stalemate_has_ended_the_game", self.batch.out.o166.count(self.case)),
+            ("stalemate_has_ended_the_game", self.batch.out.t0[21].count(self.case)),
             ("~stalemate_has_ended_the_game", 0),
-            ("threefold_claim_correct", self.batch.out.o94.count(self.case)),
+            ("threefold_claim_correct", self.batch.out.t1[7].count(self.case)),
             ("~threefold_claim_correct", 0),
-            ("valid_transition", self.batch.out.o168.count(self.case)),
+            ("valid_transition", self.batch.out.t1[13].count(self.case)),
             ("~valid_transition", 0),
         ]
     }
@@ -7244,10 +7181,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o0, None)],
-                &[(&self.batch.out.o0, None)],
+                &[(&self.batch.out.t0[0], None)],
+                &[(&self.batch.out.t0[0], None)],
                 &[],
-                &[(&self.batch.out.o0, None)],
+                &[(&self.batch.out.t0[0], None)],
             ],
             &[],
         )
@@ -7256,7 +7193,7 @@ impl Conclusions {
     pub fn agreed_draw_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o0.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[0].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7303,10 +7240,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, situation.0),
             [
-                &[(&self.batch.out.o3, None)],
-                &[(&self.batch.out.o3, None)],
-                &[(&self.batch.out.o5, Some(&self.batch.out.o3))],
-                &[(&self.batch.out.o3, None)],
+                &[(&self.batch.out.t0[1], None)],
+                &[(&self.batch.out.t0[1], None)],
+                &[(&self.batch.out.t0[2], Some(&self.batch.out.t0[1]))],
+                &[(&self.batch.out.t0[1], None)],
             ],
             &[7u32],
         )
@@ -7315,7 +7252,7 @@ impl Conclusions {
     pub fn arbiter_competent_to_decide_all(
         &self,
     ) -> impl Iterator<Item = (Situation,)> + '_ {
-        self.batch.out.o3.case(self.case).iter().map(|t| (Situation(t.1),))
+        self.batch.out.t0[1].case(self.case).iter().map(|t| (Situation(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7370,10 +7307,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, arb.0, game.0),
             [
-                &[(&self.batch.out.o9, None)],
-                &[(&self.batch.out.o9, None)],
+                &[(&self.batch.out.t1[0], None)],
+                &[(&self.batch.out.t1[0], None)],
                 &[],
-                &[(&self.batch.out.o9, None)],
+                &[(&self.batch.out.t1[0], None)],
             ],
             &[],
         )
@@ -7382,7 +7319,7 @@ impl Conclusions {
     pub fn arbiter_shall_see_laws_observed_all(
         &self,
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
-        self.batch.out.o9.case(self.case).iter().map(|t| (Arbiter(t.1), Game(t.2)))
+        self.batch.out.t1[0].case(self.case).iter().map(|t| (Arbiter(t.1), Game(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7439,10 +7376,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, who.0, side.0),
             [
-                &[(&self.batch.out.o22, None)],
-                &[(&self.batch.out.o22, None)],
+                &[(&self.batch.out.t2[0], None)],
+                &[(&self.batch.out.t2[0], None)],
                 &[],
-                &[(&self.batch.out.o22, None)],
+                &[(&self.batch.out.t2[0], None)],
             ],
             &[],
         )
@@ -7453,7 +7390,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player, CastlingSide)> + '_ {
         self.batch
             .out
-            .o22
+            .t2[0]
             .case(self.case)
             .iter()
             .map(|t| (Game(t.1), Player(t.2), CastlingSide(t.3)))
@@ -7509,10 +7446,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o45, None)],
-                &[(&self.batch.out.o45, None)],
+                &[(&self.batch.out.t0[6], None)],
+                &[(&self.batch.out.t0[6], None)],
                 &[],
-                &[(&self.batch.out.o45, None)],
+                &[(&self.batch.out.t0[6], None)],
             ],
             &[],
         )
@@ -7521,7 +7458,7 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o45.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[6].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7568,10 +7505,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o50, None)],
-                &[(&self.batch.out.o50, None)],
+                &[(&self.batch.out.t0[7], None)],
+                &[(&self.batch.out.t0[7], None)],
                 &[],
-                &[(&self.batch.out.o50, None)],
+                &[(&self.batch.out.t0[7], None)],
             ],
             &[],
         )
@@ -7580,7 +7517,7 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o50.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[7].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7628,10 +7565,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, pawn.0),
             [
-                &[(&self.batch.out.o54, None)],
-                &[(&self.batch.out.o54, None)],
+                &[(&self.batch.out.t1[1], None)],
+                &[(&self.batch.out.t1[1], None)],
                 &[],
-                &[(&self.batch.out.o54, None)],
+                &[(&self.batch.out.t1[1], None)],
             ],
             &[],
         )
@@ -7640,7 +7577,7 @@ impl Conclusions {
     pub fn en_passant_capture_legal_all(
         &self,
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
-        self.batch.out.o54.case(self.case).iter().map(|t| (Game(t.1), Piece(t.2)))
+        self.batch.out.t1[1].case(self.case).iter().map(|t| (Game(t.1), Piece(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7708,10 +7645,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, instance.0, state.0),
             [
-                &[(&self.batch.out.o58, None)],
-                &[(&self.batch.out.o59, None)],
+                &[(&self.batch.out.t1[2], None)],
+                &[(&self.batch.out.t1[3], None)],
                 &[],
-                &[(&self.batch.out.o60, None)],
+                &[(&self.batch.out.t1[4], None)],
             ],
             &[],
         )
@@ -7720,7 +7657,7 @@ impl Conclusions {
     pub fn entered_state_all(&self) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
         self.batch
             .out
-            .o59
+            .t1[3]
             .case(self.case)
             .iter()
             .map(|t| (Game(t.1), GamePlayState(t.2)))
@@ -7775,10 +7712,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, who.0),
             [
-                &[(&self.batch.out.o84, None)],
-                &[(&self.batch.out.o84, None)],
+                &[(&self.batch.out.t1[6], None)],
+                &[(&self.batch.out.t1[6], None)],
                 &[],
-                &[(&self.batch.out.o84, None)],
+                &[(&self.batch.out.t1[6], None)],
             ],
             &[],
         )
@@ -7787,7 +7724,7 @@ impl Conclusions {
     pub fn fifty_move_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch.out.o84.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
+        self.batch.out.t1[6].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7871,17 +7808,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o86, None)],
-                &[(&self.batch.out.o87, None)],
+                &[(&self.batch.out.t0[9], None)],
+                &[(&self.batch.out.t0[10], None)],
                 &[],
-                &[(&self.batch.out.o88, None)],
+                &[(&self.batch.out.t0[11], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o87.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[10].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7904,17 +7841,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o118, None)],
-                &[(&self.batch.out.o119, None)],
+                &[(&self.batch.out.t0[12], None)],
+                &[(&self.batch.out.t0[13], None)],
                 &[],
-                &[(&self.batch.out.o120, None)],
+                &[(&self.batch.out.t0[14], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `~game_drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o119.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[13].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7941,17 +7878,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, who.0),
             [
-                &[(&self.batch.out.o131, None)],
-                &[(&self.batch.out.o131, None)],
+                &[(&self.batch.out.t1[8], None)],
+                &[(&self.batch.out.t1[8], None)],
                 &[],
-                &[(&self.batch.out.o131, None)],
+                &[(&self.batch.out.t1[8], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch.out.o131.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
+        self.batch.out.t1[8].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -7996,17 +7933,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, who.0),
             [
-                &[(&self.batch.out.o133, None)],
-                &[(&self.batch.out.o133, None)],
+                &[(&self.batch.out.t1[9], None)],
+                &[(&self.batch.out.t1[9], None)],
                 &[],
-                &[(&self.batch.out.o133, None)],
+                &[(&self.batch.out.t1[9], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `game_won_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch.out.o133.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
+        self.batch.out.t1[9].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8050,17 +7987,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o134, None)],
-                &[(&self.batch.out.o134, None)],
+                &[(&self.batch.out.t0[16], None)],
+                &[(&self.batch.out.t0[16], None)],
                 &[],
-                &[(&self.batch.out.o134, None)],
+                &[(&self.batch.out.t0[16], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `illegal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o134.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[16].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8104,17 +8041,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o138, None)],
-                &[(&self.batch.out.o138, None)],
+                &[(&self.batch.out.t0[18], None)],
+                &[(&self.batch.out.t0[18], None)],
                 &[],
-                &[(&self.batch.out.o138, None)],
+                &[(&self.batch.out.t0[18], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `legal_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o138.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[18].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8162,10 +8099,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, who.0, piece.0),
             [
-                &[(&self.batch.out.o142, None)],
-                &[(&self.batch.out.o142, None)],
-                &[(&self.batch.out.o146, Some(&self.batch.out.o142))],
-                &[(&self.batch.out.o142, None)],
+                &[(&self.batch.out.t1[10], None)],
+                &[(&self.batch.out.t1[10], None)],
+                &[(&self.batch.out.t1[11], Some(&self.batch.out.t1[10]))],
+                &[(&self.batch.out.t1[10], None)],
             ],
             &[40u32],
         )
@@ -8174,7 +8111,7 @@ impl Conclusions {
     pub fn must_move_first_touched_piece_all(
         &self,
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
-        self.batch.out.o142.case(self.case).iter().map(|t| (Player(t.1), Piece(t.2)))
+        self.batch.out.t1[10].case(self.case).iter().map(|t| (Player(t.1), Piece(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8226,10 +8163,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o162, None)],
-                &[(&self.batch.out.o162, None)],
+                &[(&self.batch.out.t0[19], None)],
+                &[(&self.batch.out.t0[19], None)],
                 &[],
-                &[(&self.batch.out.o162, None)],
+                &[(&self.batch.out.t0[19], None)],
             ],
             &[],
         )
@@ -8238,7 +8175,7 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o162.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[19].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8285,10 +8222,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o164, None)],
-                &[(&self.batch.out.o164, None)],
+                &[(&self.batch.out.t0[20], None)],
+                &[(&self.batch.out.t0[20], None)],
                 &[],
-                &[(&self.batch.out.o164, None)],
+                &[(&self.batch.out.t0[20], None)],
             ],
             &[],
         )
@@ -8297,7 +8234,7 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o164.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[20].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8348,10 +8285,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o166, None)],
-                &[(&self.batch.out.o166, None)],
+                &[(&self.batch.out.t0[21], None)],
+                &[(&self.batch.out.t0[21], None)],
                 &[],
-                &[(&self.batch.out.o166, None)],
+                &[(&self.batch.out.t0[21], None)],
             ],
             &[],
         )
@@ -8360,7 +8297,7 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game_all(
         &self,
     ) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o166.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[21].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8407,10 +8344,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, who.0),
             [
-                &[(&self.batch.out.o94, None)],
-                &[(&self.batch.out.o94, None)],
+                &[(&self.batch.out.t1[7], None)],
+                &[(&self.batch.out.t1[7], None)],
                 &[],
-                &[(&self.batch.out.o94, None)],
+                &[(&self.batch.out.t1[7], None)],
             ],
             &[],
         )
@@ -8419,7 +8356,7 @@ impl Conclusions {
     pub fn threefold_claim_correct_all(
         &self,
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch.out.o94.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
+        self.batch.out.t1[7].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -8485,10 +8422,10 @@ impl Conclusions {
         self.__verdict(
             &(self.case, instance.0, transition.0),
             [
-                &[(&self.batch.out.o167, None)],
-                &[(&self.batch.out.o168, None)],
+                &[(&self.batch.out.t1[12], None)],
+                &[(&self.batch.out.t1[13], None)],
                 &[],
-                &[(&self.batch.out.o61, None)],
+                &[(&self.batch.out.t1[5], None)],
             ],
             &[],
         )
@@ -8499,7 +8436,7 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, GamePlayTransition)> + '_ {
         self.batch
             .out
-            .o168
+            .t1[13]
             .case(self.case)
             .iter()
             .map(|t| (Game(t.1), GamePlayTransition(t.2)))
@@ -8547,517 +8484,133 @@ impl Conclusions {
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
-        match rel {
-            0usize => __rt::case_rows(self.batch.out.o0.case(self.case)),
-            1usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 1u32, 1usize)
-            }
-            2usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 2u32, 1usize)
-            }
-            3usize => __rt::case_rows(self.batch.out.o3.case(self.case)),
-            4usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 4u32, 1usize)
-            }
-            5usize => __rt::case_rows(self.batch.out.o5.case(self.case)),
-            7usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 7u32, 2usize)
-            }
-            8usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 8u32, 2usize)
-            }
-            9usize => __rt::case_rows(self.batch.out.o9.case(self.case)),
-            10usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    10u32,
-                    1usize,
-                )
-            }
-            11usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    11u32,
-                    2usize,
-                )
-            }
-            12usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    12u32,
-                    2usize,
-                )
-            }
-            13usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    13u32,
-                    1usize,
-                )
-            }
-            14usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    14u32,
-                    2usize,
-                )
-            }
-            15usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    15u32,
-                    2usize,
-                )
-            }
-            19usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    19u32,
-                    1usize,
-                )
-            }
-            20usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    20u32,
-                    1usize,
-                )
-            }
-            22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
-            23usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    23u32,
-                    4usize,
-                )
-            }
-            24usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    24u32,
-                    2usize,
-                )
-            }
-            25usize => __rt::case_rows(self.batch.out.o25.case(self.case)),
-            26usize => __rt::case_rows(self.batch.out.o26.case(self.case)),
-            27usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    27u32,
-                    2usize,
-                )
-            }
-            28usize => __rt::case_rows(self.batch.out.o28.case(self.case)),
-            29usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    29u32,
-                    2usize,
-                )
-            }
-            30usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    30u32,
-                    1usize,
-                )
-            }
-            31usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    31u32,
-                    1usize,
-                )
-            }
-            32usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    32u32,
-                    1usize,
-                )
-            }
-            33usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    33u32,
-                    1usize,
-                )
-            }
-            34usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    34u32,
-                    1usize,
-                )
-            }
-            35usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    35u32,
-                    4usize,
-                )
-            }
-            36usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    36u32,
-                    1usize,
-                )
-            }
-            37usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    37u32,
-                    1usize,
-                )
-            }
-            38usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    38u32,
-                    1usize,
-                )
-            }
-            39usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    39u32,
-                    1usize,
-                )
-            }
-            40usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    40u32,
-                    1usize,
-                )
-            }
-            41usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    41u32,
-                    1usize,
-                )
-            }
-            42usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    42u32,
-                    1usize,
-                )
-            }
-            43usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    43u32,
-                    2usize,
-                )
-            }
-            44usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    44u32,
-                    2usize,
-                )
-            }
-            45usize => __rt::case_rows(self.batch.out.o45.case(self.case)),
-            46usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    46u32,
-                    2usize,
-                )
-            }
-            47usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    47u32,
-                    2usize,
-                )
-            }
-            48usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    48u32,
-                    1usize,
-                )
-            }
-            49usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    49u32,
-                    1usize,
-                )
-            }
-            50usize => __rt::case_rows(self.batch.out.o50.case(self.case)),
-            51usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    51u32,
-                    1usize,
-                )
-            }
-            52usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    52u32,
-                    1usize,
-                )
-            }
-            53usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    53u32,
-                    1usize,
-                )
-            }
-            54usize => __rt::case_rows(self.batch.out.o54.case(self.case)),
-            55usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    55u32,
-                    1usize,
-                )
-            }
-            56usize => __rt::case_rows(self.batch.out.o56.case(self.case)),
-            57usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    57u32,
-                    1usize,
-                )
-            }
-            58usize => __rt::case_rows(self.batch.out.o58.case(self.case)),
-            59usize => __rt::case_rows(self.batch.out.o59.case(self.case)),
-            60usize => __rt::case_rows(self.batch.out.o60.case(self.case)),
-            61usize => __rt::case_rows(self.batch.out.o61.case(self.case)),
-            62usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    62u32,
-                    1usize,
-                )
-            }
-            84usize => __rt::case_rows(self.batch.out.o84.case(self.case)),
-            85usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    85u32,
-                    2usize,
-                )
-            }
-            86usize => __rt::case_rows(self.batch.out.o86.case(self.case)),
-            87usize => __rt::case_rows(self.batch.out.o87.case(self.case)),
-            88usize => __rt::case_rows(self.batch.out.o88.case(self.case)),
-            89usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    89u32,
-                    2usize,
-                )
-            }
-            90usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    90u32,
-                    1usize,
-                )
-            }
-            91usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    91u32,
-                    2usize,
-                )
-            }
-            92usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    92u32,
-                    1usize,
-                )
-            }
-            93usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    93u32,
-                    1usize,
-                )
-            }
-            94usize => __rt::case_rows(self.batch.out.o94.case(self.case)),
-            118usize => __rt::case_rows(self.batch.out.o118.case(self.case)),
-            119usize => __rt::case_rows(self.batch.out.o119.case(self.case)),
-            120usize => __rt::case_rows(self.batch.out.o120.case(self.case)),
-            131usize => __rt::case_rows(self.batch.out.o131.case(self.case)),
-            132usize => __rt::case_rows(self.batch.out.o132.case(self.case)),
-            133usize => __rt::case_rows(self.batch.out.o133.case(self.case)),
-            134usize => __rt::case_rows(self.batch.out.o134.case(self.case)),
-            135usize => __rt::case_rows(self.batch.out.o135.case(self.case)),
-            136usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    136u32,
-                    1usize,
-                )
-            }
-            137usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    137u32,
-                    2usize,
-                )
-            }
-            138usize => __rt::case_rows(self.batch.out.o138.case(self.case)),
-            139usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    139u32,
-                    1usize,
-                )
-            }
-            140usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    140u32,
-                    1usize,
-                )
-            }
-            141usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    141u32,
-                    2usize,
-                )
-            }
-            142usize => __rt::case_rows(self.batch.out.o142.case(self.case)),
-            143usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    143u32,
-                    2usize,
-                )
-            }
-            144usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    144u32,
-                    2usize,
-                )
-            }
-            145usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    145u32,
-                    1usize,
-                )
-            }
-            146usize => __rt::case_rows(self.batch.out.o146.case(self.case)),
-            148usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    148u32,
-                    2usize,
-                )
-            }
-            149usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    149u32,
-                    1usize,
-                )
-            }
-            150usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    150u32,
-                    1usize,
-                )
-            }
-            151usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    151u32,
-                    1usize,
-                )
-            }
-            154usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    154u32,
-                    2usize,
-                )
-            }
-            156usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    156u32,
-                    1usize,
-                )
-            }
-            157usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    157u32,
-                    2usize,
-                )
-            }
-            158usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    158u32,
-                    2usize,
-                )
-            }
-            159usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    159u32,
-                    1usize,
-                )
-            }
-            160usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    160u32,
-                    2usize,
-                )
-            }
-            161usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    161u32,
-                    1usize,
-                )
-            }
-            162usize => __rt::case_rows(self.batch.out.o162.case(self.case)),
-            163usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    163u32,
-                    2usize,
-                )
-            }
-            164usize => __rt::case_rows(self.batch.out.o164.case(self.case)),
-            165usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    165u32,
-                    1usize,
-                )
-            }
-            166usize => __rt::case_rows(self.batch.out.o166.case(self.case)),
-            167usize => __rt::case_rows(self.batch.out.o167.case(self.case)),
-            168usize => __rt::case_rows(self.batch.out.o168.case(self.case)),
-            188usize => __rt::case_rows(self.batch.out.o188.case(self.case)),
-            189usize => __rt::case_rows(self.batch.out.o189.case(self.case)),
-            190usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    190u32,
-                    1usize,
-                )
-            }
-            _ => Vec::new(),
+        use __rt::RowSource::{Input, Kept};
+        /// Per relation (sorted), where its rows are.
+        static SOURCES: [(u32, __rt::RowSource); 109usize] = [
+            (0, Kept(0)),
+            (1, Input(1)),
+            (2, Input(1)),
+            (3, Kept(1)),
+            (4, Input(1)),
+            (5, Kept(2)),
+            (7, Input(2)),
+            (8, Input(2)),
+            (9, Kept(23)),
+            (10, Input(1)),
+            (11, Input(2)),
+            (12, Input(2)),
+            (13, Input(1)),
+            (14, Input(2)),
+            (15, Input(2)),
+            (19, Input(1)),
+            (20, Input(1)),
+            (22, Kept(38)),
+            (23, Input(4)),
+            (24, Input(2)),
+            (25, Kept(3)),
+            (26, Kept(4)),
+            (27, Input(2)),
+            (28, Kept(5)),
+            (29, Input(2)),
+            (30, Input(1)),
+            (31, Input(1)),
+            (32, Input(1)),
+            (33, Input(1)),
+            (34, Input(1)),
+            (35, Input(4)),
+            (36, Input(1)),
+            (37, Input(1)),
+            (38, Input(1)),
+            (39, Input(1)),
+            (40, Input(1)),
+            (41, Input(1)),
+            (42, Input(1)),
+            (43, Input(2)),
+            (44, Input(2)),
+            (45, Kept(6)),
+            (46, Input(2)),
+            (47, Input(2)),
+            (48, Input(1)),
+            (49, Input(1)),
+            (50, Kept(7)),
+            (51, Input(1)),
+            (52, Input(1)),
+            (53, Input(1)),
+            (54, Kept(24)),
+            (55, Input(1)),
+            (56, Kept(8)),
+            (57, Input(1)),
+            (58, Kept(25)),
+            (59, Kept(26)),
+            (60, Kept(27)),
+            (61, Kept(28)),
+            (62, Input(1)),
+            (84, Kept(29)),
+            (85, Input(2)),
+            (86, Kept(9)),
+            (87, Kept(10)),
+            (88, Kept(11)),
+            (89, Input(2)),
+            (90, Input(1)),
+            (91, Input(2)),
+            (92, Input(1)),
+            (93, Input(1)),
+            (94, Kept(30)),
+            (118, Kept(12)),
+            (119, Kept(13)),
+            (120, Kept(14)),
+            (131, Kept(31)),
+            (132, Kept(15)),
+            (133, Kept(32)),
+            (134, Kept(16)),
+            (135, Kept(17)),
+            (136, Input(1)),
+            (137, Input(2)),
+            (138, Kept(18)),
+            (139, Input(1)),
+            (140, Input(1)),
+            (141, Input(2)),
+            (142, Kept(33)),
+            (143, Input(2)),
+            (144, Input(2)),
+            (145, Input(1)),
+            (146, Kept(34)),
+            (148, Input(2)),
+            (149, Input(1)),
+            (150, Input(1)),
+            (151, Input(1)),
+            (154, Input(2)),
+            (156, Input(1)),
+            (157, Input(2)),
+            (158, Input(2)),
+            (159, Input(1)),
+            (160, Input(2)),
+            (161, Input(1)),
+            (162, Kept(19)),
+            (163, Input(2)),
+            (164, Kept(20)),
+            (165, Input(1)),
+            (166, Kept(21)),
+            (167, Kept(35)),
+            (168, Kept(36)),
+            (188, Kept(37)),
+            (189, Kept(22)),
+            (190, Input(1)),
+        ];
+        match SOURCES.binary_search_by_key(&rel, |(r, _)| *r as usize) {
+            Ok(i) => {
+                match SOURCES[i].1 {
+                    Input(arity) => {
+                        __rt::input_rows(
+                            self.batch.input.rows(self.case as usize),
+                            rel as u32,
+                            arity,
+                        )
+                    }
+                    Kept(k) => self.batch.out.rows(k, self.case),
+                }
+            }
+            Err(_) => Vec::new(),
         }
     }
 }

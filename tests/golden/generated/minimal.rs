@@ -1328,21 +1328,63 @@ fn gather_columns(
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
+/// One vector per row type, holding the kept relations of that
+/// type in their order.
 #[doc(hidden)]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Outputs {
-    o7: __rt::ByCase<(u32, u32)>,
-    o19: __rt::ByCase<(u32, u32)>,
-    o20: __rt::ByCase<(u32, u32, u32)>,
-    o21: __rt::ByCase<(u32, u32)>,
-    o22: __rt::ByCase<(u32, u32)>,
-    o23: __rt::ByCase<(u32, u32)>,
-    o31: __rt::ByCase<(u32, u32)>,
-    o32: __rt::ByCase<(u32, u32)>,
-    o33: __rt::ByCase<(u32, u32)>,
-    o36: __rt::ByCase<(u32, u32)>,
-    o37: __rt::ByCase<(u32, u32)>,
-    o38: __rt::ByCase<(u32, u32)>,
+    t0: Vec<__rt::ByCase<(u32, u32)>>,
+    t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
+}
+impl Default for Outputs {
+    fn default() -> Self {
+        Outputs::with_capacity(0, |_| 0)
+    }
+}
+#[allow(dead_code, unused_variables)]
+impl Outputs {
+    /// Empty outputs for `cases` cases, with room for `rows(k)`
+    /// rows in kept relation `k`.
+    fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
+        Outputs {
+            t0: (0..11).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t1: (11..12).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+        }
+    }
+    /// How many rows kept relation `k` holds, over all cases.
+    fn len(&self, k: usize) -> usize {
+        match k {
+            0..=10 => self.t0[k].len(),
+            11..=11 => self.t1[k - 11].len(),
+            _ => 0,
+        }
+    }
+    /// How many rows case `c` has in kept relation `k`.
+    fn count(&self, k: usize, c: u32) -> usize {
+        match k {
+            0..=10 => self.t0[k].count(c),
+            11..=11 => self.t1[k - 11].count(c),
+            _ => 0,
+        }
+    }
+    /// Case `c`'s rows of kept relation `k`, widened, without the
+    /// case column.
+    fn rows(&self, k: usize, c: u32) -> Vec<Vec<i64>> {
+        match k {
+            0..=10 => __rt::case_rows(self.t0[k].case(c)),
+            11..=11 => __rt::case_rows(self.t1[k - 11].case(c)),
+            _ => Vec::new(),
+        }
+    }
+    /// Appends case `c`'s `rows` (widened, without the case column)
+    /// to kept relation `k`.
+    fn push_columns(&mut self, k: usize, c: u32, rows: &[Vec<i64>]) {
+        match k {
+            0..=10 => __rt::push_columns(&mut self.t0[k], c, rows),
+            11..=11 => __rt::push_columns(&mut self.t1[k - 11], c, rows),
+            _ => {}
+        }
+    }
 }
 /// What the conclusions of one batch share.
 #[derive(Debug)]
@@ -1449,18 +1491,22 @@ fn evaluate_batch(
             }
             engine.run();
             let out = Outputs {
-                o7: __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
-                o19: __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
-                o20: __rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0),
-                o21: __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
-                o22: __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
-                o23: __rt::ByCase::new(::std::mem::take(&mut engine.r23), n, |t| t.0),
-                o31: __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
-                o32: __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
-                o33: __rt::ByCase::new(::std::mem::take(&mut engine.r33), n, |t| t.0),
-                o36: __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
-                o37: __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
-                o38: __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
+                t0: vec![
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r7), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r19), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r21), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r22), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r23), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r31), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r32), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r33), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r36), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r37), n, | t | t.0),
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r38), n, | t | t.0)
+                ],
+                t1: vec![
+                    __rt::ByCase::new(::std::mem::take(& mut engine.r20), n, | t | t.0)
+                ],
             };
             drop(engine);
             (errors, out)
@@ -1646,7 +1692,7 @@ impl Conclusions {
     fn collect_requests(&self, of: Option<&[u32]>) -> Vec<__rt::Request> {
         let mut out = Vec::new();
         if of.is_none_or(|j| j.contains(&5u32)) {
-            for t in self.batch.out.o38.case(self.case).iter().map(|t| (t.1,)) {
+            for t in self.batch.out.t0[10].case(self.case).iter().map(|t| (t.1,)) {
                 out.push(__rt::Request {
                     predicate: "touched".to_owned(),
                     args: vec![
@@ -1726,13 +1772,13 @@ impl Conclusions {
     /// are concluded (definitely or defeasibly).
     pub fn concluded_counts(&self) -> [(&'static str, usize); 8usize] {
         [
-            ("game_over", self.batch.out.o19.count(self.case)),
+            ("game_over", self.batch.out.t0[1].count(self.case)),
             ("~game_over", 0),
-            ("game_lost_by", self.batch.out.o20.count(self.case)),
+            ("game_lost_by", self.batch.out.t1[0].count(self.case)),
             ("~game_lost_by", 0),
-            ("drawn", self.batch.out.o22.count(self.case)),
-            ("~drawn", self.batch.out.o32.count(self.case)),
-            ("must_move", self.batch.out.o36.count(self.case)),
+            ("drawn", self.batch.out.t0[3].count(self.case)),
+            ("~drawn", self.batch.out.t0[6].count(self.case)),
+            ("must_move", self.batch.out.t0[8].count(self.case)),
             ("~must_move", 0),
         ]
     }
@@ -1745,17 +1791,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o19, None)],
-                &[(&self.batch.out.o19, None)],
+                &[(&self.batch.out.t0[1], None)],
+                &[(&self.batch.out.t0[1], None)],
                 &[],
-                &[(&self.batch.out.o19, None)],
+                &[(&self.batch.out.t0[1], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `game_over` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o19.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[1].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1797,17 +1843,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0, player.0),
             [
-                &[(&self.batch.out.o20, None)],
-                &[(&self.batch.out.o20, None)],
+                &[(&self.batch.out.t1[0], None)],
+                &[(&self.batch.out.t1[0], None)],
                 &[],
-                &[(&self.batch.out.o20, None)],
+                &[(&self.batch.out.t1[0], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `game_lost_by` is concluded (definitely or defeasibly), sorted by id.
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
-        self.batch.out.o20.case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
+        self.batch.out.t1[0].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1851,17 +1897,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o21, None)],
-                &[(&self.batch.out.o22, None)],
+                &[(&self.batch.out.t0[2], None)],
+                &[(&self.batch.out.t0[3], None)],
                 &[],
-                &[(&self.batch.out.o23, None)],
+                &[(&self.batch.out.t0[4], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o22.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[3].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1883,17 +1929,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, game.0),
             [
-                &[(&self.batch.out.o31, None)],
-                &[(&self.batch.out.o32, None)],
+                &[(&self.batch.out.t0[5], None)],
+                &[(&self.batch.out.t0[6], None)],
                 &[],
-                &[(&self.batch.out.o33, None)],
+                &[(&self.batch.out.t0[7], None)],
             ],
             &[],
         )
     }
     /// Every tuple for which `~drawn` is concluded (definitely or defeasibly), sorted by id.
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
-        self.batch.out.o32.case(self.case).iter().map(|t| (Game(t.1),))
+        self.batch.out.t0[6].case(self.case).iter().map(|t| (Game(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1915,17 +1961,17 @@ impl Conclusions {
         self.__verdict(
             &(self.case, player.0),
             [
-                &[(&self.batch.out.o36, None)],
-                &[(&self.batch.out.o36, None)],
-                &[(&self.batch.out.o37, Some(&self.batch.out.o36))],
-                &[(&self.batch.out.o36, None)],
+                &[(&self.batch.out.t0[8], None)],
+                &[(&self.batch.out.t0[8], None)],
+                &[(&self.batch.out.t0[9], Some(&self.batch.out.t0[8]))],
+                &[(&self.batch.out.t0[8], None)],
             ],
             &[5u32],
         )
     }
     /// Every tuple for which `must_move` is concluded (definitely or defeasibly), sorted by id.
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
-        self.batch.out.o36.case(self.case).iter().map(|t| (Player(t.1),))
+        self.batch.out.t0[8].case(self.case).iter().map(|t| (Player(t.1),))
     }
     ::lawgen_runtime::__if_explain! {
         #[doc =
@@ -1961,75 +2007,49 @@ impl Conclusions {
     }
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
-        match rel {
-            0usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 0u32, 2usize)
+        use __rt::RowSource::{Input, Kept};
+        /// Per relation (sorted), where its rows are.
+        static SOURCES: [(u32, __rt::RowSource); 25usize] = [
+            (0, Input(2)),
+            (1, Input(2)),
+            (2, Input(1)),
+            (3, Input(1)),
+            (4, Input(1)),
+            (5, Input(1)),
+            (6, Input(1)),
+            (7, Kept(0)),
+            (8, Input(1)),
+            (9, Input(2)),
+            (10, Input(2)),
+            (11, Input(1)),
+            (15, Input(1)),
+            (16, Input(1)),
+            (19, Kept(1)),
+            (20, Kept(11)),
+            (21, Kept(2)),
+            (22, Kept(3)),
+            (23, Kept(4)),
+            (31, Kept(5)),
+            (32, Kept(6)),
+            (33, Kept(7)),
+            (36, Kept(8)),
+            (37, Kept(9)),
+            (38, Kept(10)),
+        ];
+        match SOURCES.binary_search_by_key(&rel, |(r, _)| *r as usize) {
+            Ok(i) => {
+                match SOURCES[i].1 {
+                    Input(arity) => {
+                        __rt::input_rows(
+                            self.batch.input.rows(self.case as usize),
+                            rel as u32,
+                            arity,
+                        )
+                    }
+                    Kept(k) => self.batch.out.rows(k, self.case),
+                }
             }
-            1usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 1u32, 2usize)
-            }
-            2usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 2u32, 1usize)
-            }
-            3usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 3u32, 1usize)
-            }
-            4usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 4u32, 1usize)
-            }
-            5usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 5u32, 1usize)
-            }
-            6usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 6u32, 1usize)
-            }
-            7usize => __rt::case_rows(self.batch.out.o7.case(self.case)),
-            8usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 8u32, 1usize)
-            }
-            9usize => {
-                __rt::input_rows(self.batch.input.rows(self.case as usize), 9u32, 2usize)
-            }
-            10usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    10u32,
-                    2usize,
-                )
-            }
-            11usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    11u32,
-                    1usize,
-                )
-            }
-            15usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    15u32,
-                    1usize,
-                )
-            }
-            16usize => {
-                __rt::input_rows(
-                    self.batch.input.rows(self.case as usize),
-                    16u32,
-                    1usize,
-                )
-            }
-            19usize => __rt::case_rows(self.batch.out.o19.case(self.case)),
-            20usize => __rt::case_rows(self.batch.out.o20.case(self.case)),
-            21usize => __rt::case_rows(self.batch.out.o21.case(self.case)),
-            22usize => __rt::case_rows(self.batch.out.o22.case(self.case)),
-            23usize => __rt::case_rows(self.batch.out.o23.case(self.case)),
-            31usize => __rt::case_rows(self.batch.out.o31.case(self.case)),
-            32usize => __rt::case_rows(self.batch.out.o32.case(self.case)),
-            33usize => __rt::case_rows(self.batch.out.o33.case(self.case)),
-            36usize => __rt::case_rows(self.batch.out.o36.case(self.case)),
-            37usize => __rt::case_rows(self.batch.out.o37.case(self.case)),
-            38usize => __rt::case_rows(self.batch.out.o38.case(self.case)),
-            _ => Vec::new(),
+            Err(_) => Vec::new(),
         }
     }
 }

@@ -2,34 +2,19 @@
 //! (`evaluate_many`, `evaluate_indexed`), `Case`s (`evaluate_cases`) and
 //! `Columns` (`evaluate_columns`), around the engine's `evaluate_batch`.
 
-use super::super::plan::column_type;
 use super::model::ApiModel;
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// `Outputs`, `Batch`, the engine's `evaluate_batch` and the functions
 /// calling it.
 pub(super) fn items(m: &ApiModel, evaluate_batch: TokenStream) -> TokenStream {
-    let out_fields = m.kept.iter().map(|k| {
-        let o = &k.field;
-        let mut cols = vec![quote!(u32)];
-        cols.extend(m.rel(k.rel).columns.iter().map(|c| {
-            let t = format_ident!("{}", column_type(*c));
-            quote!(#t)
-        }));
-        quote!(#o: __rt::ByCase<(#(#cols,)*)>)
-    });
+    let outputs = outputs(m);
     let many = many();
     let fill = fill_cases(m);
     let columns = columns();
     quote! {
-        /// The derived relations a batch's conclusions read, with the
-        /// case column, sorted: a case's rows are one contiguous range.
-        #[doc(hidden)]
-        #[derive(Debug, Default)]
-        pub struct Outputs {
-            #(#out_fields,)*
-        }
+        #outputs
 
         /// What the conclusions of one batch share.
         #[derive(Debug)]
@@ -45,6 +30,108 @@ pub(super) fn items(m: &ApiModel, evaluate_batch: TokenStream) -> TokenStream {
         #fill
         #columns
     }
+}
+
+/// `Outputs`: one vector of `ByCase` per row type, and the functions on
+/// kept relation `k` (its index among the kept relations), each with an
+/// arm per row type, compiled once per row type.
+fn outputs(m: &ApiModel) -> TokenStream {
+    let fields = m.out_types.iter().map(|t| {
+        let f = &t.field;
+        let cols = t.columns.iter().map(|c| format_ident!("{c}"));
+        quote!(#f: Vec<__rt::ByCase<(u32, #(#cols,)*)>>)
+    });
+    let makes = m.out_types.iter().map(|t| {
+        let f = &t.field;
+        let (start, end) = (unsuffixed(t.range.start), unsuffixed(t.range.end));
+        quote!(#f: (#start..#end).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect())
+    });
+    // `body` on the `ByCase` of kept relation `k`, in one arm per row type.
+    let by_k = |body: &dyn Fn(TokenStream) -> TokenStream, other: TokenStream| {
+        if m.out_types.is_empty() {
+            return other;
+        }
+        let arms = m.out_types.iter().map(|t| {
+            let f = &t.field;
+            let (first, last) = (unsuffixed(t.range.start), unsuffixed(t.range.end - 1));
+            let slot = match t.range.start {
+                0 => quote!(k),
+                _ => quote!(k - #first),
+            };
+            let b = body(quote!(#f[#slot]));
+            quote!(#first..=#last => #b,)
+        });
+        quote! {
+            match k {
+                #(#arms)*
+                _ => #other,
+            }
+        }
+    };
+    let len = by_k(&|o| quote!(self.#o.len()), quote!(0));
+    let count = by_k(&|o| quote!(self.#o.count(c)), quote!(0));
+    let rows = by_k(
+        &|o| quote!(__rt::case_rows(self.#o.case(c))),
+        quote!(Vec::new()),
+    );
+    let push = by_k(
+        &|o| quote!(__rt::push_columns(&mut self.#o, c, rows)),
+        quote!({}),
+    );
+    quote! {
+        /// The derived relations a batch's conclusions read, with the
+        /// case column, sorted: a case's rows are one contiguous range.
+        /// One vector per row type, holding the kept relations of that
+        /// type in their order.
+        #[doc(hidden)]
+        #[derive(Debug)]
+        pub struct Outputs {
+            #(#fields,)*
+        }
+
+        impl Default for Outputs {
+            fn default() -> Self {
+                Outputs::with_capacity(0, |_| 0)
+            }
+        }
+
+        // Each engine calls some of these.
+        #[allow(dead_code, unused_variables)]
+        impl Outputs {
+            /// Empty outputs for `cases` cases, with room for `rows(k)`
+            /// rows in kept relation `k`.
+            fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
+                Outputs { #(#makes,)* }
+            }
+
+            /// How many rows kept relation `k` holds, over all cases.
+            fn len(&self, k: usize) -> usize {
+                #len
+            }
+
+            /// How many rows case `c` has in kept relation `k`.
+            fn count(&self, k: usize, c: u32) -> usize {
+                #count
+            }
+
+            /// Case `c`'s rows of kept relation `k`, widened, without the
+            /// case column.
+            fn rows(&self, k: usize, c: u32) -> Vec<Vec<i64>> {
+                #rows
+            }
+
+            /// Appends case `c`'s `rows` (widened, without the case column)
+            /// to kept relation `k`.
+            fn push_columns(&mut self, k: usize, c: u32, rows: &[Vec<i64>]) {
+                #push
+            }
+        }
+    }
+}
+
+/// `7`, not `7usize`: an index as the module prints it.
+fn unsuffixed(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
 }
 
 /// `evaluate_many`, `evaluate_indexed` and `evaluate_cases`.

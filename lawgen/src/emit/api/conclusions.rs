@@ -2,7 +2,6 @@
 //! institutional literal its verdict method, `_all` iterator and
 //! explanations, the open requests, the counts and the canonical output.
 
-use super::super::plan::out_ident;
 use super::super::{code, doc_attrs, split};
 use super::model::{ApiModel, LitModel};
 use super::tokens::{index, to_col};
@@ -20,10 +19,10 @@ fn names() -> TokenStream {
 pub(super) fn items(m: &ApiModel) -> TokenStream {
     let core = core(m);
     let naming = naming();
-    let (counts, count_fns) = counts(m);
+    let counts = counts(m);
     let ncounts = m.lits.len();
     let verdicts = m.lits.iter().map(|l| lit_methods(m, l));
-    let (rows, row_fns) = rows(m);
+    let rows = rows(m);
     let trailers = trailers();
     quote! {
         /// The result of evaluating one case: a verdict per ground literal.
@@ -49,7 +48,6 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
                 #counts
             }
 
-            #count_fns
 
             #(#verdicts)*
 
@@ -58,7 +56,6 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
                 #rows
             }
 
-            #row_fns
         }
 
         #trailers
@@ -173,74 +170,67 @@ fn naming() -> TokenStream {
 }
 
 /// `concluded_counts`'s body: per literal, its name and count; above the
-/// split threshold, written into the array in functions of their own.
-fn counts(m: &ApiModel) -> (TokenStream, TokenStream) {
-    let counts: Vec<TokenStream> = m
-        .lits
-        .iter()
-        .map(|l| {
+/// split threshold, a loop over a table of literals and kept relations.
+fn counts(m: &ApiModel) -> TokenStream {
+    let ncounts = m.lits.len();
+    if !split::splits(m.split_above, ncounts) {
+        let counts = m.lits.iter().map(|l| {
             let text = Literal::string(&l.text);
             let count = match l.defeasibly() {
                 Some(r) => m.case_count(r),
                 None => quote!(0),
             };
             quote!((#text, #count))
-        })
-        .collect();
-    let ncounts = counts.len();
-    if !split::splits(m.split_above, ncounts) {
-        return (quote!([#(#counts),*]), TokenStream::new());
+        });
+        return quote!([#(#counts),*]);
     }
-    let stmts = counts
-        .iter()
-        .enumerate()
-        .map(|(j, c)| quote!(a[#j] = #c;))
-        .collect();
-    let split = split::split_seq(
-        m.split_above,
-        stmts,
-        "__concluded_counts",
-        &|f| quote!(fn #f(&self, a: &mut [(&'static str, usize); #ncounts])),
-        &|f| quote!(self.#f(&mut a);),
-        &TokenStream::new(),
-    );
-    let (body, fns) = (split.body, split.fns);
-    (
-        quote! {
-            let mut a = [("", 0); #ncounts];
-            #body
-            a
-        },
-        fns,
-    )
+    let counted = m.lits.iter().map(|l| {
+        let text = Literal::string(&l.text);
+        match l.defeasibly() {
+            Some(r) => {
+                let k = Literal::usize_unsuffixed(m.kept[&r].index);
+                quote!((#text, Some(#k)))
+            }
+            None => quote!((#text, None)),
+        }
+    });
+    quote! {
+        /// Per literal, the kept relation of its defeasible section.
+        static COUNTED: [(&str, Option<usize>); #ncounts] = [#(#counted),*];
+        ::std::array::from_fn(|j| {
+            let (lit, k) = COUNTED[j];
+            (lit, k.map_or(0, |k| self.batch.out.count(k, self.case)))
+        })
+    }
 }
 
-/// `__rows`'s body: the rows of every relation the reference bridge asks
-/// for, one runtime function per row type, not a closure per relation
-/// (these arms were four tenths of the module's LLVM IR).
-fn rows(m: &ApiModel) -> (TokenStream, TokenStream) {
-    let row_arms = m.row_rels.iter().map(|&r| {
-        let i = r.0 as usize;
-        let rows = if m.rel(r).input {
-            let rel = r.0;
-            let arity = m.rel(r).columns.len();
-            quote!(__rt::input_rows(self.batch.input.rows(self.case as usize), #rel, #arity))
+/// `__rows`'s body: where the rows of every relation the reference bridge
+/// asks for are, as a table read by one lookup (one match arm per
+/// relation was a tenth of a large module).
+fn rows(m: &ApiModel) -> TokenStream {
+    let sources = m.row_rels.iter().map(|&r| {
+        let rel = Literal::u32_unsuffixed(r.0);
+        if m.rel(r).input {
+            let arity = Literal::usize_unsuffixed(m.rel(r).columns.len());
+            quote!((#rel, Input(#arity)))
         } else {
-            let o = out_ident(r);
-            quote!(__rt::case_rows(self.batch.out.#o.case(self.case)))
-        };
-        (u64::from(r.0), quote!(#i), rows)
+            let k = Literal::usize_unsuffixed(m.kept[&r].index);
+            quote!((#rel, Kept(#k)))
+        }
     });
-    let rows = split::split_match(
-        m.split_above,
-        &quote!(rel),
-        row_arms.collect(),
-        &quote!(Vec::new()),
-        "__rows",
-        &|f| quote!(fn #f(&self, rel: usize) -> Vec<Vec<i64>>),
-        &|f| quote!(self.#f(rel)),
-    );
-    (rows.body, rows.fns)
+    let n = m.row_rels.len();
+    quote! {
+        use __rt::RowSource::{Input, Kept};
+        /// Per relation (sorted), where its rows are.
+        static SOURCES: [(u32, __rt::RowSource); #n] = [#(#sources),*];
+        match SOURCES.binary_search_by_key(&rel, |(r, _)| *r as usize) {
+            Ok(i) => match SOURCES[i].1 {
+                Input(arity) => __rt::input_rows(self.batch.input.rows(self.case as usize), rel as u32, arity),
+                Kept(k) => self.batch.out.rows(k, self.case),
+            },
+            Err(_) => Vec::new(),
+        }
+    }
 }
 
 /// The four methods of one institutional literal: its verdict, `_all`,
@@ -249,7 +239,7 @@ fn lit_methods(m: &ApiModel, l: &LitModel) -> TokenStream {
     let (vn, alln, exn, exn_in) = (&l.verdict, &l.all, &l.explain, &l.explain_in);
     let args = &l.args;
     let tys: Vec<TokenStream> = l.params.iter().map(|t| m.api_type(*t)).collect();
-    let verdict_body = verdict_body(l);
+    let verdict_body = verdict_body(m, l);
     let all_body = all_body(m, l);
     let arg_values = l.params.iter().zip(args).map(|(t, a)| match t {
         Ty::Int => quote!(__rt::Arg::Int(#a)),
@@ -293,7 +283,7 @@ fn lit_methods(m: &ApiModel, l: &LitModel) -> TokenStream {
 /// A verdict method's body: one call of `__verdict`, compiled once per row
 /// type, with each section's relations (`rel \ minus`) in the order the
 /// runtime's `verdict` ranks them, as `lawgen explain` does.
-fn verdict_body(l: &LitModel) -> TokenStream {
+fn verdict_body(m: &ApiModel, l: &LitModel) -> TokenStream {
     let args = &l.args;
     if !l.concluded_ever() {
         // No section of this literal is kept: never concluded.
@@ -305,15 +295,15 @@ fn verdict_body(l: &LitModel) -> TokenStream {
     let cols = l.params.iter().zip(args).map(|(t, a)| to_col(*t, a));
     let sections = l.sections.iter().map(|rels| {
         let rels = rels.iter().map(|(r, minus)| {
-            let o = out_ident(*r);
+            let o = m.out(*r);
             let minus = match minus {
                 Some(mr) => {
-                    let mo = out_ident(*mr);
-                    quote!(Some(&self.batch.out.#mo))
+                    let mo = m.out(*mr);
+                    quote!(Some(&#mo))
                 }
                 None => quote!(None),
             };
-            quote!((&self.batch.out.#o, #minus))
+            quote!((&#o, #minus))
         });
         quote!(&[#(#rels),*])
     });
@@ -344,9 +334,9 @@ fn all_body(m: &ApiModel, l: &LitModel) -> TokenStream {
     match l.defeasibly() {
         Some(r) if !m.rel(r).input => {
             // The row without its case column, typed, in one map.
-            let o = out_ident(r);
+            let o = m.out(r);
             let wrap_row = wrap(m, l, 1);
-            quote!(self.batch.out.#o.case(self.case).iter().map(|t| (#(#wrap_row,)*)))
+            quote!(#o.case(self.case).iter().map(|t| (#(#wrap_row,)*)))
         }
         Some(r) => {
             let rows = m.case_rows(r);

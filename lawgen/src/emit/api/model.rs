@@ -5,14 +5,14 @@
 //! `Literal::string` by a renderer or has gone through `names`.
 
 use super::super::names::ApiNames;
-use super::super::plan::{out_ident, Plan};
+use super::super::plan::{out_type_ident, Plan};
 use super::super::{code, names, EmitOptions};
 use crate::program::{default_label, Catalog, Program, RelId, Role, Section};
 use crate::program::{Lit, PredId, Ty, TypeId};
 use crate::program::{RelationKind, Strength};
 use lawgen_runtime::law::Law;
-use proc_macro2::Ident;
-use quote::format_ident;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -46,8 +46,10 @@ pub(super) struct ApiModel<'a> {
     pub input_rels: Vec<(RelId, String)>,
     /// Per predicate with an explicit negation, its two facts relations.
     pub negations: Vec<NegationModel>,
-    /// The derived relations a case's conclusions keep.
-    pub kept: Vec<KeptRel>,
+    /// The fields of `Outputs`, one per row type of the kept relations.
+    pub out_types: Vec<OutType>,
+    /// The derived relations a case's conclusions keep, and where.
+    pub kept: BTreeMap<RelId, KeptRel>,
     /// Where the open requests of each judgment are.
     pub requests: Vec<RequestModel>,
     /// Per institutional literal (`p`, then `~p`), in declaration order.
@@ -132,10 +134,21 @@ pub(super) struct NegationModel {
     pub params: Vec<Ty>,
 }
 
-/// A kept relation and the `Outputs` field holding it.
-pub(super) struct KeptRel {
-    pub rel: RelId,
+/// One field of `Outputs`: the kept relations of one row type.
+pub(super) struct OutType {
     pub field: Ident,
+    /// The Rust types of a row's columns after the case column.
+    pub columns: Vec<&'static str>,
+    /// Their indices among the kept relations (`k` in `Outputs`' functions).
+    pub range: std::ops::Range<usize>,
+}
+
+/// Where `Outputs` holds a kept relation.
+pub(super) struct KeptRel {
+    /// Its index among the kept relations.
+    pub index: usize,
+    /// `t0[3]`: its field and slot.
+    pub place: TokenStream,
 }
 
 /// The open requests of one judgment.
@@ -212,12 +225,18 @@ impl<'a> ApiModel<'a> {
             input_rels: input_rels(&inputs),
             inputs,
             negations: b.negations(),
-            kept: plan
-                .kept
-                .iter()
-                .map(|&rel| KeptRel {
-                    rel,
-                    field: out_ident(rel),
+            out_types: (plan.outputs.types.iter().enumerate())
+                .map(|(ty, (columns, range))| OutType {
+                    field: out_type_ident(ty),
+                    columns: columns.clone(),
+                    range: range.clone(),
+                })
+                .collect(),
+            kept: (plan.kept.iter())
+                .map(|&rel| {
+                    let place = plan.outputs.place(rel);
+                    let index = plan.outputs.index(rel);
+                    (rel, KeptRel { index, place })
                 })
                 .collect(),
             requests: b.requests(),
@@ -232,6 +251,13 @@ impl<'a> ApiModel<'a> {
                 .collect(),
             rels: b.rels(),
         }
+    }
+
+    /// `self.batch.out.t0[3]`: kept relation `r` in a method of
+    /// `Conclusions`.
+    pub fn out(&self, r: RelId) -> TokenStream {
+        let place = &self.kept[&r].place;
+        quote!(self.batch.out.#place)
     }
 
     /// Relation `r`.

@@ -1,7 +1,6 @@
 //! Token helpers the renderers share: typed-API types, engine columns,
 //! `Facts` rows and a case's rows of a relation.
 
-use super::super::plan::out_ident;
 use super::model::{ApiModel, InputKind, InputMethod};
 use crate::program::{RelId, Ty};
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -70,16 +69,16 @@ impl ApiModel<'_> {
             let t = quote!((#(#cols,)*));
             quote!(self.batch.input.rows(self.case as usize).iter().filter(|(r, _)| *r == #rel).map(|(_, v)| #t))
         } else {
-            let o = out_ident(r);
+            let o = self.out(r);
             let t = self.without_case(r);
-            quote!(self.batch.out.#o.case(self.case).iter().map(|t| #t))
+            quote!(#o.case(self.case).iter().map(|t| #t))
         }
     }
 
     /// The number of `self`'s rows in kept relation `r`.
     pub fn case_count(&self, r: RelId) -> TokenStream {
-        let o = out_ident(r);
-        quote!(self.batch.out.#o.count(self.case))
+        let o = self.out(r);
+        quote!(#o.count(self.case))
     }
 
     /// `(R, [c0, c1, 0, …])`: a `Facts` row of input relation `r`.

@@ -13,8 +13,8 @@
 //! own. What is lost is throughput per case, which the same section
 //! measures.
 
-use super::super::plan::{out_ident, Plan};
-use super::super::{split, Backend, EmitError, EngineCode};
+use super::super::plan::Plan;
+use super::super::{Backend, EmitError, EngineCode};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -34,38 +34,19 @@ impl Backend for FromProgram {
         let kept = &plan.kept;
         let k = kept.len();
         let rels = kept.iter().map(|r| r.0);
-        // One arm per kept relation: its rows narrowed to the row type,
-        // the case first, by a call compiled once per row type.
-        let arms = kept.iter().enumerate().map(|(i, &r)| {
-            let o = out_ident(r);
-            (
-                i as u64,
-                quote!(#i),
-                quote!(__rt::push_columns(&mut out.#o, c, rows)),
-            )
-        });
-        let take = split::split_match(
-            plan.split_above,
-            &quote!(k),
-            arms.collect(),
-            &quote!({}),
-            "__take_rows",
-            &|f| quote!(fn #f(out: &mut Outputs, c: u32, k: usize, rows: &[Vec<i64>])),
-            &|f| quote!(#f(&mut out, c, k, rows)),
-        );
-        let (take_match, take_fns) = (take.body, take.fns);
         let (case, out, take) = if kept.is_empty() {
             (quote!(_), quote!(out), quote!(let _ = rows;))
         } else {
+            // Each kept relation's rows narrowed to its row type, the case
+            // first, by a call compiled once per row type.
             (
                 quote!(c),
                 quote!(mut out),
                 quote! {
                     for (k, rows) in rows.iter().enumerate() {
-                        if rows.is_empty() {
-                            continue;
+                        if !rows.is_empty() {
+                            out.push_columns(k, c, rows);
                         }
-                        #take_match
                     }
                 },
             )
@@ -77,7 +58,7 @@ impl Backend for FromProgram {
         let conclusions = crate::emit::batch_conclusions();
         quote! {
             /// The relations a case's conclusions keep, in the order of
-            /// `Outputs`' fields.
+            /// `Outputs`' indices.
             static KEPT_RELS: [u32; #k] = [#(#rels),*];
 
             /// Evaluates independent cases one after the other, each from
@@ -109,8 +90,6 @@ impl Backend for FromProgram {
                 }
                 #conclusions
             }
-
-            #take_fns
         }
     }
 

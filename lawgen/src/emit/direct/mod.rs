@@ -43,7 +43,7 @@
 
 mod from_program;
 
-use super::plan::{out_ident, rel_ident, Component, Plan};
+use super::plan::{rel_ident, Component, Plan};
 use super::{code, doc_attrs, names, Backend, EmitError, EngineCode};
 use crate::program::Ty;
 use crate::program::{join_order, Item, RelId, Rule, Term};
@@ -120,20 +120,11 @@ impl Backend for Direct {
         let constants = plan.load_constants(&store);
         let load = plan.load_facts(&store, quote!(input.rows(i)));
         let policy = plan.load_policy(&store);
-        // Each output starts at its size in this thread's previous batch.
-        let init = kept.iter().enumerate().map(|(k, &r)| {
-            let o = out_ident(r);
-            quote!(#o: __rt::ByCase::with_capacity(n, s.sizes.capacity(#k, n)))
-        });
-        let sizes = kept.iter().map(|&r| {
-            let o = out_ident(r);
-            quote!(out.#o.len())
-        });
         // A kept relation that is empty in a case (most are) costs a test:
         // the outputs need no call for a case with no rows.
         let take = kept.iter().map(|&r| {
             let f = rel_ident(r);
-            let o = out_ident(r);
+            let o = plan.outputs.place(r);
             match layout.kind(r) {
                 Kind::Flag => {
                     let f = flag_ident(r);
@@ -228,7 +219,9 @@ impl Backend for Direct {
                 let n = input.len();
                 let mut errors = Vec::with_capacity(n);
                 let out = __engine::with_tables(|s| {
-                    let #out = Outputs { #(#init,)* };
+                    // Each output starts at its size in this thread's
+                    // previous batch.
+                    let #out = Outputs::with_capacity(n, |k| s.sizes.capacity(k, n));
                     for (#case, i) in (0u32..).zip(0..n) {
                         // A case with an id it cannot name is not run.
                         let mut failed = input.check(i).err();
@@ -249,7 +242,7 @@ impl Backend for Direct {
                             Some(e) => errors.push(Some(e)),
                         }
                     }
-                    s.sizes.record(n, [#(#sizes),*]);
+                    s.sizes.record(n, ::std::array::from_fn(|k| out.len(k)));
                     out
                 });
                 #conclusions
