@@ -378,7 +378,7 @@ pub mod __private {
     #[cfg(feature = "serde")]
     pub use crate::generated::bridge::{canonical, canonical_json, read_facts_json};
     #[cfg(feature = "explain")]
-    pub use crate::generated::bridge::{explain, explain_literal};
+    pub use crate::generated::bridge::{explain, explain_literal, QueryArg};
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::embedded::embedded_program;
     pub use crate::generated::embedded::Embedded;

@@ -233,3 +233,27 @@ pub fn explain_literal(
     };
     explain_query(prog, p, names, rows, q, compiled, lang)
 }
+
+/// An argument of a typed explanation method: an entity, decoded by
+/// [`known_entity`](super::input::known_entity), or an integer. One generic
+/// path for both, so that a module's explanation methods are written once
+/// (its `__explain_fns!`), not per literal.
+#[cfg(feature = "explain")]
+pub trait QueryArg: Copy {
+    /// The argument as the reference evaluator names it in `names`.
+    fn query_arg(self, names: CaseNames<'_>) -> Result<crate::Arg, Error>;
+}
+
+#[cfg(feature = "explain")]
+impl<E: crate::Entity> QueryArg for E {
+    fn query_arg(self, names: CaseNames<'_>) -> Result<crate::Arg, Error> {
+        super::input::known_entity(names, self)
+    }
+}
+
+#[cfg(feature = "explain")]
+impl QueryArg for i64 {
+    fn query_arg(self, _: CaseNames<'_>) -> Result<crate::Arg, Error> {
+        Ok(crate::Arg::Int(self))
+    }
+}

@@ -6006,6 +6006,26 @@ pub fn evaluate_columns<T: Send>(
     );
     Ok(())
 }
+/// `explain_*` and `explain_*_in` of one institutional literal:
+/// its text, its predicate's full id, whether it is negative, its
+/// verdict method, the two methods' names and the arguments.
+macro_rules! __explain_fns {
+    (
+        $lit:literal, $id:literal, $negative:literal, $verdict:ident, $explain:ident,
+        $explain_in:ident, $($a:ident : $t:ty),*
+    ) => {
+        ::lawgen_runtime::__if_explain! { #[doc = concat!(" Explains the verdict on `",
+        $lit, "` for these arguments (the same tree as `lawgen explain`).")] pub fn
+        $explain (& self, $($a : $t),*) -> Result < ::lawgen_runtime::Explanation,
+        __rt::Error > { self. $explain_in ($($a,)* "en") } #[doc =
+        concat!(" Explains the verdict on `", $lit,
+        "` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words.")]
+        pub fn $explain_in (& self, $($a : $t,)* lang : & str) -> Result <
+        ::lawgen_runtime::Explanation, __rt::Error > { let args =
+        vec![$(__rt::QueryArg::query_arg($a, self.batch.input.names(self.case as usize))
+        ?),*]; self.__explain($id, $negative, args, & self. $verdict ($($a),*), lang) } }
+    };
+}
 /// The result of evaluating one case: a verdict per ground literal.
 /// (The cases of one engine run share their storage; see
 /// `Batching::batch_size`.)
@@ -6195,18 +6215,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[0].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `agreed_draw_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_agreed_draw_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_agreed_draw_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `agreed_draw_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_agreed_draw_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
-        vec![self.__entity(game) ?], & self.agreed_draw_has_ended_the_game(game), lang) }
-    }
+    __explain_fns!(
+        "agreed_draw_has_ended_the_game",
+        "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", false,
+        agreed_draw_has_ended_the_game, explain_agreed_draw_has_ended_the_game,
+        explain_agreed_draw_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `~agreed_draw_has_ended_the_game`: `agreed_draw_has_ended_the_game(Game)` — an agreed draw has ended the game
     pub fn not_agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -6218,19 +6232,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~agreed_draw_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_agreed_draw_has_ended_the_game(& self, game : Game) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_agreed_draw_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `~agreed_draw_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_agreed_draw_has_ended_the_game_in(& self, game : Game, lang :
-        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
-        vec![self.__entity(game) ?], & self.not_agreed_draw_has_ended_the_game(game),
-        lang) }
-    }
+    __explain_fns!(
+        "~agreed_draw_has_ended_the_game",
+        "urn:fide:laws:clir:chess#agreed_draw_has_ended_the_game", true,
+        not_agreed_draw_has_ended_the_game, explain_not_agreed_draw_has_ended_the_game,
+        explain_not_agreed_draw_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     ///
     /// - rule `UnregulatedCaseDecidedByArbiter` (strict): Preface 0.2. Where cases are not precisely regulated by an Article of the Laws, it should be possible to reach a correct decision
@@ -6254,19 +6261,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Situation,)> + '_ {
         self.batch.out.t0[1].case(self.case).iter().map(|t| (Situation(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `arbiter_competent_to_decide` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_arbiter_competent_to_decide(& self, situation : Situation) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_arbiter_competent_to_decide_in(situation, "en") } #[doc =
-        " Explains the verdict on `arbiter_competent_to_decide` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_arbiter_competent_to_decide_in(& self, situation : Situation, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
-        vec![self.__entity(situation) ?], & self.arbiter_competent_to_decide(situation),
-        lang) }
-    }
+    __explain_fns!(
+        "arbiter_competent_to_decide",
+        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", false,
+        arbiter_competent_to_decide, explain_arbiter_competent_to_decide,
+        explain_arbiter_competent_to_decide_in, situation : Situation
+    );
     /// The verdict on `~arbiter_competent_to_decide`: `arbiter_competent_to_decide(Situation)` — the arbiter is competent to reach a correct decision
     pub fn not_arbiter_competent_to_decide(
         &self,
@@ -6281,19 +6281,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Situation,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~arbiter_competent_to_decide` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_arbiter_competent_to_decide(& self, situation : Situation) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_arbiter_competent_to_decide_in(situation, "en") } #[doc =
-        " Explains the verdict on `~arbiter_competent_to_decide` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_arbiter_competent_to_decide_in(& self, situation : Situation,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
-        vec![self.__entity(situation) ?], & self
-        .not_arbiter_competent_to_decide(situation), lang) }
-    }
+    __explain_fns!(
+        "~arbiter_competent_to_decide",
+        "urn:fide:laws:clir:chess#arbiter_competent_to_decide", true,
+        not_arbiter_competent_to_decide, explain_not_arbiter_competent_to_decide,
+        explain_not_arbiter_competent_to_decide_in, situation : Situation
+    );
     /// The verdict on `arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     ///
     /// - rule `ArbiterSeesLawsObserved` (strict): Article 12.1. The arbiter shall see that the Laws of Chess are observed
@@ -6321,19 +6314,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
         self.batch.out.t1[0].case(self.case).iter().map(|t| (Arbiter(t.1), Game(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `arbiter_shall_see_laws_observed` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
-        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_arbiter_shall_see_laws_observed_in(arb, game, "en") } #[doc =
-        " Explains the verdict on `arbiter_shall_see_laws_observed` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game :
-        Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
-        vec![self.__entity(arb) ?, self.__entity(game) ?], & self
-        .arbiter_shall_see_laws_observed(arb, game), lang) }
-    }
+    __explain_fns!(
+        "arbiter_shall_see_laws_observed",
+        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", false,
+        arbiter_shall_see_laws_observed, explain_arbiter_shall_see_laws_observed,
+        explain_arbiter_shall_see_laws_observed_in, arb : Arbiter, game : Game
+    );
     /// The verdict on `~arbiter_shall_see_laws_observed`: `arbiter_shall_see_laws_observed(Arbiter, Game)` — the arbiter shall see that the Laws of Chess are observed
     pub fn not_arbiter_shall_see_laws_observed(
         &self,
@@ -6349,19 +6335,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Arbiter, Game)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~arbiter_shall_see_laws_observed` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_arbiter_shall_see_laws_observed(& self, arb : Arbiter, game :
-        Game) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_arbiter_shall_see_laws_observed_in(arb, game, "en") } #[doc =
-        " Explains the verdict on `~arbiter_shall_see_laws_observed` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_arbiter_shall_see_laws_observed_in(& self, arb : Arbiter, game
-        : Game, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
-        vec![self.__entity(arb) ?, self.__entity(game) ?], & self
-        .not_arbiter_shall_see_laws_observed(arb, game), lang) }
-    }
+    __explain_fns!(
+        "~arbiter_shall_see_laws_observed",
+        "urn:fide:laws:clir:chess#arbiter_shall_see_laws_observed", true,
+        not_arbiter_shall_see_laws_observed, explain_not_arbiter_shall_see_laws_observed,
+        explain_not_arbiter_shall_see_laws_observed_in, arb : Arbiter, game : Game
+    );
     /// The verdict on `castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     ///
     /// - rule `CastlingLegal` (strict): Article 3.8.2. Castling is legal if the right has not been lost and is not temporarily prevented
@@ -6395,19 +6374,11 @@ impl Conclusions {
             .iter()
             .map(|t| (Game(t.1), Player(t.2), CastlingSide(t.3)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `castling_legal` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_castling_legal(& self, game : Game, who : Player, side :
-        CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_castling_legal_in(game, who, side, "en") } #[doc =
-        " Explains the verdict on `castling_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_castling_legal_in(& self, game : Game, who : Player, side :
-        CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#castling_legal", false,
-        vec![self.__entity(game) ?, self.__entity(who) ?, self.__entity(side) ?], & self
-        .castling_legal(game, who, side), lang) }
-    }
+    __explain_fns!(
+        "castling_legal", "urn:fide:laws:clir:chess#castling_legal", false,
+        castling_legal, explain_castling_legal, explain_castling_legal_in, game : Game,
+        who : Player, side : CastlingSide
+    );
     /// The verdict on `~castling_legal`: `castling_legal(Game, Player, CastlingSide)` — castling on that side is legal
     pub fn not_castling_legal(
         &self,
@@ -6424,19 +6395,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player, CastlingSide)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~castling_legal` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_castling_legal(& self, game : Game, who : Player, side :
-        CastlingSide) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_castling_legal_in(game, who, side, "en") } #[doc =
-        " Explains the verdict on `~castling_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_castling_legal_in(& self, game : Game, who : Player, side :
-        CastlingSide, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#castling_legal", true,
-        vec![self.__entity(game) ?, self.__entity(who) ?, self.__entity(side) ?], & self
-        .not_castling_legal(game, who, side), lang) }
-    }
+    __explain_fns!(
+        "~castling_legal", "urn:fide:laws:clir:chess#castling_legal", true,
+        not_castling_legal, explain_not_castling_legal, explain_not_castling_legal_in,
+        game : Game, who : Player, side : CastlingSide
+    );
     /// The verdict on `checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     ///
     /// - rule `CheckmateEndsTheGame` (strict): Article 5.1.1. Checkmate immediately ends the game
@@ -6460,18 +6423,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[6].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `checkmate_has_been_delivered` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_checkmate_has_been_delivered(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_checkmate_has_been_delivered_in(game, "en") } #[doc =
-        " Explains the verdict on `checkmate_has_been_delivered` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_checkmate_has_been_delivered_in(& self, game : Game, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
-        vec![self.__entity(game) ?], & self.checkmate_has_been_delivered(game), lang) }
-    }
+    __explain_fns!(
+        "checkmate_has_been_delivered",
+        "urn:fide:laws:clir:chess#checkmate_has_been_delivered", false,
+        checkmate_has_been_delivered, explain_checkmate_has_been_delivered,
+        explain_checkmate_has_been_delivered_in, game : Game
+    );
     /// The verdict on `~checkmate_has_been_delivered`: `checkmate_has_been_delivered(Game)` — checkmate has been delivered and the game has ended
     pub fn not_checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -6483,19 +6440,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~checkmate_has_been_delivered` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_checkmate_has_been_delivered(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_checkmate_has_been_delivered_in(game, "en") } #[doc =
-        " Explains the verdict on `~checkmate_has_been_delivered` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_checkmate_has_been_delivered_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
-        vec![self.__entity(game) ?], & self.not_checkmate_has_been_delivered(game), lang)
-        }
-    }
+    __explain_fns!(
+        "~checkmate_has_been_delivered",
+        "urn:fide:laws:clir:chess#checkmate_has_been_delivered", true,
+        not_checkmate_has_been_delivered, explain_not_checkmate_has_been_delivered,
+        explain_not_checkmate_has_been_delivered_in, game : Game
+    );
     /// The verdict on `dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     ///
     /// - rule `DeadPositionEndsTheGame` (strict): Article 5.2.2. A dead position immediately ends the game
@@ -6519,19 +6469,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[7].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `dead_position_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_dead_position_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_dead_position_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `dead_position_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_dead_position_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
-        vec![self.__entity(game) ?], & self.dead_position_has_ended_the_game(game), lang)
-        }
-    }
+    __explain_fns!(
+        "dead_position_has_ended_the_game",
+        "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", false,
+        dead_position_has_ended_the_game, explain_dead_position_has_ended_the_game,
+        explain_dead_position_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `~dead_position_has_ended_the_game`: `dead_position_has_ended_the_game(Game)` — a dead position has ended the game
     pub fn not_dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -6543,19 +6486,13 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~dead_position_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_dead_position_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_dead_position_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `~dead_position_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_dead_position_has_ended_the_game_in(& self, game : Game, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
-        vec![self.__entity(game) ?], & self.not_dead_position_has_ended_the_game(game),
-        lang) }
-    }
+    __explain_fns!(
+        "~dead_position_has_ended_the_game",
+        "urn:fide:laws:clir:chess#dead_position_has_ended_the_game", true,
+        not_dead_position_has_ended_the_game,
+        explain_not_dead_position_has_ended_the_game,
+        explain_not_dead_position_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     ///
     /// - rule `EnPassantCaptureLegal` (strict): Article 3.7.3.1–2. En passant capture is legal only on the move following the two\-square advance
@@ -6579,19 +6516,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
         self.batch.out.t1[1].case(self.case).iter().map(|t| (Game(t.1), Piece(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `en_passant_capture_legal` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_en_passant_capture_legal_in(game, pawn, "en") } #[doc =
-        " Explains the verdict on `en_passant_capture_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#en_passant_capture_legal", false, vec![self
-        .__entity(game) ?, self.__entity(pawn) ?], & self.en_passant_capture_legal(game,
-        pawn), lang) }
-    }
+    __explain_fns!(
+        "en_passant_capture_legal", "urn:fide:laws:clir:chess#en_passant_capture_legal",
+        false, en_passant_capture_legal, explain_en_passant_capture_legal,
+        explain_en_passant_capture_legal_in, game : Game, pawn : Piece
+    );
     /// The verdict on `~en_passant_capture_legal`: `en_passant_capture_legal(Game, Piece)` — an en passant capture by this pawn is legal
     pub fn not_en_passant_capture_legal(
         &self,
@@ -6607,19 +6536,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Piece)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~en_passant_capture_legal` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_en_passant_capture_legal(& self, game : Game, pawn : Piece) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_en_passant_capture_legal_in(game, pawn, "en") } #[doc =
-        " Explains the verdict on `~en_passant_capture_legal` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_en_passant_capture_legal_in(& self, game : Game, pawn : Piece,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#en_passant_capture_legal", true, vec![self
-        .__entity(game) ?, self.__entity(pawn) ?], & self
-        .not_en_passant_capture_legal(game, pawn), lang) }
-    }
+    __explain_fns!(
+        "~en_passant_capture_legal", "urn:fide:laws:clir:chess#en_passant_capture_legal",
+        true, not_en_passant_capture_legal, explain_not_en_passant_capture_legal,
+        explain_not_en_passant_capture_legal_in, game : Game, pawn : Piece
+    );
     /// The verdict on `entered_state`: `entered_state(Game, GamePlayState)`
     ///
     /// - rule `GamePlay/ConcludeByAgreement/enters` (strict): the game ends by agreement
@@ -6662,19 +6583,11 @@ impl Conclusions {
             .iter()
             .map(|t| (Game(t.1), GamePlayState(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `entered_state` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_entered_state(& self, instance : Game, state : GamePlayState) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_entered_state_in(instance, state, "en") } #[doc =
-        " Explains the verdict on `entered_state` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_entered_state_in(& self, instance : Game, state : GamePlayState,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#entered_state", false, vec![self
-        .__entity(instance) ?, self.__entity(state) ?], & self.entered_state(instance,
-        state), lang) }
-    }
+    __explain_fns!(
+        "entered_state", "urn:fide:laws:clir:chess#entered_state", false, entered_state,
+        explain_entered_state, explain_entered_state_in, instance : Game, state :
+        GamePlayState
+    );
     /// The verdict on `~entered_state`: `entered_state(Game, GamePlayState)`
     pub fn not_entered_state(
         &self,
@@ -6690,19 +6603,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, GamePlayState)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~entered_state` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_entered_state(& self, instance : Game, state : GamePlayState)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_entered_state_in(instance, state, "en") } #[doc =
-        " Explains the verdict on `~entered_state` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_entered_state_in(& self, instance : Game, state :
-        GamePlayState, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#entered_state", true,
-        vec![self.__entity(instance) ?, self.__entity(state) ?], & self
-        .not_entered_state(instance, state), lang) }
-    }
+    __explain_fns!(
+        "~entered_state", "urn:fide:laws:clir:chess#entered_state", true,
+        not_entered_state, explain_not_entered_state, explain_not_entered_state_in,
+        instance : Game, state : GamePlayState
+    );
     /// The verdict on `fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     ///
     /// - rule `FiftyMoveClaimCorrect` (strict): Article 9.3. The game is drawn upon a correct claim by a player having the move if the last 50 moves by each player have been completed without a pawn move or capture
@@ -6726,19 +6631,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch.out.t1[6].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `fifty_move_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_fifty_move_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_fifty_move_claim_correct_in(game, who, "en") } #[doc =
-        " Explains the verdict on `fifty_move_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_fifty_move_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#fifty_move_claim_correct", false, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self.fifty_move_claim_correct(game,
-        who), lang) }
-    }
+    __explain_fns!(
+        "fifty_move_claim_correct", "urn:fide:laws:clir:chess#fifty_move_claim_correct",
+        false, fifty_move_claim_correct, explain_fifty_move_claim_correct,
+        explain_fifty_move_claim_correct_in, game : Game, who : Player
+    );
     /// The verdict on `~fifty_move_claim_correct`: `fifty_move_claim_correct(Game, Player)` — the player's fifty\-move claim is correct
     pub fn not_fifty_move_claim_correct(
         &self,
@@ -6754,19 +6651,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~fifty_move_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_fifty_move_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_fifty_move_claim_correct_in(game, who, "en") } #[doc =
-        " Explains the verdict on `~fifty_move_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_fifty_move_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#fifty_move_claim_correct", true, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self
-        .not_fifty_move_claim_correct(game, who), lang) }
-    }
+    __explain_fns!(
+        "~fifty_move_claim_correct", "urn:fide:laws:clir:chess#fifty_move_claim_correct",
+        true, not_fifty_move_claim_correct, explain_not_fifty_move_claim_correct,
+        explain_not_fifty_move_claim_correct_in, game : Game, who : Player
+    );
     /// The verdict on `game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
     /// - rule `AgreedDraw` (strict): Article 5.2.3. The game is drawn upon agreement between the two players, provided both have made at least one move
@@ -6820,18 +6709,10 @@ impl Conclusions {
     pub fn game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[10].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `game_drawn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_game_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_game_drawn_in(game,
-        "en") } #[doc =
-        " Explains the verdict on `game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_game_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_drawn", false, vec![self.__entity(game)
-        ?], & self.game_drawn(game), lang) }
-    }
+    __explain_fns!(
+        "game_drawn", "urn:fide:laws:clir:chess#game_drawn", false, game_drawn,
+        explain_game_drawn, explain_game_drawn_in, game : Game
+    );
     /// The verdict on `~game_drawn`: `game_drawn(Game)` — the game is drawn
     ///
     /// - rule `CheckmateTakesPrecedenceOverSeventyFive` (defeasible): Article 9.6.2. If the last move resulted in checkmate, that shall take precedence
@@ -6853,18 +6734,10 @@ impl Conclusions {
     pub fn not_game_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[13].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~game_drawn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_game_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_game_drawn_in(game, "en") } #[doc =
-        " Explains the verdict on `~game_drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_game_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_drawn", true, vec![self.__entity(game)
-        ?], & self.not_game_drawn(game), lang) }
-    }
+    __explain_fns!(
+        "~game_drawn", "urn:fide:laws:clir:chess#game_drawn", true, not_game_drawn,
+        explain_not_game_drawn, explain_not_game_drawn_in, game : Game
+    );
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     ///
     /// - rule `ResignationLoses` (strict): Article 5.1.2. The game is lost by the player who declares he\/she resigns, unless the opponent cannot checkmate
@@ -6890,18 +6763,10 @@ impl Conclusions {
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch.out.t1[8].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_game_lost_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_game_lost_by_in(game,
-        who, "en") } #[doc =
-        " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_game_lost_by_in(& self, game : Game, who : Player, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_lost_by", false, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self.game_lost_by(game, who), lang) }
-    }
+    __explain_fns!(
+        "game_lost_by", "urn:fide:laws:clir:chess#game_lost_by", false, game_lost_by,
+        explain_game_lost_by, explain_game_lost_by_in, game : Game, who : Player
+    );
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — the game is lost by the player
     pub fn not_game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
         let _ = (game, who);
@@ -6911,19 +6776,10 @@ impl Conclusions {
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_game_lost_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_game_lost_by_in(game, who, "en") } #[doc =
-        " Explains the verdict on `~game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_game_lost_by_in(& self, game : Game, who : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_lost_by", true, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self.not_game_lost_by(game, who),
-        lang) }
-    }
+    __explain_fns!(
+        "~game_lost_by", "urn:fide:laws:clir:chess#game_lost_by", true, not_game_lost_by,
+        explain_not_game_lost_by, explain_not_game_lost_by_in, game : Game, who : Player
+    );
     /// The verdict on `game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     ///
     /// - rule `CheckmateWins` (strict): Article 5.1.1. The game is won by the player who has checkmated his\/her opponent's king
@@ -6945,18 +6801,10 @@ impl Conclusions {
     pub fn game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch.out.t1[9].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `game_won_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_game_won_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_game_won_by_in(game,
-        who, "en") } #[doc =
-        " Explains the verdict on `game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_game_won_by_in(& self, game : Game, who : Player, lang : & str) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_won_by", false, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self.game_won_by(game, who), lang) }
-    }
+    __explain_fns!(
+        "game_won_by", "urn:fide:laws:clir:chess#game_won_by", false, game_won_by,
+        explain_game_won_by, explain_game_won_by_in, game : Game, who : Player
+    );
     /// The verdict on `~game_won_by`: `game_won_by(Game, Player)` — the game is won by the player
     pub fn not_game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
         let _ = (game, who);
@@ -6966,18 +6814,10 @@ impl Conclusions {
     pub fn not_game_won_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~game_won_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_game_won_by(& self, game : Game, who : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_game_won_by_in(game, who, "en") } #[doc =
-        " Explains the verdict on `~game_won_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_game_won_by_in(& self, game : Game, who : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#game_won_by", true, vec![self.__entity(game)
-        ?, self.__entity(who) ?], & self.not_game_won_by(game, who), lang) }
-    }
+    __explain_fns!(
+        "~game_won_by", "urn:fide:laws:clir:chess#game_won_by", true, not_game_won_by,
+        explain_not_game_won_by, explain_not_game_won_by_in, game : Game, who : Player
+    );
     /// The verdict on `illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     ///
     /// - rule `MoveIsIllegal` (strict): Article 3.10.2. A move is illegal when it fails to meet the relevant requirements of Articles 3.1 – 3.9
@@ -6999,18 +6839,10 @@ impl Conclusions {
     pub fn illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[16].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `illegal_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_illegal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_illegal_move_in(game,
-        "en") } #[doc =
-        " Explains the verdict on `illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_illegal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#illegal_move", false, vec![self
-        .__entity(game) ?], & self.illegal_move(game), lang) }
-    }
+    __explain_fns!(
+        "illegal_move", "urn:fide:laws:clir:chess#illegal_move", false, illegal_move,
+        explain_illegal_move, explain_illegal_move_in, game : Game
+    );
     /// The verdict on `~illegal_move`: `illegal_move(Game)` — the attempted move is illegal
     pub fn not_illegal_move(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -7020,18 +6852,10 @@ impl Conclusions {
     pub fn not_illegal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~illegal_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_illegal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_illegal_move_in(game, "en") } #[doc =
-        " Explains the verdict on `~illegal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_illegal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#illegal_move", true, vec![self
-        .__entity(game) ?], & self.not_illegal_move(game), lang) }
-    }
+    __explain_fns!(
+        "~illegal_move", "urn:fide:laws:clir:chess#illegal_move", true, not_illegal_move,
+        explain_not_illegal_move, explain_not_illegal_move_in, game : Game
+    );
     /// The verdict on `legal_move`: `legal_move(Game)` — the attempted move is legal
     ///
     /// - rule `MoveIsLegal` (strict): Article 3.10.1. A move is legal when all the relevant requirements of Articles 3.1 – 3.9 have been fulfilled
@@ -7053,18 +6877,10 @@ impl Conclusions {
     pub fn legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[18].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `legal_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_legal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_legal_move_in(game,
-        "en") } #[doc =
-        " Explains the verdict on `legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_legal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#legal_move", false, vec![self.__entity(game)
-        ?], & self.legal_move(game), lang) }
-    }
+    __explain_fns!(
+        "legal_move", "urn:fide:laws:clir:chess#legal_move", false, legal_move,
+        explain_legal_move, explain_legal_move_in, game : Game
+    );
     /// The verdict on `~legal_move`: `legal_move(Game)` — the attempted move is legal
     pub fn not_legal_move(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -7074,18 +6890,10 @@ impl Conclusions {
     pub fn not_legal_move_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~legal_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_legal_move(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_legal_move_in(game, "en") } #[doc =
-        " Explains the verdict on `~legal_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_legal_move_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#legal_move", true, vec![self.__entity(game)
-        ?], & self.not_legal_move(game), lang) }
-    }
+    __explain_fns!(
+        "~legal_move", "urn:fide:laws:clir:chess#legal_move", true, not_legal_move,
+        explain_not_legal_move, explain_not_legal_move_in, game : Game
+    );
     /// The verdict on `must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     ///
     /// - rule `MustMoveFirstTouchedPiece` (strict): Article 4.3.1. If the player having the move touches one or more of his\/her own pieces, he\/she must move the first piece touched that can be moved
@@ -7113,19 +6921,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
         self.batch.out.t1[10].case(self.case).iter().map(|t| (Player(t.1), Piece(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `must_move_first_touched_piece` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_must_move_first_touched_piece(& self, who : Player, piece : Piece)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_must_move_first_touched_piece_in(who, piece, "en") } #[doc =
-        " Explains the verdict on `must_move_first_touched_piece` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_must_move_first_touched_piece_in(& self, who : Player, piece :
-        Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
-        vec![self.__entity(who) ?, self.__entity(piece) ?], & self
-        .must_move_first_touched_piece(who, piece), lang) }
-    }
+    __explain_fns!(
+        "must_move_first_touched_piece",
+        "urn:fide:laws:clir:chess#must_move_first_touched_piece", false,
+        must_move_first_touched_piece, explain_must_move_first_touched_piece,
+        explain_must_move_first_touched_piece_in, who : Player, piece : Piece
+    );
     /// The verdict on `~must_move_first_touched_piece`: `must_move_first_touched_piece(Player, Piece)` — the player must move the first piece touched that can be moved
     pub fn not_must_move_first_touched_piece(
         &self,
@@ -7141,19 +6942,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Player, Piece)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~must_move_first_touched_piece` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_must_move_first_touched_piece(& self, who : Player, piece :
-        Piece) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_must_move_first_touched_piece_in(who, piece, "en") } #[doc =
-        " Explains the verdict on `~must_move_first_touched_piece` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_must_move_first_touched_piece_in(& self, who : Player, piece :
-        Piece, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
-        vec![self.__entity(who) ?, self.__entity(piece) ?], & self
-        .not_must_move_first_touched_piece(who, piece), lang) }
-    }
+    __explain_fns!(
+        "~must_move_first_touched_piece",
+        "urn:fide:laws:clir:chess#must_move_first_touched_piece", true,
+        not_must_move_first_touched_piece, explain_not_must_move_first_touched_piece,
+        explain_not_must_move_first_touched_piece_in, who : Player, piece : Piece
+    );
     /// The verdict on `resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     ///
     /// - rule `ResignationEndsTheGame` (strict): Article 5.1.2. Resignation immediately ends the game
@@ -7177,18 +6971,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[19].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `resignation_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_resignation_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_resignation_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `resignation_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_resignation_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
-        vec![self.__entity(game) ?], & self.resignation_has_ended_the_game(game), lang) }
-    }
+    __explain_fns!(
+        "resignation_has_ended_the_game",
+        "urn:fide:laws:clir:chess#resignation_has_ended_the_game", false,
+        resignation_has_ended_the_game, explain_resignation_has_ended_the_game,
+        explain_resignation_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `~resignation_has_ended_the_game`: `resignation_has_ended_the_game(Game)` — a resignation has ended the game
     pub fn not_resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -7200,19 +6988,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~resignation_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_resignation_has_ended_the_game(& self, game : Game) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_resignation_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `~resignation_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_resignation_has_ended_the_game_in(& self, game : Game, lang :
-        & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
-        vec![self.__entity(game) ?], & self.not_resignation_has_ended_the_game(game),
-        lang) }
-    }
+    __explain_fns!(
+        "~resignation_has_ended_the_game",
+        "urn:fide:laws:clir:chess#resignation_has_ended_the_game", true,
+        not_resignation_has_ended_the_game, explain_not_resignation_has_ended_the_game,
+        explain_not_resignation_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     ///
     /// - rule `SecondIllegalMoveEndsTheGame` (strict): Article 7.5.5. The second completed illegal move immediately ends the game
@@ -7236,19 +7017,13 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[20].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `second_illegal_move_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_second_illegal_move_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_second_illegal_move_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `second_illegal_move_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_second_illegal_move_has_ended_the_game_in(& self, game : Game,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game",
-        false, vec![self.__entity(game) ?], & self
-        .second_illegal_move_has_ended_the_game(game), lang) }
-    }
+    __explain_fns!(
+        "second_illegal_move_has_ended_the_game",
+        "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", false,
+        second_illegal_move_has_ended_the_game,
+        explain_second_illegal_move_has_ended_the_game,
+        explain_second_illegal_move_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `~second_illegal_move_has_ended_the_game`: `second_illegal_move_has_ended_the_game(Game)` — the second completed illegal move has ended the game
     pub fn not_second_illegal_move_has_ended_the_game(
         &self,
@@ -7263,19 +7038,13 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~second_illegal_move_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_second_illegal_move_has_ended_the_game(& self, game : Game) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_second_illegal_move_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `~second_illegal_move_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_second_illegal_move_has_ended_the_game_in(& self, game : Game,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game",
-        true, vec![self.__entity(game) ?], & self
-        .not_second_illegal_move_has_ended_the_game(game), lang) }
-    }
+    __explain_fns!(
+        "~second_illegal_move_has_ended_the_game",
+        "urn:fide:laws:clir:chess#second_illegal_move_has_ended_the_game", true,
+        not_second_illegal_move_has_ended_the_game,
+        explain_not_second_illegal_move_has_ended_the_game,
+        explain_not_second_illegal_move_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     ///
     /// - rule `StalemateEndsTheGame` (strict): Article 5.2.1. Stalemate immediately ends the game
@@ -7299,18 +7068,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[21].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `stalemate_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_stalemate_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_stalemate_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `stalemate_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_stalemate_has_ended_the_game_in(& self, game : Game, lang : & str)
-        -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
-        vec![self.__entity(game) ?], & self.stalemate_has_ended_the_game(game), lang) }
-    }
+    __explain_fns!(
+        "stalemate_has_ended_the_game",
+        "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", false,
+        stalemate_has_ended_the_game, explain_stalemate_has_ended_the_game,
+        explain_stalemate_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `~stalemate_has_ended_the_game`: `stalemate_has_ended_the_game(Game)` — stalemate has ended the game
     pub fn not_stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -7322,19 +7085,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~stalemate_has_ended_the_game` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_stalemate_has_ended_the_game(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_stalemate_has_ended_the_game_in(game, "en") } #[doc =
-        " Explains the verdict on `~stalemate_has_ended_the_game` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_stalemate_has_ended_the_game_in(& self, game : Game, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
-        vec![self.__entity(game) ?], & self.not_stalemate_has_ended_the_game(game), lang)
-        }
-    }
+    __explain_fns!(
+        "~stalemate_has_ended_the_game",
+        "urn:fide:laws:clir:chess#stalemate_has_ended_the_game", true,
+        not_stalemate_has_ended_the_game, explain_not_stalemate_has_ended_the_game,
+        explain_not_stalemate_has_ended_the_game_in, game : Game
+    );
     /// The verdict on `threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     ///
     /// - rule `ThreefoldClaimCorrect` (strict): Article 9.2. The game is drawn upon a correct claim by a player having the move when the same position has appeared at least the third time
@@ -7358,19 +7114,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch.out.t1[7].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `threefold_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_threefold_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_threefold_claim_correct_in(game, who, "en") } #[doc =
-        " Explains the verdict on `threefold_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_threefold_claim_correct_in(& self, game : Game, who : Player, lang
-        : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#threefold_claim_correct", false, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self.threefold_claim_correct(game,
-        who), lang) }
-    }
+    __explain_fns!(
+        "threefold_claim_correct", "urn:fide:laws:clir:chess#threefold_claim_correct",
+        false, threefold_claim_correct, explain_threefold_claim_correct,
+        explain_threefold_claim_correct_in, game : Game, who : Player
+    );
     /// The verdict on `~threefold_claim_correct`: `threefold_claim_correct(Game, Player)` — the player's threefold\-repetition claim is correct
     pub fn not_threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
         let _ = (game, who);
@@ -7382,19 +7130,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~threefold_claim_correct` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_threefold_claim_correct(& self, game : Game, who : Player) ->
-        Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_threefold_claim_correct_in(game, who, "en") } #[doc =
-        " Explains the verdict on `~threefold_claim_correct` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_threefold_claim_correct_in(& self, game : Game, who : Player,
-        lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:fide:laws:clir:chess#threefold_claim_correct", true, vec![self
-        .__entity(game) ?, self.__entity(who) ?], & self
-        .not_threefold_claim_correct(game, who), lang) }
-    }
+    __explain_fns!(
+        "~threefold_claim_correct", "urn:fide:laws:clir:chess#threefold_claim_correct",
+        true, not_threefold_claim_correct, explain_not_threefold_claim_correct,
+        explain_not_threefold_claim_correct_in, game : Game, who : Player
+    );
     /// The verdict on `valid_transition`: `valid_transition(Game, GamePlayTransition)`
     ///
     /// - rule `GamePlay/ConcludeByAgreement/valid` (strict): the game ends by agreement
@@ -7441,19 +7181,11 @@ impl Conclusions {
             .iter()
             .map(|t| (Game(t.1), GamePlayTransition(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `valid_transition` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_valid_transition(& self, instance : Game, transition :
-        GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.explain_valid_transition_in(instance, transition, "en") } #[doc =
-        " Explains the verdict on `valid_transition` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_valid_transition_in(& self, instance : Game, transition :
-        GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#valid_transition",
-        false, vec![self.__entity(instance) ?, self.__entity(transition) ?], & self
-        .valid_transition(instance, transition), lang) }
-    }
+    __explain_fns!(
+        "valid_transition", "urn:fide:laws:clir:chess#valid_transition", false,
+        valid_transition, explain_valid_transition, explain_valid_transition_in, instance
+        : Game, transition : GamePlayTransition
+    );
     /// The verdict on `~valid_transition`: `valid_transition(Game, GamePlayTransition)`
     pub fn not_valid_transition(
         &self,
@@ -7469,19 +7201,11 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Game, GamePlayTransition)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~valid_transition` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_valid_transition(& self, instance : Game, transition :
-        GamePlayTransition) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.explain_not_valid_transition_in(instance, transition, "en") } #[doc =
-        " Explains the verdict on `~valid_transition` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_valid_transition_in(& self, instance : Game, transition :
-        GamePlayTransition, lang : & str) -> Result < ::lawgen_runtime::Explanation,
-        __rt::Error > { self.__explain("urn:fide:laws:clir:chess#valid_transition", true,
-        vec![self.__entity(instance) ?, self.__entity(transition) ?], & self
-        .not_valid_transition(instance, transition), lang) }
-    }
+    __explain_fns!(
+        "~valid_transition", "urn:fide:laws:clir:chess#valid_transition", true,
+        not_valid_transition, explain_not_valid_transition,
+        explain_not_valid_transition_in, instance : Game, transition : GamePlayTransition
+    );
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         use __rt::RowSource::{Input, Kept};
@@ -7642,9 +7366,5 @@ impl Conclusions {
     str, negative : bool, args : Vec < __rt::Arg >, verdict : & __rt::Verdict, lang : &
     str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
     __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) }
-    #[doc = r" An entity argument of an explanation, by its name in"] #[doc =
-    r" these conclusions (an error for an id they cannot hold)."] #[allow(dead_code)] fn
-    __entity < E : ::lawgen_runtime::Entity > (& self, e : E) -> Result < __rt::Arg,
-    __rt::Error > { __rt::known_entity(self.batch.input.names(self.case as usize), e) } }
+    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) } }
 }

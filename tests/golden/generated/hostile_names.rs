@@ -1679,6 +1679,26 @@ pub fn evaluate_columns<T: Send>(
     );
     Ok(())
 }
+/// `explain_*` and `explain_*_in` of one institutional literal:
+/// its text, its predicate's full id, whether it is negative, its
+/// verdict method, the two methods' names and the arguments.
+macro_rules! __explain_fns {
+    (
+        $lit:literal, $id:literal, $negative:literal, $verdict:ident, $explain:ident,
+        $explain_in:ident, $($a:ident : $t:ty),*
+    ) => {
+        ::lawgen_runtime::__if_explain! { #[doc = concat!(" Explains the verdict on `",
+        $lit, "` for these arguments (the same tree as `lawgen explain`).")] pub fn
+        $explain (& self, $($a : $t),*) -> Result < ::lawgen_runtime::Explanation,
+        __rt::Error > { self. $explain_in ($($a,)* "en") } #[doc =
+        concat!(" Explains the verdict on `", $lit,
+        "` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words.")]
+        pub fn $explain_in (& self, $($a : $t,)* lang : & str) -> Result <
+        ::lawgen_runtime::Explanation, __rt::Error > { let args =
+        vec![$(__rt::QueryArg::query_arg($a, self.batch.input.names(self.case as usize))
+        ?),*]; self.__explain($id, $negative, args, & self. $verdict ($($a),*), lang) } }
+    };
+}
 /// The result of evaluating one case: a verdict per ground literal.
 /// (The cases of one engine run share their storage; see
 /// `Batching::batch_size`.)
@@ -1821,17 +1841,10 @@ impl Conclusions {
     pub fn game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[1].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `game_over` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_game_over_in(game,
-        "en") } #[doc =
-        " Explains the verdict on `game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_game_over_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#game_over",
-        false, vec![self.__entity(game) ?], & self.game_over(game), lang) }
-    }
+    __explain_fns!(
+        "game_over", "urn:t#game_over", false, game_over, explain_game_over,
+        explain_game_over_in, game : Game
+    );
     /// The verdict on `~game_over`: `game_over(Game)` — game over
     pub fn not_game_over(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -1841,17 +1854,10 @@ impl Conclusions {
     pub fn not_game_over_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~game_over` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_game_over(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_game_over_in(game, "en") } #[doc =
-        " Explains the verdict on `~game_over` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_game_over_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#game_over",
-        true, vec![self.__entity(game) ?], & self.not_game_over(game), lang) }
-    }
+    __explain_fns!(
+        "~game_over", "urn:t#game_over", true, not_game_over, explain_not_game_over,
+        explain_not_game_over_in, game : Game
+    );
     /// The verdict on `game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     ///
     /// - rule `ResignationLoses` (strict): ResignationLoses
@@ -1873,18 +1879,10 @@ impl Conclusions {
     pub fn game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         self.batch.out.t1[0].case(self.case).iter().map(|t| (Game(t.1), Player(t.2)))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_game_lost_by_in(game,
-        player, "en") } #[doc =
-        " Explains the verdict on `game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_game_lost_by_in(& self, game : Game, player : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:t#game_lost_by", false, vec![self.__entity(game) ?, self
-        .__entity(player) ?], & self.game_lost_by(game, player), lang) }
-    }
+    __explain_fns!(
+        "game_lost_by", "urn:t#game_lost_by", false, game_lost_by, explain_game_lost_by,
+        explain_game_lost_by_in, game : Game, player : Player
+    );
     /// The verdict on `~game_lost_by`: `game_lost_by(Game, Player)` — game lost by
     pub fn not_game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
         let _ = (game, player);
@@ -1894,18 +1892,11 @@ impl Conclusions {
     pub fn not_game_lost_by_all(&self) -> impl Iterator<Item = (Game, Player)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~game_lost_by` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_game_lost_by(& self, game : Game, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_game_lost_by_in(game, player, "en") } #[doc =
-        " Explains the verdict on `~game_lost_by` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_game_lost_by_in(& self, game : Game, player : Player, lang : &
-        str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:t#game_lost_by", true, vec![self.__entity(game) ?, self
-        .__entity(player) ?], & self.not_game_lost_by(game, player), lang) }
-    }
+    __explain_fns!(
+        "~game_lost_by", "urn:t#game_lost_by", true, not_game_lost_by,
+        explain_not_game_lost_by, explain_not_game_lost_by_in, game : Game, player :
+        Player
+    );
     /// The verdict on `drawn`: `drawn(Game)` — drawn
     ///
     /// - rule `SeventyFiveMoves` (defeasible): SeventyFiveMoves
@@ -1927,17 +1918,10 @@ impl Conclusions {
     pub fn drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[3].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `drawn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_drawn_in(game, "en")
-        } #[doc =
-        " Explains the verdict on `drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#drawn",
-        false, vec![self.__entity(game) ?], & self.drawn(game), lang) }
-    }
+    __explain_fns!(
+        "drawn", "urn:t#drawn", false, drawn, explain_drawn, explain_drawn_in, game :
+        Game
+    );
     /// The verdict on `~drawn`: `drawn(Game)` — drawn
     ///
     /// - rule `LossIsNoDraw` (defeasible): LossIsNoDraw
@@ -1959,17 +1943,10 @@ impl Conclusions {
     pub fn not_drawn_all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[6].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~drawn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_drawn(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_not_drawn_in(game,
-        "en") } #[doc =
-        " Explains the verdict on `~drawn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_drawn_in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#drawn",
-        true, vec![self.__entity(game) ?], & self.not_drawn(game), lang) }
-    }
+    __explain_fns!(
+        "~drawn", "urn:t#drawn", true, not_drawn, explain_not_drawn,
+        explain_not_drawn_in, game : Game
+    );
     /// The verdict on `must_move`: `must_move(Player)` — must move
     ///
     /// - rule `TouchMove` (strict): TouchMove
@@ -1991,17 +1968,10 @@ impl Conclusions {
     pub fn must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
         self.batch.out.t0[8].case(self.case).iter().map(|t| (Player(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `must_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_must_move_in(player,
-        "en") } #[doc =
-        " Explains the verdict on `must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_must_move_in(& self, player : Player, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#must_move",
-        false, vec![self.__entity(player) ?], & self.must_move(player), lang) }
-    }
+    __explain_fns!(
+        "must_move", "urn:t#must_move", false, must_move, explain_must_move,
+        explain_must_move_in, player : Player
+    );
     /// The verdict on `~must_move`: `must_move(Player)` — must move
     pub fn not_must_move(&self, player: Player) -> __rt::Verdict {
         let _ = (player,);
@@ -2011,18 +1981,10 @@ impl Conclusions {
     pub fn not_must_move_all(&self) -> impl Iterator<Item = (Player,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~must_move` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_must_move(& self, player : Player) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_must_move_in(player, "en") } #[doc =
-        " Explains the verdict on `~must_move` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_must_move_in(& self, player : Player, lang : & str) -> Result
-        < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .__explain("urn:t#must_move", true, vec![self.__entity(player) ?], & self
-        .not_must_move(player), lang) }
-    }
+    __explain_fns!(
+        "~must_move", "urn:t#must_move", true, not_must_move, explain_not_must_move,
+        explain_not_must_move_in, player : Player
+    );
     /// The verdict on `fn`: `fn(Game)` — fn
     ///
     /// - rule `KeywordRule` (strict): KeywordRule
@@ -2044,17 +2006,9 @@ impl Conclusions {
     pub fn fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         self.batch.out.t0[10].case(self.case).iter().map(|t| (Game(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `fn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_fn_(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_fn__in(game, "en") }
-        #[doc =
-        " Explains the verdict on `fn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_fn__in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#fn", false,
-        vec![self.__entity(game) ?], & self.fn_(game), lang) }
-    }
+    __explain_fns!(
+        "fn", "urn:t#fn", false, fn_, explain_fn_, explain_fn__in, game : Game
+    );
     /// The verdict on `~fn`: `fn(Game)` — fn
     pub fn not_fn_(&self, game: Game) -> __rt::Verdict {
         let _ = (game,);
@@ -2064,17 +2018,10 @@ impl Conclusions {
     pub fn not_fn__all(&self) -> impl Iterator<Item = (Game,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~fn` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_fn_(& self, game : Game) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.explain_not_fn__in(game,
-        "en") } #[doc =
-        " Explains the verdict on `~fn` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_fn__in(& self, game : Game, lang : & str) -> Result <
-        ::lawgen_runtime::Explanation, __rt::Error > { self.__explain("urn:t#fn", true,
-        vec![self.__entity(game) ?], & self.not_fn_(game), lang) }
-    }
+    __explain_fns!(
+        "~fn", "urn:t#fn", true, not_fn_, explain_not_fn_, explain_not_fn__in, game :
+        Game
+    );
     /// The verdict on `"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     ///
     /// - rule `InjectionRule` (strict): InjectionRule
@@ -2101,19 +2048,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Player,)> + '_ {
         self.batch.out.t0[11].case(self.case).iter().map(|t| (Player(t.1),))
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `\"); std::process::exit(1); //` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
-        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in(player, "en") } #[doc =
-        " Explains the verdict on `\"); std::process::exit(1); //` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in(& self, player :
-        Player, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:t#\"); std::process::exit(1); //", false, vec![self
-        .__entity(player) ?], & self.x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player),
-        lang) }
-    }
+    __explain_fns!(
+        "\"); std::process::exit(1); //", "urn:t#\"); std::process::exit(1); //", false,
+        x22_x29_x3b_std_process_exit_x28_1_x29_x3b,
+        explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b,
+        explain_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in, player : Player
+    );
     /// The verdict on `~"); std::process::exit(1); //`: `"); std::process::exit(1); //(Player)` — \"\); std::process::exit\(1\); \/\/
     pub fn not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(
         &self,
@@ -2128,20 +2068,12 @@ impl Conclusions {
     ) -> impl Iterator<Item = (Player,)> + '_ {
         ::std::iter::empty()
     }
-    ::lawgen_runtime::__if_explain! {
-        #[doc =
-        " Explains the verdict on `~\"); std::process::exit(1); //` for these arguments (the same tree as `lawgen explain`)."]
-        pub fn explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(& self, player :
-        Player) -> Result < ::lawgen_runtime::Explanation, __rt::Error > { self
-        .explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in(player, "en") } #[doc
-        =
-        " Explains the verdict on `~\"); std::process::exit(1); //` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."]
-        pub fn explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in(& self, player :
-        Player, lang : & str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
-        self.__explain("urn:t#\"); std::process::exit(1); //", true, vec![self
-        .__entity(player) ?], & self
-        .not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b(player), lang) }
-    }
+    __explain_fns!(
+        "~\"); std::process::exit(1); //", "urn:t#\"); std::process::exit(1); //", true,
+        not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b,
+        explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b,
+        explain_not_x22_x29_x3b_std_process_exit_x28_1_x29_x3b_in, player : Player
+    );
     #[doc(hidden)]
     pub fn __rows(&self, rel: usize) -> Vec<Vec<i64>> {
         use __rt::RowSource::{Input, Kept};
@@ -2220,9 +2152,5 @@ impl Conclusions {
     str, negative : bool, args : Vec < __rt::Arg >, verdict : & __rt::Verdict, lang : &
     str) -> Result < ::lawgen_runtime::Explanation, __rt::Error > {
     __rt::explain_literal(& PACKAGE, self.policy, self.batch.input.names(self.case as
-    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) }
-    #[doc = r" An entity argument of an explanation, by its name in"] #[doc =
-    r" these conclusions (an error for an id they cannot hold)."] #[allow(dead_code)] fn
-    __entity < E : ::lawgen_runtime::Entity > (& self, e : E) -> Result < __rt::Arg,
-    __rt::Error > { __rt::known_entity(self.batch.input.names(self.case as usize), e) } }
+    usize), & | r | self.__rows(r), predicate, negative, args, Some(verdict), lang) } }
 }

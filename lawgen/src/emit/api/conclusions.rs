@@ -24,7 +24,10 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
     let verdicts = m.lits.iter().map(|l| lit_methods(m, l));
     let rows = rows(m);
     let trailers = trailers();
+    let explain_fns = explain_fns();
     quote! {
+        #explain_fns
+
         /// The result of evaluating one case: a verdict per ground literal.
         /// (The cases of one engine run share their storage; see
         /// `Batching::batch_size`.)
@@ -234,28 +237,19 @@ fn rows(m: &ApiModel) -> TokenStream {
 }
 
 /// The four methods of one institutional literal: its verdict, `_all`,
-/// `explain_*` and `explain_*_in`.
+/// and `explain_*` and `explain_*_in` by one call of `__explain_fns!`.
 fn lit_methods(m: &ApiModel, l: &LitModel) -> TokenStream {
     let (vn, alln, exn, exn_in) = (&l.verdict, &l.all, &l.explain, &l.explain_in);
     let args = &l.args;
     let tys: Vec<TokenStream> = l.params.iter().map(|t| m.api_type(*t)).collect();
     let verdict_body = verdict_body(m, l);
     let all_body = all_body(m, l);
-    let arg_values = l.params.iter().zip(args).map(|(t, a)| match t {
-        Ty::Int => quote!(__rt::Arg::Int(#a)),
-        Ty::Entity(_) => quote!(self.__entity(#a)?),
-    });
     let lit_name = code(&l.text);
     let doc = doc_attrs(&l.doc);
     let all_doc = doc_attrs(&format!(
         "Every tuple for which `{lit_name}` is concluded (definitely or defeasibly), sorted by id."
     ));
-    let ex_doc = doc_attrs(&format!(
-        "Explains the verdict on `{lit_name}` for these arguments (the same tree as `lawgen explain`)."
-    ));
-    let ex_in_doc = doc_attrs(&format!(
-        "Explains the verdict on `{lit_name}` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words."
-    ));
+    let lit_name = Literal::string(&lit_name);
     let full_id = Literal::string(&l.full_id);
     let negative = l.negative;
     quote! {
@@ -267,15 +261,33 @@ fn lit_methods(m: &ApiModel, l: &LitModel) -> TokenStream {
         pub fn #alln(&self) -> impl Iterator<Item = (#(#tys,)*)> + '_ {
             #all_body
         }
-        ::lawgen_runtime::__if_explain! {
-            #ex_doc
-            pub fn #exn(&self, #(#args: #tys),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                self.#exn_in(#(#args,)* "en")
-            }
-            #ex_in_doc
-            pub fn #exn_in(&self, #(#args: #tys,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
-                self.__explain(#full_id, #negative, vec![#(#arg_values),*], &self.#vn(#(#args),*), lang)
-            }
+        __explain_fns!(#lit_name, #full_id, #negative, #vn, #exn, #exn_in, #(#args: #tys),*);
+    }
+}
+
+/// `__explain_fns!`: the two explanation methods of one institutional
+/// literal, written once (per literal they were a fifth of a large
+/// module), each a call of `__explain`.
+fn explain_fns() -> TokenStream {
+    let names = names();
+    quote! {
+        /// `explain_*` and `explain_*_in` of one institutional literal:
+        /// its text, its predicate's full id, whether it is negative, its
+        /// verdict method, the two methods' names and the arguments.
+        macro_rules! __explain_fns {
+            ($lit:literal, $id:literal, $negative:literal, $verdict:ident, $explain:ident, $explain_in:ident, $($a:ident: $t:ty),*) => {
+                ::lawgen_runtime::__if_explain! {
+                    #[doc = concat!(" Explains the verdict on `", $lit, "` for these arguments (the same tree as `lawgen explain`).")]
+                    pub fn $explain(&self, $($a: $t),*) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        self.$explain_in($($a,)* "en")
+                    }
+                    #[doc = concat!(" Explains the verdict on `", $lit, "` in language `lang` (`en`, `ru`): labels, article texts and lawgen's own words.")]
+                    pub fn $explain_in(&self, $($a: $t,)* lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
+                        let args = vec![$(__rt::QueryArg::query_arg($a, #names)?),*];
+                        self.__explain($id, $negative, args, &self.$verdict($($a),*), lang)
+                    }
+                }
+            };
         }
     }
 }
@@ -388,13 +400,6 @@ fn trailers() -> TokenStream {
                 #[allow(dead_code)]
                 fn __explain(&self, predicate: &str, negative: bool, args: Vec<__rt::Arg>, verdict: &__rt::Verdict, lang: &str) -> Result<::lawgen_runtime::Explanation, __rt::Error> {
                     __rt::explain_literal(&PACKAGE, self.policy, #names, &|r| self.__rows(r), predicate, negative, args, Some(verdict), lang)
-                }
-
-                /// An entity argument of an explanation, by its name in
-                /// these conclusions (an error for an id they cannot hold).
-                #[allow(dead_code)]
-                fn __entity<E: ::lawgen_runtime::Entity>(&self, e: E) -> Result<__rt::Arg, __rt::Error> {
-                    __rt::known_entity(#names, e)
                 }
             }
         }
