@@ -371,7 +371,7 @@ pub mod __private {
     pub use crate::engines::plan::{evaluate_case, push_columns};
     pub use crate::generated::batch::{
         case_rows, dedup_tail, input_rows, run_batched, run_indexed, run_ranges, verdict, ByCase,
-        Column, OutputSizes, RowSource, SectionRel, WithCase,
+        Column, Kept, OutputSizes, RowSource, SectionRel, WithCase,
     };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::bridge::Rows;

@@ -497,9 +497,23 @@ pub fn run_batched<F: Send, C: Send>(
 }
 
 /// A relation of a verdict's section, less the rows of its `minus` when it
-/// has one (`program::Output`): what a generated verdict function tests a
-/// tuple in.
-pub type SectionRel<'a, T> = (&'a ByCase<T>, Option<&'a ByCase<T>>);
+/// has one (`program::Output`), each by its index among a module's kept
+/// relations: what a generated verdict function tests a tuple in.
+pub type SectionRel = (usize, Option<usize>);
+
+/// The kept relations of row type `T` in a generated module's outputs, by
+/// their index among the kept relations (the module implements it once per
+/// row type).
+pub trait Kept<T> {
+    /// Kept relation `k`, of row type `T`.
+    fn kept(&self, k: usize) -> &ByCase<T>;
+}
+
+impl<T> Kept<T> for [ByCase<T>] {
+    fn kept(&self, k: usize) -> &ByCase<T> {
+        &self[k]
+    }
+}
 
 /// The verdict on row `row` of case `c`, given each section's relations in
 /// the order definitely, defeasibly, pending, supported (none: the section
@@ -507,10 +521,11 @@ pub type SectionRel<'a, T> = (&'a ByCase<T>, Option<&'a ByCase<T>>);
 /// `lawgen explain` decides with; `requests` is asked only for a pending
 /// verdict. Compiled once per row type, so that a generated verdict function
 /// is one call and not a closure with a search per section.
-pub fn verdict<T: Ord + Copy>(
+pub fn verdict<T: Ord + Copy, O: Kept<T> + ?Sized>(
+    out: &O,
     c: u32,
     row: &T,
-    sections: [&[SectionRel<'_, T>]; 4],
+    sections: [&[SectionRel]; 4],
     requests: impl FnOnce() -> Vec<crate::Request>,
 ) -> crate::Verdict {
     use crate::program::{section_member, Section};
@@ -522,9 +537,9 @@ pub fn verdict<T: Ord + Copy>(
                 Section::Pending => sections[2],
                 Section::Supported => sections[3],
             };
-            rels.iter().any(|(rel, minus)| {
-                section_member(rel.contains(c, row), || {
-                    minus.is_some_and(|m| m.contains(c, row))
+            rels.iter().any(|&(rel, minus)| {
+                section_member(out.kept(rel).contains(c, row), || {
+                    minus.is_some_and(|m| out.kept(m).contains(c, row))
                 })
             })
         },
@@ -552,11 +567,16 @@ mod tests {
     fn verdict_ranks_sections_and_subtracts_minus() {
         // Case 0: (0, 1) definitely and defeasibly; (0, 2) defeasibly but in
         // the minus relation; (0, 3) pending; (0, 4) supported only.
-        let def = ByCase::new(vec![(0u32, 1i64)], 1, |t| t.0);
-        let dfs = ByCase::new(vec![(0u32, 1i64), (0, 2)], 1, |t| t.0);
-        let minus = ByCase::new(vec![(0u32, 2i64)], 1, |t| t.0);
-        let pend = ByCase::new(vec![(0u32, 3i64)], 1, |t| t.0);
-        let sup = ByCase::new(vec![(0u32, 2i64), (0, 4)], 1, |t| t.0);
+        // Kept relations 0 to 4: definitely, defeasibly, its minus,
+        // pending, supported.
+        let out = [
+            ByCase::new(vec![(0u32, 1i64)], 1, |t| t.0),
+            ByCase::new(vec![(0u32, 1i64), (0, 2)], 1, |t| t.0),
+            ByCase::new(vec![(0u32, 2i64)], 1, |t| t.0),
+            ByCase::new(vec![(0u32, 3i64)], 1, |t| t.0),
+            ByCase::new(vec![(0u32, 2i64), (0, 4)], 1, |t| t.0),
+        ];
+        let out = &out[..];
         let asked = std::cell::Cell::new(0);
         let requests = || {
             asked.set(asked.get() + 1);
@@ -564,14 +584,10 @@ mod tests {
         };
         let v = |row: i64| {
             verdict(
+                out,
                 0,
                 &(0, row),
-                [
-                    &[(&def, None)],
-                    &[(&dfs, Some(&minus))],
-                    &[(&pend, None)],
-                    &[(&sup, None)],
-                ],
+                [&[(0, None)], &[(1, Some(2))], &[(3, None)], &[(4, None)]],
                 requests,
             )
         };
@@ -584,7 +600,7 @@ mod tests {
         assert_eq!(asked.get(), 1);
         // A section with no relations never holds.
         assert_eq!(
-            verdict(0, &(0u32, 1i64), [&[], &[], &[], &[]], Vec::new),
+            verdict(out, 0, &(0u32, 1i64), [&[], &[], &[], &[]], Vec::new),
             Verdict::NotConcluded
         );
     }

@@ -5415,6 +5415,21 @@ pub struct Outputs {
     t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
     t2: Vec<__rt::ByCase<(u32, u32, u32, u32)>>,
 }
+impl __rt::Kept<(u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
+        &self.t0[k]
+    }
+}
+impl __rt::Kept<(u32, u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32, u32)> {
+        &self.t1[k - 23]
+    }
+}
+impl __rt::Kept<(u32, u32, u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32, u32, u32)> {
+        &self.t2[k - 38]
+    }
+}
 impl Default for Outputs {
     fn default() -> Self {
         Outputs::with_capacity(0, |_| 0)
@@ -6095,10 +6110,19 @@ impl Conclusions {
     fn __verdict<T: Ord + Copy>(
         &self,
         row: &T,
-        sections: [&[__rt::SectionRel<'_, T>]; 4],
+        sections: [&[__rt::SectionRel]; 4],
         judgments: &[u32],
-    ) -> __rt::Verdict {
-        __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+    ) -> __rt::Verdict
+    where
+        Outputs: __rt::Kept<T>,
+    {
+        __rt::verdict(
+            &self.batch.out,
+            self.case,
+            row,
+            sections,
+            || self.requests_on(judgments),
+        )
     }
     /// The conflict policy this evaluation used.
     pub fn policy(&self) -> __rt::Policy {
@@ -6200,12 +6224,7 @@ impl Conclusions {
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[0], None)],
-                &[(&self.batch.out.t0[0], None)],
-                &[],
-                &[(&self.batch.out.t0[0], None)],
-            ],
+            [&[(0, None)], &[(0, None)], &[], &[(0, None)]],
             &[],
         )
     }
@@ -6246,12 +6265,7 @@ impl Conclusions {
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
         self.__verdict(
             &(self.case, situation.0),
-            [
-                &[(&self.batch.out.t0[1], None)],
-                &[(&self.batch.out.t0[1], None)],
-                &[(&self.batch.out.t0[2], Some(&self.batch.out.t0[1]))],
-                &[(&self.batch.out.t0[1], None)],
-            ],
+            [&[(1, None)], &[(1, None)], &[(2, Some(1))], &[(1, None)]],
             &[7u32],
         )
     }
@@ -6299,12 +6313,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, arb.0, game.0),
-            [
-                &[(&self.batch.out.t1[0], None)],
-                &[(&self.batch.out.t1[0], None)],
-                &[],
-                &[(&self.batch.out.t1[0], None)],
-            ],
+            [&[(23, None)], &[(23, None)], &[], &[(23, None)]],
             &[],
         )
     }
@@ -6354,12 +6363,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0, side.0),
-            [
-                &[(&self.batch.out.t2[0], None)],
-                &[(&self.batch.out.t2[0], None)],
-                &[],
-                &[(&self.batch.out.t2[0], None)],
-            ],
+            [&[(38, None)], &[(38, None)], &[], &[(38, None)]],
             &[],
         )
     }
@@ -6408,12 +6412,7 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[6], None)],
-                &[(&self.batch.out.t0[6], None)],
-                &[],
-                &[(&self.batch.out.t0[6], None)],
-            ],
+            [&[(6, None)], &[(6, None)], &[], &[(6, None)]],
             &[],
         )
     }
@@ -6454,12 +6453,7 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[7], None)],
-                &[(&self.batch.out.t0[7], None)],
-                &[],
-                &[(&self.batch.out.t0[7], None)],
-            ],
+            [&[(7, None)], &[(7, None)], &[], &[(7, None)]],
             &[],
         )
     }
@@ -6501,12 +6495,7 @@ impl Conclusions {
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, pawn.0),
-            [
-                &[(&self.batch.out.t1[1], None)],
-                &[(&self.batch.out.t1[1], None)],
-                &[],
-                &[(&self.batch.out.t1[1], None)],
-            ],
+            [&[(24, None)], &[(24, None)], &[], &[(24, None)]],
             &[],
         )
     }
@@ -6565,12 +6554,7 @@ impl Conclusions {
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
         self.__verdict(
             &(self.case, instance.0, state.0),
-            [
-                &[(&self.batch.out.t1[2], None)],
-                &[(&self.batch.out.t1[3], None)],
-                &[],
-                &[(&self.batch.out.t1[4], None)],
-            ],
+            [&[(25, None)], &[(26, None)], &[], &[(27, None)]],
             &[],
         )
     }
@@ -6616,12 +6600,7 @@ impl Conclusions {
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[6], None)],
-                &[(&self.batch.out.t1[6], None)],
-                &[],
-                &[(&self.batch.out.t1[6], None)],
-            ],
+            [&[(29, None)], &[(29, None)], &[], &[(29, None)]],
             &[],
         )
     }
@@ -6696,12 +6675,7 @@ impl Conclusions {
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[9], None)],
-                &[(&self.batch.out.t0[10], None)],
-                &[],
-                &[(&self.batch.out.t0[11], None)],
-            ],
+            [&[(9, None)], &[(10, None)], &[], &[(11, None)]],
             &[],
         )
     }
@@ -6721,12 +6695,7 @@ impl Conclusions {
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[12], None)],
-                &[(&self.batch.out.t0[13], None)],
-                &[],
-                &[(&self.batch.out.t0[14], None)],
-            ],
+            [&[(12, None)], &[(13, None)], &[], &[(14, None)]],
             &[],
         )
     }
@@ -6750,12 +6719,7 @@ impl Conclusions {
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[8], None)],
-                &[(&self.batch.out.t1[8], None)],
-                &[],
-                &[(&self.batch.out.t1[8], None)],
-            ],
+            [&[(31, None)], &[(31, None)], &[], &[(31, None)]],
             &[],
         )
     }
@@ -6788,12 +6752,7 @@ impl Conclusions {
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[9], None)],
-                &[(&self.batch.out.t1[9], None)],
-                &[],
-                &[(&self.batch.out.t1[9], None)],
-            ],
+            [&[(32, None)], &[(32, None)], &[], &[(32, None)]],
             &[],
         )
     }
@@ -6826,12 +6785,7 @@ impl Conclusions {
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[16], None)],
-                &[(&self.batch.out.t0[16], None)],
-                &[],
-                &[(&self.batch.out.t0[16], None)],
-            ],
+            [&[(16, None)], &[(16, None)], &[], &[(16, None)]],
             &[],
         )
     }
@@ -6864,12 +6818,7 @@ impl Conclusions {
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[18], None)],
-                &[(&self.batch.out.t0[18], None)],
-                &[],
-                &[(&self.batch.out.t0[18], None)],
-            ],
+            [&[(18, None)], &[(18, None)], &[], &[(18, None)]],
             &[],
         )
     }
@@ -6906,12 +6855,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, who.0, piece.0),
-            [
-                &[(&self.batch.out.t1[10], None)],
-                &[(&self.batch.out.t1[10], None)],
-                &[(&self.batch.out.t1[11], Some(&self.batch.out.t1[10]))],
-                &[(&self.batch.out.t1[10], None)],
-            ],
+            [&[(33, None)], &[(33, None)], &[(34, Some(33))], &[(33, None)]],
             &[40u32],
         )
     }
@@ -6956,12 +6900,7 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[19], None)],
-                &[(&self.batch.out.t0[19], None)],
-                &[],
-                &[(&self.batch.out.t0[19], None)],
-            ],
+            [&[(19, None)], &[(19, None)], &[], &[(19, None)]],
             &[],
         )
     }
@@ -7002,12 +6941,7 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[20], None)],
-                &[(&self.batch.out.t0[20], None)],
-                &[],
-                &[(&self.batch.out.t0[20], None)],
-            ],
+            [&[(20, None)], &[(20, None)], &[], &[(20, None)]],
             &[],
         )
     }
@@ -7053,12 +6987,7 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[21], None)],
-                &[(&self.batch.out.t0[21], None)],
-                &[],
-                &[(&self.batch.out.t0[21], None)],
-            ],
+            [&[(21, None)], &[(21, None)], &[], &[(21, None)]],
             &[],
         )
     }
@@ -7099,12 +7028,7 @@ impl Conclusions {
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[7], None)],
-                &[(&self.batch.out.t1[7], None)],
-                &[],
-                &[(&self.batch.out.t1[7], None)],
-            ],
+            [&[(30, None)], &[(30, None)], &[], &[(30, None)]],
             &[],
         )
     }
@@ -7161,12 +7085,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, instance.0, transition.0),
-            [
-                &[(&self.batch.out.t1[12], None)],
-                &[(&self.batch.out.t1[13], None)],
-                &[],
-                &[(&self.batch.out.t1[5], None)],
-            ],
+            [&[(35, None)], &[(36, None)], &[], &[(28, None)]],
             &[],
         )
     }

@@ -6333,6 +6333,21 @@ pub struct Outputs {
     t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
     t2: Vec<__rt::ByCase<(u32, u32, u32, u32)>>,
 }
+impl __rt::Kept<(u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
+        &self.t0[k]
+    }
+}
+impl __rt::Kept<(u32, u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32, u32)> {
+        &self.t1[k - 23]
+    }
+}
+impl __rt::Kept<(u32, u32, u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32, u32, u32)> {
+        &self.t2[k - 38]
+    }
+}
 impl Default for Outputs {
     fn default() -> Self {
         Outputs::with_capacity(0, |_| 0)
@@ -7095,10 +7110,19 @@ impl Conclusions {
     fn __verdict<T: Ord + Copy>(
         &self,
         row: &T,
-        sections: [&[__rt::SectionRel<'_, T>]; 4],
+        sections: [&[__rt::SectionRel]; 4],
         judgments: &[u32],
-    ) -> __rt::Verdict {
-        __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+    ) -> __rt::Verdict
+    where
+        Outputs: __rt::Kept<T>,
+    {
+        __rt::verdict(
+            &self.batch.out,
+            self.case,
+            row,
+            sections,
+            || self.requests_on(judgments),
+        )
     }
     /// The conflict policy this evaluation used.
     pub fn policy(&self) -> __rt::Policy {
@@ -7200,12 +7224,7 @@ impl Conclusions {
     pub fn agreed_draw_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[0], None)],
-                &[(&self.batch.out.t0[0], None)],
-                &[],
-                &[(&self.batch.out.t0[0], None)],
-            ],
+            [&[(0, None)], &[(0, None)], &[], &[(0, None)]],
             &[],
         )
     }
@@ -7246,12 +7265,7 @@ impl Conclusions {
     pub fn arbiter_competent_to_decide(&self, situation: Situation) -> __rt::Verdict {
         self.__verdict(
             &(self.case, situation.0),
-            [
-                &[(&self.batch.out.t0[1], None)],
-                &[(&self.batch.out.t0[1], None)],
-                &[(&self.batch.out.t0[2], Some(&self.batch.out.t0[1]))],
-                &[(&self.batch.out.t0[1], None)],
-            ],
+            [&[(1, None)], &[(1, None)], &[(2, Some(1))], &[(1, None)]],
             &[7u32],
         )
     }
@@ -7299,12 +7313,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, arb.0, game.0),
-            [
-                &[(&self.batch.out.t1[0], None)],
-                &[(&self.batch.out.t1[0], None)],
-                &[],
-                &[(&self.batch.out.t1[0], None)],
-            ],
+            [&[(23, None)], &[(23, None)], &[], &[(23, None)]],
             &[],
         )
     }
@@ -7354,12 +7363,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0, side.0),
-            [
-                &[(&self.batch.out.t2[0], None)],
-                &[(&self.batch.out.t2[0], None)],
-                &[],
-                &[(&self.batch.out.t2[0], None)],
-            ],
+            [&[(38, None)], &[(38, None)], &[], &[(38, None)]],
             &[],
         )
     }
@@ -7408,12 +7412,7 @@ impl Conclusions {
     pub fn checkmate_has_been_delivered(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[6], None)],
-                &[(&self.batch.out.t0[6], None)],
-                &[],
-                &[(&self.batch.out.t0[6], None)],
-            ],
+            [&[(6, None)], &[(6, None)], &[], &[(6, None)]],
             &[],
         )
     }
@@ -7454,12 +7453,7 @@ impl Conclusions {
     pub fn dead_position_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[7], None)],
-                &[(&self.batch.out.t0[7], None)],
-                &[],
-                &[(&self.batch.out.t0[7], None)],
-            ],
+            [&[(7, None)], &[(7, None)], &[], &[(7, None)]],
             &[],
         )
     }
@@ -7501,12 +7495,7 @@ impl Conclusions {
     pub fn en_passant_capture_legal(&self, game: Game, pawn: Piece) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, pawn.0),
-            [
-                &[(&self.batch.out.t1[1], None)],
-                &[(&self.batch.out.t1[1], None)],
-                &[],
-                &[(&self.batch.out.t1[1], None)],
-            ],
+            [&[(24, None)], &[(24, None)], &[], &[(24, None)]],
             &[],
         )
     }
@@ -7565,12 +7554,7 @@ impl Conclusions {
     pub fn entered_state(&self, instance: Game, state: GamePlayState) -> __rt::Verdict {
         self.__verdict(
             &(self.case, instance.0, state.0),
-            [
-                &[(&self.batch.out.t1[2], None)],
-                &[(&self.batch.out.t1[3], None)],
-                &[],
-                &[(&self.batch.out.t1[4], None)],
-            ],
+            [&[(25, None)], &[(26, None)], &[], &[(27, None)]],
             &[],
         )
     }
@@ -7616,12 +7600,7 @@ impl Conclusions {
     pub fn fifty_move_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[6], None)],
-                &[(&self.batch.out.t1[6], None)],
-                &[],
-                &[(&self.batch.out.t1[6], None)],
-            ],
+            [&[(29, None)], &[(29, None)], &[], &[(29, None)]],
             &[],
         )
     }
@@ -7696,12 +7675,7 @@ impl Conclusions {
     pub fn game_drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[9], None)],
-                &[(&self.batch.out.t0[10], None)],
-                &[],
-                &[(&self.batch.out.t0[11], None)],
-            ],
+            [&[(9, None)], &[(10, None)], &[], &[(11, None)]],
             &[],
         )
     }
@@ -7721,12 +7695,7 @@ impl Conclusions {
     pub fn not_game_drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[12], None)],
-                &[(&self.batch.out.t0[13], None)],
-                &[],
-                &[(&self.batch.out.t0[14], None)],
-            ],
+            [&[(12, None)], &[(13, None)], &[], &[(14, None)]],
             &[],
         )
     }
@@ -7750,12 +7719,7 @@ impl Conclusions {
     pub fn game_lost_by(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[8], None)],
-                &[(&self.batch.out.t1[8], None)],
-                &[],
-                &[(&self.batch.out.t1[8], None)],
-            ],
+            [&[(31, None)], &[(31, None)], &[], &[(31, None)]],
             &[],
         )
     }
@@ -7788,12 +7752,7 @@ impl Conclusions {
     pub fn game_won_by(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[9], None)],
-                &[(&self.batch.out.t1[9], None)],
-                &[],
-                &[(&self.batch.out.t1[9], None)],
-            ],
+            [&[(32, None)], &[(32, None)], &[], &[(32, None)]],
             &[],
         )
     }
@@ -7826,12 +7785,7 @@ impl Conclusions {
     pub fn illegal_move(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[16], None)],
-                &[(&self.batch.out.t0[16], None)],
-                &[],
-                &[(&self.batch.out.t0[16], None)],
-            ],
+            [&[(16, None)], &[(16, None)], &[], &[(16, None)]],
             &[],
         )
     }
@@ -7864,12 +7818,7 @@ impl Conclusions {
     pub fn legal_move(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[18], None)],
-                &[(&self.batch.out.t0[18], None)],
-                &[],
-                &[(&self.batch.out.t0[18], None)],
-            ],
+            [&[(18, None)], &[(18, None)], &[], &[(18, None)]],
             &[],
         )
     }
@@ -7906,12 +7855,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, who.0, piece.0),
-            [
-                &[(&self.batch.out.t1[10], None)],
-                &[(&self.batch.out.t1[10], None)],
-                &[(&self.batch.out.t1[11], Some(&self.batch.out.t1[10]))],
-                &[(&self.batch.out.t1[10], None)],
-            ],
+            [&[(33, None)], &[(33, None)], &[(34, Some(33))], &[(33, None)]],
             &[40u32],
         )
     }
@@ -7956,12 +7900,7 @@ impl Conclusions {
     pub fn resignation_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[19], None)],
-                &[(&self.batch.out.t0[19], None)],
-                &[],
-                &[(&self.batch.out.t0[19], None)],
-            ],
+            [&[(19, None)], &[(19, None)], &[], &[(19, None)]],
             &[],
         )
     }
@@ -8002,12 +7941,7 @@ impl Conclusions {
     pub fn second_illegal_move_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[20], None)],
-                &[(&self.batch.out.t0[20], None)],
-                &[],
-                &[(&self.batch.out.t0[20], None)],
-            ],
+            [&[(20, None)], &[(20, None)], &[], &[(20, None)]],
             &[],
         )
     }
@@ -8053,12 +7987,7 @@ impl Conclusions {
     pub fn stalemate_has_ended_the_game(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[21], None)],
-                &[(&self.batch.out.t0[21], None)],
-                &[],
-                &[(&self.batch.out.t0[21], None)],
-            ],
+            [&[(21, None)], &[(21, None)], &[], &[(21, None)]],
             &[],
         )
     }
@@ -8099,12 +8028,7 @@ impl Conclusions {
     pub fn threefold_claim_correct(&self, game: Game, who: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, who.0),
-            [
-                &[(&self.batch.out.t1[7], None)],
-                &[(&self.batch.out.t1[7], None)],
-                &[],
-                &[(&self.batch.out.t1[7], None)],
-            ],
+            [&[(30, None)], &[(30, None)], &[], &[(30, None)]],
             &[],
         )
     }
@@ -8161,12 +8085,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, instance.0, transition.0),
-            [
-                &[(&self.batch.out.t1[12], None)],
-                &[(&self.batch.out.t1[13], None)],
-                &[],
-                &[(&self.batch.out.t1[5], None)],
-            ],
+            [&[(35, None)], &[(36, None)], &[], &[(28, None)]],
             &[],
         )
     }

@@ -1345,6 +1345,16 @@ pub struct Outputs {
     t0: Vec<__rt::ByCase<(u32, u32)>>,
     t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
 }
+impl __rt::Kept<(u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
+        &self.t0[k]
+    }
+}
+impl __rt::Kept<(u32, u32, u32)> for Outputs {
+    fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32, u32)> {
+        &self.t1[k - 13]
+    }
+}
 impl Default for Outputs {
     fn default() -> Self {
         Outputs::with_capacity(0, |_| 0)
@@ -1754,10 +1764,19 @@ impl Conclusions {
     fn __verdict<T: Ord + Copy>(
         &self,
         row: &T,
-        sections: [&[__rt::SectionRel<'_, T>]; 4],
+        sections: [&[__rt::SectionRel]; 4],
         judgments: &[u32],
-    ) -> __rt::Verdict {
-        __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+    ) -> __rt::Verdict
+    where
+        Outputs: __rt::Kept<T>,
+    {
+        __rt::verdict(
+            &self.batch.out,
+            self.case,
+            row,
+            sections,
+            || self.requests_on(judgments),
+        )
     }
     /// The conflict policy this evaluation used.
     pub fn policy(&self) -> __rt::Policy {
@@ -1828,12 +1847,7 @@ impl Conclusions {
     pub fn game_over(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[1], None)],
-                &[(&self.batch.out.t0[1], None)],
-                &[],
-                &[(&self.batch.out.t0[1], None)],
-            ],
+            [&[(1, None)], &[(1, None)], &[], &[(1, None)]],
             &[],
         )
     }
@@ -1866,12 +1880,7 @@ impl Conclusions {
     pub fn game_lost_by(&self, game: Game, player: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0, player.0),
-            [
-                &[(&self.batch.out.t1[0], None)],
-                &[(&self.batch.out.t1[0], None)],
-                &[],
-                &[(&self.batch.out.t1[0], None)],
-            ],
+            [&[(13, None)], &[(13, None)], &[], &[(13, None)]],
             &[],
         )
     }
@@ -1905,12 +1914,7 @@ impl Conclusions {
     pub fn drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[2], None)],
-                &[(&self.batch.out.t0[3], None)],
-                &[],
-                &[(&self.batch.out.t0[4], None)],
-            ],
+            [&[(2, None)], &[(3, None)], &[], &[(4, None)]],
             &[],
         )
     }
@@ -1930,12 +1934,7 @@ impl Conclusions {
     pub fn not_drawn(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[5], None)],
-                &[(&self.batch.out.t0[6], None)],
-                &[],
-                &[(&self.batch.out.t0[7], None)],
-            ],
+            [&[(5, None)], &[(6, None)], &[], &[(7, None)]],
             &[],
         )
     }
@@ -1955,12 +1954,7 @@ impl Conclusions {
     pub fn must_move(&self, player: Player) -> __rt::Verdict {
         self.__verdict(
             &(self.case, player.0),
-            [
-                &[(&self.batch.out.t0[8], None)],
-                &[(&self.batch.out.t0[8], None)],
-                &[(&self.batch.out.t0[9], Some(&self.batch.out.t0[8]))],
-                &[(&self.batch.out.t0[8], None)],
-            ],
+            [&[(8, None)], &[(8, None)], &[(9, Some(8))], &[(8, None)]],
             &[5u32],
         )
     }
@@ -1993,12 +1987,7 @@ impl Conclusions {
     pub fn fn_(&self, game: Game) -> __rt::Verdict {
         self.__verdict(
             &(self.case, game.0),
-            [
-                &[(&self.batch.out.t0[10], None)],
-                &[(&self.batch.out.t0[10], None)],
-                &[],
-                &[(&self.batch.out.t0[10], None)],
-            ],
+            [&[(10, None)], &[(10, None)], &[], &[(10, None)]],
             &[],
         )
     }
@@ -2033,12 +2022,7 @@ impl Conclusions {
     ) -> __rt::Verdict {
         self.__verdict(
             &(self.case, player.0),
-            [
-                &[(&self.batch.out.t0[11], None)],
-                &[(&self.batch.out.t0[11], None)],
-                &[],
-                &[(&self.batch.out.t0[11], None)],
-            ],
+            [&[(11, None)], &[(11, None)], &[], &[(11, None)]],
             &[],
         )
     }

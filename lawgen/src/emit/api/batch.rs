@@ -68,6 +68,25 @@ fn outputs(m: &ApiModel) -> TokenStream {
             }
         }
     };
+    // Kept relation `k` of each row type, for the verdict methods.
+    let kept = m.out_types.iter().map(|t| {
+        let f = &t.field;
+        let cols: Vec<_> = t.columns.iter().map(|c| format_ident!("{c}")).collect();
+        let slot = match t.range.start {
+            0 => quote!(k),
+            s => {
+                let s = unsuffixed(s);
+                quote!(k - #s)
+            }
+        };
+        quote! {
+            impl __rt::Kept<(u32, #(#cols,)*)> for Outputs {
+                fn kept(&self, k: usize) -> &__rt::ByCase<(u32, #(#cols,)*)> {
+                    &self.#f[#slot]
+                }
+            }
+        }
+    });
     let len = by_k(&|o| quote!(self.#o.len()), quote!(0));
     let count = by_k(&|o| quote!(self.#o.count(c)), quote!(0));
     let rows = by_k(
@@ -88,6 +107,8 @@ fn outputs(m: &ApiModel) -> TokenStream {
         pub struct Outputs {
             #(#fields,)*
         }
+
+        #(#kept)*
 
         impl Default for Outputs {
             fn default() -> Self {

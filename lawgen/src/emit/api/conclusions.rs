@@ -117,8 +117,11 @@ fn core(m: &ApiModel) -> TokenStream {
         /// The verdict on one row: what every verdict method calls,
         /// compiled once per row type.
         #[allow(dead_code)]
-        fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel<'_, T>]; 4], judgments: &[u32]) -> __rt::Verdict {
-            __rt::verdict(self.case, row, sections, || self.requests_on(judgments))
+        fn __verdict<T: Ord + Copy>(&self, row: &T, sections: [&[__rt::SectionRel]; 4], judgments: &[u32]) -> __rt::Verdict
+        where
+            Outputs: __rt::Kept<T>,
+        {
+            __rt::verdict(&self.batch.out, self.case, row, sections, || self.requests_on(judgments))
         }
 
         /// The conflict policy this evaluation used.
@@ -307,15 +310,15 @@ fn verdict_body(m: &ApiModel, l: &LitModel) -> TokenStream {
     let cols = l.params.iter().zip(args).map(|(t, a)| to_col(*t, a));
     let sections = l.sections.iter().map(|rels| {
         let rels = rels.iter().map(|(r, minus)| {
-            let o = m.out(*r);
+            let k = Literal::usize_unsuffixed(m.kept[r].index);
             let minus = match minus {
                 Some(mr) => {
-                    let mo = m.out(*mr);
-                    quote!(Some(&#mo))
+                    let mk = Literal::usize_unsuffixed(m.kept[mr].index);
+                    quote!(Some(#mk))
                 }
                 None => quote!(None),
             };
-            quote!((&#o, #minus))
+            quote!((#k, #minus))
         });
         quote!(&[#(#rels),*])
     });
