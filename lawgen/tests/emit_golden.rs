@@ -165,14 +165,14 @@ fn split_concluded_counts_keep_every_literal_in_order() {
     };
     let whole = source(EmitOptions::default());
     let split = source(EmitOptions::default().split_above(2));
-    // The first kept index of each field of `Outputs` (`t1: (22..31)`).
+    // The first kept index of each field of `Outputs`, from its
+    // `with_capacity` (`t1: from_fn(|j| … rows(22 + j))`; `rows(j)` for 0).
     let first_of = |field: &str| -> usize {
-        let at = whole
-            .find(&format!("{field}:("))
-            .expect("a field of Outputs")
-            + field.len()
-            + 2;
-        whole[at..].split("..").next().unwrap().parse().unwrap()
+        let made =
+            format!("{field}:::std::array::from_fn(|j|__rt::ByCase::with_capacity(cases,rows(");
+        let at = whole.find(&made).expect("a field of Outputs") + made.len();
+        let k = whole[at..].split(')').next().unwrap();
+        k.strip_suffix("+j").map_or(0, |k| k.parse().unwrap())
     };
     // `src` from `from` to the first `to` after it.
     let between = |src: &str, from: &str, to: &str| -> String {

@@ -104,7 +104,7 @@ impl Backend for Ascent {
                     let f = rel_ident(r);
                     quote!(__rt::ByCase::new(::std::mem::take(&mut engine.#f), n, |t| t.0))
                 });
-                quote!(#o: vec![#(#rels),*])
+                quote!(#o: [#(#rels),*])
             });
         let conclusions = crate::emit::batch_conclusions();
         quote! {

@@ -71,7 +71,7 @@ pub(super) struct Plan<'p> {
     pub split_above: usize,
 }
 
-/// How a batch's `Outputs` hold the kept relations: one vector of `ByCase`
+/// How a batch's `Outputs` hold the kept relations: one array of `ByCase`
 /// per row type (`t0`, `t1`, …), not one field per relation, so that the
 /// struct and every function reading all of it have one item per row type
 /// (per relation they were a fifth of a large module: docs/performance.md,

@@ -5406,14 +5406,16 @@ fn gather_columns(
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
-/// One vector per row type, holding the kept relations of that
-/// type in their order.
+/// One array per row type, holding the kept relations of that
+/// type in their order (arrays, not vectors: an index written in
+/// the module needs no bounds test, and the Direct engine and
+/// `concluded_counts` index them per case).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Outputs {
-    t0: Vec<__rt::ByCase<(u32, u32)>>,
-    t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
-    t2: Vec<__rt::ByCase<(u32, u32, u32, u32)>>,
+    t0: [__rt::ByCase<(u32, u32)>; 23],
+    t1: [__rt::ByCase<(u32, u32, u32)>; 15],
+    t2: [__rt::ByCase<(u32, u32, u32, u32)>; 1],
 }
 impl __rt::Kept<(u32, u32)> for Outputs {
     fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
@@ -5441,9 +5443,15 @@ impl Outputs {
     /// rows in kept relation `k`.
     fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
         Outputs {
-            t0: (0..23).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
-            t1: (23..38).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
-            t2: (38..39).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t0: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(cases, rows(j))),
+            t1: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(
+                cases,
+                rows(23 + j),
+            )),
+            t2: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(
+                cases,
+                rows(38 + j),
+            )),
         }
     }
     /// How many rows kept relation `k` holds, over all cases.
@@ -5818,51 +5826,49 @@ fn evaluate_batch(
             }
             engine.run();
             let out = Outputs {
-                t0: vec![
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r0), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r3), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r5), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r25), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r26), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r28), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r45), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r50), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r56), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r86), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r87), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r88), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r118), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r119), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r120), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r132), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r134), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r135), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r138), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r162), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r164), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r166), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r189), n, | t | t.0)
+                t0: [
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r0), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r3), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r5), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r25), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r26), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r28), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r45), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r50), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r56), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r86), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r87), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r88), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r118), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r119), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r120), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r132), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r134), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r135), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r138), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r162), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r164), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r166), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r189), n, |t| t.0),
                 ],
-                t1: vec![
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r9), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r54), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r58), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r59), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r60), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r61), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r84), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r94), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r131), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r133), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r142), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r146), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r167), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r168), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r188), n, | t | t.0)
+                t1: [
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r9), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r54), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r58), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r59), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r60), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r61), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r84), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r94), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r131), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r133), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r142), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r146), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r167), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r168), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r188), n, |t| t.0),
                 ],
-                t2: vec![
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r22), n, | t | t.0)
-                ],
+                t2: [__rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0)],
             };
             drop(engine);
             (errors, out)

@@ -6324,14 +6324,16 @@ fn gather_columns(
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
-/// One vector per row type, holding the kept relations of that
-/// type in their order.
+/// One array per row type, holding the kept relations of that
+/// type in their order (arrays, not vectors: an index written in
+/// the module needs no bounds test, and the Direct engine and
+/// `concluded_counts` index them per case).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Outputs {
-    t0: Vec<__rt::ByCase<(u32, u32)>>,
-    t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
-    t2: Vec<__rt::ByCase<(u32, u32, u32, u32)>>,
+    t0: [__rt::ByCase<(u32, u32)>; 23],
+    t1: [__rt::ByCase<(u32, u32, u32)>; 15],
+    t2: [__rt::ByCase<(u32, u32, u32, u32)>; 1],
 }
 impl __rt::Kept<(u32, u32)> for Outputs {
     fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
@@ -6359,9 +6361,15 @@ impl Outputs {
     /// rows in kept relation `k`.
     fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
         Outputs {
-            t0: (0..23).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
-            t1: (23..38).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
-            t2: (38..39).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t0: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(cases, rows(j))),
+            t1: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(
+                cases,
+                rows(23 + j),
+            )),
+            t2: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(
+                cases,
+                rows(38 + j),
+            )),
         }
     }
     /// How many rows kept relation `k` holds, over all cases.

@@ -1337,13 +1337,15 @@ fn gather_columns(
 }
 /// The derived relations a batch's conclusions read, with the
 /// case column, sorted: a case's rows are one contiguous range.
-/// One vector per row type, holding the kept relations of that
-/// type in their order.
+/// One array per row type, holding the kept relations of that
+/// type in their order (arrays, not vectors: an index written in
+/// the module needs no bounds test, and the Direct engine and
+/// `concluded_counts` index them per case).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Outputs {
-    t0: Vec<__rt::ByCase<(u32, u32)>>,
-    t1: Vec<__rt::ByCase<(u32, u32, u32)>>,
+    t0: [__rt::ByCase<(u32, u32)>; 13],
+    t1: [__rt::ByCase<(u32, u32, u32)>; 1],
 }
 impl __rt::Kept<(u32, u32)> for Outputs {
     fn kept(&self, k: usize) -> &__rt::ByCase<(u32, u32)> {
@@ -1366,8 +1368,11 @@ impl Outputs {
     /// rows in kept relation `k`.
     fn with_capacity(cases: usize, rows: impl Fn(usize) -> usize) -> Self {
         Outputs {
-            t0: (0..13).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
-            t1: (13..14).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect(),
+            t0: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(cases, rows(j))),
+            t1: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(
+                cases,
+                rows(13 + j),
+            )),
         }
     }
     /// How many rows kept relation `k` holds, over all cases.
@@ -1513,24 +1518,22 @@ fn evaluate_batch(
             }
             engine.run();
             let out = Outputs {
-                t0: vec![
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r7), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r19), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r21), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r22), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r23), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r31), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r32), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r33), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r36), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r37), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r38), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r39), n, | t | t.0),
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r40), n, | t | t.0)
+                t0: [
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r7), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r19), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r21), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r22), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r23), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r31), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r32), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r33), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r36), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r37), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r38), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r39), n, |t| t.0),
+                    __rt::ByCase::new(::std::mem::take(&mut engine.r40), n, |t| t.0),
                 ],
-                t1: vec![
-                    __rt::ByCase::new(::std::mem::take(& mut engine.r20), n, | t | t.0)
-                ],
+                t1: [__rt::ByCase::new(::std::mem::take(&mut engine.r20), n, |t| t.0)],
             };
             drop(engine);
             (errors, out)

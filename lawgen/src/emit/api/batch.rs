@@ -32,19 +32,26 @@ pub(super) fn items(m: &ApiModel, evaluate_batch: TokenStream) -> TokenStream {
     }
 }
 
-/// `Outputs`: one vector of `ByCase` per row type, and the functions on
+/// `Outputs`: one array of `ByCase` per row type, and the functions on
 /// kept relation `k` (its index among the kept relations), each with an
 /// arm per row type, compiled once per row type.
 fn outputs(m: &ApiModel) -> TokenStream {
     let fields = m.out_types.iter().map(|t| {
         let f = &t.field;
         let cols = t.columns.iter().map(|c| format_ident!("{c}"));
-        quote!(#f: Vec<__rt::ByCase<(u32, #(#cols,)*)>>)
+        let n = unsuffixed(t.range.len());
+        quote!(#f: [__rt::ByCase<(u32, #(#cols,)*)>; #n])
     });
     let makes = m.out_types.iter().map(|t| {
         let f = &t.field;
-        let (start, end) = (unsuffixed(t.range.start), unsuffixed(t.range.end));
-        quote!(#f: (#start..#end).map(|k| __rt::ByCase::with_capacity(cases, rows(k))).collect())
+        let k = match t.range.start {
+            0 => quote!(j),
+            s => {
+                let s = unsuffixed(s);
+                quote!(#s + j)
+            }
+        };
+        quote!(#f: ::std::array::from_fn(|j| __rt::ByCase::with_capacity(cases, rows(#k))))
     });
     // `body` on the `ByCase` of kept relation `k`, in one arm per row type.
     let by_k = |body: &dyn Fn(TokenStream) -> TokenStream, other: TokenStream| {
@@ -100,8 +107,10 @@ fn outputs(m: &ApiModel) -> TokenStream {
     quote! {
         /// The derived relations a batch's conclusions read, with the
         /// case column, sorted: a case's rows are one contiguous range.
-        /// One vector per row type, holding the kept relations of that
-        /// type in their order.
+        /// One array per row type, holding the kept relations of that
+        /// type in their order (arrays, not vectors: an index written in
+        /// the module needs no bounds test, and the Direct engine and
+        /// `concluded_counts` index them per case).
         #[doc(hidden)]
         #[derive(Debug)]
         pub struct Outputs {
