@@ -379,6 +379,9 @@ pub mod __private {
     pub use crate::generated::bridge::{canonical, canonical_json, read_facts_json};
     #[cfg(feature = "explain")]
     pub use crate::generated::bridge::{explain, explain_literal};
+    pub use crate::generated::columns::{
+        columns_order, first_contradiction, ColumnsField, FieldRows, Negatable,
+    };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::embedded::embedded_program;
     pub use crate::generated::embedded::Embedded;

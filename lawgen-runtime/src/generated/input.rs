@@ -19,6 +19,7 @@
 //! distinct per type and never a constant's, so the reference evaluator,
 //! which reads names, sees the same entities the engine computed with.
 
+use super::columns::{bad_column_id, ColumnsField, FieldRows};
 use super::interner::Interner;
 use crate::{Arg, Entity, Error, Id};
 use std::borrow::Cow;
@@ -412,6 +413,11 @@ pub struct Gather<R: 'static> {
     /// which set; the sets.
     each_of: Option<(Vec<u32>, Vec<Vec<R>>)>,
     out: CaseRows<R>,
+    /// [`Gather::place_field`]'s scratch: the rows of the field being
+    /// placed, where each goes, and one column's values.
+    at: Vec<u32>,
+    to: Vec<u32>,
+    values: Vec<i64>,
 }
 
 /// The row at position `p` in case order of a column whose rows are
@@ -432,6 +438,9 @@ impl<R: Copy + Default + 'static> Gather<R> {
             each: Vec::new(),
             each_of: None,
             out: CaseRows::new(),
+            at: Vec::new(),
+            to: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -514,6 +523,85 @@ impl<R: Copy + Default + 'static> Gather<R> {
     }
 }
 
+impl<const W: usize> Gather<(u32, [i64; W])>
+where
+    (u32, [i64; W]): Default,
+{
+    /// Counts the rows of every field `fields` hands its visitor that has
+    /// a relation to load; `order[k]` is the order by case of the `k`th
+    /// field's rows (from [`super::columns::columns_order`]).
+    pub fn count_fields(
+        &mut self,
+        order: &[Option<Vec<u32>>],
+        fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
+    ) {
+        let mut k = 0;
+        fields(&mut |f| {
+            if !matches!(f.rows(), FieldRows::Nothing) {
+                self.count(f.cases(), order[k].as_deref());
+            }
+            k += 1;
+        });
+    }
+
+    /// Places the rows of the fields [`Gather::count_fields`] counted,
+    /// `fields` handing its visitor the same fields in the same order.
+    pub fn place_fields(
+        &mut self,
+        order: &[Option<Vec<u32>>],
+        fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
+    ) {
+        let mut k = 0;
+        fields(&mut |f| {
+            if !matches!(f.rows(), FieldRows::Nothing) {
+                self.place_field(&f, order[k].as_deref());
+            }
+            k += 1;
+        });
+    }
+
+    /// Places one field's rows, as [`Gather::place`] does a relation's:
+    /// first each row's relation and slot, then column by column.
+    fn place_field(&mut self, f: &ColumnsField<'_>, order: Option<&[u32]>) {
+        let (a, b) = self.spans[self.placed];
+        self.placed += 1;
+        let cases = f.cases();
+        self.at.clear();
+        self.to.clear();
+        for p in a..b {
+            let i = at(order, p);
+            let c = cases[i] as usize - self.lo;
+            let to = self.next[c];
+            self.next[c] += 1;
+            self.at.push(i as u32);
+            self.to.push(to);
+            self.out.rows[to as usize].0 = match f.rows() {
+                FieldRows::Fact(r) => r,
+                FieldRows::Decide(holds, yes, no) => {
+                    if holds[i] {
+                        yes
+                    } else {
+                        no
+                    }
+                }
+                FieldRows::Nothing => unreachable!("a field with no relation is not placed"),
+            };
+        }
+        for (j, col) in f.cols().iter().enumerate() {
+            self.values.clear();
+            col.read(&self.at, &mut self.values);
+            let entity = col.entity().is_some();
+            for ((&to, &v), &i) in self.to.iter().zip(&self.values).zip(&self.at) {
+                self.out.rows[to as usize].1[j] = v;
+                if entity {
+                    let c = cases[i as usize] as usize - self.lo;
+                    self.out.his[c] = seen(self.out.his[c], v as u32);
+                }
+            }
+        }
+    }
+}
+
 /// The first `p` in `0..n` for which `pred(p)` is false (`pred` true on a
 /// prefix).
 fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
@@ -584,15 +672,10 @@ pub fn column_ids(
     first: u32,
     ids: impl Iterator<Item = Id>,
 ) -> Result<(), Error> {
-    for (row, id) in ids.enumerate() {
-        if id > MAX_ID {
-            return Err(Error::Facts(format!(
-                "`Columns::{name}`, row {row}: {}",
-                out_of_range(first)(ty, id)
-            )));
-        }
+    match ids.enumerate().find(|&(_, id)| id > MAX_ID) {
+        Some((row, id)) => Err(bad_column_id(name, ty, first, row, id)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Up to this many rows a case is checked by [`plain_set`]; a larger one
