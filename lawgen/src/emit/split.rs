@@ -1,6 +1,5 @@
 //! Functions of the typed API with one arm or one statement per relation
-//! (`Conclusions::__rows` and `concluded_counts`, `columns_order`, `gather_columns`,
-//! `first_contradiction`, the outputs of a module evaluated from its
+//! (`Conclusions::__rows` and `concluded_counts`, `columns_fields`, the outputs of a module evaluated from its
 //! program), split into functions of at most [`ARMS_PER_FN`] arms once
 //! they have more than [`SPLIT_ABOVE`] (`Plan::split_above`).
 //!
