@@ -197,6 +197,21 @@ pub struct Negatable {
     pub columns: &'static [Option<&'static str>],
 }
 
+impl Negatable {
+    /// What a generated module's `NEGATABLE` writes, one line each.
+    pub const fn new(
+        rel: u32,
+        predicate: &'static str,
+        columns: &'static [Option<&'static str>],
+    ) -> Self {
+        Negatable {
+            rel,
+            predicate,
+            columns,
+        }
+    }
+}
+
 /// The first row of sorted `rows` whose explicit negation (`negation[r]`:
 /// the relation stating the negation of relation `r`'s facts, `u32::MAX`
 /// or out of range for none) is also there, as the error every engine

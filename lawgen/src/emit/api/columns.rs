@@ -28,7 +28,8 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
     quote! {
         /// The facts of many nameless cases at once, column-wise: per
         /// input method of [`Case`], one slice per column, the first
-        /// saying which case each row belongs to (rows of a case may be
+        /// (the case column) saying which case, below the batch's number
+        /// of cases, each row belongs to (rows of a case may be
         /// anywhere; in case order they are grouped without sorting).
         /// Fields left out are empty (`..Columns::default()`).
         /// Evaluated by [`evaluate_columns`].
@@ -59,9 +60,16 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
 fn field(m: &ApiModel, im: &InputMethod) -> Field {
     let name = &im.name;
     let name_lit = Literal::string(&name.to_string());
+    // The struct's doc says what the case column is; a field's names its
+    // columns, after the method it holds the facts of.
+    let mut names: Vec<String> = im.params.iter().map(|(a, _)| format!("`{a}`")).collect();
+    if matches!(im.kind, InputKind::Decide(..)) {
+        names.push("`holds`".into());
+    }
     let doc = doc_attrs(&format!(
-        "`{name}`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument{}.",
-        if matches!(im.kind, InputKind::Decide(..)) { " and `holds`" } else { "" }
+        "The facts of `Case::{name}`: the case column{}{}.",
+        if names.is_empty() { "" } else { ", then " },
+        names.join(", ")
     ));
     let mut tys = vec![quote!(&'a [u32])];
     let mut labels = Vec::new();
@@ -75,12 +83,15 @@ fn field(m: &ApiModel, im: &InputMethod) -> Field {
     }
     let rows = match im.kind {
         InputKind::Entity(r) | InputKind::Fact(r) => {
-            let r = r.0;
+            let r = Literal::u32_unsuffixed(r.0);
             quote!(__rt::FieldRows::Fact(#r))
         }
         InputKind::Decide(yes, no) => {
             tys.push(quote!(&'a [bool]));
-            let (yes, no) = (yes.0, no.0);
+            let (yes, no) = (
+                Literal::u32_unsuffixed(yes.0),
+                Literal::u32_unsuffixed(no.0),
+            );
             let h = Index::from(im.params.len() + 1);
             quote!(__rt::FieldRows::Decide(columns.#name.#h, #yes, #no))
         }

@@ -162,7 +162,7 @@ fn contradictions(m: &ApiModel) -> TokenStream {
                 quote!(Some(#n))
             }
         });
-        quote!(__rt::Negatable { rel: #rel, predicate: #predicate, columns: &[#(#cols),*] })
+        quote!(__rt::Negatable::new(#rel, #predicate, &[#(#cols),*]))
     });
     quote! {
         /// By input relation, the relation stating its facts' explicit
