@@ -2987,176 +2987,60 @@ static NEGATION: [u32; 151usize] = [
 /// Per input relation with explicit negations, what the error
 /// naming a contradiction says of it.
 static NEGATABLE: &[__rt::Negatable] = &[
-    __rt::Negatable {
-        rel: 7,
-        predicate: "arbiter_of",
-        columns: &[Some("Game"), Some("Arbiter")],
-    },
-    __rt::Negatable {
-        rel: 11,
-        predicate: "attempted_transition",
-        columns: &[Some("Game"), Some("GamePlayTransition")],
-    },
-    __rt::Negatable {
-        rel: 1,
-        predicate: "both_players_have_moved",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 14,
-        predicate: "capturing_pawn_on_adjacent_file",
-        columns: &[Some("Game"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 4,
-        predicate: "case_not_precisely_regulated",
-        columns: &[Some("Situation")],
-    },
-    __rt::Negatable {
-        rel: 30,
-        predicate: "castling_path_attacked",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 33,
-        predicate: "castling_path_blocked",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 23,
-        predicate: "castling_side_of",
-        columns: &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 32,
-        predicate: "checked_castling_side",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 37,
-        predicate: "checked_game",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 39,
-        predicate: "checked_piece",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 41,
-        predicate: "checked_player",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 43,
-        predicate: "checkmate_delivered",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 46,
-        predicate: "completed_illegal_move_count",
-        columns: &[Some("Player"), None],
-    },
-    __rt::Negatable {
-        rel: 48,
-        predicate: "dead_position_arisen",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 2,
-        predicate: "draw_agreed",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 52,
-        predicate: "draw_claimed",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 55,
-        predicate: "en_passant_right_open",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 90,
-        predicate: "king_cannot_be_checkmated",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 24,
-        predicate: "king_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 139,
-        predicate: "move_meets_articles_3_1_to_3_9",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 85,
-        predicate: "moves_by_each_without_pawn_or_capture",
-        columns: &[Some("Game"), None],
-    },
-    __rt::Negatable {
-        rel: 143,
-        predicate: "own_piece_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 145,
-        predicate: "piece_can_be_moved",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 150,
-        predicate: "piece_has_moved",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 144,
-        predicate: "piece_touched_intentionally",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 10,
-        predicate: "play_started",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 29,
-        predicate: "player_has_the_move",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 91,
-        predicate: "player_of",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 92,
-        predicate: "player_resigned",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 89,
-        predicate: "position_occurrence_count",
-        columns: &[Some("Game"), None],
-    },
-    __rt::Negatable {
-        rel: 62,
-        predicate: "procedure_instance",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 27,
-        predicate: "rook_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 93,
-        predicate: "stalemate_arisen",
-        columns: &[Some("Game")],
-    },
+    __rt::Negatable::new(7, "arbiter_of", &[Some("Game"), Some("Arbiter")]),
+    __rt::Negatable::new(
+        11,
+        "attempted_transition",
+        &[Some("Game"), Some("GamePlayTransition")],
+    ),
+    __rt::Negatable::new(1, "both_players_have_moved", &[Some("Game")]),
+    __rt::Negatable::new(
+        14,
+        "capturing_pawn_on_adjacent_file",
+        &[Some("Game"), Some("Piece")],
+    ),
+    __rt::Negatable::new(4, "case_not_precisely_regulated", &[Some("Situation")]),
+    __rt::Negatable::new(30, "castling_path_attacked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(33, "castling_path_blocked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(
+        23,
+        "castling_side_of",
+        &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
+    ),
+    __rt::Negatable::new(32, "checked_castling_side", &[Some("CastlingSide")]),
+    __rt::Negatable::new(37, "checked_game", &[Some("Game")]),
+    __rt::Negatable::new(39, "checked_piece", &[Some("Piece")]),
+    __rt::Negatable::new(41, "checked_player", &[Some("Player")]),
+    __rt::Negatable::new(43, "checkmate_delivered", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(46, "completed_illegal_move_count", &[Some("Player"), None]),
+    __rt::Negatable::new(48, "dead_position_arisen", &[Some("Game")]),
+    __rt::Negatable::new(2, "draw_agreed", &[Some("Game")]),
+    __rt::Negatable::new(52, "draw_claimed", &[Some("Player")]),
+    __rt::Negatable::new(55, "en_passant_right_open", &[Some("Game")]),
+    __rt::Negatable::new(90, "king_cannot_be_checkmated", &[Some("Player")]),
+    __rt::Negatable::new(24, "king_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(139, "move_meets_articles_3_1_to_3_9", &[Some("Game")]),
+    __rt::Negatable::new(
+        85,
+        "moves_by_each_without_pawn_or_capture",
+        &[Some("Game"), None],
+    ),
+    __rt::Negatable::new(143, "own_piece_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(145, "piece_can_be_moved", &[Some("Piece")]),
+    __rt::Negatable::new(150, "piece_has_moved", &[Some("Piece")]),
+    __rt::Negatable::new(
+        144,
+        "piece_touched_intentionally",
+        &[Some("Player"), Some("Piece")],
+    ),
+    __rt::Negatable::new(10, "play_started", &[Some("Game")]),
+    __rt::Negatable::new(29, "player_has_the_move", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(91, "player_of", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(92, "player_resigned", &[Some("Player")]),
+    __rt::Negatable::new(89, "position_occurrence_count", &[Some("Game"), None]),
+    __rt::Negatable::new(62, "procedure_instance", &[Some("Game")]),
+    __rt::Negatable::new(27, "rook_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(93, "stalemate_arisen", &[Some("Game")]),
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
@@ -3167,7 +3051,8 @@ fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt:
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first
-/// saying which case each row belongs to (rows of a case may be
+/// (the case column) saying which case, below the batch's number
+/// of cases, each row belongs to (rows of a case may be
 /// anywhere; in case order they are grouped without sorting).
 /// Fields left out are empty (`..Columns::default()`).
 /// Evaluated by [`evaluate_columns`].
@@ -3178,49 +3063,49 @@ pub struct Columns<'a> {
     /// (docs/reference.md#as-of-evaluation). Empty: every case
     /// as of the package's current date.
     pub as_of: &'a [__rt::Date],
-    /// `arbiter`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter`: the case column, then `entity`.
     pub arbiter: (&'a [u32], &'a [Arbiter]),
-    /// `castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side`: the case column, then `entity`.
     pub castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game`: the case column, then `entity`.
     pub game: (&'a [u32], &'a [Game]),
-    /// `game_play_state`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_state`: the case column, then `entity`.
     pub game_play_state: (&'a [u32], &'a [GamePlayState]),
-    /// `game_play_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_transition`: the case column, then `entity`.
     pub game_play_transition: (&'a [u32], &'a [GamePlayTransition]),
-    /// `piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece`: the case column, then `entity`.
     pub piece: (&'a [u32], &'a [Piece]),
-    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player`: the case column, then `entity`.
     pub player: (&'a [u32], &'a [Player]),
-    /// `situation`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::situation`: the case column, then `entity`.
     pub situation: (&'a [u32], &'a [Situation]),
-    /// `arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter_of`: the case column, then `game`, `arb`.
     pub arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `not_arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_arbiter_of`: the case column, then `game`, `arb`.
     pub not_arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::attempted_transition`: the case column, then `instance`, `transition`.
     pub attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `not_attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_attempted_transition`: the case column, then `instance`, `transition`.
     pub not_attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::both_players_have_moved`: the case column, then `game`.
     pub both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `not_both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_both_players_have_moved`: the case column, then `game`.
     pub not_both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `not_capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub not_capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `decide_case_not_precisely_regulated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_case_not_precisely_regulated`: the case column, then `situation`, `holds`.
     pub decide_case_not_precisely_regulated: (&'a [u32], &'a [Situation], &'a [bool]),
-    /// `castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_attacked`: the case column, then `side`.
     pub castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_attacked`: the case column, then `side`.
     pub not_castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_blocked`: the case column, then `side`.
     pub castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_blocked`: the case column, then `side`.
     pub not_castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -3228,7 +3113,7 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `not_castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub not_castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -3236,112 +3121,112 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_castling_side`: the case column, then `side`.
     pub checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `not_checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_castling_side`: the case column, then `side`.
     pub not_checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_game`: the case column, then `game`.
     pub checked_game: (&'a [u32], &'a [Game]),
-    /// `not_checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_game`: the case column, then `game`.
     pub not_checked_game: (&'a [u32], &'a [Game]),
-    /// `checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_piece`: the case column, then `piece`.
     pub checked_piece: (&'a [u32], &'a [Piece]),
-    /// `not_checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_piece`: the case column, then `piece`.
     pub not_checked_piece: (&'a [u32], &'a [Piece]),
-    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_player`: the case column, then `who`.
     pub checked_player: (&'a [u32], &'a [Player]),
-    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_player`: the case column, then `who`.
     pub not_checked_player: (&'a [u32], &'a [Player]),
-    /// `checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checkmate_delivered`: the case column, then `game`, `who`.
     pub checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checkmate_delivered`: the case column, then `game`, `who`.
     pub not_checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::completed_illegal_move_count`: the case column, then `who`, `n`.
     pub completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `not_completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_completed_illegal_move_count`: the case column, then `who`, `n`.
     pub not_completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::dead_position_arisen`: the case column, then `game`.
     pub dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `not_dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_dead_position_arisen`: the case column, then `game`.
     pub not_dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_agreed`: the case column, then `game`.
     pub draw_agreed: (&'a [u32], &'a [Game]),
-    /// `not_draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_agreed`: the case column, then `game`.
     pub not_draw_agreed: (&'a [u32], &'a [Game]),
-    /// `draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_claimed`: the case column, then `who`.
     pub draw_claimed: (&'a [u32], &'a [Player]),
-    /// `not_draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_claimed`: the case column, then `who`.
     pub not_draw_claimed: (&'a [u32], &'a [Player]),
-    /// `en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::en_passant_right_open`: the case column, then `game`.
     pub en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `not_en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_en_passant_right_open`: the case column, then `game`.
     pub not_en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_cannot_be_checkmated`: the case column, then `who`.
     pub king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `not_king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_cannot_be_checkmated`: the case column, then `who`.
     pub not_king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_of`: the case column, then `who`, `king`.
     pub king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_of`: the case column, then `who`, `king`.
     pub not_king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `not_move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub not_move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub not_moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::own_piece_of`: the case column, then `who`, `piece`.
     pub own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_own_piece_of`: the case column, then `who`, `piece`.
     pub not_own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_can_be_moved`: the case column, then `piece`.
     pub piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_can_be_moved`: the case column, then `piece`.
     pub not_piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_has_moved`: the case column, then `piece`.
     pub piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_has_moved`: the case column, then `piece`.
     pub not_piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `decide_piece_touched_intentionally`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_piece_touched_intentionally`: the case column, then `who`, `piece`, `holds`.
     pub decide_piece_touched_intentionally: (
         &'a [u32],
         &'a [Player],
         &'a [Piece],
         &'a [bool],
     ),
-    /// `play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::play_started`: the case column, then `game`.
     pub play_started: (&'a [u32], &'a [Game]),
-    /// `not_play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_play_started`: the case column, then `game`.
     pub not_play_started: (&'a [u32], &'a [Game]),
-    /// `player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_has_the_move`: the case column, then `game`, `who`.
     pub player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_has_the_move`: the case column, then `game`, `who`.
     pub not_player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_of`: the case column, then `game`, `who`.
     pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_of`: the case column, then `game`, `who`.
     pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_resigned`: the case column, then `who`.
     pub player_resigned: (&'a [u32], &'a [Player]),
-    /// `not_player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_resigned`: the case column, then `who`.
     pub not_player_resigned: (&'a [u32], &'a [Player]),
-    /// `position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::position_occurrence_count`: the case column, then `game`, `n`.
     pub position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_position_occurrence_count`: the case column, then `game`, `n`.
     pub not_position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::procedure_instance`: the case column, then `instance`.
     pub procedure_instance: (&'a [u32], &'a [Game]),
-    /// `not_procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_procedure_instance`: the case column, then `instance`.
     pub not_procedure_instance: (&'a [u32], &'a [Game]),
-    /// `rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::rook_of`: the case column, then `who`, `rook`.
     pub rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_rook_of`: the case column, then `who`, `rook`.
     pub not_rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::stalemate_arisen`: the case column, then `game`.
     pub stalemate_arisen: (&'a [u32], &'a [Game]),
-    /// `not_stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_stalemate_arisen`: the case column, then `game`.
     pub not_stalemate_arisen: (&'a [u32], &'a [Game]),
 }
 impl Default for Columns<'_> {
@@ -3561,7 +3446,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`entity`"],
             columns.situation.0,
             &[&columns.situation.1],
-            __rt::FieldRows::Fact(20u32),
+            __rt::FieldRows::Fact(20),
         ),
     );
     f(
@@ -3570,7 +3455,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`arb`"],
             columns.arbiter_of.0,
             &[&columns.arbiter_of.1, &columns.arbiter_of.2],
-            __rt::FieldRows::Fact(7u32),
+            __rt::FieldRows::Fact(7),
         ),
     );
     f(
@@ -3579,7 +3464,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`arb`"],
             columns.not_arbiter_of.0,
             &[&columns.not_arbiter_of.1, &columns.not_arbiter_of.2],
-            __rt::FieldRows::Fact(8u32),
+            __rt::FieldRows::Fact(8),
         ),
     );
     f(
@@ -3588,7 +3473,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`", "`transition`"],
             columns.attempted_transition.0,
             &[&columns.attempted_transition.1, &columns.attempted_transition.2],
-            __rt::FieldRows::Fact(11u32),
+            __rt::FieldRows::Fact(11),
         ),
     );
     f(
@@ -3597,7 +3482,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`", "`transition`"],
             columns.not_attempted_transition.0,
             &[&columns.not_attempted_transition.1, &columns.not_attempted_transition.2],
-            __rt::FieldRows::Fact(12u32),
+            __rt::FieldRows::Fact(12),
         ),
     );
     f(
@@ -3606,7 +3491,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.both_players_have_moved.0,
             &[&columns.both_players_have_moved.1],
-            __rt::FieldRows::Fact(1u32),
+            __rt::FieldRows::Fact(1),
         ),
     );
     f(
@@ -3615,7 +3500,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_both_players_have_moved.0,
             &[&columns.not_both_players_have_moved.1],
-            __rt::FieldRows::Fact(13u32),
+            __rt::FieldRows::Fact(13),
         ),
     );
     f(
@@ -3627,7 +3512,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.capturing_pawn_on_adjacent_file.1,
                 &columns.capturing_pawn_on_adjacent_file.2,
             ],
-            __rt::FieldRows::Fact(14u32),
+            __rt::FieldRows::Fact(14),
         ),
     );
     f(
@@ -3639,7 +3524,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_capturing_pawn_on_adjacent_file.1,
                 &columns.not_capturing_pawn_on_adjacent_file.2,
             ],
-            __rt::FieldRows::Fact(15u32),
+            __rt::FieldRows::Fact(15),
         ),
     );
     f(
@@ -3648,11 +3533,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`situation`"],
             columns.decide_case_not_precisely_regulated.0,
             &[&columns.decide_case_not_precisely_regulated.1],
-            __rt::FieldRows::Decide(
-                columns.decide_case_not_precisely_regulated.2,
-                4u32,
-                19u32,
-            ),
+            __rt::FieldRows::Decide(columns.decide_case_not_precisely_regulated.2, 4, 19),
         ),
     );
     f(
@@ -3661,7 +3542,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.castling_path_attacked.0,
             &[&columns.castling_path_attacked.1],
-            __rt::FieldRows::Fact(30u32),
+            __rt::FieldRows::Fact(30),
         ),
     );
     f(
@@ -3670,7 +3551,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_castling_path_attacked.0,
             &[&columns.not_castling_path_attacked.1],
-            __rt::FieldRows::Fact(31u32),
+            __rt::FieldRows::Fact(31),
         ),
     );
     f(
@@ -3679,7 +3560,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.castling_path_blocked.0,
             &[&columns.castling_path_blocked.1],
-            __rt::FieldRows::Fact(33u32),
+            __rt::FieldRows::Fact(33),
         ),
     );
     f(
@@ -3688,7 +3569,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_castling_path_blocked.0,
             &[&columns.not_castling_path_blocked.1],
-            __rt::FieldRows::Fact(34u32),
+            __rt::FieldRows::Fact(34),
         ),
     );
     f(
@@ -3702,7 +3583,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.castling_side_of.3,
                 &columns.castling_side_of.4,
             ],
-            __rt::FieldRows::Fact(23u32),
+            __rt::FieldRows::Fact(23),
         ),
     );
     f(
@@ -3716,7 +3597,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_castling_side_of.3,
                 &columns.not_castling_side_of.4,
             ],
-            __rt::FieldRows::Fact(35u32),
+            __rt::FieldRows::Fact(35),
         ),
     );
     f(
@@ -3725,7 +3606,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.checked_castling_side.0,
             &[&columns.checked_castling_side.1],
-            __rt::FieldRows::Fact(32u32),
+            __rt::FieldRows::Fact(32),
         ),
     );
     f(
@@ -3734,7 +3615,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_checked_castling_side.0,
             &[&columns.not_checked_castling_side.1],
-            __rt::FieldRows::Fact(36u32),
+            __rt::FieldRows::Fact(36),
         ),
     );
     f(
@@ -3743,7 +3624,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.checked_game.0,
             &[&columns.checked_game.1],
-            __rt::FieldRows::Fact(37u32),
+            __rt::FieldRows::Fact(37),
         ),
     );
     f(
@@ -3752,7 +3633,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_checked_game.0,
             &[&columns.not_checked_game.1],
-            __rt::FieldRows::Fact(38u32),
+            __rt::FieldRows::Fact(38),
         ),
     );
     f(
@@ -3761,7 +3642,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.checked_piece.0,
             &[&columns.checked_piece.1],
-            __rt::FieldRows::Fact(39u32),
+            __rt::FieldRows::Fact(39),
         ),
     );
     f(
@@ -3770,7 +3651,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_checked_piece.0,
             &[&columns.not_checked_piece.1],
-            __rt::FieldRows::Fact(40u32),
+            __rt::FieldRows::Fact(40),
         ),
     );
     f(
@@ -3779,7 +3660,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.checked_player.0,
             &[&columns.checked_player.1],
-            __rt::FieldRows::Fact(41u32),
+            __rt::FieldRows::Fact(41),
         ),
     );
     f(
@@ -3788,7 +3669,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_checked_player.0,
             &[&columns.not_checked_player.1],
-            __rt::FieldRows::Fact(42u32),
+            __rt::FieldRows::Fact(42),
         ),
     );
     f(
@@ -3797,7 +3678,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.checkmate_delivered.0,
             &[&columns.checkmate_delivered.1, &columns.checkmate_delivered.2],
-            __rt::FieldRows::Fact(43u32),
+            __rt::FieldRows::Fact(43),
         ),
     );
     f(
@@ -3806,7 +3687,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_checkmate_delivered.0,
             &[&columns.not_checkmate_delivered.1, &columns.not_checkmate_delivered.2],
-            __rt::FieldRows::Fact(44u32),
+            __rt::FieldRows::Fact(44),
         ),
     );
     f(
@@ -3818,7 +3699,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.completed_illegal_move_count.1,
                 &columns.completed_illegal_move_count.2,
             ],
-            __rt::FieldRows::Fact(46u32),
+            __rt::FieldRows::Fact(46),
         ),
     );
     f(
@@ -3830,7 +3711,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_completed_illegal_move_count.1,
                 &columns.not_completed_illegal_move_count.2,
             ],
-            __rt::FieldRows::Fact(47u32),
+            __rt::FieldRows::Fact(47),
         ),
     );
     f(
@@ -3839,7 +3720,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.dead_position_arisen.0,
             &[&columns.dead_position_arisen.1],
-            __rt::FieldRows::Fact(48u32),
+            __rt::FieldRows::Fact(48),
         ),
     );
     f(
@@ -3848,7 +3729,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_dead_position_arisen.0,
             &[&columns.not_dead_position_arisen.1],
-            __rt::FieldRows::Fact(49u32),
+            __rt::FieldRows::Fact(49),
         ),
     );
     f(
@@ -3857,7 +3738,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.draw_agreed.0,
             &[&columns.draw_agreed.1],
-            __rt::FieldRows::Fact(2u32),
+            __rt::FieldRows::Fact(2),
         ),
     );
     f(
@@ -3866,7 +3747,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_draw_agreed.0,
             &[&columns.not_draw_agreed.1],
-            __rt::FieldRows::Fact(51u32),
+            __rt::FieldRows::Fact(51),
         ),
     );
     f(
@@ -3875,7 +3756,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.draw_claimed.0,
             &[&columns.draw_claimed.1],
-            __rt::FieldRows::Fact(52u32),
+            __rt::FieldRows::Fact(52),
         ),
     );
     f(
@@ -3884,7 +3765,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_draw_claimed.0,
             &[&columns.not_draw_claimed.1],
-            __rt::FieldRows::Fact(53u32),
+            __rt::FieldRows::Fact(53),
         ),
     );
     f(
@@ -3893,7 +3774,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.en_passant_right_open.0,
             &[&columns.en_passant_right_open.1],
-            __rt::FieldRows::Fact(55u32),
+            __rt::FieldRows::Fact(55),
         ),
     );
     f(
@@ -3902,7 +3783,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_en_passant_right_open.0,
             &[&columns.not_en_passant_right_open.1],
-            __rt::FieldRows::Fact(57u32),
+            __rt::FieldRows::Fact(57),
         ),
     );
     f(
@@ -3911,7 +3792,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.king_cannot_be_checkmated.0,
             &[&columns.king_cannot_be_checkmated.1],
-            __rt::FieldRows::Fact(90u32),
+            __rt::FieldRows::Fact(90),
         ),
     );
     f(
@@ -3920,7 +3801,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_king_cannot_be_checkmated.0,
             &[&columns.not_king_cannot_be_checkmated.1],
-            __rt::FieldRows::Fact(136u32),
+            __rt::FieldRows::Fact(136),
         ),
     );
     f(
@@ -3929,7 +3810,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`king`"],
             columns.king_of.0,
             &[&columns.king_of.1, &columns.king_of.2],
-            __rt::FieldRows::Fact(24u32),
+            __rt::FieldRows::Fact(24),
         ),
     );
     f(
@@ -3938,7 +3819,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`king`"],
             columns.not_king_of.0,
             &[&columns.not_king_of.1, &columns.not_king_of.2],
-            __rt::FieldRows::Fact(137u32),
+            __rt::FieldRows::Fact(137),
         ),
     );
     f(
@@ -3947,7 +3828,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.move_meets_articles_3_1_to_3_9.0,
             &[&columns.move_meets_articles_3_1_to_3_9.1],
-            __rt::FieldRows::Fact(139u32),
+            __rt::FieldRows::Fact(139),
         ),
     );
     f(
@@ -3956,7 +3837,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_move_meets_articles_3_1_to_3_9.0,
             &[&columns.not_move_meets_articles_3_1_to_3_9.1],
-            __rt::FieldRows::Fact(140u32),
+            __rt::FieldRows::Fact(140),
         ),
     );
     f(
@@ -3968,7 +3849,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.moves_by_each_without_pawn_or_capture.1,
                 &columns.moves_by_each_without_pawn_or_capture.2,
             ],
-            __rt::FieldRows::Fact(85u32),
+            __rt::FieldRows::Fact(85),
         ),
     );
     f(
@@ -3980,7 +3861,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_moves_by_each_without_pawn_or_capture.1,
                 &columns.not_moves_by_each_without_pawn_or_capture.2,
             ],
-            __rt::FieldRows::Fact(141u32),
+            __rt::FieldRows::Fact(141),
         ),
     );
     f(
@@ -3989,7 +3870,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`piece`"],
             columns.own_piece_of.0,
             &[&columns.own_piece_of.1, &columns.own_piece_of.2],
-            __rt::FieldRows::Fact(143u32),
+            __rt::FieldRows::Fact(143),
         ),
     );
     f(
@@ -3998,7 +3879,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`piece`"],
             columns.not_own_piece_of.0,
             &[&columns.not_own_piece_of.1, &columns.not_own_piece_of.2],
-            __rt::FieldRows::Fact(148u32),
+            __rt::FieldRows::Fact(148),
         ),
     );
     f(
@@ -4007,7 +3888,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.piece_can_be_moved.0,
             &[&columns.piece_can_be_moved.1],
-            __rt::FieldRows::Fact(145u32),
+            __rt::FieldRows::Fact(145),
         ),
     );
     f(
@@ -4016,7 +3897,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_piece_can_be_moved.0,
             &[&columns.not_piece_can_be_moved.1],
-            __rt::FieldRows::Fact(149u32),
+            __rt::FieldRows::Fact(149),
         ),
     );
     f(
@@ -4025,7 +3906,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.piece_has_moved.0,
             &[&columns.piece_has_moved.1],
-            __rt::FieldRows::Fact(150u32),
+            __rt::FieldRows::Fact(150),
         ),
     );
     f(
@@ -4034,7 +3915,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_piece_has_moved.0,
             &[&columns.not_piece_has_moved.1],
-            __rt::FieldRows::Fact(151u32),
+            __rt::FieldRows::Fact(151),
         ),
     );
     f(
@@ -4048,8 +3929,8 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             ],
             __rt::FieldRows::Decide(
                 columns.decide_piece_touched_intentionally.3,
-                144u32,
-                154u32,
+                144,
+                154,
             ),
         ),
     );
@@ -4059,7 +3940,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.play_started.0,
             &[&columns.play_started.1],
-            __rt::FieldRows::Fact(10u32),
+            __rt::FieldRows::Fact(10),
         ),
     );
     f(
@@ -4068,7 +3949,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_play_started.0,
             &[&columns.not_play_started.1],
-            __rt::FieldRows::Fact(156u32),
+            __rt::FieldRows::Fact(156),
         ),
     );
     f(
@@ -4077,7 +3958,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.player_has_the_move.0,
             &[&columns.player_has_the_move.1, &columns.player_has_the_move.2],
-            __rt::FieldRows::Fact(29u32),
+            __rt::FieldRows::Fact(29),
         ),
     );
     f(
@@ -4086,7 +3967,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_player_has_the_move.0,
             &[&columns.not_player_has_the_move.1, &columns.not_player_has_the_move.2],
-            __rt::FieldRows::Fact(157u32),
+            __rt::FieldRows::Fact(157),
         ),
     );
     f(
@@ -4095,7 +3976,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.player_of.0,
             &[&columns.player_of.1, &columns.player_of.2],
-            __rt::FieldRows::Fact(91u32),
+            __rt::FieldRows::Fact(91),
         ),
     );
     f(
@@ -4104,7 +3985,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_player_of.0,
             &[&columns.not_player_of.1, &columns.not_player_of.2],
-            __rt::FieldRows::Fact(158u32),
+            __rt::FieldRows::Fact(158),
         ),
     );
     f(
@@ -4113,7 +3994,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.player_resigned.0,
             &[&columns.player_resigned.1],
-            __rt::FieldRows::Fact(92u32),
+            __rt::FieldRows::Fact(92),
         ),
     );
     f(
@@ -4122,7 +4003,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_player_resigned.0,
             &[&columns.not_player_resigned.1],
-            __rt::FieldRows::Fact(159u32),
+            __rt::FieldRows::Fact(159),
         ),
     );
     f(
@@ -4134,7 +4015,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.position_occurrence_count.1,
                 &columns.position_occurrence_count.2,
             ],
-            __rt::FieldRows::Fact(89u32),
+            __rt::FieldRows::Fact(89),
         ),
     );
     f(
@@ -4146,7 +4027,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_position_occurrence_count.1,
                 &columns.not_position_occurrence_count.2,
             ],
-            __rt::FieldRows::Fact(160u32),
+            __rt::FieldRows::Fact(160),
         ),
     );
     f(
@@ -4155,7 +4036,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`"],
             columns.procedure_instance.0,
             &[&columns.procedure_instance.1],
-            __rt::FieldRows::Fact(62u32),
+            __rt::FieldRows::Fact(62),
         ),
     );
     f(
@@ -4164,7 +4045,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`"],
             columns.not_procedure_instance.0,
             &[&columns.not_procedure_instance.1],
-            __rt::FieldRows::Fact(161u32),
+            __rt::FieldRows::Fact(161),
         ),
     );
     f(
@@ -4173,7 +4054,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`rook`"],
             columns.rook_of.0,
             &[&columns.rook_of.1, &columns.rook_of.2],
-            __rt::FieldRows::Fact(27u32),
+            __rt::FieldRows::Fact(27),
         ),
     );
     f(
@@ -4182,7 +4063,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`rook`"],
             columns.not_rook_of.0,
             &[&columns.not_rook_of.1, &columns.not_rook_of.2],
-            __rt::FieldRows::Fact(163u32),
+            __rt::FieldRows::Fact(163),
         ),
     );
     f(
@@ -4191,7 +4072,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.stalemate_arisen.0,
             &[&columns.stalemate_arisen.1],
-            __rt::FieldRows::Fact(93u32),
+            __rt::FieldRows::Fact(93),
         ),
     );
     f(
@@ -4200,7 +4081,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_stalemate_arisen.0,
             &[&columns.not_stalemate_arisen.1],
-            __rt::FieldRows::Fact(165u32),
+            __rt::FieldRows::Fact(165),
         ),
     );
 }

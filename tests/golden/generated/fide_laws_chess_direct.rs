@@ -3905,176 +3905,60 @@ static NEGATION: [u32; 151usize] = [
 /// Per input relation with explicit negations, what the error
 /// naming a contradiction says of it.
 static NEGATABLE: &[__rt::Negatable] = &[
-    __rt::Negatable {
-        rel: 7,
-        predicate: "arbiter_of",
-        columns: &[Some("Game"), Some("Arbiter")],
-    },
-    __rt::Negatable {
-        rel: 11,
-        predicate: "attempted_transition",
-        columns: &[Some("Game"), Some("GamePlayTransition")],
-    },
-    __rt::Negatable {
-        rel: 1,
-        predicate: "both_players_have_moved",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 14,
-        predicate: "capturing_pawn_on_adjacent_file",
-        columns: &[Some("Game"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 4,
-        predicate: "case_not_precisely_regulated",
-        columns: &[Some("Situation")],
-    },
-    __rt::Negatable {
-        rel: 30,
-        predicate: "castling_path_attacked",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 33,
-        predicate: "castling_path_blocked",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 23,
-        predicate: "castling_side_of",
-        columns: &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 32,
-        predicate: "checked_castling_side",
-        columns: &[Some("CastlingSide")],
-    },
-    __rt::Negatable {
-        rel: 37,
-        predicate: "checked_game",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 39,
-        predicate: "checked_piece",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 41,
-        predicate: "checked_player",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 43,
-        predicate: "checkmate_delivered",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 46,
-        predicate: "completed_illegal_move_count",
-        columns: &[Some("Player"), None],
-    },
-    __rt::Negatable {
-        rel: 48,
-        predicate: "dead_position_arisen",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 2,
-        predicate: "draw_agreed",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 52,
-        predicate: "draw_claimed",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 55,
-        predicate: "en_passant_right_open",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 90,
-        predicate: "king_cannot_be_checkmated",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 24,
-        predicate: "king_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 139,
-        predicate: "move_meets_articles_3_1_to_3_9",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 85,
-        predicate: "moves_by_each_without_pawn_or_capture",
-        columns: &[Some("Game"), None],
-    },
-    __rt::Negatable {
-        rel: 143,
-        predicate: "own_piece_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 145,
-        predicate: "piece_can_be_moved",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 150,
-        predicate: "piece_has_moved",
-        columns: &[Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 144,
-        predicate: "piece_touched_intentionally",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 10,
-        predicate: "play_started",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 29,
-        predicate: "player_has_the_move",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 91,
-        predicate: "player_of",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 92,
-        predicate: "player_resigned",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 89,
-        predicate: "position_occurrence_count",
-        columns: &[Some("Game"), None],
-    },
-    __rt::Negatable {
-        rel: 62,
-        predicate: "procedure_instance",
-        columns: &[Some("Game")],
-    },
-    __rt::Negatable {
-        rel: 27,
-        predicate: "rook_of",
-        columns: &[Some("Player"), Some("Piece")],
-    },
-    __rt::Negatable {
-        rel: 93,
-        predicate: "stalemate_arisen",
-        columns: &[Some("Game")],
-    },
+    __rt::Negatable::new(7, "arbiter_of", &[Some("Game"), Some("Arbiter")]),
+    __rt::Negatable::new(
+        11,
+        "attempted_transition",
+        &[Some("Game"), Some("GamePlayTransition")],
+    ),
+    __rt::Negatable::new(1, "both_players_have_moved", &[Some("Game")]),
+    __rt::Negatable::new(
+        14,
+        "capturing_pawn_on_adjacent_file",
+        &[Some("Game"), Some("Piece")],
+    ),
+    __rt::Negatable::new(4, "case_not_precisely_regulated", &[Some("Situation")]),
+    __rt::Negatable::new(30, "castling_path_attacked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(33, "castling_path_blocked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(
+        23,
+        "castling_side_of",
+        &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
+    ),
+    __rt::Negatable::new(32, "checked_castling_side", &[Some("CastlingSide")]),
+    __rt::Negatable::new(37, "checked_game", &[Some("Game")]),
+    __rt::Negatable::new(39, "checked_piece", &[Some("Piece")]),
+    __rt::Negatable::new(41, "checked_player", &[Some("Player")]),
+    __rt::Negatable::new(43, "checkmate_delivered", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(46, "completed_illegal_move_count", &[Some("Player"), None]),
+    __rt::Negatable::new(48, "dead_position_arisen", &[Some("Game")]),
+    __rt::Negatable::new(2, "draw_agreed", &[Some("Game")]),
+    __rt::Negatable::new(52, "draw_claimed", &[Some("Player")]),
+    __rt::Negatable::new(55, "en_passant_right_open", &[Some("Game")]),
+    __rt::Negatable::new(90, "king_cannot_be_checkmated", &[Some("Player")]),
+    __rt::Negatable::new(24, "king_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(139, "move_meets_articles_3_1_to_3_9", &[Some("Game")]),
+    __rt::Negatable::new(
+        85,
+        "moves_by_each_without_pawn_or_capture",
+        &[Some("Game"), None],
+    ),
+    __rt::Negatable::new(143, "own_piece_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(145, "piece_can_be_moved", &[Some("Piece")]),
+    __rt::Negatable::new(150, "piece_has_moved", &[Some("Piece")]),
+    __rt::Negatable::new(
+        144,
+        "piece_touched_intentionally",
+        &[Some("Player"), Some("Piece")],
+    ),
+    __rt::Negatable::new(10, "play_started", &[Some("Game")]),
+    __rt::Negatable::new(29, "player_has_the_move", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(91, "player_of", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(92, "player_resigned", &[Some("Player")]),
+    __rt::Negatable::new(89, "position_occurrence_count", &[Some("Game"), None]),
+    __rt::Negatable::new(62, "procedure_instance", &[Some("Game")]),
+    __rt::Negatable::new(27, "rook_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(93, "stalemate_arisen", &[Some("Game")]),
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
@@ -4085,7 +3969,8 @@ fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt:
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first
-/// saying which case each row belongs to (rows of a case may be
+/// (the case column) saying which case, below the batch's number
+/// of cases, each row belongs to (rows of a case may be
 /// anywhere; in case order they are grouped without sorting).
 /// Fields left out are empty (`..Columns::default()`).
 /// Evaluated by [`evaluate_columns`].
@@ -4096,49 +3981,49 @@ pub struct Columns<'a> {
     /// (docs/reference.md#as-of-evaluation). Empty: every case
     /// as of the package's current date.
     pub as_of: &'a [__rt::Date],
-    /// `arbiter`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter`: the case column, then `entity`.
     pub arbiter: (&'a [u32], &'a [Arbiter]),
-    /// `castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side`: the case column, then `entity`.
     pub castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game`: the case column, then `entity`.
     pub game: (&'a [u32], &'a [Game]),
-    /// `game_play_state`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_state`: the case column, then `entity`.
     pub game_play_state: (&'a [u32], &'a [GamePlayState]),
-    /// `game_play_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_transition`: the case column, then `entity`.
     pub game_play_transition: (&'a [u32], &'a [GamePlayTransition]),
-    /// `piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece`: the case column, then `entity`.
     pub piece: (&'a [u32], &'a [Piece]),
-    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player`: the case column, then `entity`.
     pub player: (&'a [u32], &'a [Player]),
-    /// `situation`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::situation`: the case column, then `entity`.
     pub situation: (&'a [u32], &'a [Situation]),
-    /// `arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter_of`: the case column, then `game`, `arb`.
     pub arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `not_arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_arbiter_of`: the case column, then `game`, `arb`.
     pub not_arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::attempted_transition`: the case column, then `instance`, `transition`.
     pub attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `not_attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_attempted_transition`: the case column, then `instance`, `transition`.
     pub not_attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::both_players_have_moved`: the case column, then `game`.
     pub both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `not_both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_both_players_have_moved`: the case column, then `game`.
     pub not_both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `not_capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub not_capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `decide_case_not_precisely_regulated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_case_not_precisely_regulated`: the case column, then `situation`, `holds`.
     pub decide_case_not_precisely_regulated: (&'a [u32], &'a [Situation], &'a [bool]),
-    /// `castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_attacked`: the case column, then `side`.
     pub castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_attacked`: the case column, then `side`.
     pub not_castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_blocked`: the case column, then `side`.
     pub castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_blocked`: the case column, then `side`.
     pub not_castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -4146,7 +4031,7 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `not_castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub not_castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -4154,112 +4039,112 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_castling_side`: the case column, then `side`.
     pub checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `not_checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_castling_side`: the case column, then `side`.
     pub not_checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_game`: the case column, then `game`.
     pub checked_game: (&'a [u32], &'a [Game]),
-    /// `not_checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_game`: the case column, then `game`.
     pub not_checked_game: (&'a [u32], &'a [Game]),
-    /// `checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_piece`: the case column, then `piece`.
     pub checked_piece: (&'a [u32], &'a [Piece]),
-    /// `not_checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_piece`: the case column, then `piece`.
     pub not_checked_piece: (&'a [u32], &'a [Piece]),
-    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_player`: the case column, then `who`.
     pub checked_player: (&'a [u32], &'a [Player]),
-    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_player`: the case column, then `who`.
     pub not_checked_player: (&'a [u32], &'a [Player]),
-    /// `checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checkmate_delivered`: the case column, then `game`, `who`.
     pub checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checkmate_delivered`: the case column, then `game`, `who`.
     pub not_checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::completed_illegal_move_count`: the case column, then `who`, `n`.
     pub completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `not_completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_completed_illegal_move_count`: the case column, then `who`, `n`.
     pub not_completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::dead_position_arisen`: the case column, then `game`.
     pub dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `not_dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_dead_position_arisen`: the case column, then `game`.
     pub not_dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_agreed`: the case column, then `game`.
     pub draw_agreed: (&'a [u32], &'a [Game]),
-    /// `not_draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_agreed`: the case column, then `game`.
     pub not_draw_agreed: (&'a [u32], &'a [Game]),
-    /// `draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_claimed`: the case column, then `who`.
     pub draw_claimed: (&'a [u32], &'a [Player]),
-    /// `not_draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_claimed`: the case column, then `who`.
     pub not_draw_claimed: (&'a [u32], &'a [Player]),
-    /// `en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::en_passant_right_open`: the case column, then `game`.
     pub en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `not_en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_en_passant_right_open`: the case column, then `game`.
     pub not_en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_cannot_be_checkmated`: the case column, then `who`.
     pub king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `not_king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_cannot_be_checkmated`: the case column, then `who`.
     pub not_king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_of`: the case column, then `who`, `king`.
     pub king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_of`: the case column, then `who`, `king`.
     pub not_king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `not_move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub not_move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub not_moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::own_piece_of`: the case column, then `who`, `piece`.
     pub own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_own_piece_of`: the case column, then `who`, `piece`.
     pub not_own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_can_be_moved`: the case column, then `piece`.
     pub piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_can_be_moved`: the case column, then `piece`.
     pub not_piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_has_moved`: the case column, then `piece`.
     pub piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_has_moved`: the case column, then `piece`.
     pub not_piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `decide_piece_touched_intentionally`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_piece_touched_intentionally`: the case column, then `who`, `piece`, `holds`.
     pub decide_piece_touched_intentionally: (
         &'a [u32],
         &'a [Player],
         &'a [Piece],
         &'a [bool],
     ),
-    /// `play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::play_started`: the case column, then `game`.
     pub play_started: (&'a [u32], &'a [Game]),
-    /// `not_play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_play_started`: the case column, then `game`.
     pub not_play_started: (&'a [u32], &'a [Game]),
-    /// `player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_has_the_move`: the case column, then `game`, `who`.
     pub player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_has_the_move`: the case column, then `game`, `who`.
     pub not_player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_of`: the case column, then `game`, `who`.
     pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_of`: the case column, then `game`, `who`.
     pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_resigned`: the case column, then `who`.
     pub player_resigned: (&'a [u32], &'a [Player]),
-    /// `not_player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_resigned`: the case column, then `who`.
     pub not_player_resigned: (&'a [u32], &'a [Player]),
-    /// `position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::position_occurrence_count`: the case column, then `game`, `n`.
     pub position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_position_occurrence_count`: the case column, then `game`, `n`.
     pub not_position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::procedure_instance`: the case column, then `instance`.
     pub procedure_instance: (&'a [u32], &'a [Game]),
-    /// `not_procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_procedure_instance`: the case column, then `instance`.
     pub not_procedure_instance: (&'a [u32], &'a [Game]),
-    /// `rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::rook_of`: the case column, then `who`, `rook`.
     pub rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_rook_of`: the case column, then `who`, `rook`.
     pub not_rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::stalemate_arisen`: the case column, then `game`.
     pub stalemate_arisen: (&'a [u32], &'a [Game]),
-    /// `not_stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_stalemate_arisen`: the case column, then `game`.
     pub not_stalemate_arisen: (&'a [u32], &'a [Game]),
 }
 impl Default for Columns<'_> {
@@ -4479,7 +4364,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`entity`"],
             columns.situation.0,
             &[&columns.situation.1],
-            __rt::FieldRows::Fact(20u32),
+            __rt::FieldRows::Fact(20),
         ),
     );
     f(
@@ -4488,7 +4373,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`arb`"],
             columns.arbiter_of.0,
             &[&columns.arbiter_of.1, &columns.arbiter_of.2],
-            __rt::FieldRows::Fact(7u32),
+            __rt::FieldRows::Fact(7),
         ),
     );
     f(
@@ -4497,7 +4382,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`arb`"],
             columns.not_arbiter_of.0,
             &[&columns.not_arbiter_of.1, &columns.not_arbiter_of.2],
-            __rt::FieldRows::Fact(8u32),
+            __rt::FieldRows::Fact(8),
         ),
     );
     f(
@@ -4506,7 +4391,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`", "`transition`"],
             columns.attempted_transition.0,
             &[&columns.attempted_transition.1, &columns.attempted_transition.2],
-            __rt::FieldRows::Fact(11u32),
+            __rt::FieldRows::Fact(11),
         ),
     );
     f(
@@ -4515,7 +4400,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`", "`transition`"],
             columns.not_attempted_transition.0,
             &[&columns.not_attempted_transition.1, &columns.not_attempted_transition.2],
-            __rt::FieldRows::Fact(12u32),
+            __rt::FieldRows::Fact(12),
         ),
     );
     f(
@@ -4524,7 +4409,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.both_players_have_moved.0,
             &[&columns.both_players_have_moved.1],
-            __rt::FieldRows::Fact(1u32),
+            __rt::FieldRows::Fact(1),
         ),
     );
     f(
@@ -4533,7 +4418,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_both_players_have_moved.0,
             &[&columns.not_both_players_have_moved.1],
-            __rt::FieldRows::Fact(13u32),
+            __rt::FieldRows::Fact(13),
         ),
     );
     f(
@@ -4545,7 +4430,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.capturing_pawn_on_adjacent_file.1,
                 &columns.capturing_pawn_on_adjacent_file.2,
             ],
-            __rt::FieldRows::Fact(14u32),
+            __rt::FieldRows::Fact(14),
         ),
     );
     f(
@@ -4557,7 +4442,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_capturing_pawn_on_adjacent_file.1,
                 &columns.not_capturing_pawn_on_adjacent_file.2,
             ],
-            __rt::FieldRows::Fact(15u32),
+            __rt::FieldRows::Fact(15),
         ),
     );
     f(
@@ -4566,11 +4451,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`situation`"],
             columns.decide_case_not_precisely_regulated.0,
             &[&columns.decide_case_not_precisely_regulated.1],
-            __rt::FieldRows::Decide(
-                columns.decide_case_not_precisely_regulated.2,
-                4u32,
-                19u32,
-            ),
+            __rt::FieldRows::Decide(columns.decide_case_not_precisely_regulated.2, 4, 19),
         ),
     );
     f(
@@ -4579,7 +4460,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.castling_path_attacked.0,
             &[&columns.castling_path_attacked.1],
-            __rt::FieldRows::Fact(30u32),
+            __rt::FieldRows::Fact(30),
         ),
     );
     f(
@@ -4588,7 +4469,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_castling_path_attacked.0,
             &[&columns.not_castling_path_attacked.1],
-            __rt::FieldRows::Fact(31u32),
+            __rt::FieldRows::Fact(31),
         ),
     );
     f(
@@ -4597,7 +4478,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.castling_path_blocked.0,
             &[&columns.castling_path_blocked.1],
-            __rt::FieldRows::Fact(33u32),
+            __rt::FieldRows::Fact(33),
         ),
     );
     f(
@@ -4606,7 +4487,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_castling_path_blocked.0,
             &[&columns.not_castling_path_blocked.1],
-            __rt::FieldRows::Fact(34u32),
+            __rt::FieldRows::Fact(34),
         ),
     );
     f(
@@ -4620,7 +4501,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.castling_side_of.3,
                 &columns.castling_side_of.4,
             ],
-            __rt::FieldRows::Fact(23u32),
+            __rt::FieldRows::Fact(23),
         ),
     );
     f(
@@ -4634,7 +4515,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_castling_side_of.3,
                 &columns.not_castling_side_of.4,
             ],
-            __rt::FieldRows::Fact(35u32),
+            __rt::FieldRows::Fact(35),
         ),
     );
     f(
@@ -4643,7 +4524,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.checked_castling_side.0,
             &[&columns.checked_castling_side.1],
-            __rt::FieldRows::Fact(32u32),
+            __rt::FieldRows::Fact(32),
         ),
     );
     f(
@@ -4652,7 +4533,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`side`"],
             columns.not_checked_castling_side.0,
             &[&columns.not_checked_castling_side.1],
-            __rt::FieldRows::Fact(36u32),
+            __rt::FieldRows::Fact(36),
         ),
     );
     f(
@@ -4661,7 +4542,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.checked_game.0,
             &[&columns.checked_game.1],
-            __rt::FieldRows::Fact(37u32),
+            __rt::FieldRows::Fact(37),
         ),
     );
     f(
@@ -4670,7 +4551,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_checked_game.0,
             &[&columns.not_checked_game.1],
-            __rt::FieldRows::Fact(38u32),
+            __rt::FieldRows::Fact(38),
         ),
     );
     f(
@@ -4679,7 +4560,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.checked_piece.0,
             &[&columns.checked_piece.1],
-            __rt::FieldRows::Fact(39u32),
+            __rt::FieldRows::Fact(39),
         ),
     );
     f(
@@ -4688,7 +4569,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_checked_piece.0,
             &[&columns.not_checked_piece.1],
-            __rt::FieldRows::Fact(40u32),
+            __rt::FieldRows::Fact(40),
         ),
     );
     f(
@@ -4697,7 +4578,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.checked_player.0,
             &[&columns.checked_player.1],
-            __rt::FieldRows::Fact(41u32),
+            __rt::FieldRows::Fact(41),
         ),
     );
     f(
@@ -4706,7 +4587,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_checked_player.0,
             &[&columns.not_checked_player.1],
-            __rt::FieldRows::Fact(42u32),
+            __rt::FieldRows::Fact(42),
         ),
     );
     f(
@@ -4715,7 +4596,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.checkmate_delivered.0,
             &[&columns.checkmate_delivered.1, &columns.checkmate_delivered.2],
-            __rt::FieldRows::Fact(43u32),
+            __rt::FieldRows::Fact(43),
         ),
     );
     f(
@@ -4724,7 +4605,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_checkmate_delivered.0,
             &[&columns.not_checkmate_delivered.1, &columns.not_checkmate_delivered.2],
-            __rt::FieldRows::Fact(44u32),
+            __rt::FieldRows::Fact(44),
         ),
     );
     f(
@@ -4736,7 +4617,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.completed_illegal_move_count.1,
                 &columns.completed_illegal_move_count.2,
             ],
-            __rt::FieldRows::Fact(46u32),
+            __rt::FieldRows::Fact(46),
         ),
     );
     f(
@@ -4748,7 +4629,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_completed_illegal_move_count.1,
                 &columns.not_completed_illegal_move_count.2,
             ],
-            __rt::FieldRows::Fact(47u32),
+            __rt::FieldRows::Fact(47),
         ),
     );
     f(
@@ -4757,7 +4638,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.dead_position_arisen.0,
             &[&columns.dead_position_arisen.1],
-            __rt::FieldRows::Fact(48u32),
+            __rt::FieldRows::Fact(48),
         ),
     );
     f(
@@ -4766,7 +4647,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_dead_position_arisen.0,
             &[&columns.not_dead_position_arisen.1],
-            __rt::FieldRows::Fact(49u32),
+            __rt::FieldRows::Fact(49),
         ),
     );
     f(
@@ -4775,7 +4656,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.draw_agreed.0,
             &[&columns.draw_agreed.1],
-            __rt::FieldRows::Fact(2u32),
+            __rt::FieldRows::Fact(2),
         ),
     );
     f(
@@ -4784,7 +4665,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_draw_agreed.0,
             &[&columns.not_draw_agreed.1],
-            __rt::FieldRows::Fact(51u32),
+            __rt::FieldRows::Fact(51),
         ),
     );
     f(
@@ -4793,7 +4674,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.draw_claimed.0,
             &[&columns.draw_claimed.1],
-            __rt::FieldRows::Fact(52u32),
+            __rt::FieldRows::Fact(52),
         ),
     );
     f(
@@ -4802,7 +4683,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_draw_claimed.0,
             &[&columns.not_draw_claimed.1],
-            __rt::FieldRows::Fact(53u32),
+            __rt::FieldRows::Fact(53),
         ),
     );
     f(
@@ -4811,7 +4692,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.en_passant_right_open.0,
             &[&columns.en_passant_right_open.1],
-            __rt::FieldRows::Fact(55u32),
+            __rt::FieldRows::Fact(55),
         ),
     );
     f(
@@ -4820,7 +4701,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_en_passant_right_open.0,
             &[&columns.not_en_passant_right_open.1],
-            __rt::FieldRows::Fact(57u32),
+            __rt::FieldRows::Fact(57),
         ),
     );
     f(
@@ -4829,7 +4710,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.king_cannot_be_checkmated.0,
             &[&columns.king_cannot_be_checkmated.1],
-            __rt::FieldRows::Fact(90u32),
+            __rt::FieldRows::Fact(90),
         ),
     );
     f(
@@ -4838,7 +4719,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_king_cannot_be_checkmated.0,
             &[&columns.not_king_cannot_be_checkmated.1],
-            __rt::FieldRows::Fact(136u32),
+            __rt::FieldRows::Fact(136),
         ),
     );
     f(
@@ -4847,7 +4728,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`king`"],
             columns.king_of.0,
             &[&columns.king_of.1, &columns.king_of.2],
-            __rt::FieldRows::Fact(24u32),
+            __rt::FieldRows::Fact(24),
         ),
     );
     f(
@@ -4856,7 +4737,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`king`"],
             columns.not_king_of.0,
             &[&columns.not_king_of.1, &columns.not_king_of.2],
-            __rt::FieldRows::Fact(137u32),
+            __rt::FieldRows::Fact(137),
         ),
     );
     f(
@@ -4865,7 +4746,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.move_meets_articles_3_1_to_3_9.0,
             &[&columns.move_meets_articles_3_1_to_3_9.1],
-            __rt::FieldRows::Fact(139u32),
+            __rt::FieldRows::Fact(139),
         ),
     );
     f(
@@ -4874,7 +4755,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_move_meets_articles_3_1_to_3_9.0,
             &[&columns.not_move_meets_articles_3_1_to_3_9.1],
-            __rt::FieldRows::Fact(140u32),
+            __rt::FieldRows::Fact(140),
         ),
     );
     f(
@@ -4886,7 +4767,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.moves_by_each_without_pawn_or_capture.1,
                 &columns.moves_by_each_without_pawn_or_capture.2,
             ],
-            __rt::FieldRows::Fact(85u32),
+            __rt::FieldRows::Fact(85),
         ),
     );
     f(
@@ -4898,7 +4779,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_moves_by_each_without_pawn_or_capture.1,
                 &columns.not_moves_by_each_without_pawn_or_capture.2,
             ],
-            __rt::FieldRows::Fact(141u32),
+            __rt::FieldRows::Fact(141),
         ),
     );
     f(
@@ -4907,7 +4788,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`piece`"],
             columns.own_piece_of.0,
             &[&columns.own_piece_of.1, &columns.own_piece_of.2],
-            __rt::FieldRows::Fact(143u32),
+            __rt::FieldRows::Fact(143),
         ),
     );
     f(
@@ -4916,7 +4797,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`piece`"],
             columns.not_own_piece_of.0,
             &[&columns.not_own_piece_of.1, &columns.not_own_piece_of.2],
-            __rt::FieldRows::Fact(148u32),
+            __rt::FieldRows::Fact(148),
         ),
     );
     f(
@@ -4925,7 +4806,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.piece_can_be_moved.0,
             &[&columns.piece_can_be_moved.1],
-            __rt::FieldRows::Fact(145u32),
+            __rt::FieldRows::Fact(145),
         ),
     );
     f(
@@ -4934,7 +4815,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_piece_can_be_moved.0,
             &[&columns.not_piece_can_be_moved.1],
-            __rt::FieldRows::Fact(149u32),
+            __rt::FieldRows::Fact(149),
         ),
     );
     f(
@@ -4943,7 +4824,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.piece_has_moved.0,
             &[&columns.piece_has_moved.1],
-            __rt::FieldRows::Fact(150u32),
+            __rt::FieldRows::Fact(150),
         ),
     );
     f(
@@ -4952,7 +4833,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`piece`"],
             columns.not_piece_has_moved.0,
             &[&columns.not_piece_has_moved.1],
-            __rt::FieldRows::Fact(151u32),
+            __rt::FieldRows::Fact(151),
         ),
     );
     f(
@@ -4966,8 +4847,8 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             ],
             __rt::FieldRows::Decide(
                 columns.decide_piece_touched_intentionally.3,
-                144u32,
-                154u32,
+                144,
+                154,
             ),
         ),
     );
@@ -4977,7 +4858,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.play_started.0,
             &[&columns.play_started.1],
-            __rt::FieldRows::Fact(10u32),
+            __rt::FieldRows::Fact(10),
         ),
     );
     f(
@@ -4986,7 +4867,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_play_started.0,
             &[&columns.not_play_started.1],
-            __rt::FieldRows::Fact(156u32),
+            __rt::FieldRows::Fact(156),
         ),
     );
     f(
@@ -4995,7 +4876,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.player_has_the_move.0,
             &[&columns.player_has_the_move.1, &columns.player_has_the_move.2],
-            __rt::FieldRows::Fact(29u32),
+            __rt::FieldRows::Fact(29),
         ),
     );
     f(
@@ -5004,7 +4885,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_player_has_the_move.0,
             &[&columns.not_player_has_the_move.1, &columns.not_player_has_the_move.2],
-            __rt::FieldRows::Fact(157u32),
+            __rt::FieldRows::Fact(157),
         ),
     );
     f(
@@ -5013,7 +4894,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.player_of.0,
             &[&columns.player_of.1, &columns.player_of.2],
-            __rt::FieldRows::Fact(91u32),
+            __rt::FieldRows::Fact(91),
         ),
     );
     f(
@@ -5022,7 +4903,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`who`"],
             columns.not_player_of.0,
             &[&columns.not_player_of.1, &columns.not_player_of.2],
-            __rt::FieldRows::Fact(158u32),
+            __rt::FieldRows::Fact(158),
         ),
     );
     f(
@@ -5031,7 +4912,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.player_resigned.0,
             &[&columns.player_resigned.1],
-            __rt::FieldRows::Fact(92u32),
+            __rt::FieldRows::Fact(92),
         ),
     );
     f(
@@ -5040,7 +4921,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`"],
             columns.not_player_resigned.0,
             &[&columns.not_player_resigned.1],
-            __rt::FieldRows::Fact(159u32),
+            __rt::FieldRows::Fact(159),
         ),
     );
     f(
@@ -5052,7 +4933,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.position_occurrence_count.1,
                 &columns.position_occurrence_count.2,
             ],
-            __rt::FieldRows::Fact(89u32),
+            __rt::FieldRows::Fact(89),
         ),
     );
     f(
@@ -5064,7 +4945,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
                 &columns.not_position_occurrence_count.1,
                 &columns.not_position_occurrence_count.2,
             ],
-            __rt::FieldRows::Fact(160u32),
+            __rt::FieldRows::Fact(160),
         ),
     );
     f(
@@ -5073,7 +4954,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`"],
             columns.procedure_instance.0,
             &[&columns.procedure_instance.1],
-            __rt::FieldRows::Fact(62u32),
+            __rt::FieldRows::Fact(62),
         ),
     );
     f(
@@ -5082,7 +4963,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`instance`"],
             columns.not_procedure_instance.0,
             &[&columns.not_procedure_instance.1],
-            __rt::FieldRows::Fact(161u32),
+            __rt::FieldRows::Fact(161),
         ),
     );
     f(
@@ -5091,7 +4972,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`rook`"],
             columns.rook_of.0,
             &[&columns.rook_of.1, &columns.rook_of.2],
-            __rt::FieldRows::Fact(27u32),
+            __rt::FieldRows::Fact(27),
         ),
     );
     f(
@@ -5100,7 +4981,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`who`", "`rook`"],
             columns.not_rook_of.0,
             &[&columns.not_rook_of.1, &columns.not_rook_of.2],
-            __rt::FieldRows::Fact(163u32),
+            __rt::FieldRows::Fact(163),
         ),
     );
     f(
@@ -5109,7 +4990,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.stalemate_arisen.0,
             &[&columns.stalemate_arisen.1],
-            __rt::FieldRows::Fact(93u32),
+            __rt::FieldRows::Fact(93),
         ),
     );
     f(
@@ -5118,7 +4999,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`"],
             columns.not_stalemate_arisen.0,
             &[&columns.not_stalemate_arisen.1],
-            __rt::FieldRows::Fact(165u32),
+            __rt::FieldRows::Fact(165),
         ),
     );
 }

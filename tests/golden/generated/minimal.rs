@@ -852,36 +852,12 @@ static NEGATION: [u32; 12usize] = [
 /// Per input relation with explicit negations, what the error
 /// naming a contradiction says of it.
 static NEGATABLE: &[__rt::Negatable] = &[
-    __rt::Negatable {
-        rel: 0,
-        predicate: "player_of",
-        columns: &[Some("Game"), Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 2,
-        predicate: "resigned",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 4,
-        predicate: "checked_player",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 6,
-        predicate: "cannot_mate",
-        columns: &[Some("Player")],
-    },
-    __rt::Negatable {
-        rel: 9,
-        predicate: "move_count",
-        columns: &[Some("Game"), None],
-    },
-    __rt::Negatable {
-        rel: 11,
-        predicate: "touched",
-        columns: &[Some("Player")],
-    },
+    __rt::Negatable::new(0, "player_of", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(2, "resigned", &[Some("Player")]),
+    __rt::Negatable::new(4, "checked_player", &[Some("Player")]),
+    __rt::Negatable::new(6, "cannot_mate", &[Some("Player")]),
+    __rt::Negatable::new(9, "move_count", &[Some("Game"), None]),
+    __rt::Negatable::new(11, "touched", &[Some("Player")]),
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
@@ -892,7 +868,8 @@ fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt:
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first
-/// saying which case each row belongs to (rows of a case may be
+/// (the case column) saying which case, below the batch's number
+/// of cases, each row belongs to (rows of a case may be
 /// anywhere; in case order they are grouped without sorting).
 /// Fields left out are empty (`..Columns::default()`).
 /// Evaluated by [`evaluate_columns`].
@@ -903,31 +880,31 @@ pub struct Columns<'a> {
     /// (docs/reference.md#as-of-evaluation). Empty: every case
     /// as of the package's current date.
     pub as_of: &'a [__rt::Date],
-    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game`: the case column, then `entity`.
     pub game: (&'a [u32], &'a [Game]),
-    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player`: the case column, then `entity`.
     pub player: (&'a [u32], &'a [Player]),
-    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_of`: the case column, then `game`, `player`.
     pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_of`: the case column, then `game`, `player`.
     pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::resigned`: the case column, then `player`.
     pub resigned: (&'a [u32], &'a [Player]),
-    /// `not_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_resigned`: the case column, then `player`.
     pub not_resigned: (&'a [u32], &'a [Player]),
-    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_player`: the case column, then `player`.
     pub checked_player: (&'a [u32], &'a [Player]),
-    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_player`: the case column, then `player`.
     pub not_checked_player: (&'a [u32], &'a [Player]),
-    /// `cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::cannot_mate`: the case column, then `player`.
     pub cannot_mate: (&'a [u32], &'a [Player]),
-    /// `not_cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_cannot_mate`: the case column, then `player`.
     pub not_cannot_mate: (&'a [u32], &'a [Player]),
-    /// `move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::move_count`: the case column, then `game`, `urn_law_std_integer`.
     pub move_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_move_count`: the case column, then `game`, `urn_law_std_integer`.
     pub not_move_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `decide_touched`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_touched`: the case column, then `player`, `holds`.
     pub decide_touched: (&'a [u32], &'a [Player], &'a [bool]),
 }
 impl Default for Columns<'_> {
@@ -1032,7 +1009,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`entity`"],
             columns.player.0,
             &[&columns.player.1],
-            __rt::FieldRows::Fact(16u32),
+            __rt::FieldRows::Fact(16),
         ),
     );
     f(
@@ -1041,7 +1018,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`player`"],
             columns.player_of.0,
             &[&columns.player_of.1, &columns.player_of.2],
-            __rt::FieldRows::Fact(0u32),
+            __rt::FieldRows::Fact(0),
         ),
     );
     f(
@@ -1050,7 +1027,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`player`"],
             columns.not_player_of.0,
             &[&columns.not_player_of.1, &columns.not_player_of.2],
-            __rt::FieldRows::Fact(1u32),
+            __rt::FieldRows::Fact(1),
         ),
     );
     f(
@@ -1059,7 +1036,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.resigned.0,
             &[&columns.resigned.1],
-            __rt::FieldRows::Fact(2u32),
+            __rt::FieldRows::Fact(2),
         ),
     );
     f(
@@ -1068,7 +1045,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.not_resigned.0,
             &[&columns.not_resigned.1],
-            __rt::FieldRows::Fact(3u32),
+            __rt::FieldRows::Fact(3),
         ),
     );
     f(
@@ -1077,7 +1054,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.checked_player.0,
             &[&columns.checked_player.1],
-            __rt::FieldRows::Fact(4u32),
+            __rt::FieldRows::Fact(4),
         ),
     );
     f(
@@ -1086,7 +1063,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.not_checked_player.0,
             &[&columns.not_checked_player.1],
-            __rt::FieldRows::Fact(5u32),
+            __rt::FieldRows::Fact(5),
         ),
     );
     f(
@@ -1095,7 +1072,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.cannot_mate.0,
             &[&columns.cannot_mate.1],
-            __rt::FieldRows::Fact(6u32),
+            __rt::FieldRows::Fact(6),
         ),
     );
     f(
@@ -1104,7 +1081,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.not_cannot_mate.0,
             &[&columns.not_cannot_mate.1],
-            __rt::FieldRows::Fact(8u32),
+            __rt::FieldRows::Fact(8),
         ),
     );
     f(
@@ -1113,7 +1090,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`urn_law_std_integer`"],
             columns.move_count.0,
             &[&columns.move_count.1, &columns.move_count.2],
-            __rt::FieldRows::Fact(9u32),
+            __rt::FieldRows::Fact(9),
         ),
     );
     f(
@@ -1122,7 +1099,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`game`", "`urn_law_std_integer`"],
             columns.not_move_count.0,
             &[&columns.not_move_count.1, &columns.not_move_count.2],
-            __rt::FieldRows::Fact(10u32),
+            __rt::FieldRows::Fact(10),
         ),
     );
     f(
@@ -1131,7 +1108,7 @@ fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_
             &["`player`"],
             columns.decide_touched.0,
             &[&columns.decide_touched.1],
-            __rt::FieldRows::Decide(columns.decide_touched.2, 11u32, 15u32),
+            __rt::FieldRows::Decide(columns.decide_touched.2, 11, 15),
         ),
     );
 }
