@@ -152,7 +152,7 @@ impl<'a> ColumnsField<'a> {
 }
 
 /// The error of an entity id past [`MAX_ID`] at `row` of `Columns::name`.
-pub(super) fn bad_column_id(name: &str, ty: &str, first: u32, row: usize, id: Id) -> Error {
+fn bad_column_id(name: &str, ty: &str, first: u32, row: usize, id: Id) -> Error {
     Error::Facts(format!(
         "`Columns::{name}`, row {row}: {}",
         out_of_range(first)(ty, id)

@@ -19,7 +19,7 @@
 //! distinct per type and never a constant's, so the reference evaluator,
 //! which reads names, sees the same entities the engine computed with.
 
-use super::columns::{bad_column_id, ColumnsField, FieldRows};
+use super::columns::{ColumnsField, FieldRows};
 use super::interner::Interner;
 use crate::{Arg, Entity, Error, Id};
 use std::borrow::Cow;
@@ -501,22 +501,6 @@ impl<R: Copy + Default + 'static> Gather<R> {
         }
     }
 
-    /// Places one relation's rows (the relations in the order they were
-    /// counted): `row(i)` is row `i` of the columns, with one past its
-    /// largest entity id.
-    pub fn place(&mut self, cases: &[u32], order: Option<&[u32]>, row: impl Fn(usize) -> (R, u32)) {
-        let (a, b) = self.spans[self.placed];
-        self.placed += 1;
-        for p in a..b {
-            let i = at(order, p);
-            let c = cases[i] as usize - self.lo;
-            let (r, hi) = row(i);
-            self.out.rows[self.next[c] as usize] = r;
-            self.next[c] += 1;
-            self.out.his[c] = self.out.his[c].max(hi);
-        }
-    }
-
     /// The range's cases.
     pub fn finish(self) -> CaseRows<R> {
         self.out
@@ -662,20 +646,6 @@ pub fn case_order(name: &str, cases: &[u32], n: usize) -> Result<Option<Vec<u32>
     let mut order: Vec<u32> = (0..len).collect();
     order.sort_by_key(|&i| cases[i as usize]);
     Ok(Some(order))
-}
-
-/// Checks the ids of one entity column of `Columns::name` (nameless:
-/// every id but [`INVALID`] is fine).
-pub fn column_ids(
-    name: &str,
-    ty: &str,
-    first: u32,
-    ids: impl Iterator<Item = Id>,
-) -> Result<(), Error> {
-    match ids.enumerate().find(|&(_, id)| id > MAX_ID) {
-        Some((row, id)) => Err(bad_column_id(name, ty, first, row, id)),
-        None => Ok(()),
-    }
 }
 
 /// Up to this many rows a case is checked by [`plain_set`]; a larger one
@@ -960,37 +930,12 @@ mod tests {
     }
 
     #[test]
-    fn gather_groups_rows_by_case_in_and_out_of_order() {
-        // Two relations: one in case order, one not.
+    fn rows_not_in_case_order_are_ordered_by_case() {
         let a_cases = [0u32, 1, 1, 3];
         let b_cases = [2u32, 0, 3, 1, 0];
-        let b_order = case_order("b", &b_cases, 4).unwrap();
         assert!(case_order("a", &a_cases, 4).unwrap().is_none());
+        let b_order = case_order("b", &b_cases, 4).unwrap();
         assert_eq!(b_order.as_deref(), Some(&[1, 4, 3, 0, 2][..]));
-        for range in [0..4, 1..3, 3..4, 2..2] {
-            let mut g: Gather<(u32, u32)> = Gather::new(range.clone());
-            g.count(&a_cases, None);
-            g.count(&b_cases, b_order.as_deref());
-            g.start_placing();
-            g.place(&a_cases, None, |i| ((0, i as u32), i as u32 + 1));
-            g.place(&b_cases, b_order.as_deref(), |i| ((1, i as u32), 0));
-            let out = g.finish();
-            assert_eq!(out.len(), range.len());
-            for (k, c) in range.clone().enumerate() {
-                let mut want: Vec<(u32, u32)> = Vec::new();
-                want.extend(
-                    (0..4)
-                        .filter(|&i| a_cases[i] as usize == c)
-                        .map(|i| (0, i as u32)),
-                );
-                want.extend(
-                    (0..5)
-                        .filter(|&i| b_cases[i] as usize == c)
-                        .map(|i| (1, i as u32)),
-                );
-                assert_eq!(out.rows(k), &want[..], "case {c} of {range:?}");
-            }
-        }
     }
 
     #[test]
@@ -1014,14 +959,6 @@ mod tests {
                  (indexes 0 to 1)"
                     .into()
             ))
-        );
-        assert_eq!(
-            column_ids("draw_agreed", "Game", 12, [12, INVALID].into_iter()),
-            Err(Error::Facts(format!(
-                "`Columns::draw_agreed`, row 1: the Game id {INVALID} is out of range: \
-                 `Game::from_index` takes indexes up to {} (a larger index gives this id)",
-                MAX_ID - 12
-            )))
         );
     }
 
