@@ -396,8 +396,8 @@ impl<R: 'static> Drop for CaseRows<R> {
 }
 
 /// Groups the rows of column-wise input by case, one batch (a range of
-/// cases) at a time: first every relation's rows are counted per case
-/// ([`Gather::count`]), then placed ([`Gather::place`]).
+/// cases) at a time: first every field's rows are counted per case
+/// ([`Gather::count_fields`]), then placed ([`Gather::place_fields`]).
 pub struct Gather<R: 'static> {
     lo: usize,
     /// Per case of the range: its rows so far (counting), then where its
@@ -544,8 +544,9 @@ where
         });
     }
 
-    /// Places one field's rows, as [`Gather::place`] does a relation's:
-    /// first each row's relation and slot, then column by column.
+    /// Places one field's rows (the fields in the order they were
+    /// counted): first each row's relation and slot, then column by
+    /// column, each column's values read in one call.
     fn place_field(&mut self, f: &ColumnsField<'_>, order: Option<&[u32]>) {
         let (a, b) = self.spans[self.placed];
         self.placed += 1;
