@@ -379,13 +379,16 @@ pub mod __private {
     pub use crate::generated::bridge::{canonical, canonical_json, read_facts_json};
     #[cfg(feature = "explain")]
     pub use crate::generated::bridge::{explain, explain_literal, QueryArg};
+    pub use crate::generated::columns::{
+        columns_order, first_contradiction, ColumnsField, FieldRows, Negatable,
+    };
     #[cfg(any(feature = "serde", feature = "explain"))]
     pub use crate::generated::embedded::embedded_program;
     pub use crate::generated::embedded::Embedded;
     pub use crate::generated::input::{
-        bad_id, case_order, column_ids, dedup_sorted, entity, id_of_index, index_of_id,
-        known_entity, next_tag, not_issued, out_of_range, plain_set, same_lengths, seen, CaseNames,
-        CaseRows, Gather, InputRel, Nameless, INVALID, MAX_ID,
+        bad_id, case_order, dedup_sorted, entity, id_of_index, index_of_id, known_entity, next_tag,
+        not_issued, out_of_range, plain_set, same_lengths, seen, CaseNames, CaseRows, Gather,
+        InputRel, Nameless, INVALID, MAX_ID,
     };
     pub use crate::generated::interner::{Interner, SparePool};
     pub use crate::law::{Date, EditionRow, GateRow, Law, WorkRow};

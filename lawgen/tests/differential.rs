@@ -30,9 +30,8 @@
 //! conclusions name a nameless one (`Type#index`).
 //!
 //! Every second package (1, 3, 5, …) has the typed API's functions with one
-//! arm per relation (`Conclusions::__rows`, `columns_order`,
-//! `gather_columns`, `first_contradiction`, the outputs of a module from
-//! the program) split as a large package's are, into functions of at most
+//! arm per relation (`Conclusions::__rows`, `columns_fields`, the outputs
+//! of a module from the program) split as a large package's are, into functions of at most
 //! two arms (`EmitOptions::split_above`), on both engines.
 //!
 //! Environment:

@@ -19,6 +19,7 @@
 //! distinct per type and never a constant's, so the reference evaluator,
 //! which reads names, sees the same entities the engine computed with.
 
+use super::columns::{ColumnsField, FieldRows};
 use super::interner::Interner;
 use crate::{Arg, Entity, Error, Id};
 use std::borrow::Cow;
@@ -395,8 +396,8 @@ impl<R: 'static> Drop for CaseRows<R> {
 }
 
 /// Groups the rows of column-wise input by case, one batch (a range of
-/// cases) at a time: first every relation's rows are counted per case
-/// ([`Gather::count`]), then placed ([`Gather::place`]).
+/// cases) at a time: first every field's rows are counted per case
+/// ([`Gather::count_fields`]), then placed ([`Gather::place_fields`]).
 pub struct Gather<R: 'static> {
     lo: usize,
     /// Per case of the range: its rows so far (counting), then where its
@@ -412,6 +413,11 @@ pub struct Gather<R: 'static> {
     /// which set; the sets.
     each_of: Option<(Vec<u32>, Vec<Vec<R>>)>,
     out: CaseRows<R>,
+    /// [`Gather::place_field`]'s scratch: the rows of the field being
+    /// placed, where each goes, and one column's values.
+    at: Vec<u32>,
+    to: Vec<u32>,
+    values: Vec<i64>,
 }
 
 /// The row at position `p` in case order of a column whose rows are
@@ -432,6 +438,9 @@ impl<R: Copy + Default + 'static> Gather<R> {
             each: Vec::new(),
             each_of: None,
             out: CaseRows::new(),
+            at: Vec::new(),
+            to: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -492,25 +501,89 @@ impl<R: Copy + Default + 'static> Gather<R> {
         }
     }
 
-    /// Places one relation's rows (the relations in the order they were
-    /// counted): `row(i)` is row `i` of the columns, with one past its
-    /// largest entity id.
-    pub fn place(&mut self, cases: &[u32], order: Option<&[u32]>, row: impl Fn(usize) -> (R, u32)) {
-        let (a, b) = self.spans[self.placed];
-        self.placed += 1;
-        for p in a..b {
-            let i = at(order, p);
-            let c = cases[i] as usize - self.lo;
-            let (r, hi) = row(i);
-            self.out.rows[self.next[c] as usize] = r;
-            self.next[c] += 1;
-            self.out.his[c] = self.out.his[c].max(hi);
-        }
-    }
-
     /// The range's cases.
     pub fn finish(self) -> CaseRows<R> {
         self.out
+    }
+}
+
+impl<const W: usize> Gather<(u32, [i64; W])>
+where
+    (u32, [i64; W]): Default,
+{
+    /// Counts the rows of every field `fields` hands its visitor that has
+    /// a relation to load; `order[k]` is the order by case of the `k`th
+    /// field's rows (from [`super::columns::columns_order`]).
+    pub fn count_fields(
+        &mut self,
+        order: &[Option<Vec<u32>>],
+        fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
+    ) {
+        let mut k = 0;
+        fields(&mut |f| {
+            if !matches!(f.rows(), FieldRows::Nothing) {
+                self.count(f.cases(), order[k].as_deref());
+            }
+            k += 1;
+        });
+    }
+
+    /// Places the rows of the fields [`Gather::count_fields`] counted,
+    /// `fields` handing its visitor the same fields in the same order.
+    pub fn place_fields(
+        &mut self,
+        order: &[Option<Vec<u32>>],
+        fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
+    ) {
+        let mut k = 0;
+        fields(&mut |f| {
+            if !matches!(f.rows(), FieldRows::Nothing) {
+                self.place_field(&f, order[k].as_deref());
+            }
+            k += 1;
+        });
+    }
+
+    /// Places one field's rows (the fields in the order they were
+    /// counted): first each row's relation and slot, then column by
+    /// column, each column's values read in one call.
+    fn place_field(&mut self, f: &ColumnsField<'_>, order: Option<&[u32]>) {
+        let (a, b) = self.spans[self.placed];
+        self.placed += 1;
+        let cases = f.cases();
+        self.at.clear();
+        self.to.clear();
+        for p in a..b {
+            let i = at(order, p);
+            let c = cases[i] as usize - self.lo;
+            let to = self.next[c];
+            self.next[c] += 1;
+            self.at.push(i as u32);
+            self.to.push(to);
+            self.out.rows[to as usize].0 = match f.rows() {
+                FieldRows::Fact(r) => r,
+                FieldRows::Decide(holds, yes, no) => {
+                    if holds[i] {
+                        yes
+                    } else {
+                        no
+                    }
+                }
+                FieldRows::Nothing => unreachable!("a field with no relation is not placed"),
+            };
+        }
+        for (j, col) in f.cols().iter().enumerate() {
+            self.values.clear();
+            col.read(&self.at, &mut self.values);
+            let entity = col.entity().is_some();
+            for ((&to, &v), &i) in self.to.iter().zip(&self.values).zip(&self.at) {
+                self.out.rows[to as usize].1[j] = v;
+                if entity {
+                    let c = cases[i as usize] as usize - self.lo;
+                    self.out.his[c] = seen(self.out.his[c], v as u32);
+                }
+            }
+        }
     }
 }
 
@@ -574,25 +647,6 @@ pub fn case_order(name: &str, cases: &[u32], n: usize) -> Result<Option<Vec<u32>
     let mut order: Vec<u32> = (0..len).collect();
     order.sort_by_key(|&i| cases[i as usize]);
     Ok(Some(order))
-}
-
-/// Checks the ids of one entity column of `Columns::name` (nameless:
-/// every id but [`INVALID`] is fine).
-pub fn column_ids(
-    name: &str,
-    ty: &str,
-    first: u32,
-    ids: impl Iterator<Item = Id>,
-) -> Result<(), Error> {
-    for (row, id) in ids.enumerate() {
-        if id > MAX_ID {
-            return Err(Error::Facts(format!(
-                "`Columns::{name}`, row {row}: {}",
-                out_of_range(first)(ty, id)
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Up to this many rows a case is checked by [`plain_set`]; a larger one
@@ -877,37 +931,12 @@ mod tests {
     }
 
     #[test]
-    fn gather_groups_rows_by_case_in_and_out_of_order() {
-        // Two relations: one in case order, one not.
+    fn rows_not_in_case_order_are_ordered_by_case() {
         let a_cases = [0u32, 1, 1, 3];
         let b_cases = [2u32, 0, 3, 1, 0];
-        let b_order = case_order("b", &b_cases, 4).unwrap();
         assert!(case_order("a", &a_cases, 4).unwrap().is_none());
+        let b_order = case_order("b", &b_cases, 4).unwrap();
         assert_eq!(b_order.as_deref(), Some(&[1, 4, 3, 0, 2][..]));
-        for range in [0..4, 1..3, 3..4, 2..2] {
-            let mut g: Gather<(u32, u32)> = Gather::new(range.clone());
-            g.count(&a_cases, None);
-            g.count(&b_cases, b_order.as_deref());
-            g.start_placing();
-            g.place(&a_cases, None, |i| ((0, i as u32), i as u32 + 1));
-            g.place(&b_cases, b_order.as_deref(), |i| ((1, i as u32), 0));
-            let out = g.finish();
-            assert_eq!(out.len(), range.len());
-            for (k, c) in range.clone().enumerate() {
-                let mut want: Vec<(u32, u32)> = Vec::new();
-                want.extend(
-                    (0..4)
-                        .filter(|&i| a_cases[i] as usize == c)
-                        .map(|i| (0, i as u32)),
-                );
-                want.extend(
-                    (0..5)
-                        .filter(|&i| b_cases[i] as usize == c)
-                        .map(|i| (1, i as u32)),
-                );
-                assert_eq!(out.rows(k), &want[..], "case {c} of {range:?}");
-            }
-        }
     }
 
     #[test]
@@ -931,14 +960,6 @@ mod tests {
                  (indexes 0 to 1)"
                     .into()
             ))
-        );
-        assert_eq!(
-            column_ids("draw_agreed", "Game", 12, [12, INVALID].into_iter()),
-            Err(Error::Facts(format!(
-                "`Columns::draw_agreed`, row 1: the Game id {INVALID} is out of range: \
-                 `Game::from_index` takes indexes up to {} (a larger index gives this id)",
-                MAX_ID - 12
-            )))
         );
     }
 

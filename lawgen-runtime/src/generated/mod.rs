@@ -8,6 +8,8 @@
 //!   the same way);
 //! - [`batch`]: many cases per engine run, on worker threads, and a batch's
 //!   rows grouped by case;
+//! - [`columns`]: a module's `Columns` read through one descriptor per
+//!   field, and the contradiction error read from a table;
 //! - [`input`]: cases without names (ids the caller chose), their rows in
 //!   one reused buffer per batch, column-wise input grouped by case, and
 //!   how conclusions name entities that have no name;
@@ -18,6 +20,7 @@
 pub mod batch;
 #[cfg(any(feature = "serde", feature = "explain"))]
 pub mod bridge;
+pub mod columns;
 pub mod embedded;
 pub mod input;
 pub mod interner;

@@ -261,6 +261,8 @@ pub const RESERVED: &[(Scope, &[&str])] = &[
             "FIRST_ID",
             "NAMELESS",
             "INPUT_RELS",
+            "columns_fields",
+            "NEGATABLE",
         ],
     ),
     (

@@ -1,8 +1,9 @@
-//! Functions of the typed API with one arm or one statement per relation
-//! (`Conclusions::__rows` and `concluded_counts`, `columns_order`, `gather_columns`,
-//! `first_contradiction`, the outputs of a module evaluated from its
-//! program), split into functions of at most [`ARMS_PER_FN`] arms once
-//! they have more than [`SPLIT_ABOVE`] (`Plan::split_above`).
+//! Functions of the typed API with one statement per input relation
+//! (`columns_fields`), split into functions of at most [`ARMS_PER_FN`]
+//! statements once they have more than [`SPLIT_ABOVE`]
+//! (`Plan::split_above`); above the same threshold, `concluded_counts` is a
+//! loop over a table instead of one expression. What had one arm per
+//! relation elsewhere (`__rows`, `Outputs`, contradictions) is a table.
 //!
 //! Why: LLVM's time in one function grows faster than the function's
 //! length, so a large package's few functions of thousands of arms made
@@ -39,56 +40,6 @@ fn chunk(above: usize) -> usize {
 pub(super) struct Split {
     pub body: TokenStream,
     pub fns: TokenStream,
-}
-
-/// `match #scrutinee { k => …, _ => #default }` over `arms` (each its key,
-/// the key as a pattern of the scrutinee's type, and its value), split
-/// above `above` arms into functions `{name}_{n}` of consecutive keys,
-/// which the body dispatches to by key range. `header(f)` is a chunk's
-/// signature (`fn f(&self, rel: usize) -> T`), `call(f)` how the body
-/// calls it.
-pub(super) fn split_match(
-    above: usize,
-    scrutinee: &TokenStream,
-    mut arms: Vec<(u64, TokenStream, TokenStream)>,
-    default: &TokenStream,
-    name: &str,
-    header: &dyn Fn(&Ident) -> TokenStream,
-    call: &dyn Fn(&Ident) -> TokenStream,
-) -> Split {
-    let arm = |(_, k, v): &(u64, TokenStream, TokenStream)| quote!(#k => #v,);
-    if !splits(above, arms.len()) {
-        let arms = arms.iter().map(arm);
-        return Split {
-            body: quote!(match #scrutinee { #(#arms)* _ => #default, }),
-            fns: TokenStream::new(),
-        };
-    }
-    arms.sort_by_key(|(k, ..)| *k);
-    let mut dispatch = Vec::new();
-    let mut fns = Vec::new();
-    for (n, chunk) in arms.chunks(chunk(above)).enumerate() {
-        let f = format_ident!("{name}_{n}");
-        let (lo, hi) = (&chunk[0].1, &chunk[chunk.len() - 1].1);
-        let c = call(&f);
-        dispatch.push(quote!(#lo..=#hi => #c,));
-        let h = header(&f);
-        let arms = chunk.iter().map(arm);
-        fns.push(quote! {
-            #[inline(never)]
-            #[allow(unused_variables)]
-            #h {
-                match #scrutinee {
-                    #(#arms)*
-                    _ => #default,
-                }
-            }
-        });
-    }
-    Split {
-        body: quote!(match #scrutinee { #(#dispatch)* _ => #default, }),
-        fns: quote!(#(#fns)*),
-    }
 }
 
 /// `stmts` in order, split above `above` into functions

@@ -3902,285 +3902,75 @@ static NEGATION: [u32; 151usize] = [
     u32::MAX,
     151,
 ];
+/// Per input relation with explicit negations, what the error
+/// naming a contradiction says of it.
+static NEGATABLE: &[__rt::Negatable] = &[
+    __rt::Negatable::new(7, "arbiter_of", &[Some("Game"), Some("Arbiter")]),
+    __rt::Negatable::new(
+        11,
+        "attempted_transition",
+        &[Some("Game"), Some("GamePlayTransition")],
+    ),
+    __rt::Negatable::new(1, "both_players_have_moved", &[Some("Game")]),
+    __rt::Negatable::new(
+        14,
+        "capturing_pawn_on_adjacent_file",
+        &[Some("Game"), Some("Piece")],
+    ),
+    __rt::Negatable::new(4, "case_not_precisely_regulated", &[Some("Situation")]),
+    __rt::Negatable::new(30, "castling_path_attacked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(33, "castling_path_blocked", &[Some("CastlingSide")]),
+    __rt::Negatable::new(
+        23,
+        "castling_side_of",
+        &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
+    ),
+    __rt::Negatable::new(32, "checked_castling_side", &[Some("CastlingSide")]),
+    __rt::Negatable::new(37, "checked_game", &[Some("Game")]),
+    __rt::Negatable::new(39, "checked_piece", &[Some("Piece")]),
+    __rt::Negatable::new(41, "checked_player", &[Some("Player")]),
+    __rt::Negatable::new(43, "checkmate_delivered", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(46, "completed_illegal_move_count", &[Some("Player"), None]),
+    __rt::Negatable::new(48, "dead_position_arisen", &[Some("Game")]),
+    __rt::Negatable::new(2, "draw_agreed", &[Some("Game")]),
+    __rt::Negatable::new(52, "draw_claimed", &[Some("Player")]),
+    __rt::Negatable::new(55, "en_passant_right_open", &[Some("Game")]),
+    __rt::Negatable::new(90, "king_cannot_be_checkmated", &[Some("Player")]),
+    __rt::Negatable::new(24, "king_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(139, "move_meets_articles_3_1_to_3_9", &[Some("Game")]),
+    __rt::Negatable::new(
+        85,
+        "moves_by_each_without_pawn_or_capture",
+        &[Some("Game"), None],
+    ),
+    __rt::Negatable::new(143, "own_piece_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(145, "piece_can_be_moved", &[Some("Piece")]),
+    __rt::Negatable::new(150, "piece_has_moved", &[Some("Piece")]),
+    __rt::Negatable::new(
+        144,
+        "piece_touched_intentionally",
+        &[Some("Player"), Some("Piece")],
+    ),
+    __rt::Negatable::new(10, "play_started", &[Some("Game")]),
+    __rt::Negatable::new(29, "player_has_the_move", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(91, "player_of", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(92, "player_resigned", &[Some("Player")]),
+    __rt::Negatable::new(89, "position_occurrence_count", &[Some("Game"), None]),
+    __rt::Negatable::new(62, "procedure_instance", &[Some("Game")]),
+    __rt::Negatable::new(27, "rook_of", &[Some("Player"), Some("Piece")]),
+    __rt::Negatable::new(93, "stalemate_arisen", &[Some("Game")]),
+];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
 /// (A cold path: a case `plain_set` could not vouch for, or
 /// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    for (rel, v) in rows {
-        let negation = match NEGATION.get(*rel as usize) {
-            Some(&n) if n != u32::MAX => n,
-            _ => continue,
-        };
-        if rows.binary_search(&(negation, *v)).is_ok() {
-            return Some(
-                match *rel {
-                    7u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "arbiter_of",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Arbiter", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    11u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "attempted_transition",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "GamePlayTransition", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    1u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "both_players_have_moved",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    14u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "capturing_pawn_on_adjacent_file",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Piece", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    4u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "case_not_precisely_regulated",
-                            args: vec![
-                                __rt::entity(names, "Situation", v[0usize] as u32)
-                            ],
-                        }
-                    }
-                    30u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "castling_path_attacked",
-                            args: vec![
-                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
-                            ],
-                        }
-                    }
-                    33u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "castling_path_blocked",
-                            args: vec![
-                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
-                            ],
-                        }
-                    }
-                    23u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "castling_side_of",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Player", v[1usize] as u32),
-                                __rt::entity(names, "CastlingSide", v[2usize] as u32),
-                                __rt::entity(names, "Piece", v[3usize] as u32)
-                            ],
-                        }
-                    }
-                    32u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checked_castling_side",
-                            args: vec![
-                                __rt::entity(names, "CastlingSide", v[0usize] as u32)
-                            ],
-                        }
-                    }
-                    37u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checked_game",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    39u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checked_piece",
-                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
-                        }
-                    }
-                    41u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checked_player",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    43u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checkmate_delivered",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Player", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    46u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "completed_illegal_move_count",
-                            args: vec![
-                                __rt::entity(names, "Player", v[0usize] as u32),
-                                __rt::Arg::Int(v[1usize])
-                            ],
-                        }
-                    }
-                    48u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "dead_position_arisen",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    2u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "draw_agreed",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    52u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "draw_claimed",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    55u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "en_passant_right_open",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    90u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "king_cannot_be_checkmated",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    24u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "king_of",
-                            args: vec![
-                                __rt::entity(names, "Player", v[0usize] as u32),
-                                __rt::entity(names, "Piece", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    139u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "move_meets_articles_3_1_to_3_9",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    85u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "moves_by_each_without_pawn_or_capture",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::Arg::Int(v[1usize])
-                            ],
-                        }
-                    }
-                    143u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "own_piece_of",
-                            args: vec![
-                                __rt::entity(names, "Player", v[0usize] as u32),
-                                __rt::entity(names, "Piece", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    145u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "piece_can_be_moved",
-                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
-                        }
-                    }
-                    150u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "piece_has_moved",
-                            args: vec![__rt::entity(names, "Piece", v[0usize] as u32)],
-                        }
-                    }
-                    144u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "piece_touched_intentionally",
-                            args: vec![
-                                __rt::entity(names, "Player", v[0usize] as u32),
-                                __rt::entity(names, "Piece", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    10u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "play_started",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    29u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "player_has_the_move",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Player", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    91u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "player_of",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Player", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    92u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "player_resigned",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    89u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "position_occurrence_count",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::Arg::Int(v[1usize])
-                            ],
-                        }
-                    }
-                    62u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "procedure_instance",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    27u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "rook_of",
-                            args: vec![
-                                __rt::entity(names, "Player", v[0usize] as u32),
-                                __rt::entity(names, "Piece", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    93u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "stalemate_arisen",
-                            args: vec![__rt::entity(names, "Game", v[0usize] as u32)],
-                        }
-                    }
-                    _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-                },
-            );
-        }
-    }
-    None
+    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first
-/// saying which case each row belongs to (rows of a case may be
+/// (the case column) saying which case, below the batch's number
+/// of cases, each row belongs to (rows of a case may be
 /// anywhere; in case order they are grouped without sorting).
 /// Fields left out are empty (`..Columns::default()`).
 /// Evaluated by [`evaluate_columns`].
@@ -4191,49 +3981,49 @@ pub struct Columns<'a> {
     /// (docs/reference.md#as-of-evaluation). Empty: every case
     /// as of the package's current date.
     pub as_of: &'a [__rt::Date],
-    /// `arbiter`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter`: the case column, then `entity`.
     pub arbiter: (&'a [u32], &'a [Arbiter]),
-    /// `castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side`: the case column, then `entity`.
     pub castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game`: the case column, then `entity`.
     pub game: (&'a [u32], &'a [Game]),
-    /// `game_play_state`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_state`: the case column, then `entity`.
     pub game_play_state: (&'a [u32], &'a [GamePlayState]),
-    /// `game_play_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game_play_transition`: the case column, then `entity`.
     pub game_play_transition: (&'a [u32], &'a [GamePlayTransition]),
-    /// `piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece`: the case column, then `entity`.
     pub piece: (&'a [u32], &'a [Piece]),
-    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player`: the case column, then `entity`.
     pub player: (&'a [u32], &'a [Player]),
-    /// `situation`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::situation`: the case column, then `entity`.
     pub situation: (&'a [u32], &'a [Situation]),
-    /// `arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::arbiter_of`: the case column, then `game`, `arb`.
     pub arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `not_arbiter_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_arbiter_of`: the case column, then `game`, `arb`.
     pub not_arbiter_of: (&'a [u32], &'a [Game], &'a [Arbiter]),
-    /// `attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::attempted_transition`: the case column, then `instance`, `transition`.
     pub attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `not_attempted_transition`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_attempted_transition`: the case column, then `instance`, `transition`.
     pub not_attempted_transition: (&'a [u32], &'a [Game], &'a [GamePlayTransition]),
-    /// `both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::both_players_have_moved`: the case column, then `game`.
     pub both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `not_both_players_have_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_both_players_have_moved`: the case column, then `game`.
     pub not_both_players_have_moved: (&'a [u32], &'a [Game]),
-    /// `capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `not_capturing_pawn_on_adjacent_file`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_capturing_pawn_on_adjacent_file`: the case column, then `game`, `pawn`.
     pub not_capturing_pawn_on_adjacent_file: (&'a [u32], &'a [Game], &'a [Piece]),
-    /// `decide_case_not_precisely_regulated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_case_not_precisely_regulated`: the case column, then `situation`, `holds`.
     pub decide_case_not_precisely_regulated: (&'a [u32], &'a [Situation], &'a [bool]),
-    /// `castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_attacked`: the case column, then `side`.
     pub castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_attacked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_attacked`: the case column, then `side`.
     pub not_castling_path_attacked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_path_blocked`: the case column, then `side`.
     pub castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `not_castling_path_blocked`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_path_blocked`: the case column, then `side`.
     pub not_castling_path_blocked: (&'a [u32], &'a [CastlingSide]),
-    /// `castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -4241,7 +4031,7 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `not_castling_side_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_castling_side_of`: the case column, then `game`, `who`, `side`, `rook`.
     pub not_castling_side_of: (
         &'a [u32],
         &'a [Game],
@@ -4249,112 +4039,112 @@ pub struct Columns<'a> {
         &'a [CastlingSide],
         &'a [Piece],
     ),
-    /// `checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_castling_side`: the case column, then `side`.
     pub checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `not_checked_castling_side`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_castling_side`: the case column, then `side`.
     pub not_checked_castling_side: (&'a [u32], &'a [CastlingSide]),
-    /// `checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_game`: the case column, then `game`.
     pub checked_game: (&'a [u32], &'a [Game]),
-    /// `not_checked_game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_game`: the case column, then `game`.
     pub not_checked_game: (&'a [u32], &'a [Game]),
-    /// `checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_piece`: the case column, then `piece`.
     pub checked_piece: (&'a [u32], &'a [Piece]),
-    /// `not_checked_piece`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_piece`: the case column, then `piece`.
     pub not_checked_piece: (&'a [u32], &'a [Piece]),
-    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_player`: the case column, then `who`.
     pub checked_player: (&'a [u32], &'a [Player]),
-    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_player`: the case column, then `who`.
     pub not_checked_player: (&'a [u32], &'a [Player]),
-    /// `checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checkmate_delivered`: the case column, then `game`, `who`.
     pub checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_checkmate_delivered`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checkmate_delivered`: the case column, then `game`, `who`.
     pub not_checkmate_delivered: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::completed_illegal_move_count`: the case column, then `who`, `n`.
     pub completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `not_completed_illegal_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_completed_illegal_move_count`: the case column, then `who`, `n`.
     pub not_completed_illegal_move_count: (&'a [u32], &'a [Player], &'a [i64]),
-    /// `dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::dead_position_arisen`: the case column, then `game`.
     pub dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `not_dead_position_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_dead_position_arisen`: the case column, then `game`.
     pub not_dead_position_arisen: (&'a [u32], &'a [Game]),
-    /// `draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_agreed`: the case column, then `game`.
     pub draw_agreed: (&'a [u32], &'a [Game]),
-    /// `not_draw_agreed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_agreed`: the case column, then `game`.
     pub not_draw_agreed: (&'a [u32], &'a [Game]),
-    /// `draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::draw_claimed`: the case column, then `who`.
     pub draw_claimed: (&'a [u32], &'a [Player]),
-    /// `not_draw_claimed`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_draw_claimed`: the case column, then `who`.
     pub not_draw_claimed: (&'a [u32], &'a [Player]),
-    /// `en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::en_passant_right_open`: the case column, then `game`.
     pub en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `not_en_passant_right_open`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_en_passant_right_open`: the case column, then `game`.
     pub not_en_passant_right_open: (&'a [u32], &'a [Game]),
-    /// `king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_cannot_be_checkmated`: the case column, then `who`.
     pub king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `not_king_cannot_be_checkmated`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_cannot_be_checkmated`: the case column, then `who`.
     pub not_king_cannot_be_checkmated: (&'a [u32], &'a [Player]),
-    /// `king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::king_of`: the case column, then `who`, `king`.
     pub king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_king_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_king_of`: the case column, then `who`, `king`.
     pub not_king_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `not_move_meets_articles_3_1_to_3_9`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_move_meets_articles_3_1_to_3_9`: the case column, then `game`.
     pub not_move_meets_articles_3_1_to_3_9: (&'a [u32], &'a [Game]),
-    /// `moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_moves_by_each_without_pawn_or_capture`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_moves_by_each_without_pawn_or_capture`: the case column, then `game`, `n`.
     pub not_moves_by_each_without_pawn_or_capture: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::own_piece_of`: the case column, then `who`, `piece`.
     pub own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_own_piece_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_own_piece_of`: the case column, then `who`, `piece`.
     pub not_own_piece_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_can_be_moved`: the case column, then `piece`.
     pub piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_can_be_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_can_be_moved`: the case column, then `piece`.
     pub not_piece_can_be_moved: (&'a [u32], &'a [Piece]),
-    /// `piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::piece_has_moved`: the case column, then `piece`.
     pub piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `not_piece_has_moved`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_piece_has_moved`: the case column, then `piece`.
     pub not_piece_has_moved: (&'a [u32], &'a [Piece]),
-    /// `decide_piece_touched_intentionally`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_piece_touched_intentionally`: the case column, then `who`, `piece`, `holds`.
     pub decide_piece_touched_intentionally: (
         &'a [u32],
         &'a [Player],
         &'a [Piece],
         &'a [bool],
     ),
-    /// `play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::play_started`: the case column, then `game`.
     pub play_started: (&'a [u32], &'a [Game]),
-    /// `not_play_started`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_play_started`: the case column, then `game`.
     pub not_play_started: (&'a [u32], &'a [Game]),
-    /// `player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_has_the_move`: the case column, then `game`, `who`.
     pub player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_has_the_move`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_has_the_move`: the case column, then `game`, `who`.
     pub not_player_has_the_move: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_of`: the case column, then `game`, `who`.
     pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_of`: the case column, then `game`, `who`.
     pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_resigned`: the case column, then `who`.
     pub player_resigned: (&'a [u32], &'a [Player]),
-    /// `not_player_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_resigned`: the case column, then `who`.
     pub not_player_resigned: (&'a [u32], &'a [Player]),
-    /// `position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::position_occurrence_count`: the case column, then `game`, `n`.
     pub position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_position_occurrence_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_position_occurrence_count`: the case column, then `game`, `n`.
     pub not_position_occurrence_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::procedure_instance`: the case column, then `instance`.
     pub procedure_instance: (&'a [u32], &'a [Game]),
-    /// `not_procedure_instance`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_procedure_instance`: the case column, then `instance`.
     pub not_procedure_instance: (&'a [u32], &'a [Game]),
-    /// `rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::rook_of`: the case column, then `who`, `rook`.
     pub rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `not_rook_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_rook_of`: the case column, then `who`, `rook`.
     pub not_rook_of: (&'a [u32], &'a [Player], &'a [Piece]),
-    /// `stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::stalemate_arisen`: the case column, then `game`.
     pub stalemate_arisen: (&'a [u32], &'a [Game]),
-    /// `not_stalemate_arisen`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_stalemate_arisen`: the case column, then `game`.
     pub not_stalemate_arisen: (&'a [u32], &'a [Game]),
 }
 impl Default for Columns<'_> {
@@ -4500,1112 +4290,731 @@ fn columns_dates(
     }
     Ok(Some((of, sets)))
 }
+/// Hands `f` each field of `columns`, in order, as the runtime
+/// reads it: its name, its columns' labels, its slices and the
+/// relation its rows state.
+#[allow(unused_variables)]
+fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_>)) {
+    f(
+        __rt::ColumnsField::new(
+            "arbiter",
+            &["`entity`"],
+            columns.arbiter.0,
+            &[&columns.arbiter.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "castling_side",
+            &["`entity`"],
+            columns.castling_side.0,
+            &[&columns.castling_side.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "game",
+            &["`entity`"],
+            columns.game.0,
+            &[&columns.game.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "game_play_state",
+            &["`entity`"],
+            columns.game_play_state.0,
+            &[&columns.game_play_state.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "game_play_transition",
+            &["`entity`"],
+            columns.game_play_transition.0,
+            &[&columns.game_play_transition.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "piece",
+            &["`entity`"],
+            columns.piece.0,
+            &[&columns.piece.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player",
+            &["`entity`"],
+            columns.player.0,
+            &[&columns.player.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "situation",
+            &["`entity`"],
+            columns.situation.0,
+            &[&columns.situation.1],
+            __rt::FieldRows::Fact(20),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "arbiter_of",
+            &["`game`", "`arb`"],
+            columns.arbiter_of.0,
+            &[&columns.arbiter_of.1, &columns.arbiter_of.2],
+            __rt::FieldRows::Fact(7),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_arbiter_of",
+            &["`game`", "`arb`"],
+            columns.not_arbiter_of.0,
+            &[&columns.not_arbiter_of.1, &columns.not_arbiter_of.2],
+            __rt::FieldRows::Fact(8),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "attempted_transition",
+            &["`instance`", "`transition`"],
+            columns.attempted_transition.0,
+            &[&columns.attempted_transition.1, &columns.attempted_transition.2],
+            __rt::FieldRows::Fact(11),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_attempted_transition",
+            &["`instance`", "`transition`"],
+            columns.not_attempted_transition.0,
+            &[&columns.not_attempted_transition.1, &columns.not_attempted_transition.2],
+            __rt::FieldRows::Fact(12),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "both_players_have_moved",
+            &["`game`"],
+            columns.both_players_have_moved.0,
+            &[&columns.both_players_have_moved.1],
+            __rt::FieldRows::Fact(1),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_both_players_have_moved",
+            &["`game`"],
+            columns.not_both_players_have_moved.0,
+            &[&columns.not_both_players_have_moved.1],
+            __rt::FieldRows::Fact(13),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "capturing_pawn_on_adjacent_file",
+            &["`game`", "`pawn`"],
+            columns.capturing_pawn_on_adjacent_file.0,
+            &[
+                &columns.capturing_pawn_on_adjacent_file.1,
+                &columns.capturing_pawn_on_adjacent_file.2,
+            ],
+            __rt::FieldRows::Fact(14),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_capturing_pawn_on_adjacent_file",
+            &["`game`", "`pawn`"],
+            columns.not_capturing_pawn_on_adjacent_file.0,
+            &[
+                &columns.not_capturing_pawn_on_adjacent_file.1,
+                &columns.not_capturing_pawn_on_adjacent_file.2,
+            ],
+            __rt::FieldRows::Fact(15),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "decide_case_not_precisely_regulated",
+            &["`situation`"],
+            columns.decide_case_not_precisely_regulated.0,
+            &[&columns.decide_case_not_precisely_regulated.1],
+            __rt::FieldRows::Decide(columns.decide_case_not_precisely_regulated.2, 4, 19),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "castling_path_attacked",
+            &["`side`"],
+            columns.castling_path_attacked.0,
+            &[&columns.castling_path_attacked.1],
+            __rt::FieldRows::Fact(30),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_castling_path_attacked",
+            &["`side`"],
+            columns.not_castling_path_attacked.0,
+            &[&columns.not_castling_path_attacked.1],
+            __rt::FieldRows::Fact(31),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "castling_path_blocked",
+            &["`side`"],
+            columns.castling_path_blocked.0,
+            &[&columns.castling_path_blocked.1],
+            __rt::FieldRows::Fact(33),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_castling_path_blocked",
+            &["`side`"],
+            columns.not_castling_path_blocked.0,
+            &[&columns.not_castling_path_blocked.1],
+            __rt::FieldRows::Fact(34),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "castling_side_of",
+            &["`game`", "`who`", "`side`", "`rook`"],
+            columns.castling_side_of.0,
+            &[
+                &columns.castling_side_of.1,
+                &columns.castling_side_of.2,
+                &columns.castling_side_of.3,
+                &columns.castling_side_of.4,
+            ],
+            __rt::FieldRows::Fact(23),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_castling_side_of",
+            &["`game`", "`who`", "`side`", "`rook`"],
+            columns.not_castling_side_of.0,
+            &[
+                &columns.not_castling_side_of.1,
+                &columns.not_castling_side_of.2,
+                &columns.not_castling_side_of.3,
+                &columns.not_castling_side_of.4,
+            ],
+            __rt::FieldRows::Fact(35),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checked_castling_side",
+            &["`side`"],
+            columns.checked_castling_side.0,
+            &[&columns.checked_castling_side.1],
+            __rt::FieldRows::Fact(32),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checked_castling_side",
+            &["`side`"],
+            columns.not_checked_castling_side.0,
+            &[&columns.not_checked_castling_side.1],
+            __rt::FieldRows::Fact(36),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checked_game",
+            &["`game`"],
+            columns.checked_game.0,
+            &[&columns.checked_game.1],
+            __rt::FieldRows::Fact(37),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checked_game",
+            &["`game`"],
+            columns.not_checked_game.0,
+            &[&columns.not_checked_game.1],
+            __rt::FieldRows::Fact(38),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checked_piece",
+            &["`piece`"],
+            columns.checked_piece.0,
+            &[&columns.checked_piece.1],
+            __rt::FieldRows::Fact(39),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checked_piece",
+            &["`piece`"],
+            columns.not_checked_piece.0,
+            &[&columns.not_checked_piece.1],
+            __rt::FieldRows::Fact(40),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checked_player",
+            &["`who`"],
+            columns.checked_player.0,
+            &[&columns.checked_player.1],
+            __rt::FieldRows::Fact(41),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checked_player",
+            &["`who`"],
+            columns.not_checked_player.0,
+            &[&columns.not_checked_player.1],
+            __rt::FieldRows::Fact(42),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checkmate_delivered",
+            &["`game`", "`who`"],
+            columns.checkmate_delivered.0,
+            &[&columns.checkmate_delivered.1, &columns.checkmate_delivered.2],
+            __rt::FieldRows::Fact(43),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checkmate_delivered",
+            &["`game`", "`who`"],
+            columns.not_checkmate_delivered.0,
+            &[&columns.not_checkmate_delivered.1, &columns.not_checkmate_delivered.2],
+            __rt::FieldRows::Fact(44),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "completed_illegal_move_count",
+            &["`who`", "`n`"],
+            columns.completed_illegal_move_count.0,
+            &[
+                &columns.completed_illegal_move_count.1,
+                &columns.completed_illegal_move_count.2,
+            ],
+            __rt::FieldRows::Fact(46),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_completed_illegal_move_count",
+            &["`who`", "`n`"],
+            columns.not_completed_illegal_move_count.0,
+            &[
+                &columns.not_completed_illegal_move_count.1,
+                &columns.not_completed_illegal_move_count.2,
+            ],
+            __rt::FieldRows::Fact(47),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "dead_position_arisen",
+            &["`game`"],
+            columns.dead_position_arisen.0,
+            &[&columns.dead_position_arisen.1],
+            __rt::FieldRows::Fact(48),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_dead_position_arisen",
+            &["`game`"],
+            columns.not_dead_position_arisen.0,
+            &[&columns.not_dead_position_arisen.1],
+            __rt::FieldRows::Fact(49),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "draw_agreed",
+            &["`game`"],
+            columns.draw_agreed.0,
+            &[&columns.draw_agreed.1],
+            __rt::FieldRows::Fact(2),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_draw_agreed",
+            &["`game`"],
+            columns.not_draw_agreed.0,
+            &[&columns.not_draw_agreed.1],
+            __rt::FieldRows::Fact(51),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "draw_claimed",
+            &["`who`"],
+            columns.draw_claimed.0,
+            &[&columns.draw_claimed.1],
+            __rt::FieldRows::Fact(52),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_draw_claimed",
+            &["`who`"],
+            columns.not_draw_claimed.0,
+            &[&columns.not_draw_claimed.1],
+            __rt::FieldRows::Fact(53),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "en_passant_right_open",
+            &["`game`"],
+            columns.en_passant_right_open.0,
+            &[&columns.en_passant_right_open.1],
+            __rt::FieldRows::Fact(55),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_en_passant_right_open",
+            &["`game`"],
+            columns.not_en_passant_right_open.0,
+            &[&columns.not_en_passant_right_open.1],
+            __rt::FieldRows::Fact(57),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "king_cannot_be_checkmated",
+            &["`who`"],
+            columns.king_cannot_be_checkmated.0,
+            &[&columns.king_cannot_be_checkmated.1],
+            __rt::FieldRows::Fact(90),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_king_cannot_be_checkmated",
+            &["`who`"],
+            columns.not_king_cannot_be_checkmated.0,
+            &[&columns.not_king_cannot_be_checkmated.1],
+            __rt::FieldRows::Fact(136),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "king_of",
+            &["`who`", "`king`"],
+            columns.king_of.0,
+            &[&columns.king_of.1, &columns.king_of.2],
+            __rt::FieldRows::Fact(24),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_king_of",
+            &["`who`", "`king`"],
+            columns.not_king_of.0,
+            &[&columns.not_king_of.1, &columns.not_king_of.2],
+            __rt::FieldRows::Fact(137),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "move_meets_articles_3_1_to_3_9",
+            &["`game`"],
+            columns.move_meets_articles_3_1_to_3_9.0,
+            &[&columns.move_meets_articles_3_1_to_3_9.1],
+            __rt::FieldRows::Fact(139),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_move_meets_articles_3_1_to_3_9",
+            &["`game`"],
+            columns.not_move_meets_articles_3_1_to_3_9.0,
+            &[&columns.not_move_meets_articles_3_1_to_3_9.1],
+            __rt::FieldRows::Fact(140),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "moves_by_each_without_pawn_or_capture",
+            &["`game`", "`n`"],
+            columns.moves_by_each_without_pawn_or_capture.0,
+            &[
+                &columns.moves_by_each_without_pawn_or_capture.1,
+                &columns.moves_by_each_without_pawn_or_capture.2,
+            ],
+            __rt::FieldRows::Fact(85),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_moves_by_each_without_pawn_or_capture",
+            &["`game`", "`n`"],
+            columns.not_moves_by_each_without_pawn_or_capture.0,
+            &[
+                &columns.not_moves_by_each_without_pawn_or_capture.1,
+                &columns.not_moves_by_each_without_pawn_or_capture.2,
+            ],
+            __rt::FieldRows::Fact(141),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "own_piece_of",
+            &["`who`", "`piece`"],
+            columns.own_piece_of.0,
+            &[&columns.own_piece_of.1, &columns.own_piece_of.2],
+            __rt::FieldRows::Fact(143),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_own_piece_of",
+            &["`who`", "`piece`"],
+            columns.not_own_piece_of.0,
+            &[&columns.not_own_piece_of.1, &columns.not_own_piece_of.2],
+            __rt::FieldRows::Fact(148),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "piece_can_be_moved",
+            &["`piece`"],
+            columns.piece_can_be_moved.0,
+            &[&columns.piece_can_be_moved.1],
+            __rt::FieldRows::Fact(145),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_piece_can_be_moved",
+            &["`piece`"],
+            columns.not_piece_can_be_moved.0,
+            &[&columns.not_piece_can_be_moved.1],
+            __rt::FieldRows::Fact(149),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "piece_has_moved",
+            &["`piece`"],
+            columns.piece_has_moved.0,
+            &[&columns.piece_has_moved.1],
+            __rt::FieldRows::Fact(150),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_piece_has_moved",
+            &["`piece`"],
+            columns.not_piece_has_moved.0,
+            &[&columns.not_piece_has_moved.1],
+            __rt::FieldRows::Fact(151),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "decide_piece_touched_intentionally",
+            &["`who`", "`piece`"],
+            columns.decide_piece_touched_intentionally.0,
+            &[
+                &columns.decide_piece_touched_intentionally.1,
+                &columns.decide_piece_touched_intentionally.2,
+            ],
+            __rt::FieldRows::Decide(
+                columns.decide_piece_touched_intentionally.3,
+                144,
+                154,
+            ),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "play_started",
+            &["`game`"],
+            columns.play_started.0,
+            &[&columns.play_started.1],
+            __rt::FieldRows::Fact(10),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_play_started",
+            &["`game`"],
+            columns.not_play_started.0,
+            &[&columns.not_play_started.1],
+            __rt::FieldRows::Fact(156),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player_has_the_move",
+            &["`game`", "`who`"],
+            columns.player_has_the_move.0,
+            &[&columns.player_has_the_move.1, &columns.player_has_the_move.2],
+            __rt::FieldRows::Fact(29),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_player_has_the_move",
+            &["`game`", "`who`"],
+            columns.not_player_has_the_move.0,
+            &[&columns.not_player_has_the_move.1, &columns.not_player_has_the_move.2],
+            __rt::FieldRows::Fact(157),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player_of",
+            &["`game`", "`who`"],
+            columns.player_of.0,
+            &[&columns.player_of.1, &columns.player_of.2],
+            __rt::FieldRows::Fact(91),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_player_of",
+            &["`game`", "`who`"],
+            columns.not_player_of.0,
+            &[&columns.not_player_of.1, &columns.not_player_of.2],
+            __rt::FieldRows::Fact(158),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player_resigned",
+            &["`who`"],
+            columns.player_resigned.0,
+            &[&columns.player_resigned.1],
+            __rt::FieldRows::Fact(92),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_player_resigned",
+            &["`who`"],
+            columns.not_player_resigned.0,
+            &[&columns.not_player_resigned.1],
+            __rt::FieldRows::Fact(159),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "position_occurrence_count",
+            &["`game`", "`n`"],
+            columns.position_occurrence_count.0,
+            &[
+                &columns.position_occurrence_count.1,
+                &columns.position_occurrence_count.2,
+            ],
+            __rt::FieldRows::Fact(89),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_position_occurrence_count",
+            &["`game`", "`n`"],
+            columns.not_position_occurrence_count.0,
+            &[
+                &columns.not_position_occurrence_count.1,
+                &columns.not_position_occurrence_count.2,
+            ],
+            __rt::FieldRows::Fact(160),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "procedure_instance",
+            &["`instance`"],
+            columns.procedure_instance.0,
+            &[&columns.procedure_instance.1],
+            __rt::FieldRows::Fact(62),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_procedure_instance",
+            &["`instance`"],
+            columns.not_procedure_instance.0,
+            &[&columns.not_procedure_instance.1],
+            __rt::FieldRows::Fact(161),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "rook_of",
+            &["`who`", "`rook`"],
+            columns.rook_of.0,
+            &[&columns.rook_of.1, &columns.rook_of.2],
+            __rt::FieldRows::Fact(27),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_rook_of",
+            &["`who`", "`rook`"],
+            columns.not_rook_of.0,
+            &[&columns.not_rook_of.1, &columns.not_rook_of.2],
+            __rt::FieldRows::Fact(163),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "stalemate_arisen",
+            &["`game`"],
+            columns.stalemate_arisen.0,
+            &[&columns.stalemate_arisen.1],
+            __rt::FieldRows::Fact(93),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_stalemate_arisen",
+            &["`game`"],
+            columns.not_stalemate_arisen.0,
+            &[&columns.not_stalemate_arisen.1],
+            __rt::FieldRows::Fact(165),
+        ),
+    );
+}
 /// Checks every column of `columns` for `n` cases; returns, per
 /// field, the order of its rows by case when they are not in it.
-#[allow(unused_variables, clippy::let_unit_value)]
 fn columns_order(
     columns: &Columns<'_>,
     n: usize,
 ) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
-    let mut order = Vec::with_capacity(74usize);
-    {
-        let (cases, c0) = columns.arbiter;
-        __rt::same_lengths(
-            "arbiter",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("arbiter", "Arbiter", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("arbiter", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.castling_side;
-        __rt::same_lengths(
-            "castling_side",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "castling_side",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("castling_side", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.game;
-        __rt::same_lengths(
-            "game",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("game", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.game_play_state;
-        __rt::same_lengths(
-            "game_play_state",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "game_play_state",
-            "GamePlayState",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("game_play_state", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.game_play_transition;
-        __rt::same_lengths(
-            "game_play_transition",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "game_play_transition",
-            "GamePlayTransition",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("game_play_transition", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.piece;
-        __rt::same_lengths(
-            "piece",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("piece", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("piece", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.player;
-        __rt::same_lengths(
-            "player",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("player", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.situation;
-        __rt::same_lengths(
-            "situation",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("situation", "Situation", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("situation", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.arbiter_of;
-        __rt::same_lengths(
-            "arbiter_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`arb`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("arbiter_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("arbiter_of", "Arbiter", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("arbiter_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_arbiter_of;
-        __rt::same_lengths(
-            "not_arbiter_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`arb`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_arbiter_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("not_arbiter_of", "Arbiter", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_arbiter_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.attempted_transition;
-        __rt::same_lengths(
-            "attempted_transition",
-            &[
-                ("the case column", cases.len()),
-                ("`instance`", c0.len()),
-                ("`transition`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "attempted_transition",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "attempted_transition",
-            "GamePlayTransition",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("attempted_transition", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_attempted_transition;
-        __rt::same_lengths(
-            "not_attempted_transition",
-            &[
-                ("the case column", cases.len()),
-                ("`instance`", c0.len()),
-                ("`transition`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_attempted_transition",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_attempted_transition",
-            "GamePlayTransition",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_attempted_transition", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.both_players_have_moved;
-        __rt::same_lengths(
-            "both_players_have_moved",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "both_players_have_moved",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("both_players_have_moved", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_both_players_have_moved;
-        __rt::same_lengths(
-            "not_both_players_have_moved",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_both_players_have_moved",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_both_players_have_moved", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.capturing_pawn_on_adjacent_file;
-        __rt::same_lengths(
-            "capturing_pawn_on_adjacent_file",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`pawn`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "capturing_pawn_on_adjacent_file",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "capturing_pawn_on_adjacent_file",
-            "Piece",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("capturing_pawn_on_adjacent_file", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_capturing_pawn_on_adjacent_file;
-        __rt::same_lengths(
-            "not_capturing_pawn_on_adjacent_file",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`pawn`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_capturing_pawn_on_adjacent_file",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_capturing_pawn_on_adjacent_file",
-            "Piece",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_capturing_pawn_on_adjacent_file", cases, n)?);
-    }
-    {
-        let (cases, c0, holds) = columns.decide_case_not_precisely_regulated;
-        __rt::same_lengths(
-            "decide_case_not_precisely_regulated",
-            &[
-                ("the case column", cases.len()),
-                ("`situation`", c0.len()),
-                ("`holds`", holds.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "decide_case_not_precisely_regulated",
-            "Situation",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("decide_case_not_precisely_regulated", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.castling_path_attacked;
-        __rt::same_lengths(
-            "castling_path_attacked",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "castling_path_attacked",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("castling_path_attacked", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_castling_path_attacked;
-        __rt::same_lengths(
-            "not_castling_path_attacked",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_castling_path_attacked",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_castling_path_attacked", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.castling_path_blocked;
-        __rt::same_lengths(
-            "castling_path_blocked",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "castling_path_blocked",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("castling_path_blocked", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_castling_path_blocked;
-        __rt::same_lengths(
-            "not_castling_path_blocked",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_castling_path_blocked",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_castling_path_blocked", cases, n)?);
-    }
-    {
-        let (cases, c0, c1, c2, c3) = columns.castling_side_of;
-        __rt::same_lengths(
-            "castling_side_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-                ("`side`", c2.len()),
-                ("`rook`", c3.len()),
-            ],
-        )?;
-        __rt::column_ids("castling_side_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids(
-            "castling_side_of",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "castling_side_of",
-            "CastlingSide",
-            FIRST_ID,
-            c2.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids("castling_side_of", "Piece", FIRST_ID, c3.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("castling_side_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1, c2, c3) = columns.not_castling_side_of;
-        __rt::same_lengths(
-            "not_castling_side_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-                ("`side`", c2.len()),
-                ("`rook`", c3.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_castling_side_of",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_castling_side_of",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_castling_side_of",
-            "CastlingSide",
-            FIRST_ID,
-            c2.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_castling_side_of",
-            "Piece",
-            FIRST_ID,
-            c3.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_castling_side_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.checked_castling_side;
-        __rt::same_lengths(
-            "checked_castling_side",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "checked_castling_side",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("checked_castling_side", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_checked_castling_side;
-        __rt::same_lengths(
-            "not_checked_castling_side",
-            &[("the case column", cases.len()), ("`side`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_checked_castling_side",
-            "CastlingSide",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_checked_castling_side", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.checked_game;
-        __rt::same_lengths(
-            "checked_game",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("checked_game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("checked_game", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_checked_game;
-        __rt::same_lengths(
-            "not_checked_game",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("not_checked_game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_checked_game", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.checked_piece;
-        __rt::same_lengths(
-            "checked_piece",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids("checked_piece", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("checked_piece", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_checked_piece;
-        __rt::same_lengths(
-            "not_checked_piece",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_checked_piece",
-            "Piece",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_checked_piece", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.checked_player;
-        __rt::same_lengths(
-            "checked_player",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids("checked_player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("checked_player", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_checked_player;
-        __rt::same_lengths(
-            "not_checked_player",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_checked_player",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_checked_player", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.checkmate_delivered;
-        __rt::same_lengths(
-            "checkmate_delivered",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "checkmate_delivered",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "checkmate_delivered",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("checkmate_delivered", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_checkmate_delivered;
-        __rt::same_lengths(
-            "not_checkmate_delivered",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_checkmate_delivered",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_checkmate_delivered",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_checkmate_delivered", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.completed_illegal_move_count;
-        __rt::same_lengths(
-            "completed_illegal_move_count",
-            &[("the case column", cases.len()), ("`who`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "completed_illegal_move_count",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("completed_illegal_move_count", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_completed_illegal_move_count;
-        __rt::same_lengths(
-            "not_completed_illegal_move_count",
-            &[("the case column", cases.len()), ("`who`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "not_completed_illegal_move_count",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_completed_illegal_move_count", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.dead_position_arisen;
-        __rt::same_lengths(
-            "dead_position_arisen",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "dead_position_arisen",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("dead_position_arisen", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_dead_position_arisen;
-        __rt::same_lengths(
-            "not_dead_position_arisen",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_dead_position_arisen",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_dead_position_arisen", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.draw_agreed;
-        __rt::same_lengths(
-            "draw_agreed",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("draw_agreed", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("draw_agreed", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_draw_agreed;
-        __rt::same_lengths(
-            "not_draw_agreed",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("not_draw_agreed", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_draw_agreed", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.draw_claimed;
-        __rt::same_lengths(
-            "draw_claimed",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids("draw_claimed", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("draw_claimed", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_draw_claimed;
-        __rt::same_lengths(
-            "not_draw_claimed",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_draw_claimed",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_draw_claimed", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.en_passant_right_open;
-        __rt::same_lengths(
-            "en_passant_right_open",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "en_passant_right_open",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("en_passant_right_open", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_en_passant_right_open;
-        __rt::same_lengths(
-            "not_en_passant_right_open",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_en_passant_right_open",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_en_passant_right_open", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.king_cannot_be_checkmated;
-        __rt::same_lengths(
-            "king_cannot_be_checkmated",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "king_cannot_be_checkmated",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("king_cannot_be_checkmated", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_king_cannot_be_checkmated;
-        __rt::same_lengths(
-            "not_king_cannot_be_checkmated",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_king_cannot_be_checkmated",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_king_cannot_be_checkmated", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.king_of;
-        __rt::same_lengths(
-            "king_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`king`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("king_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("king_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("king_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_king_of;
-        __rt::same_lengths(
-            "not_king_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`king`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_king_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("not_king_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_king_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.move_meets_articles_3_1_to_3_9;
-        __rt::same_lengths(
-            "move_meets_articles_3_1_to_3_9",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "move_meets_articles_3_1_to_3_9",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("move_meets_articles_3_1_to_3_9", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_move_meets_articles_3_1_to_3_9;
-        __rt::same_lengths(
-            "not_move_meets_articles_3_1_to_3_9",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_move_meets_articles_3_1_to_3_9",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_move_meets_articles_3_1_to_3_9", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.moves_by_each_without_pawn_or_capture;
-        __rt::same_lengths(
-            "moves_by_each_without_pawn_or_capture",
-            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "moves_by_each_without_pawn_or_capture",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("moves_by_each_without_pawn_or_capture", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_moves_by_each_without_pawn_or_capture;
-        __rt::same_lengths(
-            "not_moves_by_each_without_pawn_or_capture",
-            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "not_moves_by_each_without_pawn_or_capture",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order
-            .push(
-                __rt::case_order("not_moves_by_each_without_pawn_or_capture", cases, n)?,
-            );
-    }
-    {
-        let (cases, c0, c1) = columns.own_piece_of;
-        __rt::same_lengths(
-            "own_piece_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`piece`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("own_piece_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("own_piece_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("own_piece_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_own_piece_of;
-        __rt::same_lengths(
-            "not_own_piece_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`piece`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_own_piece_of",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids("not_own_piece_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_own_piece_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.piece_can_be_moved;
-        __rt::same_lengths(
-            "piece_can_be_moved",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "piece_can_be_moved",
-            "Piece",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("piece_can_be_moved", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_piece_can_be_moved;
-        __rt::same_lengths(
-            "not_piece_can_be_moved",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_piece_can_be_moved",
-            "Piece",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_piece_can_be_moved", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.piece_has_moved;
-        __rt::same_lengths(
-            "piece_has_moved",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids("piece_has_moved", "Piece", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("piece_has_moved", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_piece_has_moved;
-        __rt::same_lengths(
-            "not_piece_has_moved",
-            &[("the case column", cases.len()), ("`piece`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_piece_has_moved",
-            "Piece",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_piece_has_moved", cases, n)?);
-    }
-    {
-        let (cases, c0, c1, holds) = columns.decide_piece_touched_intentionally;
-        __rt::same_lengths(
-            "decide_piece_touched_intentionally",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`piece`", c1.len()),
-                ("`holds`", holds.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "decide_piece_touched_intentionally",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "decide_piece_touched_intentionally",
-            "Piece",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("decide_piece_touched_intentionally", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.play_started;
-        __rt::same_lengths(
-            "play_started",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("play_started", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("play_started", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_play_started;
-        __rt::same_lengths(
-            "not_play_started",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("not_play_started", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_play_started", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.player_has_the_move;
-        __rt::same_lengths(
-            "player_has_the_move",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "player_has_the_move",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "player_has_the_move",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("player_has_the_move", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_has_the_move;
-        __rt::same_lengths(
-            "not_player_has_the_move",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids(
-            "not_player_has_the_move",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        __rt::column_ids(
-            "not_player_has_the_move",
-            "Player",
-            FIRST_ID,
-            c1.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_player_has_the_move", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.player_of;
-        __rt::same_lengths(
-            "player_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("player_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_of;
-        __rt::same_lengths(
-            "not_player_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`who`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("not_player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_player_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.player_resigned;
-        __rt::same_lengths(
-            "player_resigned",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids("player_resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("player_resigned", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_player_resigned;
-        __rt::same_lengths(
-            "not_player_resigned",
-            &[("the case column", cases.len()), ("`who`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_player_resigned",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_player_resigned", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.position_occurrence_count;
-        __rt::same_lengths(
-            "position_occurrence_count",
-            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "position_occurrence_count",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("position_occurrence_count", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_position_occurrence_count;
-        __rt::same_lengths(
-            "not_position_occurrence_count",
-            &[("the case column", cases.len()), ("`game`", c0.len()), ("`n`", c1.len())],
-        )?;
-        __rt::column_ids(
-            "not_position_occurrence_count",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_position_occurrence_count", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.procedure_instance;
-        __rt::same_lengths(
-            "procedure_instance",
-            &[("the case column", cases.len()), ("`instance`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "procedure_instance",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("procedure_instance", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_procedure_instance;
-        __rt::same_lengths(
-            "not_procedure_instance",
-            &[("the case column", cases.len()), ("`instance`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_procedure_instance",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_procedure_instance", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.rook_of;
-        __rt::same_lengths(
-            "rook_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`rook`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("rook_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("rook_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("rook_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_rook_of;
-        __rt::same_lengths(
-            "not_rook_of",
-            &[
-                ("the case column", cases.len()),
-                ("`who`", c0.len()),
-                ("`rook`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_rook_of", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("not_rook_of", "Piece", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_rook_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.stalemate_arisen;
-        __rt::same_lengths(
-            "stalemate_arisen",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids("stalemate_arisen", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("stalemate_arisen", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_stalemate_arisen;
-        __rt::same_lengths(
-            "not_stalemate_arisen",
-            &[("the case column", cases.len()), ("`game`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_stalemate_arisen",
-            "Game",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_stalemate_arisen", cases, n)?);
-    }
-    Ok(order)
+    __rt::columns_order(n, FIRST_ID, |f| columns_fields(columns, f))
 }
 /// The nameless cases `range` of checked `columns`, grouped by
 /// case, each with the in-force rows of its date (`dates`, from
 /// [`columns_dates`]).
-#[allow(unused_variables, unused_mut)]
+#[allow(unused_mut)]
 fn gather_columns(
     columns: &Columns<'_>,
     order: &[Option<Vec<u32>>],
@@ -5613,713 +5022,13 @@ fn gather_columns(
     range: ::std::ops::Range<usize>,
 ) -> Input {
     let mut g = __rt::Gather::new(range.clone());
-    g.count(columns.situation.0, order[7usize].as_deref());
-    g.count(columns.arbiter_of.0, order[8usize].as_deref());
-    g.count(columns.not_arbiter_of.0, order[9usize].as_deref());
-    g.count(columns.attempted_transition.0, order[10usize].as_deref());
-    g.count(columns.not_attempted_transition.0, order[11usize].as_deref());
-    g.count(columns.both_players_have_moved.0, order[12usize].as_deref());
-    g.count(columns.not_both_players_have_moved.0, order[13usize].as_deref());
-    g.count(columns.capturing_pawn_on_adjacent_file.0, order[14usize].as_deref());
-    g.count(columns.not_capturing_pawn_on_adjacent_file.0, order[15usize].as_deref());
-    g.count(columns.decide_case_not_precisely_regulated.0, order[16usize].as_deref());
-    g.count(columns.castling_path_attacked.0, order[17usize].as_deref());
-    g.count(columns.not_castling_path_attacked.0, order[18usize].as_deref());
-    g.count(columns.castling_path_blocked.0, order[19usize].as_deref());
-    g.count(columns.not_castling_path_blocked.0, order[20usize].as_deref());
-    g.count(columns.castling_side_of.0, order[21usize].as_deref());
-    g.count(columns.not_castling_side_of.0, order[22usize].as_deref());
-    g.count(columns.checked_castling_side.0, order[23usize].as_deref());
-    g.count(columns.not_checked_castling_side.0, order[24usize].as_deref());
-    g.count(columns.checked_game.0, order[25usize].as_deref());
-    g.count(columns.not_checked_game.0, order[26usize].as_deref());
-    g.count(columns.checked_piece.0, order[27usize].as_deref());
-    g.count(columns.not_checked_piece.0, order[28usize].as_deref());
-    g.count(columns.checked_player.0, order[29usize].as_deref());
-    g.count(columns.not_checked_player.0, order[30usize].as_deref());
-    g.count(columns.checkmate_delivered.0, order[31usize].as_deref());
-    g.count(columns.not_checkmate_delivered.0, order[32usize].as_deref());
-    g.count(columns.completed_illegal_move_count.0, order[33usize].as_deref());
-    g.count(columns.not_completed_illegal_move_count.0, order[34usize].as_deref());
-    g.count(columns.dead_position_arisen.0, order[35usize].as_deref());
-    g.count(columns.not_dead_position_arisen.0, order[36usize].as_deref());
-    g.count(columns.draw_agreed.0, order[37usize].as_deref());
-    g.count(columns.not_draw_agreed.0, order[38usize].as_deref());
-    g.count(columns.draw_claimed.0, order[39usize].as_deref());
-    g.count(columns.not_draw_claimed.0, order[40usize].as_deref());
-    g.count(columns.en_passant_right_open.0, order[41usize].as_deref());
-    g.count(columns.not_en_passant_right_open.0, order[42usize].as_deref());
-    g.count(columns.king_cannot_be_checkmated.0, order[43usize].as_deref());
-    g.count(columns.not_king_cannot_be_checkmated.0, order[44usize].as_deref());
-    g.count(columns.king_of.0, order[45usize].as_deref());
-    g.count(columns.not_king_of.0, order[46usize].as_deref());
-    g.count(columns.move_meets_articles_3_1_to_3_9.0, order[47usize].as_deref());
-    g.count(columns.not_move_meets_articles_3_1_to_3_9.0, order[48usize].as_deref());
-    g.count(columns.moves_by_each_without_pawn_or_capture.0, order[49usize].as_deref());
-    g.count(
-        columns.not_moves_by_each_without_pawn_or_capture.0,
-        order[50usize].as_deref(),
-    );
-    g.count(columns.own_piece_of.0, order[51usize].as_deref());
-    g.count(columns.not_own_piece_of.0, order[52usize].as_deref());
-    g.count(columns.piece_can_be_moved.0, order[53usize].as_deref());
-    g.count(columns.not_piece_can_be_moved.0, order[54usize].as_deref());
-    g.count(columns.piece_has_moved.0, order[55usize].as_deref());
-    g.count(columns.not_piece_has_moved.0, order[56usize].as_deref());
-    g.count(columns.decide_piece_touched_intentionally.0, order[57usize].as_deref());
-    g.count(columns.play_started.0, order[58usize].as_deref());
-    g.count(columns.not_play_started.0, order[59usize].as_deref());
-    g.count(columns.player_has_the_move.0, order[60usize].as_deref());
-    g.count(columns.not_player_has_the_move.0, order[61usize].as_deref());
-    g.count(columns.player_of.0, order[62usize].as_deref());
-    g.count(columns.not_player_of.0, order[63usize].as_deref());
-    g.count(columns.player_resigned.0, order[64usize].as_deref());
-    g.count(columns.not_player_resigned.0, order[65usize].as_deref());
-    g.count(columns.position_occurrence_count.0, order[66usize].as_deref());
-    g.count(columns.not_position_occurrence_count.0, order[67usize].as_deref());
-    g.count(columns.procedure_instance.0, order[68usize].as_deref());
-    g.count(columns.not_procedure_instance.0, order[69usize].as_deref());
-    g.count(columns.rook_of.0, order[70usize].as_deref());
-    g.count(columns.not_rook_of.0, order[71usize].as_deref());
-    g.count(columns.stalemate_arisen.0, order[72usize].as_deref());
-    g.count(columns.not_stalemate_arisen.0, order[73usize].as_deref());
+    g.count_fields(order, |f| columns_fields(columns, f));
     match dates {
         Some((of, sets)) => g.each_of(&of[range], sets),
         None => {}
     }
     g.start_placing();
-    {
-        let (cases, c0) = columns.situation;
-        g.place(
-            cases,
-            order[7usize].as_deref(),
-            |i| ((20u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.arbiter_of;
-        g.place(
-            cases,
-            order[8usize].as_deref(),
-            |i| (
-                (7u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_arbiter_of;
-        g.place(
-            cases,
-            order[9usize].as_deref(),
-            |i| (
-                (8u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.attempted_transition;
-        g.place(
-            cases,
-            order[10usize].as_deref(),
-            |i| (
-                (11u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_attempted_transition;
-        g.place(
-            cases,
-            order[11usize].as_deref(),
-            |i| (
-                (12u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.both_players_have_moved;
-        g.place(
-            cases,
-            order[12usize].as_deref(),
-            |i| ((1u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_both_players_have_moved;
-        g.place(
-            cases,
-            order[13usize].as_deref(),
-            |i| ((13u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.capturing_pawn_on_adjacent_file;
-        g.place(
-            cases,
-            order[14usize].as_deref(),
-            |i| (
-                (14u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_capturing_pawn_on_adjacent_file;
-        g.place(
-            cases,
-            order[15usize].as_deref(),
-            |i| (
-                (15u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, holds) = columns.decide_case_not_precisely_regulated;
-        g.place(
-            cases,
-            order[16usize].as_deref(),
-            |i| (
-                if holds[i] {
-                    (4u32, [i64::from(c0[i].0), 0, 0, 0])
-                } else {
-                    (19u32, [i64::from(c0[i].0), 0, 0, 0])
-                },
-                __rt::seen(0u32, c0[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.castling_path_attacked;
-        g.place(
-            cases,
-            order[17usize].as_deref(),
-            |i| ((30u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_castling_path_attacked;
-        g.place(
-            cases,
-            order[18usize].as_deref(),
-            |i| ((31u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.castling_path_blocked;
-        g.place(
-            cases,
-            order[19usize].as_deref(),
-            |i| ((33u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_castling_path_blocked;
-        g.place(
-            cases,
-            order[20usize].as_deref(),
-            |i| ((34u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1, c2, c3) = columns.castling_side_of;
-        g.place(
-            cases,
-            order[21usize].as_deref(),
-            |i| (
-                (
-                    23u32,
-                    [
-                        i64::from(c0[i].0),
-                        i64::from(c1[i].0),
-                        i64::from(c2[i].0),
-                        i64::from(c3[i].0),
-                    ],
-                ),
-                __rt::seen(
-                    __rt::seen(__rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0), c2[i].0),
-                    c3[i].0,
-                ),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1, c2, c3) = columns.not_castling_side_of;
-        g.place(
-            cases,
-            order[22usize].as_deref(),
-            |i| (
-                (
-                    35u32,
-                    [
-                        i64::from(c0[i].0),
-                        i64::from(c1[i].0),
-                        i64::from(c2[i].0),
-                        i64::from(c3[i].0),
-                    ],
-                ),
-                __rt::seen(
-                    __rt::seen(__rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0), c2[i].0),
-                    c3[i].0,
-                ),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.checked_castling_side;
-        g.place(
-            cases,
-            order[23usize].as_deref(),
-            |i| ((32u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_checked_castling_side;
-        g.place(
-            cases,
-            order[24usize].as_deref(),
-            |i| ((36u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.checked_game;
-        g.place(
-            cases,
-            order[25usize].as_deref(),
-            |i| ((37u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_checked_game;
-        g.place(
-            cases,
-            order[26usize].as_deref(),
-            |i| ((38u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.checked_piece;
-        g.place(
-            cases,
-            order[27usize].as_deref(),
-            |i| ((39u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_checked_piece;
-        g.place(
-            cases,
-            order[28usize].as_deref(),
-            |i| ((40u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.checked_player;
-        g.place(
-            cases,
-            order[29usize].as_deref(),
-            |i| ((41u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_checked_player;
-        g.place(
-            cases,
-            order[30usize].as_deref(),
-            |i| ((42u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.checkmate_delivered;
-        g.place(
-            cases,
-            order[31usize].as_deref(),
-            |i| (
-                (43u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_checkmate_delivered;
-        g.place(
-            cases,
-            order[32usize].as_deref(),
-            |i| (
-                (44u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.completed_illegal_move_count;
-        g.place(
-            cases,
-            order[33usize].as_deref(),
-            |i| ((46u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_completed_illegal_move_count;
-        g.place(
-            cases,
-            order[34usize].as_deref(),
-            |i| ((47u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.dead_position_arisen;
-        g.place(
-            cases,
-            order[35usize].as_deref(),
-            |i| ((48u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_dead_position_arisen;
-        g.place(
-            cases,
-            order[36usize].as_deref(),
-            |i| ((49u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.draw_agreed;
-        g.place(
-            cases,
-            order[37usize].as_deref(),
-            |i| ((2u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_draw_agreed;
-        g.place(
-            cases,
-            order[38usize].as_deref(),
-            |i| ((51u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.draw_claimed;
-        g.place(
-            cases,
-            order[39usize].as_deref(),
-            |i| ((52u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_draw_claimed;
-        g.place(
-            cases,
-            order[40usize].as_deref(),
-            |i| ((53u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.en_passant_right_open;
-        g.place(
-            cases,
-            order[41usize].as_deref(),
-            |i| ((55u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_en_passant_right_open;
-        g.place(
-            cases,
-            order[42usize].as_deref(),
-            |i| ((57u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.king_cannot_be_checkmated;
-        g.place(
-            cases,
-            order[43usize].as_deref(),
-            |i| ((90u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_king_cannot_be_checkmated;
-        g.place(
-            cases,
-            order[44usize].as_deref(),
-            |i| ((136u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.king_of;
-        g.place(
-            cases,
-            order[45usize].as_deref(),
-            |i| (
-                (24u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_king_of;
-        g.place(
-            cases,
-            order[46usize].as_deref(),
-            |i| (
-                (137u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.move_meets_articles_3_1_to_3_9;
-        g.place(
-            cases,
-            order[47usize].as_deref(),
-            |i| ((139u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_move_meets_articles_3_1_to_3_9;
-        g.place(
-            cases,
-            order[48usize].as_deref(),
-            |i| ((140u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.moves_by_each_without_pawn_or_capture;
-        g.place(
-            cases,
-            order[49usize].as_deref(),
-            |i| ((85u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_moves_by_each_without_pawn_or_capture;
-        g.place(
-            cases,
-            order[50usize].as_deref(),
-            |i| ((141u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.own_piece_of;
-        g.place(
-            cases,
-            order[51usize].as_deref(),
-            |i| (
-                (143u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_own_piece_of;
-        g.place(
-            cases,
-            order[52usize].as_deref(),
-            |i| (
-                (148u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.piece_can_be_moved;
-        g.place(
-            cases,
-            order[53usize].as_deref(),
-            |i| ((145u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_piece_can_be_moved;
-        g.place(
-            cases,
-            order[54usize].as_deref(),
-            |i| ((149u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.piece_has_moved;
-        g.place(
-            cases,
-            order[55usize].as_deref(),
-            |i| ((150u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_piece_has_moved;
-        g.place(
-            cases,
-            order[56usize].as_deref(),
-            |i| ((151u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1, holds) = columns.decide_piece_touched_intentionally;
-        g.place(
-            cases,
-            order[57usize].as_deref(),
-            |i| (
-                if holds[i] {
-                    (144u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0])
-                } else {
-                    (154u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0])
-                },
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.play_started;
-        g.place(
-            cases,
-            order[58usize].as_deref(),
-            |i| ((10u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_play_started;
-        g.place(
-            cases,
-            order[59usize].as_deref(),
-            |i| ((156u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.player_has_the_move;
-        g.place(
-            cases,
-            order[60usize].as_deref(),
-            |i| (
-                (29u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_has_the_move;
-        g.place(
-            cases,
-            order[61usize].as_deref(),
-            |i| (
-                (157u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.player_of;
-        g.place(
-            cases,
-            order[62usize].as_deref(),
-            |i| (
-                (91u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_of;
-        g.place(
-            cases,
-            order[63usize].as_deref(),
-            |i| (
-                (158u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.player_resigned;
-        g.place(
-            cases,
-            order[64usize].as_deref(),
-            |i| ((92u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_player_resigned;
-        g.place(
-            cases,
-            order[65usize].as_deref(),
-            |i| ((159u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.position_occurrence_count;
-        g.place(
-            cases,
-            order[66usize].as_deref(),
-            |i| ((89u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_position_occurrence_count;
-        g.place(
-            cases,
-            order[67usize].as_deref(),
-            |i| ((160u32, [i64::from(c0[i].0), c1[i], 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.procedure_instance;
-        g.place(
-            cases,
-            order[68usize].as_deref(),
-            |i| ((62u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_procedure_instance;
-        g.place(
-            cases,
-            order[69usize].as_deref(),
-            |i| ((161u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.rook_of;
-        g.place(
-            cases,
-            order[70usize].as_deref(),
-            |i| (
-                (27u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_rook_of;
-        g.place(
-            cases,
-            order[71usize].as_deref(),
-            |i| (
-                (163u32, [i64::from(c0[i].0), i64::from(c1[i].0), 0, 0]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.stalemate_arisen;
-        g.place(
-            cases,
-            order[72usize].as_deref(),
-            |i| ((93u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_stalemate_arisen;
-        g.place(
-            cases,
-            order[73usize].as_deref(),
-            |i| ((165u32, [i64::from(c0[i].0), 0, 0, 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
+    g.place_fields(order, |f| columns_fields(columns, f));
     Input::Nameless(g.finish())
 }
 /// The derived relations a batch's conclusions read, with the

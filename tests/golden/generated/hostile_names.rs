@@ -858,71 +858,27 @@ static NEGATION: [u32; 12usize] = [
     u32::MAX,
     15,
 ];
+/// Per input relation with explicit negations, what the error
+/// naming a contradiction says of it.
+static NEGATABLE: &[__rt::Negatable] = &[
+    __rt::Negatable::new(0, "player_of", &[Some("Game"), Some("Player")]),
+    __rt::Negatable::new(2, "resigned", &[Some("Player")]),
+    __rt::Negatable::new(4, "checked_player", &[Some("Player")]),
+    __rt::Negatable::new(6, "cannot_mate", &[Some("Player")]),
+    __rt::Negatable::new(9, "move_count", &[Some("Game"), None]),
+    __rt::Negatable::new(11, "touched", &[Some("Player")]),
+];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
 /// (A cold path: a case `plain_set` could not vouch for, or
 /// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    for (rel, v) in rows {
-        let negation = match NEGATION.get(*rel as usize) {
-            Some(&n) if n != u32::MAX => n,
-            _ => continue,
-        };
-        if rows.binary_search(&(negation, *v)).is_ok() {
-            return Some(
-                match *rel {
-                    0u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "player_of",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::entity(names, "Player", v[1usize] as u32)
-                            ],
-                        }
-                    }
-                    2u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "resigned",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    4u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "checked_player",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    6u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "cannot_mate",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    9u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "move_count",
-                            args: vec![
-                                __rt::entity(names, "Game", v[0usize] as u32),
-                                __rt::Arg::Int(v[1usize])
-                            ],
-                        }
-                    }
-                    11u32 => {
-                        __rt::Error::Contradiction {
-                            predicate: "touched",
-                            args: vec![__rt::entity(names, "Player", v[0usize] as u32)],
-                        }
-                    }
-                    _ => __rt::Error::Internal(format!("no negation for relation {rel}")),
-                },
-            );
-        }
-    }
-    None
+    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first
-/// saying which case each row belongs to (rows of a case may be
+/// (the case column) saying which case, below the batch's number
+/// of cases, each row belongs to (rows of a case may be
 /// anywhere; in case order they are grouped without sorting).
 /// Fields left out are empty (`..Columns::default()`).
 /// Evaluated by [`evaluate_columns`].
@@ -933,31 +889,31 @@ pub struct Columns<'a> {
     /// (docs/reference.md#as-of-evaluation). Empty: every case
     /// as of the package's current date.
     pub as_of: &'a [__rt::Date],
-    /// `game`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::game`: the case column, then `entity`.
     pub game: (&'a [u32], &'a [Game]),
-    /// `player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player`: the case column, then `entity`.
     pub player: (&'a [u32], &'a [Player]),
-    /// `player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::player_of`: the case column, then `game`, `player`.
     pub player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `not_player_of`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_player_of`: the case column, then `game`, `player`.
     pub not_player_of: (&'a [u32], &'a [Game], &'a [Player]),
-    /// `resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::resigned`: the case column, then `player`.
     pub resigned: (&'a [u32], &'a [Player]),
-    /// `not_resigned`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_resigned`: the case column, then `player`.
     pub not_resigned: (&'a [u32], &'a [Player]),
-    /// `checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::checked_player`: the case column, then `player`.
     pub checked_player: (&'a [u32], &'a [Player]),
-    /// `not_checked_player`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_checked_player`: the case column, then `player`.
     pub not_checked_player: (&'a [u32], &'a [Player]),
-    /// `cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::cannot_mate`: the case column, then `player`.
     pub cannot_mate: (&'a [u32], &'a [Player]),
-    /// `not_cannot_mate`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_cannot_mate`: the case column, then `player`.
     pub not_cannot_mate: (&'a [u32], &'a [Player]),
-    /// `move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::move_count`: the case column, then `game`, `urn_law_std_integer`.
     pub move_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `not_move_count`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument.
+    /// The facts of `Case::not_move_count`: the case column, then `game`, `urn_law_std_integer`.
     pub not_move_count: (&'a [u32], &'a [Game], &'a [i64]),
-    /// `decide_touched`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument and `holds`.
+    /// The facts of `Case::decide_touched`: the case column, then `player`, `holds`.
     pub decide_touched: (&'a [u32], &'a [Player], &'a [bool]),
 }
 impl Default for Columns<'_> {
@@ -1042,164 +998,141 @@ fn columns_dates(
     }
     Ok(Some((of, sets)))
 }
+/// Hands `f` each field of `columns`, in order, as the runtime
+/// reads it: its name, its columns' labels, its slices and the
+/// relation its rows state.
+#[allow(unused_variables)]
+fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_>)) {
+    f(
+        __rt::ColumnsField::new(
+            "game",
+            &["`entity`"],
+            columns.game.0,
+            &[&columns.game.1],
+            __rt::FieldRows::Nothing,
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player",
+            &["`entity`"],
+            columns.player.0,
+            &[&columns.player.1],
+            __rt::FieldRows::Fact(16),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "player_of",
+            &["`game`", "`player`"],
+            columns.player_of.0,
+            &[&columns.player_of.1, &columns.player_of.2],
+            __rt::FieldRows::Fact(0),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_player_of",
+            &["`game`", "`player`"],
+            columns.not_player_of.0,
+            &[&columns.not_player_of.1, &columns.not_player_of.2],
+            __rt::FieldRows::Fact(1),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "resigned",
+            &["`player`"],
+            columns.resigned.0,
+            &[&columns.resigned.1],
+            __rt::FieldRows::Fact(2),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_resigned",
+            &["`player`"],
+            columns.not_resigned.0,
+            &[&columns.not_resigned.1],
+            __rt::FieldRows::Fact(3),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "checked_player",
+            &["`player`"],
+            columns.checked_player.0,
+            &[&columns.checked_player.1],
+            __rt::FieldRows::Fact(4),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_checked_player",
+            &["`player`"],
+            columns.not_checked_player.0,
+            &[&columns.not_checked_player.1],
+            __rt::FieldRows::Fact(5),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "cannot_mate",
+            &["`player`"],
+            columns.cannot_mate.0,
+            &[&columns.cannot_mate.1],
+            __rt::FieldRows::Fact(6),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_cannot_mate",
+            &["`player`"],
+            columns.not_cannot_mate.0,
+            &[&columns.not_cannot_mate.1],
+            __rt::FieldRows::Fact(8),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "move_count",
+            &["`game`", "`urn_law_std_integer`"],
+            columns.move_count.0,
+            &[&columns.move_count.1, &columns.move_count.2],
+            __rt::FieldRows::Fact(9),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "not_move_count",
+            &["`game`", "`urn_law_std_integer`"],
+            columns.not_move_count.0,
+            &[&columns.not_move_count.1, &columns.not_move_count.2],
+            __rt::FieldRows::Fact(10),
+        ),
+    );
+    f(
+        __rt::ColumnsField::new(
+            "decide_touched",
+            &["`player`"],
+            columns.decide_touched.0,
+            &[&columns.decide_touched.1],
+            __rt::FieldRows::Decide(columns.decide_touched.2, 11, 15),
+        ),
+    );
+}
 /// Checks every column of `columns` for `n` cases; returns, per
 /// field, the order of its rows by case when they are not in it.
-#[allow(unused_variables, clippy::let_unit_value)]
 fn columns_order(
     columns: &Columns<'_>,
     n: usize,
 ) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
-    let mut order = Vec::with_capacity(13usize);
-    {
-        let (cases, c0) = columns.game;
-        __rt::same_lengths(
-            "game",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("game", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("game", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.player;
-        __rt::same_lengths(
-            "player",
-            &[("the case column", cases.len()), ("`entity`", c0.len())],
-        )?;
-        __rt::column_ids("player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("player", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.player_of;
-        __rt::same_lengths(
-            "player_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`player`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("player_of", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_of;
-        __rt::same_lengths(
-            "not_player_of",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`player`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_player_of", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        __rt::column_ids("not_player_of", "Player", FIRST_ID, c1.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_player_of", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.resigned;
-        __rt::same_lengths(
-            "resigned",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids("resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("resigned", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_resigned;
-        __rt::same_lengths(
-            "not_resigned",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids("not_resigned", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_resigned", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.checked_player;
-        __rt::same_lengths(
-            "checked_player",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids("checked_player", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("checked_player", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_checked_player;
-        __rt::same_lengths(
-            "not_checked_player",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids(
-            "not_checked_player",
-            "Player",
-            FIRST_ID,
-            c0.iter().map(|e| e.0),
-        )?;
-        order.push(__rt::case_order("not_checked_player", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.cannot_mate;
-        __rt::same_lengths(
-            "cannot_mate",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids("cannot_mate", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("cannot_mate", cases, n)?);
-    }
-    {
-        let (cases, c0) = columns.not_cannot_mate;
-        __rt::same_lengths(
-            "not_cannot_mate",
-            &[("the case column", cases.len()), ("`player`", c0.len())],
-        )?;
-        __rt::column_ids("not_cannot_mate", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_cannot_mate", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.move_count;
-        __rt::same_lengths(
-            "move_count",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`urn_law_std_integer`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("move_count", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("move_count", cases, n)?);
-    }
-    {
-        let (cases, c0, c1) = columns.not_move_count;
-        __rt::same_lengths(
-            "not_move_count",
-            &[
-                ("the case column", cases.len()),
-                ("`game`", c0.len()),
-                ("`urn_law_std_integer`", c1.len()),
-            ],
-        )?;
-        __rt::column_ids("not_move_count", "Game", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("not_move_count", cases, n)?);
-    }
-    {
-        let (cases, c0, holds) = columns.decide_touched;
-        __rt::same_lengths(
-            "decide_touched",
-            &[
-                ("the case column", cases.len()),
-                ("`player`", c0.len()),
-                ("`holds`", holds.len()),
-            ],
-        )?;
-        __rt::column_ids("decide_touched", "Player", FIRST_ID, c0.iter().map(|e| e.0))?;
-        order.push(__rt::case_order("decide_touched", cases, n)?);
-    }
-    Ok(order)
+    __rt::columns_order(n, FIRST_ID, |f| columns_fields(columns, f))
 }
 /// The nameless cases `range` of checked `columns`, grouped by
 /// case, each with the in-force rows of its date (`dates`, from
 /// [`columns_dates`]).
-#[allow(unused_variables, unused_mut)]
+#[allow(unused_mut)]
 fn gather_columns(
     columns: &Columns<'_>,
     order: &[Option<Vec<u32>>],
@@ -1207,132 +1140,13 @@ fn gather_columns(
     range: ::std::ops::Range<usize>,
 ) -> Input {
     let mut g = __rt::Gather::new(range.clone());
-    g.count(columns.player.0, order[1usize].as_deref());
-    g.count(columns.player_of.0, order[2usize].as_deref());
-    g.count(columns.not_player_of.0, order[3usize].as_deref());
-    g.count(columns.resigned.0, order[4usize].as_deref());
-    g.count(columns.not_resigned.0, order[5usize].as_deref());
-    g.count(columns.checked_player.0, order[6usize].as_deref());
-    g.count(columns.not_checked_player.0, order[7usize].as_deref());
-    g.count(columns.cannot_mate.0, order[8usize].as_deref());
-    g.count(columns.not_cannot_mate.0, order[9usize].as_deref());
-    g.count(columns.move_count.0, order[10usize].as_deref());
-    g.count(columns.not_move_count.0, order[11usize].as_deref());
-    g.count(columns.decide_touched.0, order[12usize].as_deref());
+    g.count_fields(order, |f| columns_fields(columns, f));
     match dates {
         Some((of, sets)) => g.each_of(&of[range], sets),
         None => {}
     }
     g.start_placing();
-    {
-        let (cases, c0) = columns.player;
-        g.place(
-            cases,
-            order[1usize].as_deref(),
-            |i| ((16u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.player_of;
-        g.place(
-            cases,
-            order[2usize].as_deref(),
-            |i| (
-                (0u32, [i64::from(c0[i].0), i64::from(c1[i].0)]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_player_of;
-        g.place(
-            cases,
-            order[3usize].as_deref(),
-            |i| (
-                (1u32, [i64::from(c0[i].0), i64::from(c1[i].0)]),
-                __rt::seen(__rt::seen(0u32, c0[i].0), c1[i].0),
-            ),
-        );
-    }
-    {
-        let (cases, c0) = columns.resigned;
-        g.place(
-            cases,
-            order[4usize].as_deref(),
-            |i| ((2u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_resigned;
-        g.place(
-            cases,
-            order[5usize].as_deref(),
-            |i| ((3u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.checked_player;
-        g.place(
-            cases,
-            order[6usize].as_deref(),
-            |i| ((4u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_checked_player;
-        g.place(
-            cases,
-            order[7usize].as_deref(),
-            |i| ((5u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.cannot_mate;
-        g.place(
-            cases,
-            order[8usize].as_deref(),
-            |i| ((6u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0) = columns.not_cannot_mate;
-        g.place(
-            cases,
-            order[9usize].as_deref(),
-            |i| ((8u32, [i64::from(c0[i].0), 0]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.move_count;
-        g.place(
-            cases,
-            order[10usize].as_deref(),
-            |i| ((9u32, [i64::from(c0[i].0), c1[i]]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, c1) = columns.not_move_count;
-        g.place(
-            cases,
-            order[11usize].as_deref(),
-            |i| ((10u32, [i64::from(c0[i].0), c1[i]]), __rt::seen(0u32, c0[i].0)),
-        );
-    }
-    {
-        let (cases, c0, holds) = columns.decide_touched;
-        g.place(
-            cases,
-            order[12usize].as_deref(),
-            |i| (
-                if holds[i] {
-                    (11u32, [i64::from(c0[i].0), 0])
-                } else {
-                    (15u32, [i64::from(c0[i].0), 0])
-                },
-                __rt::seen(0u32, c0[i].0),
-            ),
-        );
-    }
+    g.place_fields(order, |f| columns_fields(columns, f));
     Input::Nameless(g.finish())
 }
 /// The derived relations a batch's conclusions read, with the

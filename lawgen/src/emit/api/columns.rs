@@ -3,59 +3,33 @@
 
 use super::super::{doc_attrs, split};
 use super::model::{ApiModel, InputKind, InputMethod};
-use crate::program::Ty;
-use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use syn::Index;
 
 /// What one input method contributes to `Columns` and its functions.
 struct Field {
     /// The field, and its value in `Columns::default()`.
     decl: TokenStream,
     empty: TokenStream,
-    /// Its check in `columns_order`.
-    check: TokenStream,
-    /// Its count and placing in `gather_columns` (none for a declaration
-    /// with no relation to load).
-    count: Option<TokenStream>,
-    place: Option<TokenStream>,
+    /// Its descriptor, handed to the visitor of `columns_fields`.
+    visit: TokenStream,
 }
 
-/// The typed slices of one field and the variables they are read into.
-struct Slices {
-    tys: Vec<TokenStream>,
-    vars: Vec<Ident>,
-    /// `(label, len)` of each slice, for `same_lengths`.
-    lens: Vec<TokenStream>,
-    /// The entity-id checks of its entity columns.
-    id_checks: Vec<TokenStream>,
-}
-
-/// The `Columns` struct, `columns_dates`, `columns_order` and
-/// `gather_columns`.
+/// The `Columns` struct, `columns_dates`, `columns_fields`,
+/// `columns_order` and `gather_columns`.
 pub(super) fn items(m: &ApiModel) -> TokenStream {
-    // A large package's closures go through one `&dyn Fn` copy of
-    // `Gather::place`, not one copy each.
-    let placing = m
-        .inputs
-        .iter()
-        .filter(|im| im.kind != InputKind::Nothing)
-        .count();
-    let dyn_row = split::splits(m.split_above, placing);
-    let fields: Vec<Field> = m
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(k, im)| field(m, k, im, dyn_row))
-        .collect();
+    let fields: Vec<Field> = m.inputs.iter().map(|im| field(m, im)).collect();
     let decls = fields.iter().map(|f| &f.decl);
     let empties = fields.iter().map(|f| &f.empty);
     let dates = dates(m);
-    let order = order(m, &fields);
-    let gather = gather(m, &fields);
+    let visit = visit(m, &fields);
+    let gather = gather(m);
     quote! {
         /// The facts of many nameless cases at once, column-wise: per
         /// input method of [`Case`], one slice per column, the first
-        /// saying which case each row belongs to (rows of a case may be
+        /// (the case column) saying which case, below the batch's number
+        /// of cases, each row belongs to (rows of a case may be
         /// anywhere; in case order they are grouped without sorting).
         /// Fields left out are empty (`..Columns::default()`).
         /// Evaluated by [`evaluate_columns`].
@@ -76,120 +50,58 @@ pub(super) fn items(m: &ApiModel) -> TokenStream {
         }
 
         #dates
-        #order
+        #visit
         #gather
     }
 }
 
-/// The slices of input method `im`'s field: the case column, one per
-/// argument, and `holds` for a decision.
-fn slices(m: &ApiModel, im: &InputMethod, name_lit: &Literal) -> Slices {
-    let mut s = Slices {
-        tys: vec![quote!(&'a [u32])],
-        vars: vec![format_ident!("cases")],
-        lens: vec![quote!(("the case column", cases.len()))],
-        id_checks: Vec::new(),
-    };
-    for (j, (a, t)) in im.params.iter().enumerate() {
-        let ty = m.api_type(*t);
-        s.tys.push(quote!(&'a [#ty]));
-        let v = format_ident!("c{j}");
-        let label = Literal::string(&format!("`{a}`"));
-        s.lens.push(quote!((#label, #v.len())));
-        if let Ty::Entity(id) = t {
-            let tn = Literal::string(m.type_name(*id));
-            s.id_checks
-                .push(quote!(__rt::column_ids(#name_lit, #tn, FIRST_ID, #v.iter().map(|e| e.0))?;));
-        }
-        s.vars.push(v);
-    }
-    if matches!(im.kind, InputKind::Decide(..)) {
-        s.tys.push(quote!(&'a [bool]));
-        let v = format_ident!("holds");
-        s.lens.push(quote!(("`holds`", #v.len())));
-        s.vars.push(v);
-    }
-    s
-}
-
-/// The field of input method `im`, the `k`th.
-fn field(m: &ApiModel, k: usize, im: &InputMethod, dyn_row: bool) -> Field {
+/// The field of input method `im`: the case column, one slice per
+/// argument, and `holds` for a decision; and its descriptor, one line.
+fn field(m: &ApiModel, im: &InputMethod) -> Field {
     let name = &im.name;
     let name_lit = Literal::string(&name.to_string());
+    // The struct's doc says what the case column is; a field's names its
+    // columns, after the method it holds the facts of.
+    let mut names: Vec<String> = im.params.iter().map(|(a, _)| format!("`{a}`")).collect();
+    if matches!(im.kind, InputKind::Decide(..)) {
+        names.push("`holds`".into());
+    }
     let doc = doc_attrs(&format!(
-        "`{name}`, one row per fact: the case column (each row's case, below the batch's number of cases), then one column per argument{}.",
-        if matches!(im.kind, InputKind::Decide(..)) { " and `holds`" } else { "" }
+        "The facts of `Case::{name}`: the case column{}{}.",
+        if names.is_empty() { "" } else { ", then " },
+        names.join(", ")
     ));
-    let Slices {
-        tys,
-        vars,
-        lens,
-        id_checks,
-    } = slices(m, im, &name_lit);
-    let empty = tys.iter().map(|_| quote!(&[]));
-    let check = quote! {
-        {
-            let (#(#vars,)*) = columns.#name;
-            __rt::same_lengths(#name_lit, &[#(#lens),*])?;
-            #(#id_checks)*
-            order.push(__rt::case_order(#name_lit, cases, n)?);
+    let mut tys = vec![quote!(&'a [u32])];
+    let mut labels = Vec::new();
+    let mut cols = Vec::new();
+    for (j, (a, t)) in im.params.iter().enumerate() {
+        let ty = m.api_type(*t);
+        tys.push(quote!(&'a [#ty]));
+        labels.push(Literal::string(&format!("`{a}`")));
+        let j = Index::from(j + 1);
+        cols.push(quote!(&columns.#name.#j));
+    }
+    let rows = match im.kind {
+        InputKind::Entity(r) | InputKind::Fact(r) => {
+            let r = Literal::u32_unsuffixed(r.0);
+            quote!(__rt::FieldRows::Fact(#r))
         }
+        InputKind::Decide(yes, no) => {
+            tys.push(quote!(&'a [bool]));
+            let (yes, no) = (
+                Literal::u32_unsuffixed(yes.0),
+                Literal::u32_unsuffixed(no.0),
+            );
+            let h = Index::from(im.params.len() + 1);
+            quote!(__rt::FieldRows::Decide(columns.#name.#h, #yes, #no))
+        }
+        InputKind::Nothing => quote!(__rt::FieldRows::Nothing),
     };
-    let loads = im.kind != InputKind::Nothing;
+    let empty = tys.iter().map(|_| quote!(&[]));
     Field {
         decl: quote!(#doc pub #name: (#(#tys,)*)),
         empty: quote!(#name: (#(#empty,)*)),
-        check,
-        count: loads.then(|| quote!(g.count(columns.#name.0, order[#k].as_deref());)),
-        place: loads.then(|| place(m, k, im, &vars, dyn_row)),
-    }
-}
-
-/// The placing of input method `im`'s rows (its `k`th field's) in
-/// `gather_columns`.
-fn place(m: &ApiModel, k: usize, im: &InputMethod, vars: &[Ident], dyn_row: bool) -> TokenStream {
-    let name = &im.name;
-    // Row `i` of the columns, with one past its largest id.
-    let cols: Vec<TokenStream> = im
-        .params
-        .iter()
-        .enumerate()
-        .map(|(j, (_, t))| {
-            let v = format_ident!("c{j}");
-            match t {
-                Ty::Int => quote!(#v[i]),
-                Ty::Entity(_) => quote!(#v[i].0),
-            }
-        })
-        .collect();
-    let mut hi = quote!(0u32);
-    for (j, (_, t)) in im.params.iter().enumerate() {
-        if let Ty::Entity(_) = t {
-            let v = format_ident!("c{j}");
-            hi = quote!(__rt::seen(#hi, #v[i].0));
-        }
-    }
-    let row = match im.kind {
-        InputKind::Entity(r) | InputKind::Fact(r) => m.row_expr(r, &cols),
-        InputKind::Decide(yes, no) => {
-            let (ry, rn) = (m.row_expr(yes, &cols), m.row_expr(no, &cols));
-            quote!(if holds[i] { #ry } else { #rn })
-        }
-        InputKind::Nothing => unreachable!("a declaration with no relation places nothing"),
-    };
-    let place = if dyn_row {
-        quote! {
-            let row: &dyn Fn(usize) -> (Row, u32) = &|i| (#row, #hi);
-            g.place(cases, order[#k].as_deref(), row);
-        }
-    } else {
-        quote!(g.place(cases, order[#k].as_deref(), |i| (#row, #hi));)
-    };
-    quote! {
-        {
-            let (#(#vars,)*) = columns.#name;
-            #place
-        }
+        visit: quote!(f(__rt::ColumnsField::new(#name_lit, &[#(#labels),*], columns.#name.0, &[#(#cols),*], #rows));),
     }
 }
 
@@ -241,77 +153,60 @@ fn dates(m: &ApiModel) -> TokenStream {
     }
 }
 
-/// `columns_order`: every field checked, and its rows' order by case.
-fn order(m: &ApiModel, fields: &[Field]) -> TokenStream {
-    let nrel = fields.len();
-    let checks = split::split_seq(
+/// `columns_fields`, one line per field, and `columns_order`: every
+/// field checked by the runtime through its descriptor.
+fn visit(m: &ApiModel, fields: &[Field]) -> TokenStream {
+    let lines = split::split_seq(
         m.split_above,
-        fields.iter().map(|f| f.check.clone()).collect(),
-        "__columns_order",
-        &|f| quote!(fn #f(columns: &Columns<'_>, n: usize, order: &mut Vec<Option<Vec<u32>>>) -> Result<(), __rt::Error>),
-        &|f| quote!(#f(columns, n, &mut order)?;),
-        &quote!(Ok(())),
+        fields.iter().map(|f| f.visit.clone()).collect(),
+        "__columns_fields",
+        &|g| quote!(fn #g(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_>))),
+        &|g| quote!(#g(columns, f);),
+        &TokenStream::new(),
     );
-    let (checks, check_fns) = (checks.body, checks.fns);
+    let (lines, line_fns) = (lines.body, lines.fns);
     quote! {
-        /// Checks every column of `columns` for `n` cases; returns, per
-        /// field, the order of its rows by case when they are not in it.
-        #[allow(unused_variables, clippy::let_unit_value)]
-        fn columns_order(columns: &Columns<'_>, n: usize) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
-            let mut order = Vec::with_capacity(#nrel);
-            #checks
-            Ok(order)
+        /// Hands `f` each field of `columns`, in order, as the runtime
+        /// reads it: its name, its columns' labels, its slices and the
+        /// relation its rows state.
+        #[allow(unused_variables)]
+        fn columns_fields(columns: &Columns<'_>, f: &mut dyn FnMut(__rt::ColumnsField<'_>)) {
+            #lines
         }
 
-        #check_fns
+        #line_fns
+
+        /// Checks every column of `columns` for `n` cases; returns, per
+        /// field, the order of its rows by case when they are not in it.
+        fn columns_order(columns: &Columns<'_>, n: usize) -> Result<Vec<Option<Vec<u32>>>, __rt::Error> {
+            __rt::columns_order(n, FIRST_ID, |f| columns_fields(columns, f))
+        }
     }
 }
 
 /// `gather_columns`: a range of cases' rows, grouped by case.
-fn gather(m: &ApiModel, fields: &[Field]) -> TokenStream {
+fn gather(m: &ApiModel) -> TokenStream {
     // Only a package whose rules depend on the date has in-force inputs
     // for a case to start with.
     let each_in_force = m
         .law
         .has_gates()
         .then(|| quote!(g.each(default_in_force());));
-    let stage = |stmts: Vec<TokenStream>, name: &str| {
-        let s = split::split_seq(
-            m.split_above,
-            stmts,
-            name,
-            &|f| quote!(fn #f(g: &mut __rt::Gather<Row>, columns: &Columns<'_>, order: &[Option<Vec<u32>>])),
-            &|f| quote!(#f(&mut g, columns, order);),
-            &TokenStream::new(),
-        );
-        (s.body, s.fns)
-    };
-    let (counts, count_fns) = stage(
-        fields.iter().filter_map(|f| f.count.clone()).collect(),
-        "__gather_counts",
-    );
-    let (places, place_fns) = stage(
-        fields.iter().filter_map(|f| f.place.clone()).collect(),
-        "__gather_places",
-    );
     quote! {
         /// The nameless cases `range` of checked `columns`, grouped by
         /// case, each with the in-force rows of its date (`dates`, from
         /// [`columns_dates`]).
-        #[allow(unused_variables, unused_mut)]
+        #[allow(unused_mut)]
         fn gather_columns(columns: &Columns<'_>, order: &[Option<Vec<u32>>], dates: Option<&(Vec<u32>, Vec<Vec<Row>>)>, range: ::std::ops::Range<usize>) -> Input {
             let mut g = __rt::Gather::new(range.clone());
-            #counts
+            g.count_fields(order, |f| columns_fields(columns, f));
             match dates {
                 Some((of, sets)) => g.each_of(&of[range], sets),
                 None => { #each_in_force }
             }
             g.start_placing();
-            #places
+            g.place_fields(order, |f| columns_fields(columns, f));
             Input::Nameless(g.finish())
         }
-
-        #count_fns
-        #place_fns
     }
 }

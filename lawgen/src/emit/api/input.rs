@@ -2,7 +2,6 @@
 //! rows are checked and made a set, and the contradictions (a fact given
 //! with its explicit negation) every engine reports the same way.
 
-use super::super::split;
 use super::model::ApiModel;
 use crate::program::Ty;
 use proc_macro2::{Literal, TokenStream};
@@ -144,8 +143,6 @@ fn normalize() -> TokenStream {
 
 /// Contradictions: p and ~p for the same tuple (docs/reference.md#facts-files).
 fn contradictions(m: &ApiModel) -> TokenStream {
-    let describe = describe(m);
-    let (describe, describe_fns) = (describe.body, describe.fns);
     let negations: BTreeMap<u32, u32> = m.negations.iter().map(|n| (n.pos, n.neg)).collect();
     let negation_len = negations.keys().next_back().map_or(0, |&p| p as usize + 1);
     let negation_table = (0..negation_len).map(|r| match negations.get(&(r as u32)) {
@@ -155,61 +152,33 @@ fn contradictions(m: &ApiModel) -> TokenStream {
         }
         None => quote!(u32::MAX),
     });
+    let negatable = m.negations.iter().map(|n| {
+        let rel = Literal::u32_unsuffixed(n.pos);
+        let predicate = Literal::string(&n.local);
+        let cols = n.params.iter().map(|t| match t {
+            Ty::Int => quote!(None),
+            Ty::Entity(id) => {
+                let n = Literal::string(m.type_name(*id));
+                quote!(Some(#n))
+            }
+        });
+        quote!(__rt::Negatable::new(#rel, #predicate, &[#(#cols),*]))
+    });
     quote! {
         /// By input relation, the relation stating its facts' explicit
         /// negations (`u32::MAX`: none).
         static NEGATION: [u32; #negation_len] = [#(#negation_table),*];
+
+        /// Per input relation with explicit negations, what the error
+        /// naming a contradiction says of it.
+        static NEGATABLE: &[__rt::Negatable] = &[#(#negatable),*];
 
         /// The first row of sorted `rows` whose explicit negation is also
         /// there, as the error every engine reports.
         /// (A cold path: a case `plain_set` could not vouch for, or
         /// whose tables met in the Direct engine.)
         fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-            for (rel, v) in rows {
-                let negation = match NEGATION.get(*rel as usize) {
-                    Some(&n) if n != u32::MAX => n,
-                    _ => continue,
-                };
-                if rows.binary_search(&(negation, *v)).is_ok() {
-                    return Some(#describe);
-                }
-            }
-            None
+            __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
         }
-
-        #describe_fns
     }
-}
-
-/// The error naming the contradiction of a row of relation `rel`: one arm
-/// per predicate with an explicit negation.
-fn describe(m: &ApiModel) -> split::Split {
-    let width = m.width;
-    let arms = m.negations.iter().map(|n| {
-        let pr = n.pos;
-        let local = Literal::string(&n.local);
-        let decode = n.params.iter().enumerate().map(|(k, t)| match t {
-            Ty::Int => quote!(__rt::Arg::Int(v[#k])),
-            Ty::Entity(id) => {
-                let n = Literal::string(m.type_name(*id));
-                quote!(__rt::entity(names, #n, v[#k] as u32))
-            }
-        });
-        (
-            u64::from(pr),
-            quote!(#pr),
-            quote!(__rt::Error::Contradiction { predicate: #local, args: vec![#(#decode),*] }),
-        )
-    });
-    split::split_match(
-        m.split_above,
-        &quote!(*rel),
-        arms.collect(),
-        &quote!(__rt::Error::Internal(format!(
-            "no negation for relation {rel}"
-        ))),
-        "__describe_contradiction",
-        &|f| quote!(fn #f(rel: &u32, v: &[i64; #width], names: __rt::CaseNames<'_>) -> __rt::Error),
-        &|f| quote!(#f(rel, v, names)),
-    )
 }
