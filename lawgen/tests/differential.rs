@@ -30,9 +30,9 @@
 //! conclusions name a nameless one (`Type#index`).
 //!
 //! Every second package (1, 3, 5, …) has the typed API's functions with one
-//! arm per relation (`Conclusions::__rows`, `columns_fields`, the outputs
-//! of a module from the program) split as a large package's are, into functions of at most
-//! two arms (`EmitOptions::split_above`), on both engines.
+//! line per input relation (`columns_fields`) split as a large package's
+//! are, into functions of at most two lines, and its `concluded_counts` a
+//! loop over a table (`EmitOptions::split_above`), on both engines.
 //!
 //! Environment:
 //! - `LAWGEN_DIFF_PACKAGES` — how many accepted packages (default 200);
@@ -464,7 +464,7 @@ fn from_program(index: usize) -> bool {
 }
 
 /// Whether package `index`'s modules have the typed API's functions with
-/// one arm per relation split, as a large package's are.
+/// one line per relation split, as a large package's are.
 fn split_api(index: usize) -> bool {
     index % 2 == 1
 }

@@ -317,14 +317,15 @@ fn costs(model: &Model) -> Vec<Cost> {
 /// The largest lowered program (in body items, [`program_size_bound`]) that
 /// `lawgen build` and [`crate::Builder`] turn into Rust: about 2,400 rules of
 /// the law shape docs/performance.md ("Large packages") measures (29 items
-/// a rule), whose release build stays within its 4 GiB budget. Such a
-/// package is above the straight-line limit (`EmitOptions::straight_line_rules`),
-/// so its module is its typed API with the rules evaluated from the embedded
-/// program, and rustc's peak grows with the API: 0.7 GiB at 500 rules,
-/// 3.0 GiB at 2,000 (slightly more than linearly: some of the API's
-/// functions have one arm per relation). The chess package is 2,103 items.
-/// The interpreter has no such step, so a larger package is evaluated with
-/// it.
+/// a rule). Above the straight-line limit (`EmitOptions::straight_line_rules`)
+/// a module is its typed API with the rules evaluated from the embedded
+/// program, and rustc's peak grows linearly with the API: 0.4 GiB at 500
+/// rules, 0.9 GiB at 2,000, 2.5 GiB at 8,000, so modules from the program
+/// could go further. The limit stays here because it also bounds the
+/// modules of straight-line code (fewer lowered rules than the straight-line
+/// limit, but long bodies), whose memory grows faster: 4.3 GiB at 2,000
+/// law-shaped rules. The chess package is 2,103 items. The interpreter has
+/// no such step, so a larger package is evaluated with it.
 pub const MAX_NATIVE_PROGRAM_SIZE: u64 = 70_000;
 
 /// Whether the package is small enough to compile to native code (see
