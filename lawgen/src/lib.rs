@@ -124,7 +124,7 @@ pub mod internals;
 #[cfg(feature = "emit")]
 pub use builder::{BuildError, Builder, Package, ASCENT_DEPENDENCY, ASCENT_VERSION};
 #[cfg(feature = "emit")]
-pub use emit::{EmitError, EmitOptions, Emitted, Engine, STRAIGHT_LINE_RULES};
+pub use emit::{EmitError, EmitOptions, Emitted, Engine, ASCENT_RULES, STRAIGHT_LINE_RULES};
 /// Hex SHA-256 of bytes, lower case: the digest packages' hashes, lock files
 /// and the service's receipts are written with (docs/reference.md#integrity).
 pub use syntax::hash::sha256_hex;

@@ -208,3 +208,39 @@ fn split_concluded_counts_keep_every_literal_in_order() {
     assert_eq!(w, s);
     assert!(!whole.contains("staticCOUNTED"));
 }
+
+/// A program above the Ascent limit asked for Ascent gets the Direct
+/// engine, and its header and `Emitted::engine` say so; below it, and for
+/// Direct asked, the engine is the one asked for. The chess package (225
+/// lowered rules) is below the default limit.
+#[test]
+fn above_the_ascent_limit_a_module_gets_the_direct_engine() {
+    let bytes = support::read(CHESS);
+    let loaded = lawgen::driver::load_bytes(&bytes, &Default::default()).unwrap();
+    let emitted = |opts: EmitOptions| emit(&loaded, &opts.module_name("chess")).unwrap();
+    let default = emitted(EmitOptions::default());
+    assert_eq!(default.engine, Engine::Ascent);
+    assert!(default.rules <= lawgen::ASCENT_RULES, "{}", default.rules);
+    assert!(default.source.contains("::ascent::ascent! {"));
+    assert!(!default.source.contains("// engine:"));
+    let rules = default.rules;
+    let over = emitted(EmitOptions::default().ascent_rules(rules - 1));
+    assert_eq!(over.engine, Engine::Direct);
+    assert!(!over.source.contains("::ascent::ascent! {"));
+    assert!(over.source.contains(&format!(
+        "// engine: direct ({rules} rules, more than the Ascent limit of {})\n",
+        rules - 1
+    )));
+    // The same module as the Direct engine's but for that header line.
+    let direct = emitted(EmitOptions::default().engine(Engine::Direct));
+    let strip = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("// engine:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&over.source), strip(&direct.source));
+    assert_eq!(direct.engine, Engine::Direct);
+    let at = emitted(EmitOptions::default().ascent_rules(rules));
+    assert_eq!(at.engine, Engine::Ascent);
+}

@@ -15,6 +15,10 @@
 //!                     lawgen's); above it a module evaluates its rules
 //!                     from the embedded program, whichever the engine,
 //!                     and the row's engine reads `program`
+//!   --ascent-rules N  the most lowered rules the Ascent engine is used for
+//!                     (`EmitOptions::ascent_rules`; default: lawgen's);
+//!                     above it a module asked for Ascent gets the Direct
+//!                     engine, and the row's engine reads `direct`
 //!   --time-passes     also print rustc's -Z time-passes of each build
 //!                     (RUSTC_BOOTSTRAP on the stable compiler)
 //!   --dir DIR         where the crates and their target dir go
@@ -232,6 +236,7 @@ fn main() {
     let mut engines = Vec::new();
     let (mut build, mut time_passes) = (true, false);
     let mut straight_line_rules = None;
+    let mut ascent_rules = None;
     let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/large"));
     let mut json_out = None;
     let mut svg_out = None;
@@ -254,6 +259,13 @@ fn main() {
                 }
             }),
             "--no-build" => build = false,
+            "--ascent-rules" => {
+                ascent_rules = Some(
+                    args.next()
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .expect("--ascent-rules N"),
+                );
+            }
             "--straight-line" => {
                 straight_line_rules = Some(
                     args.next()
@@ -341,6 +353,9 @@ fn main() {
                 if let Some(n) = straight_line_rules {
                     opts = opts.straight_line_rules(n);
                 }
+                if let Some(n) = ascent_rules {
+                    opts = opts.ascent_rules(n);
+                }
                 let t = Instant::now();
                 // Past `check::size::MAX_NATIVE_PROGRAM_SIZE` too, which
                 // these figures set: lowered and emitted without the check
@@ -354,8 +369,13 @@ fn main() {
                 .unwrap_or_else(|e| panic!("emit: {e}"));
                 let emit_s = t.elapsed().as_secs_f64();
                 // Above the straight-line limit both engines give the same
-                // module: measured once.
-                let label = if m.from_program { "program" } else { label };
+                // module, and above the Ascent limit a module asked for
+                // Ascent is the Direct engine's: each measured once.
+                let label = if m.from_program {
+                    "program"
+                } else {
+                    m.engine.as_str()
+                };
                 if rows
                     .iter()
                     .any(|r: &Row| r.shape == *shape && r.rules == rules && r.engine == label)

@@ -102,7 +102,10 @@ pub fn evaluate_all(loaded: &Loaded, facts: &Facts, explain_limit: usize) {
 /// `EmitError::Unsupported` is a refusal with its reason (a predicate wider
 /// than a compiled engine takes), which is no bug: `None`.
 pub fn emit_and_parse(loaded: &Loaded, engine: Engine) -> Option<String> {
-    let opts = EmitOptions::default().engine(engine);
+    // The engine asked for, whatever the package's size.
+    let opts = EmitOptions::default()
+        .engine(engine)
+        .ascent_rules(usize::MAX);
     let emitted = match lawgen::generate(loaded, &opts) {
         Ok(e) => e,
         Err(EmitError::Unsupported(_)) => return None,
@@ -298,7 +301,9 @@ fn emit_checked(bytes: &[u8], seed: u64) {
     // make it differ (the iteration order of a hash map, seeded anew for
     // each map) differs on most runs when it differs at all.
     if (seed >> 1) % 8 == 0 {
-        let opts = EmitOptions::default().engine(engine);
+        let opts = EmitOptions::default()
+            .engine(engine)
+            .ascent_rules(usize::MAX);
         if let Ok(again) = lawgen::generate(&loaded, &opts) {
             assert!(first == again.source, "emit is not deterministic");
         }

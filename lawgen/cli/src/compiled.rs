@@ -78,6 +78,9 @@ pub struct Built {
     /// lowered program is above the straight-line limit), whatever the
     /// engine asked for: its throughput is the reference evaluator's.
     pub from_program: bool,
+    /// The engine whose code the module has: the one asked for, or Direct
+    /// for a program above the Ascent limit asked for Ascent.
+    pub engine: Engine,
     /// The SHA-256 of the generated module's source (lower-case hex): what
     /// the service's receipts name.
     pub source_sha256: String,
@@ -149,6 +152,7 @@ pub fn ensure_built_with(
             build_secs: 0.0,
             cached: true,
             from_program: emitted.from_program,
+            engine: emitted.engine,
             source_sha256,
         });
     }
@@ -170,6 +174,12 @@ pub fn ensure_built_with(
             loaded.version(),
             if emitted.from_program {
                 "evaluated from its embedded program (more lowered rules than the straight-line limit)".to_owned()
+            } else if emitted.engine != engine {
+                format!(
+                    "with the {} engine (more lowered rules than the {engine} engine's limit of {})",
+                    emitted.engine,
+                    lawgen::ASCENT_RULES
+                )
             } else {
                 format!("with the {engine} engine")
             },
@@ -205,6 +215,7 @@ pub fn ensure_built_with(
         build_secs,
         cached: fresh,
         from_program: emitted.from_program,
+        engine: emitted.engine,
         source_sha256,
     })
 }

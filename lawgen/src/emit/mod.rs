@@ -112,7 +112,9 @@ pub struct EmitOptions {
     /// The module name; by default the package name in snake case
     /// (`fide.laws.chess` → `fide_laws_chess`).
     pub module_name: Option<String>,
-    /// The engine behind the generated API (default [`Engine::Ascent`]).
+    /// The engine behind the generated API (default [`Engine::Ascent`];
+    /// see [`EmitOptions::ascent_rules`] and
+    /// [`EmitOptions::straight_line_rules`] for when another is used).
     pub engine: Engine,
     /// The language of the rustdoc taken from labels and article texts
     /// (`en`, `ru`, …): a label in that language where the node has one,
@@ -130,6 +132,11 @@ pub struct EmitOptions {
     /// package's predicates, at the cost of throughput per case
     /// ([`Emitted::from_program`]; docs/performance.md, "Large packages").
     pub straight_line_rules: Option<usize>,
+    /// The most rules a lowered program may have for the Ascent engine,
+    /// when it is asked for (`None`: [`ASCENT_RULES`]); a larger one gets
+    /// the Direct engine's code instead ([`Emitted::engine`]), whose build
+    /// costs rustc a fraction of the `ascent!` program's.
+    pub ascent_rules: Option<usize>,
     /// Above how many arms or statements a function of the typed API with
     /// one per relation is split into functions of at most 64 (or of this
     /// many, if fewer; `None`: 128). Only lawgen's tests set it, so that
@@ -164,6 +171,13 @@ impl EmitOptions {
         self
     }
 
+    /// Sets the field `ascent_rules`: above this many lowered rules a
+    /// module asked for the Ascent engine gets the Direct engine.
+    pub fn ascent_rules(mut self, rules: usize) -> EmitOptions {
+        self.ascent_rules = Some(rules);
+        self
+    }
+
     /// Sets the field `split_above` (lawgen's tests).
     #[doc(hidden)]
     pub fn split_above(mut self, arms: usize) -> EmitOptions {
@@ -174,14 +188,26 @@ impl EmitOptions {
 
 /// The default of [`EmitOptions::straight_line_rules`]: above this many
 /// lowered rules (about 1,400 rules of the law shape docs/performance.md
-/// measures, at about 8.7 lowered rules each; the chess package has 596,
-/// the Russian competition rules with their import 645), straight-line code
+/// measures, at about 8.7 lowered rules each; the chess package has 225,
+/// the Russian competition rules with their import 753), straight-line code
 /// would take rustc past 3 GiB on its way to the 4 GiB the native limit
 /// allows, and a package's rules are evaluated from the embedded program
 /// instead. Below it, straight-line code is kept whatever it costs to build:
 /// the embedded program runs a case 100 to 250 times slower, a price a
 /// package pays only when asked (a lower limit) or when it must.
 pub const STRAIGHT_LINE_RULES: usize = 12_000;
+
+/// The default of [`EmitOptions::ascent_rules`]: above this many lowered
+/// rules, the `ascent!` program of a package (every rule expanded by the
+/// macro into one program) costs rustc more than three times what the
+/// Direct engine's code costs, and a module asked for Ascent gets the
+/// Direct engine. Measured on law-shaped packages (docs/performance.md,
+/// "Large packages"): 3.5× the Direct engine's CPU time at 260 lowered
+/// rules, 3.9× at 415, 12.8× at 650, 16× at 858. The FIDE packages (225 to
+/// 261 lowered rules) keep Ascent, whose throughput the benchmarks measure;
+/// the Russian competition rules with their import (753) get Direct, as
+/// the chess example already built them.
+pub const ASCENT_RULES: usize = 300;
 
 /// A generated module.
 #[derive(Clone, Debug)]
@@ -202,6 +228,10 @@ pub struct Emitted {
     /// [`EmitOptions::straight_line_rules`]) instead of generated engine
     /// code; its header says so too.
     pub from_program: bool,
+    /// The engine whose code the module has: the one asked for, or Direct
+    /// for a program above [`EmitOptions::ascent_rules`] asked for Ascent
+    /// (its header says so). Meaningless where `from_program` holds.
+    pub engine: Engine,
     /// Per entity type of the package, in order: the `Facts` method that
     /// interns an entity of that type (`game` for `Game`).
     pub entity_methods: Vec<String>,
@@ -255,7 +285,12 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     // The engine: `mod __engine`, and `evaluate_batch`, which runs it.
     let limit = straight_line_rules(opts)?;
     let from_program = program.rules.len() > limit;
-    let backend: &dyn Backend = match opts.engine {
+    let ascent_limit = opts.ascent_rules.unwrap_or(ASCENT_RULES);
+    let engine_used = match opts.engine {
+        Engine::Ascent if program.rules.len() > ascent_limit => Engine::Direct,
+        asked => asked,
+    };
+    let backend: &dyn Backend = match engine_used {
         _ if from_program => &direct::FromProgram,
         Engine::Ascent => &ascent::Ascent,
         Engine::Direct => &direct::Direct,
@@ -277,7 +312,7 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     let api = api::Api::new(&plan, &names, opts).items(evaluate_batch);
     // The module: the header, the API with the engine inside, formatted.
     let source = module(
-        header(program, opts, from_program.then_some(limit)),
+        header(program, opts, from_program.then_some(limit), engine_used),
         api,
         engine,
     )?;
@@ -287,6 +322,7 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
         relations: program.relations.len(),
         rules: program.rules.len(),
         from_program,
+        engine: engine_used,
         entity_methods: names.entity_methods.iter().map(|m| m.to_string()).collect(),
     })
 }
@@ -439,7 +475,12 @@ fn doc_attrs(text: &str) -> TokenStream {
 
 /// The comment lines the module starts with: generator, package, hashes,
 /// the size of the lowered program and, for a non-default engine, which.
-fn header(program: &Program, opts: &EmitOptions, from_program: Option<usize>) -> String {
+fn header(
+    program: &Program,
+    opts: &EmitOptions,
+    from_program: Option<usize>,
+    engine: Engine,
+) -> String {
     let cat = &program.catalog;
     let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
     // A package with imports: the module covers each of them (docs/reference.md#imports).
@@ -470,14 +511,19 @@ fn header(program: &Program, opts: &EmitOptions, from_program: Option<usize>) ->
         program.rules.len(),
         program.strata.len(),
         // The default engine's modules keep the header they always had.
-        match (from_program, opts.engine) {
-            (Some(limit), _) => format!(
+        match (from_program, opts.engine, engine) {
+            (Some(limit), ..) => format!(
                 "// engine: the embedded program, evaluated by the runtime ({} rules, more than \
                  the straight-line limit of {limit})\n",
                 program.rules.len(),
             ),
-            (None, Engine::Ascent) => String::new(),
-            (None, other) => format!("// engine: {other}\n"),
+            (None, Engine::Ascent, Engine::Ascent) => String::new(),
+            (None, Engine::Ascent, Engine::Direct) => format!(
+                "// engine: direct ({} rules, more than the Ascent limit of {})\n",
+                program.rules.len(),
+                opts.ascent_rules.unwrap_or(ASCENT_RULES),
+            ),
+            (None, _, used) => format!("// engine: {used}\n"),
         },
     );
     head + &imports

@@ -86,6 +86,11 @@ pub fn run_compiled_with(
             "engine: the embedded program, evaluated by the runtime (more lowered rules than the \
              straight-line limit; {engine} was asked for)"
         )
+    } else if built.engine != engine {
+        format!(
+            "engine: {} (more lowered rules than the {engine} engine's limit; {engine} was asked for)",
+            built.engine
+        )
     } else {
         format!("engine: {engine}")
     });
