@@ -438,6 +438,9 @@ struct Inspect {
     engine: Option<TokenStream>,
     /// Whether `engine` is a Direct engine module (items, not a macro).
     direct: bool,
+    /// The tokens of `macro_rules! __explain_fns`, the one macro a module
+    /// defines: no package data in it, so the same in every module.
+    explain_macro: Option<String>,
 }
 
 fn tokens_text(t: &impl quote::ToTokens) -> String {
@@ -590,13 +593,32 @@ impl Inspect {
             }
             syn::Item::Impl(i) => {
                 self.attrs(&i.attrs, "an impl");
-                *self.counts.entry("top-level impls").or_default() += 1;
+                // `impl __rt::Kept<Row> for Outputs`: one per row type of
+                // the kept relations, which differ from package to package
+                // beyond what the declarations say; not counted.
+                let kept = (i.trait_.as_ref())
+                    .is_some_and(|(path, _)| tokens_text(path).starts_with("__rt::Kept<"))
+                    && tokens_text(&i.self_ty) == "Outputs";
+                if !kept {
+                    *self.counts.entry("top-level impls").or_default() += 1;
+                }
                 let ty = tokens_text(&i.self_ty);
                 let at = format!("impl {}", tokens_text(&i.self_ty));
                 let mut own = Names::default();
                 for it in &i.items {
                     self.impl_item(it, &ty, i.trait_.is_none(), &mut own, &at);
                 }
+            }
+            syn::Item::Macro(m)
+                if m.ident.as_ref().is_some_and(|i| i == "__explain_fns")
+                    && tokens_text(&m.mac.path) == "macro_rules" =>
+            {
+                self.attrs(&m.attrs, "macro_rules! __explain_fns");
+                if self.explain_macro.is_some() {
+                    self.problems
+                        .push("`macro_rules! __explain_fns` is defined twice".to_owned());
+                }
+                self.explain_macro = Some(tokens_text(&m.mac.tokens));
             }
             syn::Item::Macro(m) if feature_wrapper(&m.mac) => {
                 match syn::parse2::<syn::File>(m.mac.tokens.clone()) {
@@ -673,6 +695,38 @@ impl Inspect {
                 }
                 return;
             }
+            syn::ImplItem::Macro(m) if tokens_text(&m.mac.path) == "__explain_fns" => {
+                // Two methods, `explain_*` and `explain_*_in`, named by its
+                // fifth and sixth arguments.
+                match syn::parse2::<ExplainFns>(m.mac.tokens.clone()) {
+                    Ok(e) if ty == "Conclusions" && inherent && m.attrs.is_empty() => {
+                        let mut params = Names::default();
+                        for (a, _) in &e.args {
+                            params.claim(
+                                &format!("parameters of {at}::{}", e.explain),
+                                &a.to_string(),
+                                &mut self.problems,
+                            );
+                        }
+                        let names = self.inherent.entry(ty.to_owned()).or_default();
+                        for f in [&e.explain, &e.explain_in] {
+                            names.claim(
+                                &format!("{at} methods"),
+                                &f.to_string(),
+                                &mut self.problems,
+                            );
+                            *self.counts.entry("Conclusions methods").or_default() += 1;
+                        }
+                    }
+                    Ok(_) => self
+                        .problems
+                        .push(format!("`__explain_fns!` where it does not belong: {at}")),
+                    Err(e) => self.problems.push(format!(
+                        "an `__explain_fns!` call in {at} does not parse: {e}"
+                    )),
+                }
+                return;
+            }
             other => {
                 self.problems
                     .push(format!("unexpected item in {at}: `{}`", tokens_text(other)));
@@ -695,6 +749,48 @@ impl Inspect {
         } else {
             own.claim(&format!("{at} {what}"), &name, &mut self.problems);
         }
+    }
+}
+
+/// The arguments of one `__explain_fns!` call: the literal's text and its
+/// predicate's id (string literals), whether it is negative, its verdict
+/// method, the two methods it defines, and the arguments with their types
+/// (each a plain type name: an entity type or `i64`).
+struct ExplainFns {
+    explain: syn::Ident,
+    explain_in: syn::Ident,
+    args: Vec<(syn::Ident, syn::Ident)>,
+}
+
+impl syn::parse::Parse for ExplainFns {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        input.parse::<syn::LitStr>()?;
+        input.parse::<syn::Token![,]>()?;
+        input.parse::<syn::LitStr>()?;
+        input.parse::<syn::Token![,]>()?;
+        input.parse::<syn::LitBool>()?;
+        input.parse::<syn::Token![,]>()?;
+        input.parse::<syn::Ident>()?;
+        input.parse::<syn::Token![,]>()?;
+        let explain = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let explain_in = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let mut args = Vec::new();
+        while !input.is_empty() {
+            let a = input.parse()?;
+            input.parse::<syn::Token![:]>()?;
+            let t = input.parse()?;
+            args.push((a, t));
+            if !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+            }
+        }
+        Ok(ExplainFns {
+            explain,
+            explain_in,
+            args,
+        })
     }
 }
 
@@ -825,6 +921,9 @@ struct Calibration {
     engine_words: BTreeSet<String>,
     /// Identifiers of the Direct engine module besides numbered ones.
     direct_words: BTreeSet<String>,
+    /// The tokens of `macro_rules! __explain_fns`, the same in every module
+    /// that has an institutional literal.
+    explain_macro: String,
 }
 
 /// An emitted module read back.
@@ -839,6 +938,8 @@ struct Reading {
     /// `const CASES_PER_RUN` (the typed API, which must be the same for
     /// both engines).
     api: Vec<String>,
+    /// The tokens of `macro_rules! __explain_fns`.
+    explain_macro: Option<String>,
 }
 
 /// Reads an emitted module back.
@@ -889,6 +990,7 @@ fn inspect(source: &str, model: &Model, words: Option<&BTreeSet<String>>) -> Rea
         shape,
         words: engine_words,
         api,
+        explain_macro: ins.explain_macro,
     }
 }
 
@@ -899,6 +1001,7 @@ fn calibrate() -> Calibration {
     // `i64::MIN` and `i64::MAX` (how the extreme integers are written) occur in no golden.
     let mut engine_words: BTreeSet<String> = ["i64", "MIN", "MAX"].map(String::from).into();
     let mut direct_words = engine_words.clone();
+    let mut explain_macros = BTreeSet::new();
     // Words of the Direct engine that only some packages' modules hold, so
     // the calibration packages need not show them: the unread tables of a
     // program without components (`_s`), the emptiness test of a relation
@@ -916,12 +1019,14 @@ fn calibrate() -> Calibration {
             problems,
             shape,
             words,
+            explain_macro,
             ..
         } = inspect(&e.source, loaded.model(), None);
         assert!(
             problems.is_empty(),
             "{path} (a calibration package): {problems:#?}"
         );
+        explain_macros.extend(explain_macro);
         shapes.push((path, shape));
         engine_words.extend(words);
         let opts = EmitOptions::default().engine(Engine::Direct);
@@ -946,10 +1051,16 @@ fn calibrate() -> Calibration {
             shapes[0].0
         );
     }
+    assert_eq!(
+        explain_macros.len(),
+        1,
+        "the calibration modules define `__explain_fns` alike"
+    );
     Calibration {
         shape: shapes.swap_remove(0).1,
         engine_words,
         direct_words,
+        explain_macro: explain_macros.pop_first().unwrap(),
     }
 }
 
@@ -1066,7 +1177,11 @@ fn emit_and_inspect(
 ) -> (String, Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
     let mut api = Vec::new();
-    let opts = EmitOptions::default().module_name(module).engine(engine);
+    // The engine asked for, whatever the package's size.
+    let opts = EmitOptions::default()
+        .module_name(module)
+        .engine(engine)
+        .ascent_rules(usize::MAX);
     let source = match emit(loaded, &opts) {
         Ok(e) => {
             assert_eq!(e.module_name, module, "the module name option was not kept");
@@ -1081,7 +1196,9 @@ fn emit_and_inspect(
         // Determinism: a fresh load (fresh hash maps), and the default module
         // name (a sanitized package name; it must not change the module).
         let again: Loaded = driver::load_bytes(package, &Default::default()).unwrap();
-        let default_name = EmitOptions::default().engine(engine);
+        let default_name = EmitOptions::default()
+            .engine(engine)
+            .ascent_rules(usize::MAX);
         match emit(&again, &default_name) {
             Ok(e) => {
                 if e.source != source {
@@ -1100,6 +1217,12 @@ fn emit_and_inspect(
         }
         let reading = inspect(&source, loaded.model(), Some(words));
         problems.extend(reading.problems);
+        if reading
+            .explain_macro
+            .is_some_and(|m| m != calibration.explain_macro)
+        {
+            problems.push("`macro_rules! __explain_fns` is not the one lawgen writes".to_owned());
+        }
         api = reading.api;
         let got = reading.shape;
         let shape = &calibration.shape;
