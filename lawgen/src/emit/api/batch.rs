@@ -61,10 +61,7 @@ fn outputs(m: &ApiModel) -> TokenStream {
         let arms = m.out_types.iter().map(|t| {
             let f = &t.field;
             let (first, last) = (unsuffixed(t.range.start), unsuffixed(t.range.end - 1));
-            let slot = match t.range.start {
-                0 => quote!(k),
-                _ => quote!(k - #first),
-            };
+            let slot = slot(t.range.start);
             let b = body(quote!(#f[#slot]));
             quote!(#first..=#last => #b,)
         });
@@ -79,13 +76,7 @@ fn outputs(m: &ApiModel) -> TokenStream {
     let kept = m.out_types.iter().map(|t| {
         let f = &t.field;
         let cols: Vec<_> = t.columns.iter().map(|c| format_ident!("{c}")).collect();
-        let slot = match t.range.start {
-            0 => quote!(k),
-            s => {
-                let s = unsuffixed(s);
-                quote!(k - #s)
-            }
-        };
+        let slot = slot(t.range.start);
         quote! {
             impl __rt::Kept<(u32, #(#cols,)*)> for Outputs {
                 fn kept(&self, k: usize) -> &__rt::ByCase<(u32, #(#cols,)*)> {
@@ -155,6 +146,19 @@ fn outputs(m: &ApiModel) -> TokenStream {
             fn push_columns(&mut self, k: usize, c: u32, rows: &[Vec<i64>]) {
                 #push
             }
+        }
+    }
+}
+
+/// `k - 3`: kept index `k` as a slot of the array whose first kept index
+/// is `start` (`k` alone for 0, which clippy would call an identity
+/// operation in the generated code).
+fn slot(start: usize) -> TokenStream {
+    match start {
+        0 => quote!(k),
+        s => {
+            let s = unsuffixed(s);
+            quote!(k - #s)
         }
     }
 }
