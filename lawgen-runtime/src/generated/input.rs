@@ -519,13 +519,7 @@ where
         order: &[Option<Vec<u32>>],
         fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
     ) {
-        let mut k = 0;
-        fields(&mut |f| {
-            if !matches!(f.rows(), FieldRows::Nothing) {
-                self.count(f.cases(), order[k].as_deref());
-            }
-            k += 1;
-        });
+        self.each_loaded(order, fields, |g, f, o| g.count(f.cases(), o));
     }
 
     /// Places the rows of the fields [`Gather::count_fields`] counted,
@@ -535,10 +529,22 @@ where
         order: &[Option<Vec<u32>>],
         fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
     ) {
+        self.each_loaded(order, fields, |g, f, o| g.place_field(f, o));
+    }
+
+    /// `each` on every field `fields` hands its visitor that has a
+    /// relation to load, with the order by case of its rows (`order[k]`
+    /// of the `k`th field).
+    fn each_loaded(
+        &mut self,
+        order: &[Option<Vec<u32>>],
+        fields: impl FnOnce(&mut dyn FnMut(ColumnsField<'_>)),
+        mut each: impl FnMut(&mut Self, &ColumnsField<'_>, Option<&[u32]>),
+    ) {
         let mut k = 0;
         fields(&mut |f| {
             if !matches!(f.rows(), FieldRows::Nothing) {
-                self.place_field(&f, order[k].as_deref());
+                each(self, &f, order[k].as_deref());
             }
             k += 1;
         });
