@@ -285,10 +285,14 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     // The engine: `mod __engine`, and `evaluate_batch`, which runs it.
     let limit = straight_line_rules(opts)?;
     let from_program = program.rules.len() > limit;
+    // Ascent asked for above its limit: the Direct engine, and the limit
+    // for the header.
     let ascent_limit = opts.ascent_rules.unwrap_or(ASCENT_RULES);
-    let engine_used = match opts.engine {
-        Engine::Ascent if program.rules.len() > ascent_limit => Engine::Direct,
-        asked => asked,
+    let over_ascent_limit = (opts.engine == Engine::Ascent && program.rules.len() > ascent_limit)
+        .then_some(ascent_limit);
+    let engine_used = match over_ascent_limit {
+        Some(_) => Engine::Direct,
+        None => opts.engine,
     };
     let backend: &dyn Backend = match engine_used {
         _ if from_program => &direct::FromProgram,
@@ -312,7 +316,12 @@ pub fn emit(program: &Program, opts: &EmitOptions) -> Result<Emitted, EmitError>
     let api = api::Api::new(&plan, &names, opts).items(evaluate_batch);
     // The module: the header, the API with the engine inside, formatted.
     let source = module(
-        header(program, opts, from_program.then_some(limit), engine_used),
+        header(
+            program,
+            opts,
+            from_program.then_some(limit),
+            over_ascent_limit,
+        ),
         api,
         engine,
     )?;
@@ -479,7 +488,7 @@ fn header(
     program: &Program,
     opts: &EmitOptions,
     from_program: Option<usize>,
-    engine: Engine,
+    over_ascent_limit: Option<usize>,
 ) -> String {
     let cat = &program.catalog;
     let hash = |h: Option<&str>| names::comment(h.unwrap_or("(none given)"));
@@ -511,19 +520,18 @@ fn header(
         program.rules.len(),
         program.strata.len(),
         // The default engine's modules keep the header they always had.
-        match (from_program, opts.engine, engine) {
+        match (from_program, over_ascent_limit, opts.engine) {
             (Some(limit), ..) => format!(
                 "// engine: the embedded program, evaluated by the runtime ({} rules, more than \
                  the straight-line limit of {limit})\n",
                 program.rules.len(),
             ),
-            (None, Engine::Ascent, Engine::Ascent) => String::new(),
-            (None, Engine::Ascent, Engine::Direct) => format!(
-                "// engine: direct ({} rules, more than the Ascent limit of {})\n",
+            (None, Some(limit), _) => format!(
+                "// engine: direct ({} rules, more than the Ascent limit of {limit})\n",
                 program.rules.len(),
-                opts.ascent_rules.unwrap_or(ASCENT_RULES),
             ),
-            (None, _, used) => format!("// engine: {used}\n"),
+            (None, None, Engine::Ascent) => String::new(),
+            (None, None, other) => format!("// engine: {other}\n"),
         },
     );
     head + &imports
