@@ -9,7 +9,7 @@
 //! And the error naming a contradiction ([`first_contradiction`]), read
 //! from a table of the module's negatable input relations.
 
-use super::input::{case_order, entity, out_of_range, same_lengths, CaseNames, MAX_ID};
+use super::input::{case_order, entity, out_of_range, same_lengths, CaseNames, InputRel, MAX_ID};
 use crate::{Arg, Entity, Error, Id};
 
 /// One argument column of a `Columns` field, whatever its type.
@@ -185,41 +185,33 @@ pub fn columns_order(
 }
 
 /// An input relation whose facts have explicit negations, as the error
-/// naming a contradiction states it: its predicate and, per column, the
-/// entity type's name (`None`: an integer).
+/// naming a contradiction states it: its predicate (its columns' types are
+/// those of its [`InputRel`]).
 #[derive(Debug)]
 pub struct Negatable {
     /// The relation's index in the program.
     pub rel: u32,
     /// The predicate's local name.
     pub predicate: &'static str,
-    /// Per column, the entity type's name, or `None` for an integer.
-    pub columns: &'static [Option<&'static str>],
 }
 
 impl Negatable {
     /// What a generated module's `NEGATABLE` writes, one line each.
-    pub const fn new(
-        rel: u32,
-        predicate: &'static str,
-        columns: &'static [Option<&'static str>],
-    ) -> Self {
-        Negatable {
-            rel,
-            predicate,
-            columns,
-        }
+    pub const fn new(rel: u32, predicate: &'static str) -> Self {
+        Negatable { rel, predicate }
     }
 }
 
 /// The first row of sorted `rows` whose explicit negation (`negation[r]`:
 /// the relation stating the negation of relation `r`'s facts, `u32::MAX`
 /// or out of range for none) is also there, as the error every engine
-/// reports, its predicate and columns read from `negatable`.
+/// reports, its predicate read from `negatable` and its columns' types
+/// from `input_rels`.
 pub fn first_contradiction<const W: usize>(
     rows: &[(u32, [i64; W])],
     negation: &[u32],
     negatable: &[Negatable],
+    input_rels: &[InputRel],
     names: CaseNames<'_>,
 ) -> Option<Error> {
     for (rel, v) in rows {
@@ -230,10 +222,12 @@ pub fn first_contradiction<const W: usize>(
         if rows.binary_search(&(neg, *v)).is_err() {
             continue;
         }
-        return Some(match negatable.iter().find(|r| r.rel == *rel) {
-            Some(r) => Error::Contradiction {
-                predicate: r.predicate,
-                args: r
+        let predicate = negatable.iter().find(|r| r.rel == *rel);
+        let columns = input_rels.iter().find(|r| r.rel == *rel);
+        return Some(match (predicate, columns) {
+            (Some(p), Some(c)) => Error::Contradiction {
+                predicate: p.predicate,
+                args: c
                     .columns
                     .iter()
                     .zip(v)
@@ -243,7 +237,7 @@ pub fn first_contradiction<const W: usize>(
                     })
                     .collect(),
             },
-            None => Error::Internal(format!("no negation for relation {rel}")),
+            _ => Error::Internal(format!("no negation for relation {rel}")),
         });
     }
     None
@@ -394,15 +388,17 @@ mod tests {
 
     #[test]
     fn a_contradiction_is_named_by_predicate_and_arguments() {
-        static NEGATABLE: [Negatable; 2] = [
-            Negatable {
+        static NEGATABLE: [Negatable; 2] =
+            [Negatable::new(0, "in_game"), Negatable::new(3, "lost")];
+        static INPUT_RELS: [InputRel; 2] = [
+            InputRel {
                 rel: 0,
-                predicate: "in_game",
+                method: "in_game",
                 columns: &[Some("Game"), None],
             },
-            Negatable {
+            InputRel {
                 rel: 3,
-                predicate: "lost",
+                method: "lost",
                 columns: &[Some("Game")],
             },
         ];
@@ -420,14 +416,14 @@ mod tests {
         ];
         rows.sort_unstable();
         assert_eq!(
-            first_contradiction(&rows, &negation, &NEGATABLE, names),
+            first_contradiction(&rows, &negation, &NEGATABLE, &INPUT_RELS, names),
             None
         );
         rows.push((4, [4, 0]));
         rows.push((1, [2, 7]));
         rows.sort_unstable();
         assert_eq!(
-            first_contradiction(&rows, &negation, &NEGATABLE, names),
+            first_contradiction(&rows, &negation, &NEGATABLE, &INPUT_RELS, names),
             Some(Error::Contradiction {
                 predicate: "in_game",
                 args: vec![Arg::Entity("Game#0".into()), Arg::Int(7)],
@@ -436,7 +432,7 @@ mod tests {
         // A negation without its table row is an internal error, not a
         // wrong name.
         assert_eq!(
-            first_contradiction(&rows, &negation, &NEGATABLE[1..], names),
+            first_contradiction(&rows, &negation, &NEGATABLE[1..], &INPUT_RELS, names),
             Some(Error::Internal("no negation for relation 0".into()))
         );
     }

@@ -3902,70 +3902,50 @@ static NEGATION: [u32; 151usize] = [
     u32::MAX,
     151,
 ];
-/// Per input relation with explicit negations, what the error
-/// naming a contradiction says of it.
+/// Per input relation with explicit negations, the predicate the
+/// error naming a contradiction says (its columns: `INPUT_RELS`).
 static NEGATABLE: &[__rt::Negatable] = &[
-    __rt::Negatable::new(7, "arbiter_of", &[Some("Game"), Some("Arbiter")]),
-    __rt::Negatable::new(
-        11,
-        "attempted_transition",
-        &[Some("Game"), Some("GamePlayTransition")],
-    ),
-    __rt::Negatable::new(1, "both_players_have_moved", &[Some("Game")]),
-    __rt::Negatable::new(
-        14,
-        "capturing_pawn_on_adjacent_file",
-        &[Some("Game"), Some("Piece")],
-    ),
-    __rt::Negatable::new(4, "case_not_precisely_regulated", &[Some("Situation")]),
-    __rt::Negatable::new(30, "castling_path_attacked", &[Some("CastlingSide")]),
-    __rt::Negatable::new(33, "castling_path_blocked", &[Some("CastlingSide")]),
-    __rt::Negatable::new(
-        23,
-        "castling_side_of",
-        &[Some("Game"), Some("Player"), Some("CastlingSide"), Some("Piece")],
-    ),
-    __rt::Negatable::new(32, "checked_castling_side", &[Some("CastlingSide")]),
-    __rt::Negatable::new(37, "checked_game", &[Some("Game")]),
-    __rt::Negatable::new(39, "checked_piece", &[Some("Piece")]),
-    __rt::Negatable::new(41, "checked_player", &[Some("Player")]),
-    __rt::Negatable::new(43, "checkmate_delivered", &[Some("Game"), Some("Player")]),
-    __rt::Negatable::new(46, "completed_illegal_move_count", &[Some("Player"), None]),
-    __rt::Negatable::new(48, "dead_position_arisen", &[Some("Game")]),
-    __rt::Negatable::new(2, "draw_agreed", &[Some("Game")]),
-    __rt::Negatable::new(52, "draw_claimed", &[Some("Player")]),
-    __rt::Negatable::new(55, "en_passant_right_open", &[Some("Game")]),
-    __rt::Negatable::new(90, "king_cannot_be_checkmated", &[Some("Player")]),
-    __rt::Negatable::new(24, "king_of", &[Some("Player"), Some("Piece")]),
-    __rt::Negatable::new(139, "move_meets_articles_3_1_to_3_9", &[Some("Game")]),
-    __rt::Negatable::new(
-        85,
-        "moves_by_each_without_pawn_or_capture",
-        &[Some("Game"), None],
-    ),
-    __rt::Negatable::new(143, "own_piece_of", &[Some("Player"), Some("Piece")]),
-    __rt::Negatable::new(145, "piece_can_be_moved", &[Some("Piece")]),
-    __rt::Negatable::new(150, "piece_has_moved", &[Some("Piece")]),
-    __rt::Negatable::new(
-        144,
-        "piece_touched_intentionally",
-        &[Some("Player"), Some("Piece")],
-    ),
-    __rt::Negatable::new(10, "play_started", &[Some("Game")]),
-    __rt::Negatable::new(29, "player_has_the_move", &[Some("Game"), Some("Player")]),
-    __rt::Negatable::new(91, "player_of", &[Some("Game"), Some("Player")]),
-    __rt::Negatable::new(92, "player_resigned", &[Some("Player")]),
-    __rt::Negatable::new(89, "position_occurrence_count", &[Some("Game"), None]),
-    __rt::Negatable::new(62, "procedure_instance", &[Some("Game")]),
-    __rt::Negatable::new(27, "rook_of", &[Some("Player"), Some("Piece")]),
-    __rt::Negatable::new(93, "stalemate_arisen", &[Some("Game")]),
+    __rt::Negatable::new(7, "arbiter_of"),
+    __rt::Negatable::new(11, "attempted_transition"),
+    __rt::Negatable::new(1, "both_players_have_moved"),
+    __rt::Negatable::new(14, "capturing_pawn_on_adjacent_file"),
+    __rt::Negatable::new(4, "case_not_precisely_regulated"),
+    __rt::Negatable::new(30, "castling_path_attacked"),
+    __rt::Negatable::new(33, "castling_path_blocked"),
+    __rt::Negatable::new(23, "castling_side_of"),
+    __rt::Negatable::new(32, "checked_castling_side"),
+    __rt::Negatable::new(37, "checked_game"),
+    __rt::Negatable::new(39, "checked_piece"),
+    __rt::Negatable::new(41, "checked_player"),
+    __rt::Negatable::new(43, "checkmate_delivered"),
+    __rt::Negatable::new(46, "completed_illegal_move_count"),
+    __rt::Negatable::new(48, "dead_position_arisen"),
+    __rt::Negatable::new(2, "draw_agreed"),
+    __rt::Negatable::new(52, "draw_claimed"),
+    __rt::Negatable::new(55, "en_passant_right_open"),
+    __rt::Negatable::new(90, "king_cannot_be_checkmated"),
+    __rt::Negatable::new(24, "king_of"),
+    __rt::Negatable::new(139, "move_meets_articles_3_1_to_3_9"),
+    __rt::Negatable::new(85, "moves_by_each_without_pawn_or_capture"),
+    __rt::Negatable::new(143, "own_piece_of"),
+    __rt::Negatable::new(145, "piece_can_be_moved"),
+    __rt::Negatable::new(150, "piece_has_moved"),
+    __rt::Negatable::new(144, "piece_touched_intentionally"),
+    __rt::Negatable::new(10, "play_started"),
+    __rt::Negatable::new(29, "player_has_the_move"),
+    __rt::Negatable::new(91, "player_of"),
+    __rt::Negatable::new(92, "player_resigned"),
+    __rt::Negatable::new(89, "position_occurrence_count"),
+    __rt::Negatable::new(62, "procedure_instance"),
+    __rt::Negatable::new(27, "rook_of"),
+    __rt::Negatable::new(93, "stalemate_arisen"),
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
 /// (A cold path: a case `plain_set` could not vouch for, or
 /// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
+    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, INPUT_RELS, names)
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first

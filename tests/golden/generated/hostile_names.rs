@@ -858,22 +858,22 @@ static NEGATION: [u32; 12usize] = [
     u32::MAX,
     15,
 ];
-/// Per input relation with explicit negations, what the error
-/// naming a contradiction says of it.
+/// Per input relation with explicit negations, the predicate the
+/// error naming a contradiction says (its columns: `INPUT_RELS`).
 static NEGATABLE: &[__rt::Negatable] = &[
-    __rt::Negatable::new(0, "player_of", &[Some("Game"), Some("Player")]),
-    __rt::Negatable::new(2, "resigned", &[Some("Player")]),
-    __rt::Negatable::new(4, "checked_player", &[Some("Player")]),
-    __rt::Negatable::new(6, "cannot_mate", &[Some("Player")]),
-    __rt::Negatable::new(9, "move_count", &[Some("Game"), None]),
-    __rt::Negatable::new(11, "touched", &[Some("Player")]),
+    __rt::Negatable::new(0, "player_of"),
+    __rt::Negatable::new(2, "resigned"),
+    __rt::Negatable::new(4, "checked_player"),
+    __rt::Negatable::new(6, "cannot_mate"),
+    __rt::Negatable::new(9, "move_count"),
+    __rt::Negatable::new(11, "touched"),
 ];
 /// The first row of sorted `rows` whose explicit negation is also
 /// there, as the error every engine reports.
 /// (A cold path: a case `plain_set` could not vouch for, or
 /// whose tables met in the Direct engine.)
 fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
+    __rt::first_contradiction(rows, &NEGATION, NEGATABLE, INPUT_RELS, names)
 }
 /// The facts of many nameless cases at once, column-wise: per
 /// input method of [`Case`], one slice per column, the first

@@ -3,7 +3,6 @@
 //! with its explicit negation) every engine reports the same way.
 
 use super::model::ApiModel;
-use crate::program::Ty;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
@@ -155,22 +154,15 @@ fn contradictions(m: &ApiModel) -> TokenStream {
     let negatable = m.negations.iter().map(|n| {
         let rel = Literal::u32_unsuffixed(n.pos);
         let predicate = Literal::string(&n.local);
-        let cols = n.params.iter().map(|t| match t {
-            Ty::Int => quote!(None),
-            Ty::Entity(id) => {
-                let n = Literal::string(m.type_name(*id));
-                quote!(Some(#n))
-            }
-        });
-        quote!(__rt::Negatable::new(#rel, #predicate, &[#(#cols),*]))
+        quote!(__rt::Negatable::new(#rel, #predicate))
     });
     quote! {
         /// By input relation, the relation stating its facts' explicit
         /// negations (`u32::MAX`: none).
         static NEGATION: [u32; #negation_len] = [#(#negation_table),*];
 
-        /// Per input relation with explicit negations, what the error
-        /// naming a contradiction says of it.
+        /// Per input relation with explicit negations, the predicate the
+        /// error naming a contradiction says (its columns: `INPUT_RELS`).
         static NEGATABLE: &[__rt::Negatable] = &[#(#negatable),*];
 
         /// The first row of sorted `rows` whose explicit negation is also
@@ -178,7 +170,7 @@ fn contradictions(m: &ApiModel) -> TokenStream {
         /// (A cold path: a case `plain_set` could not vouch for, or
         /// whose tables met in the Direct engine.)
         fn first_contradiction(rows: &[Row], names: __rt::CaseNames<'_>) -> Option<__rt::Error> {
-            __rt::first_contradiction(rows, &NEGATION, NEGATABLE, names)
+            __rt::first_contradiction(rows, &NEGATION, NEGATABLE, INPUT_RELS, names)
         }
     }
 }

@@ -129,9 +129,8 @@ pub(super) enum InputKind {
 pub(super) struct NegationModel {
     pub pos: u32,
     pub neg: u32,
-    /// The predicate's local name and parameter types.
+    /// The predicate's local name.
     pub local: String,
-    pub params: Vec<Ty>,
 }
 
 /// One field of `Outputs`: the kept relations of one row type.
@@ -396,7 +395,6 @@ impl<'a> Builder<'a> {
                     pos: pos.0,
                     neg: neg.0,
                     local: p.local.clone(),
-                    params: p.params.clone(),
                 }
             })
             .collect()
